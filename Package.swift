@@ -1,0 +1,44 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Reel",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "reel", targets: ["reel"]),
+        .executable(name: "reel-bench", targets: ["reel-bench"]),
+        .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "LMDB", targets: ["LMDB"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // LMDB comes from the system (Debian: liblmdb-dev); nothing of it is vendored.
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        .target(
+            name: "EventLog",
+            dependencies: ["LMDB", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .executableTarget(
+            name: "reel",
+            dependencies: ["EventLog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "reel-bench",
+            dependencies: [
+                "EventLog", "LMDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["EventLog"]),
+    ]
+)

@@ -1,0 +1,126 @@
+import Foundation
+
+/// One stored event as it is on disk: its place in the log, its metadata, its sealed payload and
+/// its link in the hash chain. `Schemas/ledger-layout.md` gives the exact bytes.
+public struct Envelope: Sendable, Equatable {
+    public let position: UInt64
+    /// The `hash` of the envelope before this one (32 zero bytes at position 1).
+    public let previousHash: ChainHash
+    public let eventID: UUID
+    public let streamVersion: UInt64
+    /// Microseconds since 1970-01-01T00:00:00Z.
+    public let recordedAtMicroseconds: Int64
+    public let schemaVersion: UInt16
+    public let streamID: StreamID
+    public let type: String
+    public let sealAlgorithm: UInt8
+    public let nonce: [UInt8]
+    /// Ciphertext followed by the 16-byte GCM tag.
+    public let sealedPayload: [UInt8]
+    /// SHA-256 of every byte of the envelope before this field.
+    public let hash: ChainHash
+
+    public var recordedAt: Date {
+        Date(timeIntervalSince1970: TimeInterval(recordedAtMicroseconds) / 1_000_000)
+    }
+
+    /// Decodes an envelope from its stored bytes.
+    public init(bytes: UnsafeRawBufferPointer) throws(EnvelopeDecodingError) {
+        let view = try EnvelopeView(bytes)
+        position = view.position
+        previousHash = ChainHash(view.previousHash)
+        eventID = view.eventID
+        streamVersion = view.streamVersion
+        recordedAtMicroseconds = view.recordedAtMicroseconds
+        schemaVersion = view.schemaVersion
+        guard let stream = view.streamID else { throw EnvelopeDecodingError("stream id is not valid UTF-8") }
+        streamID = stream
+        guard let type = view.type else { throw EnvelopeDecodingError("event type is not valid UTF-8") }
+        self.type = type
+        sealAlgorithm = view.sealAlgorithm
+        nonce = Array(view.nonce)
+        sealedPayload = Array(view.sealedPayload)
+        hash = ChainHash(view.hash)
+    }
+}
+
+/// Why stored bytes are not an envelope.
+public struct EnvelopeDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let reason: String
+    init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+/// A checked, zero-copy reading of envelope bytes; valid as long as the bytes are.
+struct EnvelopeView {
+    static let format: UInt8 = 1
+    static let aesGCM: UInt8 = 1
+    static let fixedSize = 126
+    static let hashSize = 32
+    static let nonceSize = 12
+    static let tagSize = 16
+
+    let bytes: UnsafeRawBufferPointer
+    let streamLength: Int
+    let typeLength: Int
+    let sealedLength: Int
+
+    init(_ bytes: UnsafeRawBufferPointer) throws(EnvelopeDecodingError) {
+        self.bytes = bytes
+        guard bytes.count >= Self.fixedSize + 2 else { throw EnvelopeDecodingError("\(bytes.count) bytes is too short") }
+        guard bytes[0] == Self.format else { throw EnvelopeDecodingError("unknown envelope format \(bytes[0])") }
+        streamLength = Int(bytes[75])
+        guard streamLength > 0, bytes.count > 77 + streamLength else { throw EnvelopeDecodingError("bad stream id length") }
+        typeLength = Int(bytes[76 + streamLength])
+        let sealOffset = 77 + streamLength + typeLength
+        guard typeLength > 0, bytes.count >= sealOffset + 17 else { throw EnvelopeDecodingError("bad event type length") }
+        guard bytes[sealOffset] == Self.aesGCM else { throw EnvelopeDecodingError("unknown seal algorithm \(bytes[sealOffset])") }
+        sealedLength = Int(Self.loadU32(bytes, sealOffset + 13))
+        guard sealedLength >= Self.tagSize else { throw EnvelopeDecodingError("sealed payload shorter than its tag") }
+        let expected = Self.fixedSize + streamLength + typeLength + sealedLength
+        guard bytes.count == expected else {
+            throw EnvelopeDecodingError("length is \(bytes.count) bytes but its fields add up to \(expected)")
+        }
+    }
+
+    @inline(__always) static func loadU64(_ b: UnsafeRawBufferPointer, _ offset: Int) -> UInt64 {
+        UInt64(bigEndian: b.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+    @inline(__always) static func loadU32(_ b: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+        UInt32(bigEndian: b.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+    @inline(__always) func slice(_ from: Int, _ count: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[from..<(from + count)])
+    }
+
+    var position: UInt64 { Self.loadU64(bytes, 1) }
+    var previousHash: UnsafeRawBufferPointer { slice(9, 32) }
+    var eventIDBytes: UnsafeRawBufferPointer { slice(41, 16) }
+    var eventID: UUID { UUID(bytes: eventIDBytes) }
+    var streamVersion: UInt64 { Self.loadU64(bytes, 57) }
+    var recordedAtMicroseconds: Int64 { Int64(bitPattern: Self.loadU64(bytes, 65)) }
+    var schemaVersion: UInt16 { UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: 73, as: UInt16.self)) }
+    var streamIDBytes: UnsafeRawBufferPointer { slice(76, streamLength) }
+    var streamID: StreamID? {
+        String(validating: streamIDBytes.bindMemory(to: UInt8.self), as: UTF8.self).map(StreamID.init(unchecked:))
+    }
+    var typeBytes: UnsafeRawBufferPointer { slice(77 + streamLength, typeLength) }
+    var type: String? { String(validating: typeBytes.bindMemory(to: UInt8.self), as: UTF8.self) }
+    var sealAlgorithm: UInt8 { bytes[77 + streamLength + typeLength] }
+    var nonce: UnsafeRawBufferPointer { slice(78 + streamLength + typeLength, Self.nonceSize) }
+    var sealedPayload: UnsafeRawBufferPointer { slice(94 + streamLength + typeLength, sealedLength) }
+    /// Every byte the hash covers.
+    var hashedBytes: UnsafeRawBufferPointer { slice(0, bytes.count - Self.hashSize) }
+    var hash: UnsafeRawBufferPointer { slice(bytes.count - Self.hashSize, Self.hashSize) }
+}
+
+extension UUID {
+    init(bytes: UnsafeRawBufferPointer) {
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: bytes) }
+        self.init(uuid: raw)
+    }
+
+    /// The 16 bytes in RFC 4122 order, as the `event-ids` index keys them.
+    var bytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
+}

@@ -1,0 +1,279 @@
+import Crypto
+import Foundation
+import LMDB
+
+/// Reel's append-only event log: global positions, one stream per account, sealed payloads and a
+/// SHA-256 hash chain, in LMDB. `Schemas/ledger-layout.md` documents every byte on disk.
+///
+/// ```swift
+/// let log = try EventLog.open(at: dataDirectory)
+/// let event = try ProposedEvent(type: "favorite-added", payload: Array(json.utf8))
+/// let result = try await log.append([event], to: try StreamID("account-1"), expected: .noStream)
+/// for try await message in log.subscribe(from: 1) { ... }
+/// ```
+public final class EventLog: Sendable {
+    public struct Configuration: Sendable {
+        public var ledger: Environment.Configuration
+        public var keys: Environment.Configuration
+        /// The most events one group commit writes in a transaction.
+        public var maximumBatchEvents: Int
+        /// How often a caught-up subscription looks for appends made by other processes.
+        public var pollInterval: Duration
+
+        public init(
+            ledger: Environment.Configuration = .init(),
+            keys: Environment.Configuration = .init(initialMapSize: 1 << 20),
+            maximumBatchEvents: Int = 10_000,
+            pollInterval: Duration = .milliseconds(100)
+        ) {
+            self.ledger = ledger
+            self.keys = keys
+            self.maximumBatchEvents = maximumBatchEvents
+            self.pollInterval = pollInterval
+        }
+    }
+
+    /// The data directory: the log is in `ledger/`, the stream keys in `keys/`.
+    public let directory: String
+    /// The LMDB environment of `ledger/`.
+    public let environment: Environment
+    let keyStore: KeyStore
+    let databases: LedgerDatabases
+    private let writer: LedgerWriter
+    private let committer: GroupCommitter
+    let signal = CommitSignal()
+    let pollInterval: Duration
+
+    public static func open(at directory: String, configuration: Configuration = Configuration()) throws -> EventLog {
+        do {
+            return try EventLog(directory: directory, configuration: configuration)
+        } catch {
+            throw EventLogError.wrap(error)
+        }
+    }
+
+    private init(directory: String, configuration: Configuration) throws {
+        self.directory = directory
+        environment = try Environment.open(at: directory + "/ledger", configuration: configuration.ledger)
+        keyStore = try KeyStore(directory: directory + "/keys", configuration: configuration.keys)
+        let databases = try LedgerDatabases(environment: environment)
+        self.databases = databases
+        writer = LedgerWriter(databases: databases)
+        pollInterval = configuration.pollInterval
+        let signal = self.signal
+        committer = GroupCommitter(
+            environment: environment, writer: writer, maximumBatchEvents: configuration.maximumBatchEvents,
+            committed: { signal.notify() })
+        let found = try environment.write { txn -> [UInt8] in
+            if let format = try txn.get(databases.meta, "format") { return format }
+            let format = Array(LedgerDatabases.format.utf8)
+            try txn.put(databases.meta, "format", format)
+            return format
+        }
+        guard found == Array(LedgerDatabases.format.utf8) else {
+            throw EventLogError.unsupportedFormat(path: environment.path, found: String(decoding: found, as: UTF8.self))
+        }
+    }
+
+    // MARK: - Appending
+
+    private func seal(_ events: [ProposedEvent], for stream: StreamID) throws -> [SealedEvent] {
+        let key = try keyStore.sealingKey(for: stream)
+        return try events.map { try PayloadSealer.seal($0, stream: stream, key: key) }
+    }
+
+    /// Appends `events` to `stream` atomically, in one transaction of its own on this thread.
+    @discardableResult
+    public func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion = .any) throws -> AppendResult {
+        do {
+            let request = AppendRequest(stream: stream, events: try seal(events, for: stream), expected: expected)
+            let result = try environment.write { txn in
+                var head = try databases.head(txn)
+                let result = try writer.append(request, txn, head: &head)
+                try writer.writeHead(head, txn)
+                return result
+            }
+            if !result.deduplicated { signal.notify() }
+            return result
+        } catch {
+            throw EventLogError.wrap(error)
+        }
+    }
+
+    /// Appends `events` to `stream` atomically, committed together with other concurrent appends
+    /// (group commit: one transaction and one fsync for all callers waiting at that moment).
+    @discardableResult
+    public func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion = .any) async throws -> AppendResult {
+        let request: AppendRequest
+        do {
+            request = AppendRequest(stream: stream, events: try seal(events, for: stream), expected: expected)
+        } catch {
+            throw EventLogError.wrap(error)
+        }
+        return try await committer.submit(request)
+    }
+
+    // MARK: - Reading
+
+    /// The last event's position, time and hash; `nil` for an empty log.
+    public func head() throws -> LogHead? {
+        try wrapped { try environment.read { try databases.head($0) } }
+    }
+
+    /// The stream's version: how many events it holds.
+    public func version(of stream: StreamID) throws -> UInt64 {
+        try wrapped { try environment.read { try databases.version(of: stream, $0) } }
+    }
+
+    /// Every stream with its version, in stream id order.
+    public func streams() throws -> [StreamSummary] {
+        try wrapped {
+            try environment.read { txn in
+                try txn.withCursor(databases.streams) { cursor in
+                    var out: [StreamSummary] = []
+                    var entry = try cursor.first()
+                    while let e = entry {
+                        out.append(StreamSummary(stream: StreamID(unchecked: try e.decodeKey(as: String.self)), version: try e.decodeValue(as: UInt64.self)))
+                        entry = try cursor.next()
+                    }
+                    return out
+                }
+            }
+        }
+    }
+
+    /// The global position of an event id, if stored.
+    public func position(of eventID: UUID) throws -> UInt64? {
+        try wrapped { try environment.read { try $0.get(databases.eventIDs, eventID.bytes) } }
+    }
+
+    /// Up to `maxCount` events of `stream` from stream version `version` on, in one read transaction.
+    public func read(stream: StreamID, from version: UInt64 = 1, maxCount: Int = Int.max) throws -> [RecordedEvent] {
+        try wrapped {
+            try environment.read { txn in
+                let prefix = Array(stream.rawValue.utf8) + [0]
+                var positions: [UInt64] = []
+                try txn.withCursor(databases.streamIndex) { cursor in
+                    var entry = try cursor.seek(atLeast: LedgerDatabases.streamIndexKey(stream, max(version, 1)))
+                    while let e = entry, positions.count < maxCount, e.key.starts(with: prefix) {
+                        positions.append(try e.decodeValue(as: UInt64.self))
+                        entry = try cursor.next()
+                    }
+                }
+                var opener = PayloadOpener(keyStore: keyStore)
+                return try positions.map { position in
+                    try txn.withValue(databases.events, position) { bytes in
+                        guard let bytes else {
+                            throw EventLogError.corruptEnvelope(position: position, reason: "the stream index points to a missing event")
+                        }
+                        return try opener.recordedEvent(bytes, position: position)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Up to `maxCount` events of the whole log from global position `position` on.
+    public func read(from position: UInt64 = 1, maxCount: Int = 1_000) throws -> [RecordedEvent] {
+        try wrapped {
+            try environment.read { txn in
+                var opener = PayloadOpener(keyStore: keyStore)
+                var out: [RecordedEvent] = []
+                out.reserveCapacity(min(maxCount, 4_096))
+                try txn.withCursor(databases.events) { cursor in
+                    var entry = try cursor.seek(atLeast: max(position, 1))
+                    while let e = entry, out.count < maxCount {
+                        out.append(try opener.recordedEvent(e.value, position: try e.decodeKey(as: UInt64.self)))
+                        entry = try cursor.next()
+                    }
+                }
+                return out
+            }
+        }
+    }
+
+    /// Up to `maxCount` envelopes as stored (payloads sealed) from global position `position` on.
+    public func envelopes(from position: UInt64 = 1, maxCount: Int = 1_000) throws -> [Envelope] {
+        try wrapped {
+            try environment.read { txn in
+                var out: [Envelope] = []
+                try txn.withCursor(databases.events) { cursor in
+                    var entry = try cursor.seek(atLeast: max(position, 1))
+                    while let e = entry, out.count < maxCount {
+                        let key = try e.decodeKey(as: UInt64.self)
+                        do { out.append(try Envelope(bytes: e.value)) } catch let error as EnvelopeDecodingError {
+                            throw EventLogError.corruptEnvelope(position: key, reason: error.reason)
+                        }
+                        entry = try cursor.next()
+                    }
+                }
+                return out
+            }
+        }
+    }
+
+    /// Every event from `position` to the end of the log as it is when each batch is read, read in
+    /// batches of `batchSize`: no read transaction is held while the consumer awaits.
+    public func events(from position: UInt64 = 1, batchSize: Int = 1_024) -> EventBatches {
+        EventBatches(log: self, start: position, batchSize: batchSize)
+    }
+
+    /// A catch-up subscription: history from `position`, then `.caughtUp`, then new events as they
+    /// are committed, by this process or any other.
+    public func subscribe(from position: UInt64 = 1, batchSize: Int = 1_024) -> Subscription {
+        Subscription(log: self, start: position, batchSize: batchSize)
+    }
+
+    // MARK: - Audit and maintenance
+
+    /// Walks the whole chain in one snapshot; see `LedgerVerifier`.
+    public func verify(expectedHead: ChainHash? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
+        try wrapped {
+            try LedgerVerifier(databases: databases).verify(environment, expectedHead: expectedHead, progress: progress)
+        }
+    }
+
+    /// Writes a compacted, consistent copy of the ledger and its keys into `directory` (new or
+    /// empty) as `ledger/` and `keys/`. The copy holds the keys: keep it as safe as the original.
+    public func backup(to directory: String) throws {
+        try wrapped {
+            try environment.copy(to: directory + "/ledger", compact: true)
+            try keyStore.environment.copy(to: directory + "/keys", compact: true)
+        }
+    }
+
+    private func wrapped<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw EventLogError.wrap(error) }
+    }
+}
+
+/// Opens envelopes into recorded events, remembering the last stream's key.
+struct PayloadOpener {
+    let keyStore: KeyStore
+    private var lastStream: [UInt8] = []
+    private var lastKey: KeyLookup = .none
+    private enum KeyLookup { case none, live(Crypto.SymmetricKey), destroyed }
+
+    init(keyStore: KeyStore) { self.keyStore = keyStore }
+
+    mutating func recordedEvent(_ bytes: UnsafeRawBufferPointer, position: UInt64) throws -> RecordedEvent {
+        let view: EnvelopeView
+        let envelope: Envelope
+        do {
+            view = try EnvelopeView(bytes)
+            envelope = try Envelope(bytes: bytes)
+        } catch {
+            throw EventLogError.corruptEnvelope(position: position, reason: "\(error)")
+        }
+        if !view.streamIDBytes.elementsEqual(lastStream) {
+            lastStream = Array(view.streamIDBytes)
+            lastKey = (try keyStore.key(for: envelope.streamID)).map { .live($0) } ?? .destroyed
+        }
+        guard case .live(let key) = lastKey else { return RecordedEvent(envelope: envelope, payload: nil) }
+        do {
+            return RecordedEvent(envelope: envelope, payload: try PayloadSealer.open(view, key: key))
+        } catch {
+            throw EventLogError.corruptEnvelope(position: position, reason: "the payload does not authenticate under the stream's key")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import LMDB
+
+/// The named databases of `ledger/` (see `Schemas/ledger-layout.md`).
+struct LedgerDatabases: Sendable {
+    static let format = "reel-ledger/1"
+
+    let events: Database<UInt64, [UInt8]>
+    let streams: Database<String, UInt64>
+    let streamIndex: Database<[UInt8], UInt64>
+    let eventIDs: Database<[UInt8], UInt64>
+    let meta: Database<String, [UInt8]>
+
+    init(environment: Environment) throws {
+        events = try environment.database(named: "events")
+        streams = try environment.database(named: "streams")
+        streamIndex = try environment.database(named: "stream-index")
+        eventIDs = try environment.database(named: "event-ids")
+        meta = try environment.database(named: "meta")
+    }
+
+    /// `stream id ‖ 0x00 ‖ version`: the stream's entries sort together and by version.
+    static func streamIndexKey(_ stream: StreamID, _ version: UInt64) -> [UInt8] {
+        var key = [UInt8]()
+        key.reserveCapacity(stream.rawValue.utf8.count + 9)
+        key.append(contentsOf: stream.rawValue.utf8)
+        key.append(0)
+        withUnsafeBytes(of: version.bigEndian) { key.append(contentsOf: $0) }
+        return key
+    }
+
+    func head(_ txn: Transaction) throws -> LogHead? {
+        guard let bytes = try txn.get(meta, "head") else { return nil }
+        guard let head = LogHead(bytes: bytes) else {
+            throw EventLogError.corruptEnvelope(position: 0, reason: "meta/head has \(bytes.count) bytes, not 48")
+        }
+        return head
+    }
+
+    func version(of stream: StreamID, _ txn: Transaction) throws -> UInt64 {
+        try txn.get(streams, stream.rawValue) ?? 0
+    }
+}

@@ -1,0 +1,123 @@
+import Crypto
+import Foundation
+import LMDB
+
+/// One caller's append: sealed events for one stream and the version it expects.
+struct AppendRequest: Sendable {
+    let stream: StreamID
+    let events: [SealedEvent]
+    let expected: ExpectedVersion
+}
+
+/// Appends requests inside a write transaction: checks, positions, envelopes, hashes, indexes.
+///
+/// Everything that can reject a request is checked before its first write, so a rejected request
+/// leaves nothing behind and the others in the same transaction go on.
+struct LedgerWriter: Sendable {
+    let databases: LedgerDatabases
+
+    func append(_ request: AppendRequest, _ txn: Transaction, head: inout LogHead?) throws -> AppendResult {
+        let db = databases
+        let current = try db.version(of: request.stream, txn)
+
+        // Idempotency: a request whose every id is stored, in this stream, is a retry.
+        var known: [UInt64] = []
+        var seen = Set<UUID>()
+        for event in request.events {
+            guard seen.insert(event.id).inserted else {
+                throw EventLogError.duplicateEventID(id: event.id.uuidString.lowercased(), position: 0)
+            }
+            if let position = try txn.get(db.eventIDs, event.idBytes) { known.append(position) }
+        }
+        if !known.isEmpty {
+            let sameStream = try known.allSatisfy { position in
+                try txn.withValue(db.events, position) { bytes in
+                    guard let bytes, let view = try? EnvelopeView(bytes) else { return false }
+                    return view.streamIDBytes.elementsEqual(request.stream.rawValue.utf8)
+                }
+            }
+            guard known.count == request.events.count, sameStream else {
+                let first = try request.events.first { try txn.contains(db.eventIDs, $0.idBytes) }!
+                let position = try txn.get(db.eventIDs, first.idBytes) ?? 0
+                throw EventLogError.duplicateEventID(id: first.id.uuidString.lowercased(), position: position)
+            }
+            return AppendResult(positions: known, streamVersion: current, deduplicated: true)
+        }
+        guard request.expected.admits(current) else {
+            throw EventLogError.wrongExpectedVersion(stream: request.stream, expected: request.expected, actual: current)
+        }
+
+        let streamBytes = Array(request.stream.rawValue.utf8)
+        var positions: [UInt64] = []
+        positions.reserveCapacity(request.events.count)
+        var version = current
+        for event in request.events {
+            let position = (head?.position ?? 0) + 1
+            version += 1
+            let recordedAt = max(Self.nowMicroseconds(), head?.recordedAtMicroseconds ?? .min)
+            let previous = head?.hash ?? .zero
+            let hash = try writeEnvelope(
+                txn, position: position, previous: previous, event: event, streamVersion: version,
+                recordedAt: recordedAt, stream: streamBytes)
+            try txn.put(db.streamIndex, LedgerDatabases.streamIndexKey(request.stream, version), position)
+            try txn.put(db.eventIDs, event.idBytes, position, flags: .noOverwrite)
+            head = LogHead(position: position, recordedAtMicroseconds: recordedAt, hash: hash)
+            positions.append(position)
+        }
+        try txn.put(db.streams, request.stream.rawValue, version)
+        return AppendResult(positions: positions, streamVersion: version, deduplicated: false)
+    }
+
+    func writeHead(_ head: LogHead?, _ txn: Transaction) throws {
+        guard let head else { return }
+        try txn.put(databases.meta, "head", head.bytes)
+    }
+
+    /// Lays the envelope out directly in the page LMDB reserves for it, then hashes it in place.
+    private func writeEnvelope(
+        _ txn: Transaction, position: UInt64, previous: ChainHash, event: SealedEvent, streamVersion: UInt64,
+        recordedAt: Int64, stream: [UInt8]
+    ) throws -> ChainHash {
+        let type = Array(event.type.utf8)
+        let size = EnvelopeView.fixedSize + stream.count + type.count + event.sealed.count
+        var digest = ChainHash.zero
+        try txn.putReserving(databases.events, position, count: size, flags: .append) { out in
+            var offset = 0
+            func put(_ bytes: some Collection<UInt8>) {
+                let target = UnsafeMutableRawBufferPointer(rebasing: out[offset..<(offset + bytes.count)])
+                target.copyBytes(from: bytes)
+                offset += bytes.count
+            }
+            func putInteger<I: FixedWidthInteger>(_ value: I) {
+                withUnsafeBytes(of: value.bigEndian) { put($0) }
+            }
+            putInteger(EnvelopeView.format)
+            putInteger(position)
+            put(previous.bytes)
+            put(event.idBytes)
+            putInteger(streamVersion)
+            putInteger(recordedAt)
+            putInteger(event.schemaVersion)
+            putInteger(UInt8(stream.count))
+            put(stream)
+            putInteger(UInt8(type.count))
+            put(type)
+            putInteger(EnvelopeView.aesGCM)
+            put(event.nonce)
+            putInteger(UInt32(event.sealed.count))
+            put(event.sealed)
+            let hashed = UnsafeRawBufferPointer(rebasing: out[0..<offset])
+            let hash = SHA256.hash(data: hashed)
+            hash.withUnsafeBytes { put($0) }
+            digest = ChainHash(bytes: Array(hash))
+            precondition(offset == size, "envelope layout and size disagree")
+        }
+        return digest
+    }
+
+    static func nowMicroseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1_000
+    }
+}

@@ -1,0 +1,32 @@
+/// The outcome of walking the hash chain.
+public struct VerificationReport: Sendable, Equatable {
+    public let eventsChecked: UInt64
+    /// The head the chain ends at (as recomputed by the walk, not as claimed by `meta/head`).
+    public let head: LogHead?
+    /// The first rule that failed, or `nil` when the ledger is intact.
+    public let problem: VerificationProblem?
+
+    public var isIntact: Bool { problem == nil }
+}
+
+/// Where the chain first breaks, and how.
+public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible {
+    /// The rules of `Schemas/ledger-layout.md`, "A ledger is intact when".
+    public enum Rule: String, Sendable {
+        case gap
+        case undecodable
+        case positionMismatch = "position-mismatch"
+        case hashMismatch = "hash-mismatch"
+        case brokenLink = "broken-link"
+        case streamVersion = "stream-version"
+        case timeOrder = "time-order"
+        case headMismatch = "head-mismatch"
+        case indexMismatch = "index-mismatch"
+    }
+
+    public let position: UInt64
+    public let rule: Rule
+    public let detail: String
+
+    public var description: String { "position \(position): \(rule.rawValue): \(detail)" }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import EventLog
+import Foundation
+
+struct Audit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the ledger's integrity.",
+        subcommands: [Verify.self]
+    )
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Walk the whole hash chain; exit 0 only when the ledger is intact.",
+            discussion: """
+                Checks every rule of Schemas/ledger-layout.md. On damage, prints the first bad position and \
+                which rule failed, and exits 65. Record the printed head hash somewhere safe: passing it \
+                back with --expect-head also catches a ledger rewritten from scratch.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("Fail unless the chain ends at this hash (64 hex digits).", valueName: "hash"))
+        var expectHead: String?
+
+        struct Output: Encodable {
+            let ok: Bool
+            let events: UInt64
+            let headPosition: UInt64?
+            let headHash: String?
+            let problem: Problem?
+            struct Problem: Encodable {
+                let position: UInt64
+                let rule: String
+                let detail: String
+            }
+        }
+
+        func validate() throws {
+            if let expectHead, ChainHash(hex: expectHead) == nil {
+                throw ValidationError("--expect-head takes a SHA-256 hash as 64 hex digits")
+            }
+        }
+
+        func run() async throws {
+            try await runReporting {
+                let log = try LedgerLocation.openExisting(global.resolvedDataDirectory)
+                let progress = ProgressLine(label: "verifying")
+                let report = try log.verify(expectedHead: expectHead.flatMap(ChainHash.init(hex:))) { done, total in
+                    progress.update(done, of: total)
+                }
+                progress.finish()
+                let output = Output(
+                    ok: report.isIntact, events: report.eventsChecked, headPosition: report.head?.position,
+                    headHash: report.head?.hash.hex,
+                    problem: report.problem.map { .init(position: $0.position, rule: $0.rule.rawValue, detail: $0.detail) })
+                if global.json {
+                    try printJSON(output)
+                } else if let problem = report.problem {
+                    print("DAMAGED at position \(problem.position): \(problem.rule.rawValue): \(problem.detail)")
+                    print("(\(report.eventsChecked) events before it are intact)")
+                } else if let head = report.head {
+                    print("intact: \(report.eventsChecked) events, head position \(head.position), hash \(head.hash.hex)")
+                } else {
+                    print("intact: the ledger is empty")
+                }
+                if !report.isIntact { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
+            }
+        }
+    }
+}

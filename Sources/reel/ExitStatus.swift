@@ -1,0 +1,62 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import LMDB
+
+/// The exit codes `reel` documents in the README; scripts depend on them.
+enum ExitStatus: Int32 {
+    case success = 0
+    case failure = 1
+    case usage = 64
+    case integrityFailure = 65
+    case notFound = 66
+    case unavailable = 69
+    case conflict = 75
+}
+
+/// A failure to report as one line on stderr with its exit status.
+struct ReelFailure: Error {
+    let message: String
+    let status: ExitStatus
+}
+
+extension ReelFailure {
+    /// Turns whatever a command threw into words and a status; never a stack trace.
+    static func from(_ error: any Error) -> ReelFailure {
+        switch error {
+        case let failure as ReelFailure:
+            return failure
+        case let error as EventLogError:
+            switch error {
+            case .wrongExpectedVersion, .duplicateEventID: return ReelFailure(message: error.description, status: .conflict)
+            case .invalidStreamID, .invalidEventType, .payloadTooLarge: return ReelFailure(message: error.description, status: .usage)
+            case .streamShredded: return ReelFailure(message: error.description, status: .notFound)
+            case .unsupportedFormat, .corruptEnvelope: return ReelFailure(message: error.description, status: .integrityFailure)
+            case .storage(let storage): return from(storage)
+            }
+        case let error as LMDBError:
+            switch error.code {
+            case .accessDenied: return ReelFailure(message: "permission denied: \(error.message)", status: .unavailable)
+            case .noSpace, .mapFull: return ReelFailure(message: "no space left for the ledger: \(error.message)", status: .unavailable)
+            case .invalid, .versionMismatch, .corrupted, .panic:
+                return ReelFailure(message: "the data directory does not hold a readable ledger: \(error.message)", status: .integrityFailure)
+            default: return ReelFailure(message: "storage failed: \(error)", status: .failure)
+            }
+        default:
+            return ReelFailure(message: "\(error)", status: .failure)
+        }
+    }
+}
+
+/// Runs a command body, printing a failure as one line on stderr and exiting with its status.
+func runReporting(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch {
+        let failure = ReelFailure.from(error)
+        FileHandle.standardError.write(Data("reel: \(failure.message)\n".utf8))
+        throw ExitCode(failure.status.rawValue)
+    }
+}
