@@ -27,4 +27,9 @@ public enum SubscriptionMessage: Sendable {
 public struct StreamSummary: Sendable, Equatable {
     public let stream: StreamID
     public let version: UInt64
+
+    public init(stream: StreamID, version: UInt64) {
+        self.stream = stream
+        self.version = version
+    }
 }

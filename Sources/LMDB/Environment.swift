@@ -174,9 +174,18 @@ public final class Environment: @unchecked Sendable {
                     try check(mdb_dbi_open(try txn.liveHandle("mdb_dbi_open"), name, flags, &dbi), "mdb_dbi_open(\(name))")
                 }
             } else {
-                try read { txn in
-                    try check(mdb_dbi_open(try txn.liveHandle("mdb_dbi_open"), name, flags, &dbi), "mdb_dbi_open(\(name))")
+                // A handle opened in a transaction is discarded when that transaction aborts, and
+                // `read {}` aborts: commit this read-only transaction instead.
+                let txn = try begin(readOnly: true)
+                defer { gate.leave() }
+                let rc = mdb_dbi_open(txn.handle, name, flags, &dbi)
+                let handle = txn.handle
+                txn.invalidate()
+                if rc != MDB_SUCCESS {
+                    mdb_txn_abort(handle)
+                    throw LMDBError(rc, "mdb_dbi_open(\(name))")
                 }
+                try check(mdb_txn_commit(handle), "mdb_txn_commit")
             }
             open[name] = dbi
             return dbi

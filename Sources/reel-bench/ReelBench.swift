@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct ReelBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reel-bench",
+        abstract: "Benchmarks for Reel's event log, and an appender process for multi-process tests.",
+        subcommands: [Run.self, Worker.self],
+        defaultSubcommand: Run.self
+    )
+}

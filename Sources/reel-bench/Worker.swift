@@ -1,0 +1,54 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import LMDB
+
+/// Appends events from several tasks and acknowledges each one on stdout as "position event-id",
+/// after it is durably committed. Tests run several of these at once, and kill some mid-way.
+struct Worker: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Append events and print one acknowledgement per committed event.")
+
+    @Option(help: "The data directory.") var dataDir: String
+    @Option(help: "The stream to append to.") var stream: String
+    @Option(help: "How many events to append in all.") var count: Int
+    @Option(help: "How many tasks append at once (group commit).") var concurrency = 8
+    @Option(help: "The map size to start from, in bytes.") var initialMapSize = 64 << 10
+    @Option(help: "Payload size in bytes.") var payloadSize = 200
+
+    func run() async throws {
+        var configuration = EventLog.Configuration()
+        configuration.ledger.initialMapSize = initialMapSize
+        let log = try EventLog.open(at: dataDir, configuration: configuration)
+        let stream = try StreamID(stream)
+        let payload = [UInt8](repeating: UInt8(ascii: "x"), count: payloadSize)
+        let counter = Counter(limit: count)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, concurrency) {
+                group.addTask {
+                    while counter.take() {
+                        let event = try ProposedEvent(type: "stress-appended", payload: payload)
+                        let result = try await log.append([event], to: stream)
+                        let line = "\(result.positions[0]) \(event.id.uuidString.lowercased())\n"
+                        // One write(2) per line: lines from concurrent tasks never interleave.
+                        _ = line.utf8CString.withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count - 1) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
+
+/// Hands out `limit` tickets to concurrent tasks.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var remaining: Int
+    init(limit: Int) { remaining = limit }
+    func take() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard remaining > 0 else { return false }
+        remaining -= 1
+        return true
+    }
+}
