@@ -34,6 +34,18 @@ struct Audit: AsyncParsableCommand {
                 let rule: String
                 let detail: String
             }
+
+            enum CodingKeys: String, CodingKey { case ok, events, headPosition, headHash, problem }
+
+            /// Every key is written, `null` included: scripts can rely on the shape.
+            func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(ok, forKey: .ok)
+                try c.encode(events, forKey: .events)
+                try c.encode(headPosition, forKey: .headPosition)
+                try c.encode(headHash, forKey: .headHash)
+                try c.encode(problem, forKey: .problem)
+            }
         }
 
         func validate() throws {

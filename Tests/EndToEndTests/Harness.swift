@@ -1,0 +1,80 @@
+import Foundation
+
+/// Runs the built executables and the repository's tools, as a person or a script would.
+enum Harness {
+    /// The package root, found from this file's path.
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url.deleteLastPathComponent()
+        }
+        return url.path
+    }()
+
+    /// Where `swift build` put the executables: beside the test bundle, else `.build/debug`.
+    static let binaries: String = {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        for candidate in [beside, root + "/.build/debug"] where FileManager.default.isExecutableFile(atPath: candidate + "/reel") {
+            return candidate
+        }
+        return root + "/.build/debug"
+    }()
+
+    struct Output {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs `executable` (a path, or a name looked up in PATH) to completion.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : "/usr/bin/env")
+        process.arguments = executable.contains("/") ? arguments : [executable] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let outURL = URL(fileURLWithPath: temporaryDirectory("out") + "/stdout")
+        let errURL = URL(fileURLWithPath: outURL.deletingLastPathComponent().path + "/stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    static func reel(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        try run(binaries + "/reel", arguments, environment: environment)
+    }
+
+    static func python(_ tool: String, _ arguments: [String]) throws -> Output {
+        try run("python3", [root + "/Tools/" + tool] + arguments)
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        (try JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// Validates `document` (JSON text) against a schema in `Schemas/` with Python's `jsonschema`.
+    static func validate(_ document: String, against schema: String) throws -> Output {
+        let dir = temporaryDirectory("schema")
+        let file = dir + "/document.json"
+        try document.write(toFile: file, atomically: true, encoding: .utf8)
+        let script = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1])); doc = json.load(open(sys.argv[2]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            docs = doc if isinstance(doc, list) and schema.get("type") == "object" else [doc]
+            for d in docs: jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()).validate(d)
+            print("valid", len(docs))
+            """
+        return try run("python3", ["-c", script, root + "/Schemas/" + schema, file])
+    }
+}

@@ -1,0 +1,79 @@
+import EventLog
+import Foundation
+import Testing
+
+@Suite struct MultiProcessTests {
+    /// Starts `reel-bench worker` processes; returns them with the files their acks go to.
+    private func startWorkers(_ dir: String, streams: [String], count: Int, concurrency: Int = 8) throws -> [(Process, String)] {
+        try streams.map { stream in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel-bench")
+            process.arguments = ["worker", "--data-dir", dir, "--stream", stream, "--count", "\(count)", "--concurrency", "\(concurrency)", "--initial-map-size", "65536"]
+            let acks = temporaryDirectory("acks") + "/acks"
+            FileManager.default.createFile(atPath: acks, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: acks))
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return (process, acks)
+        }
+    }
+
+    private func acks(_ file: String) -> [(UInt64, UUID)] {
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let position = UInt64(parts[0]), let id = UUID(uuidString: String(parts[1])) else { return nil }
+            return (position, id)
+        }
+    }
+
+    @Test func severalProcessesAppendToOneLedgerWithoutLosingOrDuplicatingPositions() throws {
+        let dir = temporaryDirectory()
+        let streams = ["ann", "ben", "cy", "dee"]
+        let workers = try startWorkers(dir, streams: streams, count: 400)
+        for (process, _) in workers { process.waitUntilExit(); #expect(process.terminationStatus == 0) }
+        let acked = workers.flatMap { acks($0.1) }
+        #expect(acked.count == 1_600)
+        #expect(Set(acked.map(\.0)) == Set(1...1_600))
+
+        let log = try EventLog.open(at: dir)
+        #expect(try log.head()?.position == 1_600)
+        for stream in streams {
+            #expect(try log.version(of: try StreamID(stream)) == 400)
+        }
+        for (position, id) in acked.prefix(200) {
+            #expect(try log.position(of: id) == position)
+        }
+        #expect(try log.verify().isIntact)
+        #expect(try Harness.python("verify_ledger.py", [dir + "/ledger"]).status == 0)
+    }
+
+    @Test func aProcessKilledMidAppendLosesNothingItAcknowledged() async throws {
+        let dir = temporaryDirectory()
+        let (process, ackFile) = try startWorkers(dir, streams: ["victim"], count: 10_000_000, concurrency: 16)[0]
+        let (bystander, bystanderAcks) = try startWorkers(dir, streams: ["bystander"], count: 300, concurrency: 4)[0]
+        let deadline = Date().addingTimeInterval(60)
+        while acks(ackFile).count < 500 && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        bystander.waitUntilExit()
+        #expect(bystander.terminationStatus == 0)
+
+        let acked = acks(ackFile)
+        #expect(acked.count >= 500)
+        let log = try EventLog.open(at: dir)
+        for (position, id) in acked {
+            #expect(try log.position(of: id) == position)
+        }
+        #expect(acks(bystanderAcks).count == 300)
+        let report = try log.verify()
+        #expect(report.isIntact, "\(String(describing: report.problem))")
+        #expect(try Harness.python("verify_ledger.py", [dir + "/ledger"]).status == 0)
+        // The ledger takes appends after the crash (the dead writer's lock and reader slots are freed).
+        try await log.append([try ProposedEvent(type: "after-crash", payload: [])], to: try StreamID("victim"))
+        #expect(try log.verify().isIntact)
+    }
+}

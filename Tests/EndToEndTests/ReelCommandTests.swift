@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@Suite struct ReelCommandTests {
+    @Test func theDemoRunsAndBothVerifiersAgree() throws {
+        let dir = temporaryDirectory()
+        let demo = try Harness.reel(["demo", "--data-dir", dir])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stdout.contains("verify: intact"))
+        #expect(demo.stdout.contains("deduplicated=true"))
+
+        let swift = try Harness.reel(["audit", "verify", "--json", "--data-dir", dir])
+        #expect(swift.status == 0)
+        let python = try Harness.python("verify_ledger.py", [dir + "/ledger", "--json"])
+        #expect(python.status == 0, "\(python.stdout)\(python.stderr)")
+        let a = try Harness.json(swift.stdout), b = try Harness.json(python.stdout)
+        #expect(a["ok"] as? Bool == true && b["ok"] as? Bool == true)
+        #expect(a["headHash"] as? String == b["headHash"] as? String)
+        #expect(a["events"] as? Int == b["events"] as? Int)
+        #expect(try Harness.validate(swift.stdout, against: "audit-verify.schema.json").status == 0)
+        #expect(try Harness.validate(python.stdout, against: "audit-verify.schema.json").status == 0)
+
+        let human = try Harness.reel(["audit", "verify"], environment: ["REEL_DATA_DIR": dir])
+        #expect(human.status == 0 && human.stdout.hasPrefix("intact: "))
+    }
+
+    @Test func envelopesInJSONMatchTheirSchema() throws {
+        let dir = temporaryDirectory()
+        let demo = try Harness.reel(["demo", "--json", "--data-dir", dir])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let checked = try Harness.validate(demo.stdout, against: "envelope.schema.json")
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(checked.stdout.hasPrefix("valid "))
+    }
+
+    @Test func auditVerifyWithoutALedgerSaysNotFound() throws {
+        let output = try Harness.reel(["audit", "verify", "--data-dir", temporaryDirectory() + "/nothing"])
+        #expect(output.status == 66)
+        #expect(output.stderr.hasPrefix("reel: no ledger in "))
+        #expect(output.stderr.split(separator: "\n").count == 1)
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test func aBadArgumentIsAUsageError() throws {
+        let dir = temporaryDirectory()
+        _ = try Harness.reel(["demo", "--data-dir", dir])
+        let output = try Harness.reel(["audit", "verify", "--expect-head", "zz", "--data-dir", dir])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--expect-head takes a SHA-256 hash"))
+    }
+
+    @Test func backupWritesAVerifiedCompactCopyAndRefusesANonEmptyTarget() throws {
+        let dir = temporaryDirectory()
+        #expect(try Harness.reel(["demo", "--data-dir", dir]).status == 0)
+        let target = temporaryDirectory() + "/backup"
+        let backup = try Harness.reel(["backup", target, "--json", "--data-dir", dir])
+        #expect(backup.status == 0, "\(backup.stderr)")
+        let copy = try Harness.reel(["audit", "verify", "--json", "--data-dir", target])
+        #expect(try Harness.json(copy.stdout)["headHash"] as? String == (try Harness.json(backup.stdout)["headHash"] as? String))
+        let again = try Harness.reel(["backup", target, "--data-dir", dir])
+        #expect(again.status == 64)
+        #expect(again.stderr.contains("is not an empty directory"))
+    }
+}
