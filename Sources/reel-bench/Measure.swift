@@ -1,0 +1,41 @@
+import ArgumentParser
+import EventLog
+import Foundation
+
+/// Times one full pass over a ledger in this (fresh) process and prints figures with peak memory.
+struct Measure: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Time a full verify or read of a ledger (used by `run`).")
+
+    enum Pass: String, ExpressibleByArgument { case verify, read }
+    @Argument var pass: Pass
+    @Argument var dataDir: String
+
+    static func inChild(_ arguments: [String]) throws -> JSONFigures {
+        let out = try ChildProcess.run(CommandLine.arguments[0], arguments)
+        guard out.status == 0 else { throw BenchmarkError("\(arguments.joined(separator: " ")) failed: \(out.stderr)") }
+        return try JSONFigures(out.stdout)
+    }
+
+    func run() async throws {
+        let log = try EventLog.open(at: dataDir)
+        var events: UInt64 = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        switch pass {
+        case .verify:
+            let report = try log.verify()
+            guard report.isIntact else { throw BenchmarkError("the ledger does not verify: \(report.problem!)") }
+            events = report.eventsChecked
+        case .read:
+            var bytes = 0
+            for try await event in log.events(from: 1, batchSize: 4_096) {
+                bytes &+= event.payload?.count ?? 0
+                events += 1
+            }
+            precondition(bytes > 0)
+        }
+        let time = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        print(#"{"events":\#(events),"seconds":\#(time),"eventsPerSecond":\#(Double(events) / time),"peakMiB":\#(Double(usage.ru_maxrss) / 1024)}"#)
+    }
+}
