@@ -1,4 +1,5 @@
 import Crypto
+import Dispatch
 import Foundation
 import LMDB
 
@@ -79,7 +80,19 @@ public final class EventLog: Sendable {
 
     private func seal(_ events: [ProposedEvent], for stream: StreamID) throws -> [SealedEvent] {
         let key = try keyStore.sealingKey(for: stream)
-        return try events.map { try PayloadSealer.seal($0, stream: stream, key: key) }
+        let lanes = events.count >= 256 ? min(CPU.activeCores, 4) : 1
+        if lanes == 1 { return try events.map { try PayloadSealer.seal($0, stream: stream, key: key) } }
+        // Sealing is CPU work outside any transaction: a large batch is split across the cores.
+        var sealed = [Result<SealedEvent, any Error>?](repeating: nil, count: events.count)
+        sealed.withUnsafeMutableBufferPointer { buffer in
+            let out = UnsafeMutableSendableBuffer(buffer)
+            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                for i in stride(from: lane, to: events.count, by: lanes) {
+                    out.buffer[i] = Result { try PayloadSealer.seal(events[i], stream: stream, key: key) }
+                }
+            }
+        }
+        return try sealed.map { try $0!.get() }
     }
 
     /// Appends `events` to `stream` atomically, in one transaction of its own on this thread.
@@ -160,15 +173,15 @@ public final class EventLog: Sendable {
                         entry = try cursor.next()
                     }
                 }
-                var opener = PayloadOpener(keyStore: keyStore)
-                return try positions.map { position in
+                let stored = try positions.map { position in
                     try txn.withValue(databases.events, position) { bytes in
                         guard let bytes else {
                             throw EventLogError.corruptEnvelope(position: position, reason: "the stream index points to a missing event")
                         }
-                        return try opener.recordedEvent(bytes, position: position)
+                        return StoredEnvelope(position: position, bytes: bytes)
                     }
                 }
+                return try PayloadOpener.openAll(stored, keyStore: keyStore)
             }
         }
     }
@@ -177,17 +190,16 @@ public final class EventLog: Sendable {
     public func read(from position: UInt64 = 1, maxCount: Int = 1_000) throws -> [RecordedEvent] {
         try wrapped {
             try environment.read { txn in
-                var opener = PayloadOpener(keyStore: keyStore)
-                var out: [RecordedEvent] = []
-                out.reserveCapacity(min(maxCount, 4_096))
+                var stored: [StoredEnvelope] = []
+                stored.reserveCapacity(min(maxCount, 4_096))
                 try txn.withCursor(databases.events) { cursor in
                     var entry = try cursor.seek(atLeast: max(position, 1))
-                    while let e = entry, out.count < maxCount {
-                        out.append(try opener.recordedEvent(e.value, position: try e.decodeKey(as: UInt64.self)))
+                    while let e = entry, stored.count < maxCount {
+                        stored.append(StoredEnvelope(position: try e.decodeKey(as: UInt64.self), bytes: e.value))
                         entry = try cursor.next()
                     }
                 }
-                return out
+                return try PayloadOpener.openAll(stored, keyStore: keyStore)
             }
         }
     }
@@ -247,8 +259,37 @@ public final class EventLog: Sendable {
     }
 }
 
+/// Envelope bytes in the memory map, valid while their read transaction lasts.
+struct StoredEnvelope: @unchecked Sendable {
+    let position: UInt64
+    let bytes: UnsafeRawBufferPointer
+}
+
 /// Opens envelopes into recorded events, remembering the last stream's key.
 struct PayloadOpener {
+    /// Opens a batch read in one transaction (call it inside that transaction). Opening is CPU work
+    /// (AES-GCM), so large batches are split across the cores.
+    static func openAll(_ stored: [StoredEnvelope], keyStore: KeyStore) throws -> [RecordedEvent] {
+        let lanes = stored.count >= 256 ? min(CPU.activeCores, 4) : 1
+        if lanes == 1 {
+            var opener = PayloadOpener(keyStore: keyStore)
+            return try stored.map { try opener.recordedEvent($0.bytes, position: $0.position) }
+        }
+        var results = [Result<RecordedEvent, any Error>?](repeating: nil, count: stored.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            let out = UnsafeMutableSendableBuffer(buffer)
+            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                var opener = PayloadOpener(keyStore: keyStore)
+                // Contiguous slices keep each lane on runs of the same stream (one key lookup per run).
+                let range = (stored.count * lane / lanes)..<(stored.count * (lane + 1) / lanes)
+                for i in range {
+                    out.buffer[i] = Result { try opener.recordedEvent(stored[i].bytes, position: stored[i].position) }
+                }
+            }
+        }
+        return try results.map { try $0!.get() }
+    }
+
     let keyStore: KeyStore
     private var lastStream: [UInt8] = []
     private var lastKey: KeyLookup = .none

@@ -1,20 +1,38 @@
 import Crypto
+import Dispatch
 import LMDB
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Checks every rule of `Schemas/ledger-layout.md` ("A ledger is intact when") in one read snapshot,
-/// streaming: memory holds one envelope at a time plus each stream's last version.
+/// streaming: memory holds one chunk of envelope pointers plus each stream's last version.
+///
+/// The cursor walk and the order-dependent checks run on the calling thread; the SHA-256 of each
+/// envelope in a chunk is computed on all cores meanwhile (the bytes are the memory map, stable for
+/// the read transaction's life).
 struct LedgerVerifier {
     let databases: LedgerDatabases
+    static let chunkSize = 8_192
+
+    private struct Pending: @unchecked Sendable {
+        let position: UInt64
+        let bytes: UnsafeRawBufferPointer
+    }
 
     func verify(_ environment: Environment, expectedHead: ChainHash?, progress: ((UInt64, UInt64) -> Void)?) throws -> VerificationReport {
         try environment.read { txn in
             let claimedHead = try? databases.head(txn)
             let total = UInt64(try txn.count(databases.events))
             var expected: UInt64 = 1
-            var previousHash = ChainHash.zero.bytes
+            var previousHash = [UInt8](repeating: 0, count: 32)
             var lastTime = Int64.min
-            var versions: [StreamID: UInt64] = [:]
+            var streams = StreamVersionTable()
             var lastHead: LogHead?
+            var chunk: [Pending] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            var hashOK = [Bool](repeating: true, count: Self.chunkSize)
 
             func report(_ position: UInt64, _ rule: VerificationProblem.Rule, _ detail: String) -> VerificationReport {
                 VerificationReport(
@@ -22,42 +40,80 @@ struct LedgerVerifier {
                     problem: VerificationProblem(position: position, rule: rule, detail: detail))
             }
 
-            let walked: VerificationReport? = try txn.withCursor(databases.events) { cursor in
-                var entry = try cursor.first()
-                while let e = entry {
-                    guard e.key.count == 8 else { return report(expected, .undecodable, "a key of \(e.key.count) bytes is not a position") }
-                    let key = try e.decodeKey(as: UInt64.self)
-                    if key != expected { return report(expected, .gap, "the next stored position is \(key)") }
+            /// Checks a chunk in position order; its hashes were computed in parallel first.
+            func check(_ chunk: [Pending]) -> VerificationReport? {
+                let lanes = min(CPU.activeCores, 4)
+                hashOK.withUnsafeMutableBufferPointer { ok in
+                    let ok = UnsafeMutableSendableBuffer(ok)
+                    let envelopes = chunk
+                    DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+                        var i = lane
+                        while i < envelopes.count {
+                            let bytes = envelopes[i].bytes
+                            if bytes.count > EnvelopeView.hashSize {
+                                let body = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - EnvelopeView.hashSize)])
+                                let stored = UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - EnvelopeView.hashSize)...])
+                                ok.buffer[i] = SHA256.hash(data: body).withUnsafeBytes { $0.elementsEqual(stored) }
+                            }
+                            i += lanes
+                        }
+                    }
+                }
+                for (i, pending) in chunk.enumerated() {
+                    let key = pending.position
                     let view: EnvelopeView
-                    do { view = try EnvelopeView(e.value) } catch let error as EnvelopeDecodingError { return report(key, .undecodable, error.reason) }
+                    do { view = try EnvelopeView(pending.bytes) } catch { return report(key, .undecodable, "\(error)") }
                     if view.position != key { return report(key, .positionMismatch, "the envelope says position \(view.position)") }
-                    let digest = SHA256.hash(data: view.hashedBytes)
-                    let matches = digest.withUnsafeBytes { $0.elementsEqual(view.hash) }
-                    if !matches { return report(key, .hashMismatch, "the stored hash is not the SHA-256 of the envelope") }
+                    if !hashOK[i] { return report(key, .hashMismatch, "the stored hash is not the SHA-256 of the envelope") }
                     if !view.previousHash.elementsEqual(previousHash) {
                         return report(key, .brokenLink, "the previous hash is not the hash of position \(key - 1)")
                     }
-                    guard let stream = view.streamID else { return report(key, .undecodable, "stream id is not UTF-8") }
+                    guard view.streamID != nil else { return report(key, .undecodable, "stream id is not UTF-8") }
+                    let (index, last) = streams.lookup(view.streamIDBytes)
                     let version = view.streamVersion
-                    let last = versions[stream] ?? 0
                     if version != last + 1 {
-                        return report(key, .streamVersion, "stream \(stream) goes from version \(last) to \(version)")
+                        let name = String(decoding: view.streamIDBytes, as: UTF8.self)
+                        return report(key, .streamVersion, "stream \(name) goes from version \(last) to \(version)")
                     }
-                    versions[stream] = version
+                    streams.set(index, version)
                     let time = view.recordedAtMicroseconds
                     if time < lastTime { return report(key, .timeOrder, "recorded-at goes back in time") }
                     lastTime = time
-                    previousHash = Array(view.hash)
-                    lastHead = LogHead(position: key, recordedAtMicroseconds: time, hash: ChainHash(bytes: previousHash))
+                    previousHash.withUnsafeMutableBytes { $0.copyMemory(from: view.hash) }
                     expected += 1
-                    if let progress, key & 0xffff == 0 { progress(key, total) }
+                    if i == chunk.count - 1 {
+                        lastHead = LogHead(position: key, recordedAtMicroseconds: time, hash: ChainHash(bytes: previousHash))
+                    }
+                }
+                progress?(expected - 1, total)
+                return nil
+            }
+
+            let walked: VerificationReport? = try txn.withCursor(databases.events) { cursor in
+                var next: UInt64 = 1
+                var entry = try cursor.first()
+                while let e = entry {
+                    guard e.key.count == 8 else {
+                        if let problem = check(chunk) { return problem }
+                        return report(expected, .undecodable, "a key of \(e.key.count) bytes is not a position")
+                    }
+                    let key = try e.decodeKey(as: UInt64.self)
+                    if key != next {
+                        if let problem = check(chunk) { return problem }
+                        return report(expected, .gap, "the next stored position is \(key)")
+                    }
+                    chunk.append(Pending(position: key, bytes: e.value))
+                    next += 1
+                    if chunk.count == Self.chunkSize {
+                        if let problem = check(chunk) { return problem }
+                        chunk.removeAll(keepingCapacity: true)
+                    }
                     entry = try cursor.next()
                 }
-                return nil
+                return check(chunk)
             }
             if let walked { return walked }
             let count = expected - 1
-            progress?(count, total)
 
             switch (claimedHead, lastHead) {
             case (nil, nil): break
@@ -76,13 +132,26 @@ struct LedgerVerifier {
                 return report(count, .indexMismatch, "\(count) events but \(indexed) stream-index and \(ids) event-id entries")
             }
             let streamCount = try txn.count(databases.streams)
-            if streamCount != versions.count {
-                return report(count, .indexMismatch, "\(versions.count) streams in the log but \(streamCount) in the streams table")
+            if streamCount != streams.count {
+                return report(count, .indexMismatch, "\(streams.count) streams in the log but \(streamCount) in the streams table")
             }
-            for (stream, version) in versions where try txn.get(databases.streams, stream.rawValue) != version {
-                return report(count, .indexMismatch, "the streams table disagrees with the log on stream \(stream)")
+            for (name, version) in zip(streams.names, streams.versions) {
+                let stored = try txn.get(databases.streams, String(decoding: name, as: UTF8.self))
+                if stored != version {
+                    return report(count, .indexMismatch, "the streams table disagrees with the log on stream \(String(decoding: name, as: UTF8.self))")
+                }
             }
             return VerificationReport(eventsChecked: count, head: lastHead, problem: nil)
         }
     }
+}
+
+/// A buffer handed to `concurrentPerform` lanes that write disjoint indices.
+struct UnsafeMutableSendableBuffer<Element>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<Element>
+    init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
+}
+
+enum CPU {
+    static let activeCores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }

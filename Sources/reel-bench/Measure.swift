@@ -36,6 +36,17 @@ struct Measure: AsyncParsableCommand {
         let time = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        print(#"{"events":\#(events),"seconds":\#(time),"eventsPerSecond":\#(Double(events) / time),"peakMiB":\#(Double(usage.ru_maxrss) / 1024)}"#)
+        // Peak RSS counts the ledger's memory-mapped pages too; anonymous memory is the process's own.
+        let anonymous = Self.statusKiB("RssAnon") / 1024
+        print(#"{"events":\#(events),"seconds":\#(time),"eventsPerSecond":\#(Double(events) / time),"peakMiB":\#(Double(usage.ru_maxrss) / 1024),"anonymousMiB":\#(anonymous)}"#)
+    }
+
+    /// A `kB` figure from /proc/self/status.
+    static func statusKiB(_ field: String) -> Double {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan
+        }
+        return .nan
     }
 }

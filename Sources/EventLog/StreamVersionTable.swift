@@ -1,0 +1,34 @@
+/// Each stream's last version, keyed by the stream id's bytes without allocating per lookup.
+///
+/// The verifier looks a stream up for every event; a `[StreamID: UInt64]` would build a `String`
+/// each time. Here the id bytes are hashed (FNV-1a) and compared in place; only a stream seen for
+/// the first time is copied.
+struct StreamVersionTable {
+    private var slots: [UInt64: [Int]] = [:]
+    private(set) var names: [[UInt8]] = []
+    private(set) var versions: [UInt64] = []
+
+    var count: Int { names.count }
+
+    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        return h
+    }
+
+    /// The last version recorded for `stream`, and a handle to update it.
+    mutating func lookup(_ stream: UnsafeRawBufferPointer) -> (index: Int, version: UInt64) {
+        let h = Self.hash(stream)
+        if let candidates = slots[h] {
+            for index in candidates where names[index].elementsEqual(stream) {
+                return (index, versions[index])
+            }
+        }
+        names.append(Array(stream))
+        versions.append(0)
+        slots[h, default: []].append(names.count - 1)
+        return (names.count - 1, 0)
+    }
+
+    mutating func set(_ index: Int, _ version: UInt64) { versions[index] = version }
+}
