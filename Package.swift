@@ -37,8 +37,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB"]),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["EventLog"]),
+        // Helpers shared by the test targets only.
+        .target(name: "ReelTestSupport", path: "Sources/ReelTestSupport"),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ReelTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["EventLog", "ReelTestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 
 /// Runs the built executables and the repository's tools, as a person or a script would.
 enum Harness {

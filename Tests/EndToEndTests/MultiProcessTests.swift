@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import ReelTestSupport
 import Testing
 
 @Suite struct MultiProcessTests {

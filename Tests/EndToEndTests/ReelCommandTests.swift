@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import Testing
 
 @Suite struct ReelCommandTests {

@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import Testing
 
 /// A second, independent writer (Tools/tamper_ledger.py) damages a ledger the way an attacker

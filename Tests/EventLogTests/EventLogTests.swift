@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import LMDB
+import ReelTestSupport
 import Testing
 
 private func event(_ type: String = "favorite-added", _ json: String = #"{"mediaType":"movie","id":550}"#, id: UUID = .newEventID()) throws -> ProposedEvent {

@@ -1,5 +1,6 @@
 import Foundation
 import LMDB
+import ReelTestSupport
 import Testing
 
 @Suite struct EnvironmentTests {

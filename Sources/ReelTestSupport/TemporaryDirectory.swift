@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh directory under the system temp dir, for one test's LMDB files.
-func temporaryDirectory(_ name: String = #function) -> String {
+public func temporaryDirectory(_ name: String = #function) -> String {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("reel-tests").path
     try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
     let template = base + "/" + name.filter { $0.isLetter || $0.isNumber } + "-XXXXXX"
