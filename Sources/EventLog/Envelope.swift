@@ -26,7 +26,10 @@ public struct Envelope: Sendable, Equatable {
 
     /// Decodes an envelope from its stored bytes.
     public init(bytes: UnsafeRawBufferPointer) throws(EnvelopeDecodingError) {
-        let view = try EnvelopeView(bytes)
+        try self.init(view: EnvelopeView(bytes))
+    }
+
+    init(view: EnvelopeView) throws(EnvelopeDecodingError) {
         position = view.position
         previousHash = ChainHash(view.previousHash)
         eventID = view.eventID

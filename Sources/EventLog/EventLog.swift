@@ -302,7 +302,7 @@ struct PayloadOpener {
         let envelope: Envelope
         do {
             view = try EnvelopeView(bytes)
-            envelope = try Envelope(bytes: bytes)
+            envelope = try Envelope(view: view)
         } catch {
             throw EventLogError.corruptEnvelope(position: position, reason: "\(error)")
         }
