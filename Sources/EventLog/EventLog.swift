@@ -80,19 +80,8 @@ public final class EventLog: Sendable {
 
     private func seal(_ events: [ProposedEvent], for stream: StreamID) throws -> [SealedEvent] {
         let key = try keyStore.sealingKey(for: stream)
-        let lanes = events.count >= 256 ? min(CPU.activeCores, 4) : 1
-        if lanes == 1 { return try events.map { try PayloadSealer.seal($0, stream: stream, key: key) } }
-        // Sealing is CPU work outside any transaction: a large batch is split across the cores.
-        var sealed = [Result<SealedEvent, any Error>?](repeating: nil, count: events.count)
-        sealed.withUnsafeMutableBufferPointer { buffer in
-            let out = UnsafeMutableSendableBuffer(buffer)
-            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-                for i in stride(from: lane, to: events.count, by: lanes) {
-                    out.buffer[i] = Result { try PayloadSealer.seal(events[i], stream: stream, key: key) }
-                }
-            }
-        }
-        return try sealed.map { try $0!.get() }
+        // Sealing is CPU work outside any transaction: a large batch is spread across the cores.
+        return try Parallel.map(events, state: ()) { _, event in try PayloadSealer.seal(event, stream: stream, key: key) }
     }
 
     /// Appends `events` to `stream` atomically, in one transaction of its own on this thread.
@@ -268,26 +257,12 @@ struct StoredEnvelope: @unchecked Sendable {
 /// Opens envelopes into recorded events, remembering the last stream's key.
 struct PayloadOpener {
     /// Opens a batch read in one transaction (call it inside that transaction). Opening is CPU work
-    /// (AES-GCM), so large batches are split across the cores.
+    /// (AES-GCM), so large batches are spread across the cores.
     static func openAll(_ stored: [StoredEnvelope], keyStore: KeyStore) throws -> [RecordedEvent] {
-        let lanes = stored.count >= 256 ? min(CPU.activeCores, 4) : 1
-        if lanes == 1 {
-            var opener = PayloadOpener(keyStore: keyStore)
-            return try stored.map { try opener.recordedEvent($0.bytes, position: $0.position) }
+        // Contiguous slices keep each lane on runs of the same stream: one key lookup per run.
+        try Parallel.map(stored, state: PayloadOpener(keyStore: keyStore)) { opener, envelope in
+            try opener.recordedEvent(envelope.bytes, position: envelope.position)
         }
-        var results = [Result<RecordedEvent, any Error>?](repeating: nil, count: stored.count)
-        results.withUnsafeMutableBufferPointer { buffer in
-            let out = UnsafeMutableSendableBuffer(buffer)
-            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-                var opener = PayloadOpener(keyStore: keyStore)
-                // Contiguous slices keep each lane on runs of the same stream (one key lookup per run).
-                let range = (stored.count * lane / lanes)..<(stored.count * (lane + 1) / lanes)
-                for i in range {
-                    out.buffer[i] = Result { try opener.recordedEvent(stored[i].bytes, position: stored[i].position) }
-                }
-            }
-        }
-        return try results.map { try $0!.get() }
     }
 
     let keyStore: KeyStore

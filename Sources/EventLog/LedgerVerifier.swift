@@ -2,10 +2,6 @@ import Crypto
 import Dispatch
 import LMDB
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Checks every rule of `Schemas/ledger-layout.md` ("A ledger is intact when") in one read snapshot,
 /// streaming: memory holds one chunk of envelope pointers plus each stream's last version.
 ///
@@ -42,14 +38,15 @@ struct LedgerVerifier {
 
             /// Checks a chunk in position order; its hashes were computed in parallel first.
             func check(_ chunk: [Pending]) -> VerificationReport? {
-                let lanes = min(CPU.activeCores, 4)
+                let lanes = Parallel.lanes(for: chunk.count, threshold: 1)
                 hashOK.withUnsafeMutableBufferPointer { ok in
-                    let ok = UnsafeMutableSendableBuffer(ok)
+                    let ok = DisjointWrites(ok)
                     let envelopes = chunk
                     DispatchQueue.concurrentPerform(iterations: lanes) { lane in
                         var i = lane
                         while i < envelopes.count {
                             let bytes = envelopes[i].bytes
+                            ok.buffer[i] = false
                             if bytes.count > EnvelopeView.hashSize {
                                 let body = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - EnvelopeView.hashSize)])
                                 let stored = UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - EnvelopeView.hashSize)...])
@@ -144,14 +141,4 @@ struct LedgerVerifier {
             return VerificationReport(eventsChecked: count, head: lastHead, problem: nil)
         }
     }
-}
-
-/// A buffer handed to `concurrentPerform` lanes that write disjoint indices.
-struct UnsafeMutableSendableBuffer<Element>: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<Element>
-    init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
-}
-
-enum CPU {
-    static let activeCores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }

@@ -110,10 +110,8 @@ public final class Environment: @unchecked Sendable {
     }
 
     private static func createDirectory(_ path: String) throws {
-        var components: [Substring] = []
         var prefix = path.hasPrefix("/") ? "/" : ""
-        components = path.split(separator: "/")
-        for component in components {
+        for component in path.split(separator: "/") {
             prefix += component
             if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
                 throw LMDBError(code: .init(rawValue: errno), function: "mkdir", message: "cannot create \(prefix): \(String(cString: strerror(errno)))")

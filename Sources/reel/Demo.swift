@@ -75,12 +75,11 @@ struct Demo: AsyncParsableCommand {
             }
             for try await message in log.subscribe(from: 1) {
                 switch message {
-                case .event(let e) where delivered >= 0:
+                case .event(let e):
                     if live == nil && e.type == "profile-name-changed" { live = e }
                     delivered += 1
                 case .caughtUp:
                     say("6. subscription caught up after \(delivered) events; waiting for a live one…")
-                default: break
                 }
                 if live != nil { break }
             }
