@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "reel-bench", targets: ["reel-bench"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "LMDB", targets: ["LMDB"]),
+        .library(name: "Ledger", targets: ["Ledger"]),
+        .library(name: "Reel", targets: ["Reel"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
@@ -26,14 +28,18 @@ let package = Package(
             name: "EventLog",
             dependencies: ["LMDB", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // The domain: pure Swift, no storage and no network.
+        .target(name: "Ledger"),
+        // Application services: the domain wired to the log, projections in the store.
+        .target(name: "Reel", dependencies: ["Ledger", "EventLog", "LMDB", .product(name: "Crypto", package: "swift-crypto")]),
         .executableTarget(
             name: "reel",
-            dependencies: ["EventLog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Reel", "Ledger", "EventLog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "reel-bench",
             dependencies: [
-                "EventLog", "LMDB",
+                "Reel", "Ledger", "EventLog", "LMDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -41,6 +47,8 @@ let package = Package(
         .target(name: "ReelTestSupport", path: "Sources/ReelTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ReelTestSupport"]),
+        .testTarget(name: "LedgerTests", dependencies: ["Ledger"]),
+        .testTarget(name: "ReelTests", dependencies: ["Reel", "Ledger", "EventLog", "ReelTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["EventLog", "ReelTestSupport"]),
     ]
 )

@@ -115,6 +115,57 @@ public final class EventLog: Sendable {
         return try await committer.submit(request)
     }
 
+    /// Runs `body` in one write transaction of the ledger and commits it durably: appends made
+    /// through it and the caller's own writes (projections) land together or not at all.
+    public func write<T>(_ body: (LedgerWrite) throws -> T) throws -> T {
+        var appended = false
+        let value: T
+        do {
+            // Errors of the caller's own pass through as they are; the log's become EventLogError.
+            value = try environment.write { txn in
+                let write = try LedgerWrite(log: self, transaction: txn)
+                let value = try body(write)
+                try writer.writeHead(write.head, txn)
+                appended = write.appended
+                return value
+            }
+        } catch let error as LMDBError {
+            throw EventLogError.storage(error)
+        }
+        if appended { signal.notify() }
+        return value
+    }
+
+    /// Makes the stream's key now (durably, in `keys/`), so a later write transaction need not.
+    public func prepareKey(for stream: StreamID) throws {
+        _ = try wrapped { try keyStore.sealingKey(for: stream) }
+    }
+
+    /// Whether the stream's key is destroyed (its payloads and blobs are unreadable for good).
+    public func isShredded(_ stream: StreamID) throws -> Bool {
+        try wrapped {
+            if case .destroyed = try keyStore.state(of: stream) { return true }
+            return false
+        }
+    }
+
+    /// Seals data kept beside the log under the stream's key (see `BlobSealer`); `context` names
+    /// its purpose and must be given again to open it.
+    public func sealBlob(_ plaintext: [UInt8], for stream: StreamID, context: String) throws -> [UInt8] {
+        try wrapped { try BlobSealer.seal(plaintext, stream: stream, context: context, key: try keyStore.sealingKey(for: stream)) }
+    }
+
+    /// Opens a sealed blob; `nil` when the stream's key is destroyed. Throws `corruptBlob` when the
+    /// bytes do not authenticate.
+    public func openBlob(_ sealed: UnsafeRawBufferPointer, for stream: StreamID, context: String) throws -> [UInt8]? {
+        guard let key = try wrapped({ try keyStore.key(for: stream) }) else { return nil }
+        do {
+            return try BlobSealer.open(sealed, stream: stream, context: context, key: key)
+        } catch {
+            throw EventLogError.corruptBlob(stream: stream, context: context)
+        }
+    }
+
     // MARK: - Reading
 
     /// The last event's position, time and hash; `nil` for an empty log.
@@ -177,20 +228,20 @@ public final class EventLog: Sendable {
 
     /// Up to `maxCount` events of the whole log from global position `position` on.
     public func read(from position: UInt64 = 1, maxCount: Int = 1_000) throws -> [RecordedEvent] {
-        try wrapped {
-            try environment.read { txn in
-                var stored: [StoredEnvelope] = []
-                stored.reserveCapacity(min(maxCount, 4_096))
-                try txn.withCursor(databases.events) { cursor in
-                    var entry = try cursor.seek(atLeast: max(position, 1))
-                    while let e = entry, stored.count < maxCount {
-                        stored.append(StoredEnvelope(position: try e.decodeKey(as: UInt64.self), bytes: e.value))
-                        entry = try cursor.next()
-                    }
-                }
-                return try PayloadOpener.openAll(stored, keyStore: keyStore)
+        try wrapped { try environment.read { try recordedEvents(from: position, maxCount: maxCount, $0) } }
+    }
+
+    func recordedEvents(from position: UInt64, maxCount: Int, _ txn: Transaction) throws -> [RecordedEvent] {
+        var stored: [StoredEnvelope] = []
+        stored.reserveCapacity(min(maxCount, 4_096))
+        try txn.withCursor(databases.events) { cursor in
+            var entry = try cursor.seek(atLeast: max(position, 1))
+            while let e = entry, stored.count < maxCount {
+                stored.append(StoredEnvelope(position: try e.decodeKey(as: UInt64.self), bytes: e.value))
+                entry = try cursor.next()
             }
         }
+        return try PayloadOpener.openAll(stored, keyStore: keyStore)
     }
 
     /// Up to `maxCount` envelopes as stored (payloads sealed) from global position `position` on.

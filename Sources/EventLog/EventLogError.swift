@@ -16,6 +16,8 @@ public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedFormat(path: String, found: String)
     /// A stored envelope could not be read.
     case corruptEnvelope(position: UInt64, reason: String)
+    /// A sealed blob kept beside the log does not authenticate under its stream's key.
+    case corruptBlob(stream: StreamID, context: String)
     /// The storage underneath failed.
     case storage(LMDBError)
 
@@ -37,6 +39,8 @@ public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path) is not a ledger this version of Reel can read (format \(found))"
         case .corruptEnvelope(let position, let reason):
             "the envelope at position \(position) is unreadable: \(reason)"
+        case .corruptBlob(let stream, let context):
+            "the sealed \(context) of stream \(stream) does not authenticate: it was altered or damaged"
         case .storage(let error):
             "storage failed: \(error)"
         }

@@ -31,7 +31,7 @@ extension ReelFailure {
             case .wrongExpectedVersion, .duplicateEventID: return ReelFailure(message: error.description, status: .conflict)
             case .invalidStreamID, .invalidEventType, .payloadTooLarge: return ReelFailure(message: error.description, status: .usage)
             case .streamShredded: return ReelFailure(message: error.description, status: .notFound)
-            case .unsupportedFormat, .corruptEnvelope: return ReelFailure(message: error.description, status: .integrityFailure)
+            case .unsupportedFormat, .corruptEnvelope, .corruptBlob: return ReelFailure(message: error.description, status: .integrityFailure)
             case .storage(let storage): return from(storage)
             }
         case let error as LMDBError:

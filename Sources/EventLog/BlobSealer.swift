@@ -1,0 +1,37 @@
+import Crypto
+import Foundation
+
+/// Seals data kept beside the log (projection state, photos) under a stream's key, so destroying
+/// the key makes it unreadable too. Layout: nonce (12) ‖ ciphertext ‖ tag (16); the associated
+/// data is `"reel-blob/1" ‖ 0x00 ‖ context ‖ 0x00 ‖ stream id`, so a blob cannot be moved to
+/// another stream or purpose.
+enum BlobSealer {
+    static func associatedData(stream: StreamID, context: String) -> [UInt8] {
+        Array("reel-blob/1".utf8) + [0] + Array(context.utf8) + [0] + Array(stream.rawValue.utf8)
+    }
+
+    static func seal(_ plaintext: [UInt8], stream: StreamID, context: String, key: SymmetricKey) throws -> [UInt8] {
+        guard let nonce = SecureRandom.withBytes(EnvelopeView.nonceSize, { try? AES.GCM.Nonce(data: $0) }) else {
+            throw EventLogError.storage(.init(code: .invalid, function: "AES.GCM.Nonce", message: "cannot make a nonce"))
+        }
+        let box = try AES.GCM.seal(plaintext, using: key, nonce: nonce, authenticating: associatedData(stream: stream, context: context))
+        var out = [UInt8]()
+        out.reserveCapacity(EnvelopeView.nonceSize + plaintext.count + EnvelopeView.tagSize)
+        out.append(contentsOf: box.nonce)
+        out.append(contentsOf: box.ciphertext)
+        out.append(contentsOf: box.tag)
+        return out
+    }
+
+    static func open(_ sealed: UnsafeRawBufferPointer, stream: StreamID, context: String, key: SymmetricKey) throws -> [UInt8] {
+        let n = EnvelopeView.nonceSize, t = EnvelopeView.tagSize
+        guard sealed.count >= n + t else { throw BlobError() }
+        let box = try AES.GCM.SealedBox(
+            nonce: AES.GCM.Nonce(data: UnsafeRawBufferPointer(rebasing: sealed[..<n])),
+            ciphertext: UnsafeRawBufferPointer(rebasing: sealed[n..<(sealed.count - t)]),
+            tag: UnsafeRawBufferPointer(rebasing: sealed[(sealed.count - t)...]))
+        return Array(try AES.GCM.open(box, using: key, authenticating: associatedData(stream: stream, context: context)))
+    }
+
+    struct BlobError: Error {}
+}

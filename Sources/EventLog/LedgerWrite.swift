@@ -1,0 +1,56 @@
+import Foundation
+import LMDB
+
+/// One write transaction of the ledger, lent to `EventLog.write {}`: appends, plus whatever else the
+/// caller keeps in the same environment (projections), committed together or not at all.
+///
+/// Valid only inside the closure. The closure may run more than once (when the map must grow), so
+/// it must act only through this transaction.
+public final class LedgerWrite {
+    /// The LMDB transaction, for the caller's own databases in the ledger environment.
+    public let transaction: Transaction
+    private let log: EventLog
+    var head: LogHead?
+    private(set) var appended = false
+
+    init(log: EventLog, transaction: Transaction) throws {
+        self.log = log
+        self.transaction = transaction
+        head = try log.databases.head(transaction)
+    }
+
+    /// The last event's position in this transaction (0 for an empty log).
+    public var headPosition: UInt64 { head?.position ?? 0 }
+
+    public func version(of stream: StreamID) throws -> UInt64 {
+        try wrapped { try log.databases.version(of: stream, transaction) }
+    }
+
+    /// Appends `events` to `stream` atomically and returns them as recorded (payloads in the clear).
+    /// Sealing happens here, inside the transaction: meant for a command's few events.
+    @discardableResult
+    public func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion = .any) throws -> [RecordedEvent] {
+        try wrapped {
+            let key = try log.keyStore.sealingKey(for: stream)
+            let sealed = try events.map { try PayloadSealer.seal($0, stream: stream, key: key) }
+            let request = AppendRequest(stream: stream, events: sealed, expected: expected)
+            let result = try LedgerWriter(databases: log.databases).append(request, transaction, head: &head)
+            if !result.deduplicated { appended = true }
+            return try zip(result.positions, events).map { position, event in
+                try transaction.withValue(log.databases.events, position) { bytes in
+                    guard let bytes else { throw EventLogError.corruptEnvelope(position: position, reason: "missing after append") }
+                    return RecordedEvent(envelope: try Envelope(view: try EnvelopeView(bytes)), payload: event.payload)
+                }
+            }
+        }
+    }
+
+    /// Up to `maxCount` events from global position `position` on, as this transaction sees them.
+    public func read(from position: UInt64, maxCount: Int = Int.max) throws -> [RecordedEvent] {
+        try wrapped { try log.recordedEvents(from: position, maxCount: maxCount, transaction) }
+    }
+
+    private func wrapped<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw EventLogError.wrap(error) }
+    }
+}

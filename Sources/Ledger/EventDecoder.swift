@@ -1,0 +1,51 @@
+/// Reads stored events into domain events: parses the payload, runs it through the upcasters up to
+/// the current schema version of its type, then decodes the current shape.
+public struct EventDecoder: Sendable {
+    /// Decodes a current-version payload of one type.
+    public typealias Decode = @Sendable (JSONValue) throws -> DomainEvent
+
+    private var current: [String: UInt16]
+    private var upcasters: [String: [UInt16: Upcaster]] = [:]
+    private var decoders: [String: Decode] = [:]
+
+    /// The decoder for the events this version of Reel writes (every type at version 1 today).
+    public static let standard = EventDecoder()
+
+    public init() {
+        current = DomainEvent.currentVersions
+    }
+
+    /// Declares that `type` is now at `version`, read by `decode`; older versions need upcasters.
+    public mutating func register(type: String, currentVersion version: UInt16, decode: @escaping Decode) {
+        current[type] = version
+        decoders[type] = decode
+    }
+
+    public mutating func register(_ upcaster: Upcaster) {
+        upcasters[upcaster.type, default: [:]][upcaster.fromVersion] = upcaster
+    }
+
+    /// `nil` for an event type this version of Reel does not know (it is skipped, not an error).
+    public func decode(type: String, schemaVersion: UInt16, payload bytes: [UInt8]) throws(DomainError) -> DomainEvent? {
+        guard let target = current[type] else { return nil }
+        do {
+            var payload = try JSONValue(parsing: bytes)
+            var version = schemaVersion
+            guard version <= target else {
+                throw DecodeFailure("version \(version) is newer than this Reel reads (\(target)); upgrade Reel")
+            }
+            while version < target {
+                guard let step = upcasters[type]?[version] else { throw DecodeFailure("no upcaster from version \(version)") }
+                payload = try step.upcast(payload)
+                version += 1
+            }
+            if let decode = decoders[type] { return try decode(payload) }
+            return try DomainEvent.decodeCurrent(type: type, payload: payload)
+        } catch let error as DomainError {
+            if case .undecodableEvent = error { throw error }
+            throw .undecodableEvent(type: type, version: schemaVersion, reason: error.description)
+        } catch {
+            throw .undecodableEvent(type: type, version: schemaVersion, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,267 @@
+import EventLog
+import Foundation
+import LMDB
+import Ledger
+
+/// Reel's application service: commands become events through the domain's decisions, appended
+/// with the projections updated in the same write transaction; views read the projections, or
+/// replay the log for a point in the past.
+public final class AccountService: Sendable {
+    public let log: EventLog
+    let store: ProjectionStore
+    let projector: Projector
+
+    /// Opens the ledger in `directory` (made when missing) and brings the projections up to date.
+    public static func open(at directory: String) throws -> AccountService {
+        try AccountService(log: EventLog.open(at: directory))
+    }
+
+    /// Opens the ledger in `directory` only if there is one.
+    public static func openExisting(at directory: String) throws -> AccountService {
+        guard FileManager.default.fileExists(atPath: directory + "/ledger/data.mdb") else {
+            throw ReelError.noLedger(directory)
+        }
+        return try open(at: directory)
+    }
+
+    /// `decoder` reads stored events (tests pass one with extra upcasters).
+    public init(log: EventLog, decoder: EventDecoder = .standard) throws {
+        self.log = log
+        store = try ProjectionStore(log: log)
+        projector = Projector(decoder: decoder)
+        try catchUpIfNeeded()
+    }
+
+    /// Applies events the projections have not seen (appended by another program, or before the
+    /// projections existed). Returns how many.
+    @discardableResult
+    public func catchUpIfNeeded() throws -> Int {
+        let behind = try log.environment.read { txn in
+            try store.checkpoint(try store.liveSlot(txn), txn)
+        } < (try log.head()?.position ?? 0)
+        guard behind else { return 0 }
+        return try log.write { try store.catchUp($0, projector: projector) }
+    }
+
+    // MARK: - Commands
+
+    /// Decides `command` for `handle` and appends its events durably (fsync'd on return), with the
+    /// projections updated in the same transaction. `photo` carries the bytes of `.changePhoto`.
+    public func execute(_ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil) throws -> CommandReport {
+        let store = self.store
+        return try log.write { w in
+            let txn = w.transaction
+            try store.catchUp(w, projector: projector)
+            let slot = try store.liveSlot(txn)
+            let existing = try store.stream(for: handle, slot, txn)
+            let state = try existing.flatMap { try store.state(of: $0, slot, txn) }
+            let decision = try Decider.decide(command, for: handle, state: state)
+            guard !decision.events.isEmpty else {
+                return CommandReport(handle: handle, stream: existing, outcomes: decision.outcomes, appended: [], state: state)
+            }
+            let stream = try existing ?? StreamID("account-" + UUID.newEventID().uuidString.lowercased())
+            let proposed = try decision.events.map { event in
+                try ProposedEvent(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload.encoded())
+            }
+            let expected: ExpectedVersion = existing == nil ? .noStream : .exact(state?.version ?? 0)
+            let recorded = try w.append(proposed, to: stream, expected: expected)
+            if case .changePhoto(let reference) = command, let photo {
+                let sealed = try log.sealBlob(photo, for: stream, context: ProjectionStore.photoContext)
+                try txn.put(store.photos, ProjectionStore.photoKey(stream, reference.sha256), sealed)
+            }
+            var set = ProjectionSet(position: try store.checkpoint(slot, txn), projector: projector) {
+                try store.state(of: $0, slot, txn)
+            }
+            for event in recorded { try set.apply(event) }
+            try store.save(set, into: slot, txn)
+            return CommandReport(
+                handle: handle, stream: stream, outcomes: decision.outcomes,
+                appended: zip(recorded, decision.events).map { HistoryEntry($0, event: $1) },
+                state: set.states[stream])
+        }
+    }
+
+    /// Checks a photo file's content and size, and makes its reference (SHA-256 of the bytes).
+    public static func photoReference(for bytes: [UInt8]) throws -> PhotoReference {
+        let format = try PhotoFormat.inspect(bytes)
+        return PhotoReference(sha256: PhotoDigest.sha256Hex(bytes), format: format, bytes: bytes.count)
+    }
+
+    /// The stored bytes of the account's current photo, if it has one.
+    public func photo(of handle: AccountHandle) throws -> (PhotoReference, [UInt8])? {
+        let view = try view(of: handle)
+        guard let reference = view.state.settings.photo else { return nil }
+        let bytes: [UInt8]?? = try log.environment.read { txn in
+            try txn.withValue(store.photos, ProjectionStore.photoKey(view.stream, reference.sha256)) { sealed in
+                guard let sealed else { return .none }
+                return .some(try log.openBlob(sealed, for: view.stream, context: ProjectionStore.photoContext))
+            }
+        }
+        guard let found = bytes, let plain = found else { throw ReelError.missingPhoto(reference.sha256) }
+        return (reference, plain)
+    }
+
+    // MARK: - Views
+
+    /// The account's saved list and settings: live, or as of a point in its past.
+    public func view(of handle: AccountHandle, asOf: AsOf? = nil) throws -> AccountView {
+        guard let asOf else {
+            return try log.environment.read { txn in
+                let slot = try store.liveSlot(txn)
+                guard let stream = try store.stream(for: handle, slot, txn), let state = try store.state(of: stream, slot, txn) else {
+                    throw ReelError.noAccount(handle.value)
+                }
+                return AccountView(handle: handle, stream: stream, state: state, asOf: nil)
+            }
+        }
+        let stream = try resolve(handle)
+        let events = try log.read(stream: stream).filter {
+            asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.recordedAtMicroseconds)
+        }
+        guard !events.isEmpty else {
+            throw ReelError.asOfOutOfRange("the account '\(handle)' had no events at \(asOf.description) or before")
+        }
+        var state = AccountState()
+        for event in events { try projector.apply(event, to: &state) }
+        return AccountView(handle: handle, stream: stream, state: state, asOf: asOf)
+    }
+
+    /// The account's events, oldest first: all, or up to a point; the last `limit` of them.
+    public func history(of handle: AccountHandle, asOf: AsOf? = nil, limit: Int? = nil) throws -> (StreamID, [HistoryEntry]) {
+        let stream = try resolve(handle)
+        var events = try log.read(stream: stream)
+        if let asOf {
+            events = events.filter {
+                asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.recordedAtMicroseconds)
+            }
+        }
+        if let limit, events.count > limit { events.removeFirst(events.count - limit) }
+        return (stream, try events.map { HistoryEntry($0, event: try projector.domainEvent($0)) })
+    }
+
+    /// The open account of `handle`, else its most recent deleted one.
+    private func resolve(_ handle: AccountHandle) throws -> StreamID {
+        try log.environment.read { txn in
+            let slot = try store.liveSlot(txn)
+            if let stream = try store.stream(for: handle, slot, txn) { return stream }
+            let deleted = try store.allStates(slot, txn).filter { $0.value.handle == handle }
+            guard let latest = deleted.max(by: { $0.value.lastPosition < $1.value.lastPosition }) else {
+                throw ReelError.noAccount(handle.value)
+            }
+            return latest.key
+        }
+    }
+
+    /// Every account the ledger holds, open and deleted, by handle.
+    public func accounts() throws -> [AccountSummary] {
+        let streams = try log.streams()
+        let states = try log.environment.read { txn in try store.allStates(try store.liveSlot(txn), txn) }
+        return streams.map { summary in
+            let state = states[summary.stream]
+            return AccountSummary(
+                handle: state?.handle, stream: summary.stream, status: state?.status ?? .deleted, events: summary.version,
+                saved: state?.saved.count ?? 0, openedAt: state?.openedAt, deletedAt: state?.deletedAt)
+        }.sorted { ($0.handle?.value ?? "~", $0.stream) < ($1.handle?.value ?? "~", $1.stream) }
+    }
+
+    // MARK: - Rebuild
+
+    /// Replays the whole log into fresh projections, compares them with the live ones, and (unless
+    /// `checkOnly`) swaps them in atomically. A failure leaves the live projections untouched.
+    public func rebuildProjections(checkOnly: Bool, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> RebuildReport {
+        let started = ContinuousClock.now
+        let total = try log.head()?.position ?? 0
+        var set = ProjectionSet(position: 0, projector: projector)
+        var next: UInt64 = 1
+        // The bulk, in read snapshots: appends go on meanwhile.
+        while true {
+            let batch = try log.read(from: next, maxCount: 16_384)
+            guard let last = batch.last else { break }
+            for event in batch { try set.apply(event) }
+            next = last.position + 1
+            progress?(last.position, max(total, last.position))
+        }
+        // The tail, the comparison and the swap, in one write transaction.
+        return try log.write { w in
+            let txn = w.transaction
+            while true {
+                let batch = try w.read(from: next, maxCount: 16_384)
+                guard let last = batch.last else { break }
+                for event in batch { try set.apply(event) }
+                next = last.position + 1
+            }
+            let live = try store.liveSlot(txn)
+            let drift = try compare(set, with: live, head: w.headPosition, txn)
+            if !checkOnly {
+                let spare = try store.spareSlot(txn)
+                try clear(spare, txn)
+                try store.save(shreddedRemoved(set), into: spare, txn, onlyTouched: false)
+                try txn.put(store.control, "live", Array(spare.name.utf8))
+                try clear(live, txn)
+            }
+            let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+                + Double((ContinuousClock.now - started).components.seconds)
+            return RebuildReport(
+                events: w.headPosition, accounts: set.states.count, checkpoint: w.headPosition, drift: drift,
+                swapped: !checkOnly, seconds: seconds)
+        }
+    }
+
+    private func clear(_ slot: ProjectionStore.Slot, _ txn: Transaction) throws {
+        try txn.clear(slot.states)
+        try txn.clear(slot.handles)
+        try txn.clear(slot.meta)
+    }
+
+    /// The set without the streams whose key is destroyed: their state cannot be stored.
+    private func shreddedRemoved(_ set: ProjectionSet) throws -> ProjectionSet {
+        var copy = set
+        for stream in set.states.keys where try log.isShredded(stream) { copy.remove(stream) }
+        return copy
+    }
+
+    private func compare(_ set: ProjectionSet, with slot: ProjectionStore.Slot, head: UInt64, _ txn: Transaction) throws
+        -> [RebuildReport.Drift]
+    {
+        var drift: [RebuildReport.Drift] = []
+        let checkpoint = try store.checkpoint(slot, txn)
+        if checkpoint != head {
+            drift.append(.init(kind: .checkpoint, subject: "checkpoint", detail: "live projections at position \(checkpoint), log head at \(head)"))
+        }
+        let live = try store.allStates(slot, txn)
+        let rebuilt = try shreddedRemoved(set).states
+        func name(_ stream: StreamID, _ state: AccountState?) -> String {
+            state?.handle.map { "\($0) (\(stream))" } ?? stream.rawValue
+        }
+        for stream in Set(live.keys).union(rebuilt.keys).sorted() {
+            switch (live[stream], rebuilt[stream]) {
+            case (nil, let replayed?):
+                drift.append(.init(kind: .missing, subject: name(stream, replayed), detail: "the live projections lack this account"))
+            case (let stored?, nil):
+                drift.append(.init(kind: .unexpected, subject: name(stream, stored), detail: "no events in the log make this account"))
+            case (let stored?, let replayed?) where stored != replayed:
+                drift.append(.init(kind: .differs, subject: name(stream, replayed), detail: Self.difference(stored, replayed)))
+            default: break
+            }
+        }
+        let liveHandles = try store.allHandles(slot, txn)
+        let rebuiltHandles = set.directory
+        for handle in Set(liveHandles.keys).union(rebuiltHandles.keys).sorted() where liveHandles[handle] != rebuiltHandles[handle] {
+            drift.append(
+                .init(
+                    kind: .handle, subject: handle.value,
+                    detail: "live: \(liveHandles[handle]?.rawValue ?? "none"), replay: \(rebuiltHandles[handle]?.rawValue ?? "none")"))
+        }
+        return drift
+    }
+
+    static func difference(_ live: AccountState, _ replay: AccountState) -> String {
+        var parts: [String] = []
+        if live.version != replay.version { parts.append("version \(live.version) live vs \(replay.version) replayed") }
+        if live.saved != replay.saved { parts.append("saved list \(live.saved.count) items live vs \(replay.saved.count) replayed") }
+        if live.settings != replay.settings { parts.append("settings differ") }
+        if live.status != replay.status { parts.append("status \(live.status.rawValue) live vs \(replay.status.rawValue) replayed") }
+        if parts.isEmpty { parts.append("metadata differs") }
+        return parts.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,45 @@
+import EventLog
+import Foundation
+import Ledger
+
+/// One event of an account's history, as `reel history` shows it.
+public struct HistoryEntry: Sendable, Equatable {
+    public let position: UInt64
+    public let streamVersion: UInt64
+    public let eventID: UUID
+    public let type: String
+    /// The schema version the event was written with (its payload is shown upcast to the current one).
+    public let schemaVersion: UInt16
+    /// Microseconds since 1970-01-01T00:00:00Z.
+    public let recordedAt: Int64
+    /// The decoded payload; `nil` when the account's key is destroyed (shredded).
+    public let payload: JSONValue?
+    /// The domain event, when this Reel knows the type and the payload is readable.
+    public let event: DomainEvent?
+
+    public var isShredded: Bool { payload == nil }
+
+    /// What happened, in words.
+    public var summary: String {
+        if let event { return event.summary }
+        if isShredded { return "\(type) (shredded: the account's key is destroyed)" }
+        return "\(type) (an event type this version of Reel does not know)"
+    }
+
+    init(_ recorded: RecordedEvent, event: DomainEvent?) {
+        position = recorded.position
+        streamVersion = recorded.streamVersion
+        eventID = recorded.eventID
+        type = recorded.type
+        schemaVersion = recorded.schemaVersion
+        recordedAt = recorded.envelope.recordedAtMicroseconds
+        self.event = event
+        if let event {
+            payload = event.payload
+        } else if let bytes = recorded.payload {
+            payload = (try? JSONValue(parsing: bytes)) ?? .string(String(decoding: bytes, as: UTF8.self))
+        } else {
+            payload = nil
+        }
+    }
+}

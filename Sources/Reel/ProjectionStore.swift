@@ -1,0 +1,144 @@
+import EventLog
+import LMDB
+import Ledger
+
+/// The projections kept in the ledger's environment, so they change in the same write transaction
+/// as the events (see `Schemas/ledger-layout.md`, "Projections").
+///
+/// Two slots, `a` and `b`, each with its account states (stream id → state, sealed under the
+/// account's key), its handle directory (handle → stream id of the open account) and its
+/// checkpoint (the last log position applied). `projections/live` names the slot in use; a
+/// rebuild fills the other one and flips the name in one transaction.
+struct ProjectionStore: Sendable {
+    struct Slot: Sendable {
+        let name: String
+        let states: Database<String, [UInt8]>
+        let handles: Database<String, String>
+        let meta: Database<String, UInt64>
+    }
+
+    static let stateContext = "account-state"
+    static let photoContext = "photo"
+
+    let log: EventLog
+    let control: Database<String, [UInt8]>
+    let slots: [Slot]
+    /// Photos: `stream id ‖ 0x00 ‖ sha256 hex` → sealed bytes.
+    let photos: Database<[UInt8], [UInt8]>
+
+    init(log: EventLog) throws {
+        self.log = log
+        let env = log.environment
+        control = try env.database(named: "projections")
+        slots = try ["a", "b"].map { name in
+            Slot(
+                name: name,
+                states: try env.database(named: "projection-\(name)-states"),
+                handles: try env.database(named: "projection-\(name)-handles"),
+                meta: try env.database(named: "projection-\(name)-meta"))
+        }
+        photos = try env.database(named: "photos")
+    }
+
+    func liveSlot(_ txn: Transaction) throws -> Slot {
+        try txn.get(control, "live") == Array("b".utf8) ? slots[1] : slots[0]
+    }
+
+    func spareSlot(_ txn: Transaction) throws -> Slot {
+        try liveSlot(txn).name == "a" ? slots[1] : slots[0]
+    }
+
+    func checkpoint(_ slot: Slot, _ txn: Transaction) throws -> UInt64 {
+        try txn.get(slot.meta, "checkpoint") ?? 0
+    }
+
+    func stream(for handle: AccountHandle, _ slot: Slot, _ txn: Transaction) throws -> StreamID? {
+        guard let raw = try txn.get(slot.handles, handle.value) else { return nil }
+        return try StreamID(raw)
+    }
+
+    func state(of stream: StreamID, _ slot: Slot, _ txn: Transaction) throws -> AccountState? {
+        let opened: [UInt8]?? = try txn.withValue(slot.states, stream.rawValue) { sealed in
+            guard let sealed else { return .none }
+            return .some(try log.openBlob(sealed, for: stream, context: Self.stateContext))
+        }
+        guard let opened else { return nil }
+        guard let plain = opened else { return nil }  // shredded: the state is gone with the key
+        do {
+            return try AccountStateCodec.decode(plain)
+        } catch {
+            throw ReelError.corruptProjection(stream: stream.rawValue, reason: "the stored state does not decode")
+        }
+    }
+
+    /// Every stored state of a slot (shredded ones left out).
+    func allStates(_ slot: Slot, _ txn: Transaction) throws -> [StreamID: AccountState] {
+        var out: [StreamID: AccountState] = [:]
+        var streams: [StreamID] = []
+        try txn.withCursor(slot.states) { cursor in
+            var entry = try cursor.first()
+            while let e = entry {
+                streams.append(try StreamID(try e.decodeKey(as: String.self)))
+                entry = try cursor.next()
+            }
+        }
+        for stream in streams {
+            if let state = try state(of: stream, slot, txn) { out[stream] = state }
+        }
+        return out
+    }
+
+    func allHandles(_ slot: Slot, _ txn: Transaction) throws -> [AccountHandle: StreamID] {
+        var out: [AccountHandle: StreamID] = [:]
+        try txn.withCursor(slot.handles) { cursor in
+            var entry = try cursor.first()
+            while let e = entry {
+                out[try AccountHandle(try e.decodeKey(as: String.self))] = try StreamID(try e.decodeValue(as: String.self))
+                entry = try cursor.next()
+            }
+        }
+        return out
+    }
+
+    /// Writes what `set` changed into `slot`, and the checkpoint.
+    func save(_ set: ProjectionSet, into slot: Slot, _ txn: Transaction, onlyTouched: Bool = true) throws {
+        for (stream, state) in set.states where !onlyTouched || set.touched.contains(stream) {
+            let sealed = try log.sealBlob(AccountStateCodec.encode(state), for: stream, context: Self.stateContext)
+            try txn.put(slot.states, stream.rawValue, sealed)
+        }
+        for (handle, stream) in set.handles {
+            if let stream {
+                try txn.put(slot.handles, handle.value, stream.rawValue)
+            } else {
+                try txn.delete(slot.handles, handle.value)
+            }
+        }
+        try txn.put(slot.meta, "checkpoint", set.position)
+    }
+
+    /// Applies every event after the live slot's checkpoint (appended by another program, or
+    /// before the projections existed). Returns how many were applied.
+    @discardableResult
+    func catchUp(_ write: LedgerWrite, projector: Projector) throws -> Int {
+        let txn = write.transaction
+        let slot = try liveSlot(txn)
+        let from = try checkpoint(slot, txn)
+        guard from < write.headPosition else { return 0 }
+        var set = ProjectionSet(position: from, projector: projector) { try state(of: $0, slot, txn) }
+        var applied = 0
+        var next = from + 1
+        while true {
+            let batch = try write.read(from: next, maxCount: 4_096)
+            guard let last = batch.last else { break }
+            for event in batch { try set.apply(event) }
+            applied += batch.count
+            next = last.position + 1
+        }
+        try save(set, into: slot, txn)
+        return applied
+    }
+
+    static func photoKey(_ stream: StreamID, _ sha256: String) -> [UInt8] {
+        Array(stream.rawValue.utf8) + [0] + Array(sha256.utf8)
+    }
+}

@@ -1,0 +1,32 @@
+import EventLog
+import Ledger
+
+/// Applies stored events to account states: decodes each (through the upcasters) and runs the
+/// pure reducers; an event it cannot interpret (a type this Reel does not know, or a payload whose
+/// key is destroyed) only advances the state's position.
+struct Projector: Sendable {
+    var decoder = EventDecoder.standard
+
+    func domainEvent(_ event: RecordedEvent) throws -> DomainEvent? {
+        guard let payload = event.payload else { return nil }
+        do {
+            return try decoder.decode(type: event.type, schemaVersion: event.schemaVersion, payload: payload)
+        } catch {
+            throw ReelError.undecodableEvent(position: event.position, reason: error.description)
+        }
+    }
+
+    /// Applies `event` and returns its domain form, or `nil` when it was only counted.
+    @discardableResult
+    func apply(_ event: RecordedEvent, to state: inout AccountState) throws -> DomainEvent? {
+        guard let domain = try domainEvent(event) else {
+            state.skip(position: event.position, streamVersion: event.streamVersion)
+            return nil
+        }
+        state.apply(
+            RecordedDomainEvent(
+                event: domain, position: event.position, streamVersion: event.streamVersion,
+                recordedAt: event.envelope.recordedAtMicroseconds))
+        return domain
+    }
+}

@@ -1,0 +1,28 @@
+import Ledger
+
+/// What the application layer refuses or finds, beyond the domain's and the log's own errors.
+public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No account with this handle (never opened, or deleted).
+    case noAccount(String)
+    /// The data directory has no ledger yet.
+    case noLedger(String)
+    /// A stored event's payload does not decode.
+    case undecodableEvent(position: UInt64, reason: String)
+    /// The stored projection state of a stream cannot be read.
+    case corruptProjection(stream: String, reason: String)
+    /// A photo named by an event is missing from the photo store.
+    case missingPhoto(String)
+    /// `--as-of` names a point the account has not reached.
+    case asOfOutOfRange(String)
+
+    public var description: String {
+        switch self {
+        case .noAccount(let handle): "there is no account '\(handle)' (the first change, such as 'reel fav add', opens it)"
+        case .noLedger(let dir): "no ledger in \(dir) (set --data-dir or REEL_DATA_DIR)"
+        case .undecodableEvent(let position, let reason): "the event at position \(position) cannot be read: \(reason)"
+        case .corruptProjection(let stream, let reason): "the projection of \(stream) is damaged (\(reason)); run 'reel projections rebuild'"
+        case .missingPhoto(let sha): "the photo \(sha) is missing from the photo store"
+        case .asOfOutOfRange(let why): why
+        }
+    }
+}
