@@ -18,7 +18,7 @@ public enum AsOf: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .position(let p): "position \(p)"
         case .streamVersion(let v): "stream version \(v)"
-        case .time(let t): "time \(t)µs"
+        case .time(let t): UTCTime.iso(t)
         }
     }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import EventLog
 import Foundation
 import LMDB
+import Ledger
+import Reel
 
 /// The exit codes `reel` documents in the README; scripts depend on them.
 enum ExitStatus: Int32 {
@@ -26,6 +28,18 @@ extension ReelFailure {
         switch error {
         case let failure as ReelFailure:
             return failure
+        case let error as DomainError:
+            switch error {
+            case .accountDeleted: return ReelFailure(message: error.description, status: .notFound)
+            case .undecodableEvent: return ReelFailure(message: error.description, status: .integrityFailure)
+            default: return ReelFailure(message: error.description, status: .usage)
+            }
+        case let error as ReelError:
+            switch error {
+            case .noAccount, .noLedger, .asOfOutOfRange: return ReelFailure(message: error.description, status: .notFound)
+            case .undecodableEvent, .corruptProjection, .missingPhoto:
+                return ReelFailure(message: error.description, status: .integrityFailure)
+            }
         case let error as EventLogError:
             switch error {
             case .wrongExpectedVersion, .duplicateEventID: return ReelFailure(message: error.description, status: .conflict)

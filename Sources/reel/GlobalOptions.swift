@@ -1,10 +1,14 @@
 import ArgumentParser
 import Foundation
+import Ledger
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Where the ledger lives (env REEL_DATA_DIR; default $XDG_DATA_HOME/reel).", valueName: "dir"))
     var dataDir: String?
+
+    @Option(name: .long, help: ArgumentHelp("The account to act on (env REEL_USER; default 'default').", valueName: "handle"))
+    var user: String?
 
     @Flag(name: .long, help: "Print one JSON document instead of text.")
     var json = false
@@ -16,5 +20,15 @@ struct GlobalOptions: ParsableArguments {
         if let dir = env["REEL_DATA_DIR"], !dir.isEmpty { return dir }
         if let xdg = env["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/reel" }
         return (env["HOME"] ?? NSHomeDirectory()) + "/.local/share/reel"
+    }
+
+    /// `--user`, else `REEL_USER`, else `default`; a malformed handle is a usage error.
+    func handle() throws -> AccountHandle {
+        let raw = user ?? ProcessInfo.processInfo.environment["REEL_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+        do {
+            return try AccountHandle(raw)
+        } catch {
+            throw ReelFailure(message: error.description, status: .usage)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct Reel: AsyncParsableCommand {
@@ -6,6 +7,31 @@ struct Reel: AsyncParsableCommand {
         commandName: "reel",
         abstract: "An event-sourced ledger of your movie and series favorites.",
         version: "0.1.0",
-        subcommands: [Demo.self, Audit.self, Backup.self]
+        subcommands: [
+            Fav.self, Saved.self, SettingsCommand.self, History.self, Accounts.self, Audit.self, Projections.self,
+            Backup.self, About.self, Demo.self,
+        ]
     )
+
+    /// Parses and runs the command; a usage mistake is one line on stderr and exit 64, not
+    /// ArgumentParser's multi-line help (`--help` still prints the full help).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success || error is ExitCode || error is CleanExit {
+                exit(withError: error)
+            }
+            let message = fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "invalid usage"
+            let text = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+            FileHandle.standardError.write(Data("reel: \(text) (see 'reel help')\n".utf8))
+            Foundation.exit(code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
+        }
+    }
 }

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Ledger
+
+/// `reel about`: what Reel is, where its data lives, and TMDb's attribution.
+struct About: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "What Reel is, where your data lives, and credits.")
+
+    static let attribution = "This product uses the TMDB API but is not endorsed or certified by TMDB."
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await runReporting {
+            let dir = global.resolvedDataDirectory
+            let handle = try global.handle()
+            let exists = FileManager.default.fileExists(atPath: dir + "/ledger/data.mdb")
+            if global.json {
+                let document: JSONValue = [
+                    "name": "reel", "version": .string(Reel.configuration.version),
+                    "description": .string(Reel.configuration.abstract), "dataDirectory": .string(dir),
+                    "ledger": .string(dir + "/ledger"), "keys": .string(dir + "/keys"), "ledgerExists": .bool(exists),
+                    "user": .string(handle.value), "attribution": .string(Self.attribution),
+                    "tmdb": "https://www.themoviedb.org",
+                ]
+                try printJSON(document)
+                return
+            }
+            print(Terminal.bold("Reel \(Reel.configuration.version)") + " — \(Reel.configuration.abstract)")
+            print("""
+
+                Every change you make (a favorite added or removed, your name, photo or language) is an \
+                event appended to a tamper-evident log; your saved list and settings are computed from it. \
+                Each account's events are sealed under the account's own key.
+
+                """)
+            var table = TextTable(["WHAT", "WHERE"])
+            table.add(["data directory", dir + (exists ? "" : " (no ledger yet)")])
+            table.add(["ledger (events, projections, photos)", dir + "/ledger"])
+            table.add(["account keys", dir + "/keys"])
+            table.add(["account", handle.value])
+            print(table.render())
+            print("\nMovie and series data: The Movie Database (TMDB), https://www.themoviedb.org")
+            print(Self.attribution)
+        }
+    }
+}

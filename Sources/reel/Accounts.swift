@@ -1,0 +1,44 @@
+import ArgumentParser
+import Ledger
+import Reel
+
+/// `reel accounts`: every account in the ledger.
+struct Accounts: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the accounts with their event counts.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await runReporting {
+            let service = try ServiceLocation.openExisting(global)
+            let accounts = try service.accounts()
+            if global.json {
+                let document: JSONValue = [
+                    "accounts": .array(
+                        accounts.map { a in
+                            [
+                                "handle": a.handle.map { .string($0.value) } ?? .null, "stream": .string(a.stream.rawValue),
+                                "status": .string(a.status.rawValue), "events": .integer(Int64(a.events)),
+                                "saved": .integer(Int64(a.saved)), "openedAt": JSONForm.time(a.openedAt),
+                                "deletedAt": JSONForm.time(a.deletedAt),
+                            ]
+                        })
+                ]
+                try printJSON(document)
+                return
+            }
+            guard !accounts.isEmpty else {
+                print("no accounts")
+                return
+            }
+            var table = TextTable(["HANDLE", "STATUS", "EVENTS", "SAVED", "OPENED (UTC)", "STREAM"], alignments: [.left, .left, .right, .right, .left, .left])
+            for a in accounts {
+                table.add([
+                    a.handle?.value ?? "(unknown)", a.status.rawValue, "\(a.events)", "\(a.saved)",
+                    a.openedAt.map(Timestamp.short) ?? "-", a.stream.rawValue,
+                ])
+            }
+            print(table.render())
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import Ledger
+import Reel
+
+/// `reel projections rebuild [--check]`
+struct Projections: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Maintain the projections (saved lists, settings) derived from the log.",
+        subcommands: [Rebuild.self]
+    )
+
+    struct Rebuild: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay the whole log into fresh projections, report drift from the live ones, then swap them in.",
+            discussion: """
+                The swap is one transaction: a rebuild that fails leaves the live projections as they were. \
+                With --check nothing is written, and the exit status is 65 when the live projections drifted.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Compare only; exit 65 on drift.") var check = false
+
+        func run() async throws {
+            try await runReporting {
+                let service = try ServiceLocation.openExisting(global)
+                let progress = ProgressLine(label: check ? "checking" : "rebuilding")
+                let report = try service.rebuildProjections(checkOnly: check) { done, total in progress.update(done, of: total) }
+                progress.finish()
+                let rate = report.seconds > 0 ? Double(report.events) / report.seconds : 0
+                if global.json {
+                    let document: JSONValue = [
+                        "ok": .bool(report.drift.isEmpty), "check": .bool(check), "swapped": .bool(report.swapped),
+                        "events": .integer(Int64(report.events)), "accounts": .integer(Int64(report.accounts)),
+                        "checkpoint": .integer(Int64(report.checkpoint)), "seconds": .double(report.seconds),
+                        "eventsPerSecond": .integer(Int64(rate)),
+                        "drift": .array(
+                            report.drift.map { ["kind": .string($0.kind.rawValue), "subject": .string($0.subject), "detail": .string($0.detail)] }),
+                    ]
+                    try printJSON(document)
+                } else {
+                    for d in report.drift { print(Terminal.yellow("drift: \(d.kind.rawValue): \(d.subject): \(d.detail)")) }
+                    let what = report.drift.isEmpty ? "no drift" : "\(report.drift.count) drift(s)"
+                    let done = check ? "checked" : (report.drift.isEmpty ? "rebuilt" : "rebuilt and repaired")
+                    print("\(done): \(report.events) events, \(report.accounts) accounts, \(what) (\(String(format: "%.2f", report.seconds)) s, \(Int(rate)) events/s)")
+                }
+                if check && !report.drift.isEmpty { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
+            }
+        }
+    }
+}

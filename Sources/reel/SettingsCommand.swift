@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import Ledger
+import Reel
+
+/// `reel settings`: show them, or change the name, photo or language.
+struct SettingsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings",
+        abstract: "Show the profile settings, or change them.",
+        subcommands: [Show.self, Name.self, Photo.self, Language.self],
+        defaultSubcommand: Show.self
+    )
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show name, photo and language.")
+        @OptionGroup var global: GlobalOptions
+        @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
+
+        func run() async throws {
+            try await runReporting {
+                let handle = try global.handle()
+                let service = try ServiceLocation.openExisting(global)
+                let view = try service.view(of: handle, asOf: asOf?.value)
+                let settings = view.state.settings
+                if global.json {
+                    var document = JSONForm.settings(settings).objectValue ?? [:]
+                    document["user"] = .string(handle.value)
+                    document["stream"] = .string(view.stream.rawValue)
+                    document["asOf"] = JSONForm.asOf(view.asOf)
+                    try printJSON(JSONValue.object(document))
+                    return
+                }
+                if let asOf = view.asOf { print(Terminal.dim("as of \(asOf)")) }
+                var table = TextTable(["SETTING", "VALUE"])
+                table.add(["account", handle.value])
+                table.add(["name", settings.name?.value ?? "(not set)"])
+                table.add(["language", "\(settings.language) (\(settings.language.languageName))"])
+                let photo = settings.photo.map {
+                    "\($0.contentType == "image/png" ? "PNG" : "JPEG") \($0.width)x\($0.height), \($0.bytes) bytes, sha256 \($0.sha256.prefix(12))…"
+                }
+                table.add(["photo", photo ?? "(none)"])
+                print(table.render())
+            }
+        }
+    }
+
+    struct Name: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set the display name (1-100 characters).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The new name.") var name: String
+
+        func run() async throws {
+            try await runReporting {
+                let name: ProfileName
+                do { name = try ProfileName(self.name) } catch { throw ReelFailure(message: "\(error)", status: .usage) }
+                try CommandOutput.run(.rename(name), global: global)
+            }
+        }
+    }
+
+    struct Photo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set the profile photo from a JPEG or PNG file (up to 5 MB), or remove it with --remove.",
+            discussion: "The file is checked by its content, not its name, and stored sealed under the account's key.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("A JPEG or PNG file.", valueName: "path")) var path: String?
+        @Flag(help: "Remove the photo.") var remove = false
+
+        func validate() throws {
+            if remove && path != nil { throw ValidationError("give a photo file or --remove, not both") }
+            if !remove && path == nil { throw ValidationError("give a photo file (JPEG or PNG), or --remove") }
+        }
+
+        func run() async throws {
+            try await runReporting {
+                guard let path else {
+                    try CommandOutput.run(.removePhoto, global: global)
+                    return
+                }
+                let bytes = try PhotoFile.read(path)
+                let reference: PhotoReference
+                do { reference = try AccountService.photoReference(for: bytes) } catch let error as DomainError {
+                    throw ReelFailure(message: "\(path): \(error.description)", status: .usage)
+                }
+                try CommandOutput.run(.changePhoto(reference), global: global, photo: bytes)
+            }
+        }
+    }
+
+    struct Language: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set the language for titles and overviews: a TMDb tag such as en-US, de-DE, pt-BR or fr.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The language tag.") var tag: String
+
+        func run() async throws {
+            try await runReporting {
+                let tag: LanguageTag
+                do { tag = try LanguageTag(self.tag) } catch { throw ReelFailure(message: "\(error)", status: .usage) }
+                try CommandOutput.run(.switchLanguage(tag), global: global)
+            }
+        }
+    }
+}
+
+/// Reads a photo file with errors a person can act on; refuses anything over the limit unread.
+enum PhotoFile {
+    static func read(_ path: String) throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ReelFailure(message: "\(path): no such file", status: .notFound)
+        }
+        guard !isDirectory.boolValue else { throw ReelFailure(message: "\(path): is a directory, not a photo", status: .usage) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= PhotoFormat.maximumBytes else {
+            throw ReelFailure(
+                message: "\(path): invalid photo: the file has \(size) bytes; the limit is \(PhotoFormat.maximumBytes) (5 MB)",
+                status: .usage)
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ReelFailure(message: "\(path): cannot be read (permission denied?)", status: .unavailable)
+        }
+        defer { try? handle.close() }
+        return Array((try? handle.readToEnd()) ?? Data())
+    }
+}

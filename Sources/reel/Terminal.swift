@@ -1,0 +1,30 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What stdout is: colour only on a terminal, and never with `NO_COLOR` or `TERM=dumb`.
+enum Terminal {
+    static let colours: Bool = {
+        let env = ProcessInfo.processInfo.environment
+        if let noColor = env["NO_COLOR"], !noColor.isEmpty { return false }
+        if env["TERM"] == "dumb" { return false }
+        return isatty(1) == 1
+    }()
+
+    static func bold(_ text: String) -> String { paint(text, "1") }
+    static func dim(_ text: String) -> String { paint(text, "2") }
+    static func green(_ text: String) -> String { paint(text, "32") }
+    static func yellow(_ text: String) -> String { paint(text, "33") }
+    static func red(_ text: String) -> String { paint(text, "31") }
+
+    private static func paint(_ text: String, _ code: String) -> String {
+        colours ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// A notice for people, on stderr (stdout stays clean for pipes).
+    static func notice(_ text: String) {
+        FileHandle.standardError.write(Data("reel: note: \(text)\n".utf8))
+    }
+}
