@@ -27,6 +27,13 @@ public struct EventDecoder: Sendable {
 
     /// `nil` for an event type this version of Reel does not know (it is skipped, not an error).
     public func decode(type: String, schemaVersion: UInt16, payload bytes: [UInt8]) throws(DomainError) -> DomainEvent? {
+        try decodeUpcasting(type: type, schemaVersion: schemaVersion, payload: bytes)?.event
+    }
+
+    /// The event and its payload upcast to the current version of its type.
+    public func decodeUpcasting(type: String, schemaVersion: UInt16, payload bytes: [UInt8]) throws(DomainError)
+        -> (event: DomainEvent, payload: JSONValue)?
+    {
         guard let target = current[type] else { return nil }
         do {
             var payload = try JSONValue(parsing: bytes)
@@ -39,8 +46,9 @@ public struct EventDecoder: Sendable {
                 payload = try step.upcast(payload)
                 version += 1
             }
-            if let decode = decoders[type] { return try decode(payload) }
-            return try DomainEvent.decodeCurrent(type: type, payload: payload)
+            if let decode = decoders[type] { return (try decode(payload), payload) }
+            guard let event = try DomainEvent.decodeCurrent(type: type, payload: payload) else { return nil }
+            return (event, payload)
         } catch let error as DomainError {
             if case .undecodableEvent = error { throw error }
             throw .undecodableEvent(type: type, version: schemaVersion, reason: error.description)

@@ -29,7 +29,8 @@ public struct PhotoFormat: Sendable, Equatable {
     }
 
     private static func png(_ b: [UInt8]) throws(DomainError) -> PhotoFormat {
-        guard b.count >= 8 + 25 + 12, be32(b, 8) == 13, b[12..<16].elementsEqual("IHDR".utf8) else {
+        guard b.count >= 8 + 25 + 12 else { throw .invalidPhoto("the PNG is truncated (\(b.count) bytes)") }
+        guard be32(b, 8) == 13, b[12..<16].elementsEqual("IHDR".utf8) else {
             throw .invalidPhoto("a PNG signature without a valid IHDR header")
         }
         let width = be32(b, 16), height = be32(b, 20)

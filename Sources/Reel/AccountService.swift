@@ -136,7 +136,7 @@ public final class AccountService: Sendable {
             }
         }
         if let limit, events.count > limit { events.removeFirst(events.count - limit) }
-        return (stream, try events.map { HistoryEntry($0, event: try projector.domainEvent($0)) })
+        return (stream, try events.map { HistoryEntry($0, decoded: try projector.decoded($0)) })
     }
 
     /// The open account of `handle`, else its most recent deleted one.
@@ -228,12 +228,16 @@ public final class AccountService: Sendable {
         if checkpoint != head {
             drift.append(.init(kind: .checkpoint, subject: "checkpoint", detail: "live projections at position \(checkpoint), log head at \(head)"))
         }
-        let live = try store.allStates(slot, txn)
+        let (live, damaged) = try store.readableStates(slot, txn)
         let rebuilt = try shreddedRemoved(set).states
+        for stream in damaged {
+            drift.append(.init(kind: .differs, subject: name(stream, rebuilt[stream]), detail: "the live state does not authenticate or decode"))
+        }
         func name(_ stream: StreamID, _ state: AccountState?) -> String {
             state?.handle.map { "\($0) (\(stream))" } ?? stream.rawValue
         }
         for stream in Set(live.keys).union(rebuilt.keys).sorted() {
+            if damaged.contains(stream) { continue }
             switch (live[stream], rebuilt[stream]) {
             case (nil, let replayed?):
                 drift.append(.init(kind: .missing, subject: name(stream, replayed), detail: "the live projections lack this account"))

@@ -26,7 +26,11 @@ public struct HistoryEntry: Sendable, Equatable {
         return "\(type) (an event type this version of Reel does not know)"
     }
 
-    init(_ recorded: RecordedEvent, event: DomainEvent?) {
+    init(_ recorded: RecordedEvent, decoded: (event: DomainEvent, payload: JSONValue)?) {
+        self.init(recorded, event: decoded?.event, payload: decoded?.payload)
+    }
+
+    init(_ recorded: RecordedEvent, event: DomainEvent?, payload upcast: JSONValue? = nil) {
         position = recorded.position
         streamVersion = recorded.streamVersion
         eventID = recorded.eventID
@@ -34,7 +38,9 @@ public struct HistoryEntry: Sendable, Equatable {
         schemaVersion = recorded.schemaVersion
         recordedAt = recorded.envelope.recordedAtMicroseconds
         self.event = event
-        if let event {
+        if let upcast {
+            payload = upcast
+        } else if let event {
             payload = event.payload
         } else if let bytes = recorded.payload {
             payload = (try? JSONValue(parsing: bytes)) ?? .string(String(decoding: bytes, as: UTF8.self))

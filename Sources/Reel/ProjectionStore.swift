@@ -71,9 +71,19 @@ struct ProjectionStore: Sendable {
         }
     }
 
-    /// Every stored state of a slot (shredded ones left out).
+    /// Every stored state of a slot (shredded ones left out); a damaged one is an error.
     func allStates(_ slot: Slot, _ txn: Transaction) throws -> [StreamID: AccountState] {
+        let (states, damaged) = try readableStates(slot, txn)
+        if let first = damaged.first {
+            throw ReelError.corruptProjection(stream: first.rawValue, reason: "the stored state does not authenticate or decode")
+        }
+        return states
+    }
+
+    /// Every stored state of a slot that can be read, and the streams whose state cannot.
+    func readableStates(_ slot: Slot, _ txn: Transaction) throws -> ([StreamID: AccountState], damaged: [StreamID]) {
         var out: [StreamID: AccountState] = [:]
+        var damaged: [StreamID] = []
         var streams: [StreamID] = []
         try txn.withCursor(slot.states) { cursor in
             var entry = try cursor.first()
@@ -83,9 +93,13 @@ struct ProjectionStore: Sendable {
             }
         }
         for stream in streams {
-            if let state = try state(of: stream, slot, txn) { out[stream] = state }
+            do {
+                if let state = try state(of: stream, slot, txn) { out[stream] = state }
+            } catch EventLogError.corruptBlob, ReelError.corruptProjection {
+                damaged.append(stream)
+            }
         }
-        return out
+        return (out, damaged)
     }
 
     func allHandles(_ slot: Slot, _ txn: Transaction) throws -> [AccountHandle: StreamID] {

@@ -8,9 +8,14 @@ struct Projector: Sendable {
     var decoder = EventDecoder.standard
 
     func domainEvent(_ event: RecordedEvent) throws -> DomainEvent? {
+        try decoded(event)?.event
+    }
+
+    /// The domain event and its payload upcast to the current version; `nil` when not readable.
+    func decoded(_ event: RecordedEvent) throws -> (event: DomainEvent, payload: JSONValue)? {
         guard let payload = event.payload else { return nil }
         do {
-            return try decoder.decode(type: event.type, schemaVersion: event.schemaVersion, payload: payload)
+            return try decoder.decodeUpcasting(type: event.type, schemaVersion: event.schemaVersion, payload: payload)
         } catch {
             throw ReelError.undecodableEvent(position: event.position, reason: error.description)
         }

@@ -1,12 +1,19 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Reel
 
 /// Times one full pass over a ledger in this (fresh) process and prints figures with peak memory.
 struct Measure: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Time a full verify or read of a ledger (used by `run`).")
 
-    enum Pass: String, ExpressibleByArgument { case verify, read }
+    enum Pass: String, ExpressibleByArgument {
+        case verify, read
+        /// Opening the account service of a ledger whose projections are empty: inline catch-up.
+        case catchUp = "catch-up"
+        /// `projections rebuild` (replay, compare, swap) on a caught-up ledger.
+        case rebuild
+    }
     @Argument var pass: Pass
     @Argument var dataDir: String
 
@@ -32,8 +39,25 @@ struct Measure: AsyncParsableCommand {
                 events += 1
             }
             precondition(bytes > 0)
+        case .catchUp:
+            // Opening the service applies every event the projections have not seen.
+            _ = try AccountService(log: log)
+            events = try log.head()?.position ?? 0
+        case .rebuild:
+            let service = try AccountService(log: log)
+            let rebuildStart = DispatchTime.now().uptimeNanoseconds
+            let report = try service.rebuildProjections(checkOnly: false)
+            guard report.drift.isEmpty else { throw BenchmarkError("drift after catch-up: \(report.drift.prefix(3))") }
+            events = report.events
+            let time = Double(DispatchTime.now().uptimeNanoseconds - rebuildStart) / 1e9
+            printFigures(events: events, time: time)
+            return
         }
         let time = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        printFigures(events: events, time: time)
+    }
+
+    private func printFigures(events: UInt64, time: Double) {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         // Peak RSS counts the ledger's memory-mapped pages too; anonymous memory is the process's own.

@@ -1,6 +1,13 @@
 /// The side-by-side result table.
 struct Table {
-    private var rows: [[String]] = [["benchmark", "Reel", "raw LMDB (C)", "SQLite", "target", "met"]]
+    private var rows: [[String]]
+
+    init(columns: [String] = ["benchmark", "Reel", "raw LMDB (C)", "SQLite", "target", "met"]) {
+        rows = [columns]
+    }
+
+    /// A row of cells already formatted.
+    mutating func row(_ cells: [String]) { rows.append(cells) }
 
     mutating func row(_ name: String, reel: Double, lmdb: Double?, sqlite: Double?, target: String, met: Bool?, decimals: Int = 0) {
         func format(_ value: Double?) -> String {

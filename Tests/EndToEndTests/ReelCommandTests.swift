@@ -8,7 +8,8 @@ import Testing
         let demo = try Harness.reel(["demo", "--data-dir", dir])
         #expect(demo.status == 0, "\(demo.stderr)")
         #expect(demo.stdout.contains("verify: intact"))
-        #expect(demo.stdout.contains("deduplicated=true"))
+        #expect(demo.stdout.contains("is already saved; nothing to do [nothing appended]"))
+        #expect(demo.stdout.contains("no drift"))
 
         let swift = try Harness.reel(["audit", "verify", "--json", "--data-dir", dir])
         #expect(swift.status == 0)

@@ -1,0 +1,141 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import LMDB
+import Ledger
+
+/// The benchmark of issue 3: projections rebuild over a domain ledger, and whole-process wall
+/// times of `reel saved` and `reel fav add` on an account with thousands of favorites.
+struct LedgerBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ledger",
+        abstract: "Benchmark the ledger: projections rebuild, and `reel saved` / `reel fav add` as whole processes.")
+
+    @Option(help: "Events in the domain ledger.") var events = 1_000_000
+    @Option(help: "Accounts they are spread over.") var accounts = 10_000
+    @Option(help: "Favorites of the big account timed by `reel saved`.") var favorites = 5_000
+    @Option(help: "Runs of each timed command (the median is reported).") var runs = 21
+    @Flag(help: "Small sizes: a smoke test of the harness, not a measurement.") var quick = false
+    @Option(help: "Where to write scratch files (default: a new temporary directory).") var scratch: String?
+
+    func run() async throws {
+        let root = scratch ?? FileManager.default.temporaryDirectory.appendingPathComponent("reel-bench-ledger-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let events = quick ? 20_000 : self.events
+        let accounts = quick ? 200 : self.accounts
+        let favorites = quick ? 500 : self.favorites
+        let runs = quick ? 3 : self.runs
+        let reel = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("reel").path
+        guard FileManager.default.isExecutableFile(atPath: reel) else { throw BenchmarkError("no reel binary beside reel-bench: \(reel)") }
+        var table = Table(columns: ["benchmark", "Reel", "baseline", "ratio", "target", "met"])
+
+        note("building a \(events)-event domain ledger over \(accounts) accounts, plus one with \(favorites) favorites")
+        let dir = root + "/ledger"
+        let built = try DomainLedger.build(dir, events: events, accounts: accounts, bigFavorites: favorites)
+
+        // Catch-up (projections made from nothing inline) happens in the first process; the
+        // rebuild is timed in a fresh one so its peak memory is its own.
+        let catchUp = try Measure.inChild(["measure", "catch-up", dir])
+        let rebuild = try Measure.inChild(["measure", "rebuild", dir])
+        let rate = rebuild.number("eventsPerSecond")
+        table.row(["1. projections rebuild (events/s)", count(rate), "", "", "≥ 1,000,000", rate >= 1_000_000 ? "yes" : "NO"])
+        table.row(["   rebuild seconds for the ledger", fixed(rebuild.number("seconds"), 2), "", "", "≈ 1 s", ""])
+        table.row(["   rebuild peak RSS, incl. mapped file (MiB)", fixed(rebuild.number("peakMiB"), 1), "", "", "(reported)", ""])
+        table.row(["   rebuild anonymous memory (MiB)", fixed(rebuild.number("anonymousMiB"), 1), "", "", "(reported)", ""])
+        table.row(["   first open: inline catch-up (events/s)", count(catchUp.number("eventsPerSecond")), "", "", "(reported)", ""])
+
+        // Whole-process wall times, against `reel --version` (process start, no ledger) as the floor.
+        let env = ["REEL_DATA_DIR": dir, "REEL_USER": built.bigHandle, "NO_COLOR": "1"]
+        let floor = try Timing.median(runs) { _ in [reel, "--version"] }
+        let saved = try Timing.median(runs, environment: env) { _ in [reel, "saved"] }
+        let savedJSON = try Timing.median(runs, environment: env) { _ in [reel, "saved", "--json"] }
+        let add = try Timing.median(runs, environment: env) { i in [reel, "fav", "add", "movie", "\(9_000_000 + i)"] }
+        table.row(["2. reel saved, \(favorites) favorites (ms, p50)", fixed(saved * 1e3, 1), fixed(floor * 1e3, 1), fixed(saved / floor, 1) + "×", "≤ 50 ms", saved <= 0.050 ? "yes" : "NO"])
+        table.row(["   reel saved --json (ms, p50)", fixed(savedJSON * 1e3, 1), fixed(floor * 1e3, 1), fixed(savedJSON / floor, 1) + "×", "(reported)", ""])
+        table.row(["3. reel fav add (ms, p50, fsync'd)", fixed(add * 1e3, 1), fixed(floor * 1e3, 1), fixed(add / floor, 1) + "×", "≤ 30 ms", add <= 0.030 ? "yes" : "NO"])
+
+        print()
+        print(quick ? "reel-bench ledger --quick (smoke test; sizes too small to mean anything)"
+            : "reel-bench ledger: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(built.events) events, \(accounts + 1) accounts; baseline = `reel --version` (process start)")
+        table.print()
+    }
+
+    private func count(_ v: Double) -> String { v.isFinite ? Int(v.rounded()).formatted(.number.grouping(.automatic)) : "–" }
+    private func fixed(_ v: Double, _ d: Int) -> String { v.isFinite ? String(format: "%.\(d)f", v) : "–" }
+    private func note(_ text: String) { FileHandle.standardError.write(Data("… \(text)\n".utf8)) }
+}
+
+/// Whole-process wall times.
+enum Timing {
+    /// The median wall time in seconds of `runs` runs of the command `arguments(i)` builds.
+    static func median(_ runs: Int, environment: [String: String] = [:], _ arguments: (Int) -> [String]) throws -> Double {
+        var times: [Double] = []
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        let null = FileHandle(forWritingAtPath: "/dev/null")!
+        for i in 0..<runs {
+            let command = arguments(i)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
+            process.environment = env
+            process.standardOutput = null
+            process.standardError = null
+            let start = DispatchTime.now().uptimeNanoseconds
+            try process.run()
+            process.waitUntilExit()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            guard process.terminationStatus == 0 else { throw BenchmarkError("\(command.joined(separator: " ")) exited \(process.terminationStatus)") }
+        }
+        times.sort()
+        return times[times.count / 2]
+    }
+}
+
+/// A realistic ledger written straight through the event log (no projections): every account
+/// opens, names itself, picks a language, then adds and sometimes removes favorites.
+enum DomainLedger {
+    struct Built { let events: Int; let bigHandle: String }
+
+    static func build(_ dir: String, events: Int, accounts: Int, bigFavorites: Int) throws -> Built {
+        let log = try EventLog.open(
+            at: dir, configuration: .init(ledger: .init(initialMapSize: 1 << 30, durability: .unsafeNoSync)))
+        let perAccount = max(4, events / accounts)
+        var written = 0
+        let languages = try ["en-US", "de-DE", "pt-BR", "fr-FR", "ja-JP"].map { try LanguageTag($0) }
+        for a in 0..<accounts {
+            var domain: [DomainEvent] = [
+                .accountOpened(try AccountHandle("user-\(a)")), .profileNameChanged(try ProfileName("User \(a)")),
+                .languageSwitched(languages[a % languages.count]),
+            ]
+            var saved: [MediaKey] = []
+            var next: Int64 = 1
+            while domain.count < perAccount {
+                if domain.count % 5 == 4, let victim = saved.popLast() {
+                    domain.append(.favoriteRemoved(victim))
+                } else {
+                    let key = try MediaKey(next % 3 == 0 ? .tv : .movie, next * 7 + Int64(a % 13))
+                    next += 1
+                    saved.append(key)
+                    domain.append(.favoriteAdded(key))
+                }
+            }
+            try append(domain, to: log, stream: "account-bench-\(a)")
+            written += domain.count
+        }
+        var big: [DomainEvent] = [.accountOpened(try AccountHandle("big"))]
+        for i in 0..<bigFavorites { big.append(.favoriteAdded(try MediaKey(i % 2 == 0 ? .movie : .tv, Int64(i + 1)))) }
+        try append(big, to: log, stream: "account-bench-big")
+        written += big.count
+        try log.environment.sync()
+        return Built(events: written, bigHandle: "big")
+    }
+
+    private static func append(_ events: [DomainEvent], to log: EventLog, stream: String) throws {
+        let proposed = try events.map { try ProposedEvent(type: $0.type, schemaVersion: $0.schemaVersion, payload: $0.payload.encoded()) }
+        for chunk in stride(from: 0, to: proposed.count, by: 1_000) {
+            try log.append(Array(proposed[chunk..<min(chunk + 1_000, proposed.count)]), to: try StreamID(stream))
+        }
+    }
+}

@@ -1,0 +1,273 @@
+import Foundation
+import Synchronization
+import ReelTestSupport
+import Testing
+
+/// The ledger commands through the built `reel` binary, in fresh data directories.
+@Suite struct LedgerCommandTests {
+    /// A data directory and a way to run `reel` in it.
+    struct Ledger {
+        let dir = temporaryDirectory("ledger-cli")
+
+        @discardableResult
+        func reel(_ arguments: [String], user: String? = nil, environment: [String: String] = [:]) throws -> Harness.Output {
+            var env = environment
+            env["REEL_DATA_DIR"] = dir
+            if let user { env["REEL_USER"] = user }
+            return try Harness.reel(arguments, environment: env)
+        }
+
+        /// Runs a `--json` command, checks exit 0 and validates the document against `schema`.
+        @discardableResult
+        func json(_ arguments: [String], user: String? = nil, schema: String) throws -> [String: Any] {
+            let out = try reel(arguments + ["--json"], user: user)
+            #expect(out.status == 0, "\(arguments): \(out.stderr)")
+            let checked = try Harness.validate(out.stdout, against: "cli/" + schema)
+            #expect(checked.status == 0, "\(arguments) against \(schema): \(checked.stderr)")
+            return try Harness.json(out.stdout)
+        }
+
+        /// Expects a failure: exit `status`, exactly one line on stderr containing `message`, nothing on stdout.
+        func fails(_ arguments: [String], user: String? = nil, status: Int32, _ message: String) throws {
+            let out = try reel(arguments, user: user)
+            #expect(out.status == status, "\(arguments): exit \(out.status), stderr \(out.stderr)")
+            #expect(out.stderr.hasPrefix("reel: "), "\(arguments): \(out.stderr)")
+            #expect(out.stderr.split(separator: "\n").count == 1, "\(arguments): \(out.stderr)")
+            #expect(out.stderr.contains(message), "\(arguments): \(out.stderr)")
+            #expect(out.stdout.isEmpty, "\(arguments): \(out.stdout)")
+        }
+
+        func eventCount() throws -> Int {
+            let out = try reel(["audit", "verify", "--json"])
+            return try Harness.json(out.stdout)["events"] as? Int ?? -1
+        }
+    }
+
+    static let png = Array(
+        Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")!)
+    /// SOI, APP0 (JFIF), SOF0 of 3x2, SOS, two bytes of scan data, EOI.
+    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
+        + [0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x02, 0x00, 0x03, 0x01, 0x01, 0x11, 0x00]
+        + [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x12, 0x34, 0xFF, 0xD9]
+
+    @Test func favoritesAreAddedOnceRemovedOnceAndSaySo() throws {
+        let ledger = Ledger()
+        let added = try ledger.json(["fav", "add", "movie", "550", "603", "550"], schema: "command-result.schema.json")
+        #expect(added["changed"] as? Bool == true)
+        let appended = added["appended"] as? [[String: Any]] ?? []
+        #expect(appended.map { $0["type"] as? String } == ["account-opened", "favorite-added", "favorite-added"])
+        #expect((added["outcomes"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["account-opened", "favorite-added", "favorite-added"])
+
+        let again = try ledger.json(["fav", "add", "movie", "550"], schema: "command-result.schema.json")
+        #expect(again["changed"] as? Bool == false)
+        #expect((again["appended"] as? [Any])?.isEmpty == true)
+        #expect((again["outcomes"] as? [[String: Any]])?.first?["kind"] as? String == "already-saved")
+        #expect(try ledger.eventCount() == 3)
+
+        let human = try ledger.reel(["fav", "remove", "movie", "603", "999"])
+        #expect(human.status == 0)
+        #expect(human.stdout == "removed movie 603\nmovie 999 is not saved; nothing to do\n")
+        #expect(try ledger.eventCount() == 4)
+        #expect(!human.stdout.contains("\u{1B}"), "NO_COLOR is set: no escape codes")
+
+        // Removing from an account that does not exist opens nothing.
+        let nobody = try ledger.json(["fav", "remove", "tv", "1"], user: "nobody", schema: "command-result.schema.json")
+        #expect(nobody["stream"] is NSNull)
+        #expect(try ledger.eventCount() == 4)
+    }
+
+    @Test func badFavoriteArgumentsAreUsageErrorsAndWriteNothing() throws {
+        let ledger = Ledger()
+        try ledger.reel(["fav", "add", "movie", "1"])
+        for (arguments, message) in [
+            (["fav", "add", "movie", "0"], "'0' is not a TMDb id"),
+            (["fav", "add", "movie", "--", "-5"], "'-5' is not a TMDb id"),
+            (["fav", "add", "movie", "12abc"], "'12abc' is not a TMDb id"),
+            (["fav", "add", "movie", "99999999999"], "not a TMDb id"),
+            (["fav", "add", "film", "3"], "'film' is invalid"),
+            (["fav", "add", "movie"], "Missing expected argument"),
+            (["fav", "remove", "tv", "x"], "'x' is not a TMDb id"),
+            (["saved", "--sort", "price"], "'price' is invalid"),
+            (["saved", "--as-of", "yesterday"], "'yesterday' is invalid"),
+            (["history", "--limit", "0"], "--limit takes a positive number"),
+            (["nonsense"], "Unexpected argument 'nonsense'"),
+        ] {
+            try ledger.fails(arguments, status: 64, message)
+        }
+        try ledger.fails(["fav", "add", "movie", "2"], user: "Not A Handle", status: 64, "is not an account handle")
+        #expect(try ledger.eventCount() == 2)
+    }
+
+    @Test func savedListsInOrderFiltersAndSaysWhatIsMissing() throws {
+        let ledger = Ledger()
+        try ledger.reel(["fav", "add", "tv", "1399"])
+        try ledger.reel(["fav", "add", "movie", "550"])
+        try ledger.reel(["fav", "add", "tv", "66732"])
+        let all = try ledger.json(["saved"], schema: "saved.schema.json")
+        let items = all["items"] as? [[String: Any]] ?? []
+        #expect(items.map { $0["id"] as? Int } == [1399, 550, 66732])
+        #expect(items.allSatisfy { $0["mediaType"] is String && $0["addedAt"] is String })
+        #expect(all["detailsMissing"] as? Bool == true)
+
+        let tv = try ledger.json(["saved", "--type", "tv", "--desc"], schema: "saved.schema.json")
+        #expect((tv["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [66732, 1399])
+
+        let sorted = try ledger.reel(["saved", "--sort", "title", "--genre", "Drama"])
+        #expect(sorted.status == 0)
+        #expect(sorted.stderr.contains("cannot sort by title"))
+        #expect(sorted.stderr.contains("cannot filter by genre"))
+        let lines = sorted.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("#  TYPE") == true)
+        #expect(lines.count == 5)  // header, three items, footer
+        #expect(lines[1].contains("1399") && lines[3].contains("66732"))
+
+        let search = try ledger.json(["saved", "--search", "550"], schema: "saved.schema.json")
+        #expect((search["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550])
+    }
+
+    @Test func settingsShowAndChange() throws {
+        let ledger = Ledger()
+        try ledger.fails(["settings"], user: "ann", status: 66, "no ledger in")
+        try ledger.reel(["settings", "name", "Ann Example"], user: "ann")
+        try ledger.fails(["settings"], user: "zed", status: 66, "there is no account 'zed'")
+        var shown = try ledger.json(["settings"], user: "ann", schema: "settings.schema.json")
+        #expect(shown["name"] as? String == "Ann Example")
+        #expect(shown["language"] as? String == "en-US")
+        #expect(shown["photo"] is NSNull)
+
+        let same = try ledger.reel(["settings", "name", "Ann Example"], user: "ann")
+        #expect(same.stdout.contains("nothing to do"))
+        let language = try ledger.json(["settings", "language", "pt-BR"], user: "ann", schema: "command-result.schema.json")
+        #expect(language["changed"] as? Bool == true)
+
+        let files = temporaryDirectory("photos")
+        try Data(Self.png).write(to: URL(fileURLWithPath: files + "/me.png"))
+        try Data(Self.jpeg).write(to: URL(fileURLWithPath: files + "/me.dat"))  // a JPEG, whatever its name
+        try Data("not an image".utf8).write(to: URL(fileURLWithPath: files + "/fake.png"))
+        try Data(Self.png.prefix(40)).write(to: URL(fileURLWithPath: files + "/cut.png"))
+        try Data(count: 5_000_001).write(to: URL(fileURLWithPath: files + "/big.jpg"))
+
+        try ledger.json(["settings", "photo", files + "/me.png"], user: "ann", schema: "command-result.schema.json")
+        shown = try ledger.json(["settings"], user: "ann", schema: "settings.schema.json")
+        #expect((shown["photo"] as? [String: Any])?["contentType"] as? String == "image/png")
+        try ledger.reel(["settings", "photo", files + "/me.dat"], user: "ann")
+        shown = try ledger.json(["settings"], user: "ann", schema: "settings.schema.json")
+        let photo = shown["photo"] as? [String: Any]
+        #expect(photo?["contentType"] as? String == "image/jpeg")
+        #expect(photo?["width"] as? Int == 3 && photo?["height"] as? Int == 2)
+
+        let before = try ledger.eventCount()
+        try ledger.fails(["settings", "photo", files + "/fake.png"], user: "ann", status: 64, "neither a JPEG nor a PNG")
+        try ledger.fails(["settings", "photo", files + "/cut.png"], user: "ann", status: 64, "truncated")
+        try ledger.fails(["settings", "photo", files + "/big.jpg"], user: "ann", status: 64, "the limit is 5000000")
+        try ledger.fails(["settings", "photo", files + "/none.png"], user: "ann", status: 66, "no such file")
+        try ledger.fails(["settings", "photo", files], user: "ann", status: 64, "is a directory")
+        try ledger.fails(["settings", "photo", files + "/me.png", "--remove"], user: "ann", status: 64, "not both")
+        try ledger.fails(["settings", "name", ""], user: "ann", status: 64, "1 to 100 characters")
+        try ledger.fails(["settings", "name", String(repeating: "x", count: 101)], user: "ann", status: 64, "1 to 100 characters")
+        try ledger.fails(["settings", "name", "tab\there"], user: "ann", status: 64, "control characters")
+        try ledger.fails(["settings", "language", "xx-XX"], user: "ann", status: 64, "not a TMDb language")
+        try ledger.fails(["settings", "language", "de-de"], user: "ann", status: 64, "two uppercase letters")
+        try ledger.fails(["settings", "language", "de-QQ"], user: "ann", status: 64, "not an ISO 3166-1 region")
+        #expect(try ledger.eventCount() == before)
+
+        let removed = try ledger.reel(["settings", "photo", "--remove"], user: "ann")
+        #expect(removed.stdout == "photo removed\n")
+        let again = try ledger.reel(["settings", "photo", "--remove"], user: "ann")
+        #expect(again.stdout.contains("there is no photo; nothing to do"))
+        let table = try ledger.reel(["settings"], user: "ann")
+        #expect(table.stdout.contains("language  pt-BR (Portuguese)"))
+        #expect(table.stdout.contains("photo     (none)"))
+    }
+
+    @Test func historyAndTimeTravel() throws {
+        let ledger = Ledger()
+        try ledger.reel(["fav", "add", "movie", "550"], user: "ann")  // @1 v1, @2 v2
+        try ledger.reel(["fav", "add", "movie", "1"], user: "ben")  // @3, @4 (another stream)
+        try ledger.reel(["settings", "language", "de-DE"], user: "ann")  // @5 v3
+        Thread.sleep(forTimeInterval: 0.01)
+        let middle = try Harness.json(try ledger.reel(["history", "--json"], user: "ann").stdout)
+        let lastTime = ((middle["events"] as? [[String: Any]])?.last?["recordedAt"] as? String) ?? ""
+        Thread.sleep(forTimeInterval: 0.01)
+        try ledger.reel(["fav", "remove", "movie", "550"], user: "ann")  // @6 v4
+
+        let history = try ledger.json(["history"], user: "ann", schema: "history.schema.json")
+        let events = history["events"] as? [[String: Any]] ?? []
+        #expect(events.map { $0["position"] as? Int } == [1, 2, 5, 6])
+        #expect(events.map { $0["streamVersion"] as? Int } == [1, 2, 3, 4])
+        #expect(events.allSatisfy { $0["eventId"] is String && $0["recordedAt"] is String && $0["payload"] is [String: Any] })
+        #expect((events[1]["payload"] as? [String: Any])?["id"] as? Int == 550)
+
+        let limited = try ledger.json(["history", "--limit", "2"], user: "ann", schema: "history.schema.json")
+        #expect((limited["events"] as? [[String: Any]])?.map { $0["position"] as? Int } == [5, 6])
+        let text = try ledger.reel(["history"], user: "ann")
+        #expect(text.stdout.contains("saved movie 550"))
+        #expect(text.stdout.contains("switched the language to de-DE (German)"))
+        #expect(text.stdout.split(separator: "\n").last?.contains("removed movie 550 from the saved list") == true)
+
+        // The same point three ways: position 5, version v3, the time of @5.
+        for point in ["5", "v3", lastTime] {
+            let saved = try ledger.json(["saved", "--as-of", point], user: "ann", schema: "saved.schema.json")
+            #expect((saved["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550], "\(point)")
+            let settings = try ledger.json(["settings", "--as-of", point], user: "ann", schema: "settings.schema.json")
+            #expect(settings["language"] as? String == "de-DE", "\(point)")
+            let past = try ledger.json(["history", "--as-of", point], user: "ann", schema: "history.schema.json")
+            #expect((past["events"] as? [Any])?.count == 3, "\(point)")
+        }
+        let early = try ledger.json(["settings", "--as-of", "v2"], user: "ann", schema: "settings.schema.json")
+        #expect(early["language"] as? String == "en-US")
+        let now = try ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
+        #expect((now["items"] as? [Any])?.isEmpty == true)
+
+        try ledger.fails(["saved", "--as-of", "2001-01-01"], user: "ann", status: 66, "had no events at 2001-01-01T23:59:59.999999Z or before")
+        try ledger.fails(["history"], user: "carol", status: 66, "there is no account 'carol'")
+    }
+
+    @Test func accountsListsEveryHandleWithItsEvents() throws {
+        let ledger = Ledger()
+        try ledger.fails(["accounts"], status: 66, "no ledger in")
+        try ledger.reel(["fav", "add", "movie", "1", "2"], user: "ann")
+        try ledger.reel(["fav", "add", "tv", "3"], environment: ["REEL_USER": "ben"])
+        let accounts = try ledger.json(["accounts"], schema: "accounts.schema.json")
+        let list = accounts["accounts"] as? [[String: Any]] ?? []
+        #expect(list.map { $0["handle"] as? String } == ["ann", "ben"])
+        #expect(list.map { $0["events"] as? Int } == [3, 2])
+        #expect(list.map { $0["saved"] as? Int } == [2, 1])
+        #expect(list.allSatisfy { $0["status"] as? String == "open" })
+        let text = try ledger.reel(["accounts"])
+        #expect(text.stdout.hasPrefix("HANDLE"))
+        #expect(text.stdout.contains("\nann     open         3      2  "))
+    }
+
+    @Test func readCommandsWithoutALedgerSayNotFoundAndCreateNothing() throws {
+        let ledger = Ledger()
+        for command in [["saved"], ["settings"], ["history"], ["accounts"], ["projections", "rebuild"]] {
+            try ledger.fails(command, status: 66, "no ledger in")
+        }
+        #expect(!FileManager.default.fileExists(atPath: ledger.dir + "/ledger"))
+    }
+
+    @Test func aboutNamesTheDataAndCreditsTMDB() throws {
+        let ledger = Ledger()
+        let about = try ledger.json(["about"], schema: "about.schema.json")
+        #expect(about["dataDirectory"] as? String == ledger.dir)
+        let text = try ledger.reel(["about"])
+        #expect(text.stdout.contains("This product uses the TMDB API but is not endorsed or certified by TMDB."))
+        #expect(text.stdout.contains(ledger.dir + "/ledger"))
+    }
+
+    @Test func concurrentProcessesLoseNothing() throws {
+        let ledger = Ledger()
+        try ledger.reel(["fav", "add", "movie", "1"], user: "ann")
+        let statuses = Mutex([Int32](repeating: -1, count: 8))
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            let status = (try? ledger.reel(["fav", "add", "movie", String(100 + i)], user: "ann").status) ?? -1
+            statuses.withLock { $0[i] = status }
+        }
+        #expect(statuses.withLock { $0 } == Array(repeating: 0, count: 8))
+        let saved = try ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
+        #expect(Set((saved["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []) == Set([1] + (100..<108)))
+        let check = try ledger.reel(["projections", "rebuild", "--check"])
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+}
