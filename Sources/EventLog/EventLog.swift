@@ -231,6 +231,29 @@ public final class EventLog: Sendable {
         try wrapped { try environment.read { try recordedEvents(from: position, maxCount: maxCount, $0) } }
     }
 
+    /// Up to `maxCount` events from `position` on, each passed through `transform` on the lane
+    /// that opened it: for replays, where decoding the payload is as costly as opening it.
+    public func read<T: Sendable>(
+        from position: UInt64, maxCount: Int, transform: @escaping @Sendable (RecordedEvent) throws -> T
+    ) throws -> [T] {
+        try wrapped {
+            try environment.read { txn in
+                var stored: [StoredEnvelope] = []
+                stored.reserveCapacity(min(maxCount, 16_384))
+                try txn.withCursor(databases.events) { cursor in
+                    var entry = try cursor.seek(atLeast: max(position, 1))
+                    while let e = entry, stored.count < maxCount {
+                        stored.append(StoredEnvelope(position: try e.decodeKey(as: UInt64.self), bytes: e.value))
+                        entry = try cursor.next()
+                    }
+                }
+                return try Parallel.map(stored, state: PayloadOpener(keyStore: keyStore)) { opener, envelope in
+                    try transform(try opener.recordedEvent(envelope.bytes, position: envelope.position))
+                }
+            }
+        }
+    }
+
     func recordedEvents(from position: UInt64, maxCount: Int, _ txn: Transaction) throws -> [RecordedEvent] {
         var stored: [StoredEnvelope] = []
         stored.reserveCapacity(min(maxCount, 4_096))

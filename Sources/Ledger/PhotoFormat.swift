@@ -42,6 +42,7 @@ public struct PhotoFormat: Sendable, Equatable {
             let length = be32(b, at)
             guard length >= 0, at + 12 + length <= b.count else { break }
             if b[(at + 4)..<(at + 8)].elementsEqual("IEND".utf8) {
+                guard at + 12 + length == b.count else { throw .invalidPhoto("the PNG has data after its IEND chunk") }
                 sawEnd = true
                 break
             }

@@ -173,13 +173,20 @@ public final class AccountService: Sendable {
         let total = try log.head()?.position ?? 0
         var set = ProjectionSet(position: 0, projector: projector)
         var next: UInt64 = 1
-        // The bulk, in read snapshots: appends go on meanwhile.
-        while true {
-            let batch = try log.read(from: next, maxCount: 16_384)
-            guard let last = batch.last else { break }
-            for event in batch { try set.apply(event) }
+        // The bulk, in read snapshots (appends go on): payloads are opened and decoded on all
+        // cores, and the next batch is read while this one is applied.
+        let projector = self.projector
+        let read: @Sendable (UInt64) throws -> [Replayed] = { [log] from in
+            try log.read(from: from, maxCount: 16_384) { try Replayed($0, projector: projector) }
+        }
+        var batch = try read(next)
+        while let last = batch.last {
             next = last.position + 1
+            let from = next
+            let upcoming = Prefetch { try read(from) }
+            for event in batch { try set.apply(event) }
             progress?(last.position, max(total, last.position))
+            batch = try upcoming.value()
         }
         // The tail, the comparison and the swap, in one write transaction.
         return try log.write { w in

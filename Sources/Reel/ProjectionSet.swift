@@ -27,18 +27,35 @@ struct ProjectionSet {
     }
 
     mutating func apply(_ event: RecordedEvent) throws {
-        var state = try state(of: event.streamID) ?? AccountState()
-        let domain = try projector.apply(event, to: &state)
-        switch domain {
-        case .accountOpened(let handle)?: handles[handle] = .some(event.streamID)
-        case .accountDeleted? where state.handle != nil:
-            let handle = state.handle!
-            if let current = handles[handle], current != event.streamID { break }
-            handles[handle] = .some(nil)
-        default: break
+        try apply(Replayed(event, projector: projector))
+    }
+
+    /// Applies an event decoded already (a replay decodes on the lanes that open payloads).
+    mutating func apply(_ event: Replayed) throws {
+        // Take the state out of the dictionary while it changes: mutating a copy the dictionary
+        // still references would copy its saved list on every event.
+        var state: AccountState
+        if let held = states.removeValue(forKey: event.stream) {
+            state = held
+        } else {
+            state = try load?(event.stream) ?? AccountState()
         }
-        states[event.streamID] = state
-        touched.insert(event.streamID)
+        if let domain = event.event {
+            state.apply(
+                RecordedDomainEvent(event: domain, position: event.position, streamVersion: event.streamVersion, recordedAt: event.recordedAt))
+            switch domain {
+            case .accountOpened(let handle): handles[handle] = .some(event.stream)
+            case .accountDeleted:
+                if let handle = state.handle, (handles[handle] ?? nil) == event.stream || handles[handle] == nil {
+                    handles[handle] = .some(nil)
+                }
+            default: break
+            }
+        } else {
+            state.skip(position: event.position, streamVersion: event.streamVersion)
+        }
+        states[event.stream] = state
+        touched.insert(event.stream)
         position = max(position, event.position)
     }
 
@@ -53,5 +70,23 @@ extension ProjectionSet {
     mutating func remove(_ stream: StreamID) {
         states[stream] = nil
         touched.remove(stream)
+    }
+}
+
+/// A stored event reduced to what the projections need, its payload decoded.
+struct Replayed: Sendable {
+    let stream: StreamID
+    let position: UInt64
+    let streamVersion: UInt64
+    let recordedAt: Int64
+    /// `nil` when the type is unknown to this Reel or the payload is shredded.
+    let event: DomainEvent?
+
+    init(_ recorded: RecordedEvent, projector: Projector) throws {
+        stream = recorded.streamID
+        position = recorded.position
+        streamVersion = recorded.streamVersion
+        recordedAt = recorded.envelope.recordedAtMicroseconds
+        event = try projector.domainEvent(recorded)
     }
 }

@@ -17,11 +17,12 @@ struct LedgerBench: AsyncParsableCommand {
     @Option(help: "Runs of each timed command (the median is reported).") var runs = 21
     @Flag(help: "Small sizes: a smoke test of the harness, not a measurement.") var quick = false
     @Option(help: "Where to write scratch files (default: a new temporary directory).") var scratch: String?
+    @Flag(help: "Keep the scratch directory (to profile its ledger with `reel-bench measure`).") var keep = false
 
     func run() async throws {
         let root = scratch ?? FileManager.default.temporaryDirectory.appendingPathComponent("reel-bench-ledger-\(getpid())").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        defer { if !keep { try? FileManager.default.removeItem(atPath: root) } }
         let events = quick ? 20_000 : self.events
         let accounts = quick ? 200 : self.accounts
         let favorites = quick ? 500 : self.favorites

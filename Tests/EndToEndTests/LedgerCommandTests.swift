@@ -271,3 +271,32 @@ import Testing
         #expect(check.status == 0, "\(check.stdout)")
     }
 }
+
+@Suite struct EventSchemaTests {
+    @Test func theEventSchemasAcceptAndRejectTheirExamples() throws {
+        let out = try Harness.python("check_event_schemas.py", [])
+        #expect(out.status == 0, "\(out.stdout)\(out.stderr)")
+    }
+
+    @Test func everyPayloadWrittenMatchesItsEventSchema() throws {
+        let ledger = LedgerCommandTests.Ledger()
+        let files = temporaryDirectory("photo")
+        try Data(LedgerCommandTests.png).write(to: URL(fileURLWithPath: files + "/p.png"))
+        for command in [
+            ["fav", "add", "movie", "550"], ["fav", "add", "tv", "1399"], ["fav", "remove", "movie", "550"],
+            ["settings", "name", "Zoë Example"], ["settings", "language", "pt-BR"], ["settings", "photo", files + "/p.png"],
+            ["settings", "photo", "--remove"],
+        ] {
+            #expect(try ledger.reel(command, user: "ann").status == 0)
+        }
+        let history = try Harness.json(try ledger.reel(["history", "--json"], user: "ann").stdout)
+        let events = history["events"] as? [[String: Any]] ?? []
+        #expect(events.count == 8)
+        for event in events {
+            let type = event["type"] as? String ?? "", version = event["schemaVersion"] as? Int ?? 0
+            let payload = try JSONSerialization.data(withJSONObject: event["payload"] ?? NSNull())
+            let checked = try Harness.validate(String(decoding: payload, as: UTF8.self), against: "events/\(type).v\(version).schema.json")
+            #expect(checked.status == 0, "\(type): \(checked.stderr)")
+        }
+    }
+}
