@@ -238,15 +238,7 @@ public final class EventLog: Sendable {
     ) throws -> [T] {
         try wrapped {
             try environment.read { txn in
-                var stored: [StoredEnvelope] = []
-                stored.reserveCapacity(min(maxCount, 16_384))
-                try txn.withCursor(databases.events) { cursor in
-                    var entry = try cursor.seek(atLeast: max(position, 1))
-                    while let e = entry, stored.count < maxCount {
-                        stored.append(StoredEnvelope(position: try e.decodeKey(as: UInt64.self), bytes: e.value))
-                        entry = try cursor.next()
-                    }
-                }
+                let stored = try storedEnvelopes(from: position, maxCount: maxCount, txn)
                 return try Parallel.map(stored, state: PayloadOpener(keyStore: keyStore)) { opener, envelope in
                     try transform(try opener.recordedEvent(envelope.bytes, position: envelope.position))
                 }
@@ -255,8 +247,13 @@ public final class EventLog: Sendable {
     }
 
     func recordedEvents(from position: UInt64, maxCount: Int, _ txn: Transaction) throws -> [RecordedEvent] {
+        try PayloadOpener.openAll(try storedEnvelopes(from: position, maxCount: maxCount, txn), keyStore: keyStore)
+    }
+
+    /// Up to `maxCount` envelopes from `position` on, as bytes in the map (valid in `txn`).
+    private func storedEnvelopes(from position: UInt64, maxCount: Int, _ txn: Transaction) throws -> [StoredEnvelope] {
         var stored: [StoredEnvelope] = []
-        stored.reserveCapacity(min(maxCount, 4_096))
+        stored.reserveCapacity(min(maxCount, 16_384))
         try txn.withCursor(databases.events) { cursor in
             var entry = try cursor.seek(atLeast: max(position, 1))
             while let e = entry, stored.count < maxCount {
@@ -264,7 +261,7 @@ public final class EventLog: Sendable {
                 entry = try cursor.next()
             }
         }
-        return try PayloadOpener.openAll(stored, keyStore: keyStore)
+        return stored
     }
 
     /// Up to `maxCount` envelopes as stored (payloads sealed) from global position `position` on.

@@ -1,3 +1,4 @@
+import ReelTestSupport
 import Ledger
 
 // Small builders shared by the Ledger tests. They crash on invalid input on purpose: they are
@@ -38,22 +39,3 @@ func recorded(
 /// The state a stream of `events` replays to.
 func replayed(_ events: [DomainEvent]) -> AccountState { .replaying(recorded(events)) }
 
-/// A deterministic pseudo-random generator (SplitMix64, Steele, Lea & Flood 2014), so property
-/// tests reproduce from their seed without any external library.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
-    mutating func pick<T>(_ items: [T]) -> T { items[int(0..<items.count)] }
-}

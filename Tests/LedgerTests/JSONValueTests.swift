@@ -1,3 +1,4 @@
+import ReelTestSupport
 import Foundation
 import Ledger
 import Testing

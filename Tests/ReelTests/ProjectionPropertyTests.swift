@@ -8,32 +8,19 @@ import Testing
 /// Random command sequences across several accounts, on a real ledger: the projections kept
 /// inline equal a replay of the whole log, and a view as of any point equals replaying the prefix.
 @Suite struct ProjectionPropertyTests {
-    /// SplitMix64: small, seeded, the same sequence on every machine.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     static let handles = try! ["ann", "ben", "cy", "dee"].map { try AccountHandle($0) }
     static let languages = try! ["en-US", "de-DE", "pt-BR", "fr", "ja-JP"].map { try LanguageTag($0) }
     static let names = try! ["Ann", "Ben B.", "Cy", "Zoë"].map { try ProfileName($0) }
 
-    static func randomCommand(_ r: inout Random) throws -> Command {
+    static func randomCommand(_ r: inout SplitMix64) throws -> Command {
         func keys() throws -> [MediaKey] {
-            try (0...r.below(3)).map { _ in try MediaKey(r.below(2) == 0 ? .movie : .tv, Int64(1 + r.below(12))) }
+            try (0...r.int(0..<3)).map { _ in try MediaKey(r.int(0..<2) == 0 ? .movie : .tv, Int64(1 + r.int(0..<12))) }
         }
-        switch r.below(20) {
+        switch r.int(0..<20) {
         case 0..<8: return .addFavorites(try keys())
         case 8..<13: return .removeFavorites(try keys())
-        case 13..<15: return .rename(names[r.below(names.count)])
-        case 15..<17: return .switchLanguage(languages[r.below(languages.count)])
+        case 13..<15: return .rename(names[r.int(0..<names.count)])
+        case 15..<17: return .switchLanguage(languages[r.int(0..<languages.count)])
         case 17:
             return .changePhoto(
                 PhotoReference(sha256: String(repeating: "ab", count: 32), contentType: "image/png", bytes: 70, width: 1, height: 1))
@@ -45,10 +32,10 @@ import Testing
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func inlineProjectionsEqualAReplayAndAsOfEqualsThePrefix(seed: UInt64) throws {
         let service = try AccountService.open(at: temporaryDirectory("property-\(seed)"))
-        var random = Random(state: seed)
+        var random = SplitMix64(seed: seed)
         var commands = 0
         for _ in 0..<120 {
-            let handle = Self.handles[random.below(Self.handles.count)]
+            let handle = Self.handles[random.int(0..<Self.handles.count)]
             let command = try Self.randomCommand(&random)
             do {
                 _ = try service.execute(command, for: handle, photo: [1, 2, 3])
