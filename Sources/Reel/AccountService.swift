@@ -16,11 +16,14 @@ public final class AccountService: Sendable {
         try AccountService(log: EventLog.open(at: directory))
     }
 
+    /// Whether `directory` holds a ledger.
+    public static func ledgerExists(at directory: String) -> Bool {
+        FileManager.default.fileExists(atPath: directory + "/ledger/data.mdb")
+    }
+
     /// Opens the ledger in `directory` only if there is one.
     public static func openExisting(at directory: String) throws -> AccountService {
-        guard FileManager.default.fileExists(atPath: directory + "/ledger/data.mdb") else {
-            throw ReelError.noLedger(directory)
-        }
+        guard ledgerExists(at: directory) else { throw ReelError.noLedger(directory) }
         return try open(at: directory)
     }
 
@@ -202,12 +205,12 @@ public final class AccountService: Sendable {
             if !checkOnly {
                 let spare = try store.spareSlot(txn)
                 try clear(spare, txn)
-                try store.save(shreddedRemoved(set), into: spare, txn, onlyTouched: false)
+                try store.save(shreddedRemoved(set), into: spare, txn)
                 try txn.put(store.control, "live", Array(spare.name.utf8))
                 try clear(live, txn)
             }
-            let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-                + Double((ContinuousClock.now - started).components.seconds)
+            let elapsed = (ContinuousClock.now - started).components
+            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
             return RebuildReport(
                 events: w.headPosition, accounts: set.states.count, checkpoint: w.headPosition, drift: drift,
                 swapped: !checkOnly, seconds: seconds)

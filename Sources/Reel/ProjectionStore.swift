@@ -114,9 +114,10 @@ struct ProjectionStore: Sendable {
         return out
     }
 
-    /// Writes what `set` changed into `slot`, and the checkpoint.
-    func save(_ set: ProjectionSet, into slot: Slot, _ txn: Transaction, onlyTouched: Bool = true) throws {
-        for (stream, state) in set.states where !onlyTouched || set.touched.contains(stream) {
+    /// Writes what `set` changed into `slot`, and the checkpoint. (A replayed set touched every
+    /// state it holds; a set loaded on demand also holds states it only read.)
+    func save(_ set: ProjectionSet, into slot: Slot, _ txn: Transaction) throws {
+        for (stream, state) in set.states where set.touched.contains(stream) {
             let sealed = try log.sealBlob(AccountStateCodec.encode(state), for: stream, context: Self.stateContext)
             try txn.put(slot.states, stream.rawValue, sealed)
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ledger
+import Reel
 
 /// `reel about`: what Reel is, where its data lives, and TMDb's attribution.
 struct About: AsyncParsableCommand {
@@ -14,7 +15,7 @@ struct About: AsyncParsableCommand {
         try await runReporting {
             let dir = global.resolvedDataDirectory
             let handle = try global.handle()
-            let exists = FileManager.default.fileExists(atPath: dir + "/ledger/data.mdb")
+            let exists = AccountService.ledgerExists(at: dir)
             if global.json {
                 let document: JSONValue = [
                     "name": "reel", "version": .string(Reel.configuration.version),

@@ -10,7 +10,7 @@ struct Accounts: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let service = try ServiceLocation.openExisting(global)
+            let service = try LedgerLocation.existingService(global)
             let accounts = try service.accounts()
             if global.json {
                 let document: JSONValue = [

@@ -7,7 +7,7 @@ import Reel
 enum CommandOutput {
     static func run(_ command: Command, global: GlobalOptions, photo: [UInt8]? = nil) throws {
         let handle = try global.handle()
-        let service = try ServiceLocation.open(global)
+        let service = try LedgerLocation.service(global)
         let report = try service.execute(command, for: handle, photo: photo)
         if global.json {
             let document: JSONValue = [

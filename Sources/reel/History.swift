@@ -18,7 +18,7 @@ struct History: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let handle = try global.handle()
-            let service = try ServiceLocation.openExisting(global)
+            let service = try LedgerLocation.existingService(global)
             let (stream, entries) = try service.history(of: handle, asOf: asOf?.value, limit: limit)
             if global.json {
                 let document: JSONValue = [

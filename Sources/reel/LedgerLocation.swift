@@ -1,12 +1,22 @@
 import EventLog
 import Foundation
+import Reel
 
 /// Opens the ledger of a data directory, refusing to invent one where a command only reads.
 enum LedgerLocation {
+    /// The event log alone (audit, backup): no ledger is a not-found error, nothing is created.
     static func openExisting(_ directory: String) throws -> EventLog {
-        guard FileManager.default.fileExists(atPath: directory + "/ledger/data.mdb") else {
-            throw ReelFailure(message: "no ledger in \(directory) (set --data-dir or REEL_DATA_DIR)", status: .notFound)
-        }
+        guard AccountService.ledgerExists(at: directory) else { throw ReelError.noLedger(directory) }
         return try EventLog.open(at: directory)
+    }
+
+    /// For commands that change something: the ledger is made when missing.
+    static func service(_ global: GlobalOptions) throws -> AccountService {
+        try AccountService.open(at: global.resolvedDataDirectory)
+    }
+
+    /// For commands that only read: no ledger is a not-found error, nothing is created.
+    static func existingService(_ global: GlobalOptions) throws -> AccountService {
+        try AccountService.openExisting(at: global.resolvedDataDirectory)
     }
 }

@@ -24,7 +24,7 @@ struct Projections: AsyncParsableCommand {
 
         func run() async throws {
             try await runReporting {
-                let service = try ServiceLocation.openExisting(global)
+                let service = try LedgerLocation.existingService(global)
                 let progress = ProgressLine(label: check ? "checking" : "rebuilding")
                 let report = try service.rebuildProjections(checkOnly: check) { done, total in progress.update(done, of: total) }
                 progress.finish()

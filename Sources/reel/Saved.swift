@@ -28,7 +28,7 @@ struct Saved: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let handle = try global.handle()
-            let service = try ServiceLocation.openExisting(global)
+            let service = try LedgerLocation.existingService(global)
             let view = try service.view(of: handle, asOf: asOf?.value)
             var notices: [String] = []
             var items = view.state.saved.items

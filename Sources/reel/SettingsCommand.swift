@@ -20,7 +20,7 @@ struct SettingsCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReporting {
                 let handle = try global.handle()
-                let service = try ServiceLocation.openExisting(global)
+                let service = try LedgerLocation.existingService(global)
                 let view = try service.view(of: handle, asOf: asOf?.value)
                 let settings = view.state.settings
                 if global.json {

@@ -17,7 +17,6 @@ enum Terminal {
     static func dim(_ text: String) -> String { paint(text, "2") }
     static func green(_ text: String) -> String { paint(text, "32") }
     static func yellow(_ text: String) -> String { paint(text, "33") }
-    static func red(_ text: String) -> String { paint(text, "31") }
 
     private static func paint(_ text: String, _ code: String) -> String {
         colours ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
