@@ -7,14 +7,18 @@ let package = Package(
     products: [
         .executable(name: "reel", targets: ["reel"]),
         .executable(name: "reel-bench", targets: ["reel-bench"]),
+        .executable(name: "fake-tmdb", targets: ["fake-tmdb"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "Reel", targets: ["Reel"]),
+        .library(name: "Catalog", targets: ["Catalog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // LMDB comes from the system (Debian: liblmdb-dev); nothing of it is vendored.
@@ -32,14 +36,40 @@ let package = Package(
         .target(name: "Ledger"),
         // Application services: the domain wired to the log, projections in the store.
         .target(name: "Reel", dependencies: ["Ledger", "EventLog", "LMDB", .product(name: "Crypto", package: "swift-crypto")]),
+        // TMDb: models, the polite HTTP client, its LMDB response cache, and the bundled sample catalog.
+        .target(
+            name: "Catalog",
+            dependencies: [
+                "Ledger", "LMDB",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // A TMDb-compatible HTTP server over the sample catalog, with fault injection.
+        .target(
+            name: "FakeTMDb",
+            dependencies: [
+                "Catalog", "Ledger",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "fake-tmdb",
+            dependencies: ["FakeTMDb", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "reel",
-            dependencies: ["Reel", "Ledger", "EventLog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Reel", "Ledger", "EventLog", "Catalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "reel-bench",
             dependencies: [
-                "Reel", "Ledger", "EventLog", "LMDB",
+                "Reel", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +78,7 @@ let package = Package(
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ReelTestSupport"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "ReelTestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "FakeTMDb", "Ledger", "ReelTestSupport"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "Ledger", "EventLog", "ReelTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["EventLog", "ReelTestSupport"]),
     ]

@@ -1,0 +1,93 @@
+import Foundation
+import LMDB
+
+/// TMDb answers in their own LMDB environment (so the cache can be wiped without touching the
+/// ledger). Keyed by the request without credentials; a key longer than LMDB allows is stored
+/// under a hash and the full key is kept in the entry to tell collisions apart.
+public final class ResponseCache: Sendable {
+    public let path: String
+    private let environment: Environment
+    private let entries: Database<String, [UInt8]>
+
+    /// Opens (creating) the cache in `directory`. Commits are not fsync'd: losing the last few
+    /// entries in a power cut costs a refetch, never the ledger.
+    public static func open(at directory: String) throws -> ResponseCache {
+        let environment = try Environment.open(
+            at: directory,
+            configuration: .init(initialMapSize: 16 << 20, maximumMapSize: 1 << 36, maxDatabases: 4, durability: .unsafeNoSync)
+        )
+        return ResponseCache(path: directory, environment: environment, entries: try environment.database(named: "responses"))
+    }
+
+    private init(path: String, environment: Environment, entries: Database<String, [UInt8]>) {
+        self.path = path
+        self.environment = environment
+        self.entries = entries
+    }
+
+    public func lookup(_ key: String) throws -> CachedResponse? {
+        let stored = Self.storageKey(key)
+        return try environment.read { txn in
+            try txn.withValue(entries, stored) { bytes -> CachedResponse? in
+                guard let bytes, let entry = CachedResponse(decoding: bytes), entry.key == key else { return nil }
+                return entry
+            }
+        }
+    }
+
+    public func store(_ entry: CachedResponse) throws {
+        let stored = Self.storageKey(entry.key)
+        let bytes = entry.encoded()
+        try environment.write { txn in try txn.put(entries, stored, bytes) }
+    }
+
+    /// Removes every entry; answers how many there were.
+    @discardableResult
+    public func clear() throws -> Int {
+        try environment.write { txn in
+            let n = try txn.count(entries)
+            try txn.clear(entries)
+            return n
+        }
+    }
+
+    public func statistics(now: Int64) throws -> CacheStatistics {
+        var stats = CacheStatistics(path: path)
+        try environment.read { txn in
+            try txn.withCursor(entries) { cursor in
+                var entry = try cursor.first()
+                while let current = entry {
+                    if let response = CachedResponse(decoding: current.value) {
+                        stats.entries += 1
+                        stats.bytes += response.body.count
+                        let fresh = response.isFresh(at: now)
+                        if fresh { stats.fresh += 1 }
+                        stats.oldestStoredAt = min(stats.oldestStoredAt ?? response.storedAt, response.storedAt)
+                        stats.newestStoredAt = max(stats.newestStoredAt ?? response.storedAt, response.storedAt)
+                        var group = stats.byEndpoint[response.endpoint] ?? .init()
+                        group.entries += 1
+                        group.bytes += response.body.count
+                        if fresh { group.fresh += 1 }
+                        stats.byEndpoint[response.endpoint] = group
+                    }
+                    entry = try cursor.next()
+                }
+            }
+        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/data.mdb")
+        stats.fileBytes = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+        return stats
+    }
+
+    /// LMDB keys are at most 511 bytes; longer request keys are stored under an FNV-1a digest.
+    static func storageKey(_ key: String) -> String {
+        guard key.utf8.count > 400 else { return key }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "#" + String(repeating: "0", count: 16 - hex.count) + hex + "#" + String(decoding: Array(key.utf8.prefix(300)), as: UTF8.self)
+    }
+}

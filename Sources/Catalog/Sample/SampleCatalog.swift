@@ -1,0 +1,410 @@
+import Foundation
+import Ledger
+
+/// The bundled sample catalog: facts indexed by id, and the TMDb-shaped JSON built from them for
+/// a language. The embedded default when no credentials are configured, and what `fake-tmdb`
+/// serves.
+public final class SampleCatalog: Sendable {
+    typealias Movie = SampleFacts.Movie
+    typealias Series = SampleFacts.Series
+    typealias Person = SampleFacts.Person
+
+    /// The catalog compiled into Reel.
+    public static let bundled: SampleCatalog = {
+        do {
+            return try SampleCatalog(
+                moviesJSON: SampleData.movies, seriesJSON: SampleData.series, peopleJSON: SampleData.people
+            )
+        } catch {
+            preconditionFailure("the bundled sample catalog does not decode: \(error)")
+        }
+    }()
+
+    /// Ids from here on are synthetic movies (see `withSyntheticMovies`).
+    public static let syntheticBase = 90_000_000
+
+    let movies: [Movie]
+    let series: [Series]
+    let people: [Person]
+    private let moviesByID: [Int: Movie]
+    private let seriesByID: [Int: Series]
+    private let peopleByID: [Int: Person]
+    /// Every credit of a person: (media type, title id, cast or crew fact).
+    private let creditsByPerson: [Int: [(MediaType, Int, SampleFacts.CastFact?, SampleFacts.CrewFact?)]]
+    /// How many synthetic movies exist beyond the real ones, for benchmarks.
+    public let syntheticMovies: Int
+
+    convenience init(moviesJSON: String, seriesJSON: String, peopleJSON: String, syntheticMovies: Int = 0) throws {
+        let decoder = JSONDecoder()
+        let movies = try decoder.decode([Movie].self, from: Data(moviesJSON.utf8))
+        let series = try decoder.decode([Series].self, from: Data(seriesJSON.utf8))
+        let people = try decoder.decode([Person].self, from: Data(peopleJSON.utf8))
+        self.init(movies: movies, series: series, people: people, syntheticMovies: syntheticMovies)
+    }
+
+    private init(movies: [Movie], series: [Series], people: [Person], syntheticMovies: Int) {
+        self.movies = movies
+        self.series = series
+        self.people = people
+        self.syntheticMovies = syntheticMovies
+        moviesByID = Dictionary(movies.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        seriesByID = Dictionary(series.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        peopleByID = Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var credits: [Int: [(MediaType, Int, SampleFacts.CastFact?, SampleFacts.CrewFact?)]] = [:]
+        for m in movies {
+            for c in m.cast { credits[c.person, default: []].append((.movie, m.id, c, nil)) }
+            for c in m.crew { credits[c.person, default: []].append((.movie, m.id, nil, c)) }
+        }
+        for s in series {
+            for c in s.cast { credits[c.person, default: []].append((.tv, s.id, c, nil)) }
+            for c in s.crew { credits[c.person, default: []].append((.tv, s.id, nil, c)) }
+            for p in s.created_by { credits[p, default: []].append((.tv, s.id, nil, .init(person: p, job: "Creator", department: "Writing"))) }
+        }
+        creditsByPerson = credits
+    }
+
+    /// The same catalog plus `count` generated movies with ids `syntheticBase + 1 …`, so a
+    /// benchmark can ask for a thousand distinct titles.
+    public func withSyntheticMovies(_ count: Int) -> SampleCatalog {
+        SampleCatalog(movies: movies, series: series, people: people, syntheticMovies: count)
+    }
+
+    public var movieCount: Int { movies.count }
+    public var seriesCount: Int { series.count }
+    public var personCount: Int { people.count }
+    public var movieIDs: [Int] { movies.map(\.id) }
+    public var seriesIDs: [Int] { series.map(\.id) }
+    public var personIDs: [Int] { people.map(\.id) }
+
+    func movie(_ id: Int) -> Movie? {
+        if let m = moviesByID[id] { return m }
+        guard id > Self.syntheticBase, id <= Self.syntheticBase + syntheticMovies else { return nil }
+        let n = id - Self.syntheticBase
+        return Movie(
+            id: id, imdb_id: nil, title: "Synthetic Title \(n)", original_title: "Synthetic Title \(n)",
+            original_language: "en", release_date: "2000-01-01", genre_ids: [18], runtime: 90 + n % 60,
+            status: "Released", tagline: "", budget: 0, revenue: 0, vote_average: Double(n % 100) / 10,
+            vote_count: n % 1000, popularity: Double(n % 500), poster_path: nil, backdrop_path: nil,
+            origin_country: ["US"], spoken_languages: ["en"], production_countries: [], production_companies: [],
+            overview: "A generated title for benchmarks.", translations: [:], videos: [], cast: [], crew: [], similar: []
+        )
+    }
+
+    func series(_ id: Int) -> Series? { seriesByID[id] }
+    func person(_ id: Int) -> Person? { peopleByID[id] }
+
+    // MARK: - Shapes
+
+    func title(_ m: Movie, _ lang: SampleLanguage) -> String { SampleLanguage.text(lang.pick(m.translations)?.title, else: m.title) }
+    func name(_ s: Series, _ lang: SampleLanguage) -> String { SampleLanguage.text(lang.pick(s.translations)?.name, else: s.name) }
+
+    func movieSummary(_ m: Movie, _ lang: SampleLanguage) -> [String: JSONValue] {
+        [
+            "adult": false, "backdrop_path": .init(m.backdrop_path.map(JSONValue.string)),
+            "genre_ids": .array(m.genre_ids.map { .integer(Int64($0)) }), "id": .integer(Int64(m.id)),
+            "original_language": .string(m.original_language), "original_title": .string(m.original_title),
+            "overview": .string(SampleLanguage.text(lang.pick(m.translations)?.overview, else: m.overview)),
+            "popularity": .double(m.popularity), "poster_path": .init(m.poster_path.map(JSONValue.string)),
+            "release_date": .string(m.release_date), "title": .string(title(m, lang)), "video": false,
+            "vote_average": .double(m.vote_average), "vote_count": .integer(Int64(m.vote_count)),
+        ]
+    }
+
+    func seriesSummary(_ s: Series, _ lang: SampleLanguage) -> [String: JSONValue] {
+        [
+            "adult": false, "backdrop_path": .init(s.backdrop_path.map(JSONValue.string)),
+            "genre_ids": .array(s.genre_ids.map { .integer(Int64($0)) }), "id": .integer(Int64(s.id)),
+            "origin_country": .array(s.origin_country.map(JSONValue.string)),
+            "original_language": .string(s.original_language), "original_name": .string(s.original_name),
+            "overview": .string(SampleLanguage.text(lang.pick(s.translations)?.overview, else: s.overview)),
+            "popularity": .double(s.popularity), "poster_path": .init(s.poster_path.map(JSONValue.string)),
+            "first_air_date": .string(s.first_air_date), "name": .string(name(s, lang)),
+            "vote_average": .double(s.vote_average), "vote_count": .integer(Int64(s.vote_count)),
+        ]
+    }
+
+    func genres(_ ids: [Int], _ mediaType: MediaType, _ lang: SampleLanguage) -> JSONValue {
+        let table = mediaType == .movie ? SampleGenres.movie : SampleGenres.tv
+        return .array(ids.compactMap { id in
+            table.first { $0.id == id }.map { ["id": .integer(Int64(id)), "name": .string(lang.isGerman ? $0.de : $0.en)] }
+        })
+    }
+
+    func genreList(_ mediaType: MediaType, _ lang: SampleLanguage) -> JSONValue {
+        let table = mediaType == .movie ? SampleGenres.movie : SampleGenres.tv
+        return ["genres": genres(table.map(\.id), mediaType, lang)]
+    }
+
+    /// Genre ids whose name in `lang` (or English) is `name`, case-insensitively.
+    public func genreIDs(named name: String, _ mediaType: MediaType) -> [Int] {
+        let table = mediaType == .movie ? SampleGenres.movie : SampleGenres.tv
+        return table.filter { $0.en.lowercased() == name.lowercased() || $0.de.lowercased() == name.lowercased() }.map(\.id)
+    }
+
+    private func companies(_ list: [SampleFacts.Company]) -> JSONValue {
+        .array(list.map { ["id": .integer(Int64($0.id)), "logo_path": .null, "name": .string($0.name), "origin_country": .string($0.origin_country)] })
+    }
+
+    private func countries(_ codes: [String]) -> JSONValue {
+        .array(codes.map { ["iso_3166_1": .string($0), "name": .string(SampleNames.countries[$0] ?? $0)] })
+    }
+
+    private func spoken(_ codes: [String]) -> JSONValue {
+        .array(codes.map { code in
+            let names = SampleNames.language(code)
+            return ["english_name": .string(names.english), "iso_639_1": .string(code), "name": .string(names.native)]
+        })
+    }
+
+    func movieDetails(_ m: Movie, _ lang: SampleLanguage, appending: Set<String>, videoLanguages: [String]?) -> JSONValue {
+        var o = movieSummary(m, lang)
+        o.removeValue(forKey: "genre_ids")
+        let t = lang.pick(m.translations)
+        o["belongs_to_collection"] = .null
+        o["budget"] = .integer(Int64(m.budget))
+        o["genres"] = genres(m.genre_ids, .movie, lang)
+        o["homepage"] = ""
+        o["imdb_id"] = .init(m.imdb_id.map(JSONValue.string))
+        o["origin_country"] = .array(m.origin_country.map(JSONValue.string))
+        o["production_companies"] = companies(m.production_companies)
+        o["production_countries"] = countries(m.production_countries)
+        o["revenue"] = .integer(Int64(m.revenue))
+        o["runtime"] = m.runtime.map { .integer(Int64($0)) } ?? .integer(0)
+        o["spoken_languages"] = spoken(m.spoken_languages)
+        o["status"] = .string(m.status)
+        o["tagline"] = .string(SampleLanguage.text(t?.tagline, else: m.tagline))
+        if appending.contains("credits") { o["credits"] = credits(.movie, cast: m.cast, crew: m.crew, id: nil) }
+        if appending.contains("videos") { o["videos"] = videos(m.videos, lang, include: videoLanguages, id: nil) }
+        if appending.contains("similar") { o["similar"] = page(similarMovies(m, lang), page: 1) }
+        return .object(o)
+    }
+
+    func seriesDetails(_ s: Series, _ lang: SampleLanguage, appending: Set<String>, videoLanguages: [String]?) -> JSONValue {
+        var o = seriesSummary(s, lang)
+        o.removeValue(forKey: "genre_ids")
+        let t = lang.pick(s.translations)
+        o["created_by"] = .array(s.created_by.compactMap { id in
+            person(id).map { p in
+                [
+                    "id": .integer(Int64(p.id)), "credit_id": .string(Self.creditID("creator", s.id, p.id)),
+                    "name": .string(p.name), "original_name": .string(p.name), "gender": .integer(Int64(p.gender)),
+                    "profile_path": .init(p.profile_path.map(JSONValue.string)),
+                ]
+            }
+        })
+        o["episode_run_time"] = .array(s.episode_run_time.map { .integer(Int64($0)) })
+        o["genres"] = genres(s.genre_ids, .tv, lang)
+        o["homepage"] = ""
+        o["in_production"] = .bool(s.in_production)
+        o["languages"] = .array(s.languages.map(JSONValue.string))
+        o["last_air_date"] = .init(s.last_air_date.map(JSONValue.string))
+        o["last_episode_to_air"] = .null
+        o["next_episode_to_air"] = .null
+        o["networks"] = companies(s.networks)
+        o["number_of_episodes"] = .integer(Int64(s.number_of_episodes))
+        o["number_of_seasons"] = .integer(Int64(s.number_of_seasons))
+        o["production_companies"] = companies(s.production_companies)
+        o["production_countries"] = countries(s.production_countries)
+        o["seasons"] = []
+        o["spoken_languages"] = spoken(s.spoken_languages)
+        o["status"] = .string(s.status)
+        o["tagline"] = .string(SampleLanguage.text(t?.tagline, else: s.tagline))
+        o["type"] = .string(s.type)
+        if appending.contains("credits") { o["credits"] = credits(.tv, cast: s.cast, crew: s.crew, id: nil) }
+        if appending.contains("videos") { o["videos"] = videos(s.videos, lang, include: videoLanguages, id: nil) }
+        if appending.contains("similar") { o["similar"] = page(similarSeries(s, lang), page: 1) }
+        return .object(o)
+    }
+
+    func similarMovies(_ m: Movie, _ lang: SampleLanguage) -> [JSONValue] {
+        m.similar.compactMap { movie($0) }.map { .object(movieSummary($0, lang)) }
+    }
+
+    func similarSeries(_ s: Series, _ lang: SampleLanguage) -> [JSONValue] {
+        s.similar.compactMap { series($0) }.map { .object(seriesSummary($0, lang)) }
+    }
+
+    func credits(_ mediaType: MediaType, cast: [SampleFacts.CastFact], crew: [SampleFacts.CrewFact], id: Int?) -> JSONValue {
+        func base(_ p: Person) -> [String: JSONValue] {
+            [
+                "adult": false, "gender": .integer(Int64(p.gender)), "id": .integer(Int64(p.id)),
+                "known_for_department": .string(p.known_for_department), "name": .string(p.name),
+                "original_name": .string(p.name), "popularity": .double(p.popularity),
+                "profile_path": .init(p.profile_path.map(JSONValue.string)),
+            ]
+        }
+        var castRows: [JSONValue] = []
+        for (order, c) in cast.enumerated() {
+            guard let p = person(c.person) else { continue }
+            var row = base(p)
+            row["character"] = .string(c.character)
+            row["credit_id"] = .string(Self.creditID("cast", id ?? 0, p.id, c.character))
+            row["order"] = .integer(Int64(order))
+            castRows.append(.object(row))
+        }
+        var crewRows: [JSONValue] = []
+        for c in crew {
+            guard let p = person(c.person) else { continue }
+            var row = base(p)
+            row["job"] = .string(c.job)
+            row["department"] = .string(c.department)
+            row["credit_id"] = .string(Self.creditID("crew", id ?? 0, p.id, c.job))
+            crewRows.append(.object(row))
+        }
+        var o: [String: JSONValue] = ["cast": .array(castRows), "crew": .array(crewRows)]
+        if let id { o["id"] = .integer(Int64(id)) }
+        return .object(o)
+    }
+
+    /// Videos in the requested language, or in `include_video_language`'s list when given
+    /// (`null` there means videos with no language).
+    func videos(_ list: [SampleFacts.VideoFact], _ lang: SampleLanguage, include: [String]?, id: Int?) -> JSONValue {
+        let wanted = Set((include ?? [lang.language]).map { $0.lowercased() })
+        let rows: [JSONValue] = list.filter { v in
+            let code = String(v.language.split(separator: "-").first ?? "").lowercased()
+            return wanted.contains(code) || (code.isEmpty && wanted.contains("null"))
+        }.map { v in
+            let parts = v.language.split(separator: "-").map(String.init)
+            return [
+                "iso_639_1": .string(parts.first ?? ""), "iso_3166_1": .string(parts.count > 1 ? parts[1] : ""),
+                "name": .string(v.name), "key": .string(v.key), "site": .string(v.site), "size": .integer(Int64(v.size)),
+                "type": .string(v.type), "official": .bool(v.official), "published_at": .string(v.published_at),
+                "id": .string(Self.creditID("video", 0, 0, v.key)),
+            ]
+        }
+        var o: [String: JSONValue] = ["results": .array(rows)]
+        if let id { o["id"] = .integer(Int64(id)) }
+        return .object(o)
+    }
+
+    func personSummary(_ p: Person, _ lang: SampleLanguage) -> [String: JSONValue] {
+        let knownFor = personMedia(p.id, lang).sorted { ($0.popularity, $0.id) > ($1.popularity, $1.id) }.prefix(3)
+        return [
+            "adult": false, "gender": .integer(Int64(p.gender)), "id": .integer(Int64(p.id)),
+            "known_for_department": .string(p.known_for_department), "name": .string(p.name),
+            "original_name": .string(p.name), "popularity": .double(p.popularity),
+            "profile_path": .init(p.profile_path.map(JSONValue.string)),
+            "known_for": .array(knownFor.map(\.json)),
+        ]
+    }
+
+    struct MediaRow {
+        let id: Int
+        let popularity: Double
+        let json: JSONValue
+    }
+
+    /// Each title a person is credited on, once, as a list item with `media_type`.
+    private func personMedia(_ personID: Int, _ lang: SampleLanguage) -> [MediaRow] {
+        var seen = Set<String>()
+        var rows: [MediaRow] = []
+        for (mediaType, titleID, _, _) in creditsByPerson[personID] ?? [] where seen.insert("\(mediaType)-\(titleID)").inserted {
+            if let row = mediaRow(mediaType, titleID, lang, extra: [:]) { rows.append(row) }
+        }
+        return rows
+    }
+
+    private func mediaRow(_ mediaType: MediaType, _ titleID: Int, _ lang: SampleLanguage, extra: [String: JSONValue]) -> MediaRow? {
+        var o: [String: JSONValue]
+        let popularity: Double
+        switch mediaType {
+        case .movie:
+            guard let m = movie(titleID) else { return nil }
+            o = movieSummary(m, lang)
+            o["media_type"] = "movie"
+            popularity = m.popularity
+        case .tv:
+            guard let s = series(titleID) else { return nil }
+            o = seriesSummary(s, lang)
+            o["media_type"] = "tv"
+            popularity = s.popularity
+        }
+        o.merge(extra) { _, new in new }
+        return MediaRow(id: titleID, popularity: popularity, json: .object(o))
+    }
+
+    func combinedCredits(_ personID: Int, _ lang: SampleLanguage, id: Int?) -> JSONValue {
+        var cast: [JSONValue] = []
+        var crew: [JSONValue] = []
+        for (mediaType, titleID, castFact, crewFact) in creditsByPerson[personID] ?? [] {
+            if let c = castFact,
+               let row = mediaRow(mediaType, titleID, lang, extra: [
+                   "character": .string(c.character), "credit_id": .string(Self.creditID("cast", titleID, personID, c.character)),
+               ]) {
+                cast.append(row.json)
+            }
+            if let c = crewFact,
+               let row = mediaRow(mediaType, titleID, lang, extra: [
+                   "job": .string(c.job), "department": .string(c.department),
+                   "credit_id": .string(Self.creditID("crew", titleID, personID, c.job)),
+               ]) {
+                crew.append(row.json)
+            }
+        }
+        var o: [String: JSONValue] = ["cast": .array(cast), "crew": .array(crew)]
+        if let id { o["id"] = .integer(Int64(id)) }
+        return .object(o)
+    }
+
+    func personDetails(_ p: Person, _ lang: SampleLanguage, appending: Set<String>) -> JSONValue {
+        var o: [String: JSONValue] = [
+            "adult": false, "also_known_as": .array(p.also_known_as.map(JSONValue.string)),
+            "biography": .string(SampleLanguage.text(lang.pick(p.translations)?.biography, else: p.biography)),
+            "birthday": .init(p.birthday.map(JSONValue.string)), "deathday": .init(p.deathday.map(JSONValue.string)),
+            "gender": .integer(Int64(p.gender)), "homepage": .init(p.homepage.map(JSONValue.string)),
+            "id": .integer(Int64(p.id)), "imdb_id": .init(p.imdb_id.map(JSONValue.string)),
+            "known_for_department": .string(p.known_for_department), "name": .string(p.name),
+            "place_of_birth": .init(p.place_of_birth.map(JSONValue.string)), "popularity": .double(p.popularity),
+            "profile_path": .init(p.profile_path.map(JSONValue.string)),
+        ]
+        if appending.contains("combined_credits") { o["combined_credits"] = combinedCredits(p.id, lang, id: nil) }
+        return .object(o)
+    }
+
+    /// The first page of a list, TMDb-style, for appended `similar`.
+    func page(_ rows: [JSONValue], page: Int) -> JSONValue {
+        let size = SampleResponder.pageSize
+        let start = (page - 1) * size
+        let slice = start < rows.count ? Array(rows[start..<min(rows.count, start + size)]) : []
+        return [
+            "page": .integer(Int64(page)), "results": .array(slice),
+            "total_pages": .integer(Int64((rows.count + size - 1) / size)), "total_results": .integer(Int64(rows.count)),
+        ]
+    }
+
+    static let configuration: JSONValue = [
+        "images": [
+            "base_url": "http://image.tmdb.org/t/p/", "secure_base_url": "https://image.tmdb.org/t/p/",
+            "backdrop_sizes": ["w300", "w780", "w1280", "original"],
+            "logo_sizes": ["w45", "w92", "w154", "w185", "w300", "w500", "original"],
+            "poster_sizes": ["w92", "w154", "w185", "w342", "w500", "w780", "original"],
+            "profile_sizes": ["w45", "w185", "h632", "original"],
+            "still_sizes": ["w92", "w185", "w300", "original"],
+        ],
+        "change_keys": .array([
+            "adult", "air_date", "also_known_as", "alternative_titles", "biography", "birthday", "budget", "cast",
+            "certifications", "character_names", "created_by", "crew", "deathday", "episode", "episode_number",
+            "episode_run_time", "freebase_id", "freebase_mid", "general", "genres", "guest_stars", "homepage", "images",
+            "imdb_id", "languages", "name", "network", "origin_country", "original_name", "original_title", "overview",
+            "parts", "place_of_birth", "plot_keywords", "production_code", "production_companies", "production_countries",
+            "releases", "revenue", "runtime", "season", "season_number", "season_regular", "spoken_languages", "status",
+            "tagline", "title", "translations", "tvdb_id", "tvrage_id", "type", "video", "videos",
+        ].map(JSONValue.string)),
+    ]
+
+    /// A stable 24-hex-digit id (the shape of TMDb's credit and video ids) for a generated row.
+    static func creditID(_ kind: String, _ titleID: Int, _ personID: Int, _ detail: String = "") -> String {
+        func fnv(_ text: String, _ seed: UInt64) -> UInt64 {
+            var hash = seed
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x100_0000_01b3
+            }
+            return hash
+        }
+        let text = "\(kind)|\(titleID)|\(personID)|\(detail)"
+        let a = String(fnv(text, 0xcbf2_9ce4_8422_2325), radix: 16)
+        let b = String(fnv(text, 0x84222325cbf29ce4) & 0xFFFF_FFFF, radix: 16)
+        return String(repeating: "0", count: 16 - a.count) + a + String(repeating: "0", count: 8 - b.count) + b
+    }
+}

@@ -1,0 +1,353 @@
+import Catalog
+import Crypto
+import Foundation
+import Ledger
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A TMDb-compatible HTTP server over the sample catalog, for tests, demos and benchmarks.
+///
+/// API requests live below `/3` exactly as on `api.themoviedb.org`; credentials are checked
+/// (`Authorization: Bearer` or `api_key`), answers carry `ETag` and `Cache-Control` and honour
+/// `If-None-Match`. Control endpoints below `/__` inject faults and report what was served:
+/// `POST /__fault?kind=…`, `GET /__stats`, `POST /__reset`.
+public final class FakeTMDbServer: Sendable {
+    public struct Options: Sendable {
+        /// The accepted read access token; nil accepts any non-empty bearer token.
+        public var token: String?
+        /// The accepted v3 key; nil accepts any non-empty `api_key` (when `token` is nil too).
+        public var apiKey: String?
+        /// Added before every API answer.
+        public var latency: Duration = .zero
+        /// `Cache-Control: public, max-age=…` on every 200.
+        public var maxAge: Int = 300
+        /// Generated movies beyond the sample catalog (ids 90000001…), for benchmarks.
+        public var syntheticMovies: Int = 0
+
+        public init() {}
+    }
+
+    public let port: Int
+    public let options: Options
+    private let channel: any Channel
+    private let state: ServerState
+
+    private init(port: Int, options: Options, channel: any Channel, state: ServerState) {
+        self.port = port
+        self.options = options
+        self.channel = channel
+        self.state = state
+    }
+
+    /// `http://127.0.0.1:PORT/3`: what `REEL_TMDB_BASE_URL` should say.
+    public var baseURL: String { "http://127.0.0.1:\(port)/3" }
+
+    /// Starts listening (port 0 picks a free one).
+    public static func start(host: String = "127.0.0.1", port: Int = 0, options: Options = Options()) async throws -> FakeTMDbServer {
+        var catalog = SampleCatalog.bundled
+        if options.syntheticMovies > 0 { catalog = catalog.withSyntheticMovies(options.syntheticMovies) }
+        let state = ServerState(options: options, responder: SampleResponder(catalog: catalog))
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline(withErrorHandling: true).flatMap {
+                    channel.pipeline.addHandler(RequestHandler(state: state))
+                }
+            }
+            .bind(host: host, port: port).get()
+        guard let bound = channel.localAddress?.port else { throw ChannelError.unknownLocalAddress }
+        return FakeTMDbServer(port: bound, options: options, channel: channel, state: state)
+    }
+
+    public func stop() async {
+        try? await channel.close()
+    }
+
+    public var statistics: ServerStatistics { state.statistics }
+
+    public func inject(_ fault: Fault) { state.inject(fault) }
+
+    public func reset() { state.reset() }
+}
+
+/// Everything the handlers share, behind one lock.
+final class ServerState: Sendable {
+    let options: Options
+    let responder: SampleResponder
+    private let stats = Mutex(ServerStatistics())
+    private let faults = Mutex<[Fault]>([])
+    private let started = ContinuousClock.now
+
+    typealias Options = FakeTMDbServer.Options
+
+    init(options: Options, responder: SampleResponder) {
+        self.options = options
+        self.responder = responder
+    }
+
+    var statistics: ServerStatistics { stats.withLock { $0 } }
+
+    func update(_ body: (inout ServerStatistics) -> Void) { stats.withLock { body(&$0) } }
+
+    func inject(_ fault: Fault) { faults.withLock { $0.append(fault) } }
+
+    func reset() {
+        stats.withLock { s in
+            let open = s.connectionsOpen
+            s = ServerStatistics()
+            s.connectionsOpen = open
+        }
+        faults.withLock { $0.removeAll() }
+    }
+
+    /// The next fault that applies to `path`, used up by one.
+    func takeFault(for path: String) -> Fault.Kind? {
+        faults.withLock { list in
+            guard let index = list.firstIndex(where: { $0.count > 0 && ($0.pathPrefix.map(path.hasPrefix) ?? true) }) else { return nil }
+            list[index].count -= 1
+            let kind = list[index].kind
+            if list[index].count == 0 { list.remove(at: index) }
+            return kind
+        }
+    }
+
+    func recordArrival(path: String) {
+        let elapsed = ContinuousClock.now - started
+        let ns = UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000)
+        stats.withLock { s in
+            s.requests += 1
+            s.byPath[path, default: 0] += 1
+            s.arrivals.append(ns)
+            s.inFlight += 1
+            s.maxInFlight = max(s.maxInFlight, s.inFlight)
+        }
+    }
+
+    /// True when the request carries an accepted credential.
+    func authorized(bearer: String?, apiKey: String?) -> Bool {
+        switch (options.token, options.apiKey) {
+        case (nil, nil):
+            return !(bearer ?? "").isEmpty || !(apiKey ?? "").isEmpty
+        case (let token, let key):
+            if let token, bearer == token { return true }
+            if let key, apiKey == key { return true }
+            return false
+        }
+    }
+
+    static func etag(_ body: [UInt8]) -> String {
+        "\"" + SHA256.hash(data: body).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+}
+
+/// One connection: reads a request, answers it (after any latency), keeps the connection alive.
+final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let state: ServerState
+    private var head: HTTPRequestHead?
+
+    init(state: ServerState) { self.state = state }
+
+    func channelActive(context: ChannelHandlerContext) {
+        state.update { s in
+            s.connectionsAccepted += 1
+            s.connectionsOpen += 1
+            s.maxConnectionsOpen = max(s.maxConnectionsOpen, s.connectionsOpen)
+        }
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        state.update { $0.connectionsOpen -= 1 }
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let h): head = h
+        case .body: break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            handle(head, context: context)
+        }
+    }
+
+    private struct Reply {
+        var status: Int
+        var headers: [(String, String)] = []
+        var body: [UInt8] = []
+        var truncate = false
+        var reset = false
+        var delay: Duration = .zero
+    }
+
+    private func handle(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let (path, rawQuery) = Self.split(head.uri)
+        guard let query = QueryItem.parse(query: rawQuery) else {
+            return send(Reply(status: 400, body: Array(#"{"success":false,"status_code":47,"status_message":"The input is not valid."}"#.utf8)), head: head, context: context, counted: false)
+        }
+        if path.hasPrefix("/__") {
+            return send(control(path, query), head: head, context: context, counted: false)
+        }
+        guard path.hasPrefix("/3/") else {
+            return send(Reply(status: 404, body: SampleResponder.resourceNotFound.body), head: head, context: context, counted: false)
+        }
+        let apiPath = String(path.dropFirst(2))
+        state.recordArrival(path: apiPath)
+        var reply = answer(apiPath, query, head)
+        reply.delay += state.options.latency
+        send(reply, head: head, context: context, counted: true)
+    }
+
+    private func answer(_ path: String, _ query: [QueryItem], _ head: HTTPRequestHead) -> Reply {
+        let bearer = head.headers.first(name: "authorization").flatMap { value -> String? in
+            value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)) : nil
+        }
+        let apiKey = query.first { $0.name == "api_key" }?.value
+        guard state.authorized(bearer: bearer, apiKey: apiKey) else {
+            state.update { $0.unauthorized += 1 }
+            return Reply(status: 401, body: SampleResponder.invalidAPIKey.body)
+        }
+        if let token = bearer, query.contains(where: { $0.value.contains(token) }) { state.update { $0.credentialLeaks += 1 } }
+        var delay: Duration = .zero
+        switch state.takeFault(for: path) {
+        case .status(let status, let retryAfter)?:
+            var reply = Reply(status: status, body: Self.errorBody(status))
+            if let retryAfter { reply.headers.append(("Retry-After", retryAfter)) }
+            return reply
+        case .malformedJSON?:
+            return Reply(status: 200, headers: [("Content-Type", "application/json;charset=utf-8")], body: Array(#"{"id": 550, "title": "Fight Cl"#.utf8))
+        case .wrongType?:
+            return Reply(status: 200, headers: [("Content-Type", "application/json;charset=utf-8")], body: Array(#"{"id":"five-fifty","title":"Fight Club","results":"none","genres":"none"}"#.utf8))
+        case .truncatedBody?:
+            var reply = ok(path, query, head)
+            reply.truncate = true
+            return reply
+        case .connectionReset?:
+            return Reply(status: 0, reset: true)
+        case .latency(let ms)?:
+            delay = .milliseconds(ms)
+        case nil:
+            break
+        }
+        var reply = ok(path, query, head)
+        reply.delay = delay
+        return reply
+    }
+
+    private func ok(_ path: String, _ query: [QueryItem], _ head: HTTPRequestHead) -> Reply {
+        let answer = state.responder.respond(path: path, query: query.filter { $0.name != "api_key" })
+        var headers = [("Content-Type", "application/json;charset=utf-8")]
+        guard answer.status == 200 else { return Reply(status: answer.status, headers: headers, body: answer.body) }
+        let tag = ServerState.etag(answer.body)
+        headers.append(("ETag", tag))
+        headers.append(("Cache-Control", "public, max-age=\(state.options.maxAge)"))
+        if let match = head.headers.first(name: "if-none-match"), match == tag || match == "*" {
+            state.update { $0.notModified += 1 }
+            return Reply(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
+        }
+        return Reply(status: 200, headers: headers, body: answer.body)
+    }
+
+    /// TMDb's body for an error status.
+    static func errorBody(_ status: Int) -> [UInt8] {
+        let text: String
+        switch status {
+        case 429: text = #"{"status_code":25,"status_message":"Your request count (#) is over the allowed limit of (40)."}"#
+        case 500: text = #"{"success":false,"status_code":11,"status_message":"Internal error: Something went wrong, contact TMDB."}"#
+        case 502: text = #"{"success":false,"status_code":43,"status_message":"Couldn't connect to the backend server."}"#
+        case 503: text = #"{"success":false,"status_code":9,"status_message":"Service offline: This service is temporarily offline, try again later."}"#
+        case 504: text = #"{"success":false,"status_code":24,"status_message":"Your request to the backend server timed out. Try again."}"#
+        case 401: return SampleResponder.invalidAPIKey.body
+        case 404: return SampleResponder.resourceNotFound.body
+        default: text = #"{"success":false,"status_code":47,"status_message":"The input is not valid."}"#
+        }
+        return Array(text.utf8)
+    }
+
+    private func control(_ path: String, _ query: [QueryItem]) -> Reply {
+        let params = Dictionary(query.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let json = [("Content-Type", "application/json")]
+        switch path {
+        case "/__stats":
+            return Reply(status: 200, headers: json, body: state.statistics.json.encoded())
+        case "/__reset":
+            state.reset()
+            return Reply(status: 200, headers: json, body: Array(#"{"reset":true}"#.utf8))
+        case "/__fault":
+            guard let fault = Fault(parameters: params) else {
+                return Reply(status: 400, headers: json, body: Array(#"{"error":"unknown fault: kind=status&status=N[&retry_after=S], malformed, wrong-type, truncate, reset, latency&ms=N; count=N, path=PREFIX"}"#.utf8))
+            }
+            state.inject(fault)
+            return Reply(status: 200, headers: json, body: Array(#"{"injected":true}"#.utf8))
+        default:
+            return Reply(status: 404, headers: json, body: Array(#"{"error":"unknown control endpoint"}"#.utf8))
+        }
+    }
+
+    private func send(_ reply: Reply, head: HTTPRequestHead, context: ChannelHandlerContext, counted: Bool) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let work: @Sendable () -> Void = {
+            let (handler, context) = loopBound.value
+            handler.write(reply, head: head, context: context, counted: counted)
+        }
+        if reply.delay > .zero {
+            let ns = reply.delay.components.seconds * 1_000_000_000 + reply.delay.components.attoseconds / 1_000_000_000
+            context.eventLoop.scheduleTask(in: .nanoseconds(ns)) { work() }
+        } else {
+            work()
+        }
+    }
+
+    private func write(_ reply: Reply, head: HTTPRequestHead, context: ChannelHandlerContext, counted: Bool) {
+        if counted {
+            state.update { s in
+                s.inFlight -= 1
+                if !reply.reset { s.byStatus[reply.status, default: 0] += 1 }
+            }
+        }
+        if reply.reset {
+            // SO_LINGER 0: closing sends RST, as a dropped connection does.
+            let channel = context.channel
+            if let provider = channel as? any SocketOptionProvider {
+                provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in channel.close(promise: nil) }
+            } else {
+                channel.close(promise: nil)
+            }
+            return
+        }
+        var headers = HTTPHeaders(reply.headers)
+        headers.replaceOrAdd(name: "Content-Length", value: String(reply.body.count))
+        let keepAlive = head.isKeepAlive && !reply.truncate
+        headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
+        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+        if reply.truncate {
+            // Half the announced body, then the connection closes.
+            let half = context.channel.allocator.buffer(bytes: reply.body.prefix(reply.body.count / 2))
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(half)))).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        if !reply.body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: reply.body)))), promise: nil)
+        }
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            let channel = context.channel
+            done.whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    static func split(_ uri: String) -> (String, Substring) {
+        guard let mark = uri.firstIndex(of: "?") else { return (uri, "") }
+        return (String(uri[..<mark]), uri[uri.index(after: mark)...])
+    }
+}

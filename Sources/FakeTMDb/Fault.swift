@@ -1,0 +1,51 @@
+/// A misbehaviour the fake server injects into the next matching requests.
+public struct Fault: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// Answer with this status and TMDb's body for it (429 code 25, 500 code 11, 503 code 9, …),
+        /// with `Retry-After` when given (`"2"` or an HTTP date).
+        case status(Int, retryAfter: String?)
+        /// 200 with a body that is not JSON.
+        case malformedJSON
+        /// 200 with valid JSON whose `id` is a string.
+        case wrongType
+        /// Announce the whole body, send half of it, close.
+        case truncatedBody
+        /// Close the connection without answering (RST).
+        case connectionReset
+        /// Wait this many milliseconds before answering normally.
+        case latency(Int)
+    }
+
+    public var kind: Kind
+    /// How many requests it applies to.
+    public var count: Int
+    /// Only requests whose path (below `/3`) starts with this.
+    public var pathPrefix: String?
+
+    public init(_ kind: Kind, count: Int = 1, pathPrefix: String? = nil) {
+        self.kind = kind
+        self.count = count
+        self.pathPrefix = pathPrefix
+    }
+
+    /// Reads a fault from control-request parameters:
+    /// `kind=status&status=429&retry_after=2&count=3&path=/movie`,
+    /// `kind=malformed|wrong-type|truncate|reset`, `kind=latency&ms=500`.
+    public init?(parameters p: [String: String]) {
+        let count = p["count"].flatMap(Int.init) ?? 1
+        let prefix = p["path"].flatMap { $0.isEmpty ? nil : $0 }
+        switch p["kind"] {
+        case "status":
+            guard let status = p["status"].flatMap(Int.init), (400...599).contains(status) else { return nil }
+            self.init(.status(status, retryAfter: p["retry_after"]), count: count, pathPrefix: prefix)
+        case "malformed": self.init(.malformedJSON, count: count, pathPrefix: prefix)
+        case "wrong-type": self.init(.wrongType, count: count, pathPrefix: prefix)
+        case "truncate": self.init(.truncatedBody, count: count, pathPrefix: prefix)
+        case "reset": self.init(.connectionReset, count: count, pathPrefix: prefix)
+        case "latency":
+            guard let ms = p["ms"].flatMap(Int.init), ms >= 0 else { return nil }
+            self.init(.latency(ms), count: count, pathPrefix: prefix)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Ledger
+
+/// What the fake server counted: requests to the API (control requests excluded), by path and
+/// status, when each arrived, and how many connections and requests were open at once.
+public struct ServerStatistics: Sendable, Equatable {
+    public var requests = 0
+    public var byPath: [String: Int] = [:]
+    public var byStatus: [Int: Int] = [:]
+    public var notModified = 0
+    public var unauthorized = 0
+    /// Arrival times in nanoseconds since the server started.
+    public var arrivals: [UInt64] = []
+    public var connectionsAccepted = 0
+    public var connectionsOpen = 0
+    public var maxConnectionsOpen = 0
+    public var inFlight = 0
+    public var maxInFlight = 0
+    /// Requests that carried credentials in a cache-visible place other than `api_key`
+    /// (never expected).
+    public var credentialLeaks = 0
+
+    /// The largest number of requests that arrived within any window of `seconds`.
+    public func maxArrivals(within seconds: Double) -> Int {
+        let window = UInt64(seconds * 1e9)
+        var best = 0
+        var start = 0
+        for end in arrivals.indices {
+            while arrivals[end] - arrivals[start] >= window { start += 1 }
+            best = max(best, end - start + 1)
+        }
+        return best
+    }
+
+    /// Requests per second from the first arrival to the last.
+    public var meanRate: Double {
+        guard arrivals.count > 1, let first = arrivals.first, let last = arrivals.last, last > first else { return 0 }
+        return Double(arrivals.count - 1) / (Double(last - first) / 1e9)
+    }
+
+    public var json: JSONValue {
+        [
+            "requests": .integer(Int64(requests)),
+            "byPath": .object(byPath.mapValues { .integer(Int64($0)) }),
+            "byStatus": .object(Dictionary(uniqueKeysWithValues: byStatus.map { (String($0.key), JSONValue.integer(Int64($0.value))) })),
+            "notModified": .integer(Int64(notModified)),
+            "unauthorized": .integer(Int64(unauthorized)),
+            "connectionsAccepted": .integer(Int64(connectionsAccepted)),
+            "maxConnectionsOpen": .integer(Int64(maxConnectionsOpen)),
+            "maxInFlight": .integer(Int64(maxInFlight)),
+            "maxRequestsInAnySecond": .integer(Int64(maxArrivals(within: 1))),
+            "meanRate": .double((meanRate * 100).rounded() / 100),
+            "credentialLeaks": .integer(Int64(credentialLeaks)),
+        ]
+    }
+}
