@@ -28,7 +28,10 @@ public final class HTTPTransport: CatalogTransport {
             idleTimeout: .seconds(60),
             concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maxConnections)
         )
-        configuration.timeout = .init(connect: .seconds(10), read: self.timeout)
+        // A refused connection fails the request at once; Reel's own retry policy decides what
+        // happens next (AsyncHTTPClient would otherwise keep trying until the deadline).
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = .init(connect: .seconds(5), read: self.timeout)
         configuration.decompression = .enabled(limit: .ratio(50))
         configuration.httpVersion = .http1Only
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)

@@ -1,0 +1,405 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Catalog
+@testable import FakeTMDb
+import ReelTestSupport
+
+/// The client against the fake TMDb server over real HTTP on loopback.
+@Suite(.serialized) struct CatalogClientTests {
+    /// A server, a client with its own cache, and the notices the client printed.
+    struct Rig {
+        let server: FakeTMDbServer
+        let client: CatalogClient
+        let cacheDirectory: String
+        let sink: NoticeSink
+
+        func close() async {
+            await client.shutdown()
+            await server.stop()
+        }
+
+        /// Notices the client printed (stale entries served, ...).
+        var printed: [String] { sink.lines.withLock { $0 } }
+    }
+
+    final class NoticeSink: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    static func fastLimits(rate: Double = 1000, connections: Int = 8, retries: Int = 3) -> CatalogLimits {
+        var limits = CatalogLimits()
+        limits.requestsPerSecond = rate
+        limits.maxConnections = connections
+        limits.retry = RetryPolicy(maximumRetries: retries, baseDelay: .milliseconds(20), maximumDelay: .milliseconds(200), maximumRetryAfter: .seconds(5))
+        limits.timeout = .seconds(5)
+        return limits
+    }
+
+    static func rig(
+        _ name: String = #function, options: FakeTMDbServer.Options = .init(), credentials: Credentials = .bearer("test-token"),
+        limits: CatalogLimits = fastLimits(), offline: Bool = false, cacheDirectory: String? = nil, baseURL: String? = nil
+    ) async throws -> Rig {
+        let server = try await FakeTMDbServer.start(options: options)
+        let directory = cacheDirectory ?? temporaryDirectory(name)
+        let cache = try ResponseCache.open(at: directory)
+        let sink = NoticeSink()
+        let client = CatalogClient.tmdb(
+            baseURL: baseURL ?? server.baseURL, credentials: credentials, cache: cache, limits: limits, offline: offline,
+            notice: { line in sink.lines.withLock { $0.append(line) } }
+        )
+        return Rig(server: server, client: client, cacheDirectory: directory, sink: sink)
+    }
+
+    @Test func everyEndpointAnswersThroughHTTP() async throws {
+        let rig = try await Self.rig()
+        let c = rig.client
+        let config = try await c.configuration()
+        #expect(config.images.url("/x.jpg", kind: .poster, size: "w500") == "https://image.tmdb.org/t/p/w500/x.jpg")
+        #expect(try await c.genres(.movie, language: "en-US").name(of: 35) == "Comedy")
+        #expect(try await c.genres(.movie, language: "de-DE").name(of: 35) == "Komödie")
+        #expect(try await c.genres(.tv, language: "en-US").name(of: 10765) == "Sci-Fi & Fantasy")
+        var discover = DiscoverQuery(mediaType: .movie)
+        discover.genres = [18]
+        let dramas = try await c.discoverMovies(discover)
+        #expect(!dramas.results.isEmpty && dramas.results.allSatisfy { $0.genreIDs.contains(18) })
+        _ = try await c.discoverSeries(DiscoverQuery(mediaType: .tv))
+        let fightClub = try await c.movie(550, language: "en-US", appending: [.credits, .videos, .similar])
+        #expect(fightClub.title == "Fight Club")
+        #expect(fightClub.credits?.cast.contains { $0.id == 287 } == true)
+        #expect(fightClub.videos != nil && fightClub.similar != nil)
+        #expect(try await c.searchMovies("fight club", language: "en-US").results.contains { $0.id == 550 })
+        _ = try await c.searchSeries("a", language: "en-US")
+        #expect(try await c.searchPeople("pitt", language: "en-US").results.contains { $0.id == 287 })
+        let multi = try await c.searchMulti("fight", language: "en-US")
+        #expect(multi.results.contains { if case .movie(let m) = $0 { m.id == 550 } else { false } })
+        _ = try await c.similarMovies(to: 550, language: "en-US")
+        _ = try await c.videos(.movie, id: 550, language: "en-US")
+        #expect(try await c.credits(.movie, id: 550, language: "en-US").cast.contains { $0.id == 287 })
+        let pitt = try await c.person(287, language: "en-US")
+        #expect(pitt.name == "Brad Pitt")
+        #expect(pitt.combinedCredits?.cast.contains { $0.media.id == 550 } == true)
+        #expect(try await c.personCredits(287, language: "en-US").cast.contains { $0.media.id == 550 })
+        #expect(try await c.popularMovies(language: "en-US").results.count > 0)
+        _ = try await c.topRatedMovies(language: "en-US")
+        _ = try await c.popularSeries(language: "en-US")
+        _ = try await c.topRatedSeries(language: "en-US")
+        try await c.validateCredentials()
+        let stats = rig.server.statistics
+        #expect(stats.byPath["/movie/550"] == 1)
+        #expect(stats.byPath["/authentication"] == 1)
+        #expect(stats.byStatus[200] == stats.requests)
+        await rig.close()
+    }
+
+    @Test func aSecondIdenticalRunIsServedFromTheCacheWithZeroRequests() async throws {
+        let rig = try await Self.rig()
+        func run(_ c: CatalogClient) async throws -> [String] {
+            var titles: [String] = []
+            titles.append(try await c.movie(550, language: "en-US").title)
+            titles.append(contentsOf: try await c.popularMovies(language: "en-US").results.map(\.title))
+            titles.append(contentsOf: try await c.genres(.movie, language: "de-DE").genres.map(\.name))
+            titles.append(try await c.person(287, language: "en-US").name)
+            return titles
+        }
+        let first = try await run(rig.client)
+        let sent = rig.server.statistics.requests
+        #expect(sent == 4)
+        let second = try await run(rig.client)
+        #expect(second == first)
+        #expect(rig.server.statistics.requests == sent)
+        #expect(rig.client.counts.cacheHits == 4)
+        // A new process (client) over the same cache directory: still nothing reaches the server.
+        let again = CatalogClient.tmdb(baseURL: rig.server.baseURL, credentials: .bearer("test-token"),
+                                       cache: try ResponseCache.open(at: rig.cacheDirectory), limits: Self.fastLimits())
+        #expect(try await run(again) == first)
+        #expect(rig.server.statistics.requests == sent)
+        await again.shutdown()
+        await rig.close()
+    }
+
+    @Test func anExpiredEntryIsRevalidatedWithItsETag() async throws {
+        var options = FakeTMDbServer.Options()
+        options.maxAge = 0
+        let rig = try await Self.rig(options: options)
+        let first = try await rig.client.movie(550, language: "en-US")
+        let second = try await rig.client.movie(550, language: "en-US")
+        #expect(first == second)
+        let stats = rig.server.statistics
+        #expect(stats.requests == 2)
+        #expect(stats.notModified == 1)
+        #expect(stats.byStatus[304] == 1)
+        #expect(rig.client.counts.revalidated == 1)
+        await rig.close()
+    }
+
+    @Test func offlineAnswersFromTheCacheOnlyAndSaysWhatIsMissing() async throws {
+        let directory = temporaryDirectory()
+        let online = try await Self.rig(cacheDirectory: directory)
+        _ = try await online.client.movie(550, language: "en-US")
+        await online.close()
+
+        let offline = try await Self.rig(offline: true, cacheDirectory: directory)
+        #expect(try await offline.client.movie(550, language: "en-US").title == "Fight Club")
+        await #expect(throws: CatalogError.notCached(endpoint: "/movie/550?language=de-DE")) {
+            try await offline.client.movie(550, language: "de-DE")
+        }
+        #expect(offline.server.statistics.requests == 0)
+        await offline.close()
+    }
+
+    @Test func aStaleEntryIsServedWithANoticeWhenTMDbFails() async throws {
+        var options = FakeTMDbServer.Options()
+        options.maxAge = 0
+        let rig = try await Self.rig(options: options)
+        let fresh = try await rig.client.movie(550, language: "en-US")
+        rig.server.inject(Fault(.status(503, retryAfter: nil), count: 100))
+        let stale = try await rig.client.movie(550, language: "en-US")
+        #expect(stale == fresh)
+        #expect(rig.client.counts.staleServed == 1)
+        #expect(rig.printed.count == 1)
+        #expect(rig.printed.first?.contains("HTTP 503") == true)
+        #expect(rig.printed.first?.contains("cached") == true)
+        await rig.close()
+    }
+
+    @Test func retryAfterInSecondsIsHonoured() async throws {
+        let rig = try await Self.rig()
+        rig.server.inject(Fault(.status(429, retryAfter: "1")))
+        let start = ContinuousClock.now
+        #expect(try await rig.client.movie(550, language: "en-US").id == 550)
+        let waited = ContinuousClock.now - start
+        #expect(waited >= .milliseconds(950))
+        #expect(rig.server.statistics.byStatus[429] == 1)
+        #expect(rig.server.statistics.byStatus[200] == 1)
+        #expect(rig.client.counts.retries == 1)
+        await rig.close()
+    }
+
+    @Test func retryAfterAsAnHTTPDateIsHonoured() async throws {
+        let rig = try await Self.rig()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        rig.server.inject(Fault(.status(503, retryAfter: formatter.string(from: Date().addingTimeInterval(2)))))
+        let start = ContinuousClock.now
+        #expect(try await rig.client.movie(550, language: "en-US").id == 550)
+        // HTTP dates have whole seconds: the wait is between 1 and 2 s.
+        #expect(ContinuousClock.now - start >= .milliseconds(900))
+        #expect(rig.server.statistics.requests == 2)
+        await rig.close()
+    }
+
+    @Test func aRetryAfterLongerThanReelWaitsFailsAtOnce() async throws {
+        let rig = try await Self.rig()
+        rig.server.inject(Fault(.status(429, retryAfter: "3600")))
+        await #expect {
+            try await rig.client.movie(550, language: "en-US")
+        } throws: { error in
+            guard case CatalogError.rateLimited(_, let after) = error else { return false }
+            return after == .seconds(3600)
+        }
+        #expect(rig.server.statistics.requests == 1)
+        await rig.close()
+    }
+
+    @Test(arguments: [
+        Fault.Kind.status(429, retryAfter: nil), .status(500, retryAfter: nil), .status(502, retryAfter: nil),
+        .status(503, retryAfter: nil), .status(504, retryAfter: nil), .truncatedBody, .connectionReset,
+    ])
+    func transientFaultsAreRetriedWithBackoff(_ kind: Fault.Kind) async throws {
+        let rig = try await Self.rig()
+        rig.server.inject(Fault(kind, count: 2))
+        #expect(try await rig.client.movie(550, language: "en-US").title == "Fight Club")
+        #expect(rig.server.statistics.requests == 3)
+        #expect(rig.client.counts.retries == 2)
+        await rig.close()
+    }
+
+    @Test func retriesAreBoundedAndTheErrorSaysWhatFailed() async throws {
+        let rig = try await Self.rig(limits: Self.fastLimits(retries: 2))
+        rig.server.inject(Fault(.status(503, retryAfter: nil), count: 10))
+        await #expect {
+            try await rig.client.movie(550, language: "en-US")
+        } throws: { error in
+            guard case CatalogError.unavailable(let endpoint, let reason) = error else { return false }
+            return endpoint == "/movie/550?language=en-US" && reason.contains("503")
+        }
+        #expect(rig.server.statistics.requests == 3)
+        await rig.close()
+    }
+
+    @Test func rateLimitingThatNeverEndsIsReportedAsSuch() async throws {
+        let rig = try await Self.rig(limits: Self.fastLimits(retries: 1))
+        rig.server.inject(Fault(.status(429, retryAfter: nil), count: 10))
+        await #expect {
+            try await rig.client.movie(550, language: "en-US")
+        } throws: { error in
+            if case CatalogError.rateLimited = error { return true }
+            return false
+        }
+        await rig.close()
+    }
+
+    @Test func malformedResponsesNameTheEndpointAndTheField() async throws {
+        let rig = try await Self.rig()
+        rig.server.inject(Fault(.malformedJSON))
+        await #expect(throws: CatalogError.malformedResponse(endpoint: "/movie/550?language=en-US", detail: "not valid JSON")) {
+            try await rig.client.movie(550, language: "en-US")
+        }
+        rig.server.inject(Fault(.wrongType))
+        await #expect(throws: CatalogError.malformedResponse(endpoint: "/movie/550?language=en-US", detail: "field id: expected Int")) {
+            try await rig.client.movie(550, language: "en-US")
+        }
+        // Nothing malformed was cached: the next request goes to the server and succeeds.
+        #expect(try await rig.client.movie(550, language: "en-US").title == "Fight Club")
+        #expect(rig.server.statistics.requests == 3)
+        await rig.close()
+    }
+
+    @Test func notFoundAndRejectedRequestsAreTyped() async throws {
+        let rig = try await Self.rig()
+        await #expect(throws: CatalogError.notFound(endpoint: "/movie/999999999?language=en-US")) {
+            try await rig.client.movie(999_999_999, language: "en-US")
+        }
+        await #expect(throws: CatalogError.rejected(endpoint: "/search/movie?include_adult=false&language=en-US&page=1&query=", status: 422, message: "query must be provided")) {
+            try await rig.client.searchMovies("", language: "en-US")
+        }
+        await #expect(throws: CatalogError.rejected(endpoint: "/movie/popular?language=en-US&page=501", status: 400, message: "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer.")) {
+            try await rig.client.popularMovies(page: 501, language: "en-US")
+        }
+        #expect(rig.server.statistics.requests == 3)
+        await rig.close()
+    }
+
+    @Test func invalidCredentialsAreTypedAndAV3KeyUsedAsATokenGetsAHint() async throws {
+        var options = FakeTMDbServer.Options()
+        options.token = "the-right-token"
+        options.apiKey = "0123456789abcdef0123456789abcdef"
+        let wrong = try await Self.rig(options: options, credentials: .bearer("a-wrong-token"))
+        await #expect {
+            try await wrong.client.movie(550, language: "en-US")
+        } throws: { error in
+            guard case CatalogError.invalidCredentials(let code, _, let hint) = error else { return false }
+            return code == 7 && hint?.contains("reel tmdb login") == true
+        }
+        #expect(wrong.server.statistics.unauthorized == 1)
+        await wrong.close()
+
+        let keyAsToken = try await Self.rig(options: options, credentials: .bearer("0123456789abcdef0123456789abcdef"))
+        await #expect {
+            try await keyAsToken.client.movie(550, language: "en-US")
+        } throws: { error in
+            guard case CatalogError.invalidCredentials(_, _, let hint) = error else { return false }
+            return hint?.contains("TMDB_API_KEY") == true
+        }
+        await keyAsToken.close()
+
+        let key = try await Self.rig(options: options, credentials: .apiKey("0123456789abcdef0123456789abcdef"))
+        #expect(try await key.client.movie(550, language: "en-US").id == 550)
+        let token = try await Self.rig(options: options, credentials: .bearer("the-right-token"))
+        #expect(try await token.client.movie(550, language: "en-US").id == 550)
+        await key.close()
+        await token.close()
+    }
+
+    @Test func credentialsNeverReachTheCacheOrErrors() async throws {
+        let secretToken = "eyJ-secret-read-access-token-5f1c"
+        let secretKey = "feedfacefeedfacefeedfacefeedface"
+        let tokenRig = try await Self.rig(credentials: .bearer(secretToken))
+        _ = try await tokenRig.client.movie(550, language: "en-US")
+        _ = try await tokenRig.client.searchMulti("fight", language: "en-US")
+        tokenRig.server.inject(Fault(.status(503, retryAfter: nil), count: 10))
+        var messages: [String] = []
+        do { _ = try await tokenRig.client.movie(551, language: "en-US") } catch { messages.append(String(describing: error)) }
+        await tokenRig.close()
+
+        let keyRig = try await Self.rig(credentials: .apiKey(secretKey))
+        _ = try await keyRig.client.movie(550, language: "en-US")
+        keyRig.server.inject(Fault(.malformedJSON))
+        do { _ = try await keyRig.client.movie(551, language: "en-US") } catch { messages.append(String(describing: error)) }
+        await keyRig.close()
+
+        #expect(messages.count == 2)
+        for message in messages + tokenRig.printed + keyRig.printed {
+            #expect(!message.contains(secretToken) && !message.contains(secretKey) && !message.contains("api_key"))
+        }
+        #expect(String(describing: Credentials.bearer(secretToken)).contains(secretToken) == false)
+        #expect(String(describing: Credentials.apiKey(secretKey)).contains(secretKey) == false)
+        for directory in [tokenRig.cacheDirectory, keyRig.cacheDirectory] {
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory) {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))
+                #expect(bytes.range(of: Data(secretToken.utf8)) == nil, "\(file) holds the token")
+                #expect(bytes.range(of: Data(secretKey.utf8)) == nil, "\(file) holds the key")
+                #expect(bytes.range(of: Data("api_key".utf8)) == nil, "\(file) holds an api_key parameter")
+            }
+        }
+    }
+
+    @Test func identicalRequestsInFlightShareOneTrip() async throws {
+        var options = FakeTMDbServer.Options()
+        options.latency = .milliseconds(300)
+        let rig = try await Self.rig(options: options)
+        let client = rig.client
+        let titles = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<10 { group.addTask { try await client.movie(550, language: "en-US").title } }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(titles == Array(repeating: "Fight Club", count: 10))
+        #expect(rig.server.statistics.requests == 1)
+        #expect(client.counts.joined == 9)
+        await rig.close()
+    }
+
+    @Test func theRateLimiterNeverExceedsItsRateAsTheServerMeasuresIt() async throws {
+        var options = FakeTMDbServer.Options()
+        options.syntheticMovies = 100
+        let rate = 20.0
+        let rig = try await Self.rig(options: options, limits: Self.fastLimits(rate: rate, connections: 8))
+        let client = rig.client
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 1...50 {
+                group.addTask { _ = try await client.movie(SampleCatalog.syntheticBase + n, language: "en-US") }
+            }
+            try await group.waitForAll()
+        }
+        let stats = rig.server.statistics
+        #expect(stats.requests == 50)
+        // Starts are spaced 1/rate apart; one extra arrival in a window allows for loopback jitter.
+        #expect(stats.maxArrivals(within: 1) <= Int(rate) + 1)
+        #expect(stats.meanRate <= rate * 1.05)
+        await rig.close()
+    }
+
+    @Test func connectionsAndRequestsInFlightStayWithinTheLimit() async throws {
+        var options = FakeTMDbServer.Options()
+        options.syntheticMovies = 100
+        options.latency = .milliseconds(50)
+        let rig = try await Self.rig(options: options, limits: Self.fastLimits(rate: 10_000, connections: 4))
+        let client = rig.client
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for n in 1...40 {
+                group.addTask { _ = try await client.movie(SampleCatalog.syntheticBase + n, language: "en-US") }
+            }
+            try await group.waitForAll()
+        }
+        let stats = rig.server.statistics
+        #expect(stats.requests == 40)
+        #expect(stats.maxInFlight <= 4)
+        #expect(stats.maxInFlight >= 2)
+        #expect(stats.maxConnectionsOpen <= 4)
+        await rig.close()
+    }
+
+    @Test func aServerThatIsNotThereIsUnavailableNotACrash() async throws {
+        let rig = try await Self.rig(limits: Self.fastLimits(retries: 1), baseURL: "http://127.0.0.1:9/3")
+        await #expect {
+            try await rig.client.movie(550, language: "en-US")
+        } throws: { error in
+            guard case CatalogError.unavailable(_, let reason) = error else { return false }
+            return reason.contains("refused")
+        }
+        await rig.close()
+    }
+}
