@@ -28,11 +28,12 @@ def render(source: pathlib.Path) -> str:
     for name in ("movies", "series", "people"):
         text = (source / f"{name}.json").read_text(encoding="utf-8")
         json.loads(text)  # must be valid JSON
-        if '"#' in text:
-            sys.exit(f"{name}.json contains the sequence \"# which would end the raw string literal")
-        parts.append(f'    static let {name} = #"""')
+        hashes = "#"
+        while '"' + hashes in text:  # the raw string's delimiter must not occur in it
+            hashes += "#"
+        parts.append(f'    static let {name} = {hashes}"""')
         parts.append(text.rstrip("\n"))
-        parts.append('"""#')
+        parts.append(f'"""{hashes}')
         parts.append("")
     parts[-1] = "}"
     return "\n".join(parts) + "\n"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import EventLog
 import Foundation
 import LMDB
@@ -13,7 +14,10 @@ enum ExitStatus: Int32 {
     case integrityFailure = 65
     case notFound = 66
     case unavailable = 69
+    /// Also "try again later": TMDb rate limiting.
     case conflict = 75
+    /// TMDb refused the configured credentials.
+    case credentials = 77
 }
 
 /// A failure to report as one line on stderr with its exit status.
@@ -47,6 +51,21 @@ extension ReelFailure {
             case .streamShredded: return ReelFailure(message: error.description, status: .notFound)
             case .unsupportedFormat, .corruptEnvelope, .corruptBlob: return ReelFailure(message: error.description, status: .integrityFailure)
             case .storage(let storage): return from(storage)
+            }
+        case let error as CatalogError:
+            switch error {
+            case .notFound: return ReelFailure(message: error.description, status: .notFound)
+            case .invalidCredentials: return ReelFailure(message: error.description, status: .credentials)
+            case .missingCredentials, .unavailable, .notCached: return ReelFailure(message: error.description, status: .unavailable)
+            case .rateLimited: return ReelFailure(message: error.description, status: .conflict)
+            case .rejected: return ReelFailure(message: error.description, status: .usage)
+            case .malformedResponse: return ReelFailure(message: error.description, status: .integrityFailure)
+            }
+        case let error as CredentialStore.StoreError:
+            switch error {
+            case .unreadable(let path, let reason): return ReelFailure(message: "the credentials file \(path) \(reason)", status: .usage)
+            case .unwritable(let path, let reason): return ReelFailure(message: "cannot write \(path): \(reason)", status: .unavailable)
+            case .empty: return ReelFailure(message: "no credential given", status: .usage)
             }
         case let error as LMDBError:
             switch error.code {

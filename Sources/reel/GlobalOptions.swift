@@ -13,6 +13,16 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON document instead of text.")
     var json = false
 
+    @Flag(name: .long, help: "Answer catalog requests from the cache only (env REEL_OFFLINE=1).")
+    var offline = false
+
+    /// `--offline`, or `REEL_OFFLINE` set to 1/true/yes.
+    var isOffline: Bool {
+        if offline { return true }
+        let value = (ProcessInfo.processInfo.environment["REEL_OFFLINE"] ?? "").lowercased()
+        return ["1", "true", "yes"].contains(value)
+    }
+
     /// `--data-dir`, else `REEL_DATA_DIR`, else `$XDG_DATA_HOME/reel`, else `~/.local/share/reel`.
     var resolvedDataDirectory: String {
         let env = ProcessInfo.processInfo.environment

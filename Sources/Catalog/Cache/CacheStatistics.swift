@@ -18,4 +18,6 @@ public struct CacheStatistics: Sendable, Equatable {
     public var fileBytes = 0
 
     public var stale: Int { entries - fresh }
+
+    public init(path: String) { self.path = path }
 }

@@ -3,8 +3,1339 @@
 
 /// The sample catalog's facts, compiled in.
 enum SampleData {
-    static let movies = #"""
+    static let movies = ##"""
 [
+  {
+    "id": 278,
+    "imdb_id": "tt0111161",
+    "title": "The Shawshank Redemption",
+    "original_title": "The Shawshank Redemption",
+    "original_language": "en",
+    "release_date": "1994-09-23",
+    "genre_ids": [
+      18,
+      80
+    ],
+    "runtime": 142,
+    "status": "Released",
+    "tagline": "",
+    "budget": 25000000,
+    "revenue": 28341469,
+    "vote_average": 8.7,
+    "vote_count": 25411,
+    "popularity": 103.679,
+    "poster_path": "/q6y0Go1tsGEsmtFryDOJo3dEmqu.jpg",
+    "backdrop_path": "/kXfqcdQKsToO0OUXHcrrNCHDBzO.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 97,
+        "name": "Castle Rock Entertainment",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Convicted of a double murder he insists he did not commit, banker Andy Dufresne begins a life sentence at Shawshank prison. Over two decades he forms a deep friendship with fellow inmate Red and quietly holds on to hope.",
+    "translations": {
+      "de-DE": {
+        "title": "Die Verurteilten",
+        "overview": "Der Bankier Andy Dufresne wird für einen Doppelmord verurteilt, den er nicht begangen haben will. Im Gefängnis Shawshank freundet er sich mit dem Mithäftling Red an und verliert über zwanzig Jahre hinweg nie die Hoffnung.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 504,
+        "character": "Andy Dufresne"
+      },
+      {
+        "person": 192,
+        "character": "Ellis Boyd 'Red' Redding"
+      }
+    ],
+    "crew": [
+      {
+        "person": 4027,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      497,
+      13,
+      238,
+      424,
+      769
+    ]
+  },
+  {
+    "id": 238,
+    "imdb_id": "tt0068646",
+    "title": "The Godfather",
+    "original_title": "The Godfather",
+    "original_language": "en",
+    "release_date": "1972-03-14",
+    "genre_ids": [
+      18,
+      80
+    ],
+    "runtime": 175,
+    "status": "Released",
+    "tagline": "",
+    "budget": 6000000,
+    "revenue": 245066411,
+    "vote_average": 8.708,
+    "vote_count": 19350,
+    "popularity": 102.788,
+    "poster_path": "/3bhkrj58Vtu7enYsRolD1fZdja1.jpg",
+    "backdrop_path": "/rSPw7tgCH9c6NqICZef4kZjFOQ5.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "it",
+      "la"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 4,
+        "name": "Paramount Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "In post-war New York, the ageing head of the Corleone crime family must decide who will inherit his empire. His youngest son Michael, who wanted nothing to do with the business, is slowly drawn into its violence.",
+    "translations": {
+      "de-DE": {
+        "title": "Der Pate",
+        "overview": "New York nach dem Zweiten Weltkrieg: Der alternde Chef der Mafiafamilie Corleone muss seine Nachfolge regeln. Sein jüngster Sohn Michael wollte mit den Geschäften nie etwas zu tun haben und wird doch Schritt für Schritt hineingezogen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 3084,
+        "character": "Don Vito Corleone"
+      },
+      {
+        "person": 1158,
+        "character": "Michael Corleone"
+      }
+    ],
+    "crew": [
+      {
+        "person": 1776,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      240,
+      769,
+      680,
+      1422,
+      278
+    ]
+  },
+  {
+    "id": 240,
+    "imdb_id": "tt0071562",
+    "title": "The Godfather Part II",
+    "original_title": "The Godfather Part II",
+    "original_language": "en",
+    "release_date": "1974-12-20",
+    "genre_ids": [
+      18,
+      80
+    ],
+    "runtime": 202,
+    "status": "Released",
+    "tagline": "",
+    "budget": 13000000,
+    "revenue": 102600000,
+    "vote_average": 8.592,
+    "vote_count": 11671,
+    "popularity": 89.614,
+    "poster_path": "/hek3koDUyRQk7FIhPXsa6mT2Zc3.jpg",
+    "backdrop_path": "/kGzFbGhp99zva6oZODW5atUtnqi.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "it",
+      "la",
+      "es"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 4,
+        "name": "Paramount Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Two stories run side by side: Michael Corleone tightens his grip on the family business as enemies close in, while decades earlier the young Vito Corleone arrives in New York and builds his power from nothing.",
+    "translations": {
+      "de-DE": {
+        "title": "Der Pate – Teil II",
+        "overview": "Zwei Geschichten laufen parallel: Michael Corleone baut seine Macht aus, während sich Feinde um ihn sammeln. Jahrzehnte zuvor kommt der junge Vito Corleone nach New York und steigt aus dem Nichts zum Paten auf.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1158,
+        "character": "Don Michael Corleone"
+      },
+      {
+        "person": 380,
+        "character": "Vito Corleone"
+      }
+    ],
+    "crew": [
+      {
+        "person": 1776,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      238,
+      769,
+      1422,
+      466420
+    ]
+  },
+  {
+    "id": 424,
+    "imdb_id": "tt0108052",
+    "title": "Schindler's List",
+    "original_title": "Schindler's List",
+    "original_language": "en",
+    "release_date": "1993-12-15",
+    "genre_ids": [
+      18,
+      36,
+      10752
+    ],
+    "runtime": 195,
+    "status": "Released",
+    "tagline": "",
+    "budget": 22000000,
+    "revenue": 321365567,
+    "vote_average": 8.572,
+    "vote_count": 15038,
+    "popularity": 65.593,
+    "poster_path": "/sF1U4EUQS8YHUYjNl3pMGNIQyr0.jpg",
+    "backdrop_path": "/3f92DMBTFqr3wgXpfxzrb0qv8nG.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "he",
+      "de",
+      "pl"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 33,
+        "name": "Universal Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 56,
+        "name": "Amblin Entertainment",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Opportunistic German industrialist Oskar Schindler arrives in occupied Kraków to profit from the war. Confronted with the persecution of the city's Jews, he spends his fortune to save more than a thousand of his workers.",
+    "translations": {
+      "de-DE": {
+        "title": "Schindlers Liste",
+        "overview": "Der geschäftstüchtige Industrielle Oskar Schindler will im besetzten Krakau am Krieg verdienen. Angesichts der Verfolgung der Juden setzt er schließlich sein Vermögen ein, um über tausend seiner Arbeiter zu retten.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 3896,
+        "character": "Oskar Schindler"
+      },
+      {
+        "person": 5469,
+        "character": "Amon Göth"
+      }
+    ],
+    "crew": [
+      {
+        "person": 488,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      857,
+      613,
+      12477,
+      637,
+      582
+    ]
+  },
+  {
+    "id": 389,
+    "imdb_id": "tt0050083",
+    "title": "12 Angry Men",
+    "original_title": "12 Angry Men",
+    "original_language": "en",
+    "release_date": "1957-04-10",
+    "genre_ids": [
+      18
+    ],
+    "runtime": 97,
+    "status": "Released",
+    "tagline": "",
+    "budget": 350000,
+    "revenue": 0,
+    "vote_average": 8.546,
+    "vote_count": 7975,
+    "popularity": 56.075,
+    "poster_path": "/ow3wq89wM8qd5X7hWKxiRfsFf9C.jpg",
+    "backdrop_path": "/qqHQsStV6exghCM7zbObuYBiYxw.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [],
+    "overview": "Twelve jurors retreat to a stuffy room to decide the fate of a teenager accused of murder. One lone holdout asks the others to look at the evidence again, and certainty begins to crack.",
+    "translations": {
+      "de-DE": {
+        "title": "Die zwölf Geschworenen",
+        "overview": "Zwölf Geschworene sollen in einem stickigen Raum über einen jungen Angeklagten urteilen. Ein einziger von ihnen zweifelt und bringt die anderen dazu, die Beweise noch einmal zu prüfen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      278,
+      274,
+      807,
+      424
+    ]
+  },
+  {
+    "id": 19404,
+    "imdb_id": "tt0112870",
+    "title": "Dilwale Dulhania Le Jayenge",
+    "original_title": "दिलवाले दुल्हनिया ले जायेंगे",
+    "original_language": "hi",
+    "release_date": "1995-10-20",
+    "genre_ids": [
+      35,
+      18,
+      10749
+    ],
+    "runtime": 190,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 8.5,
+    "vote_count": 4324,
+    "popularity": 36.028,
+    "poster_path": "/lfRkUr7DYdHldAqi3PwdQGBRBPM.jpg",
+    "backdrop_path": "/90ez6ArvpO8bvpyIngBuwXOqJm5.jpg",
+    "origin_country": [
+      "IN"
+    ],
+    "spoken_languages": [
+      "hi"
+    ],
+    "production_countries": [
+      "IN"
+    ],
+    "production_companies": [],
+    "overview": "Raj and Simran, two young Indians raised in London, fall in love on a trip across Europe. Simran's traditional father has already promised her to another man, so Raj follows her to Punjab to win over the family.",
+    "translations": {},
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      11216,
+      637,
+      13,
+      313369
+    ]
+  },
+  {
+    "id": 129,
+    "imdb_id": "tt0245429",
+    "title": "Spirited Away",
+    "original_title": "千と千尋の神隠し",
+    "original_language": "ja",
+    "release_date": "2001-07-20",
+    "genre_ids": [
+      16,
+      10751,
+      14
+    ],
+    "runtime": 125,
+    "status": "Released",
+    "tagline": "",
+    "budget": 19000000,
+    "revenue": 274925095,
+    "vote_average": 8.539,
+    "vote_count": 15427,
+    "popularity": 94.593,
+    "poster_path": "/39wmItIWsg5sZMyRUHLkWBcuVCM.jpg",
+    "backdrop_path": "/mSDsSDwaP3E7dEfUPWy4J0djt4O.jpg",
+    "origin_country": [
+      "JP"
+    ],
+    "spoken_languages": [
+      "ja"
+    ],
+    "production_countries": [
+      "JP"
+    ],
+    "production_companies": [
+      {
+        "id": 10342,
+        "name": "Studio Ghibli",
+        "origin_country": "JP"
+      }
+    ],
+    "overview": "On the way to their new home, ten-year-old Chihiro and her parents wander into an abandoned theme park that turns out to be a spirit world. When her parents are turned into pigs, Chihiro must work in a bathhouse for gods to free them.",
+    "translations": {
+      "de-DE": {
+        "title": "Chihiros Reise ins Zauberland",
+        "overview": "Auf dem Weg in ihr neues Zuhause gerät die zehnjährige Chihiro mit ihren Eltern in eine Welt der Geister. Ihre Eltern werden in Schweine verwandelt, und Chihiro muss in einem Badehaus für Götter arbeiten, um sie zu befreien.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [
+      {
+        "person": 608,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      128,
+      8392,
+      508883,
+      372058,
+      12477
+    ]
+  },
+  {
+    "id": 155,
+    "imdb_id": "tt0468569",
+    "title": "The Dark Knight",
+    "original_title": "The Dark Knight",
+    "original_language": "en",
+    "release_date": "2008-07-16",
+    "genre_ids": [
+      18,
+      28,
+      80,
+      53
+    ],
+    "runtime": 152,
+    "status": "Released",
+    "tagline": "",
+    "budget": 185000000,
+    "revenue": 1004558444,
+    "vote_average": 8.5,
+    "vote_count": 31322,
+    "popularity": 88.979,
+    "poster_path": "/qJ2tW6WMUDux911r6m7haRef0WH.jpg",
+    "backdrop_path": "/nMKdUUepR0i5zn0y1T4CsSB5chy.jpg",
+    "origin_country": [
+      "GB",
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "zh"
+    ],
+    "production_countries": [
+      "GB",
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 174,
+        "name": "Warner Bros. Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 923,
+        "name": "Legendary Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 9996,
+        "name": "Syncopy",
+        "origin_country": "GB"
+      }
+    ],
+    "overview": "Batman, Lieutenant Gordon and District Attorney Harvey Dent seem close to breaking Gotham's mob. Then a criminal mastermind calling himself the Joker plunges the city into chaos and forces Batman to question what he is willing to become.",
+    "translations": {
+      "de-DE": {
+        "title": "The Dark Knight",
+        "overview": "Batman, Lieutenant Gordon und Staatsanwalt Harvey Dent scheinen Gothams Unterwelt fast besiegt zu haben. Doch ein Verbrecher, der sich Joker nennt, stürzt die Stadt ins Chaos und zwingt Batman, seine eigenen Grenzen zu hinterfragen.",
+        "tagline": ""
+      }
+    },
+    "videos": [
+      {
+        "key": "EXeTwQWrcwY",
+        "name": "Official Trailer",
+        "type": "Trailer",
+        "site": "YouTube",
+        "official": true,
+        "published_at": "2008-05-01T00:00:00.000Z",
+        "language": "en-US",
+        "size": 1080
+      }
+    ],
+    "cast": [
+      {
+        "person": 3894,
+        "character": "Bruce Wayne"
+      },
+      {
+        "person": 1810,
+        "character": "Joker"
+      },
+      {
+        "person": 3895,
+        "character": "Alfred Pennyworth"
+      },
+      {
+        "person": 64,
+        "character": "James Gordon"
+      },
+      {
+        "person": 192,
+        "character": "Lucius Fox"
+      },
+      {
+        "person": 2037,
+        "character": "Scarecrow"
+      }
+    ],
+    "crew": [
+      {
+        "person": 525,
+        "job": "Director",
+        "department": "Directing"
+      },
+      {
+        "person": 527,
+        "job": "Screenplay",
+        "department": "Writing"
+      }
+    ],
+    "similar": [
+      27205,
+      1124,
+      157336,
+      807,
+      1422
+    ]
+  },
+  {
+    "id": 496243,
+    "imdb_id": "tt6751668",
+    "title": "Parasite",
+    "original_title": "기생충",
+    "original_language": "ko",
+    "release_date": "2019-05-30",
+    "genre_ids": [
+      35,
+      53,
+      18
+    ],
+    "runtime": 133,
+    "status": "Released",
+    "tagline": "",
+    "budget": 11363000,
+    "revenue": 257591776,
+    "vote_average": 8.513,
+    "vote_count": 16996,
+    "popularity": 81.057,
+    "poster_path": "/7IiTTgloJzvGI1TAYymCfbfl3vT.jpg",
+    "backdrop_path": "/hiKmpZMGZsrkA3cdce8a7Dpos1j.jpg",
+    "origin_country": [
+      "KR"
+    ],
+    "spoken_languages": [
+      "ko",
+      "en"
+    ],
+    "production_countries": [
+      "KR"
+    ],
+    "production_companies": [],
+    "overview": "The Kims, a family living in a cramped basement flat, talk their way one by one into jobs with the wealthy Park family. Their scheme works perfectly until an unexpected discovery in the Parks' house turns comedy into catastrophe.",
+    "translations": {
+      "de-DE": {
+        "title": "Parasite",
+        "overview": "Die Familie Kim lebt in einer engen Kellerwohnung und erschleicht sich nach und nach Stellen im Haushalt der reichen Familie Park. Der Plan geht auf, bis eine unerwartete Entdeckung im Haus der Parks alles eskalieren lässt.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      680,
+      274,
+      769,
+      1422
+    ]
+  },
+  {
+    "id": 497,
+    "imdb_id": "tt0120689",
+    "title": "The Green Mile",
+    "original_title": "The Green Mile",
+    "original_language": "en",
+    "release_date": "1999-12-10",
+    "genre_ids": [
+      14,
+      18,
+      80
+    ],
+    "runtime": 189,
+    "status": "Released",
+    "tagline": "",
+    "budget": 60000000,
+    "revenue": 286801374,
+    "vote_average": 8.51,
+    "vote_count": 16396,
+    "popularity": 68.203,
+    "poster_path": "/8VG8fDNiy50H4FedGwdSVUPoaJe.jpg",
+    "backdrop_path": "/l6hQWH9eDksNJNiXWYRkWqikOdu.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "fr"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 97,
+        "name": "Castle Rock Entertainment",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "In 1935, prison guard Paul Edgecomb oversees death row in a Louisiana penitentiary. A gentle giant condemned for a terrible crime, John Coffey, reveals an inexplicable gift that changes how Paul sees justice.",
+    "translations": {
+      "de-DE": {
+        "title": "The Green Mile",
+        "overview": "1935 leitet der Wärter Paul Edgecomb den Todestrakt eines Gefängnisses in Louisiana. Der sanfte Hüne John Coffey, verurteilt wegen eines grausamen Verbrechens, besitzt eine unerklärliche Gabe, die Pauls Blick auf Gerechtigkeit verändert.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 31,
+        "character": "Paul Edgecomb"
+      }
+    ],
+    "crew": [
+      {
+        "person": 4027,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      278,
+      13,
+      424,
+      857
+    ]
+  },
+  {
+    "id": 372058,
+    "imdb_id": "tt5311514",
+    "title": "Your Name.",
+    "original_title": "君の名は。",
+    "original_language": "ja",
+    "release_date": "2016-08-26",
+    "genre_ids": [
+      10749,
+      16,
+      18
+    ],
+    "runtime": 106,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 8.5,
+    "vote_count": 10704,
+    "popularity": 85.202,
+    "poster_path": "/q719jXXEzOoYaps6babgKnONONX.jpg",
+    "backdrop_path": "/dIWwZW7dJJtqC6CgWzYkNVKIUm8.jpg",
+    "origin_country": [
+      "JP"
+    ],
+    "spoken_languages": [
+      "ja"
+    ],
+    "production_countries": [
+      "JP"
+    ],
+    "production_companies": [],
+    "overview": "A girl from a small mountain town and a boy from Tokyo start waking up in each other's bodies. As they try to meet in person, they discover that a comet is about to change both of their lives.",
+    "translations": {
+      "de-DE": {
+        "title": "Your Name. – Gestern, heute und für immer",
+        "overview": "Ein Mädchen aus einem Bergdorf und ein Junge aus Tokio wachen plötzlich immer wieder im Körper des anderen auf. Als sie sich endlich treffen wollen, merken sie, dass ein Komet ihr Leben für immer verändern wird.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      129,
+      128,
+      8392,
+      508883
+    ]
+  },
+  {
+    "id": 680,
+    "imdb_id": "tt0110912",
+    "title": "Pulp Fiction",
+    "original_title": "Pulp Fiction",
+    "original_language": "en",
+    "release_date": "1994-09-10",
+    "genre_ids": [
+      53,
+      80
+    ],
+    "runtime": 154,
+    "status": "Released",
+    "tagline": "",
+    "budget": 8000000,
+    "revenue": 213928762,
+    "vote_average": 8.489,
+    "vote_count": 26529,
+    "popularity": 75.561,
+    "poster_path": "/d5iIlFn5s0ImszYzBPb8JPIfbXD.jpg",
+    "backdrop_path": "/suaEOtk1N1sgg2MTM7oZd2cfVp3.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "es",
+      "fr"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 14,
+        "name": "Miramax",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Two philosophical hitmen, a boxer who refuses to throw a fight, a gangster's wife and a pair of diner robbers cross paths in Los Angeles. Their stories are told out of order and collide in darkly funny ways.",
+    "translations": {
+      "de-DE": {
+        "title": "Pulp Fiction",
+        "overview": "Zwei philosophierende Auftragskiller, ein Boxer, der nicht absichtlich verlieren will, die Frau eines Gangsterbosses und ein Räuberpärchen kreuzen sich in Los Angeles. Die Geschichten werden nicht chronologisch erzählt und verknüpfen sich auf schwarzhumorige Weise.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 8891,
+        "character": "Vincent Vega"
+      },
+      {
+        "person": 2231,
+        "character": "Jules Winnfield"
+      },
+      {
+        "person": 139,
+        "character": "Mia Wallace"
+      },
+      {
+        "person": 62,
+        "character": "Butch Coolidge"
+      },
+      {
+        "person": 3129,
+        "character": "Pumpkin"
+      },
+      {
+        "person": 138,
+        "character": "Jimmie"
+      }
+    ],
+    "crew": [
+      {
+        "person": 138,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      16869,
+      68718,
+      466272,
+      769,
+      807
+    ]
+  },
+  {
+    "id": 122,
+    "imdb_id": "tt0167260",
+    "title": "The Lord of the Rings: The Return of the King",
+    "original_title": "The Lord of the Rings: The Return of the King",
+    "original_language": "en",
+    "release_date": "2003-12-01",
+    "genre_ids": [
+      12,
+      14,
+      28
+    ],
+    "runtime": 201,
+    "status": "Released",
+    "tagline": "",
+    "budget": 94000000,
+    "revenue": 1118888979,
+    "vote_average": 8.477,
+    "vote_count": 22916,
+    "popularity": 80.833,
+    "poster_path": "/rCzpDGLbOoPwLjy3OAm5NUPOTrC.jpg",
+    "backdrop_path": "/9DeGfFIqjph5CBFVQrD6wv9S7rR.jpg",
+    "origin_country": [
+      "NZ",
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "NZ",
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 12,
+        "name": "New Line Cinema",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "While Frodo and Sam, guided by the treacherous Gollum, struggle toward Mount Doom to destroy the One Ring, Aragorn gathers the free peoples for a last stand against Sauron's armies at Minas Tirith.",
+    "translations": {
+      "de-DE": {
+        "title": "Der Herr der Ringe: Die Rückkehr des Königs",
+        "overview": "Frodo und Sam kämpfen sich, geführt vom hinterhältigen Gollum, zum Schicksalsberg, um den Einen Ring zu zerstören. Währenddessen sammelt Aragorn die freien Völker zur letzten Schlacht gegen Saurons Heere vor Minas Tirith.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 109,
+        "character": "Frodo Baggins"
+      },
+      {
+        "person": 1327,
+        "character": "Gandalf"
+      },
+      {
+        "person": 110,
+        "character": "Aragorn"
+      },
+      {
+        "person": 1328,
+        "character": "Samwise Gamgee"
+      },
+      {
+        "person": 1333,
+        "character": "Gollum / Sméagol"
+      },
+      {
+        "person": 114,
+        "character": "Legolas"
+      },
+      {
+        "person": 112,
+        "character": "Galadriel"
+      },
+      {
+        "person": 1331,
+        "character": "Elrond"
+      }
+    ],
+    "crew": [
+      {
+        "person": 108,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      49051,
+      57158,
+      122917,
+      11
+    ]
+  },
+  {
+    "id": 13,
+    "imdb_id": "tt0109830",
+    "title": "Forrest Gump",
+    "original_title": "Forrest Gump",
+    "original_language": "en",
+    "release_date": "1994-06-23",
+    "genre_ids": [
+      35,
+      18,
+      10749
+    ],
+    "runtime": 142,
+    "status": "Released",
+    "tagline": "",
+    "budget": 55000000,
+    "revenue": 0,
+    "vote_average": 8.477,
+    "vote_count": 26056,
+    "popularity": 70.159,
+    "poster_path": "/arw2vcBveWOVZr6pxd9XTd1TdQa.jpg",
+    "backdrop_path": "/qdIMHd4sEfJSckfVJfKQvisL02a.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 4,
+        "name": "Paramount Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Forrest Gump, a kind-hearted man from Alabama with a low IQ, stumbles through three decades of American history, from Vietnam to ping-pong diplomacy. All the while he never stops loving his childhood friend Jenny.",
+    "translations": {
+      "de-DE": {
+        "title": "Forrest Gump",
+        "overview": "Der gutherzige, aber einfach gestrickte Forrest Gump aus Alabama stolpert durch drei Jahrzehnte amerikanischer Geschichte, von Vietnam bis zur Ping-Pong-Diplomatie. Dabei hört er nie auf, seine Jugendliebe Jenny zu lieben.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 31,
+        "character": "Forrest Gump"
+      },
+      {
+        "person": 32,
+        "character": "Jenny Curran"
+      },
+      {
+        "person": 33,
+        "character": "Lieutenant Dan Taylor"
+      }
+    ],
+    "crew": [
+      {
+        "person": 24,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      278,
+      497,
+      857,
+      105,
+      597
+    ]
+  },
+  {
+    "id": 429,
+    "imdb_id": "tt0060196",
+    "title": "The Good, the Bad and the Ugly",
+    "original_title": "Il buono, il brutto, il cattivo",
+    "original_language": "it",
+    "release_date": "1966-12-22",
+    "genre_ids": [
+      37
+    ],
+    "runtime": 161,
+    "status": "Released",
+    "tagline": "",
+    "budget": 1200000,
+    "revenue": 0,
+    "vote_average": 8.47,
+    "vote_count": 8031,
+    "popularity": 56.275,
+    "poster_path": "/bX2xnavhMYjWDoZp1VM6VnU1xwe.jpg",
+    "backdrop_path": "/x4biAVdPVCghBlsVIzB6NmbghIz.jpg",
+    "origin_country": [
+      "IT",
+      "ES",
+      "DE"
+    ],
+    "spoken_languages": [
+      "it"
+    ],
+    "production_countries": [
+      "IT",
+      "ES",
+      "DE"
+    ],
+    "production_companies": [],
+    "overview": "During the American Civil War, three gunmen with very different morals chase a fortune in Confederate gold buried in a remote cemetery. Alliances shift constantly until the final three-way standoff.",
+    "translations": {
+      "de-DE": {
+        "title": "Zwei glorreiche Halunken",
+        "overview": "Während des Amerikanischen Bürgerkriegs jagen drei Revolverhelden einem Schatz aus Konföderierten-Gold hinterher, der auf einem abgelegenen Friedhof vergraben ist. Die Bündnisse wechseln ständig, bis es zum Showdown zu dritt kommt.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 190,
+        "character": "Blondie"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      68718,
+      600583,
+      346
+    ]
+  },
+  {
+    "id": 769,
+    "imdb_id": "tt0099685",
+    "title": "GoodFellas",
+    "original_title": "GoodFellas",
+    "original_language": "en",
+    "release_date": "1990-09-12",
+    "genre_ids": [
+      18,
+      80
+    ],
+    "runtime": 145,
+    "status": "Released",
+    "tagline": "",
+    "budget": 25000000,
+    "revenue": 46836394,
+    "vote_average": 8.468,
+    "vote_count": 12108,
+    "popularity": 57.228,
+    "poster_path": "/aKuFiU82s5ISJpGZp7YkIr3kCUd.jpg",
+    "backdrop_path": "/sw7mordbZxgITU877yTpZCud90M.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "it"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 174,
+        "name": "Warner Bros. Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Henry Hill grows up idolising the gangsters of his Brooklyn neighbourhood and becomes one of them. The film follows his rise in the mob over three decades and the paranoia that comes with it.",
+    "translations": {
+      "de-DE": {
+        "title": "GoodFellas – Drei Jahrzehnte in der Mafia",
+        "overview": "Henry Hill bewundert schon als Junge die Gangster seines Viertels in Brooklyn und wird selbst einer von ihnen. Der Film begleitet seinen Aufstieg in der Mafia über drei Jahrzehnte und die wachsende Paranoia.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 380,
+        "character": "James Conway"
+      }
+    ],
+    "crew": [
+      {
+        "person": 1032,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      238,
+      240,
+      1422,
+      680,
+      466420
+    ]
+  },
+  {
+    "id": 346,
+    "imdb_id": "tt0047478",
+    "title": "Seven Samurai",
+    "original_title": "七人の侍",
+    "original_language": "ja",
+    "release_date": "1954-04-26",
+    "genre_ids": [
+      28,
+      18
+    ],
+    "runtime": 207,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 8.459,
+    "vote_count": 3373,
+    "popularity": 43.118,
+    "poster_path": "/8OKmBV5BUFzmozIC3pPWKHy17kx.jpg",
+    "backdrop_path": "/qvZ91FwMq6O47VViAr8vZNQz3WI.jpg",
+    "origin_country": [
+      "JP"
+    ],
+    "spoken_languages": [
+      "ja"
+    ],
+    "production_countries": [
+      "JP"
+    ],
+    "production_companies": [],
+    "overview": "A village of farmers, tired of being raided by bandits every harvest, hires a group of masterless samurai to defend them. The seven warriors train the villagers and prepare for a desperate battle.",
+    "translations": {
+      "de-DE": {
+        "title": "Die sieben Samurai",
+        "overview": "Ein Bauerndorf, das jedes Jahr zur Ernte von Banditen überfallen wird, heuert eine Gruppe herrenloser Samurai an. Die sieben Krieger bilden die Dorfbewohner aus und bereiten sich auf einen verzweifelten Kampf vor.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      429,
+      122,
+      12477
+    ]
+  },
+  {
+    "id": 12477,
+    "imdb_id": "tt0095327",
+    "title": "Grave of the Fireflies",
+    "original_title": "火垂るの墓",
+    "original_language": "ja",
+    "release_date": "1988-04-15",
+    "genre_ids": [
+      16,
+      18,
+      10752
+    ],
+    "runtime": 89,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 8.457,
+    "vote_count": 5066,
+    "popularity": 0.6,
+    "poster_path": "/k9tv1rXZbOhH7eiCk378x61kNQ1.jpg",
+    "backdrop_path": "/dlC0ed9Ugh3FzydnkBtV5lRXUu4.jpg",
+    "origin_country": [
+      "JP"
+    ],
+    "spoken_languages": [
+      "ja"
+    ],
+    "production_countries": [
+      "JP"
+    ],
+    "production_companies": [
+      {
+        "id": 10342,
+        "name": "Studio Ghibli",
+        "origin_country": "JP"
+      }
+    ],
+    "overview": "After an air raid on Kobe in the last months of the Second World War, teenage Seita and his little sister Setsuko are left to fend for themselves. Their struggle to survive is told with heartbreaking restraint.",
+    "translations": {
+      "de-DE": {
+        "title": "Die letzten Glühwürmchen",
+        "overview": "Nach einem Luftangriff auf Kobe in den letzten Kriegsmonaten sind der junge Seita und seine kleine Schwester Setsuko auf sich allein gestellt. Ihr Überlebenskampf wird mit herzzerreißender Zurückhaltung erzählt.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      129,
+      424,
+      8392,
+      49046
+    ]
+  },
+  {
+    "id": 637,
+    "imdb_id": "tt0118799",
+    "title": "Life Is Beautiful",
+    "original_title": "La vita è bella",
+    "original_language": "it",
+    "release_date": "1997-12-20",
+    "genre_ids": [
+      35,
+      18
+    ],
+    "runtime": 116,
+    "status": "Released",
+    "tagline": "",
+    "budget": 20000000,
+    "revenue": 0,
+    "vote_average": 8.455,
+    "vote_count": 12521,
+    "popularity": 38.871,
+    "poster_path": "/6tEJnof1DKWPnl5lzkjf0FVv7oB.jpg",
+    "backdrop_path": "/gavyCu1UaTaTNPsVaGXT6pe5u24.jpg",
+    "origin_country": [
+      "IT"
+    ],
+    "spoken_languages": [
+      "it",
+      "de",
+      "en"
+    ],
+    "production_countries": [
+      "IT"
+    ],
+    "production_companies": [],
+    "overview": "A cheerful Jewish bookshop owner in Fascist Italy charms his way into marriage with a schoolteacher. When he and his young son are deported to a concentration camp, he turns their ordeal into an elaborate game to protect the boy.",
+    "translations": {
+      "de-DE": {
+        "title": "Das Leben ist schön",
+        "overview": "Ein fröhlicher jüdischer Buchhändler im faschistischen Italien erobert das Herz einer Lehrerin. Als er mit seinem kleinen Sohn in ein Konzentrationslager deportiert wird, verwandelt er das Grauen in ein Spiel, um den Jungen zu schützen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      424,
+      11216,
+      13,
+      338
+    ]
+  },
+  {
+    "id": 11216,
+    "imdb_id": "tt0095765",
+    "title": "Cinema Paradiso",
+    "original_title": "Nuovo Cinema Paradiso",
+    "original_language": "it",
+    "release_date": "1988-11-17",
+    "genre_ids": [
+      18,
+      10749
+    ],
+    "runtime": 124,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 8.45,
+    "vote_count": 4093,
+    "popularity": 39.835,
+    "poster_path": "/8SRUfRUi6x4O68n0VCbDNRa6iGL.jpg",
+    "backdrop_path": "/zoVeIgKzGJzpdG6Gwnr7iOYfIMU.jpg",
+    "origin_country": [
+      "IT",
+      "FR"
+    ],
+    "spoken_languages": [
+      "it"
+    ],
+    "production_countries": [
+      "IT",
+      "FR"
+    ],
+    "production_companies": [],
+    "overview": "A successful film director returns to his Sicilian home town for a funeral and remembers his childhood friendship with the projectionist of the village cinema, who taught him to love films.",
+    "translations": {
+      "de-DE": {
+        "title": "Cinema Paradiso",
+        "overview": "Ein erfolgreicher Regisseur kehrt für eine Beerdigung in sein sizilianisches Heimatdorf zurück und erinnert sich an seine Kindheitsfreundschaft mit dem Filmvorführer des Dorfkinos, der ihm die Liebe zum Kino schenkte.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      637,
+      19404,
+      338,
+      313369
+    ]
+  },
   {
     "id": 550,
     "imdb_id": "tt0137523",
@@ -17,29 +1348,57 @@ enum SampleData {
     ],
     "runtime": 139,
     "status": "Released",
-    "tagline": "",
+    "tagline": "Mischief. Mayhem. Soap.",
     "budget": 63000000,
     "revenue": 100853753,
-    "vote_average": 8.4,
-    "vote_count": 29000,
-    "popularity": 61.4,
-    "poster_path": null,
-    "backdrop_path": null,
+    "vote_average": 8.44,
+    "vote_count": 27917,
+    "popularity": 93.958,
+    "poster_path": "/pB8BM7pdSp6B6Ih7QZ4DrQ3PmJK.jpg",
+    "backdrop_path": "/hZkgoQYus5vegHoetLkCJzb17zJ.jpg",
     "origin_country": [
+      "DE",
       "US"
     ],
     "spoken_languages": [
       "en"
     ],
     "production_countries": [
+      "DE",
       "US"
     ],
-    "production_companies": [],
-    "overview": "x",
+    "production_companies": [
+      {
+        "id": 711,
+        "name": "Fox 2000 Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 508,
+        "name": "Regency Enterprises",
+        "origin_country": "US"
+      },
+      {
+        "id": 4700,
+        "name": "The Linson Company",
+        "origin_country": "US"
+      },
+      {
+        "id": 25,
+        "name": "20th Century Fox",
+        "origin_country": "US"
+      },
+      {
+        "id": 20555,
+        "name": "Taurus Film",
+        "origin_country": "DE"
+      }
+    ],
+    "overview": "A sleepless office worker drifting through a consumerist life meets Tyler Durden, a charismatic soap salesman. Together they start an underground club where men fight bare-knuckled, and the idea spreads far beyond their control.",
     "translations": {
       "de-DE": {
         "title": "Fight Club",
-        "overview": "y",
+        "overview": "Ein schlafloser Büroangestellter, gefangen im Konsumalltag, lernt den charismatischen Seifenverkäufer Tyler Durden kennen. Gemeinsam gründen sie einen geheimen Club, in dem Männer mit bloßen Fäusten kämpfen, und die Idee gerät bald außer Kontrolle.",
         "tagline": ""
       }
     },
@@ -53,40 +1412,9352 @@ enum SampleData {
         "published_at": "2019-10-15T18:59:47.000Z",
         "language": "en-US",
         "size": 1080
+      },
+      {
+        "key": "6JnN1DmbqoU",
+        "name": "Theatrical Trailer (HD Fan Remaster)",
+        "type": "Trailer",
+        "site": "YouTube",
+        "official": false,
+        "published_at": "2015-02-26T03:19:25.000Z",
+        "language": "en-US",
+        "size": 1080
+      },
+      {
+        "key": "BdJKm16Co6M",
+        "name": "#TBT Trailer",
+        "type": "Trailer",
+        "site": "YouTube",
+        "official": true,
+        "published_at": "2014-10-02T19:20:22.000Z",
+        "language": "en-US",
+        "size": 1080
       }
     ],
     "cast": [
       {
+        "person": 819,
+        "character": "Narrator"
+      },
+      {
         "person": 287,
         "character": "Tyler Durden"
+      },
+      {
+        "person": 1283,
+        "character": "Marla Singer"
+      },
+      {
+        "person": 7470,
+        "character": "Robert 'Bob' Paulson"
+      },
+      {
+        "person": 7499,
+        "character": "Angel Face"
+      }
+    ],
+    "crew": [
+      {
+        "person": 7467,
+        "job": "Director",
+        "department": "Directing"
+      },
+      {
+        "person": 7468,
+        "job": "Novel",
+        "department": "Writing"
+      }
+    ],
+    "similar": [
+      807,
+      680,
+      73,
+      4922,
+      37799,
+      603
+    ]
+  },
+  {
+    "id": 205596,
+    "imdb_id": "tt2084970",
+    "title": "The Imitation Game",
+    "original_title": "The Imitation Game",
+    "original_language": "en",
+    "release_date": "2014-11-14",
+    "genre_ids": [
+      36,
+      18,
+      53,
+      10752
+    ],
+    "runtime": 114,
+    "status": "Released",
+    "tagline": "",
+    "budget": 14000000,
+    "revenue": 233555708,
+    "vote_average": 8.0,
+    "vote_count": 17500,
+    "popularity": 40.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB",
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "de"
+    ],
+    "production_countries": [
+      "GB",
+      "US"
+    ],
+    "production_companies": [],
+    "overview": "During the Second World War, mathematician Alan Turing joins the codebreakers at Bletchley Park in a race to crack the German Enigma cipher. Years later, his private life makes him a target of the state he helped save.",
+    "translations": {
+      "de-DE": {
+        "title": "The Imitation Game – Ein streng geheimes Leben",
+        "overview": "Im Zweiten Weltkrieg soll der Mathematiker Alan Turing in Bletchley Park die deutsche Enigma-Verschlüsselung knacken. Jahre später wird ihm sein Privatleben zum Verhängnis, ausgerechnet in dem Land, das er mitgerettet hat.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 71580,
+        "character": "Alan Turing"
+      },
+      {
+        "person": 116,
+        "character": "Joan Clarke"
+      },
+      {
+        "person": 2983,
+        "character": "Stewart Menzies"
       }
     ],
     "crew": [],
-    "similar": []
+    "similar": [
+      49517,
+      4347,
+      530915,
+      872585,
+      57212
+    ]
+  },
+  {
+    "id": 284052,
+    "imdb_id": "tt1211837",
+    "title": "Doctor Strange",
+    "original_title": "Doctor Strange",
+    "original_language": "en",
+    "release_date": "2016-10-25",
+    "genre_ids": [
+      28,
+      12,
+      14
+    ],
+    "runtime": 115,
+    "status": "Released",
+    "tagline": "",
+    "budget": 165000000,
+    "revenue": 677718395,
+    "vote_average": 7.4,
+    "vote_count": 22000,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 420,
+        "name": "Marvel Studios",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "After a car crash ruins the hands of arrogant neurosurgeon Stephen Strange, he travels to Kathmandu in search of a cure. Instead he is trained in the mystic arts and drawn into a battle for reality itself.",
+    "translations": {
+      "de-DE": {
+        "title": "Doctor Strange",
+        "overview": "Nach einem Autounfall kann der überhebliche Neurochirurg Stephen Strange seine Hände nicht mehr gebrauchen. Auf der Suche nach Heilung landet er in Kathmandu, wird in den mystischen Künsten ausgebildet und gerät in einen Kampf um die Wirklichkeit selbst.",
+        "tagline": ""
+      }
+    },
+    "videos": [
+      {
+        "key": "HSzx-zryEgM",
+        "name": "Official Trailer 2",
+        "type": "Trailer",
+        "site": "YouTube",
+        "official": true,
+        "published_at": "2016-07-23T00:00:00.000Z",
+        "language": "en-US",
+        "size": 1080
+      }
+    ],
+    "cast": [
+      {
+        "person": 71580,
+        "character": "Dr. Stephen Strange"
+      },
+      {
+        "person": 5294,
+        "character": "Karl Mordo"
+      },
+      {
+        "person": 53714,
+        "character": "Dr. Christine Palmer"
+      },
+      {
+        "person": 1019,
+        "character": "Kaecilius"
+      },
+      {
+        "person": 3063,
+        "character": "The Ancient One"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      299536,
+      299534,
+      634649,
+      27205
+    ]
+  },
+  {
+    "id": 49517,
+    "imdb_id": "tt1340800",
+    "title": "Tinker Tailor Soldier Spy",
+    "original_title": "Tinker Tailor Soldier Spy",
+    "original_language": "en",
+    "release_date": "2011-09-16",
+    "genre_ids": [
+      53,
+      18,
+      9648
+    ],
+    "runtime": 127,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 7.0,
+    "vote_count": 4300,
+    "popularity": 20.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB",
+      "FR",
+      "DE"
+    ],
+    "spoken_languages": [
+      "en",
+      "ru",
+      "hu",
+      "fr"
+    ],
+    "production_countries": [
+      "GB",
+      "FR",
+      "DE"
+    ],
+    "production_companies": [],
+    "overview": "At the height of the Cold War, retired spymaster George Smiley is quietly brought back to find a Soviet mole at the top of British intelligence. The suspects are all men he once worked beside.",
+    "translations": {
+      "de-DE": {
+        "title": "Dame, König, As, Spion",
+        "overview": "Auf dem Höhepunkt des Kalten Krieges wird der pensionierte Geheimdienstler George Smiley zurückgeholt, um einen sowjetischen Maulwurf in der Führung des britischen Geheimdienstes zu enttarnen. Die Verdächtigen sind allesamt ehemalige Kollegen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 64,
+        "character": "George Smiley"
+      },
+      {
+        "person": 5472,
+        "character": "Bill Haydon"
+      },
+      {
+        "person": 2524,
+        "character": "Ricki Tarr"
+      },
+      {
+        "person": 2983,
+        "character": "Jim Prideaux"
+      },
+      {
+        "person": 71580,
+        "character": "Peter Guillam"
+      },
+      {
+        "person": 5049,
+        "character": "Control"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      205596,
+      582,
+      807,
+      4347
+    ]
+  },
+  {
+    "id": 76203,
+    "imdb_id": "tt2024544",
+    "title": "12 Years a Slave",
+    "original_title": "12 Years a Slave",
+    "original_language": "en",
+    "release_date": "2013-10-18",
+    "genre_ids": [
+      18,
+      36
+    ],
+    "runtime": 134,
+    "status": "Released",
+    "tagline": "",
+    "budget": 20000000,
+    "revenue": 0,
+    "vote_average": 7.9,
+    "vote_count": 11000,
+    "popularity": 30.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US",
+      "GB"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US",
+      "GB"
+    ],
+    "production_companies": [],
+    "overview": "Solomon Northup, a free Black violinist from New York, is kidnapped in 1841 and sold into slavery in Louisiana. For twelve years he endures cruel masters while clinging to the hope of returning to his family.",
+    "translations": {
+      "de-DE": {
+        "title": "12 Years a Slave",
+        "overview": "Solomon Northup, ein freier schwarzer Geiger aus New York, wird 1841 entführt und in Louisiana als Sklave verkauft. Zwölf Jahre lang erträgt er grausame Herren und hält an der Hoffnung fest, zu seiner Familie zurückzukehren.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 5294,
+        "character": "Solomon Northup"
+      },
+      {
+        "person": 17288,
+        "character": "Edwin Epps"
+      },
+      {
+        "person": 71580,
+        "character": "William Ford"
+      },
+      {
+        "person": 287,
+        "character": "Samuel Bass"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      424,
+      68718,
+      57212,
+      205596
+    ]
+  },
+  {
+    "id": 600583,
+    "imdb_id": "tt10293406",
+    "title": "The Power of the Dog",
+    "original_title": "The Power of the Dog",
+    "original_language": "en",
+    "release_date": "2021-11-17",
+    "genre_ids": [
+      18,
+      37
+    ],
+    "runtime": 126,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 6.8,
+    "vote_count": 3300,
+    "popularity": 20.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "AU",
+      "NZ"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "AU",
+      "NZ"
+    ],
+    "production_companies": [],
+    "overview": "On a Montana ranch in 1925, the brilliant but cruel rancher Phil Burbank torments his brother's new wife and her sensitive son. The tension between them builds into something far more unexpected.",
+    "translations": {
+      "de-DE": {
+        "title": "The Power of the Dog",
+        "overview": "Montana, 1925: Der scharfsinnige, aber grausame Rancher Phil Burbank schikaniert die neue Frau seines Bruders und ihren sensiblen Sohn. Die Spannung zwischen ihnen entwickelt sich in eine völlig unerwartete Richtung.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 71580,
+        "character": "Phil Burbank"
+      },
+      {
+        "person": 205,
+        "character": "Rose Gordon"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      68718,
+      429,
+      4347,
+      76203
+    ]
+  },
+  {
+    "id": 54138,
+    "imdb_id": "tt1408101",
+    "title": "Star Trek Into Darkness",
+    "original_title": "Star Trek Into Darkness",
+    "original_language": "en",
+    "release_date": "2013-05-05",
+    "genre_ids": [
+      28,
+      12,
+      878
+    ],
+    "runtime": 132,
+    "status": "Released",
+    "tagline": "",
+    "budget": 185000000,
+    "revenue": 467365246,
+    "vote_average": 7.3,
+    "vote_count": 9800,
+    "popularity": 30.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 4,
+        "name": "Paramount Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "After a devastating attack on Starfleet, Captain Kirk leads the Enterprise on a manhunt to the edge of Klingon space. The fugitive they are chasing, John Harrison, has plans of his own.",
+    "translations": {
+      "de-DE": {
+        "title": "Star Trek Into Darkness",
+        "overview": "Nach einem verheerenden Anschlag auf die Sternenflotte jagt Captain Kirk mit der Enterprise einen Flüchtigen bis an den Rand des klingonischen Raums. Doch der Gesuchte, John Harrison, verfolgt eigene Pläne.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 62064,
+        "character": "James T. Kirk"
+      },
+      {
+        "person": 71580,
+        "character": "Khan"
+      }
+    ],
+    "crew": [
+      {
+        "person": 15344,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      11,
+      157336,
+      603,
+      284052
+    ]
+  },
+  {
+    "id": 49051,
+    "imdb_id": "tt0903624",
+    "title": "The Hobbit: An Unexpected Journey",
+    "original_title": "The Hobbit: An Unexpected Journey",
+    "original_language": "en",
+    "release_date": "2012-11-26",
+    "genre_ids": [
+      12,
+      14,
+      28
+    ],
+    "runtime": 169,
+    "status": "Released",
+    "tagline": "",
+    "budget": 180000000,
+    "revenue": 1017003568,
+    "vote_average": 7.3,
+    "vote_count": 19000,
+    "popularity": 70.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "NZ",
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "NZ",
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 12,
+        "name": "New Line Cinema",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "The comfortable hobbit Bilbo Baggins is talked by the wizard Gandalf into joining thirteen dwarves on a quest to reclaim their mountain home from the dragon Smaug. Along the way he finds a mysterious ring.",
+    "translations": {
+      "de-DE": {
+        "title": "Der Hobbit: Eine unerwartete Reise",
+        "overview": "Der gemütliche Hobbit Bilbo Beutlin lässt sich vom Zauberer Gandalf überreden, dreizehn Zwerge auf ihrer Reise zu begleiten: Sie wollen ihre Heimat im Einsamen Berg vom Drachen Smaug zurückerobern. Unterwegs findet Bilbo einen geheimnisvollen Ring.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1327,
+        "character": "Gandalf"
+      },
+      {
+        "person": 7060,
+        "character": "Bilbo Baggins"
+      },
+      {
+        "person": 30315,
+        "character": "Thorin Oakenshield"
+      },
+      {
+        "person": 112,
+        "character": "Galadriel"
+      },
+      {
+        "person": 1331,
+        "character": "Elrond"
+      },
+      {
+        "person": 1333,
+        "character": "Gollum"
+      },
+      {
+        "person": 71580,
+        "character": "Necromancer (voice)"
+      }
+    ],
+    "crew": [
+      {
+        "person": 108,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      57158,
+      122917,
+      122,
+      11
+    ]
+  },
+  {
+    "id": 57158,
+    "imdb_id": "tt1170358",
+    "title": "The Hobbit: The Desolation of Smaug",
+    "original_title": "The Hobbit: The Desolation of Smaug",
+    "original_language": "en",
+    "release_date": "2013-12-11",
+    "genre_ids": [
+      14,
+      12,
+      28
+    ],
+    "runtime": 161,
+    "status": "Released",
+    "tagline": "",
+    "budget": 250000000,
+    "revenue": 0,
+    "vote_average": 7.6,
+    "vote_count": 13500,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "NZ",
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "NZ",
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 12,
+        "name": "New Line Cinema",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Bilbo and the dwarves push on through Mirkwood and the elven realm toward Lake-town and the Lonely Mountain, where the dragon Smaug lies sleeping on a mountain of gold.",
+    "translations": {
+      "de-DE": {
+        "title": "Der Hobbit: Smaugs Einöde",
+        "overview": "Bilbo und die Zwerge ziehen weiter durch den Düsterwald und das Reich der Waldelben bis nach Seestadt und zum Einsamen Berg, in dem der Drache Smaug auf einem Berg aus Gold schläft.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1327,
+        "character": "Gandalf"
+      },
+      {
+        "person": 7060,
+        "character": "Bilbo Baggins"
+      },
+      {
+        "person": 30315,
+        "character": "Thorin Oakenshield"
+      },
+      {
+        "person": 114,
+        "character": "Legolas"
+      },
+      {
+        "person": 71580,
+        "character": "Smaug / Necromancer (voice)"
+      }
+    ],
+    "crew": [
+      {
+        "person": 108,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      49051,
+      122917,
+      122
+    ]
+  },
+  {
+    "id": 122917,
+    "imdb_id": "tt2310332",
+    "title": "The Hobbit: The Battle of the Five Armies",
+    "original_title": "The Hobbit: The Battle of the Five Armies",
+    "original_language": "en",
+    "release_date": "2014-12-10",
+    "genre_ids": [
+      28,
+      12,
+      14
+    ],
+    "runtime": 144,
+    "status": "Released",
+    "tagline": "",
+    "budget": 250000000,
+    "revenue": 956019788,
+    "vote_average": 7.3,
+    "vote_count": 14000,
+    "popularity": 70.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "NZ",
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "NZ",
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 12,
+        "name": "New Line Cinema",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "With Smaug unleashed on Lake-town and the dwarves holding the treasure of the Lonely Mountain, men, elves, dwarves and orcs converge on Erebor. Bilbo must find a way to prevent a war fuelled by greed.",
+    "translations": {
+      "de-DE": {
+        "title": "Der Hobbit: Die Schlacht der Fünf Heere",
+        "overview": "Smaug wütet über Seestadt, und die Zwerge halten den Schatz des Einsamen Berges besetzt. Menschen, Elben, Zwerge und Orks ziehen vor Erebor, und Bilbo muss einen Krieg verhindern, den die Gier entfacht hat.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1327,
+        "character": "Gandalf"
+      },
+      {
+        "person": 7060,
+        "character": "Bilbo Baggins"
+      },
+      {
+        "person": 30315,
+        "character": "Thorin Oakenshield"
+      },
+      {
+        "person": 112,
+        "character": "Galadriel"
+      },
+      {
+        "person": 1331,
+        "character": "Elrond"
+      },
+      {
+        "person": 71580,
+        "character": "Smaug / Necromancer (voice)"
+      }
+    ],
+    "crew": [
+      {
+        "person": 108,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      57158,
+      49051,
+      122
+    ]
+  },
+  {
+    "id": 299536,
+    "imdb_id": "tt4154756",
+    "title": "Avengers: Infinity War",
+    "original_title": "Avengers: Infinity War",
+    "original_language": "en",
+    "release_date": "2018-04-25",
+    "genre_ids": [
+      12,
+      28,
+      878
+    ],
+    "runtime": 149,
+    "status": "Released",
+    "tagline": "",
+    "budget": 300000000,
+    "revenue": 2052415039,
+    "vote_average": 8.2,
+    "vote_count": 29500,
+    "popularity": 120.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "xh"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 420,
+        "name": "Marvel Studios",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "The Titan Thanos sets out to collect all six Infinity Stones and wipe out half of all life in the universe. The Avengers and their allies, scattered across Earth and space, must stop him before it is too late.",
+    "translations": {
+      "de-DE": {
+        "title": "Avengers: Infinity War",
+        "overview": "Der Titan Thanos will alle sechs Infinity-Steine an sich bringen, um die Hälfte allen Lebens im Universum auszulöschen. Die über Erde und All verstreuten Avengers und ihre Verbündeten müssen ihn aufhalten.",
+        "tagline": ""
+      }
+    },
+    "videos": [
+      {
+        "key": "6ZfuNTqbHE8",
+        "name": "Official Trailer",
+        "type": "Trailer",
+        "site": "YouTube",
+        "official": true,
+        "published_at": "2017-11-29T00:00:00.000Z",
+        "language": "en-US",
+        "size": 1080
+      }
+    ],
+    "cast": [
+      {
+        "person": 3223,
+        "character": "Tony Stark / Iron Man"
+      },
+      {
+        "person": 74568,
+        "character": "Thor"
+      },
+      {
+        "person": 103,
+        "character": "Bruce Banner / Hulk"
+      },
+      {
+        "person": 16828,
+        "character": "Steve Rogers / Captain America"
+      },
+      {
+        "person": 1245,
+        "character": "Natasha Romanoff / Black Widow"
+      },
+      {
+        "person": 71580,
+        "character": "Dr. Stephen Strange"
+      },
+      {
+        "person": 1136406,
+        "character": "Peter Parker / Spider-Man"
+      },
+      {
+        "person": 8691,
+        "character": "Gamora"
+      },
+      {
+        "person": 91606,
+        "character": "Loki"
+      },
+      {
+        "person": 16851,
+        "character": "Thanos"
+      }
+    ],
+    "crew": [
+      {
+        "person": 19271,
+        "job": "Director",
+        "department": "Directing"
+      },
+      {
+        "person": 19272,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      299534,
+      284052,
+      634649,
+      438631
+    ]
+  },
+  {
+    "id": 299534,
+    "imdb_id": "tt4154796",
+    "title": "Avengers: Endgame",
+    "original_title": "Avengers: Endgame",
+    "original_language": "en",
+    "release_date": "2019-04-24",
+    "genre_ids": [
+      12,
+      878,
+      28
+    ],
+    "runtime": 181,
+    "status": "Released",
+    "tagline": "",
+    "budget": 356000000,
+    "revenue": 2799439100,
+    "vote_average": 8.2,
+    "vote_count": 26000,
+    "popularity": 110.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "ja",
+      "xh"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 420,
+        "name": "Marvel Studios",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Five years after Thanos erased half of all living beings, the surviving Avengers discover a risky way to travel through time. They set out to recover the Infinity Stones and undo the catastrophe.",
+    "translations": {
+      "de-DE": {
+        "title": "Avengers: Endgame",
+        "overview": "Fünf Jahre nachdem Thanos die Hälfte aller Lebewesen ausgelöscht hat, entdecken die überlebenden Avengers einen riskanten Weg durch die Zeit. Sie wollen die Infinity-Steine zurückholen und die Katastrophe ungeschehen machen.",
+        "tagline": ""
+      }
+    },
+    "videos": [
+      {
+        "key": "TcMBFSGVi1c",
+        "name": "Official Trailer",
+        "type": "Trailer",
+        "site": "YouTube",
+        "official": true,
+        "published_at": "2019-03-14T00:00:00.000Z",
+        "language": "en-US",
+        "size": 1080
+      }
+    ],
+    "cast": [
+      {
+        "person": 3223,
+        "character": "Tony Stark / Iron Man"
+      },
+      {
+        "person": 16828,
+        "character": "Steve Rogers / Captain America"
+      },
+      {
+        "person": 103,
+        "character": "Bruce Banner / Hulk"
+      },
+      {
+        "person": 74568,
+        "character": "Thor"
+      },
+      {
+        "person": 1245,
+        "character": "Natasha Romanoff / Black Widow"
+      },
+      {
+        "person": 16851,
+        "character": "Thanos"
+      },
+      {
+        "person": 71580,
+        "character": "Dr. Stephen Strange"
+      },
+      {
+        "person": 1136406,
+        "character": "Peter Parker / Spider-Man"
+      }
+    ],
+    "crew": [
+      {
+        "person": 19271,
+        "job": "Director",
+        "department": "Directing"
+      },
+      {
+        "person": 19272,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      299536,
+      634649,
+      284052,
+      11
+    ]
+  },
+  {
+    "id": 530915,
+    "imdb_id": "tt8579674",
+    "title": "1917",
+    "original_title": "1917",
+    "original_language": "en",
+    "release_date": "2019-12-25",
+    "genre_ids": [
+      10752,
+      36,
+      18
+    ],
+    "runtime": 119,
+    "status": "Released",
+    "tagline": "",
+    "budget": 95000000,
+    "revenue": 0,
+    "vote_average": 7.9,
+    "vote_count": 13000,
+    "popularity": 40.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB",
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "fr",
+      "de"
+    ],
+    "production_countries": [
+      "GB",
+      "US"
+    ],
+    "production_companies": [],
+    "overview": "In April 1917, two young British soldiers are ordered to cross enemy territory and deliver a message that could save 1,600 men from walking into a German trap. The journey unfolds as if in a single continuous shot.",
+    "translations": {
+      "de-DE": {
+        "title": "1917",
+        "overview": "Im April 1917 erhalten zwei junge britische Soldaten den Befehl, feindliches Gebiet zu durchqueren und eine Nachricht zu überbringen, die 1.600 Männer vor einer deutschen Falle bewahren soll. Ihre Reise wird wie in einer einzigen Einstellung erzählt.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 5472,
+        "character": "General Erinmore"
+      },
+      {
+        "person": 2983,
+        "character": "Captain Smith"
+      },
+      {
+        "person": 71580,
+        "character": "Colonel MacKenzie"
+      }
+    ],
+    "crew": [
+      {
+        "person": 39,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      57212,
+      49046,
+      857,
+      387
+    ]
+  },
+  {
+    "id": 57212,
+    "imdb_id": "tt1568911",
+    "title": "War Horse",
+    "original_title": "War Horse",
+    "original_language": "en",
+    "release_date": "2011-12-25",
+    "genre_ids": [
+      18,
+      36,
+      10752
+    ],
+    "runtime": 146,
+    "status": "Released",
+    "tagline": "",
+    "budget": 66000000,
+    "revenue": 0,
+    "vote_average": 7.2,
+    "vote_count": 4200,
+    "popularity": 20.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "de",
+      "fr"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 7,
+        "name": "DreamWorks Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 56,
+        "name": "Amblin Entertainment",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Young Albert raises a spirited horse named Joey on his family's Devon farm. When Joey is sold to the cavalry at the start of the First World War, the horse's journey across the battlefields touches many lives on both sides.",
+    "translations": {
+      "de-DE": {
+        "title": "Gefährten",
+        "overview": "Der junge Albert zieht auf dem Hof seiner Familie in Devon das temperamentvolle Pferd Joey groß. Als Joey zu Beginn des Ersten Weltkriegs an die Kavallerie verkauft wird, berührt sein Weg über die Schlachtfelder Menschen auf beiden Seiten.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1641,
+        "character": "Rose Narracott"
+      },
+      {
+        "person": 3064,
+        "character": "Ted Narracott"
+      },
+      {
+        "person": 91606,
+        "character": "Captain James Nicholls"
+      },
+      {
+        "person": 71580,
+        "character": "Major Jamie Stewart"
+      }
+    ],
+    "crew": [
+      {
+        "person": 488,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      530915,
+      857,
+      49046,
+      424
+    ]
+  },
+  {
+    "id": 4347,
+    "imdb_id": "tt0783233",
+    "title": "Atonement",
+    "original_title": "Atonement",
+    "original_language": "en",
+    "release_date": "2007-09-07",
+    "genre_ids": [
+      18,
+      10749
+    ],
+    "runtime": 123,
+    "status": "Released",
+    "tagline": "",
+    "budget": 30000000,
+    "revenue": 0,
+    "vote_average": 7.4,
+    "vote_count": 5800,
+    "popularity": 25.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB",
+      "FR"
+    ],
+    "spoken_languages": [
+      "en",
+      "fr"
+    ],
+    "production_countries": [
+      "GB",
+      "FR"
+    ],
+    "production_companies": [],
+    "overview": "On a hot summer day in 1935, thirteen-year-old Briony Tallis misreads a moment between her sister Cecilia and the housekeeper's son Robbie. Her false accusation tears the lovers apart and follows all three into the war.",
+    "translations": {
+      "de-DE": {
+        "title": "Abbitte",
+        "overview": "An einem heißen Sommertag 1935 missdeutet die dreizehnjährige Briony Tallis eine Szene zwischen ihrer Schwester Cecilia und Robbie, dem Sohn der Haushälterin. Ihre falsche Anschuldigung reißt die Liebenden auseinander und verfolgt alle drei bis in den Krieg.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 116,
+        "character": "Cecilia Tallis"
+      },
+      {
+        "person": 5530,
+        "character": "Robbie Turner"
+      },
+      {
+        "person": 71580,
+        "character": "Paul Marshall"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      205596,
+      597,
+      49517,
+      57212
+    ]
+  },
+  {
+    "id": 634649,
+    "imdb_id": "tt10872600",
+    "title": "Spider-Man: No Way Home",
+    "original_title": "Spider-Man: No Way Home",
+    "original_language": "en",
+    "release_date": "2021-12-15",
+    "genre_ids": [
+      28,
+      12,
+      878
+    ],
+    "runtime": 148,
+    "status": "Released",
+    "tagline": "",
+    "budget": 200000000,
+    "revenue": 1921847111,
+    "vote_average": 7.9,
+    "vote_count": 20500,
+    "popularity": 150.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "tl"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 5,
+        "name": "Columbia Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 420,
+        "name": "Marvel Studios",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "After his secret identity is exposed to the world, Peter Parker asks Doctor Strange for a spell to make everyone forget. The spell goes wrong and pulls in enemies from other universes.",
+    "translations": {
+      "de-DE": {
+        "title": "Spider-Man: No Way Home",
+        "overview": "Nachdem seine geheime Identität öffentlich geworden ist, bittet Peter Parker Doctor Strange um einen Zauber, der alle vergessen lässt. Der Zauber geht schief und holt Gegner aus anderen Universen herbei.",
+        "tagline": ""
+      }
+    },
+    "videos": [
+      {
+        "key": "JfVOs4VSpmA",
+        "name": "Official Trailer",
+        "type": "Trailer",
+        "site": "YouTube",
+        "official": true,
+        "published_at": "2021-11-17T00:00:00.000Z",
+        "language": "en-US",
+        "size": 1080
+      }
+    ],
+    "cast": [
+      {
+        "person": 1136406,
+        "character": "Peter Parker / Spider-Man"
+      },
+      {
+        "person": 505710,
+        "character": "MJ"
+      },
+      {
+        "person": 71580,
+        "character": "Stephen Strange"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      299534,
+      299536,
+      284052
+    ]
+  },
+  {
+    "id": 807,
+    "imdb_id": "tt0114369",
+    "title": "Se7en",
+    "original_title": "Se7en",
+    "original_language": "en",
+    "release_date": "1995-09-22",
+    "genre_ids": [
+      80,
+      9648,
+      53
+    ],
+    "runtime": 127,
+    "status": "Released",
+    "tagline": "",
+    "budget": 33000000,
+    "revenue": 327311859,
+    "vote_average": 8.4,
+    "vote_count": 21000,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 12,
+        "name": "New Line Cinema",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "A weary detective one week from retirement and his impatient new partner hunt a serial killer who stages each murder after one of the seven deadly sins. The closer they get, the more the killer seems to be expecting them.",
+    "translations": {
+      "de-DE": {
+        "title": "Sieben",
+        "overview": "Ein müder Detective kurz vor der Pensionierung und sein ungeduldiger neuer Partner jagen einen Serienmörder, der jede Tat nach einer der sieben Todsünden inszeniert. Je näher sie ihm kommen, desto mehr scheint er sie zu erwarten.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 287,
+        "character": "David Mills"
+      },
+      {
+        "person": 192,
+        "character": "William Somerset"
+      },
+      {
+        "person": 12052,
+        "character": "Tracy Mills"
+      }
+    ],
+    "crew": [
+      {
+        "person": 7467,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      550,
+      274,
+      37799,
+      1422,
+      155
+    ]
+  },
+  {
+    "id": 27205,
+    "imdb_id": "tt1375666",
+    "title": "Inception",
+    "original_title": "Inception",
+    "original_language": "en",
+    "release_date": "2010-07-15",
+    "genre_ids": [
+      28,
+      878,
+      12
+    ],
+    "runtime": 148,
+    "status": "Released",
+    "tagline": "",
+    "budget": 160000000,
+    "revenue": 825532764,
+    "vote_average": 8.4,
+    "vote_count": 37000,
+    "popularity": 100.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB",
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "fr",
+      "ja",
+      "sw"
+    ],
+    "production_countries": [
+      "GB",
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 174,
+        "name": "Warner Bros. Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 923,
+        "name": "Legendary Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 9996,
+        "name": "Syncopy",
+        "origin_country": "GB"
+      }
+    ],
+    "overview": "Dom Cobb steals secrets from people's minds while they dream. Offered a chance to go home, he accepts an almost impossible job: planting an idea in a target's subconscious, several dream layers deep.",
+    "translations": {
+      "de-DE": {
+        "title": "Inception",
+        "overview": "Dom Cobb stiehlt Geheimnisse aus den Träumen anderer Menschen. Für die Chance, nach Hause zurückzukehren, nimmt er einen fast unmöglichen Auftrag an: Er soll einem Ziel eine Idee tief im Unterbewusstsein einpflanzen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 6193,
+        "character": "Dom Cobb"
+      },
+      {
+        "person": 24045,
+        "character": "Arthur"
+      },
+      {
+        "person": 2524,
+        "character": "Eames"
+      },
+      {
+        "person": 3899,
+        "character": "Saito"
+      },
+      {
+        "person": 2037,
+        "character": "Robert Fischer"
+      },
+      {
+        "person": 3895,
+        "character": "Professor Stephen Miles"
+      }
+    ],
+    "crew": [
+      {
+        "person": 525,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      157336,
+      155,
+      1124,
+      603,
+      872585
+    ]
+  },
+  {
+    "id": 157336,
+    "imdb_id": "tt0816692",
+    "title": "Interstellar",
+    "original_title": "Interstellar",
+    "original_language": "en",
+    "release_date": "2014-11-05",
+    "genre_ids": [
+      12,
+      18,
+      878
+    ],
+    "runtime": 169,
+    "status": "Released",
+    "tagline": "",
+    "budget": 165000000,
+    "revenue": 701729206,
+    "vote_average": 8.4,
+    "vote_count": 36000,
+    "popularity": 150.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB",
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "GB",
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 4,
+        "name": "Paramount Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 174,
+        "name": "Warner Bros. Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 923,
+        "name": "Legendary Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 9996,
+        "name": "Syncopy",
+        "origin_country": "GB"
+      }
+    ],
+    "overview": "As crop blights make Earth uninhabitable, former pilot Cooper leaves his children to join a mission through a wormhole near Saturn. The crew searches for a new home for humanity while time runs differently for those left behind.",
+    "translations": {
+      "de-DE": {
+        "title": "Interstellar",
+        "overview": "Missernten machen die Erde unbewohnbar. Der frühere Pilot Cooper verlässt seine Kinder, um mit einer Expedition durch ein Wurmloch nahe dem Saturn nach einer neuen Heimat für die Menschheit zu suchen, während die Zeit für die Zurückgebliebenen anders vergeht.",
+        "tagline": ""
+      }
+    },
+    "videos": [
+      {
+        "key": "zSWdZVtXT7E",
+        "name": "Interstellar - Trailer - Official Warner Bros. UK",
+        "type": "Trailer",
+        "site": "YouTube",
+        "official": true,
+        "published_at": "2014-10-01T00:00:00.000Z",
+        "language": "en-US",
+        "size": 1080
+      }
+    ],
+    "cast": [
+      {
+        "person": 10297,
+        "character": "Cooper"
+      },
+      {
+        "person": 1813,
+        "character": "Brand"
+      },
+      {
+        "person": 3895,
+        "character": "Professor Brand"
+      },
+      {
+        "person": 1892,
+        "character": "Dr. Mann"
+      },
+      {
+        "person": 1190668,
+        "character": "Young Tom"
+      }
+    ],
+    "crew": [
+      {
+        "person": 525,
+        "job": "Director",
+        "department": "Directing"
+      },
+      {
+        "person": 527,
+        "job": "Screenplay",
+        "department": "Writing"
+      }
+    ],
+    "similar": [
+      27205,
+      438631,
+      872585,
+      11,
+      54138
+    ]
+  },
+  {
+    "id": 872585,
+    "imdb_id": "tt15398776",
+    "title": "Oppenheimer",
+    "original_title": "Oppenheimer",
+    "original_language": "en",
+    "release_date": "2023-07-19",
+    "genre_ids": [
+      18,
+      36
+    ],
+    "runtime": 181,
+    "status": "Released",
+    "tagline": "",
+    "budget": 100000000,
+    "revenue": 0,
+    "vote_average": 8.1,
+    "vote_count": 6332,
+    "popularity": 562.532,
+    "poster_path": "/8Gxv8gSFCU0XGDykEGv7zR1n2ua.jpg",
+    "backdrop_path": "/fm6KqXpk3M2HVveHwCrBSSBaO0V.jpg",
+    "origin_country": [
+      "US",
+      "GB"
+    ],
+    "spoken_languages": [
+      "en",
+      "nl",
+      "de",
+      "it"
+    ],
+    "production_countries": [
+      "US",
+      "GB"
+    ],
+    "production_companies": [
+      {
+        "id": 9996,
+        "name": "Syncopy",
+        "origin_country": "GB"
+      }
+    ],
+    "overview": "The story of physicist J. Robert Oppenheimer, who led the Manhattan Project to build the first atomic bomb, and of the security hearing that later turned against him.",
+    "translations": {
+      "de-DE": {
+        "title": "Oppenheimer",
+        "overview": "Die Geschichte des Physikers J. Robert Oppenheimer, der das Manhattan-Projekt zum Bau der ersten Atombombe leitete, und der Sicherheitsanhörung, die sich später gegen ihn wandte.",
+        "tagline": ""
+      }
+    },
+    "videos": [
+      {
+        "key": "uYPbbksJxIg",
+        "name": "Official Trailer",
+        "type": "Trailer",
+        "site": "YouTube",
+        "official": true,
+        "published_at": "2023-05-08T00:00:00.000Z",
+        "language": "en-US",
+        "size": 1080
+      }
+    ],
+    "cast": [
+      {
+        "person": 2037,
+        "character": "J. Robert Oppenheimer"
+      },
+      {
+        "person": 5081,
+        "character": "Kitty Oppenheimer"
+      },
+      {
+        "person": 1892,
+        "character": "Leslie Groves"
+      },
+      {
+        "person": 3223,
+        "character": "Lewis Strauss"
+      },
+      {
+        "person": 1373737,
+        "character": "Jean Tatlock"
+      }
+    ],
+    "crew": [
+      {
+        "person": 525,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      205596,
+      157336,
+      753342,
+      424,
+      27205
+    ]
+  },
+  {
+    "id": 1124,
+    "imdb_id": "tt0482571",
+    "title": "The Prestige",
+    "original_title": "The Prestige",
+    "original_language": "en",
+    "release_date": "2006-10-17",
+    "genre_ids": [
+      18,
+      9648,
+      878
+    ],
+    "runtime": 130,
+    "status": "Released",
+    "tagline": "",
+    "budget": 40000000,
+    "revenue": 109676311,
+    "vote_average": 8.2,
+    "vote_count": 16000,
+    "popularity": 45.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB",
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "GB",
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 174,
+        "name": "Warner Bros. Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 9996,
+        "name": "Syncopy",
+        "origin_country": "GB"
+      }
+    ],
+    "overview": "In Victorian London, two rival stage magicians become obsessed with outdoing each other. Their competition for the ultimate illusion escalates into sabotage and tragedy.",
+    "translations": {
+      "de-DE": {
+        "title": "Prestige – Die Meister der Magie",
+        "overview": "Im viktorianischen London versuchen zwei rivalisierende Bühnenzauberer, einander zu übertrumpfen. Ihr Wettstreit um den perfekten Trick eskaliert zu Sabotage und Tragödie.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 6968,
+        "character": "Robert Angier"
+      },
+      {
+        "person": 3894,
+        "character": "Alfred Borden"
+      },
+      {
+        "person": 3895,
+        "character": "Cutter"
+      },
+      {
+        "person": 1245,
+        "character": "Olivia Wenscombe"
+      }
+    ],
+    "crew": [
+      {
+        "person": 525,
+        "job": "Director",
+        "department": "Directing"
+      },
+      {
+        "person": 527,
+        "job": "Screenplay",
+        "department": "Writing"
+      }
+    ],
+    "similar": [
+      27205,
+      155,
+      807,
+      550
+    ]
+  },
+  {
+    "id": 857,
+    "imdb_id": "tt0120815",
+    "title": "Saving Private Ryan",
+    "original_title": "Saving Private Ryan",
+    "original_language": "en",
+    "release_date": "1998-07-24",
+    "genre_ids": [
+      18,
+      36,
+      10752
+    ],
+    "runtime": 169,
+    "status": "Released",
+    "tagline": "",
+    "budget": 70000000,
+    "revenue": 481840909,
+    "vote_average": 8.2,
+    "vote_count": 15500,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "fr",
+      "de",
+      "cs"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 7,
+        "name": "DreamWorks Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 4,
+        "name": "Paramount Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 56,
+        "name": "Amblin Entertainment",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "After the D-Day landings, Captain John Miller leads a small squad deep into Normandy to find Private James Ryan, whose three brothers have all been killed in action, and send him home.",
+    "translations": {
+      "de-DE": {
+        "title": "Der Soldat James Ryan",
+        "overview": "Nach der Landung in der Normandie führt Captain John Miller einen kleinen Trupp hinter die feindlichen Linien. Sie sollen den Gefreiten James Ryan finden, dessen drei Brüder gefallen sind, und ihn nach Hause schicken.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 31,
+        "character": "Captain John H. Miller"
+      },
+      {
+        "person": 1892,
+        "character": "Private James Francis Ryan"
+      }
+    ],
+    "crew": [
+      {
+        "person": 488,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      424,
+      530915,
+      57212,
+      387,
+      49046
+    ]
+  },
+  {
+    "id": 862,
+    "imdb_id": "tt0114709",
+    "title": "Toy Story",
+    "original_title": "Toy Story",
+    "original_language": "en",
+    "release_date": "1995-11-22",
+    "genre_ids": [
+      16,
+      12,
+      10751,
+      35
+    ],
+    "runtime": 81,
+    "status": "Released",
+    "tagline": "",
+    "budget": 30000000,
+    "revenue": 373554033,
+    "vote_average": 8.0,
+    "vote_count": 18500,
+    "popularity": 100.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 3,
+        "name": "Pixar",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Woody, a pull-string cowboy, is the favourite toy in Andy's room until a flashy space ranger named Buzz Lightyear arrives. Their rivalry lands both of them lost in the outside world.",
+    "translations": {
+      "de-DE": {
+        "title": "Toy Story",
+        "overview": "Der Cowboy Woody ist Andys Lieblingsspielzeug, bis der schicke Weltraumheld Buzz Lightyear ins Kinderzimmer einzieht. Ihre Rivalität führt dazu, dass beide in der Welt draußen verloren gehen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 31,
+        "character": "Woody (voice)"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      129,
+      8392,
+      1022796,
+      787699
+    ]
+  },
+  {
+    "id": 597,
+    "imdb_id": "tt0120338",
+    "title": "Titanic",
+    "original_title": "Titanic",
+    "original_language": "en",
+    "release_date": "1997-11-18",
+    "genre_ids": [
+      18,
+      10749
+    ],
+    "runtime": 194,
+    "status": "Released",
+    "tagline": "",
+    "budget": 200000000,
+    "revenue": 2264162353,
+    "vote_average": 7.9,
+    "vote_count": 25500,
+    "popularity": 120.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "fr",
+      "de",
+      "sv",
+      "it",
+      "ru"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 4,
+        "name": "Paramount Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 25,
+        "name": "20th Century Fox",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "On the maiden voyage of the Titanic in 1912, penniless artist Jack and upper-class Rose fall in love across the ship's class divide, just days before it strikes an iceberg.",
+    "translations": {
+      "de-DE": {
+        "title": "Titanic",
+        "overview": "Auf der Jungfernfahrt der Titanic 1912 verlieben sich der mittellose Künstler Jack und die wohlhabende Rose über alle Standesgrenzen hinweg, wenige Tage bevor das Schiff einen Eisberg rammt.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 6193,
+        "character": "Jack Dawson"
+      },
+      {
+        "person": 204,
+        "character": "Rose DeWitt Bukater"
+      }
+    ],
+    "crew": [
+      {
+        "person": 2710,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      4347,
+      13,
+      313369,
+      640
+    ]
+  },
+  {
+    "id": 1422,
+    "imdb_id": "tt0407887",
+    "title": "The Departed",
+    "original_title": "The Departed",
+    "original_language": "en",
+    "release_date": "2006-10-05",
+    "genre_ids": [
+      80,
+      18,
+      53
+    ],
+    "runtime": 151,
+    "status": "Released",
+    "tagline": "",
+    "budget": 90000000,
+    "revenue": 291465034,
+    "vote_average": 8.2,
+    "vote_count": 15500,
+    "popularity": 50.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 174,
+        "name": "Warner Bros. Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "A young police officer goes undercover in Boston's Irish mob while a criminal plant rises through the ranks of the state police. Each side learns there is a mole, and a deadly hunt begins.",
+    "translations": {
+      "de-DE": {
+        "title": "Departed – Unter Feinden",
+        "overview": "Ein junger Polizist schleust sich in die irische Mafia von Boston ein, während ein Gangster in der Staatspolizei Karriere macht. Als beide Seiten erfahren, dass es einen Maulwurf gibt, beginnt eine tödliche Jagd.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 6193,
+        "character": "Billy Costigan"
+      },
+      {
+        "person": 1892,
+        "character": "Colin Sullivan"
+      },
+      {
+        "person": 514,
+        "character": "Frank Costello"
+      },
+      {
+        "person": 13240,
+        "character": "Sergeant Sean Dignam"
+      }
+    ],
+    "crew": [
+      {
+        "person": 1032,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      769,
+      238,
+      155,
+      466420,
+      807
+    ]
+  },
+  {
+    "id": 16869,
+    "imdb_id": "tt0361748",
+    "title": "Inglourious Basterds",
+    "original_title": "Inglourious Basterds",
+    "original_language": "en",
+    "release_date": "2009-08-18",
+    "genre_ids": [
+      18,
+      53,
+      10752
+    ],
+    "runtime": 153,
+    "status": "Released",
+    "tagline": "",
+    "budget": 70000000,
+    "revenue": 321455689,
+    "vote_average": 8.2,
+    "vote_count": 22000,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US",
+      "DE"
+    ],
+    "spoken_languages": [
+      "en",
+      "de",
+      "fr",
+      "it"
+    ],
+    "production_countries": [
+      "US",
+      "DE"
+    ],
+    "production_companies": [
+      {
+        "id": 33,
+        "name": "Universal Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "In occupied France, a band of Jewish-American soldiers spreads fear among the Nazis, while a young cinema owner plans her own revenge. Both plots converge on a film premiere attended by the Nazi leadership.",
+    "translations": {
+      "de-DE": {
+        "title": "Inglourious Basterds",
+        "overview": "Im besetzten Frankreich verbreitet eine Truppe jüdisch-amerikanischer Soldaten Angst unter den Nazis, während eine junge Kinobesitzerin ihre eigene Rache plant. Beide Pläne laufen bei einer Filmpremiere zusammen, zu der die NS-Führung erwartet wird.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 287,
+        "character": "Lt. Aldo Raine"
+      },
+      {
+        "person": 27319,
+        "character": "Col. Hans Landa"
+      },
+      {
+        "person": 17288,
+        "character": "Lt. Archie Hicox"
+      },
+      {
+        "person": 3872,
+        "character": "Fredrick Zoller"
+      }
+    ],
+    "crew": [
+      {
+        "person": 138,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      68718,
+      680,
+      466272,
+      857,
+      613
+    ]
+  },
+  {
+    "id": 68718,
+    "imdb_id": "tt1853728",
+    "title": "Django Unchained",
+    "original_title": "Django Unchained",
+    "original_language": "en",
+    "release_date": "2012-12-25",
+    "genre_ids": [
+      18,
+      37
+    ],
+    "runtime": 165,
+    "status": "Released",
+    "tagline": "",
+    "budget": 100000000,
+    "revenue": 425368238,
+    "vote_average": 8.2,
+    "vote_count": 26500,
+    "popularity": 70.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "de",
+      "fr"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 5,
+        "name": "Columbia Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Two years before the Civil War, the German bounty hunter Dr. King Schultz frees the slave Django to help him track down a trio of outlaws. In return, Schultz helps Django rescue his wife from a brutal Mississippi plantation owner.",
+    "translations": {
+      "de-DE": {
+        "title": "Django Unchained",
+        "overview": "Zwei Jahre vor dem Bürgerkrieg befreit der deutsche Kopfgeldjäger Dr. King Schultz den Sklaven Django, damit er ihm bei der Suche nach drei Gesetzlosen hilft. Im Gegenzug hilft Schultz ihm, seine Frau von einer Plantage in Mississippi zu befreien.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 134,
+        "character": "Django"
+      },
+      {
+        "person": 27319,
+        "character": "Dr. King Schultz"
+      },
+      {
+        "person": 6193,
+        "character": "Calvin Candie"
+      },
+      {
+        "person": 2231,
+        "character": "Stephen"
+      }
+    ],
+    "crew": [
+      {
+        "person": 138,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      16869,
+      429,
+      680,
+      466272,
+      76203
+    ]
+  },
+  {
+    "id": 466272,
+    "imdb_id": "tt7131622",
+    "title": "Once Upon a Time... in Hollywood",
+    "original_title": "Once Upon a Time... in Hollywood",
+    "original_language": "en",
+    "release_date": "2019-07-24",
+    "genre_ids": [
+      35,
+      18,
+      53
+    ],
+    "runtime": 162,
+    "status": "Released",
+    "tagline": "",
+    "budget": 95000000,
+    "revenue": 374343626,
+    "vote_average": 7.4,
+    "vote_count": 13500,
+    "popularity": 40.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 5,
+        "name": "Columbia Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Los Angeles, 1969: fading TV star Rick Dalton and his loyal stunt double Cliff Booth try to find their place in a changing film industry, while Rick's new neighbour is the actress Sharon Tate.",
+    "translations": {
+      "de-DE": {
+        "title": "Once Upon a Time in… Hollywood",
+        "overview": "Los Angeles 1969: Der verblassende Fernsehstar Rick Dalton und sein treuer Stuntman Cliff Booth suchen ihren Platz in einer sich wandelnden Filmindustrie. Ricks neue Nachbarin ist die Schauspielerin Sharon Tate.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 6193,
+        "character": "Rick Dalton"
+      },
+      {
+        "person": 287,
+        "character": "Cliff Booth"
+      },
+      {
+        "person": 234352,
+        "character": "Sharon Tate"
+      }
+    ],
+    "crew": [
+      {
+        "person": 138,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      680,
+      16869,
+      68718,
+      313369
+    ]
+  },
+  {
+    "id": 603,
+    "imdb_id": "tt0133093",
+    "title": "The Matrix",
+    "original_title": "The Matrix",
+    "original_language": "en",
+    "release_date": "1999-03-31",
+    "genre_ids": [
+      28,
+      878
+    ],
+    "runtime": 136,
+    "status": "Released",
+    "tagline": "",
+    "budget": 63000000,
+    "revenue": 463517383,
+    "vote_average": 8.2,
+    "vote_count": 26000,
+    "popularity": 80.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US",
+      "AU"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US",
+      "AU"
+    ],
+    "production_companies": [
+      {
+        "id": 174,
+        "name": "Warner Bros. Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Computer hacker Neo learns from the mysterious Morpheus that the world he lives in is a simulation built by machines to keep humanity docile. He joins the rebels fighting to wake people up.",
+    "translations": {
+      "de-DE": {
+        "title": "Matrix",
+        "overview": "Der Hacker Neo erfährt vom geheimnisvollen Morpheus, dass seine Welt eine Simulation ist, mit der Maschinen die Menschheit ruhigstellen. Er schließt sich den Rebellen an, die die Menschen aufwecken wollen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 6384,
+        "character": "Thomas A. Anderson / Neo"
+      },
+      {
+        "person": 2975,
+        "character": "Morpheus"
+      },
+      {
+        "person": 530,
+        "character": "Trinity"
+      },
+      {
+        "person": 1331,
+        "character": "Agent Smith"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      27205,
+      11,
+      550,
+      438631
+    ]
+  },
+  {
+    "id": 37799,
+    "imdb_id": "tt1285016",
+    "title": "The Social Network",
+    "original_title": "The Social Network",
+    "original_language": "en",
+    "release_date": "2010-10-01",
+    "genre_ids": [
+      18
+    ],
+    "runtime": 121,
+    "status": "Released",
+    "tagline": "",
+    "budget": 40000000,
+    "revenue": 224920315,
+    "vote_average": 7.4,
+    "vote_count": 13000,
+    "popularity": 30.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "fr"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 5,
+        "name": "Columbia Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "A Harvard student builds a campus website that grows into a global social network, and in the process loses his best friend to lawsuits over who deserves the credit.",
+    "translations": {
+      "de-DE": {
+        "title": "The Social Network",
+        "overview": "Ein Harvard-Student programmiert eine Campus-Website, die zu einem weltweiten sozialen Netzwerk wird. Dabei verliert er seinen besten Freund in Rechtsstreitigkeiten darüber, wem der Erfolg zusteht.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [
+      {
+        "person": 7467,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      550,
+      807,
+      244786,
+      4922
+    ]
+  },
+  {
+    "id": 274,
+    "imdb_id": "tt0102926",
+    "title": "The Silence of the Lambs",
+    "original_title": "The Silence of the Lambs",
+    "original_language": "en",
+    "release_date": "1991-02-14",
+    "genre_ids": [
+      80,
+      18,
+      53,
+      27
+    ],
+    "runtime": 119,
+    "status": "Released",
+    "tagline": "",
+    "budget": 19000000,
+    "revenue": 272742922,
+    "vote_average": 8.3,
+    "vote_count": 16500,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "la"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [],
+    "overview": "FBI trainee Clarice Starling seeks the help of imprisoned psychiatrist and cannibal Hannibal Lecter to catch a serial killer. Lecter agrees, but only in exchange for glimpses into her past.",
+    "translations": {
+      "de-DE": {
+        "title": "Das Schweigen der Lämmer",
+        "overview": "Die FBI-Anwärterin Clarice Starling bittet den inhaftierten Psychiater und Kannibalen Hannibal Lecter um Hilfe bei der Jagd auf einen Serienmörder. Lecter willigt ein, verlangt dafür aber Einblicke in ihre Vergangenheit.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1038,
+        "character": "Clarice Starling"
+      },
+      {
+        "person": 4173,
+        "character": "Dr. Hannibal Lecter"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      807,
+      694,
+      348,
+      389
+    ]
+  },
+  {
+    "id": 105,
+    "imdb_id": "tt0088763",
+    "title": "Back to the Future",
+    "original_title": "Back to the Future",
+    "original_language": "en",
+    "release_date": "1985-07-03",
+    "genre_ids": [
+      12,
+      35,
+      878
+    ],
+    "runtime": 116,
+    "status": "Released",
+    "tagline": "",
+    "budget": 19000000,
+    "revenue": 381109762,
+    "vote_average": 8.3,
+    "vote_count": 20000,
+    "popularity": 50.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 33,
+        "name": "Universal Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 56,
+        "name": "Amblin Entertainment",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Teenager Marty McFly is accidentally sent back to 1955 in a time-travelling DeLorean built by his friend Doc Brown. He must make sure his parents fall in love, or he will never be born.",
+    "translations": {
+      "de-DE": {
+        "title": "Zurück in die Zukunft",
+        "overview": "Der Teenager Marty McFly landet mit der Zeitmaschine seines Freundes Doc Brown versehentlich im Jahr 1955. Dort muss er dafür sorgen, dass sich seine Eltern ineinander verlieben, sonst wird er nie geboren.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 521,
+        "character": "Marty McFly"
+      },
+      {
+        "person": 1062,
+        "character": "Dr. Emmett Brown"
+      }
+    ],
+    "crew": [
+      {
+        "person": 24,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      13,
+      11,
+      862,
+      603
+    ]
+  },
+  {
+    "id": 348,
+    "imdb_id": "tt0078748",
+    "title": "Alien",
+    "original_title": "Alien",
+    "original_language": "en",
+    "release_date": "1979-05-25",
+    "genre_ids": [
+      27,
+      878
+    ],
+    "runtime": 117,
+    "status": "Released",
+    "tagline": "",
+    "budget": 11000000,
+    "revenue": 104931801,
+    "vote_average": 8.2,
+    "vote_count": 15000,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB",
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "es"
+    ],
+    "production_countries": [
+      "GB",
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 25,
+        "name": "20th Century Fox",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "The crew of the commercial towing ship Nostromo answers a distress signal on a remote moon. One of them brings back an organism that begins hunting them through the ship's dark corridors.",
+    "translations": {
+      "de-DE": {
+        "title": "Alien – Das unheimliche Wesen aus einer fremden Welt",
+        "overview": "Die Besatzung des Frachtschiffs Nostromo folgt einem Notsignal auf einen abgelegenen Mond. Einer von ihnen bringt einen Organismus an Bord, der die Crew durch die dunklen Gänge des Schiffes jagt.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 10205,
+        "character": "Ellen Ripley"
+      },
+      {
+        "person": 5049,
+        "character": "Kane"
+      }
+    ],
+    "crew": [
+      {
+        "person": 578,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      694,
+      11,
+      603,
+      274
+    ]
+  },
+  {
+    "id": 694,
+    "imdb_id": "tt0081505",
+    "title": "The Shining",
+    "original_title": "The Shining",
+    "original_language": "en",
+    "release_date": "1980-05-23",
+    "genre_ids": [
+      27,
+      53
+    ],
+    "runtime": 144,
+    "status": "Released",
+    "tagline": "",
+    "budget": 19000000,
+    "revenue": 44017374,
+    "vote_average": 8.2,
+    "vote_count": 17500,
+    "popularity": 50.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB",
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "GB",
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 174,
+        "name": "Warner Bros. Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Writer Jack Torrance takes a winter job as caretaker of the isolated Overlook Hotel, bringing his wife and young son. Cut off by snow, the family faces the hotel's malevolent presence as Jack slowly unravels.",
+    "translations": {
+      "de-DE": {
+        "title": "Shining",
+        "overview": "Der Schriftsteller Jack Torrance übernimmt mit Frau und Sohn den Winterdienst im abgelegenen Overlook Hotel. Vom Schnee eingeschlossen, ist die Familie der unheimlichen Macht des Hotels ausgeliefert, während Jack allmählich den Verstand verliert.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 514,
+        "character": "Jack Torrance"
+      }
+    ],
+    "crew": [
+      {
+        "person": 240,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      348,
+      274,
+      807
+    ]
+  },
+  {
+    "id": 244786,
+    "imdb_id": "tt2582802",
+    "title": "Whiplash",
+    "original_title": "Whiplash",
+    "original_language": "en",
+    "release_date": "2014-10-10",
+    "genre_ids": [
+      18,
+      10402
+    ],
+    "runtime": 107,
+    "status": "Released",
+    "tagline": "",
+    "budget": 3300000,
+    "revenue": 13092000,
+    "vote_average": 8.4,
+    "vote_count": 15500,
+    "popularity": 40.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [],
+    "overview": "An ambitious young jazz drummer earns a place in the top band of a prestigious music conservatory. Its conductor pushes his students with humiliation and fear, and the drummer will do anything to prove himself.",
+    "translations": {
+      "de-DE": {
+        "title": "Whiplash",
+        "overview": "Ein ehrgeiziger junger Jazzschlagzeuger schafft es in die Spitzenband eines renommierten Konservatoriums. Ihr Dirigent treibt seine Schüler mit Demütigung und Angst an, und der Schlagzeuger ist bereit, alles zu geben.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      313369,
+      37799,
+      1022796
+    ]
+  },
+  {
+    "id": 313369,
+    "imdb_id": "tt3783958",
+    "title": "La La Land",
+    "original_title": "La La Land",
+    "original_language": "en",
+    "release_date": "2016-11-29",
+    "genre_ids": [
+      35,
+      18,
+      10749,
+      10402
+    ],
+    "runtime": 129,
+    "status": "Released",
+    "tagline": "",
+    "budget": 30000000,
+    "revenue": 0,
+    "vote_average": 7.9,
+    "vote_count": 17000,
+    "popularity": 50.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [],
+    "overview": "In Los Angeles, aspiring actress Mia and uncompromising jazz pianist Sebastian fall in love while chasing their dreams. As their careers take off, they have to decide what they are willing to give up.",
+    "translations": {
+      "de-DE": {
+        "title": "La La Land",
+        "overview": "In Los Angeles verlieben sich die angehende Schauspielerin Mia und der kompromisslose Jazzpianist Sebastian, während beide ihren Träumen nachjagen. Als ihre Karrieren Fahrt aufnehmen, müssen sie entscheiden, worauf sie verzichten wollen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 30614,
+        "character": "Sebastian Wilder"
+      },
+      {
+        "person": 54693,
+        "character": "Mia Dolan"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      244786,
+      597,
+      346698,
+      11216
+    ]
+  },
+  {
+    "id": 438631,
+    "imdb_id": "tt1160419",
+    "title": "Dune",
+    "original_title": "Dune",
+    "original_language": "en",
+    "release_date": "2021-09-15",
+    "genre_ids": [
+      878,
+      12
+    ],
+    "runtime": 155,
+    "status": "Released",
+    "tagline": "",
+    "budget": 165000000,
+    "revenue": 402027830,
+    "vote_average": 7.8,
+    "vote_count": 13000,
+    "popularity": 90.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 923,
+        "name": "Legendary Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Young Paul Atreides travels with his family to the desert planet Arrakis, the only source of the universe's most precious substance. When his family is betrayed, Paul must survive among the planet's native Fremen.",
+    "translations": {
+      "de-DE": {
+        "title": "Dune",
+        "overview": "Der junge Paul Atreides zieht mit seiner Familie auf den Wüstenplaneten Arrakis, die einzige Quelle des wertvollsten Rohstoffs im Universum. Als seine Familie verraten wird, muss Paul bei den Fremen, den Ureinwohnern des Planeten, überleben.",
+        "tagline": ""
+      }
+    },
+    "videos": [
+      {
+        "key": "n9xhJrPXop4",
+        "name": "Official Main Trailer",
+        "type": "Trailer",
+        "site": "YouTube",
+        "official": true,
+        "published_at": "2021-07-22T00:00:00.000Z",
+        "language": "en-US",
+        "size": 1080
+      }
+    ],
+    "cast": [
+      {
+        "person": 1190668,
+        "character": "Paul Atreides"
+      },
+      {
+        "person": 505710,
+        "character": "Chani"
+      },
+      {
+        "person": 1640,
+        "character": "Baron Vladimir Harkonnen"
+      },
+      {
+        "person": 16851,
+        "character": "Gurney Halleck"
+      }
+    ],
+    "crew": [
+      {
+        "person": 137427,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      157336,
+      11,
+      299536,
+      603
+    ]
+  },
+  {
+    "id": 11,
+    "imdb_id": "tt0076759",
+    "title": "Star Wars",
+    "original_title": "Star Wars",
+    "original_language": "en",
+    "release_date": "1977-05-25",
+    "genre_ids": [
+      12,
+      28,
+      878
+    ],
+    "runtime": 121,
+    "status": "Released",
+    "tagline": "",
+    "budget": 11000000,
+    "revenue": 775398007,
+    "vote_average": 8.2,
+    "vote_count": 21000,
+    "popularity": 80.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 1,
+        "name": "Lucasfilm Ltd.",
+        "origin_country": "US"
+      },
+      {
+        "id": 25,
+        "name": "20th Century Fox",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Farm boy Luke Skywalker is swept into the rebellion against the Galactic Empire when two droids carrying secret plans land on his desert planet. With a smuggler and an old Jedi knight he sets out to rescue Princess Leia.",
+    "translations": {
+      "de-DE": {
+        "title": "Krieg der Sterne",
+        "overview": "Der Farmersjunge Luke Skywalker gerät in den Kampf der Rebellen gegen das Imperium, als zwei Droiden mit geheimen Plänen auf seinem Wüstenplaneten landen. Mit einem Schmuggler und einem alten Jedi-Ritter macht er sich auf, Prinzessin Leia zu befreien.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 2,
+        "character": "Luke Skywalker"
+      },
+      {
+        "person": 3,
+        "character": "Han Solo"
+      },
+      {
+        "person": 4,
+        "character": "Princess Leia Organa"
+      }
+    ],
+    "crew": [
+      {
+        "person": 1,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      54138,
+      438631,
+      122,
+      105
+    ]
+  },
+  {
+    "id": 346698,
+    "imdb_id": "tt1517268",
+    "title": "Barbie",
+    "original_title": "Barbie",
+    "original_language": "en",
+    "release_date": "2023-07-19",
+    "genre_ids": [
+      35,
+      12,
+      14
+    ],
+    "runtime": 114,
+    "status": "Released",
+    "tagline": "",
+    "budget": 145000000,
+    "revenue": 0,
+    "vote_average": 7.1,
+    "vote_count": 7071,
+    "popularity": 412.878,
+    "poster_path": "/iuFNMS8U5cb6xfzi51Dbkovj7vM.jpg",
+    "backdrop_path": "/nHf61UzkfFno5X1ofIhugCPus2R.jpg",
+    "origin_country": [
+      "US",
+      "GB"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US",
+      "GB"
+    ],
+    "production_companies": [],
+    "overview": "Stereotypical Barbie enjoys a perfect life in Barbieland until she suddenly starts thinking about death. Together with Ken she travels to the real world to find out what has gone wrong.",
+    "translations": {
+      "de-DE": {
+        "title": "Barbie",
+        "overview": "Barbie führt in Barbieland ein perfektes Leben, bis sie plötzlich über den Tod nachdenkt. Gemeinsam mit Ken reist sie in die echte Welt, um herauszufinden, was schiefgelaufen ist.",
+        "tagline": ""
+      }
+    },
+    "videos": [
+      {
+        "key": "pBk4NYhWNMM",
+        "name": "Main Trailer",
+        "type": "Trailer",
+        "site": "YouTube",
+        "official": true,
+        "published_at": "2023-05-25T00:00:00.000Z",
+        "language": "en-US",
+        "size": 1080
+      }
+    ],
+    "cast": [
+      {
+        "person": 234352,
+        "character": "Barbie"
+      },
+      {
+        "person": 30614,
+        "character": "Ken"
+      }
+    ],
+    "crew": [
+      {
+        "person": 45400,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      787699,
+      313369,
+      792307,
+      862
+    ]
+  },
+  {
+    "id": 128,
+    "imdb_id": "tt0119698",
+    "title": "Princess Mononoke",
+    "original_title": "もののけ姫",
+    "original_language": "ja",
+    "release_date": "1997-07-12",
+    "genre_ids": [
+      12,
+      14,
+      16
+    ],
+    "runtime": 134,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 8.3,
+    "vote_count": 8200,
+    "popularity": 50.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "JP"
+    ],
+    "spoken_languages": [
+      "ja"
+    ],
+    "production_countries": [
+      "JP"
+    ],
+    "production_companies": [
+      {
+        "id": 10342,
+        "name": "Studio Ghibli",
+        "origin_country": "JP"
+      }
+    ],
+    "overview": "Cursed by a demon, the young prince Ashitaka travels west in search of a cure. He finds himself between an iron-making town that is clearing the forest and the forest gods, led by a girl raised by wolves.",
+    "translations": {
+      "de-DE": {
+        "title": "Prinzessin Mononoke",
+        "overview": "Der junge Prinz Ashitaka wird von einem Dämon verflucht und zieht nach Westen, um Heilung zu finden. Dort gerät er zwischen eine Eisenhüttenstadt, die den Wald rodet, und die Waldgötter, angeführt von einem Mädchen, das bei Wölfen aufwuchs.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [
+      {
+        "person": 608,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      129,
+      8392,
+      508883,
+      12477
+    ]
+  },
+  {
+    "id": 8392,
+    "imdb_id": "tt0096283",
+    "title": "My Neighbor Totoro",
+    "original_title": "となりのトトロ",
+    "original_language": "ja",
+    "release_date": "1988-04-16",
+    "genre_ids": [
+      14,
+      16,
+      10751
+    ],
+    "runtime": 86,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 8.1,
+    "vote_count": 8500,
+    "popularity": 45.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "JP"
+    ],
+    "spoken_languages": [
+      "ja"
+    ],
+    "production_countries": [
+      "JP"
+    ],
+    "production_companies": [
+      {
+        "id": 10342,
+        "name": "Studio Ghibli",
+        "origin_country": "JP"
+      }
+    ],
+    "overview": "Two young sisters move to the countryside with their father to be near their sick mother. In the woods around their old house they befriend Totoro, a huge, gentle forest spirit.",
+    "translations": {
+      "de-DE": {
+        "title": "Mein Nachbar Totoro",
+        "overview": "Zwei kleine Schwestern ziehen mit ihrem Vater aufs Land, um in der Nähe ihrer kranken Mutter zu sein. Im Wald rund um ihr altes Haus freunden sie sich mit Totoro an, einem riesigen, sanften Waldgeist.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [
+      {
+        "person": 608,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      129,
+      128,
+      508883,
+      862
+    ]
+  },
+  {
+    "id": 508883,
+    "imdb_id": "tt6587046",
+    "title": "The Boy and the Heron",
+    "original_title": "君たちはどう生きるか",
+    "original_language": "ja",
+    "release_date": "2023-07-14",
+    "genre_ids": [
+      16,
+      12,
+      14
+    ],
+    "runtime": 124,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 7.5,
+    "vote_count": 802,
+    "popularity": 553.939,
+    "poster_path": "/jDQPkgzerGophKRRn7MKm071vCU.jpg",
+    "backdrop_path": "/a0GM57AnJtNi7lMOCamniiyV10W.jpg",
+    "origin_country": [
+      "JP"
+    ],
+    "spoken_languages": [
+      "ja"
+    ],
+    "production_countries": [
+      "JP"
+    ],
+    "production_companies": [
+      {
+        "id": 10342,
+        "name": "Studio Ghibli",
+        "origin_country": "JP"
+      }
+    ],
+    "overview": "Grieving the loss of his mother during the war, young Mahito moves to the countryside. A talking grey heron lures him into a strange world beneath an old tower where the living and the dead meet.",
+    "translations": {
+      "de-DE": {
+        "title": "Der Junge und der Reiher",
+        "overview": "Der junge Mahito trauert um seine im Krieg gestorbene Mutter und zieht aufs Land. Ein sprechender Graureiher lockt ihn in eine seltsame Welt unter einem alten Turm, in der sich Lebende und Tote begegnen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [
+      {
+        "person": 608,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      129,
+      128,
+      8392,
+      372058
+    ]
+  },
+  {
+    "id": 582,
+    "imdb_id": "tt0405094",
+    "title": "The Lives of Others",
+    "original_title": "Das Leben der Anderen",
+    "original_language": "de",
+    "release_date": "2006-03-15",
+    "genre_ids": [
+      18,
+      53
+    ],
+    "runtime": 137,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 8.1,
+    "vote_count": 3600,
+    "popularity": 15.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "DE"
+    ],
+    "spoken_languages": [
+      "de"
+    ],
+    "production_countries": [
+      "DE"
+    ],
+    "production_companies": [],
+    "overview": "East Berlin, 1984: a dedicated Stasi captain is assigned to bug the flat of a successful playwright and his actress partner. The more he listens to their lives, the more his loyalty begins to waver.",
+    "translations": {
+      "de-DE": {
+        "title": "Das Leben der Anderen",
+        "overview": "Ost-Berlin 1984: Ein linientreuer Stasi-Hauptmann soll die Wohnung eines erfolgreichen Dramatikers und seiner Lebensgefährtin, einer Schauspielerin, abhören. Je länger er ihrem Leben lauscht, desto mehr gerät seine Loyalität ins Wanken.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      338,
+      613,
+      49517,
+      104
+    ]
+  },
+  {
+    "id": 104,
+    "imdb_id": "tt0130827",
+    "title": "Run Lola Run",
+    "original_title": "Lola rennt",
+    "original_language": "de",
+    "release_date": "1998-08-20",
+    "genre_ids": [
+      28,
+      18,
+      53
+    ],
+    "runtime": 81,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 7.3,
+    "vote_count": 2100,
+    "popularity": 12.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "DE"
+    ],
+    "spoken_languages": [
+      "de"
+    ],
+    "production_countries": [
+      "DE"
+    ],
+    "production_companies": [],
+    "overview": "Lola has twenty minutes to find 100,000 marks and save her boyfriend Manni from a gangster he owes. The film plays her frantic run across Berlin three times, each with a different outcome.",
+    "translations": {
+      "de-DE": {
+        "title": "Lola rennt",
+        "overview": "Lola hat zwanzig Minuten Zeit, um 100.000 Mark aufzutreiben und ihren Freund Manni vor einem Gangster zu retten. Der Film erzählt ihren atemlosen Lauf durch Berlin dreimal, jedes Mal mit einem anderen Ausgang.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 679,
+        "character": "Lola"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      338,
+      582,
+      603,
+      680
+    ]
+  },
+  {
+    "id": 338,
+    "imdb_id": "tt0301357",
+    "title": "Good Bye Lenin!",
+    "original_title": "Good Bye, Lenin!",
+    "original_language": "de",
+    "release_date": "2003-02-09",
+    "genre_ids": [
+      35,
+      18
+    ],
+    "runtime": 121,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 7.3,
+    "vote_count": 2700,
+    "popularity": 12.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "DE"
+    ],
+    "spoken_languages": [
+      "de"
+    ],
+    "production_countries": [
+      "DE"
+    ],
+    "production_companies": [],
+    "overview": "When his devoted socialist mother wakes from a coma after the fall of the Berlin Wall, Alex is told any shock could kill her. So he recreates the vanished GDR in her bedroom, with growing effort.",
+    "translations": {
+      "de-DE": {
+        "title": "Good Bye, Lenin!",
+        "overview": "Als seine überzeugt sozialistische Mutter nach dem Mauerfall aus dem Koma erwacht, darf sie sich nicht aufregen. Alex lässt deshalb in ihrem Schlafzimmer die untergegangene DDR weiterleben, mit immer größerem Aufwand.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 3872,
+        "character": "Alexander Kerner"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      582,
+      104,
+      637,
+      613
+    ]
+  },
+  {
+    "id": 613,
+    "imdb_id": "tt0363163",
+    "title": "Downfall",
+    "original_title": "Der Untergang",
+    "original_language": "de",
+    "release_date": "2004-09-16",
+    "genre_ids": [
+      18,
+      36,
+      10752
+    ],
+    "runtime": 156,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 7.9,
+    "vote_count": 4000,
+    "popularity": 18.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "DE",
+      "AT",
+      "IT"
+    ],
+    "spoken_languages": [
+      "de",
+      "ru",
+      "fr"
+    ],
+    "production_countries": [
+      "DE",
+      "AT",
+      "IT"
+    ],
+    "production_companies": [],
+    "overview": "In April 1945, as the Red Army closes in on Berlin, Hitler's young secretary witnesses the last days of the Nazi leadership in the bunker beneath the Reich Chancellery.",
+    "translations": {
+      "de-DE": {
+        "title": "Der Untergang",
+        "overview": "April 1945: Die Rote Armee steht vor Berlin. Hitlers junge Sekretärin erlebt im Bunker unter der Reichskanzlei die letzten Tage der NS-Führung.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 3491,
+        "character": "Hermann Fegelein"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      582,
+      49046,
+      387,
+      424
+    ]
+  },
+  {
+    "id": 387,
+    "imdb_id": "tt0082096",
+    "title": "Das Boot",
+    "original_title": "Das Boot",
+    "original_language": "de",
+    "release_date": "1981-09-17",
+    "genre_ids": [
+      10752,
+      18,
+      36
+    ],
+    "runtime": 149,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 7.9,
+    "vote_count": 2300,
+    "popularity": 15.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "DE"
+    ],
+    "spoken_languages": [
+      "de",
+      "en"
+    ],
+    "production_countries": [
+      "DE"
+    ],
+    "production_companies": [],
+    "overview": "In 1941 a German U-boat leaves La Rochelle on patrol in the Atlantic. Under a seasoned commander, the young crew endures boredom, claustrophobia and terrifying depth-charge attacks.",
+    "translations": {
+      "de-DE": {
+        "title": "Das Boot",
+        "overview": "1941 läuft ein deutsches U-Boot von La Rochelle zur Feindfahrt in den Atlantik aus. Unter einem erfahrenen Kommandanten erlebt die junge Besatzung Langeweile, Enge und Todesangst bei Wasserbombenangriffen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 920,
+        "character": "Der Kaleu"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      49046,
+      613,
+      857,
+      530915
+    ]
+  },
+  {
+    "id": 19,
+    "imdb_id": "tt0017136",
+    "title": "Metropolis",
+    "original_title": "Metropolis",
+    "original_language": "de",
+    "release_date": "1927-01-10",
+    "genre_ids": [
+      18,
+      878
+    ],
+    "runtime": 153,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 8.1,
+    "vote_count": 2700,
+    "popularity": 15.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "DE"
+    ],
+    "spoken_languages": [
+      "de"
+    ],
+    "production_countries": [
+      "DE"
+    ],
+    "production_companies": [],
+    "overview": "In a futuristic city, the privileged elite live in towers while workers toil underground. The son of the city's ruler falls for a woman who preaches reconciliation, and an inventor creates a robot in her image.",
+    "translations": {
+      "de-DE": {
+        "title": "Metropolis",
+        "overview": "In einer futuristischen Stadt lebt die Elite in Hochhäusern, während die Arbeiter unter der Erde schuften. Der Sohn des Herrschers verliebt sich in eine Frau, die Versöhnung predigt, und ein Erfinder baut einen Roboter nach ihrem Ebenbild.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      603,
+      11,
+      348
+    ]
+  },
+  {
+    "id": 49046,
+    "imdb_id": "tt1016150",
+    "title": "All Quiet on the Western Front",
+    "original_title": "Im Westen nichts Neues",
+    "original_language": "de",
+    "release_date": "2022-10-07",
+    "genre_ids": [
+      10752,
+      18,
+      28
+    ],
+    "runtime": 148,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 7.8,
+    "vote_count": 4000,
+    "popularity": 30.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "DE",
+      "US",
+      "GB"
+    ],
+    "spoken_languages": [
+      "de",
+      "fr"
+    ],
+    "production_countries": [
+      "DE",
+      "US",
+      "GB"
+    ],
+    "production_companies": [],
+    "overview": "Seventeen-year-old Paul Bäumer enlists with his school friends, full of patriotic enthusiasm. On the Western Front, the reality of trench warfare quickly destroys every illusion.",
+    "translations": {
+      "de-DE": {
+        "title": "Im Westen nichts Neues",
+        "overview": "Der siebzehnjährige Paul Bäumer meldet sich mit seinen Schulfreunden begeistert zum Kriegsdienst. An der Westfront zerstört der Grabenkrieg schnell jede Illusion.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 3872,
+        "character": "Matthias Erzberger"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      530915,
+      387,
+      57212,
+      857,
+      613
+    ]
+  },
+  {
+    "id": 1430,
+    "imdb_id": "tt0310793",
+    "title": "Bowling for Columbine",
+    "original_title": "Bowling for Columbine",
+    "original_language": "en",
+    "release_date": "2002-10-09",
+    "genre_ids": [
+      99
+    ],
+    "runtime": 120,
+    "status": "Released",
+    "tagline": "",
+    "budget": 4000000,
+    "revenue": 0,
+    "vote_average": 7.6,
+    "vote_count": 1700,
+    "popularity": 8.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [],
+    "overview": "Taking the 1999 Columbine school shooting as a starting point, Michael Moore travels across the United States and Canada asking why America has so much gun violence.",
+    "translations": {
+      "de-DE": {
+        "title": "Bowling for Columbine",
+        "overview": "Ausgehend vom Amoklauf an der Columbine High School 1999 reist Michael Moore durch die USA und Kanada und fragt, warum es in Amerika so viel Waffengewalt gibt.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      515042,
+      37799,
+      872585
+    ]
+  },
+  {
+    "id": 515042,
+    "imdb_id": "tt7775622",
+    "title": "Free Solo",
+    "original_title": "Free Solo",
+    "original_language": "en",
+    "release_date": "2018-08-31",
+    "genre_ids": [
+      99
+    ],
+    "runtime": 100,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 7.9,
+    "vote_count": 1600,
+    "popularity": 10.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [],
+    "overview": "Climber Alex Honnold prepares to scale the 900-metre granite face of El Capitan in Yosemite without ropes or protection. The film follows his training, his doubts and the climb itself.",
+    "translations": {
+      "de-DE": {
+        "title": "Free Solo",
+        "overview": "Der Kletterer Alex Honnold bereitet sich darauf vor, die 900 Meter hohe Granitwand des El Capitan im Yosemite-Nationalpark ohne Seil und Sicherung zu durchsteigen. Der Film begleitet Training, Zweifel und den Aufstieg selbst.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      1430,
+      244786,
+      157336
+    ]
+  },
+  {
+    "id": 17046,
+    "imdb_id": null,
+    "title": "Skellig",
+    "original_title": "Skellig",
+    "original_language": "en",
+    "release_date": "2009-04-27",
+    "genre_ids": [
+      18,
+      14,
+      10770
+    ],
+    "runtime": 104,
+    "status": "Released",
+    "tagline": "",
+    "budget": 0,
+    "revenue": 0,
+    "vote_average": 6.067,
+    "vote_count": 30,
+    "popularity": 9.671,
+    "poster_path": "/dyJlxhY5WLcrlCm7Gjd2ztpCoay.jpg",
+    "backdrop_path": "/mtnJhqHzSV2vRrv9CGJ0nYpNqU9.jpg",
+    "origin_country": [
+      "GB"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "GB"
+    ],
+    "production_companies": [],
+    "overview": "After moving house while his baby sister lies ill in hospital, a lonely boy discovers a strange, grumpy man living in the crumbling garage. The creature may be more than human.",
+    "translations": {},
+    "videos": [],
+    "cast": [
+      {
+        "person": 3129,
+        "character": "Skellig"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      8392,
+      862,
+      508883
+    ]
+  },
+  {
+    "id": 466420,
+    "imdb_id": "tt5537002",
+    "title": "Killers of the Flower Moon",
+    "original_title": "Killers of the Flower Moon",
+    "original_language": "en",
+    "release_date": "2023-10-18",
+    "genre_ids": [
+      80,
+      36,
+      18
+    ],
+    "runtime": 206,
+    "status": "Released",
+    "tagline": "",
+    "budget": 200000000,
+    "revenue": 0,
+    "vote_average": 7.528,
+    "vote_count": 2050,
+    "popularity": 391.189,
+    "poster_path": "/dB6Krk806zeqd0YNp2ngQ9zXteH.jpg",
+    "backdrop_path": "/1X7vow16X7CnCoexXh4H4F2yDJv.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [],
+    "overview": "In 1920s Oklahoma, oil has made the Osage Nation rich, and members of the tribe start dying under suspicious circumstances. A returning veteran marries an Osage woman while his powerful uncle plots against her family.",
+    "translations": {
+      "de-DE": {
+        "title": "Killers of the Flower Moon",
+        "overview": "Oklahoma in den 1920er Jahren: Öl hat die Osage reich gemacht, und immer mehr Angehörige des Stammes sterben unter rätselhaften Umständen. Ein Kriegsheimkehrer heiratet eine Osage, während sein mächtiger Onkel Pläne gegen ihre Familie schmiedet.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 6193,
+        "character": "Ernest Burkhart"
+      },
+      {
+        "person": 380,
+        "character": "William Hale"
+      }
+    ],
+    "crew": [
+      {
+        "person": 1032,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      1422,
+      769,
+      240,
+      68718
+    ]
+  },
+  {
+    "id": 787699,
+    "imdb_id": "tt6166392",
+    "title": "Wonka",
+    "original_title": "Wonka",
+    "original_language": "en",
+    "release_date": "2023-12-06",
+    "genre_ids": [
+      35,
+      10751,
+      14
+    ],
+    "runtime": 117,
+    "status": "Released",
+    "tagline": "",
+    "budget": 125000000,
+    "revenue": 0,
+    "vote_average": 7.193,
+    "vote_count": 1401,
+    "popularity": 3205.442,
+    "poster_path": "/qhb1qOilapbapxWQn9jtRCMwXJF.jpg",
+    "backdrop_path": "/yOm993lsJyPmBodlYjgpPwBjXP9.jpg",
+    "origin_country": [
+      "GB",
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "GB",
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 174,
+        "name": "Warner Bros. Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Young Willy Wonka arrives in a grand European city with a head full of ideas and pockets full of nothing. He wants to open a chocolate shop but runs into a cartel of rival chocolatiers.",
+    "translations": {
+      "de-DE": {
+        "title": "Wonka",
+        "overview": "Der junge Willy Wonka kommt mit vielen Ideen, aber leeren Taschen in eine prächtige europäische Stadt. Er möchte einen Schokoladenladen eröffnen und legt sich dabei mit einem Kartell konkurrierender Chocolatiers an.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1190668,
+        "character": "Willy Wonka"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      346698,
+      862,
+      1022796,
+      8392
+    ]
+  },
+  {
+    "id": 792307,
+    "imdb_id": "tt14230458",
+    "title": "Poor Things",
+    "original_title": "Poor Things",
+    "original_language": "en",
+    "release_date": "2023-11-21",
+    "genre_ids": [
+      878,
+      10749,
+      35
+    ],
+    "runtime": 141,
+    "status": "Released",
+    "tagline": "",
+    "budget": 35000000,
+    "revenue": 0,
+    "vote_average": 8.134,
+    "vote_count": 306,
+    "popularity": 502.132,
+    "poster_path": "/kCGlIMHnOm8JPXq3rXM6c5wMxcT.jpg",
+    "backdrop_path": "/h0oBqUpax591vOacpBsDJ8cynjk.jpg",
+    "origin_country": [
+      "IE",
+      "GB",
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "fr",
+      "pt"
+    ],
+    "production_countries": [
+      "IE",
+      "GB",
+      "US"
+    ],
+    "production_companies": [],
+    "overview": "Bella Baxter, brought back to life by an eccentric scientist, sets off on a journey across Europe to see the world with fresh eyes and discover who she wants to be.",
+    "translations": {
+      "de-DE": {
+        "title": "Poor Things",
+        "overview": "Bella Baxter, von einem exzentrischen Wissenschaftler ins Leben zurückgeholt, reist quer durch Europa, um die Welt mit neuen Augen zu sehen und herauszufinden, wer sie sein will.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 54693,
+        "character": "Bella Baxter"
+      },
+      {
+        "person": 5293,
+        "character": "Godwin Baxter"
+      },
+      {
+        "person": 103,
+        "character": "Duncan Wedderburn"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      346698,
+      313369,
+      120467
+    ]
+  },
+  {
+    "id": 753342,
+    "imdb_id": "tt13287846",
+    "title": "Napoleon",
+    "original_title": "Napoleon",
+    "original_language": "en",
+    "release_date": "2023-11-22",
+    "genre_ids": [
+      36,
+      10752,
+      18
+    ],
+    "runtime": 158,
+    "status": "Released",
+    "tagline": "",
+    "budget": 200000000,
+    "revenue": 0,
+    "vote_average": 6.5,
+    "vote_count": 1401,
+    "popularity": 894.97,
+    "poster_path": "/jE5o7y9K6pZtWNNMEw3IdpHuncR.jpg",
+    "backdrop_path": "/f1AQhx6ZfGhPZFTVKgxG91PhEYc.jpg",
+    "origin_country": [
+      "US",
+      "GB"
+    ],
+    "spoken_languages": [
+      "en",
+      "fr"
+    ],
+    "production_countries": [
+      "US",
+      "GB"
+    ],
+    "production_companies": [],
+    "overview": "The rise and fall of Napoleon Bonaparte, from the chaos of the French Revolution to his great battles, told through his volatile relationship with his wife Joséphine.",
+    "translations": {},
+    "videos": [],
+    "cast": [
+      {
+        "person": 73421,
+        "character": "Napoleon Bonaparte"
+      }
+    ],
+    "crew": [
+      {
+        "person": 578,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      872585,
+      530915,
+      613,
+      424
+    ]
+  },
+  {
+    "id": 1022796,
+    "imdb_id": null,
+    "title": "Wish",
+    "original_title": "Wish",
+    "original_language": "en",
+    "release_date": "2023-11-13",
+    "genre_ids": [
+      16,
+      10751,
+      14,
+      12,
+      10402
+    ],
+    "runtime": 95,
+    "status": "Released",
+    "tagline": "",
+    "budget": 200000000,
+    "revenue": 0,
+    "vote_average": 6.522,
+    "vote_count": 372,
+    "popularity": 840.335,
+    "poster_path": "/AcoVfiv1rrWOmAdpnAMnM56ki19.jpg",
+    "backdrop_path": "/ehumsuIBbgAe1hg343oszCLrAfI.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 2,
+        "name": "Walt Disney Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "In the kingdom of Rosas, a king guards the wishes of his subjects. Seventeen-year-old Asha discovers what he really does with them and calls on a star for help.",
+    "translations": {},
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "similar": [
+      862,
+      787699,
+      129,
+      8392
+    ]
+  },
+  {
+    "id": 73,
+    "imdb_id": "tt0120586",
+    "title": "American History X",
+    "original_title": "American History X",
+    "original_language": "en",
+    "release_date": "1998-10-30",
+    "genre_ids": [
+      18
+    ],
+    "runtime": 119,
+    "status": "Released",
+    "tagline": "",
+    "budget": 20000000,
+    "revenue": 23875127,
+    "vote_average": 8.3,
+    "vote_count": 11500,
+    "popularity": 35.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 12,
+        "name": "New Line Cinema",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "After three years in prison, former neo-Nazi Derek Vinyard returns home a changed man. He tries to stop his younger brother from following the same path of hatred.",
+    "translations": {
+      "de-DE": {
+        "title": "American History X",
+        "overview": "Nach drei Jahren Haft kehrt der ehemalige Neonazi Derek Vinyard geläutert nach Hause zurück. Er versucht, seinen jüngeren Bruder davon abzuhalten, denselben Weg des Hasses einzuschlagen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 819,
+        "character": "Derek Vinyard"
+      }
+    ],
+    "crew": [],
+    "similar": [
+      550,
+      807,
+      1422,
+      37799
+    ]
+  },
+  {
+    "id": 120467,
+    "imdb_id": "tt2278388",
+    "title": "The Grand Budapest Hotel",
+    "original_title": "The Grand Budapest Hotel",
+    "original_language": "en",
+    "release_date": "2014-02-26",
+    "genre_ids": [
+      35,
+      18
+    ],
+    "runtime": 100,
+    "status": "Released",
+    "tagline": "",
+    "budget": 30000000,
+    "revenue": 0,
+    "vote_average": 8.0,
+    "vote_count": 15500,
+    "popularity": 40.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "DE",
+      "GB",
+      "US"
+    ],
+    "spoken_languages": [
+      "en",
+      "fr",
+      "de"
+    ],
+    "production_countries": [
+      "DE",
+      "GB",
+      "US"
+    ],
+    "production_companies": [],
+    "overview": "Between the world wars, the legendary concierge of a grand hotel in a fictional Central European republic and his young lobby boy are caught up in a murder, a stolen painting and a family feud.",
+    "translations": {
+      "de-DE": {
+        "title": "Grand Budapest Hotel",
+        "overview": "Zwischen den Weltkriegen geraten der legendäre Concierge eines Grandhotels in einer fiktiven mitteleuropäischen Republik und sein junger Lobby Boy in einen Mordfall, den Diebstahl eines Gemäldes und einen Familienstreit.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 5469,
+        "character": "M. Gustave"
+      },
+      {
+        "person": 819,
+        "character": "Henckels"
+      },
+      {
+        "person": 3063,
+        "character": "Madame D."
+      }
+    ],
+    "crew": [
+      {
+        "person": 5655,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      792307,
+      338,
+      346698
+    ]
+  },
+  {
+    "id": 640,
+    "imdb_id": "tt0264464",
+    "title": "Catch Me If You Can",
+    "original_title": "Catch Me If You Can",
+    "original_language": "en",
+    "release_date": "2002-12-25",
+    "genre_ids": [
+      18,
+      80
+    ],
+    "runtime": 141,
+    "status": "Released",
+    "tagline": "",
+    "budget": 52000000,
+    "revenue": 352114312,
+    "vote_average": 8.0,
+    "vote_count": 16500,
+    "popularity": 45.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US",
+      "CA"
+    ],
+    "spoken_languages": [
+      "en",
+      "fr"
+    ],
+    "production_countries": [
+      "US",
+      "CA"
+    ],
+    "production_companies": [
+      {
+        "id": 7,
+        "name": "DreamWorks Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "In the 1960s, teenage con artist Frank Abagnale Jr. poses as a pilot, a doctor and a lawyer while forging millions in cheques. FBI agent Carl Hanratty makes catching him his personal mission.",
+    "translations": {
+      "de-DE": {
+        "title": "Catch Me If You Can",
+        "overview": "In den 1960er Jahren gibt sich der junge Hochstapler Frank Abagnale Jr. als Pilot, Arzt und Anwalt aus und fälscht Schecks in Millionenhöhe. FBI-Agent Carl Hanratty macht es sich zur persönlichen Aufgabe, ihn zu fassen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 6193,
+        "character": "Frank Abagnale Jr."
+      },
+      {
+        "person": 31,
+        "character": "Carl Hanratty"
+      },
+      {
+        "person": 4690,
+        "character": "Frank Abagnale"
+      }
+    ],
+    "crew": [
+      {
+        "person": 488,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      1422,
+      13,
+      857,
+      597
+    ]
+  },
+  {
+    "id": 4922,
+    "imdb_id": "tt0421715",
+    "title": "The Curious Case of Benjamin Button",
+    "original_title": "The Curious Case of Benjamin Button",
+    "original_language": "en",
+    "release_date": "2008-12-25",
+    "genre_ids": [
+      14,
+      18,
+      10749
+    ],
+    "runtime": 166,
+    "status": "Released",
+    "tagline": "",
+    "budget": 150000000,
+    "revenue": 333932083,
+    "vote_average": 7.6,
+    "vote_count": 13000,
+    "popularity": 40.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "production_countries": [
+      "US"
+    ],
+    "production_companies": [
+      {
+        "id": 4,
+        "name": "Paramount Pictures",
+        "origin_country": "US"
+      },
+      {
+        "id": 174,
+        "name": "Warner Bros. Pictures",
+        "origin_country": "US"
+      }
+    ],
+    "overview": "Benjamin Button is born an old man in New Orleans and grows younger as the years pass. His unusual life intertwines with that of Daisy, the woman he loves, whose life runs in the opposite direction.",
+    "translations": {
+      "de-DE": {
+        "title": "Der seltsame Fall des Benjamin Button",
+        "overview": "Benjamin Button kommt in New Orleans als Greis zur Welt und wird mit den Jahren immer jünger. Sein ungewöhnliches Leben ist mit dem von Daisy verbunden, der Frau, die er liebt und deren Leben in die entgegengesetzte Richtung verläuft.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 287,
+        "character": "Benjamin Button"
+      },
+      {
+        "person": 112,
+        "character": "Daisy Fuller"
+      }
+    ],
+    "crew": [
+      {
+        "person": 7467,
+        "job": "Director",
+        "department": "Directing"
+      }
+    ],
+    "similar": [
+      13,
+      597,
+      550,
+      4347
+    ]
   }
 ]
-"""#
+"""##
 
     static let series = #"""
-[]
+[
+  {
+    "id": 1399,
+    "name": "Game of Thrones",
+    "original_name": "Game of Thrones",
+    "original_language": "en",
+    "first_air_date": "2011-04-17",
+    "last_air_date": "2019-05-19",
+    "genre_ids": [
+      10765,
+      18,
+      10759
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "Winter Is Coming",
+    "number_of_seasons": 8,
+    "number_of_episodes": 73,
+    "episode_run_time": [],
+    "vote_average": 8.443,
+    "vote_count": 22527,
+    "popularity": 639.898,
+    "poster_path": "/1XS1oqL89opfnbLl8WnZY1O1uJx.jpg",
+    "backdrop_path": "/nQSaUQzYnSE9v4CXZiOkSNndaYu.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 49,
+        "name": "HBO",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [
+      {
+        "id": 76043,
+        "name": "Revolution Sun Studios",
+        "origin_country": "US"
+      },
+      {
+        "id": 12525,
+        "name": "Television 360",
+        "origin_country": ""
+      },
+      {
+        "id": 5820,
+        "name": "Generator Entertainment",
+        "origin_country": "GB"
+      },
+      {
+        "id": 12526,
+        "name": "Bighead Littlehead",
+        "origin_country": ""
+      }
+    ],
+    "production_countries": [
+      "GB",
+      "US"
+    ],
+    "overview": "Noble houses scheme and wage war for the Iron Throne of the Seven Kingdoms of Westeros, while an exiled princess raises dragons across the sea and an ancient threat gathers beyond the Wall in the frozen north.",
+    "translations": {
+      "de-DE": {
+        "name": "Game of Thrones",
+        "overview": "Adelshäuser intrigieren und führen Krieg um den Eisernen Thron der Sieben Königslande, während eine verbannte Prinzessin jenseits des Meeres Drachen aufzieht und sich hinter der Mauer im eisigen Norden eine uralte Bedrohung sammelt.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1223786,
+        "character": "Daenerys Targaryen"
+      },
+      {
+        "person": 22970,
+        "character": "Tyrion Lannister"
+      },
+      {
+        "person": 48,
+        "character": "Eddard 'Ned' Stark"
+      },
+      {
+        "person": 1253360,
+        "character": "Oberyn Martell"
+      }
+    ],
+    "crew": [],
+    "created_by": [
+      9813,
+      228068
+    ],
+    "similar": [
+      94997,
+      63247,
+      60574,
+      1396,
+      65494
+    ]
+  },
+  {
+    "id": 94997,
+    "name": "House of the Dragon",
+    "original_name": "House of the Dragon",
+    "original_language": "en",
+    "first_air_date": "2022-08-21",
+    "last_air_date": "2024-08-04",
+    "genre_ids": [
+      10765,
+      18,
+      10759
+    ],
+    "status": "Returning Series",
+    "type": "Scripted",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 2,
+    "number_of_episodes": 18,
+    "episode_run_time": [],
+    "vote_average": 8.423,
+    "vote_count": 3658,
+    "popularity": 314.225,
+    "poster_path": "/m7ta0kNg2ONvnBFF76miVvbWK1V.jpg",
+    "backdrop_path": "/vXpeJJs1z8OKC88CNJX9O9QOhtr.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 49,
+        "name": "HBO",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "Nearly two centuries before the events of Game of Thrones, a succession dispute inside House Targaryen splits the family and its dragons into rival camps and drifts toward civil war.",
+    "translations": {
+      "de-DE": {
+        "name": "House of the Dragon",
+        "overview": "Fast zwei Jahrhunderte vor Game of Thrones spaltet ein Streit um die Thronfolge das Haus Targaryen und seine Drachen in zwei Lager und treibt das Reich in einen Bürgerkrieg.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1399,
+      65494,
+      63247,
+      94605
+    ]
+  },
+  {
+    "id": 2316,
+    "name": "The Office",
+    "original_name": "The Office",
+    "original_language": "en",
+    "first_air_date": "2005-03-24",
+    "last_air_date": "2013-05-16",
+    "genre_ids": [
+      35
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 9,
+    "number_of_episodes": 201,
+    "episode_run_time": [],
+    "vote_average": 8.589,
+    "vote_count": 3615,
+    "popularity": 1825.117,
+    "poster_path": "/7DJKHzAi83BmQrWLrYYOqcoKfhR.jpg",
+    "backdrop_path": "/eDxBkRZRmbzwCxVqY1oSyTKNIid.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 6,
+        "name": "NBC",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "A documentary crew follows the employees of a paper company's branch office in Scranton, Pennsylvania, and their well-meaning but hopelessly awkward manager.",
+    "translations": {},
+    "videos": [],
+    "cast": [
+      {
+        "person": 4495,
+        "character": "Michael Scott"
+      },
+      {
+        "person": 17697,
+        "character": "Jim Halpert"
+      }
+    ],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1668,
+      1400,
+      456,
+      60625
+    ]
+  },
+  {
+    "id": 1396,
+    "name": "Breaking Bad",
+    "original_name": "Breaking Bad",
+    "original_language": "en",
+    "first_air_date": "2008-01-20",
+    "last_air_date": "2013-09-29",
+    "genre_ids": [
+      18,
+      80
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 5,
+    "number_of_episodes": 62,
+    "episode_run_time": [],
+    "vote_average": 8.9,
+    "vote_count": 14500,
+    "popularity": 250.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en",
+      "es"
+    ],
+    "spoken_languages": [
+      "en",
+      "es"
+    ],
+    "networks": [
+      {
+        "id": 174,
+        "name": "AMC",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "After a terminal cancer diagnosis, an overlooked chemistry teacher in Albuquerque starts cooking methamphetamine with a former student to provide for his family, and discovers a ruthless side of himself.",
+    "translations": {
+      "de-DE": {
+        "name": "Breaking Bad",
+        "overview": "Nach einer tödlichen Krebsdiagnose beginnt ein unterschätzter Chemielehrer aus Albuquerque, mit einem ehemaligen Schüler Methamphetamin herzustellen, um seine Familie abzusichern, und entdeckt dabei eine skrupellose Seite an sich.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 17419,
+        "character": "Walter White"
+      },
+      {
+        "person": 84497,
+        "character": "Jesse Pinkman"
+      },
+      {
+        "person": 59410,
+        "character": "Saul Goodman"
+      }
+    ],
+    "crew": [],
+    "created_by": [
+      66633
+    ],
+    "similar": [
+      60059,
+      1438,
+      1398,
+      60574,
+      46648
+    ]
+  },
+  {
+    "id": 19885,
+    "name": "Sherlock",
+    "original_name": "Sherlock",
+    "original_language": "en",
+    "first_air_date": "2010-07-25",
+    "last_air_date": "2017-01-15",
+    "genre_ids": [
+      80,
+      18,
+      9648
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 4,
+    "number_of_episodes": 12,
+    "episode_run_time": [],
+    "vote_average": 8.5,
+    "vote_count": 4700,
+    "popularity": 80.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 4,
+        "name": "BBC One",
+        "origin_country": "GB"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "GB"
+    ],
+    "overview": "Sherlock Holmes and Dr. John Watson solve crimes in present-day London, where the brilliant but abrasive detective uses smartphones and blogs as readily as his powers of deduction.",
+    "translations": {
+      "de-DE": {
+        "name": "Sherlock",
+        "overview": "Sherlock Holmes und Dr. John Watson lösen Fälle im London der Gegenwart. Der brillante, aber schroffe Detektiv nutzt Smartphone und Blog ebenso selbstverständlich wie seinen scharfen Verstand.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 71580,
+        "character": "Sherlock Holmes"
+      },
+      {
+        "person": 7060,
+        "character": "Dr. John Watson"
+      }
+    ],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      42009,
+      70523,
+      46648,
+      1438
+    ]
+  },
+  {
+    "id": 70523,
+    "name": "Dark",
+    "original_name": "Dark",
+    "original_language": "de",
+    "first_air_date": "2017-12-01",
+    "last_air_date": "2020-06-27",
+    "genre_ids": [
+      80,
+      18,
+      9648,
+      10765
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 3,
+    "number_of_episodes": 26,
+    "episode_run_time": [],
+    "vote_average": 8.4,
+    "vote_count": 6900,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "DE"
+    ],
+    "languages": [
+      "de"
+    ],
+    "spoken_languages": [
+      "de"
+    ],
+    "networks": [
+      {
+        "id": 213,
+        "name": "Netflix",
+        "origin_country": ""
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "DE"
+    ],
+    "overview": "When a child vanishes in the small German town of Winden, four families uncover a secret that links their past, present and future across several generations.",
+    "translations": {
+      "de-DE": {
+        "name": "Dark",
+        "overview": "Als in der Kleinstadt Winden ein Kind verschwindet, stoßen vier Familien auf ein Geheimnis, das Vergangenheit, Gegenwart und Zukunft über mehrere Generationen hinweg verbindet.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      66732,
+      42009,
+      19885,
+      3034
+    ]
+  },
+  {
+    "id": 87108,
+    "name": "Chernobyl",
+    "original_name": "Chernobyl",
+    "original_language": "en",
+    "first_air_date": "2019-05-06",
+    "last_air_date": "2019-06-03",
+    "genre_ids": [
+      18
+    ],
+    "status": "Ended",
+    "type": "Miniseries",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 1,
+    "number_of_episodes": 5,
+    "episode_run_time": [],
+    "vote_average": 8.7,
+    "vote_count": 6400,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US",
+      "GB"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 49,
+        "name": "HBO",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US",
+      "GB"
+    ],
+    "overview": "A dramatisation of the 1986 nuclear disaster in Soviet Ukraine, following the scientists, officials and ordinary people who tried to contain it and expose the truth behind it.",
+    "translations": {
+      "de-DE": {
+        "name": "Chernobyl",
+        "overview": "Eine Dramatisierung der Atomkatastrophe von 1986 in der sowjetischen Ukraine. Im Mittelpunkt stehen Wissenschaftler, Funktionäre und einfache Menschen, die das Unglück eindämmen und die Wahrheit ans Licht bringen wollten.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 15440,
+        "character": "Valery Legasov"
+      },
+      {
+        "person": 1640,
+        "character": "Boris Shcherbina"
+      },
+      {
+        "person": 1641,
+        "character": "Ulana Khomyuk"
+      }
+    ],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      4613,
+      1438,
+      65494,
+      1396
+    ]
+  },
+  {
+    "id": 66732,
+    "name": "Stranger Things",
+    "original_name": "Stranger Things",
+    "original_language": "en",
+    "first_air_date": "2016-07-15",
+    "last_air_date": "2025-12-31",
+    "genre_ids": [
+      18,
+      10765,
+      9648
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 5,
+    "number_of_episodes": 42,
+    "episode_run_time": [],
+    "vote_average": 8.6,
+    "vote_count": 18500,
+    "popularity": 250.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 213,
+        "name": "Netflix",
+        "origin_country": ""
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "In 1980s Indiana, a boy disappears and his friends, family and the local police chief are drawn into a mystery involving secret government experiments, a girl with psychokinetic powers and a terrifying parallel dimension.",
+    "translations": {
+      "de-DE": {
+        "name": "Stranger Things",
+        "overview": "In Indiana verschwindet in den 1980er Jahren ein Junge. Seine Freunde, seine Familie und der örtliche Polizeichef geraten in ein Geheimnis um geheime Regierungsexperimente, ein Mädchen mit telekinetischen Kräften und eine schreckliche Parallelwelt.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1920,
+        "character": "Joyce Byers"
+      },
+      {
+        "person": 1356210,
+        "character": "Eleven"
+      }
+    ],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      70523,
+      42009,
+      94605,
+      60625
+    ]
+  },
+  {
+    "id": 60625,
+    "name": "Rick and Morty",
+    "original_name": "Rick and Morty",
+    "original_language": "en",
+    "first_air_date": "2013-12-02",
+    "last_air_date": "2025-07-27",
+    "genre_ids": [
+      16,
+      35,
+      10765,
+      10759
+    ],
+    "status": "Returning Series",
+    "type": "Scripted",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 8,
+    "number_of_episodes": 81,
+    "episode_run_time": [],
+    "vote_average": 8.724,
+    "vote_count": 8089,
+    "popularity": 579.231,
+    "poster_path": "/cvhNj9eoRBe5SxjCbQTkh05UP5K.jpg",
+    "backdrop_path": "/uGy4DCmM33I7l86W7iCskNkvmLD.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 80,
+        "name": "Adult Swim",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "A reckless, alcoholic scientist drags his anxious teenage grandson on adventures across dimensions, with consequences that keep spilling back into their family's suburban life.",
+    "translations": {
+      "de-DE": {
+        "name": "Rick and Morty",
+        "overview": "Ein rücksichtsloser, trinkfreudiger Wissenschaftler schleppt seinen ängstlichen Enkel auf Abenteuer durch verschiedene Dimensionen, deren Folgen immer wieder ins Familienleben in der Vorstadt hineinwirken.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      456,
+      94605,
+      1429,
+      42009
+    ]
+  },
+  {
+    "id": 60059,
+    "name": "Better Call Saul",
+    "original_name": "Better Call Saul",
+    "original_language": "en",
+    "first_air_date": "2015-02-08",
+    "last_air_date": "2022-08-15",
+    "genre_ids": [
+      80,
+      18
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 6,
+    "number_of_episodes": 63,
+    "episode_run_time": [],
+    "vote_average": 8.7,
+    "vote_count": 5300,
+    "popularity": 80.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 174,
+        "name": "AMC",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "Years before he becomes Walter White's lawyer, small-time attorney Jimmy McGill struggles to make an honest living in Albuquerque, and slowly turns into the morally flexible Saul Goodman.",
+    "translations": {
+      "de-DE": {
+        "name": "Better Call Saul",
+        "overview": "Jahre bevor er Walter Whites Anwalt wird, versucht der kleine Anwalt Jimmy McGill in Albuquerque ehrlich über die Runden zu kommen und verwandelt sich allmählich in den moralisch flexiblen Saul Goodman.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 59410,
+        "character": "Jimmy McGill / Saul Goodman"
+      }
+    ],
+    "crew": [],
+    "created_by": [
+      66633
+    ],
+    "similar": [
+      1396,
+      1398,
+      1438,
+      76331
+    ]
+  },
+  {
+    "id": 1438,
+    "name": "The Wire",
+    "original_name": "The Wire",
+    "original_language": "en",
+    "first_air_date": "2002-06-02",
+    "last_air_date": "2008-03-09",
+    "genre_ids": [
+      80,
+      18
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 5,
+    "number_of_episodes": 60,
+    "episode_run_time": [],
+    "vote_average": 8.6,
+    "vote_count": 2400,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 49,
+        "name": "HBO",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "Season by season, the drug trade, the docks, city hall, the schools and the press of Baltimore are examined through the eyes of police officers, dealers and ordinary citizens.",
+    "translations": {
+      "de-DE": {
+        "name": "The Wire",
+        "overview": "Staffel für Staffel nimmt die Serie Drogenhandel, Hafen, Rathaus, Schulen und Presse in Baltimore in den Blick, erzählt aus der Sicht von Polizisten, Dealern und einfachen Bürgern.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1398,
+      1396,
+      1406,
+      46648
+    ]
+  },
+  {
+    "id": 1398,
+    "name": "The Sopranos",
+    "original_name": "The Sopranos",
+    "original_language": "en",
+    "first_air_date": "1999-01-10",
+    "last_air_date": "2007-06-10",
+    "genre_ids": [
+      18
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 6,
+    "number_of_episodes": 86,
+    "episode_run_time": [],
+    "vote_average": 8.6,
+    "vote_count": 2800,
+    "popularity": 80.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 49,
+        "name": "HBO",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "New Jersey mob boss Tony Soprano juggles the demands of his crime family and his actual family, and starts seeing a psychiatrist after a series of panic attacks.",
+    "translations": {
+      "de-DE": {
+        "name": "Die Sopranos",
+        "overview": "Der Mafiaboss Tony Soprano aus New Jersey jongliert zwischen seiner kriminellen Organisation und seiner eigenen Familie und beginnt nach mehreren Panikattacken eine Therapie.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1438,
+      1396,
+      76331,
+      60059
+    ]
+  },
+  {
+    "id": 1668,
+    "name": "Friends",
+    "original_name": "Friends",
+    "original_language": "en",
+    "first_air_date": "1994-09-22",
+    "last_air_date": "2004-05-06",
+    "genre_ids": [
+      35
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 10,
+    "number_of_episodes": 236,
+    "episode_run_time": [],
+    "vote_average": 8.4,
+    "vote_count": 7400,
+    "popularity": 200.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 6,
+        "name": "NBC",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "Six friends in their twenties navigate careers, relationships and a great deal of coffee in New York City.",
+    "translations": {
+      "de-DE": {
+        "name": "Friends",
+        "overview": "Sechs Freunde Mitte zwanzig meistern in New York Karriere, Beziehungen und sehr viel Kaffee.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 4491,
+        "character": "Rachel Green"
+      }
+    ],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1400,
+      2316,
+      456
+    ]
+  },
+  {
+    "id": 1400,
+    "name": "Seinfeld",
+    "original_name": "Seinfeld",
+    "original_language": "en",
+    "first_air_date": "1989-07-05",
+    "last_air_date": "1998-05-14",
+    "genre_ids": [
+      35
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 9,
+    "number_of_episodes": 180,
+    "episode_run_time": [],
+    "vote_average": 8.3,
+    "vote_count": 1800,
+    "popularity": 150.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 6,
+        "name": "NBC",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "A stand-up comedian and his three self-absorbed friends dissect the small annoyances of everyday life in New York in what is famously a show about nothing.",
+    "translations": {
+      "de-DE": {
+        "name": "Seinfeld",
+        "overview": "Ein Stand-up-Comedian und seine drei egozentrischen Freunde zerlegen die kleinen Ärgernisse des New Yorker Alltags – in einer Serie, die angeblich von nichts handelt.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1668,
+      2316,
+      456
+    ]
+  },
+  {
+    "id": 456,
+    "name": "The Simpsons",
+    "original_name": "The Simpsons",
+    "original_language": "en",
+    "first_air_date": "1989-12-17",
+    "last_air_date": "2025-05-18",
+    "genre_ids": [
+      10751,
+      16,
+      35
+    ],
+    "status": "Returning Series",
+    "type": "Scripted",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 36,
+    "number_of_episodes": 790,
+    "episode_run_time": [],
+    "vote_average": 8.0,
+    "vote_count": 10500,
+    "popularity": 300.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 19,
+        "name": "FOX",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "The yellow-skinned Simpson family of Springfield, led by the lazy but lovable Homer, gets into satirical trouble that pokes fun at American life.",
+    "translations": {
+      "de-DE": {
+        "name": "Die Simpsons",
+        "overview": "Die gelbhäutige Familie Simpson aus Springfield mit dem faulen, aber liebenswerten Homer an der Spitze stolpert von einem satirischen Schlamassel ins nächste und nimmt dabei das amerikanische Leben aufs Korn.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      60625,
+      2316,
+      1668,
+      82728
+    ]
+  },
+  {
+    "id": 60574,
+    "name": "Peaky Blinders",
+    "original_name": "Peaky Blinders",
+    "original_language": "en",
+    "first_air_date": "2013-09-12",
+    "last_air_date": "2022-04-03",
+    "genre_ids": [
+      18,
+      80
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 6,
+    "number_of_episodes": 36,
+    "episode_run_time": [],
+    "vote_average": 8.5,
+    "vote_count": 9700,
+    "popularity": 120.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 332,
+        "name": "BBC Two",
+        "origin_country": "GB"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "GB"
+    ],
+    "overview": "In Birmingham after the First World War, the Shelby family's razor-gang, led by the ambitious Thomas Shelby, expands from street betting into a criminal empire.",
+    "translations": {
+      "de-DE": {
+        "name": "Peaky Blinders – Gangs of Birmingham",
+        "overview": "Birmingham nach dem Ersten Weltkrieg: Die Gang der Familie Shelby, angeführt vom ehrgeizigen Thomas Shelby, baut ihre illegalen Wettgeschäfte zu einem kriminellen Imperium aus.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 2037,
+        "character": "Thomas Shelby"
+      },
+      {
+        "person": 2524,
+        "character": "Alfie Solomons"
+      }
+    ],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1398,
+      1406,
+      1399,
+      65494
+    ]
+  },
+  {
+    "id": 46648,
+    "name": "True Detective",
+    "original_name": "True Detective",
+    "original_language": "en",
+    "first_air_date": "2014-01-12",
+    "last_air_date": "2024-02-18",
+    "genre_ids": [
+      18,
+      80,
+      9648
+    ],
+    "status": "Returning Series",
+    "type": "Scripted",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 4,
+    "number_of_episodes": 30,
+    "episode_run_time": [],
+    "vote_average": 8.3,
+    "vote_count": 3300,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 49,
+        "name": "HBO",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "An anthology crime drama in which each season follows different investigators whose cases expose personal secrets and dark corners of American communities.",
+    "translations": {
+      "de-DE": {
+        "name": "True Detective",
+        "overview": "Eine Krimi-Anthologie, in der jede Staffel andere Ermittler begleitet, deren Fälle persönliche Geheimnisse und dunkle Seiten amerikanischer Gemeinden offenlegen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 10297,
+        "character": "Rust Cohle"
+      },
+      {
+        "person": 57755,
+        "character": "Marty Hart"
+      }
+    ],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1438,
+      19885,
+      70523,
+      1396
+    ]
+  },
+  {
+    "id": 82856,
+    "name": "The Mandalorian",
+    "original_name": "The Mandalorian",
+    "original_language": "en",
+    "first_air_date": "2019-11-12",
+    "last_air_date": "2023-04-19",
+    "genre_ids": [
+      10765,
+      10759,
+      18
+    ],
+    "status": "Returning Series",
+    "type": "Scripted",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 3,
+    "number_of_episodes": 24,
+    "episode_run_time": [],
+    "vote_average": 8.4,
+    "vote_count": 10000,
+    "popularity": 100.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 2739,
+        "name": "Disney+",
+        "origin_country": ""
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "After the fall of the Empire, a lone Mandalorian bounty hunter takes on a job that leaves him protecting a mysterious child wanted by dangerous remnants of the old regime.",
+    "translations": {
+      "de-DE": {
+        "name": "The Mandalorian",
+        "overview": "Nach dem Fall des Imperiums nimmt ein einzelgängerischer mandalorianischer Kopfgeldjäger einen Auftrag an, durch den er plötzlich ein geheimnisvolles Kind beschützen muss, das von Überresten des alten Regimes gejagt wird.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1253360,
+        "character": "The Mandalorian"
+      }
+    ],
+    "crew": [],
+    "created_by": [
+      15277
+    ],
+    "similar": [
+      1399,
+      100088,
+      63247,
+      94605
+    ]
+  },
+  {
+    "id": 4613,
+    "name": "Band of Brothers",
+    "original_name": "Band of Brothers",
+    "original_language": "en",
+    "first_air_date": "2001-09-09",
+    "last_air_date": "2001-11-04",
+    "genre_ids": [
+      10768,
+      18,
+      10759
+    ],
+    "status": "Ended",
+    "type": "Miniseries",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 1,
+    "number_of_episodes": 10,
+    "episode_run_time": [],
+    "vote_average": 8.6,
+    "vote_count": 3300,
+    "popularity": 50.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US",
+      "GB"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 49,
+        "name": "HBO",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US",
+      "GB"
+    ],
+    "overview": "The men of Easy Company, 101st Airborne Division, are followed from training in Georgia through D-Day, Bastogne and the end of the war in Europe.",
+    "translations": {
+      "de-DE": {
+        "name": "Band of Brothers – Wir waren wie Brüder",
+        "overview": "Die Männer der Easy Company der 101. Luftlandedivision werden von der Ausbildung in Georgia über den D-Day und Bastogne bis zum Kriegsende in Europa begleitet.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      87108,
+      1406,
+      65494,
+      1438
+    ]
+  },
+  {
+    "id": 76331,
+    "name": "Succession",
+    "original_name": "Succession",
+    "original_language": "en",
+    "first_air_date": "2018-06-03",
+    "last_air_date": "2023-05-28",
+    "genre_ids": [
+      18
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 4,
+    "number_of_episodes": 39,
+    "episode_run_time": [],
+    "vote_average": 8.3,
+    "vote_count": 2600,
+    "popularity": 60.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 49,
+        "name": "HBO",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "The ageing founder of a global media empire keeps his four grown children guessing about who will take over, and they fight viciously for his approval and the company.",
+    "translations": {
+      "de-DE": {
+        "name": "Succession",
+        "overview": "Der alternde Gründer eines globalen Medienkonzerns lässt seine vier erwachsenen Kinder im Unklaren, wer die Nachfolge antritt, und sie kämpfen erbittert um seine Gunst und das Unternehmen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1248,
+        "character": "Logan Roy"
+      }
+    ],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1398,
+      65494,
+      60059,
+      1399
+    ]
+  },
+  {
+    "id": 100088,
+    "name": "The Last of Us",
+    "original_name": "The Last of Us",
+    "original_language": "en",
+    "first_air_date": "2023-01-15",
+    "last_air_date": "2025-05-25",
+    "genre_ids": [
+      18
+    ],
+    "status": "Returning Series",
+    "type": "Scripted",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 2,
+    "number_of_episodes": 16,
+    "episode_run_time": [],
+    "vote_average": 8.6,
+    "vote_count": 6000,
+    "popularity": 150.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 49,
+        "name": "HBO",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "Twenty years after a fungal infection collapsed civilisation, hardened smuggler Joel is hired to escort fourteen-year-old Ellie across a ruined America. She may hold the key to a cure.",
+    "translations": {
+      "de-DE": {
+        "name": "The Last of Us",
+        "overview": "Zwanzig Jahre nachdem eine Pilzinfektion die Zivilisation zerstört hat, soll der abgebrühte Schmuggler Joel die vierzehnjährige Ellie durch ein verwüstetes Amerika begleiten. Sie könnte der Schlüssel zu einem Heilmittel sein.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 1253360,
+        "character": "Joel Miller"
+      }
+    ],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      82856,
+      66732,
+      1399,
+      63247
+    ]
+  },
+  {
+    "id": 94605,
+    "name": "Arcane",
+    "original_name": "Arcane",
+    "original_language": "en",
+    "first_air_date": "2021-11-06",
+    "last_air_date": "2024-11-23",
+    "genre_ids": [
+      16,
+      10765,
+      10759,
+      9648
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 2,
+    "number_of_episodes": 18,
+    "episode_run_time": [],
+    "vote_average": 8.7,
+    "vote_count": 4800,
+    "popularity": 90.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US",
+      "FR"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 213,
+        "name": "Netflix",
+        "origin_country": ""
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US",
+      "FR"
+    ],
+    "overview": "In the shining city of Piltover and the oppressed undercity of Zaun, two orphaned sisters end up on opposite sides of a conflict over magic technology.",
+    "translations": {
+      "de-DE": {
+        "name": "Arcane",
+        "overview": "In der glänzenden Stadt Piltover und der unterdrückten Unterstadt Zaun landen zwei verwaiste Schwestern auf verschiedenen Seiten eines Konflikts um magische Technologie.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      60625,
+      1429,
+      31911,
+      66732
+    ]
+  },
+  {
+    "id": 1429,
+    "name": "Attack on Titan",
+    "original_name": "進撃の巨人",
+    "original_language": "ja",
+    "first_air_date": "2013-04-07",
+    "last_air_date": "2023-11-04",
+    "genre_ids": [
+      16,
+      10765,
+      10759
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 4,
+    "number_of_episodes": 89,
+    "episode_run_time": [],
+    "vote_average": 8.7,
+    "vote_count": 7200,
+    "popularity": 150.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "JP"
+    ],
+    "languages": [
+      "ja"
+    ],
+    "spoken_languages": [
+      "ja"
+    ],
+    "networks": [],
+    "production_companies": [],
+    "production_countries": [
+      "JP"
+    ],
+    "overview": "Humanity lives behind enormous walls to hide from man-eating giants. When the walls are breached, young Eren Yeager joins the military to fight back and uncovers the truth about the Titans.",
+    "translations": {
+      "de-DE": {
+        "name": "Attack on Titan",
+        "overview": "Die Menschheit lebt hinter riesigen Mauern, geschützt vor menschenfressenden Riesen. Als die Mauern durchbrochen werden, tritt der junge Eren Jäger dem Militär bei und stößt auf die Wahrheit über die Titanen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      31911,
+      94605,
+      60625
+    ]
+  },
+  {
+    "id": 31911,
+    "name": "Fullmetal Alchemist: Brotherhood",
+    "original_name": "鋼の錬金術師 FULLMETAL ALCHEMIST",
+    "original_language": "ja",
+    "first_air_date": "2009-04-05",
+    "last_air_date": "2010-07-04",
+    "genre_ids": [
+      16,
+      10759,
+      18,
+      10765
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 1,
+    "number_of_episodes": 64,
+    "episode_run_time": [],
+    "vote_average": 8.7,
+    "vote_count": 2200,
+    "popularity": 80.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "JP"
+    ],
+    "languages": [
+      "ja"
+    ],
+    "spoken_languages": [
+      "ja"
+    ],
+    "networks": [],
+    "production_companies": [],
+    "production_countries": [
+      "JP"
+    ],
+    "overview": "After a forbidden attempt to bring their mother back to life goes terribly wrong, the alchemist brothers Edward and Alphonse Elric search for the Philosopher's Stone to restore their bodies.",
+    "translations": {},
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1429,
+      94605,
+      60625
+    ]
+  },
+  {
+    "id": 63247,
+    "name": "Westworld",
+    "original_name": "Westworld",
+    "original_language": "en",
+    "first_air_date": "2016-10-02",
+    "last_air_date": "2022-08-14",
+    "genre_ids": [
+      37,
+      10765
+    ],
+    "status": "Canceled",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 4,
+    "number_of_episodes": 36,
+    "episode_run_time": [],
+    "vote_average": 8.1,
+    "vote_count": 6000,
+    "popularity": 80.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 49,
+        "name": "HBO",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "In a futuristic theme park styled as the Old West, wealthy guests act out their fantasies with lifelike android hosts, until some of the hosts begin to remember what has been done to them.",
+    "translations": {
+      "de-DE": {
+        "name": "Westworld",
+        "overview": "In einem futuristischen Freizeitpark im Stil des Wilden Westens leben reiche Gäste ihre Fantasien mit lebensechten Androiden aus, bis sich einige dieser Androiden daran erinnern, was man ihnen angetan hat.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [
+      {
+        "person": 4173,
+        "character": "Robert Ford"
+      },
+      {
+        "person": 228,
+        "character": "Man in Black"
+      }
+    ],
+    "crew": [],
+    "created_by": [
+      527
+    ],
+    "similar": [
+      1399,
+      42009,
+      82856,
+      1406
+    ]
+  },
+  {
+    "id": 73586,
+    "name": "Yellowstone",
+    "original_name": "Yellowstone",
+    "original_language": "en",
+    "first_air_date": "2018-06-20",
+    "last_air_date": "2024-12-15",
+    "genre_ids": [
+      37,
+      18
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 5,
+    "number_of_episodes": 53,
+    "episode_run_time": [],
+    "vote_average": 8.2,
+    "vote_count": 3500,
+    "popularity": 200.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "Rancher John Dutton fights land developers, a neighbouring reservation and a national park to hold on to the largest contiguous cattle ranch in the United States.",
+    "translations": {},
+    "videos": [],
+    "cast": [
+      {
+        "person": 1269,
+        "character": "John Dutton"
+      }
+    ],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1406,
+      63247,
+      108978,
+      76331
+    ]
+  },
+  {
+    "id": 68595,
+    "name": "Planet Earth II",
+    "original_name": "Planet Earth II",
+    "original_language": "en",
+    "first_air_date": "2016-11-06",
+    "last_air_date": "2016-12-11",
+    "genre_ids": [
+      99
+    ],
+    "status": "Ended",
+    "type": "Documentary",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 1,
+    "number_of_episodes": 6,
+    "episode_run_time": [],
+    "vote_average": 8.7,
+    "vote_count": 800,
+    "popularity": 25.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 4,
+        "name": "BBC One",
+        "origin_country": "GB"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "GB"
+    ],
+    "overview": "A nature documentary series that visits islands, mountains, jungles, deserts, grasslands and cities to show how animals survive in the planet's most varied habitats.",
+    "translations": {
+      "de-DE": {
+        "name": "Planet Erde II",
+        "overview": "Eine Naturdokumentation, die Inseln, Gebirge, Dschungel, Wüsten, Graslandschaften und Städte besucht und zeigt, wie Tiere in den unterschiedlichsten Lebensräumen der Erde überleben.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      4613,
+      87108,
+      65494
+    ]
+  },
+  {
+    "id": 82728,
+    "name": "Bluey",
+    "original_name": "Bluey",
+    "original_language": "en",
+    "first_air_date": "2018-10-01",
+    "last_air_date": "2024-04-21",
+    "genre_ids": [
+      16,
+      10762,
+      35
+    ],
+    "status": "Returning Series",
+    "type": "Scripted",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 3,
+    "number_of_episodes": 154,
+    "episode_run_time": [
+      7
+    ],
+    "vote_average": 8.6,
+    "vote_count": 700,
+    "popularity": 150.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "AU"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [],
+    "production_companies": [],
+    "production_countries": [
+      "AU"
+    ],
+    "overview": "Bluey, an energetic six-year-old Blue Heeler puppy, turns everyday family life in Brisbane into inventive games with her little sister, her mum and her dad.",
+    "translations": {
+      "de-DE": {
+        "name": "Bluey",
+        "overview": "Bluey, ein quirliger sechsjähriger Blue-Heeler-Welpe, verwandelt den Familienalltag in Brisbane mit ihrer kleinen Schwester, Mama und Papa in fantasievolle Spiele.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [
+      1482514
+    ],
+    "similar": [
+      456,
+      68595,
+      1668
+    ]
+  },
+  {
+    "id": 59941,
+    "name": "The Tonight Show Starring Jimmy Fallon",
+    "original_name": "The Tonight Show Starring Jimmy Fallon",
+    "original_language": "en",
+    "first_air_date": "2014-02-17",
+    "last_air_date": null,
+    "genre_ids": [
+      35,
+      10767
+    ],
+    "status": "Returning Series",
+    "type": "Talk Show",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 12,
+    "number_of_episodes": 2000,
+    "episode_run_time": [],
+    "vote_average": 6.0,
+    "vote_count": 260,
+    "popularity": 300.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 6,
+        "name": "NBC",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "Jimmy Fallon hosts NBC's long-running late-night talk show from New York, mixing celebrity interviews, games, sketches and musical performances.",
+    "translations": {},
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      1400,
+      2316,
+      12513
+    ]
+  },
+  {
+    "id": 94722,
+    "name": "Tagesschau",
+    "original_name": "Tagesschau",
+    "original_language": "de",
+    "first_air_date": "1952-12-26",
+    "last_air_date": null,
+    "genre_ids": [
+      10763
+    ],
+    "status": "Returning Series",
+    "type": "News",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 73,
+    "number_of_episodes": 26000,
+    "episode_run_time": [
+      15
+    ],
+    "vote_average": 6.9,
+    "vote_count": 220,
+    "popularity": 400.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "DE"
+    ],
+    "languages": [
+      "de"
+    ],
+    "spoken_languages": [
+      "de"
+    ],
+    "networks": [],
+    "production_companies": [],
+    "production_countries": [
+      "DE"
+    ],
+    "overview": "Germany's oldest television news programme, produced by ARD-aktuell in Hamburg, summarises the most important national and international events of the day.",
+    "translations": {
+      "de-DE": {
+        "name": "Tagesschau",
+        "overview": "Die älteste Nachrichtensendung im deutschen Fernsehen. ARD-aktuell fasst in Hamburg die wichtigsten Ereignisse aus Deutschland und der Welt zusammen.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      59941,
+      68595,
+      3034
+    ]
+  },
+  {
+    "id": 12513,
+    "name": "Operación Triunfo",
+    "original_name": "Operación Triunfo",
+    "original_language": "es",
+    "first_air_date": "2001-10-22",
+    "last_air_date": null,
+    "genre_ids": [
+      10764
+    ],
+    "status": "Returning Series",
+    "type": "Reality",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 13,
+    "number_of_episodes": 300,
+    "episode_run_time": [],
+    "vote_average": 5.846,
+    "vote_count": 13,
+    "popularity": 2126.567,
+    "poster_path": "/8Qfq22zP5PeUKJfN5bFPFJtJz5i.jpg",
+    "backdrop_path": "/3oZgE4220UrqaaiZXxz5MtNCVxJ.jpg",
+    "origin_country": [
+      "ES"
+    ],
+    "languages": [
+      "es"
+    ],
+    "spoken_languages": [
+      "es"
+    ],
+    "networks": [],
+    "production_companies": [],
+    "production_countries": [
+      "ES"
+    ],
+    "overview": "A Spanish talent show in which young singers live together in an academy, take lessons from professionals and perform weekly galas until the audience chooses a winner.",
+    "translations": {},
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      59941,
+      291,
+      1668
+    ]
+  },
+  {
+    "id": 291,
+    "name": "Coronation Street",
+    "original_name": "Coronation Street",
+    "original_language": "en",
+    "first_air_date": "1960-12-09",
+    "last_air_date": null,
+    "genre_ids": [
+      10766
+    ],
+    "status": "Returning Series",
+    "type": "Scripted",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 66,
+    "number_of_episodes": 11000,
+    "episode_run_time": [
+      30
+    ],
+    "vote_average": 5.4,
+    "vote_count": 100,
+    "popularity": 300.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [],
+    "production_companies": [],
+    "production_countries": [
+      "GB"
+    ],
+    "overview": "Britain's longest-running soap opera follows the working-class residents of a terraced street in fictional Weatherfield, near Manchester, and their lives around the Rovers Return pub.",
+    "translations": {},
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      3034,
+      1668,
+      12513
+    ]
+  },
+  {
+    "id": 3034,
+    "name": "Tatort",
+    "original_name": "Tatort",
+    "original_language": "de",
+    "first_air_date": "1970-11-29",
+    "last_air_date": null,
+    "genre_ids": [
+      18,
+      80
+    ],
+    "status": "Returning Series",
+    "type": "Scripted",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 55,
+    "number_of_episodes": 1300,
+    "episode_run_time": [
+      90
+    ],
+    "vote_average": 6.3,
+    "vote_count": 110,
+    "popularity": 200.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "DE",
+      "AT",
+      "CH"
+    ],
+    "languages": [
+      "de"
+    ],
+    "spoken_languages": [
+      "de"
+    ],
+    "networks": [],
+    "production_companies": [],
+    "production_countries": [
+      "DE",
+      "AT",
+      "CH"
+    ],
+    "overview": "A long-running crime series in which different police teams investigate murders in cities across Germany, Austria and Switzerland, each with its own local flavour.",
+    "translations": {
+      "de-DE": {
+        "name": "Tatort",
+        "overview": "Eine langlebige Krimireihe, in der wechselnde Ermittlerteams in Städten in Deutschland, Österreich und der Schweiz Morde aufklären, jedes mit eigenem Lokalkolorit.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      70523,
+      19885,
+      1438,
+      94722
+    ]
+  },
+  {
+    "id": 99581,
+    "name": "Unorthodox",
+    "original_name": "Unorthodox",
+    "original_language": "de",
+    "first_air_date": "2020-03-26",
+    "last_air_date": "2020-03-26",
+    "genre_ids": [
+      18
+    ],
+    "status": "Ended",
+    "type": "Miniseries",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 1,
+    "number_of_episodes": 4,
+    "episode_run_time": [],
+    "vote_average": 7.82,
+    "vote_count": 565,
+    "popularity": 33.436,
+    "poster_path": "/23lbOgje3fggsB8jPf2HnUgHM0y.jpg",
+    "backdrop_path": "/8Czs5ituRaAQu7BTRPbSkwF2pTr.jpg",
+    "origin_country": [
+      "DE"
+    ],
+    "languages": [
+      "yi",
+      "en",
+      "de"
+    ],
+    "spoken_languages": [
+      "yi",
+      "en",
+      "de"
+    ],
+    "networks": [
+      {
+        "id": 213,
+        "name": "Netflix",
+        "origin_country": ""
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "DE"
+    ],
+    "overview": "A young woman flees her arranged marriage and ultra-Orthodox Jewish community in Brooklyn and starts a new life in Berlin, until her husband comes looking for her.",
+    "translations": {
+      "de-DE": {
+        "name": "Unorthodox",
+        "overview": "Eine junge Frau flieht aus ihrer arrangierten Ehe und ihrer ultraorthodoxen jüdischen Gemeinde in Brooklyn und beginnt in Berlin ein neues Leben, bis ihr Ehemann nach ihr sucht.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      70523,
+      65494,
+      87108
+    ]
+  },
+  {
+    "id": 108978,
+    "name": "Reacher",
+    "original_name": "Reacher",
+    "original_language": "en",
+    "first_air_date": "2022-02-03",
+    "last_air_date": "2025-03-27",
+    "genre_ids": [
+      10759,
+      80,
+      18
+    ],
+    "status": "Returning Series",
+    "type": "Scripted",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 3,
+    "number_of_episodes": 24,
+    "episode_run_time": [],
+    "vote_average": 8.094,
+    "vote_count": 1090,
+    "popularity": 2098.308,
+    "poster_path": "/jFuH0md41x5mB4qj5344mSmtHrO.jpg",
+    "backdrop_path": "/wrhLyiY7ksW0fQCqNpa52qiOAH8.jpg",
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 1024,
+        "name": "Prime Video",
+        "origin_country": ""
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "Jack Reacher, a former military police investigator who drifts from town to town, keeps stumbling into conspiracies that he untangles with his wits and his fists.",
+    "translations": {},
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      73586,
+      82856,
+      46648
+    ]
+  },
+  {
+    "id": 1406,
+    "name": "Deadwood",
+    "original_name": "Deadwood",
+    "original_language": "en",
+    "first_air_date": "2004-03-21",
+    "last_air_date": "2006-08-27",
+    "genre_ids": [
+      80,
+      18,
+      37
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 3,
+    "number_of_episodes": 36,
+    "episode_run_time": [],
+    "vote_average": 8.1,
+    "vote_count": 900,
+    "popularity": 40.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "US"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 49,
+        "name": "HBO",
+        "origin_country": "US"
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "US"
+    ],
+    "overview": "In the lawless mining camp of Deadwood in 1870s Dakota Territory, a former marshal and a ruthless saloon owner struggle over how order will come to the frontier town.",
+    "translations": {
+      "de-DE": {
+        "name": "Deadwood",
+        "overview": "Im gesetzlosen Goldgräberlager Deadwood im Dakota-Territorium der 1870er Jahre ringen ein ehemaliger Marshal und ein skrupelloser Saloonbesitzer darum, wie Ordnung in die Grenzstadt kommt.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      63247,
+      73586,
+      1438,
+      1398
+    ]
+  },
+  {
+    "id": 65494,
+    "name": "The Crown",
+    "original_name": "The Crown",
+    "original_language": "en",
+    "first_air_date": "2016-11-04",
+    "last_air_date": "2023-12-14",
+    "genre_ids": [
+      18
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 6,
+    "number_of_episodes": 60,
+    "episode_run_time": [],
+    "vote_average": 8.2,
+    "vote_count": 3200,
+    "popularity": 80.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 213,
+        "name": "Netflix",
+        "origin_country": ""
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "GB"
+    ],
+    "overview": "The reign of Queen Elizabeth II, from her wedding in 1947 into the early 2000s, and the political and personal events that shaped the second half of the twentieth century.",
+    "translations": {
+      "de-DE": {
+        "name": "The Crown",
+        "overview": "Die Regentschaft von Königin Elisabeth II. von ihrer Hochzeit 1947 bis in die frühen 2000er Jahre und die politischen wie privaten Ereignisse, die die zweite Hälfte des 20. Jahrhunderts prägten.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      76331,
+      4613,
+      1399,
+      87108
+    ]
+  },
+  {
+    "id": 42009,
+    "name": "Black Mirror",
+    "original_name": "Black Mirror",
+    "original_language": "en",
+    "first_air_date": "2011-12-04",
+    "last_air_date": "2025-04-10",
+    "genre_ids": [
+      10765,
+      18,
+      9648
+    ],
+    "status": "Returning Series",
+    "type": "Scripted",
+    "in_production": true,
+    "tagline": "",
+    "number_of_seasons": 7,
+    "number_of_episodes": 33,
+    "episode_run_time": [],
+    "vote_average": 8.3,
+    "vote_count": 5300,
+    "popularity": 100.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "GB"
+    ],
+    "languages": [
+      "en"
+    ],
+    "spoken_languages": [
+      "en"
+    ],
+    "networks": [
+      {
+        "id": 213,
+        "name": "Netflix",
+        "origin_country": ""
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "GB"
+    ],
+    "overview": "A satirical anthology in which each stand-alone episode imagines how technology might twist human behaviour in the near future.",
+    "translations": {
+      "de-DE": {
+        "name": "Black Mirror",
+        "overview": "Eine satirische Anthologie, deren in sich abgeschlossene Folgen ausmalen, wie Technologie das menschliche Verhalten in naher Zukunft verzerren könnte.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      63247,
+      66732,
+      19885,
+      70523
+    ]
+  },
+  {
+    "id": 93405,
+    "name": "Squid Game",
+    "original_name": "오징어 게임",
+    "original_language": "ko",
+    "first_air_date": "2021-09-17",
+    "last_air_date": "2025-06-27",
+    "genre_ids": [
+      10759,
+      9648,
+      18
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 3,
+    "number_of_episodes": 22,
+    "episode_run_time": [],
+    "vote_average": 7.8,
+    "vote_count": 15500,
+    "popularity": 200.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "KR"
+    ],
+    "languages": [
+      "ko"
+    ],
+    "spoken_languages": [
+      "ko"
+    ],
+    "networks": [
+      {
+        "id": 213,
+        "name": "Netflix",
+        "origin_country": ""
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "KR"
+    ],
+    "overview": "Hundreds of debt-ridden people accept an invitation to play children's games for a huge cash prize, only to discover that losing means death.",
+    "translations": {
+      "de-DE": {
+        "name": "Squid Game",
+        "overview": "Hunderte hoch verschuldete Menschen nehmen die Einladung an, um ein riesiges Preisgeld Kinderspiele zu spielen, und erfahren erst dann, dass Verlieren den Tod bedeutet.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      71446,
+      42009,
+      1429
+    ]
+  },
+  {
+    "id": 71446,
+    "name": "Money Heist",
+    "original_name": "La casa de papel",
+    "original_language": "es",
+    "first_air_date": "2017-05-02",
+    "last_air_date": "2021-12-03",
+    "genre_ids": [
+      80,
+      18
+    ],
+    "status": "Ended",
+    "type": "Scripted",
+    "in_production": false,
+    "tagline": "",
+    "number_of_seasons": 3,
+    "number_of_episodes": 41,
+    "episode_run_time": [],
+    "vote_average": 8.2,
+    "vote_count": 19000,
+    "popularity": 150.0,
+    "poster_path": null,
+    "backdrop_path": null,
+    "origin_country": [
+      "ES"
+    ],
+    "languages": [
+      "es"
+    ],
+    "spoken_languages": [
+      "es"
+    ],
+    "networks": [
+      {
+        "id": 213,
+        "name": "Netflix",
+        "origin_country": ""
+      }
+    ],
+    "production_companies": [],
+    "production_countries": [
+      "ES"
+    ],
+    "overview": "A mysterious mastermind known as the Professor recruits eight robbers with city code names for an audacious plan to take over the Royal Mint of Spain.",
+    "translations": {
+      "de-DE": {
+        "name": "Haus des Geldes",
+        "overview": "Ein geheimnisvoller Drahtzieher, der sich der Professor nennt, rekrutiert acht Räuber mit Städtenamen als Decknamen für einen tollkühnen Plan: die Übernahme der spanischen Banknotendruckerei.",
+        "tagline": ""
+      }
+    },
+    "videos": [],
+    "cast": [],
+    "crew": [],
+    "created_by": [],
+    "similar": [
+      93405,
+      70523,
+      1396
+    ]
+  }
+]
 """#
 
     static let people = #"""
 [
   {
+    "id": 71580,
+    "imdb_id": "nm1212722",
+    "name": "Benedict Cumberbatch",
+    "gender": 2,
+    "birthday": "1976-07-19",
+    "deathday": null,
+    "place_of_birth": "Hammersmith, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 40.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor who rose to international fame as a modern-day Sherlock Holmes on BBC television. His film work ranges from Alan Turing in The Imitation Game to Marvel's Doctor Strange and the voice of the dragon Smaug.",
+    "translations": {
+      "de-DE": {
+        "biography": "Britischer Schauspieler, der als moderner Sherlock Holmes in der BBC-Serie Sherlock weltbekannt wurde. Im Kino spielte er unter anderem Alan Turing in The Imitation Game, den Magier Doctor Strange und lieh dem Drachen Smaug seine Stimme."
+      }
+    }
+  },
+  {
     "id": 287,
-    "imdb_id": null,
+    "imdb_id": "nm0000093",
     "name": "Brad Pitt",
     "gender": 2,
     "birthday": "1963-12-18",
     "deathday": null,
-    "place_of_birth": null,
+    "place_of_birth": "Shawnee, Oklahoma, USA",
+    "known_for_department": "Acting",
+    "popularity": 42.4,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and producer whose career spans crime thrillers, war films and prestige dramas. He won an acting Oscar for Once Upon a Time in Hollywood and, through his company Plan B, has produced several award-winning films.",
+    "translations": {
+      "de-DE": {
+        "biography": "US-amerikanischer Schauspieler und Produzent, bekannt aus Filmen wie Sieben, Fight Club und Inglourious Basterds. Für Once Upon a Time in Hollywood erhielt er einen Oscar."
+      }
+    }
+  },
+  {
+    "id": 819,
+    "imdb_id": "nm0001570",
+    "name": "Edward Norton",
+    "gender": 2,
+    "birthday": "1969-08-18",
+    "deathday": null,
+    "place_of_birth": "Boston, Massachusetts, USA",
+    "known_for_department": "Acting",
+    "popularity": 18.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and filmmaker known for intense, shape-shifting performances. He broke through in the late 1990s with Primal Fear, American History X and Fight Club.",
+    "translations": {
+      "de-DE": {
+        "biography": "US-amerikanischer Schauspieler, der Ende der 1990er Jahre mit American History X und Fight Club bekannt wurde und für seine wandlungsfähigen Rollen geschätzt wird."
+      }
+    }
+  },
+  {
+    "id": 1283,
+    "imdb_id": "nm0000307",
+    "name": "Helena Bonham Carter",
+    "gender": 1,
+    "birthday": "1966-05-26",
+    "deathday": null,
+    "place_of_birth": "Golders Green, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actress who moved from period dramas to eccentric, darkly comic roles. She is remembered as Marla Singer in Fight Club and as Bellatrix Lestrange in the Harry Potter films.",
+    "translations": {}
+  },
+  {
+    "id": 7470,
+    "imdb_id": "nm0001533",
+    "name": "Meat Loaf",
+    "gender": 2,
+    "birthday": "1947-09-27",
+    "deathday": "2022-01-20",
+    "place_of_birth": "Dallas, Texas, USA",
+    "known_for_department": "Acting",
+    "popularity": 6.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American singer and actor, famous for the rock album Bat Out of Hell. On screen he appeared in The Rocky Horror Picture Show and played Bob in Fight Club.",
+    "translations": {}
+  },
+  {
+    "id": 7499,
+    "imdb_id": "nm0001467",
+    "name": "Jared Leto",
+    "gender": 2,
+    "birthday": "1971-12-26",
+    "deathday": null,
+    "place_of_birth": "Bossier City, Louisiana, USA",
+    "known_for_department": "Acting",
+    "popularity": 14.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and frontman of the band Thirty Seconds to Mars. He won an Oscar for Dallas Buyers Club after memorable supporting turns in films such as Fight Club.",
+    "translations": {}
+  },
+  {
+    "id": 7467,
+    "imdb_id": "nm0000399",
+    "name": "David Fincher",
+    "gender": 2,
+    "birthday": "1962-08-28",
+    "deathday": null,
+    "place_of_birth": "Denver, Colorado, USA",
+    "known_for_department": "Directing",
+    "popularity": 9.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American director celebrated for meticulous, dark thrillers. After music videos he made Se7en, Fight Club, Zodiac and The Social Network.",
+    "translations": {}
+  },
+  {
+    "id": 7468,
+    "imdb_id": null,
+    "name": "Chuck Palahniuk",
+    "gender": 2,
+    "birthday": "1962-02-21",
+    "deathday": null,
+    "place_of_birth": "Pasco, Washington, USA",
+    "known_for_department": "Writing",
+    "popularity": 3.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American novelist whose transgressive debut Fight Club became a cult film. His fiction is known for its bleak humour and shock value.",
+    "translations": {}
+  },
+  {
+    "id": 525,
+    "imdb_id": "nm0634240",
+    "name": "Christopher Nolan",
+    "gender": 2,
+    "birthday": "1970-07-30",
+    "deathday": null,
+    "place_of_birth": "Westminster, London, England, UK",
+    "known_for_department": "Directing",
+    "popularity": 16.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "British-American filmmaker known for large-scale, puzzle-like blockbusters shot largely on film. His work includes Memento, The Dark Knight trilogy, Inception, Interstellar and the Oscar-winning Oppenheimer.",
+    "translations": {
+      "de-DE": {
+        "biography": "Britisch-amerikanischer Regisseur, bekannt für groß angelegte, verschachtelte Filme, die er bevorzugt auf analogem Material dreht. Zu seinen Werken zählen Memento, die Dark-Knight-Trilogie, Inception und Oppenheimer."
+      }
+    }
+  },
+  {
+    "id": 527,
+    "imdb_id": "nm0634300",
+    "name": "Jonathan Nolan",
+    "gender": 2,
+    "birthday": "1976-06-06",
+    "deathday": null,
+    "place_of_birth": "London, England, UK",
+    "known_for_department": "Writing",
+    "popularity": 6.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "British-American screenwriter and producer who co-wrote several of his brother Christopher's films. For television he co-created the HBO series Westworld.",
+    "translations": {}
+  },
+  {
+    "id": 31,
+    "imdb_id": "nm0000158",
+    "name": "Tom Hanks",
+    "gender": 2,
+    "birthday": "1956-07-09",
+    "deathday": null,
+    "place_of_birth": "Concord, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 45.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor with a reputation as one of Hollywood's most likeable leads. He won back-to-back Oscars for Philadelphia and Forrest Gump and voiced Woody in Toy Story.",
+    "translations": {}
+  },
+  {
+    "id": 6193,
+    "imdb_id": "nm0000138",
+    "name": "Leonardo DiCaprio",
+    "gender": 2,
+    "birthday": "1974-11-11",
+    "deathday": null,
+    "place_of_birth": "Los Angeles, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 35.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who became a global star with Titanic and later formed a long partnership with Martin Scorsese. He won the Academy Award for The Revenant.",
+    "translations": {}
+  },
+  {
+    "id": 7060,
+    "imdb_id": "nm0293509",
+    "name": "Martin Freeman",
+    "gender": 2,
+    "birthday": "1971-09-08",
+    "deathday": null,
+    "place_of_birth": "Aldershot, Hampshire, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 21.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor first known for the British version of The Office. He played Dr. John Watson in Sherlock and Bilbo Baggins in The Hobbit trilogy.",
+    "translations": {
+      "de-DE": {
+        "biography": "Englischer Schauspieler, der zunächst durch die britische Comedy The Office bekannt wurde. Er verkörperte Dr. John Watson in Sherlock und Bilbo Beutlin in der Hobbit-Trilogie."
+      }
+    }
+  },
+  {
+    "id": 192,
+    "imdb_id": "nm0000151",
+    "name": "Morgan Freeman",
+    "gender": 2,
+    "birthday": "1937-06-01",
+    "deathday": null,
+    "place_of_birth": "Memphis, Tennessee, USA",
+    "known_for_department": "Acting",
+    "popularity": 30.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and narrator whose calm authority has anchored dramas for decades. He won an Oscar for Million Dollar Baby and is fondly remembered as Red in The Shawshank Redemption.",
+    "translations": {}
+  },
+  {
+    "id": 504,
+    "imdb_id": "nm0000209",
+    "name": "Tim Robbins",
+    "gender": 2,
+    "birthday": "1958-10-16",
+    "deathday": null,
+    "place_of_birth": "West Covina, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor, writer and director. He played Andy Dufresne in The Shawshank Redemption and won an Oscar for Mystic River.",
+    "translations": {}
+  },
+  {
+    "id": 4027,
+    "imdb_id": "nm0001104",
+    "name": "Frank Darabont",
+    "gender": 2,
+    "birthday": "1959-01-28",
+    "deathday": null,
+    "place_of_birth": "Montbéliard, Doubs, France",
+    "known_for_department": "Directing",
+    "popularity": 4.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Director and screenwriter best known for his Stephen King adaptations, The Shawshank Redemption and The Green Mile. He later developed The Walking Dead for television.",
+    "translations": {}
+  },
+  {
+    "id": 3084,
+    "imdb_id": "nm0000008",
+    "name": "Marlon Brando",
+    "gender": 2,
+    "birthday": "1924-04-03",
+    "deathday": "2004-07-01",
+    "place_of_birth": "Omaha, Nebraska, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor whose naturalistic style reshaped screen acting in the 1950s. He won Oscars for On the Waterfront and for playing Vito Corleone in The Godfather.",
+    "translations": {}
+  },
+  {
+    "id": 1158,
+    "imdb_id": "nm0000199",
+    "name": "Al Pacino",
+    "gender": 2,
+    "birthday": "1940-04-25",
+    "deathday": null,
+    "place_of_birth": "New York City, New York, USA",
+    "known_for_department": "Acting",
+    "popularity": 25.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor of stage and screen, forever linked to Michael Corleone in The Godfather saga. He won an Academy Award for Scent of a Woman.",
+    "translations": {}
+  },
+  {
+    "id": 380,
+    "imdb_id": "nm0000134",
+    "name": "Robert De Niro",
+    "gender": 2,
+    "birthday": "1943-08-17",
+    "deathday": null,
+    "place_of_birth": "New York City, New York, USA",
+    "known_for_department": "Acting",
+    "popularity": 25.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor known for fierce commitment to his roles and a long collaboration with Martin Scorsese. He won Oscars for The Godfather Part II and Raging Bull.",
+    "translations": {}
+  },
+  {
+    "id": 1776,
+    "imdb_id": "nm0000338",
+    "name": "Francis Ford Coppola",
+    "gender": 2,
+    "birthday": "1939-04-07",
+    "deathday": null,
+    "place_of_birth": "Detroit, Michigan, USA",
+    "known_for_department": "Directing",
+    "popularity": 8.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American filmmaker and a leading figure of the New Hollywood era. He directed The Godfather trilogy, The Conversation and Apocalypse Now.",
+    "translations": {}
+  },
+  {
+    "id": 1032,
+    "imdb_id": "nm0000217",
+    "name": "Martin Scorsese",
+    "gender": 2,
+    "birthday": "1942-11-17",
+    "deathday": null,
+    "place_of_birth": "Queens, New York City, New York, USA",
+    "known_for_department": "Directing",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American director and passionate film preservationist whose work often explores crime, faith and guilt. His films include Taxi Driver, GoodFellas and The Departed, which brought him an Oscar.",
+    "translations": {}
+  },
+  {
+    "id": 138,
+    "imdb_id": "nm0000233",
+    "name": "Quentin Tarantino",
+    "gender": 2,
+    "birthday": "1963-03-27",
+    "deathday": null,
+    "place_of_birth": "Knoxville, Tennessee, USA",
+    "known_for_department": "Directing",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American writer-director famous for nonlinear stories, pop-culture dialogue and stylised violence. Pulp Fiction and Django Unchained each won him a screenplay Oscar.",
+    "translations": {}
+  },
+  {
+    "id": 2231,
+    "imdb_id": "nm0000168",
+    "name": "Samuel L. Jackson",
+    "gender": 2,
+    "birthday": "1948-12-21",
+    "deathday": null,
+    "place_of_birth": "Washington, D.C., USA",
+    "known_for_department": "Acting",
+    "popularity": 30.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Prolific American actor whose career took off with Pulp Fiction. He is also known to a global audience as Nick Fury in the Marvel films.",
+    "translations": {}
+  },
+  {
+    "id": 8891,
+    "imdb_id": "nm0000237",
+    "name": "John Travolta",
+    "gender": 2,
+    "birthday": "1954-02-18",
+    "deathday": null,
+    "place_of_birth": "Englewood, New Jersey, USA",
+    "known_for_department": "Acting",
+    "popularity": 18.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and dancer who became a star with Saturday Night Fever and Grease. Pulp Fiction revived his career in the 1990s.",
+    "translations": {}
+  },
+  {
+    "id": 139,
+    "imdb_id": "nm0000235",
+    "name": "Uma Thurman",
+    "gender": 1,
+    "birthday": "1970-04-29",
+    "deathday": null,
+    "place_of_birth": "Boston, Massachusetts, USA",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress and frequent Tarantino collaborator. She played Mia Wallace in Pulp Fiction and The Bride in Kill Bill.",
+    "translations": {}
+  },
+  {
+    "id": 62,
+    "imdb_id": "nm0000246",
+    "name": "Bruce Willis",
+    "gender": 2,
+    "birthday": "1955-03-19",
+    "deathday": null,
+    "place_of_birth": "Idar-Oberstein, West Germany",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who became an action icon as John McClane in Die Hard. He also worked with directors such as Tarantino, Gilliam and Shyamalan.",
+    "translations": {}
+  },
+  {
+    "id": 3129,
+    "imdb_id": "nm0000619",
+    "name": "Tim Roth",
+    "gender": 2,
+    "birthday": "1961-05-14",
+    "deathday": null,
+    "place_of_birth": "Dulwich, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor who made his name in gritty British television before moving to American independent film. He appeared in several Tarantino films, including Pulp Fiction.",
+    "translations": {}
+  },
+  {
+    "id": 488,
+    "imdb_id": "nm0000229",
+    "name": "Steven Spielberg",
+    "gender": 2,
+    "birthday": "1946-12-18",
+    "deathday": null,
+    "place_of_birth": "Cincinnati, Ohio, USA",
+    "known_for_department": "Directing",
+    "popularity": 14.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American director and producer whose films defined the modern blockbuster. Besides Jaws and Jurassic Park he made Schindler's List and Saving Private Ryan, both of which won him the Oscar for Best Director.",
+    "translations": {}
+  },
+  {
+    "id": 3896,
+    "imdb_id": "nm0000553",
+    "name": "Liam Neeson",
+    "gender": 2,
+    "birthday": "1952-06-07",
+    "deathday": null,
+    "place_of_birth": "Ballymena, County Antrim, Northern Ireland, UK",
+    "known_for_department": "Acting",
+    "popularity": 30.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Northern Irish actor who earned an Oscar nomination as Oskar Schindler. Later in his career he became an unlikely action star with Taken.",
+    "translations": {}
+  },
+  {
+    "id": 5469,
+    "imdb_id": "nm0000146",
+    "name": "Ralph Fiennes",
+    "gender": 2,
+    "birthday": "1962-12-22",
+    "deathday": null,
+    "place_of_birth": "Ipswich, Suffolk, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor of great range, from the chilling Amon Göth in Schindler's List to the comic concierge of The Grand Budapest Hotel. He also played Voldemort in the Harry Potter series.",
+    "translations": {}
+  },
+  {
+    "id": 3894,
+    "imdb_id": "nm0000288",
+    "name": "Christian Bale",
+    "gender": 2,
+    "birthday": "1974-01-30",
+    "deathday": null,
+    "place_of_birth": "Haverfordwest, Pembrokeshire, Wales, UK",
+    "known_for_department": "Acting",
+    "popularity": 25.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Welsh-born actor known for dramatic physical transformations. He played Batman in Christopher Nolan's trilogy and won an Oscar for The Fighter.",
+    "translations": {}
+  },
+  {
+    "id": 1810,
+    "imdb_id": "nm0005132",
+    "name": "Heath Ledger",
+    "gender": 2,
+    "birthday": "1979-04-04",
+    "deathday": "2008-01-22",
+    "place_of_birth": "Perth, Western Australia, Australia",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Australian actor admired for Brokeback Mountain and his unsettling Joker in The Dark Knight, for which he was awarded a posthumous Oscar.",
+    "translations": {}
+  },
+  {
+    "id": 3895,
+    "imdb_id": "nm0000323",
+    "name": "Michael Caine",
+    "gender": 2,
+    "birthday": "1933-03-14",
+    "deathday": null,
+    "place_of_birth": "Rotherhithe, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 18.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor with a career of more than six decades, from The Italian Job to Christopher Nolan's films. He won two supporting-actor Oscars.",
+    "translations": {}
+  },
+  {
+    "id": 64,
+    "imdb_id": "nm0000198",
+    "name": "Gary Oldman",
+    "gender": 2,
+    "birthday": "1958-03-21",
+    "deathday": null,
+    "place_of_birth": "New Cross, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 22.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor famous for disappearing into roles, from Sid Vicious to Winston Churchill. He played George Smiley in Tinker Tailor Soldier Spy and Commissioner Gordon in the Dark Knight films.",
+    "translations": {}
+  },
+  {
+    "id": 2037,
+    "imdb_id": "nm0614165",
+    "name": "Cillian Murphy",
+    "gender": 2,
+    "birthday": "1976-05-25",
+    "deathday": null,
+    "place_of_birth": "Douglas, Cork, Ireland",
+    "known_for_department": "Acting",
+    "popularity": 30.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Irish actor with piercing blue eyes and a long collaboration with Christopher Nolan. He led Peaky Blinders as Thomas Shelby and won an Oscar for Oppenheimer.",
+    "translations": {}
+  },
+  {
+    "id": 108,
+    "imdb_id": "nm0001392",
+    "name": "Peter Jackson",
+    "gender": 2,
+    "birthday": "1961-10-31",
+    "deathday": null,
+    "place_of_birth": "Pukerua Bay, North Island, New Zealand",
+    "known_for_department": "Directing",
+    "popularity": 8.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "New Zealand filmmaker who moved from splatter comedies to the monumental Lord of the Rings and Hobbit trilogies, filmed in his home country.",
+    "translations": {}
+  },
+  {
+    "id": 1327,
+    "imdb_id": "nm0005212",
+    "name": "Ian McKellen",
+    "gender": 2,
+    "birthday": "1939-05-25",
+    "deathday": null,
+    "place_of_birth": "Burnley, Lancashire, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Distinguished English stage and screen actor. Film audiences know him best as the wizard Gandalf and as Magneto in the X-Men series.",
+    "translations": {}
+  },
+  {
+    "id": 109,
+    "imdb_id": "nm0000704",
+    "name": "Elijah Wood",
+    "gender": 2,
+    "birthday": "1981-01-28",
+    "deathday": null,
+    "place_of_birth": "Cedar Rapids, Iowa, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who began as a child performer and became famous as Frodo Baggins in The Lord of the Rings.",
+    "translations": {}
+  },
+  {
+    "id": 110,
+    "imdb_id": "nm0001557",
+    "name": "Viggo Mortensen",
+    "gender": 2,
+    "birthday": "1958-10-20",
+    "deathday": null,
+    "place_of_birth": "Manhattan, New York City, New York, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Danish-American actor, poet and painter. He played Aragorn in The Lord of the Rings and has worked repeatedly with David Cronenberg.",
+    "translations": {}
+  },
+  {
+    "id": 1328,
+    "imdb_id": "nm0000276",
+    "name": "Sean Astin",
+    "gender": 2,
+    "birthday": "1971-02-25",
+    "deathday": null,
+    "place_of_birth": "Santa Monica, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 8.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who starred in The Goonies as a teenager and later played the loyal Samwise Gamgee in The Lord of the Rings.",
+    "translations": {}
+  },
+  {
+    "id": 1333,
+    "imdb_id": "nm0785227",
+    "name": "Andy Serkis",
+    "gender": 2,
+    "birthday": "1964-04-20",
+    "deathday": null,
+    "place_of_birth": "Ruislip, Middlesex, England, UK",
     "known_for_department": "Acting",
     "popularity": 10.0,
     "profile_path": null,
     "also_known_as": [],
     "homepage": null,
-    "biography": "b",
+    "biography": "English actor and director who pioneered performance capture, most famously as Gollum and as Caesar in the Planet of the Apes films.",
+    "translations": {}
+  },
+  {
+    "id": 114,
+    "imdb_id": "nm0089217",
+    "name": "Orlando Bloom",
+    "gender": 2,
+    "birthday": "1977-01-13",
+    "deathday": null,
+    "place_of_birth": "Canterbury, Kent, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 14.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor who became a star as the elf Legolas and as Will Turner in Pirates of the Caribbean.",
+    "translations": {}
+  },
+  {
+    "id": 112,
+    "imdb_id": "nm0000949",
+    "name": "Cate Blanchett",
+    "gender": 1,
+    "birthday": "1969-05-14",
+    "deathday": null,
+    "place_of_birth": "Melbourne, Victoria, Australia",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Australian actress and theatre director, winner of Oscars for The Aviator and Blue Jasmine. Fantasy fans know her as the elf queen Galadriel.",
+    "translations": {}
+  },
+  {
+    "id": 1331,
+    "imdb_id": "nm0915989",
+    "name": "Hugo Weaving",
+    "gender": 2,
+    "birthday": "1960-04-04",
+    "deathday": null,
+    "place_of_birth": "Ibadan, Nigeria",
+    "known_for_department": "Acting",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Nigerian-born Australian actor with a memorable voice. He played Agent Smith in The Matrix and Elrond in the Middle-earth films.",
+    "translations": {}
+  },
+  {
+    "id": 30315,
+    "imdb_id": null,
+    "name": "Richard Armitage",
+    "gender": 2,
+    "birthday": "1971-08-22",
+    "deathday": null,
+    "place_of_birth": "Leicester, Leicestershire, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 8.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor known from British television dramas who led the dwarves as Thorin Oakenshield in The Hobbit trilogy.",
+    "translations": {}
+  },
+  {
+    "id": 32,
+    "imdb_id": "nm0000705",
+    "name": "Robin Wright",
+    "gender": 1,
+    "birthday": "1966-04-08",
+    "deathday": null,
+    "place_of_birth": "Dallas, Texas, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress and director. She played Jenny in Forrest Gump and Claire Underwood in House of Cards.",
+    "translations": {}
+  },
+  {
+    "id": 33,
+    "imdb_id": "nm0000641",
+    "name": "Gary Sinise",
+    "gender": 2,
+    "birthday": "1955-03-17",
+    "deathday": null,
+    "place_of_birth": "Blue Island, Illinois, USA",
+    "known_for_department": "Acting",
+    "popularity": 9.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor, musician and co-founder of Chicago's Steppenwolf Theatre. He earned an Oscar nomination as Lieutenant Dan in Forrest Gump.",
+    "translations": {}
+  },
+  {
+    "id": 24,
+    "imdb_id": "nm0000709",
+    "name": "Robert Zemeckis",
+    "gender": 2,
+    "birthday": "1951-05-14",
+    "deathday": null,
+    "place_of_birth": "Chicago, Illinois, USA",
+    "known_for_department": "Directing",
+    "popularity": 6.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American director known for inventive visual effects, from the Back to the Future trilogy to Forrest Gump, which won him an Academy Award.",
+    "translations": {}
+  },
+  {
+    "id": 190,
+    "imdb_id": "nm0000142",
+    "name": "Clint Eastwood",
+    "gender": 2,
+    "birthday": "1930-05-31",
+    "deathday": null,
+    "place_of_birth": "San Francisco, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 14.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and director who became a star in Sergio Leone's westerns. As a director he won Oscars for Unforgiven and Million Dollar Baby.",
+    "translations": {}
+  },
+  {
+    "id": 116,
+    "imdb_id": "nm0461136",
+    "name": "Keira Knightley",
+    "gender": 1,
+    "birthday": "1985-03-26",
+    "deathday": null,
+    "place_of_birth": "Teddington, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actress known for literary adaptations such as Pride & Prejudice and Atonement as well as the Pirates of the Caribbean films.",
+    "translations": {}
+  },
+  {
+    "id": 2983,
+    "imdb_id": "nm0834902",
+    "name": "Mark Strong",
+    "gender": 2,
+    "birthday": "1963-08-05",
+    "deathday": null,
+    "place_of_birth": "Islington, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor often cast as commanding or menacing figures. He has appeared in Tinker Tailor Soldier Spy, The Imitation Game and 1917.",
+    "translations": {}
+  },
+  {
+    "id": 53714,
+    "imdb_id": "nm1046097",
+    "name": "Rachel McAdams",
+    "gender": 1,
+    "birthday": "1978-11-17",
+    "deathday": null,
+    "place_of_birth": "London, Ontario, Canada",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Canadian actress who broke out with Mean Girls and The Notebook. She played Dr. Christine Palmer in Doctor Strange.",
+    "translations": {}
+  },
+  {
+    "id": 3063,
+    "imdb_id": "nm0842770",
+    "name": "Tilda Swinton",
+    "gender": 1,
+    "birthday": "1960-11-05",
+    "deathday": null,
+    "place_of_birth": "London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "British actress known for bold, unconventional roles. She won an Oscar for Michael Clayton and frequently works with Wes Anderson.",
+    "translations": {}
+  },
+  {
+    "id": 1019,
+    "imdb_id": "nm0586568",
+    "name": "Mads Mikkelsen",
+    "gender": 2,
+    "birthday": "1965-11-22",
+    "deathday": null,
+    "place_of_birth": "Østerbro, Copenhagen, Denmark",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Danish actor who became internationally known as the villain of Casino Royale and as Hannibal Lecter on television. At home he is admired for films such as The Hunt.",
+    "translations": {}
+  },
+  {
+    "id": 5294,
+    "imdb_id": "nm0252230",
+    "name": "Chiwetel Ejiofor",
+    "gender": 2,
+    "birthday": "1977-07-10",
+    "deathday": null,
+    "place_of_birth": "Forest Gate, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "British actor of Nigerian descent who earned an Oscar nomination for 12 Years a Slave. He plays Mordo in Doctor Strange.",
+    "translations": {}
+  },
+  {
+    "id": 5472,
+    "imdb_id": "nm0000147",
+    "name": "Colin Firth",
+    "gender": 2,
+    "birthday": "1960-09-10",
+    "deathday": null,
+    "place_of_birth": "Grayshott, Hampshire, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor who became a household name as Mr Darcy in Pride and Prejudice on television. He won an Oscar for The King's Speech.",
+    "translations": {}
+  },
+  {
+    "id": 2524,
+    "imdb_id": "nm0362766",
+    "name": "Tom Hardy",
+    "gender": 2,
+    "birthday": "1977-09-15",
+    "deathday": null,
+    "place_of_birth": "Hammersmith, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 25.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor known for physically intense roles such as Bane, Mad Max and Alfie Solomons in Peaky Blinders.",
+    "translations": {}
+  },
+  {
+    "id": 5049,
+    "imdb_id": "nm0000457",
+    "name": "John Hurt",
+    "gender": 2,
+    "birthday": "1940-01-22",
+    "deathday": "2017-01-25",
+    "place_of_birth": "Chesterfield, Derbyshire, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor with a distinctive voice whose roles ranged from The Elephant Man to Kane in Alien, whose death scene became one of cinema's most famous shocks.",
+    "translations": {}
+  },
+  {
+    "id": 17288,
+    "imdb_id": "nm1055413",
+    "name": "Michael Fassbender",
+    "gender": 2,
+    "birthday": "1977-04-02",
+    "deathday": null,
+    "place_of_birth": "Heidelberg, Baden-Württemberg, Germany",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "German-Irish actor known for his collaborations with Steve McQueen, including 12 Years a Slave, and for playing the young Magneto.",
+    "translations": {}
+  },
+  {
+    "id": 205,
+    "imdb_id": "nm0000379",
+    "name": "Kirsten Dunst",
+    "gender": 1,
+    "birthday": "1982-04-30",
+    "deathday": null,
+    "place_of_birth": "Point Pleasant, New Jersey, USA",
+    "known_for_department": "Acting",
+    "popularity": 14.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress who started as a child star in Interview with the Vampire. She played Mary Jane in Sam Raimi's Spider-Man films and received an Oscar nomination for The Power of the Dog.",
+    "translations": {}
+  },
+  {
+    "id": 62064,
+    "imdb_id": "nm1517976",
+    "name": "Chris Pine",
+    "gender": 2,
+    "birthday": "1980-08-26",
+    "deathday": null,
+    "place_of_birth": "Los Angeles, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who took over the role of Captain James T. Kirk in the rebooted Star Trek films.",
+    "translations": {}
+  },
+  {
+    "id": 15344,
+    "imdb_id": "nm0009190",
+    "name": "J.J. Abrams",
+    "gender": 2,
+    "birthday": "1966-06-27",
+    "deathday": null,
+    "place_of_birth": "New York City, New York, USA",
+    "known_for_department": "Directing",
+    "popularity": 6.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American director, writer and producer who co-created Lost and relaunched both the Star Trek and Star Wars film series.",
+    "translations": {}
+  },
+  {
+    "id": 3223,
+    "imdb_id": "nm0000375",
+    "name": "Robert Downey Jr.",
+    "gender": 2,
+    "birthday": "1965-04-04",
+    "deathday": null,
+    "place_of_birth": "Manhattan, New York City, New York, USA",
+    "known_for_department": "Acting",
+    "popularity": 30.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor whose comeback as Tony Stark helped launch the Marvel Cinematic Universe. He won an Oscar for playing Lewis Strauss in Oppenheimer.",
+    "translations": {}
+  },
+  {
+    "id": 16828,
+    "imdb_id": "nm0262635",
+    "name": "Chris Evans",
+    "gender": 2,
+    "birthday": "1981-06-13",
+    "deathday": null,
+    "place_of_birth": "Boston, Massachusetts, USA",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor best known as Steve Rogers, Captain America, across the Marvel films.",
+    "translations": {}
+  },
+  {
+    "id": 74568,
+    "imdb_id": "nm1165110",
+    "name": "Chris Hemsworth",
+    "gender": 2,
+    "birthday": "1983-08-11",
+    "deathday": null,
+    "place_of_birth": "Melbourne, Victoria, Australia",
+    "known_for_department": "Acting",
+    "popularity": 25.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Australian actor who rose from the soap Home and Away to play Thor in the Marvel films.",
+    "translations": {}
+  },
+  {
+    "id": 103,
+    "imdb_id": "nm0749263",
+    "name": "Mark Ruffalo",
+    "gender": 2,
+    "birthday": "1967-11-22",
+    "deathday": null,
+    "place_of_birth": "Kenosha, Wisconsin, USA",
+    "known_for_department": "Acting",
+    "popularity": 18.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor known for naturalistic dramas such as Spotlight and for playing Bruce Banner, the Hulk.",
+    "translations": {}
+  },
+  {
+    "id": 1245,
+    "imdb_id": "nm0424060",
+    "name": "Scarlett Johansson",
+    "gender": 1,
+    "birthday": "1984-11-22",
+    "deathday": null,
+    "place_of_birth": "New York City, New York, USA",
+    "known_for_department": "Acting",
+    "popularity": 25.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress who moved from independent films such as Lost in Translation to playing Black Widow in the Marvel series.",
+    "translations": {}
+  },
+  {
+    "id": 16851,
+    "imdb_id": "nm0000982",
+    "name": "Josh Brolin",
+    "gender": 2,
+    "birthday": "1968-02-12",
+    "deathday": null,
+    "place_of_birth": "Santa Monica, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor of No Country for Old Men and Milk who portrayed the Titan Thanos in the Avengers films and Gurney Halleck in Dune.",
+    "translations": {}
+  },
+  {
+    "id": 1136406,
+    "imdb_id": "nm4043618",
+    "name": "Tom Holland",
+    "gender": 2,
+    "birthday": "1996-06-01",
+    "deathday": null,
+    "place_of_birth": "Kingston upon Thames, Surrey, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 35.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor who began in the stage musical Billy Elliot and went on to play Spider-Man in the Marvel films.",
+    "translations": {}
+  },
+  {
+    "id": 91606,
+    "imdb_id": "nm1089991",
+    "name": "Tom Hiddleston",
+    "gender": 2,
+    "birthday": "1981-02-09",
+    "deathday": null,
+    "place_of_birth": "Westminster, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor known above all as the trickster god Loki in the Marvel films and his own Loki series.",
+    "translations": {}
+  },
+  {
+    "id": 8691,
+    "imdb_id": "nm0757855",
+    "name": "Zoe Saldaña",
+    "gender": 1,
+    "birthday": "1978-06-19",
+    "deathday": null,
+    "place_of_birth": "Passaic, New Jersey, USA",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress who has starred in several of the highest-grossing franchises, including Avatar, Star Trek and Guardians of the Galaxy.",
+    "translations": {}
+  },
+  {
+    "id": 19271,
+    "imdb_id": null,
+    "name": "Anthony Russo",
+    "gender": 2,
+    "birthday": "1970-02-03",
+    "deathday": null,
+    "place_of_birth": "Cleveland, Ohio, USA",
+    "known_for_department": "Directing",
+    "popularity": 5.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American director and producer who, together with his brother Joe, made several Captain America and Avengers films.",
+    "translations": {}
+  },
+  {
+    "id": 19272,
+    "imdb_id": null,
+    "name": "Joe Russo",
+    "gender": 2,
+    "birthday": "1971-07-18",
+    "deathday": null,
+    "place_of_birth": "Cleveland, Ohio, USA",
+    "known_for_department": "Directing",
+    "popularity": 5.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American director, writer and producer who co-directs with his brother Anthony, including Avengers: Infinity War and Endgame.",
+    "translations": {}
+  },
+  {
+    "id": 39,
+    "imdb_id": "nm0005222",
+    "name": "Sam Mendes",
+    "gender": 2,
+    "birthday": "1965-08-01",
+    "deathday": null,
+    "place_of_birth": "Reading, Berkshire, England, UK",
+    "known_for_department": "Directing",
+    "popularity": 6.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English stage and film director who won an Oscar for his debut American Beauty. He later directed Skyfall and the single-take war film 1917.",
+    "translations": {}
+  },
+  {
+    "id": 1641,
+    "imdb_id": "nm0001833",
+    "name": "Emily Watson",
+    "gender": 1,
+    "birthday": "1967-01-14",
+    "deathday": null,
+    "place_of_birth": "Islington, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 8.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actress whose debut in Breaking the Waves brought an Oscar nomination. She appeared in War Horse and the miniseries Chernobyl.",
+    "translations": {}
+  },
+  {
+    "id": 3064,
+    "imdb_id": null,
+    "name": "Peter Mullan",
+    "gender": 2,
+    "birthday": "1959-11-02",
+    "deathday": null,
+    "place_of_birth": "Peterhead, Aberdeenshire, Scotland, UK",
+    "known_for_department": "Acting",
+    "popularity": 6.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Scottish actor and director known for hard-edged social dramas. He played the struggling farmer Ted Narracott in War Horse.",
+    "translations": {}
+  },
+  {
+    "id": 5530,
+    "imdb_id": "nm0564215",
+    "name": "James McAvoy",
+    "gender": 2,
+    "birthday": "1979-04-21",
+    "deathday": null,
+    "place_of_birth": "Glasgow, Scotland, UK",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Scottish actor who gained attention as Mr. Tumnus in Narnia and in Atonement, later playing the young Professor X.",
+    "translations": {}
+  },
+  {
+    "id": 505710,
+    "imdb_id": "nm3918035",
+    "name": "Zendaya",
+    "gender": 1,
+    "birthday": "1996-09-01",
+    "deathday": null,
+    "place_of_birth": "Oakland, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 40.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress and singer who moved from Disney Channel to Euphoria, the Spider-Man films and Dune.",
+    "translations": {}
+  },
+  {
+    "id": 12052,
+    "imdb_id": "nm0000569",
+    "name": "Gwyneth Paltrow",
+    "gender": 1,
+    "birthday": "1972-09-27",
+    "deathday": null,
+    "place_of_birth": "Los Angeles, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress who won an Oscar for Shakespeare in Love. She played the doomed Tracy Mills in Se7en.",
+    "translations": {}
+  },
+  {
+    "id": 24045,
+    "imdb_id": "nm0330687",
+    "name": "Joseph Gordon-Levitt",
+    "gender": 2,
+    "birthday": "1981-02-17",
+    "deathday": null,
+    "place_of_birth": "Los Angeles, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and filmmaker who started on the sitcom 3rd Rock from the Sun and later played Arthur in Inception.",
+    "translations": {}
+  },
+  {
+    "id": 3899,
+    "imdb_id": "nm0913822",
+    "name": "Ken Watanabe",
+    "gender": 2,
+    "birthday": "1959-10-21",
+    "deathday": null,
+    "place_of_birth": "Koide, Niigata, Japan",
+    "known_for_department": "Acting",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Japanese actor who became known in Hollywood with The Last Samurai and appeared in Inception and Batman Begins.",
+    "translations": {}
+  },
+  {
+    "id": 10297,
+    "imdb_id": "nm0000190",
+    "name": "Matthew McConaughey",
+    "gender": 2,
+    "birthday": "1969-11-04",
+    "deathday": null,
+    "place_of_birth": "Uvalde, Texas, USA",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who reinvented himself in the 2010s with Dallas Buyers Club, which won him an Oscar, True Detective and Interstellar.",
+    "translations": {}
+  },
+  {
+    "id": 1813,
+    "imdb_id": "nm0004266",
+    "name": "Anne Hathaway",
+    "gender": 1,
+    "birthday": "1982-11-12",
+    "deathday": null,
+    "place_of_birth": "Brooklyn, New York City, New York, USA",
+    "known_for_department": "Acting",
+    "popularity": 25.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress who won an Oscar for Les Misérables and starred in The Devil Wears Prada and Interstellar.",
+    "translations": {}
+  },
+  {
+    "id": 1892,
+    "imdb_id": "nm0000354",
+    "name": "Matt Damon",
+    "gender": 2,
+    "birthday": "1970-10-08",
+    "deathday": null,
+    "place_of_birth": "Cambridge, Massachusetts, USA",
+    "known_for_department": "Acting",
+    "popularity": 25.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and screenwriter who shared an Oscar for writing Good Will Hunting. He headlined the Bourne series and The Martian.",
+    "translations": {}
+  },
+  {
+    "id": 1190668,
+    "imdb_id": "nm3154303",
+    "name": "Timothée Chalamet",
+    "gender": 2,
+    "birthday": "1995-12-27",
+    "deathday": null,
+    "place_of_birth": "Manhattan, New York City, New York, USA",
+    "known_for_department": "Acting",
+    "popularity": 45.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who broke through with Call Me by Your Name and leads the Dune films as Paul Atreides.",
+    "translations": {}
+  },
+  {
+    "id": 5081,
+    "imdb_id": "nm1289434",
+    "name": "Emily Blunt",
+    "gender": 1,
+    "birthday": "1983-02-23",
+    "deathday": null,
+    "place_of_birth": "Wandsworth, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actress known for The Devil Wears Prada, A Quiet Place and her role as Kitty Oppenheimer.",
+    "translations": {}
+  },
+  {
+    "id": 1373737,
+    "imdb_id": "nm6073955",
+    "name": "Florence Pugh",
+    "gender": 1,
+    "birthday": "1996-01-03",
+    "deathday": null,
+    "place_of_birth": "Oxford, Oxfordshire, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 30.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actress who gained acclaim for Lady Macbeth, Midsommar and Little Women.",
+    "translations": {}
+  },
+  {
+    "id": 6968,
+    "imdb_id": "nm0413168",
+    "name": "Hugh Jackman",
+    "gender": 2,
+    "birthday": "1968-10-12",
+    "deathday": null,
+    "place_of_birth": "Sydney, New South Wales, Australia",
+    "known_for_department": "Acting",
+    "popularity": 25.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Australian actor and singer best known as Wolverine in the X-Men films, also a Tony-winning musical performer.",
+    "translations": {}
+  },
+  {
+    "id": 204,
+    "imdb_id": "nm0000701",
+    "name": "Kate Winslet",
+    "gender": 1,
+    "birthday": "1975-10-05",
+    "deathday": null,
+    "place_of_birth": "Reading, Berkshire, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actress who became famous as Rose in Titanic and won an Oscar for The Reader.",
+    "translations": {}
+  },
+  {
+    "id": 2710,
+    "imdb_id": "nm0000116",
+    "name": "James Cameron",
+    "gender": 2,
+    "birthday": "1954-08-16",
+    "deathday": null,
+    "place_of_birth": "Kapuskasing, Ontario, Canada",
+    "known_for_department": "Directing",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Canadian filmmaker and deep-sea explorer who directed The Terminator, Titanic and Avatar, several of the highest-grossing films ever made.",
+    "translations": {}
+  },
+  {
+    "id": 514,
+    "imdb_id": "nm0000197",
+    "name": "Jack Nicholson",
+    "gender": 2,
+    "birthday": "1937-04-22",
+    "deathday": null,
+    "place_of_birth": "Neptune City, New Jersey, USA",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor with a record number of Oscar nominations for a male performer, famous for One Flew Over the Cuckoo's Nest and The Shining.",
+    "translations": {}
+  },
+  {
+    "id": 13240,
+    "imdb_id": "nm0000242",
+    "name": "Mark Wahlberg",
+    "gender": 2,
+    "birthday": "1971-06-05",
+    "deathday": null,
+    "place_of_birth": "Dorchester, Boston, Massachusetts, USA",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and producer, formerly a rapper, who earned an Oscar nomination for The Departed.",
+    "translations": {}
+  },
+  {
+    "id": 27319,
+    "imdb_id": "nm0910607",
+    "name": "Christoph Waltz",
+    "gender": 2,
+    "birthday": "1956-10-04",
+    "deathday": null,
+    "place_of_birth": "Vienna, Austria",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Austrian-German actor who spent decades in German-language television before winning two Oscars for Quentin Tarantino films.",
+    "translations": {}
+  },
+  {
+    "id": 3872,
+    "imdb_id": "nm0117709",
+    "name": "Daniel Brühl",
+    "gender": 2,
+    "birthday": "1978-06-16",
+    "deathday": null,
+    "place_of_birth": "Barcelona, Catalonia, Spain",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "German-Spanish actor who became known abroad through Good Bye Lenin!. He has since appeared in Inglourious Basterds, Rush and Marvel productions.",
+    "translations": {
+      "de-DE": {
+        "biography": "Deutsch-spanischer Schauspieler, der mit Good Bye, Lenin! den Durchbruch schaffte. Später spielte er in internationalen Produktionen wie Inglourious Basterds und Im Westen nichts Neues."
+      }
+    }
+  },
+  {
+    "id": 134,
+    "imdb_id": "nm0004937",
+    "name": "Jamie Foxx",
+    "gender": 2,
+    "birthday": "1967-12-13",
+    "deathday": null,
+    "place_of_birth": "Terrell, Texas, USA",
+    "known_for_department": "Acting",
+    "popularity": 18.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor, comedian and musician who won an Oscar for playing Ray Charles in Ray and took the title role in Django Unchained.",
+    "translations": {}
+  },
+  {
+    "id": 234352,
+    "imdb_id": "nm3053338",
+    "name": "Margot Robbie",
+    "gender": 1,
+    "birthday": "1990-07-02",
+    "deathday": null,
+    "place_of_birth": "Dalby, Queensland, Australia",
+    "known_for_department": "Acting",
+    "popularity": 35.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Australian actress and producer who broke out in The Wolf of Wall Street and played and produced Barbie.",
+    "translations": {}
+  },
+  {
+    "id": 6384,
+    "imdb_id": "nm0000206",
+    "name": "Keanu Reeves",
+    "gender": 2,
+    "birthday": "1964-09-02",
+    "deathday": null,
+    "place_of_birth": "Beirut, Lebanon",
+    "known_for_department": "Acting",
+    "popularity": 35.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Canadian actor born in Lebanon who became an action icon as Neo in The Matrix and as John Wick.",
+    "translations": {}
+  },
+  {
+    "id": 2975,
+    "imdb_id": "nm0000401",
+    "name": "Laurence Fishburne",
+    "gender": 2,
+    "birthday": "1961-07-30",
+    "deathday": null,
+    "place_of_birth": "Augusta, Georgia, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and producer who played Morpheus in The Matrix trilogy.",
+    "translations": {}
+  },
+  {
+    "id": 530,
+    "imdb_id": "nm0005251",
+    "name": "Carrie-Anne Moss",
+    "gender": 1,
+    "birthday": "1967-08-21",
+    "deathday": null,
+    "place_of_birth": "Burnaby, British Columbia, Canada",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Canadian actress known for playing Trinity in The Matrix films and for Memento.",
+    "translations": {}
+  },
+  {
+    "id": 1038,
+    "imdb_id": "nm0000149",
+    "name": "Jodie Foster",
+    "gender": 1,
+    "birthday": "1962-11-19",
+    "deathday": null,
+    "place_of_birth": "Los Angeles, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress and director who began as a child star and won Oscars for The Accused and The Silence of the Lambs.",
+    "translations": {}
+  },
+  {
+    "id": 4173,
+    "imdb_id": "nm0000164",
+    "name": "Anthony Hopkins",
+    "gender": 2,
+    "birthday": "1937-12-31",
+    "deathday": null,
+    "place_of_birth": "Margam, Port Talbot, Wales, UK",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Welsh actor whose Hannibal Lecter won him an Oscar despite very little screen time. He won a second Oscar for The Father.",
+    "translations": {}
+  },
+  {
+    "id": 521,
+    "imdb_id": "nm0000150",
+    "name": "Michael J. Fox",
+    "gender": 2,
+    "birthday": "1961-06-09",
+    "deathday": null,
+    "place_of_birth": "Edmonton, Alberta, Canada",
+    "known_for_department": "Acting",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Canadian-American actor who starred as Marty McFly in Back to the Future and became a leading advocate for Parkinson's research.",
+    "translations": {}
+  },
+  {
+    "id": 1062,
+    "imdb_id": "nm0000502",
+    "name": "Christopher Lloyd",
+    "gender": 2,
+    "birthday": "1938-10-22",
+    "deathday": null,
+    "place_of_birth": "Stamford, Connecticut, USA",
+    "known_for_department": "Acting",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor famous for eccentric characters, above all Doc Brown in Back to the Future.",
+    "translations": {}
+  },
+  {
+    "id": 10205,
+    "imdb_id": "nm0000244",
+    "name": "Sigourney Weaver",
+    "gender": 1,
+    "birthday": "1949-10-08",
+    "deathday": null,
+    "place_of_birth": "Manhattan, New York City, New York, USA",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress whose Ellen Ripley in Alien became a landmark science-fiction heroine.",
+    "translations": {}
+  },
+  {
+    "id": 578,
+    "imdb_id": "nm0000631",
+    "name": "Ridley Scott",
+    "gender": 2,
+    "birthday": "1937-11-30",
+    "deathday": null,
+    "place_of_birth": "South Shields, Tyne and Wear, England, UK",
+    "known_for_department": "Directing",
+    "popularity": 8.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English director known for richly designed worlds in films such as Alien, Blade Runner, Gladiator and Napoleon.",
+    "translations": {}
+  },
+  {
+    "id": 240,
+    "imdb_id": "nm0000040",
+    "name": "Stanley Kubrick",
+    "gender": 2,
+    "birthday": "1928-07-26",
+    "deathday": "1999-03-07",
+    "place_of_birth": "Manhattan, New York City, New York, USA",
+    "known_for_department": "Directing",
+    "popularity": 8.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American filmmaker who worked mostly in England and was known for his perfectionism in films such as 2001: A Space Odyssey and The Shining.",
+    "translations": {}
+  },
+  {
+    "id": 30614,
+    "imdb_id": "nm0331516",
+    "name": "Ryan Gosling",
+    "gender": 2,
+    "birthday": "1980-11-12",
+    "deathday": null,
+    "place_of_birth": "London, Ontario, Canada",
+    "known_for_department": "Acting",
+    "popularity": 30.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Canadian actor who moved from The Mickey Mouse Club to Drive, La La Land and his Oscar-nominated turn as Ken in Barbie.",
+    "translations": {}
+  },
+  {
+    "id": 54693,
+    "imdb_id": "nm1297015",
+    "name": "Emma Stone",
+    "gender": 1,
+    "birthday": "1988-11-06",
+    "deathday": null,
+    "place_of_birth": "Scottsdale, Arizona, USA",
+    "known_for_department": "Acting",
+    "popularity": 30.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress who won Oscars for La La Land and Poor Things.",
+    "translations": {}
+  },
+  {
+    "id": 137427,
+    "imdb_id": "nm0898288",
+    "name": "Denis Villeneuve",
+    "gender": 2,
+    "birthday": "1967-10-03",
+    "deathday": null,
+    "place_of_birth": "Gentilly, Quebec, Canada",
+    "known_for_department": "Directing",
+    "popularity": 8.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "French-Canadian director of brooding, large-scale cinema, including Arrival, Blade Runner 2049 and the Dune films.",
+    "translations": {}
+  },
+  {
+    "id": 1640,
+    "imdb_id": "nm0001745",
+    "name": "Stellan Skarsgård",
+    "gender": 2,
+    "birthday": "1951-06-13",
+    "deathday": null,
+    "place_of_birth": "Gothenburg, Västra Götalands län, Sweden",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Swedish actor with a long international career, including Breaking the Waves, Chernobyl and the Dune films.",
+    "translations": {}
+  },
+  {
+    "id": 2,
+    "imdb_id": "nm0000434",
+    "name": "Mark Hamill",
+    "gender": 2,
+    "birthday": "1951-09-25",
+    "deathday": null,
+    "place_of_birth": "Oakland, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who played Luke Skywalker in Star Wars and is also a celebrated voice actor, notably as the animated Joker.",
+    "translations": {}
+  },
+  {
+    "id": 3,
+    "imdb_id": "nm0000148",
+    "name": "Harrison Ford",
+    "gender": 2,
+    "birthday": "1942-07-13",
+    "deathday": null,
+    "place_of_birth": "Chicago, Illinois, USA",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who embodied two of cinema's most famous adventurers, Han Solo and Indiana Jones.",
+    "translations": {}
+  },
+  {
+    "id": 4,
+    "imdb_id": "nm0000402",
+    "name": "Carrie Fisher",
+    "gender": 1,
+    "birthday": "1956-10-21",
+    "deathday": "2016-12-27",
+    "place_of_birth": "Beverly Hills, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress and author who played Princess Leia in Star Wars and wrote the semi-autobiographical Postcards from the Edge.",
+    "translations": {}
+  },
+  {
+    "id": 1,
+    "imdb_id": "nm0000184",
+    "name": "George Lucas",
+    "gender": 2,
+    "birthday": "1944-05-14",
+    "deathday": null,
+    "place_of_birth": "Modesto, California, USA",
+    "known_for_department": "Directing",
+    "popularity": 8.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American filmmaker who created Star Wars and co-created Indiana Jones, founding Lucasfilm and Industrial Light & Magic.",
+    "translations": {}
+  },
+  {
+    "id": 45400,
+    "imdb_id": "nm1950086",
+    "name": "Greta Gerwig",
+    "gender": 1,
+    "birthday": "1983-08-04",
+    "deathday": null,
+    "place_of_birth": "Sacramento, California, USA",
+    "known_for_department": "Directing",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress, writer and director who made Lady Bird and Little Women before Barbie became a worldwide hit.",
+    "translations": {}
+  },
+  {
+    "id": 608,
+    "imdb_id": "nm0594503",
+    "name": "Hayao Miyazaki",
+    "gender": 2,
+    "birthday": "1941-01-05",
+    "deathday": null,
+    "place_of_birth": "Bunkyo, Tokyo, Japan",
+    "known_for_department": "Directing",
+    "popularity": 8.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Japanese animator and co-founder of Studio Ghibli. His hand-drawn films, such as My Neighbor Totoro and the Oscar-winning Spirited Away, are cherished worldwide.",
+    "translations": {}
+  },
+  {
+    "id": 679,
+    "imdb_id": "nm0004376",
+    "name": "Franka Potente",
+    "gender": 1,
+    "birthday": "1974-07-22",
+    "deathday": null,
+    "place_of_birth": "Münster, North Rhine-Westphalia, Germany",
+    "known_for_department": "Acting",
+    "popularity": 6.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "German actress who became famous running through Berlin in Lola rennt and later appeared in the Bourne films.",
+    "translations": {
+      "de-DE": {
+        "biography": "Deutsche Schauspielerin, die als rothaarige Lola in Tom Tykwers Lola rennt berühmt wurde und danach auch in Hollywood arbeitete, etwa in den Bourne-Filmen."
+      }
+    }
+  },
+  {
+    "id": 920,
+    "imdb_id": "nm0001637",
+    "name": "Jürgen Prochnow",
+    "gender": 2,
+    "birthday": "1941-06-10",
+    "deathday": null,
+    "place_of_birth": "Berlin, Germany",
+    "known_for_department": "Acting",
+    "popularity": 5.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "German actor whose role as the U-boat commander in Das Boot opened the door to an international career.",
+    "translations": {
+      "de-DE": {
+        "biography": "Deutscher Schauspieler, dessen Rolle als Kommandant in Das Boot ihm eine internationale Karriere eröffnete."
+      }
+    }
+  },
+  {
+    "id": 3491,
+    "imdb_id": null,
+    "name": "Thomas Kretschmann",
+    "gender": 2,
+    "birthday": "1962-09-08",
+    "deathday": null,
+    "place_of_birth": "Dessau, East Germany",
+    "known_for_department": "Acting",
+    "popularity": 6.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "German actor who escaped East Germany as a young man and went on to work in European and Hollywood productions such as Der Untergang and King Kong.",
+    "translations": {}
+  },
+  {
+    "id": 5655,
+    "imdb_id": "nm0027572",
+    "name": "Wes Anderson",
+    "gender": 2,
+    "birthday": "1969-05-01",
+    "deathday": null,
+    "place_of_birth": "Houston, Texas, USA",
+    "known_for_department": "Directing",
+    "popularity": 6.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American filmmaker known for symmetrical compositions, pastel palettes and deadpan ensembles, as in The Grand Budapest Hotel.",
+    "translations": {}
+  },
+  {
+    "id": 4690,
+    "imdb_id": "nm0000686",
+    "name": "Christopher Walken",
+    "gender": 2,
+    "birthday": "1943-03-31",
+    "deathday": null,
+    "place_of_birth": "Astoria, Queens, New York City, New York, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor with an unmistakable delivery who won an Oscar for The Deer Hunter.",
+    "translations": {}
+  },
+  {
+    "id": 5293,
+    "imdb_id": "nm0000353",
+    "name": "Willem Dafoe",
+    "gender": 2,
+    "birthday": "1955-07-22",
+    "deathday": null,
+    "place_of_birth": "Appleton, Wisconsin, USA",
+    "known_for_department": "Acting",
+    "popularity": 18.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and experimental-theatre veteran whose roles range from Platoon to the Green Goblin.",
+    "translations": {}
+  },
+  {
+    "id": 73421,
+    "imdb_id": "nm0001618",
+    "name": "Joaquin Phoenix",
+    "gender": 2,
+    "birthday": "1974-10-28",
+    "deathday": null,
+    "place_of_birth": "San Juan, Puerto Rico",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor known for intense, unpredictable performances; he won an Oscar for Joker and played Commodus and Napoleon for Ridley Scott.",
+    "translations": {}
+  },
+  {
+    "id": 17419,
+    "imdb_id": "nm0186505",
+    "name": "Bryan Cranston",
+    "gender": 2,
+    "birthday": "1956-03-07",
+    "deathday": null,
+    "place_of_birth": "Hollywood, Los Angeles, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who went from the sitcom dad of Malcolm in the Middle to the chemistry teacher turned drug lord Walter White in Breaking Bad.",
+    "translations": {}
+  },
+  {
+    "id": 84497,
+    "imdb_id": "nm0666739",
+    "name": "Aaron Paul",
+    "gender": 2,
+    "birthday": "1979-08-27",
+    "deathday": null,
+    "place_of_birth": "Emmett, Idaho, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who won three Emmys as Jesse Pinkman in Breaking Bad.",
+    "translations": {}
+  },
+  {
+    "id": 59410,
+    "imdb_id": "nm0644022",
+    "name": "Bob Odenkirk",
+    "gender": 2,
+    "birthday": "1962-10-22",
+    "deathday": null,
+    "place_of_birth": "Berwyn, Illinois, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American comedian and writer who turned the sleazy lawyer Saul Goodman into the lead of his own acclaimed drama, Better Call Saul.",
+    "translations": {}
+  },
+  {
+    "id": 66633,
+    "imdb_id": "nm0319213",
+    "name": "Vince Gilligan",
+    "gender": 2,
+    "birthday": "1967-02-10",
+    "deathday": null,
+    "place_of_birth": "Richmond, Virginia, USA",
+    "known_for_department": "Writing",
+    "popularity": 5.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American writer and producer who cut his teeth on The X-Files before creating Breaking Bad and co-creating Better Call Saul.",
+    "translations": {}
+  },
+  {
+    "id": 9813,
+    "imdb_id": null,
+    "name": "David Benioff",
+    "gender": 2,
+    "birthday": "1970-09-25",
+    "deathday": null,
+    "place_of_birth": "New York City, New York, USA",
+    "known_for_department": "Writing",
+    "popularity": 5.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American novelist and screenwriter who, with D. B. Weiss, adapted George R. R. Martin's novels into Game of Thrones.",
+    "translations": {}
+  },
+  {
+    "id": 228068,
+    "imdb_id": null,
+    "name": "D.B. Weiss",
+    "gender": 2,
+    "birthday": "1971-04-23",
+    "deathday": null,
+    "place_of_birth": "Chicago, Illinois, USA",
+    "known_for_department": "Writing",
+    "popularity": 5.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American writer and producer who co-created and ran Game of Thrones together with David Benioff.",
+    "translations": {}
+  },
+  {
+    "id": 1223786,
+    "imdb_id": "nm3592338",
+    "name": "Emilia Clarke",
+    "gender": 1,
+    "birthday": "1986-10-23",
+    "deathday": null,
+    "place_of_birth": "London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 25.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actress who became world-famous as Daenerys Targaryen in Game of Thrones.",
+    "translations": {}
+  },
+  {
+    "id": 22970,
+    "imdb_id": "nm0227759",
+    "name": "Peter Dinklage",
+    "gender": 2,
+    "birthday": "1969-06-11",
+    "deathday": null,
+    "place_of_birth": "Morristown, New Jersey, USA",
+    "known_for_department": "Acting",
+    "popularity": 20.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who won four Emmys as the witty Tyrion Lannister in Game of Thrones.",
+    "translations": {}
+  },
+  {
+    "id": 48,
+    "imdb_id": "nm0000293",
+    "name": "Sean Bean",
+    "gender": 2,
+    "birthday": "1959-04-17",
+    "deathday": null,
+    "place_of_birth": "Handsworth, Sheffield, South Yorkshire, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor famous for Boromir in The Lord of the Rings and Ned Stark in Game of Thrones, roles that both end badly.",
+    "translations": {}
+  },
+  {
+    "id": 1253360,
+    "imdb_id": "nm0050959",
+    "name": "Pedro Pascal",
+    "gender": 2,
+    "birthday": "1975-04-02",
+    "deathday": null,
+    "place_of_birth": "Santiago, Chile",
+    "known_for_department": "Acting",
+    "popularity": 40.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Chilean-American actor who broke through as Oberyn Martell in Game of Thrones and leads The Mandalorian and The Last of Us.",
+    "translations": {}
+  },
+  {
+    "id": 15440,
+    "imdb_id": "nm0364813",
+    "name": "Jared Harris",
+    "gender": 2,
+    "birthday": "1961-08-24",
+    "deathday": null,
+    "place_of_birth": "Hammersmith, London, England, UK",
+    "known_for_department": "Acting",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "English actor known for Mad Men, The Crown and his portrayal of the scientist Valery Legasov in Chernobyl.",
+    "translations": {}
+  },
+  {
+    "id": 1920,
+    "imdb_id": "nm0000213",
+    "name": "Winona Ryder",
+    "gender": 1,
+    "birthday": "1971-10-29",
+    "deathday": null,
+    "place_of_birth": "Winona, Minnesota, USA",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress who defined a generation in Beetlejuice and Heathers and returned to wide fame as Joyce Byers in Stranger Things.",
+    "translations": {}
+  },
+  {
+    "id": 1356210,
+    "imdb_id": "nm5611121",
+    "name": "Millie Bobby Brown",
+    "gender": 1,
+    "birthday": "2004-02-19",
+    "deathday": null,
+    "place_of_birth": "Marbella, Málaga, Spain",
+    "known_for_department": "Acting",
+    "popularity": 30.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "British actress who became famous as a child playing Eleven in Stranger Things.",
+    "translations": {}
+  },
+  {
+    "id": 4495,
+    "imdb_id": "nm0136797",
+    "name": "Steve Carell",
+    "gender": 2,
+    "birthday": "1962-08-16",
+    "deathday": null,
+    "place_of_birth": "Concord, Massachusetts, USA",
+    "known_for_department": "Acting",
+    "popularity": 18.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American comedian and actor who played the cringeworthy boss Michael Scott in the US version of The Office.",
+    "translations": {}
+  },
+  {
+    "id": 17697,
+    "imdb_id": "nm1024677",
+    "name": "John Krasinski",
+    "gender": 2,
+    "birthday": "1979-10-20",
+    "deathday": null,
+    "place_of_birth": "Boston, Massachusetts, USA",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and director who played Jim Halpert in The Office and later directed A Quiet Place.",
+    "translations": {}
+  },
+  {
+    "id": 4491,
+    "imdb_id": "nm0000098",
+    "name": "Jennifer Aniston",
+    "gender": 1,
+    "birthday": "1969-02-11",
+    "deathday": null,
+    "place_of_birth": "Sherman Oaks, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 25.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actress who became a star as Rachel Green in Friends.",
+    "translations": {}
+  },
+  {
+    "id": 57755,
+    "imdb_id": "nm0000437",
+    "name": "Woody Harrelson",
+    "gender": 2,
+    "birthday": "1961-07-23",
+    "deathday": null,
+    "place_of_birth": "Midland, Texas, USA",
+    "known_for_department": "Acting",
+    "popularity": 15.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor who started in the sitcom Cheers and later starred in True Detective and The Hunger Games.",
+    "translations": {}
+  },
+  {
+    "id": 15277,
+    "imdb_id": "nm0269463",
+    "name": "Jon Favreau",
+    "gender": 2,
+    "birthday": "1966-10-19",
+    "deathday": null,
+    "place_of_birth": "Queens, New York City, New York, USA",
+    "known_for_department": "Directing",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and filmmaker who directed the first Iron Man film, plays Happy Hogan in the Marvel films and created The Mandalorian.",
+    "translations": {}
+  },
+  {
+    "id": 1248,
+    "imdb_id": null,
+    "name": "Brian Cox",
+    "gender": 2,
+    "birthday": "1946-06-01",
+    "deathday": null,
+    "place_of_birth": "Dundee, Scotland, UK",
+    "known_for_department": "Acting",
+    "popularity": 10.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Scottish actor with a long stage career who was the first screen Hannibal Lecter and later played the media mogul Logan Roy in Succession.",
+    "translations": {}
+  },
+  {
+    "id": 228,
+    "imdb_id": "nm0000438",
+    "name": "Ed Harris",
+    "gender": 2,
+    "birthday": "1950-11-28",
+    "deathday": null,
+    "place_of_birth": "Englewood, New Jersey, USA",
+    "known_for_department": "Acting",
+    "popularity": 12.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor of The Right Stuff, Apollo 13 and The Truman Show who played the Man in Black in Westworld.",
+    "translations": {}
+  },
+  {
+    "id": 1269,
+    "imdb_id": "nm0000126",
+    "name": "Kevin Costner",
+    "gender": 2,
+    "birthday": "1955-01-18",
+    "deathday": null,
+    "place_of_birth": "Lynwood, California, USA",
+    "known_for_department": "Acting",
+    "popularity": 18.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "American actor and director who won Oscars for Dances with Wolves and returned to the western as John Dutton in Yellowstone.",
+    "translations": {}
+  },
+  {
+    "id": 1482514,
+    "imdb_id": null,
+    "name": "Joe Brumm",
+    "gender": 2,
+    "birthday": null,
+    "deathday": null,
+    "place_of_birth": null,
+    "known_for_department": "Writing",
+    "popularity": 2.0,
+    "profile_path": null,
+    "also_known_as": [],
+    "homepage": null,
+    "biography": "Australian animator who created the children's series Bluey, drawing on his own experience of raising daughters.",
     "translations": {}
   }
 ]

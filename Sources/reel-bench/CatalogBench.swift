@@ -1,0 +1,92 @@
+import ArgumentParser
+import Catalog
+import FakeTMDb
+import Foundation
+
+/// The benchmark of issue 4: details for 1,000 titles through the fake TMDb server with 50 ms of
+/// latency per request and 8 connections; the default rate limit as the server measures it; and
+/// the same 1,000 again from the cache.
+struct CatalogBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog",
+        abstract: "Benchmark the TMDb client against the fake server: throughput, rate limiting, cache.")
+
+    @Option(help: "Distinct titles fetched.") var titles = 1_000
+    @Option(name: .customLong("latency-ms"), help: "Server latency per request.") var latencyMs = 50
+    @Option(help: "Connections (requests in flight).") var connections = 8
+    @Option(name: .customLong("rate-requests"), help: "Requests in the rate-limit phase.") var rateRequests = 300
+    @Flag(help: "Small sizes: a smoke test of the harness, not a measurement.") var quick = false
+
+    func run() async throws {
+        let titles = quick ? 100 : self.titles
+        let rateRequests = quick ? 60 : self.rateRequests
+        var options = FakeTMDbServer.Options()
+        options.latency = .milliseconds(latencyMs)
+        options.syntheticMovies = titles + rateRequests
+        let server = try await FakeTMDbServer.start(options: options)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-bench-catalog-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+
+        // 1. Throughput: the rate limit out of the way, 8 connections, 50 ms per request.
+        var fast = CatalogLimits()
+        fast.requestsPerSecond = 1_000_000
+        fast.maxConnections = connections
+        let cache = try ResponseCache.open(at: root + "/cache")
+        let ids = (1...titles).map { SampleCatalog.syntheticBase + $0 }
+        note("fetching \(titles) titles through the fake server (\(latencyMs) ms latency, \(connections) connections)")
+        let client = CatalogClient.tmdb(baseURL: server.baseURL, credentials: .bearer("bench"), cache: cache, limits: fast)
+        let cold = try await Self.fetchAll(ids, client)
+        let coldRequests = server.statistics.requests
+        let coldStats = server.statistics
+        await client.shutdown()
+        let floor = Double(titles) * Double(latencyMs) / 1000 / Double(connections)
+
+        // 2. The same titles again, from the cache, in a new client (as a new process would).
+        server.reset()
+        note("fetching the same \(titles) titles again (cache)")
+        let again = CatalogClient.tmdb(baseURL: server.baseURL, credentials: .bearer("bench"), cache: cache, limits: fast)
+        let warm = try await Self.fetchAll(ids, again)
+        let warmRequests = server.statistics.requests
+        let hits = again.counts.cacheHits
+        await again.shutdown()
+
+        // 3. The default rate limit, measured by the server, on titles not cached yet.
+        server.reset()
+        let limits = CatalogLimits()
+        note("fetching \(rateRequests) new titles at the default rate limit (\(Int(limits.requestsPerSecond))/s)")
+        let polite = CatalogClient.tmdb(baseURL: server.baseURL, credentials: .bearer("bench"), cache: cache, limits: limits)
+        let rateIDs = (titles + 1...titles + rateRequests).map { SampleCatalog.syntheticBase + $0 }
+        _ = try await Self.fetchAll(rateIDs, polite)
+        await polite.shutdown()
+        let rateStats = server.statistics
+        await server.stop()
+
+        let deviation = (rateStats.meanRate - limits.requestsPerSecond) / limits.requestsPerSecond
+        var table = Table(columns: ["benchmark", "Reel", "floor", "ratio", "target", "met"])
+        table.row(["1. \(titles) details, \(latencyMs) ms, \(connections) conn. (s)", fixed(cold, 2), fixed(floor, 2), fixed(cold / floor, 2) + "×", "≤ 7 s", cold <= 7 ? "yes" : "NO"])
+        table.row(["   requests the server saw", "\(coldRequests)", "\(titles)", "", "= \(titles)", coldRequests == titles ? "yes" : "NO"])
+        table.row(["   max connections open / in flight at the server", "\(coldStats.maxConnectionsOpen) / \(coldStats.maxInFlight)", "", "", "≤ \(connections)", coldStats.maxInFlight <= connections ? "yes" : "NO"])
+        table.row(["2. the same \(titles) again, from the cache (s)", fixed(warm, 3), "", "", "≤ 0.3 s", warm <= 0.3 ? "yes" : "NO"])
+        table.row(["   requests the server saw / cache hits", "\(warmRequests) / \(hits)", "", "", "0 / \(titles)", warmRequests == 0 && hits == titles ? "yes" : "NO"])
+        table.row(["3. rate at the default limit, server-measured (req/s)", fixed(rateStats.meanRate, 2), fixed(limits.requestsPerSecond, 0), String(format: "%+.1f%%", deviation * 100), "within 5%", abs(deviation) <= 0.05 ? "yes" : "NO"])
+        table.row(["   most requests in any 1 s window", "\(rateStats.maxArrivals(within: 1))", "\(Int(limits.requestsPerSecond))", "", "≤ \(Int(limits.requestsPerSecond))", rateStats.maxArrivals(within: 1) <= Int(limits.requestsPerSecond) ? "yes" : "NO"])
+        print()
+        print(quick ? "reel-bench catalog --quick (smoke test; sizes too small to mean anything)"
+            : "reel-bench catalog: \(ProcessInfo.processInfo.activeProcessorCount) cores; floor = titles × latency / connections")
+        table.print()
+    }
+
+    /// Fetches every id concurrently (the client's limits pace them); answers the wall time.
+    static func fetchAll(_ ids: [Int], _ client: CatalogClient) async throws -> Double {
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for id in ids { group.addTask { _ = try await client.movie(id, language: "en-US") } }
+            try await group.waitForAll()
+        }
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    private func fixed(_ v: Double, _ d: Int) -> String { v.isFinite ? String(format: "%.\(d)f", v) : "–" }
+    private func note(_ text: String) { FileHandle.standardError.write(Data("… \(text)\n".utf8)) }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Ledger
+
+/// `reel cache stats|clear`: the TMDb response cache in `<data-dir>/cache`.
+struct CacheCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Inspect or clear the TMDb response cache.",
+        subcommands: [Stats.self, Clear.self],
+        defaultSubcommand: Stats.self
+    )
+
+    struct Stats: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "How many answers are cached, how fresh, how big.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try await runReporting {
+                let directory = CatalogLocation.cacheDirectory(global)
+                let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+                let stats: CacheStatistics
+                if FileManager.default.fileExists(atPath: directory + "/data.mdb") {
+                    stats = try ResponseCache.open(at: directory).statistics(now: now)
+                } else {
+                    stats = CacheStatistics(path: directory)
+                }
+                if global.json {
+                    let groups = stats.byEndpoint.mapValues { g -> JSONValue in
+                        ["entries": .integer(Int64(g.entries)), "fresh": .integer(Int64(g.fresh)), "bytes": .integer(Int64(g.bytes))]
+                    }
+                    let document: JSONValue = [
+                        "path": .string(stats.path), "entries": .integer(Int64(stats.entries)),
+                        "fresh": .integer(Int64(stats.fresh)), "stale": .integer(Int64(stats.stale)),
+                        "bytes": .integer(Int64(stats.bytes)), "fileBytes": .integer(Int64(stats.fileBytes)),
+                        "oldest": .init(stats.oldestStoredAt.map { .string(UTCTime.iso($0)) }),
+                        "newest": .init(stats.newestStoredAt.map { .string(UTCTime.iso($0)) }),
+                        "byEndpoint": .object(groups),
+                    ]
+                    try printJSON(document)
+                    return
+                }
+                print("cache: \(stats.path)")
+                if stats.entries == 0 {
+                    print("empty")
+                    return
+                }
+                print("\(stats.entries) answers (\(stats.fresh) fresh, \(stats.stale) stale), \(Self.size(stats.bytes)) of bodies, \(Self.size(stats.fileBytes)) on disk")
+                if let oldest = stats.oldestStoredAt, let newest = stats.newestStoredAt {
+                    print("stored between \(Timestamp.short(oldest)) and \(Timestamp.short(newest))")
+                }
+                var table = TextTable(["ENDPOINT", "ENTRIES", "FRESH", "SIZE"])
+                for (name, group) in stats.byEndpoint.sorted(by: { $0.key < $1.key }) {
+                    table.add([name, String(group.entries), String(group.fresh), Self.size(group.bytes)])
+                }
+                print(table.render())
+            }
+        }
+
+        static func size(_ bytes: Int) -> String {
+            if bytes < 1024 { return "\(bytes) B" }
+            if bytes < 1 << 20 { return String(format: "%.1f KiB", Double(bytes) / 1024) }
+            return String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget every cached answer (the ledger is not touched).")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try await runReporting {
+                let directory = CatalogLocation.cacheDirectory(global)
+                var cleared = 0
+                if FileManager.default.fileExists(atPath: directory + "/data.mdb") {
+                    cleared = try ResponseCache.open(at: directory).clear()
+                }
+                if global.json {
+                    try printJSON(["path": .string(directory), "cleared": .integer(Int64(cleared))] as JSONValue)
+                } else {
+                    print("cleared \(cleared) cached answers from \(directory)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Catalog
+import Foundation
+
+/// Which catalog answers: TMDb when credentials are configured (with the response cache in
+/// `<data-dir>/cache`), else the bundled sample catalog, with a one-line notice on stderr.
+enum CatalogLocation {
+    static func cacheDirectory(_ global: GlobalOptions) -> String { global.resolvedDataDirectory + "/cache" }
+
+    /// The base URL: `REEL_TMDB_BASE_URL`, else TMDb's.
+    static var baseURL: String {
+        let value = ProcessInfo.processInfo.environment["REEL_TMDB_BASE_URL"] ?? ""
+        return value.isEmpty ? CatalogClient.defaultBaseURL : value
+    }
+
+    static func client(_ global: GlobalOptions) throws -> CatalogClient {
+        let store = CredentialStore()
+        guard let found = try store.load() else {
+            Terminal.notice("no TMDb credentials (set TMDB_API_TOKEN or run 'reel tmdb login'); showing the bundled sample catalog")
+            return CatalogClient.sample()
+        }
+        if case .file = found.source, store.fileIsExposed {
+            Terminal.notice("\(store.path) is readable by others; run 'chmod 600 \(store.path)'")
+        }
+        let cache = try ResponseCache.open(at: cacheDirectory(global))
+        return CatalogClient.tmdb(
+            baseURL: baseURL, credentials: found.credentials, cache: cache,
+            limits: CatalogLimits.from(environment: ProcessInfo.processInfo.environment), offline: global.isOffline,
+            notice: { Terminal.notice($0) }
+        )
+    }
+}

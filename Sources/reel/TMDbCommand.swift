@@ -1,0 +1,170 @@
+import ArgumentParser
+import Catalog
+import Foundation
+import Ledger
+
+/// `reel tmdb status|login|logout`: the TMDb credentials Reel uses.
+struct TMDbCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tmdb",
+        abstract: "Configure and check TMDb credentials.",
+        discussion: """
+            Reel reads TMDB_API_TOKEN (the API Read Access Token, sent as a bearer token) or TMDB_API_KEY
+            (the v3 key) from the environment, else from credentials.json in $XDG_CONFIG_HOME/reel (mode 0600).
+            Without either, the bundled sample catalog serves. REEL_TMDB_BASE_URL points Reel at another
+            TMDb-compatible server (such as fake-tmdb).
+            """,
+        subcommands: [Status.self, Login.self, Logout.self],
+        defaultSubcommand: Status.self
+    )
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Which credentials are configured, and whether TMDb accepts them.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try await runReporting {
+                let store = CredentialStore()
+                let found = try store.load()
+                var checked = false
+                var accepted: Bool?
+                var problem: String?
+                if let found, !global.isOffline {
+                    let client = CatalogClient.tmdb(baseURL: CatalogLocation.baseURL, credentials: found.credentials, cache: nil,
+                                                    limits: CatalogLimits.from(environment: ProcessInfo.processInfo.environment))
+                    let outcome = await TMDbCommand.check(client)
+                    if let error = outcome {
+                        if case .invalidCredentials = error { accepted = false }
+                        problem = error.description
+                    } else {
+                        accepted = true
+                    }
+                    checked = true
+                }
+                let kind: String? = found.map { if case .bearer = $0.credentials { "token" } else { "apiKey" } }
+                if global.json {
+                    let document: JSONValue = [
+                        "catalog": .string(found == nil ? "sample" : "tmdb"), "credential": .init(kind.map(JSONValue.string)),
+                        "source": .init(found.map { .string($0.source.description) }), "baseURL": .string(CatalogLocation.baseURL),
+                        "configFile": .string(store.path), "checked": .bool(checked), "accepted": .init(accepted.map(JSONValue.bool)),
+                        "problem": .init(problem.map(JSONValue.string)),
+                    ]
+                    try printJSON(document)
+                } else if let found {
+                    print("catalog: TMDb at \(CatalogLocation.baseURL)")
+                    print("credential: \(found.credentials) from \(found.source)")
+                    if !checked {
+                        print("not checked (offline)")
+                    } else if accepted == true {
+                        print("TMDb accepts it")
+                    } else if let problem {
+                        print(problem)
+                    }
+                } else {
+                    print("catalog: the bundled sample catalog (no TMDb credentials)")
+                    print("to use TMDb: export TMDB_API_TOKEN=… or run 'reel tmdb login' (writes \(store.path), mode 0600)")
+                }
+                if accepted == false { throw ExitCode(ExitStatus.credentials.rawValue) }
+                if checked && accepted == nil { throw ExitCode(ExitStatus.unavailable.rawValue) }
+            }
+        }
+    }
+
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save a TMDb credential read from standard input (never from the command line).",
+            discussion: "Example: reel tmdb login < token.txt. A 32-character hexadecimal value is a v3 API key; anything else is taken as the API Read Access Token."
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(name: .customLong("api-key"), help: "The value is a v3 API key (default: guessed from its shape).")
+        var apiKey = false
+
+        @Flag(name: .customLong("no-check"), help: "Save without asking TMDb whether it accepts the credential.")
+        var noCheck = false
+
+        func run() async throws {
+            try await runReporting {
+                let secret = Self.readSecret()
+                guard !secret.isEmpty else {
+                    throw ReelFailure(message: "no credential on standard input (try: reel tmdb login < token.txt)", status: .usage)
+                }
+                let credentials: Credentials = apiKey || Credentials.bearer(secret).looksLikeV3KeyUsedAsToken ? .apiKey(secret) : .bearer(secret)
+                if !apiKey, case .apiKey = credentials {
+                    Terminal.notice("that looks like a v3 API key (32 hex characters); saving it as TMDB_API_KEY")
+                }
+                var checked = false
+                if !noCheck && !global.isOffline {
+                    let client = CatalogClient.tmdb(baseURL: CatalogLocation.baseURL, credentials: credentials, cache: nil)
+                    if let error = await TMDbCommand.check(client) {
+                        if case .invalidCredentials = error { throw error }
+                        Terminal.notice("could not check the credential now (\(error)); saving it anyway")
+                    } else {
+                        checked = true
+                    }
+                }
+                let store = CredentialStore()
+                try store.save(credentials)
+                if global.json {
+                    try printJSON(["saved": .string(store.path), "credential": .string(credentials.isKey ? "apiKey" : "token"), "checked": .bool(checked)] as JSONValue)
+                } else {
+                    print("saved \(credentials) to \(store.path)" + (checked ? "; TMDb accepts it" : ""))
+                }
+            }
+        }
+
+        /// The first line of stdin; on a terminal, asked for without echo.
+        static func readSecret() -> String {
+            if isatty(STDIN_FILENO) == 1, let pointer = getpass("TMDb API Read Access Token (or v3 key): ") {
+                return String(cString: pointer).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            return (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    struct Logout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove the saved credential file (environment variables are not touched).")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            try await runReporting {
+                let store = CredentialStore()
+                let removed = try store.remove()
+                if global.json {
+                    try printJSON(["removed": .bool(removed), "path": .string(store.path)] as JSONValue)
+                } else {
+                    print(removed ? "removed \(store.path)" : "no saved credential at \(store.path)")
+                }
+                if ProcessInfo.processInfo.environment["TMDB_API_TOKEN"] != nil || ProcessInfo.processInfo.environment["TMDB_API_KEY"] != nil {
+                    Terminal.notice("TMDB_API_TOKEN or TMDB_API_KEY is still set in the environment")
+                }
+            }
+        }
+    }
+}
+
+extension TMDbCommand {
+    /// Asks TMDb whether it accepts the client's credential; nil when it does. Shuts the client down.
+    static func check(_ client: CatalogClient) async -> CatalogError? {
+        var failure: CatalogError?
+        do {
+            try await client.validateCredentials()
+        } catch let error as CatalogError {
+            failure = error
+        } catch {
+            failure = .unavailable(endpoint: "/authentication", reason: "\(error)")
+        }
+        await client.shutdown()
+        return failure
+    }
+}
+
+extension Credentials {
+    var isKey: Bool {
+        if case .apiKey = self { return true }
+        return false
+    }
+}
