@@ -6,7 +6,10 @@ public struct TMDbDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     public let day: Int
 
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        guard (1...9999).contains(year), (1...12).contains(month) else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...days).contains(day) else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -16,6 +19,7 @@ public struct TMDbDate: Sendable, Hashable, Comparable, CustomStringConvertible 
     public init?(parsing text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
               let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
         self.init(year: y, month: m, day: d)
     }

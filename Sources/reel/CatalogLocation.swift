@@ -12,6 +12,19 @@ enum CatalogLocation {
         return value.isEmpty ? CatalogClient.defaultBaseURL : value
     }
 
+    /// Runs `body` with the catalog client and closes its connections afterwards, thrown or not.
+    static func withClient<T>(_ global: GlobalOptions, _ body: (CatalogClient) async throws -> T) async throws -> T {
+        let client = try client(global)
+        do {
+            let value = try await body(client)
+            await client.shutdown()
+            return value
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
+
     static func client(_ global: GlobalOptions) throws -> CatalogClient {
         let store = CredentialStore()
         guard let found = try store.load() else {

@@ -9,7 +9,7 @@ struct Reel: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Fav.self, Saved.self, SettingsCommand.self, History.self, Accounts.self, Audit.self, Projections.self,
-            Backup.self, CacheCommand.self, TMDbCommand.self, About.self, Demo.self,
+            Backup.self, Show.self, CacheCommand.self, TMDbCommand.self, About.self, Demo.self,
         ]
     )
 

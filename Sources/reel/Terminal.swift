@@ -23,6 +23,17 @@ enum Terminal {
     }
 
     /// A notice for people, on stderr (stdout stays clean for pipes).
+    /// Columns to lay text out in: the terminal's width when stdout is one, else `COLUMNS`,
+    /// else 100.
+    static let width: Int = {
+        var size = winsize()
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return 100
+    }()
+
     static func notice(_ text: String) {
         FileHandle.standardError.write(Data("reel: note: \(text)\n".utf8))
     }

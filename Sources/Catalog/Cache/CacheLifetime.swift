@@ -10,16 +10,19 @@ public enum CacheLifetime: Sendable, Equatable {
         if endpoint.defaultLifetime == 0 { return .doNotStore }
         guard let header = response.header("cache-control") else { return .seconds(endpoint.defaultLifetime) }
         var maxAge: Int64?
+        var noCache = false
         for directive in header.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             switch parts.first {
             case "no-store": return .doNotStore
-            case "no-cache": return .seconds(0)
+            case "no-cache": noCache = true
             case "max-age":
                 if parts.count == 2, let n = Int64(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))), n >= 0 { maxAge = n }
             default: break
             }
         }
+        // `no-store` wins wherever it stands (`no-cache, no-store, must-revalidate` is common).
+        if noCache { return .seconds(0) }
         return .seconds(maxAge ?? endpoint.defaultLifetime)
     }
 }

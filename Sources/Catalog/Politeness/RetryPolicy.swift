@@ -23,7 +23,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The backoff before retry number `attempt` (1-based): half of `base × 2^(attempt-1)`
     /// (capped at `maximumDelay`) plus a random part of up to the other half.
     public func backoff(attempt: Int, random: Double = Double.random(in: 0..<1)) -> Duration {
-        let exponent = min(max(attempt - 1, 0), 30)
+        let exponent = attempt <= 1 ? 0 : min(attempt - 1, 30)
         let ceiling = min(seconds(baseDelay) * pow(2, Double(exponent)), seconds(maximumDelay))
         return .nanoseconds(Int64((ceiling / 2 + ceiling / 2 * random) * 1e9))
     }

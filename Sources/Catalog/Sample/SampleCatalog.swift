@@ -173,7 +173,7 @@ public final class SampleCatalog: Sendable {
         o["spoken_languages"] = spoken(m.spoken_languages)
         o["status"] = .string(m.status)
         o["tagline"] = .string(SampleLanguage.text(t?.tagline, else: m.tagline))
-        if appending.contains("credits") { o["credits"] = credits(.movie, cast: m.cast, crew: m.crew, id: nil) }
+        if appending.contains("credits") { o["credits"] = credits(.movie, m.id, cast: m.cast, crew: m.crew, includeID: false) }
         if appending.contains("videos") { o["videos"] = videos(m.videos, lang, include: videoLanguages, id: nil) }
         if appending.contains("similar") { o["similar"] = page(similarMovies(m, lang), page: 1) }
         return .object(o)
@@ -210,7 +210,7 @@ public final class SampleCatalog: Sendable {
         o["status"] = .string(s.status)
         o["tagline"] = .string(SampleLanguage.text(t?.tagline, else: s.tagline))
         o["type"] = .string(s.type)
-        if appending.contains("credits") { o["credits"] = credits(.tv, cast: s.cast, crew: s.crew, id: nil) }
+        if appending.contains("credits") { o["credits"] = credits(.tv, s.id, cast: s.cast, crew: s.crew, includeID: false) }
         if appending.contains("videos") { o["videos"] = videos(s.videos, lang, include: videoLanguages, id: nil) }
         if appending.contains("similar") { o["similar"] = page(similarSeries(s, lang), page: 1) }
         return .object(o)
@@ -224,7 +224,9 @@ public final class SampleCatalog: Sendable {
         s.similar.compactMap { series($0) }.map { .object(seriesSummary($0, lang)) }
     }
 
-    func credits(_ mediaType: MediaType, cast: [SampleFacts.CastFact], crew: [SampleFacts.CrewFact], id: Int?) -> JSONValue {
+    /// A title's credits; `includeID` false for the appended form, which has no `id`. Credit ids
+    /// are the same wherever a credit shows (title credits, appended credits, combined credits).
+    func credits(_ mediaType: MediaType, _ titleID: Int, cast: [SampleFacts.CastFact], crew: [SampleFacts.CrewFact], includeID: Bool) -> JSONValue {
         func base(_ p: Person) -> [String: JSONValue] {
             [
                 "adult": false, "gender": .integer(Int64(p.gender)), "id": .integer(Int64(p.id)),
@@ -238,7 +240,7 @@ public final class SampleCatalog: Sendable {
             guard let p = person(c.person) else { continue }
             var row = base(p)
             row["character"] = .string(c.character)
-            row["credit_id"] = .string(Self.creditID("cast", id ?? 0, p.id, c.character))
+            row["credit_id"] = .string(Self.creditID("cast", titleID, p.id, c.character))
             row["order"] = .integer(Int64(order))
             castRows.append(.object(row))
         }
@@ -248,11 +250,11 @@ public final class SampleCatalog: Sendable {
             var row = base(p)
             row["job"] = .string(c.job)
             row["department"] = .string(c.department)
-            row["credit_id"] = .string(Self.creditID("crew", id ?? 0, p.id, c.job))
+            row["credit_id"] = .string(Self.creditID("crew", titleID, p.id, c.job))
             crewRows.append(.object(row))
         }
         var o: [String: JSONValue] = ["cast": .array(castRows), "crew": .array(crewRows)]
-        if let id { o["id"] = .integer(Int64(id)) }
+        if includeID { o["id"] = .integer(Int64(titleID)) }
         return .object(o)
     }
 

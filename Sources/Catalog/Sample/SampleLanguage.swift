@@ -20,7 +20,9 @@ struct SampleLanguage: Sendable, Equatable {
     func pick<T>(_ translations: [String: T]) -> T? {
         if isEnglish { return nil }
         if let exact = translations[tag] { return exact }
-        return translations.first { $0.key.split(separator: "-").first.map(String.init)?.lowercased() == language }?.value
+        // Same language, another region: the first such tag in sorted order, so the pick is stable.
+        let sameLanguage = translations.keys.sorted().first { $0.split(separator: "-").first.map(String.init)?.lowercased() == language }
+        return sameLanguage.flatMap { translations[$0] }
     }
 
     /// A translated text, or the English one when the translation has none (or an empty one).

@@ -100,7 +100,7 @@ public struct SampleResponder: Sendable {
             switch name {
             case "similar": return paged(catalog.similarMovies(m, lang), params)
             case "videos": return ok(catalog.videos(m.videos, lang, include: videoLanguages(params), id: id))
-            case "credits": return ok(catalog.credits(.movie, cast: m.cast, crew: m.crew, id: id))
+            case "credits": return ok(catalog.credits(.movie, id, cast: m.cast, crew: m.crew, includeID: true))
             default: return Self.resourceNotFound
             }
         case .tv:
@@ -108,7 +108,7 @@ public struct SampleResponder: Sendable {
             switch name {
             case "similar": return paged(catalog.similarSeries(s, lang), params)
             case "videos": return ok(catalog.videos(s.videos, lang, include: videoLanguages(params), id: id))
-            case "credits": return ok(catalog.credits(.tv, cast: s.cast, crew: s.crew, id: id))
+            case "credits": return ok(catalog.credits(.tv, id, cast: s.cast, crew: s.crew, includeID: true))
             default: return Self.resourceNotFound
             }
         }
