@@ -392,6 +392,31 @@ import ReelTestSupport
         await rig.close()
     }
 
+    @Test func aTimedOutRequestIsRetried() async throws {
+        var limits = Self.fastLimits()
+        limits.timeout = .milliseconds(400)
+        let rig = try await Self.rig(limits: limits)
+        rig.server.inject(Fault(.latency(2000)))
+        let start = ContinuousClock.now
+        #expect(try await rig.client.movie(550, language: "en-US").title == "Fight Club")
+        #expect(ContinuousClock.now - start < .milliseconds(1900))
+        #expect(rig.client.counts.retries == 1)
+        #expect(rig.server.statistics.requests == 2)
+        await rig.close()
+    }
+
+    @Test func aHostThatDoesNotResolveIsUnavailableAndNotRetried() async throws {
+        let rig = try await Self.rig(limits: Self.fastLimits(retries: 3), baseURL: "http://tmdb-host.invalid/3")
+        await #expect {
+            try await rig.client.movie(550, language: "en-US")
+        } throws: { error in
+            guard case CatalogError.unavailable(_, let reason) = error else { return false }
+            return reason.contains("resolve")
+        }
+        #expect(rig.client.counts.retries == 0)
+        await rig.close()
+    }
+
     @Test func aServerThatIsNotThereIsUnavailableNotACrash() async throws {
         let rig = try await Self.rig(limits: Self.fastLimits(retries: 1), baseURL: "http://127.0.0.1:9/3")
         await #expect {
