@@ -17,7 +17,7 @@ struct Reel: AsyncParsableCommand {
     /// ArgumentParser's multi-line help (`--help` still prints the full help).
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -33,5 +33,29 @@ struct Reel: AsyncParsableCommand {
             FileHandle.standardError.write(Data("reel: \(text) (see 'reel help')\n".utf8))
             Foundation.exit(code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
         }
+    }
+
+    /// Global options (`--json`, `--offline`, `--data-dir D`, `--user U`) may come before the
+    /// subcommand (`reel --json about`); each subcommand parses them, so they are moved behind it.
+    static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--json" || argument == "--offline" || argument.hasPrefix("--data-dir=") || argument.hasPrefix("--user=") {
+                leading.append(argument)
+                index += 1
+            } else if (argument == "--data-dir" || argument == "--user") && index + 1 < arguments.count {
+                leading.append(contentsOf: arguments[index...index + 1])
+                index += 2
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, index < arguments.count else { return arguments }
+        var rest = Array(arguments[index...])
+        let end = rest.firstIndex(of: "--") ?? rest.endIndex
+        rest.insert(contentsOf: leading, at: end)
+        return rest
     }
 }

@@ -59,7 +59,7 @@ struct TMDbCommand: AsyncParsableCommand {
                     } else if accepted == true {
                         print("TMDb accepts it")
                     } else if let problem {
-                        print(problem)
+                        FileHandle.standardError.write(Data("reel: \(problem)\n".utf8))
                     }
                 } else {
                     print("catalog: the bundled sample catalog (no TMDb credentials)")
@@ -93,7 +93,7 @@ struct TMDbCommand: AsyncParsableCommand {
                 }
                 let credentials: Credentials = apiKey || Credentials.bearer(secret).looksLikeV3KeyUsedAsToken ? .apiKey(secret) : .bearer(secret)
                 if !apiKey, case .apiKey = credentials {
-                    Terminal.notice("that looks like a v3 API key (32 hex characters); saving it as TMDB_API_KEY")
+                    Terminal.notice("that looks like a v3 API key (32 hex characters), so it is saved as a v3 key (sent as api_key), not as a token")
                 }
                 var checked = false
                 if !noCheck && !global.isOffline {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The catalog as the rest of Reel sees it: typed answers for TMDb requests, whoever serves them
 /// (TMDb over HTTP, or the bundled sample catalog in-process).
@@ -25,6 +26,8 @@ public final class CatalogClient: Sendable {
     private let slots: RequestSlots
     private let flights = SingleFlight()
     private let counters = FetchCounters()
+    /// One "showing what was cached" note per client, however many answers were stale.
+    private let staleNoticeGiven = Mutex(false)
     private let notice: @Sendable (String) -> Void
     private let clock: @Sendable () -> Int64
 
@@ -123,7 +126,11 @@ public final class CatalogClient: Sendable {
             case .unavailable, .rateLimited, .malformedResponse:
                 if let cached, let value = try? Self.decode(T.self, cached.body, request) {
                     counters.bump(\.staleServed)
-                    notice("\(error); showing what was cached \(Self.age(since: cached.storedAt, now: clock())) ago")
+                    let first = staleNoticeGiven.withLock { given in
+                        defer { given = true }
+                        return !given
+                    }
+                    if first { notice("\(error); showing what was cached \(Self.age(since: cached.storedAt, now: clock())) ago") }
                     return value
                 }
             default: break

@@ -1,0 +1,668 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// A `fake-tmdb` child process on a free port, stopped when the value goes away (also when a test
+/// fails or throws half-way).
+final class FakeTMDbProcess: @unchecked Sendable {
+    let process = Process()
+    /// `http://127.0.0.1:PORT/3`: what `REEL_TMDB_BASE_URL` says.
+    let baseURL: String
+    /// `http://127.0.0.1:PORT`: where the control endpoints live.
+    let root: String
+    private let log: String
+
+    /// Starts `fake-tmdb --port 0 ARGUMENTS` and reads its port from the first line it prints.
+    init(_ arguments: [String] = []) throws {
+        log = temporaryDirectory("fake-tmdb") + "/stderr"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process.executableURL = URL(fileURLWithPath: Harness.binaries + "/fake-tmdb")
+        process.arguments = ["--port", "0"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Should it never print its line, stop it after 30 s, which ends the read below.
+        let process = process
+        let started = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            if started.wait(timeout: .now() + 30) == .timedOut, process.isRunning { process.terminate() }
+        }
+        defer { started.signal() }
+        var line = Data()
+        let reader = out.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData  // blocks; empty at end of file (the server died)
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let prefix = "fake-tmdb listening on "
+        guard text.hasPrefix(prefix), text.hasSuffix("/3") else {
+            process.terminate()
+            process.waitUntilExit()
+            let errors = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw StartFailure(message: "fake-tmdb printed '\(text)'; stderr: \(errors)")
+        }
+        baseURL = String(text.dropFirst(prefix.count))
+        root = String(baseURL.dropLast(2))
+    }
+
+    struct StartFailure: Error, CustomStringConvertible { let message: String; var description: String { message } }
+
+    deinit { stop() }
+
+    /// SIGTERM, then SIGKILL if it has not gone within five seconds.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// `GET /__stats`.
+    func stats() throws -> [String: Any] {
+        try Harness.json(try Self.curl(["-s", "--max-time", "10", root + "/__stats"]))
+    }
+
+    /// Requests to the API (below `/3`) so far.
+    func requests() throws -> Int { try stats()["requests"] as? Int ?? -1 }
+
+    /// `POST /__fault?QUERY`.
+    func fault(_ query: String) throws {
+        let answer = try Self.curl(["-s", "--max-time", "10", "-X", "POST", root + "/__fault?" + query])
+        #expect(answer.contains("\"injected\":true"), "\(query): \(answer)")
+    }
+
+    static func curl(_ arguments: [String]) throws -> String {
+        let out = try Harness.run("curl", arguments)
+        #expect(out.status == 0, "curl \(arguments): \(out.stderr)")
+        return out.stdout
+    }
+}
+
+/// The catalog commands (`show`, `cache`, `tmdb`) through the built `reel` binary, each test with
+/// its own data and config directories and, where it needs one, its own `fake-tmdb`.
+@Suite struct CatalogCommandTests {
+    /// A data directory, a config directory and a way to run `reel` with them and nothing else
+    /// from the outer environment that would change which catalog answers.
+    struct Home {
+        let data = temporaryDirectory("catalog-data")
+        let config = temporaryDirectory("catalog-config")
+        /// Added to every run (TMDB_API_TOKEN, REEL_TMDB_BASE_URL, …).
+        var environment: [String: String] = [:]
+
+        init(environment: [String: String] = [:]) { self.environment = environment }
+
+        /// Against `server`, with `token` (any token is accepted unless the server has `--token`).
+        init(server: FakeTMDbProcess, token: String = "any-token") {
+            environment = ["REEL_TMDB_BASE_URL": server.baseURL, "TMDB_API_TOKEN": token]
+        }
+
+        static let inherited: Set<String> = [
+            "TMDB_API_TOKEN", "TMDB_API_KEY", "REEL_TMDB_BASE_URL", "REEL_OFFLINE", "REEL_USER", "REEL_DATA_DIR",
+            "XDG_CONFIG_HOME", "XDG_DATA_HOME", "REEL_TMDB_RATE", "REEL_TMDB_CONNECTIONS", "NO_COLOR",
+        ]
+
+        var credentialsFile: String { config + "/reel/credentials.json" }
+
+        /// Runs `reel ARGUMENTS`, with `stdin` as its standard input (else /dev/null).
+        @discardableResult
+        func reel(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> Harness.Output {
+            var env = ProcessInfo.processInfo.environment.filter { !Self.inherited.contains($0.key) }
+            env["NO_COLOR"] = "1"
+            env["REEL_DATA_DIR"] = data
+            env["XDG_CONFIG_HOME"] = config
+            for (k, v) in environment { env[k] = v }
+            for (k, v) in extra { env[k] = v }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
+            process.arguments = arguments
+            process.environment = env
+            let dir = temporaryDirectory("reel-run")
+            for name in ["stdout", "stderr", "stdin"] { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: nil) }
+            if let stdin { try Data(stdin.utf8).write(to: URL(fileURLWithPath: dir + "/stdin")) }
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/stdout"))
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/stderr"))
+            process.standardInput = stdin == nil ? FileHandle.nullDevice : try FileHandle(forReadingFrom: URL(fileURLWithPath: dir + "/stdin"))
+            try process.run()
+            process.waitUntilExit()
+            return Harness.Output(
+                status: process.terminationStatus,
+                stdout: (try? String(contentsOfFile: dir + "/stdout", encoding: .utf8)) ?? "",
+                stderr: (try? String(contentsOfFile: dir + "/stderr", encoding: .utf8)) ?? "")
+        }
+
+        /// Runs a `--json` command, checks exit `status`, validates the document against `schema`
+        /// (in `Schemas/cli/`) and parses it.
+        @discardableResult
+        func json(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil,
+                  status: Int32 = 0, schema: String) throws -> [String: Any] {
+            let out = try reel(arguments + ["--json"], environment: extra, stdin: stdin)
+            #expect(out.status == status, "\(arguments): exit \(out.status), stderr \(out.stderr)")
+            let checked = try Harness.validate(out.stdout, against: "cli/" + schema)
+            #expect(checked.status == 0, "\(arguments) against \(schema): \(checked.stderr)")
+            return try Harness.json(out.stdout)
+        }
+
+        /// Expects a failure: exit `status`, nothing on stdout, exactly one line on stderr that
+        /// starts `reel: ` and contains every one of `messages`.
+        @discardableResult
+        func fails(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil,
+                   status: Int32, _ messages: String...) throws -> Harness.Output {
+            let out = try reel(arguments, environment: extra, stdin: stdin)
+            #expect(out.status == status, "\(arguments): exit \(out.status), stderr \(out.stderr)")
+            #expect(out.stdout.isEmpty, "\(arguments): \(out.stdout)")
+            #expect(CatalogCommandTests.lines(out.stderr).count == 1, "\(arguments): \(out.stderr)")
+            #expect(out.stderr.hasPrefix("reel: "), "\(arguments): \(out.stderr)")
+            for message in messages { #expect(out.stderr.contains(message), "\(arguments): '\(message)' not in \(out.stderr)") }
+            return out
+        }
+    }
+
+    static func lines(_ text: String) -> [Substring] { text.split(separator: "\n", omittingEmptySubsequences: true) }
+
+    /// Every regular file below `directory` whose bytes contain `needle`.
+    static func files(under directory: String, containing needle: String) throws -> [String] {
+        let bytes = Data(needle.utf8)
+        var found: [String] = []
+        var count = 0
+        let enumerator = FileManager.default.enumerator(atPath: directory)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = directory + "/" + relative
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            count += 1
+            let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            if data.range(of: bytes) != nil { found.append(relative) }
+        }
+        #expect(count > 0, "no files at all under \(directory)")
+        return found
+    }
+
+    static func mode(_ path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions].flatMap { ($0 as? NSNumber)?.intValue }
+    }
+
+    // MARK: - 1. The sample catalog
+
+    @Test func withoutCredentialsTheSampleCatalogAnswersWithANote() throws {
+        let home = Home()
+        let text = try home.reel(["show", "movie", "550"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("Fight Club (1999)  movie 550\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("Not saved (reel fav add movie 550)"))
+        #expect(!text.stdout.contains("\u{1B}"), "NO_COLOR is set: no escape codes")
+        #expect(Self.lines(text.stderr).count == 1, "\(text.stderr)")
+        #expect(text.stderr.contains("sample catalog"), "\(text.stderr)")
+        #expect(text.stderr.hasPrefix("reel: note: "), "\(text.stderr)")
+
+        let show = try home.json(["show", "movie", "550"], schema: "show.schema.json")
+        #expect(show["title"] as? String == "Fight Club")
+        #expect(show["mediaType"] as? String == "movie")
+        #expect(show["id"] as? Int == 550)
+        #expect(show["language"] as? String == "en-US")
+        #expect(show["saved"] as? Bool == false)
+        #expect(show["savedAt"] is NSNull)
+        let trailers = show["trailers"] as? [[String: Any]] ?? []
+        #expect(!trailers.isEmpty)
+        #expect(trailers.allSatisfy { ($0["url"] as? String)?.hasPrefix("https://") == true })
+        #expect((show["posterURL"] as? String)?.hasPrefix("https://image.tmdb.org/t/p/w500/") == true, "\(show["posterURL"] ?? "nil")")
+        // Reading the catalog creates no ledger and no cache.
+        #expect(!FileManager.default.fileExists(atPath: home.data + "/ledger"))
+        #expect(!FileManager.default.fileExists(atPath: home.data + "/cache"))
+
+        let series = try home.json(["show", "tv", "1399"], schema: "show.schema.json")
+        #expect(series["mediaType"] as? String == "tv")
+        #expect(series["seasons"] as? Int != nil)
+    }
+
+    // MARK: - 2. The account's language and saved list
+
+    @Test(arguments: [false, true])
+    func detailsComeInTheAccountsLanguageAndSaySaved(overHTTP: Bool) throws {
+        let server = overHTTP ? try FakeTMDbProcess() : nil
+        let home = server.map { Home(server: $0) } ?? Home()
+        let language = try home.reel(["settings", "language", "de-DE"])
+        #expect(language.status == 0, "\(language.stderr)")
+
+        let text = try home.reel(["show", "movie", "238"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("Der Pate (1972)"), "\(text.stdout)")
+        #expect(text.stdout.contains("Original title: The Godfather"))
+        #expect(text.stdout.contains("Krimi"), "\(text.stdout)")
+        #expect(text.stdout.contains("Not saved (reel fav add movie 238)"))
+        if let server {
+            #expect(text.stderr.isEmpty, "\(text.stderr)")
+            let paths = try server.stats()["byPath"] as? [String: Int] ?? [:]
+            #expect(paths["/movie/238"] == 1, "\(paths)")
+        }
+
+        #expect(try home.reel(["fav", "add", "movie", "238"]).status == 0)
+        let saved = try home.reel(["show", "movie", "238"])
+        #expect(saved.status == 0)
+        #expect(saved.stdout.contains("Saved since "), "\(saved.stdout)")
+        #expect(!saved.stdout.contains("Not saved"))
+
+        let json = try home.json(["show", "movie", "238"], schema: "show.schema.json")
+        #expect(json["saved"] as? Bool == true)
+        #expect(json["savedAt"] is String)
+        #expect(json["language"] as? String == "de-DE")
+        #expect(json["title"] as? String == "Der Pate")
+        #expect((json["genres"] as? [String])?.contains("Krimi") == true)
+
+        // Another account has its own language and saved list.
+        let other = try home.json(["show", "movie", "238", "--user", "ben"], schema: "show.schema.json")
+        #expect(other["title"] as? String == "The Godfather")
+        #expect(other["saved"] as? Bool == false)
+    }
+
+    // MARK: - 3. The response cache
+
+    @Test func answersAreCachedAndTheCacheCanBeCleared() throws {
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        #expect(try server.requests() == 0)
+
+        let first = try home.reel(["show", "movie", "550"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.hasPrefix("Fight Club (1999)"))
+        #expect(first.stderr.isEmpty, "\(first.stderr)")
+        let afterFirst = try server.requests()
+        #expect(afterFirst > 0)
+        let paths = try server.stats()["byPath"] as? [String: Int] ?? [:]
+        #expect(paths["/movie/550"] == 1, "\(paths)")
+
+        let second = try home.reel(["show", "movie", "550"])
+        #expect(second.status == 0)
+        #expect(second.stdout == first.stdout)
+        #expect(try server.requests() == afterFirst, "a fresh cache answers without asking again")
+
+        let stats = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        let entries = stats["entries"] as? Int ?? -1
+        #expect(entries > 0)
+        #expect(stats["fresh"] as? Int == entries)
+        #expect(stats["stale"] as? Int == 0)
+        #expect(stats["path"] as? String == home.data + "/cache")
+        #expect((stats["byEndpoint"] as? [String: Any])?["details"] != nil, "\(stats)")
+        let table = try home.reel(["cache", "stats"])
+        #expect(table.status == 0)
+        #expect(table.stdout.contains("\(entries) answers (\(entries) fresh, 0 stale)"), "\(table.stdout)")
+
+        let cleared = try home.reel(["cache", "clear"])
+        #expect(cleared.status == 0)
+        #expect(cleared.stdout.contains("cleared \(entries) cached answers"), "\(cleared.stdout)")
+        let empty = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        #expect(empty["entries"] as? Int == 0)
+        #expect(empty["fresh"] as? Int == 0)
+        let again = try home.json(["cache", "clear"], schema: "cache-clear.schema.json")
+        #expect(again["cleared"] as? Int == 0)
+
+        // Cleared means asked again.
+        #expect(try home.reel(["show", "movie", "550"]).status == 0)
+        #expect(try server.requests() > afterFirst)
+    }
+
+    @Test func cacheCommandsWithoutACacheSayEmptyAndCreateNothing() throws {
+        let home = Home()
+        let stats = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        #expect(stats["entries"] as? Int == 0)
+        let text = try home.reel(["cache"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("empty"))
+        let cleared = try home.reel(["cache", "clear"])
+        #expect(cleared.status == 0)
+        #expect(cleared.stdout.contains("cleared 0 cached answers"))
+        #expect(!FileManager.default.fileExists(atPath: home.data + "/cache/data.mdb"))
+    }
+
+    // MARK: - 4. Offline
+
+    @Test func offlineAnswersFromTheCacheOnly() throws {
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        let online = try home.reel(["show", "movie", "550"])
+        #expect(online.status == 0, "\(online.stderr)")
+        let before = try server.requests()
+
+        for (arguments, env) in [
+            (["show", "movie", "550", "--offline"], [:]),
+            (["show", "--offline", "movie", "550"], [:]),
+            (["show", "movie", "550"], ["REEL_OFFLINE": "1"]),
+            (["show", "movie", "550"], ["REEL_OFFLINE": "true"]),
+        ] as [([String], [String: String])] {
+            let out = try home.reel(arguments, environment: env)
+            #expect(out.status == 0, "\(arguments) \(env): \(out.stderr)")
+            #expect(out.stdout == online.stdout, "\(arguments) \(env)")
+            #expect(out.stderr.isEmpty, "\(arguments) \(env): \(out.stderr)")
+        }
+        #expect(try server.requests() == before, "offline asks nothing")
+
+        try home.fails(["show", "movie", "680", "--offline"], status: 69, "offline", "not in the cache")
+        try home.fails(["show", "movie", "680"], environment: ["REEL_OFFLINE": "1"], status: 69, "offline", "not in the cache")
+        #expect(try server.requests() == before)
+
+        // With the server gone, the cache still answers offline.
+        server.stop()
+        let gone = try home.reel(["show", "movie", "550", "--offline"])
+        #expect(gone.status == 0, "\(gone.stderr)")
+        #expect(gone.stdout == online.stdout)
+    }
+
+    /// Global options (`--offline`, `--json`, `--data-dir`, `--user`) work before the subcommand too.
+    @Test func globalOptionsBeforeTheSubcommand() throws {
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        #expect(try home.reel(["show", "movie", "550"]).status == 0)
+        let before = try server.requests()
+        let out = try home.reel(["--offline", "show", "movie", "550"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.hasPrefix("Fight Club (1999)"))
+        let json = try home.reel(["--json", "--offline", "show", "movie", "550"])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.hasPrefix("{"))
+        #expect(try server.requests() == before)
+    }
+
+    // MARK: - 5. Stale answers when TMDb fails
+
+    @Test func aStaleAnswerIsShownWhenTMDbFails() throws {
+        let server = try FakeTMDbProcess(["--max-age", "0"])
+        let home = Home(server: server)
+        let first = try home.reel(["show", "movie", "550"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let stats = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        #expect(stats["fresh"] as? Int == 0, "max-age 0: stored, but stale at once")
+        #expect((stats["entries"] as? Int ?? 0) > 0)
+
+        // Only the details fail: the configuration revalidates (304), the movie is served stale.
+        try server.fault("kind=status&status=503&count=50&path=/movie")
+        let stale = try home.reel(["show", "movie", "550"])
+        #expect(stale.status == 0, "\(stale.stderr)")
+        #expect(stale.stdout == first.stdout)
+        #expect(Self.lines(stale.stderr).count == 1, "\(stale.stderr)")
+        #expect(stale.stderr.contains("503"), "\(stale.stderr)")
+        #expect(stale.stderr.contains("cached"), "\(stale.stderr)")
+        #expect(stale.stderr.hasPrefix("reel: note: "), "\(stale.stderr)")
+        let byStatus = try server.stats()["byStatus"] as? [String: Int] ?? [:]
+        #expect((byStatus["503"] ?? 0) >= 2, "retried before giving up: \(byStatus)")
+        #expect((byStatus["503"] ?? 0) <= 5, "retries are bounded: \(byStatus)")
+
+        // Nothing cached for another title: the failure is reported, exit 69.
+        try home.fails(["show", "movie", "680"], status: 69, "503", "unavailable")
+    }
+
+    @Test func everyFailingRequestServedStaleSaysSo() throws {
+        let server = try FakeTMDbProcess(["--max-age", "0"])
+        let home = Home(server: server)
+        let first = try home.reel(["show", "movie", "550"])
+        #expect(first.status == 0, "\(first.stderr)")
+        try server.fault("kind=status&status=503&count=50")
+        let stale = try home.reel(["show", "movie", "550"])
+        #expect(stale.status == 0, "\(stale.stderr)")
+        #expect(stale.stdout == first.stdout)
+        // One note, however many answers (the configuration and the details) came from the cache.
+        let notes = Self.lines(stale.stderr)
+        #expect(notes.count == 1, "\(stale.stderr)")
+        #expect(notes.allSatisfy { $0.hasPrefix("reel: note: ") && $0.contains("503") && $0.contains("cached") }, "\(stale.stderr)")
+    }
+
+    // MARK: - 6. Errors
+
+    @Test func badIdsAndTypesAreUsageErrors() throws {
+        let home = Home()
+        try home.fails(["show", "movie", "abc"], status: 64, "'abc' is not a TMDb id")
+        try home.fails(["show", "movie", "0"], status: 64, "not a TMDb id")
+        try home.fails(["show", "film", "5"], status: 64, "'film' is invalid")
+        try home.fails(["show", "movie"], status: 64, "Missing expected argument")
+        #expect(!FileManager.default.fileExists(atPath: home.data + "/ledger"))
+    }
+
+    @Test func unknownTitlesAreNotFound() throws {
+        // The sample catalog: the note that it is the sample, then the error.
+        let sample = try Home().reel(["show", "movie", "999999999"])
+        #expect(sample.status == 66, "\(sample.stderr)")
+        #expect(sample.stdout.isEmpty)
+        let sampleLines = Self.lines(sample.stderr)
+        #expect(sampleLines.last == "reel: TMDb has no movie with id 999999999", "\(sample.stderr)")
+        #expect(sampleLines.count == 2 && sampleLines.first?.contains("sample catalog") == true, "\(sample.stderr)")
+
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        try home.fails(["show", "movie", "999999999"], status: 66, "TMDb has no movie with id 999999999")
+        try home.fails(["show", "tv", "999999999"], status: 66, "TMDb has no series with id 999999999")
+    }
+
+    @Test func refusedCredentialsExit77AndNeverShowTheToken() throws {
+        let server = try FakeTMDbProcess(["--token", "right"])
+        let token = "wrong-token-5d1c0b"
+        let home = Home(server: server, token: token)
+        let out = try home.fails(["show", "movie", "550"], status: 77, "401", "refused")
+        #expect(!out.stderr.contains(token))
+        let json = try home.reel(["show", "movie", "550", "--json"])
+        #expect(json.status == 77)
+        #expect(json.stdout.isEmpty)
+        #expect(!json.stderr.contains(token))
+        #expect(try server.stats()["unauthorized"] as? Int ?? 0 > 0)
+        #expect(try server.stats()["credentialLeaks"] as? Int == 0)
+
+        // The right token works against the same server.
+        let right = try home.reel(["show", "movie", "550"], environment: ["TMDB_API_TOKEN": "right"])
+        #expect(right.status == 0, "\(right.stderr)")
+
+        // A v3 key in TMDB_API_TOKEN: the hint names TMDB_API_KEY. (A fresh data directory: the
+        // cache is keyed by request, not by credential, so the answer above would be served.)
+        let key = "0123456789abcdef0123456789abcdef"
+        let hex = try Home(server: server).fails(["show", "movie", "550"], environment: ["TMDB_API_TOKEN": key], status: 77, "401", "TMDB_API_KEY")
+        #expect(!hex.stderr.contains(key))
+    }
+
+    @Test func anUnreachableServerIsUnavailable() throws {
+        // Port 1: nothing listens there.
+        let home = Home(environment: ["REEL_TMDB_BASE_URL": "http://127.0.0.1:1/3", "TMDB_API_TOKEN": "any-token"])
+        try home.fails(["show", "movie", "550"], status: 69, "unavailable", "--offline")
+    }
+
+    // MARK: - 7. tmdb status
+
+    @Test func statusSaysWhichCatalogServesAndWhetherTMDbAcceptsTheCredential() throws {
+        let none = Home()
+        let sample = try none.reel(["tmdb", "status"])
+        #expect(sample.status == 0)
+        #expect(sample.stdout.contains("sample catalog"), "\(sample.stdout)")
+        #expect(sample.stderr.isEmpty, "\(sample.stderr)")
+        let sampleJSON = try none.json(["tmdb", "status"], schema: "tmdb-status.schema.json")
+        #expect(sampleJSON["catalog"] as? String == "sample")
+        #expect(sampleJSON["credential"] is NSNull)
+        #expect(sampleJSON["checked"] as? Bool == false)
+        #expect(sampleJSON["configFile"] as? String == none.credentialsFile)
+        #expect(try none.reel(["tmdb"]).stdout == sample.stdout, "status is the default subcommand")
+
+        let server = try FakeTMDbProcess(["--token", "right-token-a41f"])
+        let home = Home(server: server, token: "right-token-a41f")
+        let text = try home.reel(["tmdb", "status"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("TMDb accepts it"), "\(text.stdout)")
+        #expect(text.stdout.contains(server.baseURL))
+        let json = try home.json(["tmdb", "status"], schema: "tmdb-status.schema.json")
+        #expect(json["catalog"] as? String == "tmdb")
+        #expect(json["accepted"] as? Bool == true)
+        #expect(json["checked"] as? Bool == true)
+        #expect(json["credential"] as? String == "token")
+        #expect(json["source"] as? String == "the environment (TMDB_API_TOKEN)")
+        #expect(json["baseURL"] as? String == server.baseURL)
+        for out in [text.stdout, text.stderr, try home.reel(["tmdb", "status", "--json"]).stdout] {
+            #expect(!out.contains("right-token-a41f"))
+        }
+
+        let wrong = try home.reel(["tmdb", "status"], environment: ["TMDB_API_TOKEN": "wrong-token-77e2"])
+        #expect(wrong.status == 77, "\(wrong.stderr)")
+        #expect(Self.lines(wrong.stderr).count == 1 && wrong.stderr.hasPrefix("reel: ") && wrong.stderr.contains("401"), "\(wrong.stderr)")
+        #expect(!(wrong.stdout + wrong.stderr).contains("wrong-token-77e2"))
+        let wrongJSON = try home.json(["tmdb", "status"], environment: ["TMDB_API_TOKEN": "wrong-token-77e2"], status: 77,
+                                      schema: "tmdb-status.schema.json")
+        #expect(wrongJSON["accepted"] as? Bool == false)
+        #expect((wrongJSON["problem"] as? String)?.contains("401") == true)
+
+        // Offline: configured, not checked, no request.
+        let before = try server.requests()
+        let offline = try home.json(["tmdb", "status", "--offline"], schema: "tmdb-status.schema.json")
+        #expect(offline["checked"] as? Bool == false)
+        #expect(offline["accepted"] is NSNull)
+        #expect(try server.requests() == before)
+
+        // A v3 key from TMDB_API_KEY.
+        let key = try home.json(["tmdb", "status"], environment: ["TMDB_API_TOKEN": "", "TMDB_API_KEY": "a-v3-key"],
+                                status: 77, schema: "tmdb-status.schema.json")
+        #expect(key["credential"] as? String == "apiKey")
+        #expect(key["source"] as? String == "the environment (TMDB_API_KEY)")
+    }
+
+    // MARK: - 8. tmdb login / logout
+
+    @Test func loginSavesTheCredentialPrivatelyAndLogoutRemovesIt() throws {
+        let server = try FakeTMDbProcess()
+        var home = Home()
+        home.environment["REEL_TMDB_BASE_URL"] = server.baseURL
+        let secret = "secret-token-123"
+        let file = home.credentialsFile
+
+        let login = try home.reel(["tmdb", "login", "--no-check"], stdin: secret + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("saved"), "\(login.stdout)")
+        #expect(login.stdout.contains(file))
+        #expect(!(login.stdout + login.stderr).contains(secret))
+        #expect(FileManager.default.fileExists(atPath: file))
+        #expect(Self.mode(file) == 0o600)
+        #expect(Self.mode(home.config + "/reel") == 0o700)
+        let contents = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(contents.contains("tmdb_api_token"))
+        #expect(contents.contains(secret))
+        #expect(!FileManager.default.fileExists(atPath: home.data + "/ledger"), "login touches no ledger")
+
+        let status = try home.json(["tmdb", "status"], schema: "tmdb-status.schema.json")
+        #expect((status["source"] as? String)?.contains("credentials.json") == true, "\(status)")
+        #expect(status["credential"] as? String == "token")
+        #expect(status["accepted"] as? Bool == true)
+        let statusText = try home.reel(["tmdb", "status"])
+        #expect(!(statusText.stdout + statusText.stderr).contains(secret))
+
+        // The saved credential is used by show; a file others may read draws a note.
+        let shown = try home.reel(["show", "movie", "550"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stderr.isEmpty, "\(shown.stderr)")
+        #expect(chmod(file, 0o644) == 0)
+        let exposed = try home.reel(["show", "movie", "550"])
+        #expect(exposed.status == 0)
+        #expect(Self.lines(exposed.stderr).count == 1 && exposed.stderr.contains("chmod 600"), "\(exposed.stderr)")
+
+        // Checked against the server, as JSON.
+        let checked = try home.json(["tmdb", "login"], stdin: secret + "\n", schema: "tmdb-login.schema.json")
+        #expect(checked["checked"] as? Bool == true)
+        #expect(checked["credential"] as? String == "token")
+        #expect(Self.mode(file) == 0o600, "a new login writes the file 0600 again")
+
+        // A v3 key is saved as a key, with a note.
+        let key = "0123456789abcdef0123456789abcdef"
+        let keyLogin = try home.reel(["tmdb", "login", "--no-check"], stdin: key + "\n")
+        #expect(keyLogin.status == 0, "\(keyLogin.stderr)")
+        #expect(Self.lines(keyLogin.stderr).count == 1, "\(keyLogin.stderr)")
+        #expect(keyLogin.stderr.contains("v3 API key"), "\(keyLogin.stderr)")
+        #expect(!(keyLogin.stdout + keyLogin.stderr).contains(key))
+        let keyFile = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(keyFile.contains("tmdb_api_key"))
+        #expect(!keyFile.contains("tmdb_api_token"))
+        #expect(Self.mode(file) == 0o600)
+        #expect(try home.json(["tmdb", "status", "--offline"], schema: "tmdb-status.schema.json")["credential"] as? String == "apiKey")
+
+        let logout = try home.reel(["tmdb", "logout"])
+        #expect(logout.status == 0, "\(logout.stderr)")
+        #expect(logout.stdout.contains("removed"), "\(logout.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+        let again = try home.json(["tmdb", "logout"], schema: "tmdb-logout.schema.json")
+        #expect(again["removed"] as? Bool == false)
+        #expect(try home.json(["tmdb", "status"], schema: "tmdb-status.schema.json")["catalog"] as? String == "sample")
+    }
+
+    @Test func loginRefusesEmptyInputAndRejectedCredentials() throws {
+        let home = Home()
+        try home.fails(["tmdb", "login", "--no-check"], stdin: "", status: 64, "no credential on standard input")
+        try home.fails(["tmdb", "login", "--no-check"], stdin: "   \n", status: 64, "no credential on standard input")
+        try home.fails(["tmdb", "login", "--no-check"], status: 64, "no credential on standard input")  // /dev/null
+        #expect(!FileManager.default.fileExists(atPath: home.credentialsFile))
+
+        let server = try FakeTMDbProcess(["--token", "right"])
+        var checked = Home()
+        checked.environment["REEL_TMDB_BASE_URL"] = server.baseURL
+        let refused = try checked.fails(["tmdb", "login"], stdin: "wrong-secret-91ab\n", status: 77, "401")
+        #expect(!refused.stderr.contains("wrong-secret-91ab"))
+        #expect(!FileManager.default.fileExists(atPath: checked.credentialsFile), "a refused credential is not saved")
+        let accepted = try checked.reel(["tmdb", "login"], stdin: "right\n")
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(accepted.stdout.contains("TMDb accepts it"))
+    }
+
+    @Test func theEnvironmentWinsOverTheSavedFileAndLogoutSaysItIsStillSet() throws {
+        var home = Home()
+        #expect(try home.reel(["tmdb", "login", "--no-check"], stdin: "file-secret-31\n").status == 0)
+        home.environment["TMDB_API_TOKEN"] = "env-secret-32"
+        let status = try home.json(["tmdb", "status", "--offline"], schema: "tmdb-status.schema.json")
+        #expect(status["source"] as? String == "the environment (TMDB_API_TOKEN)")
+        let logout = try home.reel(["tmdb", "logout"])
+        #expect(logout.status == 0)
+        #expect(logout.stderr.contains("still set"), "\(logout.stderr)")
+        #expect(!(logout.stdout + logout.stderr).contains("env-secret-32"))
+        #expect(!FileManager.default.fileExists(atPath: home.credentialsFile))
+    }
+
+    // MARK: - 9. No secret in the data directory
+
+    @Test func noSecretIsEverWrittenToTheDataDirectory() throws {
+        let server = try FakeTMDbProcess()
+        let token = "some-distinct-secret-9f8e7d"
+        let key = "another-distinct-key-6c5b4a"
+        let login = "login-distinct-secret-3a2b1c"
+        let home = Home(server: server, token: token)
+        let viaKey = ["TMDB_API_TOKEN": "", "TMDB_API_KEY": key]
+
+        for (arguments, env) in [
+            (["show", "movie", "550"], [:]),
+            (["show", "movie", "550"], [:]),
+            (["show", "movie", "550", "--offline"], [:]),
+            (["settings", "language", "de-DE"], [:]),
+            (["fav", "add", "movie", "238"], [:]),
+            (["show", "movie", "238", "--json"], [:]),
+            (["show", "tv", "1399", "--similar"], [:]),
+            (["show", "movie", "603"], viaKey),
+            (["show", "tv", "66732", "--json"], viaKey),
+            (["show", "movie", "238", "--offline"], [:]),
+            (["cache", "stats"], [:]),
+            (["tmdb", "status"], [:]),
+            (["tmdb", "status"], viaKey),
+            (["saved"], [:]),
+            (["history", "--json"], [:]),
+        ] as [([String], [String: String])] {
+            let out = try home.reel(arguments, environment: env)
+            #expect(out.status == 0, "\(arguments): \(out.stderr)")
+            for secret in [token, key] {
+                #expect(!(out.stdout + out.stderr).contains(secret), "\(arguments) printed a secret")
+            }
+        }
+        #expect(try home.reel(["show", "movie", "680", "--offline"]).status == 69)
+        // A credential saved with login, then used.
+        #expect(try home.reel(["tmdb", "login"], environment: ["TMDB_API_TOKEN": ""], stdin: login + "\n").status == 0)
+        #expect(try home.reel(["show", "movie", "11"], environment: ["TMDB_API_TOKEN": ""]).status == 0)
+
+        #expect(try server.stats()["credentialLeaks"] as? Int == 0)
+        for secret in [token, key, login] {
+            #expect(try Self.files(under: home.data, containing: secret) == [], "\(secret) written to the data directory")
+        }
+        #expect(FileManager.default.fileExists(atPath: home.data + "/cache/data.mdb"))
+        #expect(FileManager.default.fileExists(atPath: home.data + "/ledger"))
+        // Only the credentials file holds the saved one.
+        #expect(try Self.files(under: home.config, containing: login) == ["reel/credentials.json"])
+    }
+}
