@@ -428,3 +428,16 @@ import ReelTestSupport
         await rig.close()
     }
 }
+
+@Suite struct CatalogLimitsTests {
+    @Test func defaultsAreTMDbFriendlyAndTheEnvironmentOverridesThem() {
+        let defaults = CatalogLimits.from(environment: [:])
+        #expect(defaults.requestsPerSecond == 30)
+        #expect(defaults.maxConnections == 8)
+        let raised = CatalogLimits.from(environment: ["REEL_TMDB_RATE": "12.5", "REEL_TMDB_CONNECTIONS": "3"])
+        #expect(raised.requestsPerSecond == 12.5)
+        #expect(raised.maxConnections == 3)
+        let junk = CatalogLimits.from(environment: ["REEL_TMDB_RATE": "-1", "REEL_TMDB_CONNECTIONS": "many"])
+        #expect(junk == defaults)
+    }
+}
