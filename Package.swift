@@ -45,7 +45,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
+            ],
+            // SampleData/*.json is the source of Sample/SampleData.swift (Tools/embed_sample_catalog.py).
+            exclude: ["SampleData"]
         ),
         // A TMDb-compatible HTTP server over the sample catalog, with fault injection.
         .target(
@@ -78,7 +80,7 @@ let package = Package(
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ReelTestSupport"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "ReelTestSupport"]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "FakeTMDb", "Ledger", "ReelTestSupport"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "FakeTMDb", "Ledger", "ReelTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "Ledger", "EventLog", "ReelTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["EventLog", "ReelTestSupport"]),
     ]

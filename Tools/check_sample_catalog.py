@@ -9,7 +9,7 @@ and exclude the title itself, complete de-DE translations, YouTube video entries
 and the required titles and people.
 
 Image paths must be null or one of the real paths in the captured TMDb samples
-(/work/shared/reference/tmdb/samples, or $REEL_TMDB_SAMPLES); that check and the "top-rated sample
+(Tests/CatalogTests/Fixtures/tmdb/samples, copied from the shared reference, or $REEL_TMDB_SAMPLES); that check and the "top-rated sample
 titles present" check are skipped when the samples are not on this machine.
 
 Prints one line per problem and exits 1 if there are any; otherwise prints a one-line summary.
@@ -25,7 +25,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DATA_DIR = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "Sources" / "Catalog" / "SampleData"
-SAMPLES = pathlib.Path(os.environ.get("REEL_TMDB_SAMPLES", "/work/shared/reference/tmdb/samples"))
+SAMPLES = pathlib.Path(os.environ.get("REEL_TMDB_SAMPLES", ROOT / "Tests" / "CatalogTests" / "Fixtures" / "tmdb" / "samples"))
 
 MOVIE_GENRES = {28, 12, 16, 35, 80, 99, 18, 10751, 14, 36, 27, 10402, 9648, 10749, 878, 10770, 53, 10752, 37}
 TV_GENRES = {10759, 16, 35, 80, 99, 18, 10751, 10762, 9648, 10763, 10764, 10765, 10766, 10767, 10768, 37}

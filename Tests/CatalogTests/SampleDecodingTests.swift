@@ -2,22 +2,22 @@ import Foundation
 import Testing
 @testable import Catalog
 
-/// Where the shared TMDb reference material lives: `<repo>/../shared/reference/tmdb`, found from
-/// this file's own path so the tests do not depend on the working directory.
+/// The TMDb reference material the tests decode: `Fixtures/tmdb/` beside this file (copied from
+/// the shared reference; see its README), found from this file's own path so the tests depend
+/// neither on the working directory nor on where the repository is cloned.
 enum TMDbReference {
-    /// `/work/main` (this file is `<repo>/Tests/CatalogTests/SampleDecodingTests.swift`).
+    /// The repository root (this file is `<repo>/Tests/CatalogTests/SampleDecodingTests.swift`).
     static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // CatalogTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // repo root
 
     static let directory: URL = repositoryRoot
-        .appendingPathComponent("..")
-        .appendingPathComponent("shared/reference/tmdb")
+        .appendingPathComponent("Tests/CatalogTests/Fixtures/tmdb")
         .standardizedFileURL
 
     static let samples: URL = directory.appendingPathComponent("samples")
-    static let openAPI: URL = directory.appendingPathComponent("openapi.json")
+    static let openAPI: URL = directory.appendingPathComponent("openapi-examples.json")
 
     /// Every `*.json` in `samples/`, sorted; empty when the folder cannot be listed.
     static var sampleFileNames: [String] {
