@@ -28,7 +28,7 @@ enum CatalogLocation {
     static func client(_ global: GlobalOptions) throws -> CatalogClient {
         let store = CredentialStore()
         guard let found = try store.load() else {
-            Terminal.notice("no TMDb credentials (set TMDB_API_TOKEN or run 'reel tmdb login'); showing the bundled sample catalog")
+            Terminal.notice(CatalogError.missingCredentials.description)
             return CatalogClient.sample()
         }
         if case .file = found.source, store.fileIsExposed {

@@ -29,9 +29,12 @@ struct Show: AsyncParsableCommand {
             var savedAt: Int64?
             if AccountService.ledgerExists(at: global.resolvedDataDirectory) {
                 let service = try LedgerLocation.existingService(global)
-                if let view = try? service.view(of: handle) {
+                do {
+                    let view = try service.view(of: handle)
                     language = view.state.settings.language.description
                     savedAt = view.state.saved.items.first { $0.key == key }?.addedAt
+                } catch ReelError.noAccount {
+                    // No account yet: English, and nothing saved.
                 }
             }
             let details = try await CatalogLocation.withClient(global) { client in

@@ -42,7 +42,7 @@ struct TMDbCommand: AsyncParsableCommand {
                     }
                     checked = true
                 }
-                let kind: String? = found.map { if case .bearer = $0.credentials { "token" } else { "apiKey" } }
+                let kind: String? = found.map { $0.credentials.isAPIKey ? "apiKey" : "token" }
                 if global.json {
                     let document: JSONValue = [
                         "catalog": .string(found == nil ? "sample" : "tmdb"), "credential": .init(kind.map(JSONValue.string)),
@@ -108,7 +108,7 @@ struct TMDbCommand: AsyncParsableCommand {
                 let store = CredentialStore()
                 try store.save(credentials)
                 if global.json {
-                    try printJSON(["saved": .string(store.path), "credential": .string(credentials.isKey ? "apiKey" : "token"), "checked": .bool(checked)] as JSONValue)
+                    try printJSON(["saved": .string(store.path), "credential": .string(credentials.isAPIKey ? "apiKey" : "token"), "checked": .bool(checked)] as JSONValue)
                 } else {
                     print("saved \(credentials) to \(store.path)" + (checked ? "; TMDb accepts it" : ""))
                 }
@@ -159,12 +159,5 @@ extension TMDbCommand {
         }
         await client.shutdown()
         return failure
-    }
-}
-
-extension Credentials {
-    var isKey: Bool {
-        if case .apiKey = self { return true }
-        return false
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How long a response may be served from the cache: what its `Cache-Control` says, or the
 /// endpoint's default when it says nothing.
 public enum CacheLifetime: Sendable, Equatable {
@@ -26,5 +28,3 @@ public enum CacheLifetime: Sendable, Equatable {
         return .seconds(maxAge ?? endpoint.defaultLifetime)
     }
 }
-
-import Foundation

@@ -1,7 +1,7 @@
 /// Everything that can go wrong asking the catalog, each saying what to do about it. Messages
 /// name the endpoint (path and query without credentials), never a token or key.
 public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No token or key configured where TMDb itself is required.
+    /// No token or key configured: the sample catalog serves instead (its description is that notice).
     case missingCredentials
     /// 401: TMDb refused the credential (code 7 invalid key, 3/35 token, 10 suspended).
     case invalidCredentials(code: Int?, message: String?, hint: String?)
@@ -21,7 +21,7 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingCredentials:
-            return "no TMDb credentials: set TMDB_API_TOKEN (API Read Access Token) or TMDB_API_KEY (v3 key), or run 'reel tmdb login'; the bundled sample catalog serves meanwhile"
+            return "no TMDb credentials (set TMDB_API_TOKEN or TMDB_API_KEY, or run 'reel tmdb login'); showing the bundled sample catalog"
         case .invalidCredentials(let code, let message, let hint):
             var text = "TMDb refused the credentials (HTTP 401"
             if let code { text += ", code \(code)" }

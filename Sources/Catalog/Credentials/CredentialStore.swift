@@ -76,7 +76,7 @@ public struct CredentialStore: Sendable {
     public func save(_ credentials: Credentials) throws(StoreError) {
         guard !credentials.secret.isEmpty else { throw .empty }
         let directory = (path as NSString).deletingLastPathComponent
-        let name = credentials.isBearer ? "tmdb_api_token" : "tmdb_api_key"
+        let name = credentials.isAPIKey ? "tmdb_api_key" : "tmdb_api_token"
         let json = "{\"\(name)\": \(Self.quoted(credentials.secret))}\n"
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -122,12 +122,5 @@ public struct CredentialStore: Sendable {
             }
         }
         return out + "\""
-    }
-}
-
-extension Credentials {
-    var isBearer: Bool {
-        if case .bearer = self { return true }
-        return false
     }
 }

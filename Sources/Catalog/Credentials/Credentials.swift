@@ -24,6 +24,11 @@ public enum Credentials: Sendable, Hashable, CustomStringConvertible, CustomDebu
         text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
     }
 
+    public var isAPIKey: Bool {
+        if case .apiKey = self { return true }
+        return false
+    }
+
     /// The secret, for the one place that sends it.
     var secret: String {
         switch self {

@@ -73,8 +73,8 @@ public final class HTTPTransport: CatalogTransport {
             if e == .bodyLengthMismatch { return .truncatedBody }
             if e == .invalidURL || e == .emptyHost { return .other("the TMDb base URL is not a valid http(s) URL (REEL_TMDB_BASE_URL?)") }
         }
-        if error is NIOCore.ChannelError {
-            switch error as! ChannelError {
+        if let channelError = error as? ChannelError {
+            switch channelError {
             case .connectTimeout: return .timedOut
             case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: return .connectionReset
             default: break
