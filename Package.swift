@@ -34,8 +34,9 @@ let package = Package(
         ),
         // The domain: pure Swift, no storage and no network.
         .target(name: "Ledger"),
-        // Application services: the domain wired to the log, projections in the store.
-        .target(name: "Reel", dependencies: ["Ledger", "EventLog", "LMDB", .product(name: "Crypto", package: "swift-crypto")]),
+        // Application services: the domain wired to the log, projections in the store, and
+        // hydration (ledger items filled in with catalog details).
+        .target(name: "Reel", dependencies: ["Ledger", "EventLog", "LMDB", "Catalog", .product(name: "Crypto", package: "swift-crypto")]),
         // TMDb: models, the polite HTTP client, its LMDB response cache, and the bundled sample catalog.
         .target(
             name: "Catalog",

@@ -49,13 +49,13 @@ public enum DomainEvent: Sendable, Hashable {
     public var summary: String {
         switch self {
         case .accountOpened(let handle): "opened the account '\(handle)'"
-        case .favoriteAdded(let key): "saved \(key)"
-        case .favoriteRemoved(let key): "removed \(key) from the saved list"
-        case .profileNameChanged(let name): "set the name to \"\(name)\""
+        case .favoriteAdded(let key): "added \(key)"
+        case .favoriteRemoved(let key): "removed \(key)"
+        case .profileNameChanged(let name): "changed name to \"\(name)\""
         case .profilePhotoChanged(let photo):
-            "set the photo (\(photo.contentType == "image/png" ? "PNG" : "JPEG"), \(photo.width)x\(photo.height), \(photo.bytes) bytes)"
-        case .profilePhotoRemoved: "removed the photo"
-        case .languageSwitched(let tag): "switched the language to \(tag) (\(tag.languageName))"
+            "changed photo (\(photo.contentType == "image/png" ? "PNG" : "JPEG"), \(photo.width)x\(photo.height), \(photo.bytes) bytes)"
+        case .profilePhotoRemoved: "removed photo"
+        case .languageSwitched(let tag): "switched language to \(tag) (\(tag.languageName))"
         case .accountDeleted: "deleted the account"
         }
     }

@@ -127,3 +127,12 @@ extension JSONValue {
     /// `.null` for `nil`, else the wrapped value.
     public init(_ optional: JSONValue?) { self = optional ?? .null }
 }
+
+extension JSONValue {
+    /// An object with `other`'s members added (replacing members of the same name); any other
+    /// value is returned as it is.
+    public func merging(_ other: [String: JSONValue]) -> JSONValue {
+        guard case .object(let members) = self else { return self }
+        return .object(members.merging(other) { _, new in new })
+    }
+}

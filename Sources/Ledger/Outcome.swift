@@ -50,7 +50,7 @@ public enum Outcome: Sendable, Hashable {
     public var message: String {
         switch self {
         case .accountOpened(let handle): "opened the account '\(handle)'"
-        case .favoriteAdded(let key): "saved \(key)"
+        case .favoriteAdded(let key): "added \(key)"
         case .alreadySaved(let key): "\(key) is already saved; nothing to do"
         case .favoriteRemoved(let key): "removed \(key)"
         case .notSaved(let key): "\(key) is not saved; nothing to do"

@@ -49,3 +49,19 @@ public struct HistoryEntry: Sendable, Equatable {
         }
     }
 }
+
+extension HistoryEntry {
+    /// The title a favorite event is about.
+    public var mediaKey: MediaKey? {
+        switch event {
+        case .favoriteAdded(let key)?, .favoriteRemoved(let key)?: key
+        default: nil
+        }
+    }
+
+    /// `summary`, with the title named after its key: `added movie 550 Fight Club (1999)`.
+    public func summary(title: String?) -> String {
+        guard let title, let key = mediaKey else { return summary }
+        return summary.replacingOccurrences(of: key.description, with: "\(key) \(title)")
+    }
+}

@@ -1,8 +1,10 @@
 import ArgumentParser
+import Foundation
 import Ledger
 import Reel
 
-/// `reel history`: the account's events, oldest first.
+/// `reel history`: the account's events, oldest first, in words, naming the titles saved and
+/// removed (from the catalog, in the account's language).
 struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the account's events, newest last: position, time and what happened.")
@@ -20,10 +22,23 @@ struct History: AsyncParsableCommand {
             let handle = try global.handle()
             let service = try LedgerLocation.existingService(global)
             let (stream, entries) = try service.history(of: handle, asOf: asOf?.value, limit: limit)
+            let context = try AccountContext.load(global)
+            let keys = entries.compactMap(\.mediaKey)
+            let lookups: [MediaKey: TitleLookup] = keys.isEmpty ? [:] : try await CatalogLocation.withClient(global) { client in
+                let progress = ProgressLine(label: "fetching details", threshold: 20)
+                defer { progress.finish() }
+                return try await Hydrator(client: client, language: context.language).lookUp(keys) {
+                    progress.update(UInt64($0), of: UInt64($1))
+                }
+            }
+            for notice in TitleList.notices(for: Array(lookups.values), sample: CatalogLocation.isSample) where !global.json { Terminal.notice(notice) }
+            func title(_ entry: HistoryEntry) -> String? { entry.mediaKey.flatMap { lookups[$0]?.summary?.label } }
             if global.json {
                 let document: JSONValue = [
                     "user": .string(handle.value), "stream": .string(stream.rawValue), "asOf": JSONForm.asOf(asOf?.value),
-                    "events": .array(entries.map(JSONForm.entry)),
+                    "events": .array(entries.map { entry in
+                        JSONForm.entry(entry).merging(["summary": .string(entry.summary(title: title(entry))), "title": .init(title(entry).map(JSONValue.string))])
+                    }),
                 ]
                 try printJSON(document)
                 return
@@ -31,9 +46,9 @@ struct History: AsyncParsableCommand {
             if let asOf = asOf?.value { print(Terminal.dim("as of \(asOf)")) }
             var table = TextTable(["POSITION", "VERSION", "TIME (UTC)", "WHAT HAPPENED"], alignments: [.right, .right, .left, .left])
             for entry in entries {
-                table.add(["\(entry.position)", "v\(entry.streamVersion)", Timestamp.short(entry.recordedAt), entry.summary])
+                table.add(["\(entry.position)", "v\(entry.streamVersion)", Timestamp.short(entry.recordedAt), entry.summary(title: title(entry))])
             }
-            print(entries.isEmpty ? "no events" : table.render())
+            print(entries.isEmpty ? "no events" : table.render(width: Terminal.width, flexible: [.init(3, minimum: 16)], droppable: [1, 0]))
         }
     }
 }

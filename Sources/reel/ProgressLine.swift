@@ -4,16 +4,21 @@ import Foundation
 import Glibc
 #endif
 
-/// A one-line progress display on stderr, shown only when stderr is a terminal.
+/// A one-line progress display on stderr, shown only when stderr is a terminal and the work is
+/// long enough (at least `threshold` steps) to be worth watching.
 final class ProgressLine: @unchecked Sendable {
     private let label: String
     private let enabled = isatty(2) == 1
+    private let threshold: UInt64
     private var shown = false
 
-    init(label: String) { self.label = label }
+    init(label: String, threshold: UInt64 = 0) {
+        self.label = label
+        self.threshold = threshold
+    }
 
     func update(_ done: UInt64, of total: UInt64) {
-        guard enabled, total > 0 else { return }
+        guard enabled, total > 0, total >= threshold else { return }
         let percent = min(100, done * 100 / total)
         FileHandle.standardError.write(Data("\r\(label) \(done)/\(total) (\(percent)%)".utf8))
         shown = true
@@ -22,5 +27,6 @@ final class ProgressLine: @unchecked Sendable {
     func finish() {
         guard shown else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        shown = false
     }
 }

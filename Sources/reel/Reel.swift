@@ -8,8 +8,9 @@ struct Reel: AsyncParsableCommand {
         abstract: "An event-sourced ledger of your movie and series favorites.",
         version: "0.1.0",
         subcommands: [
+            Movies.self, Series.self, Search.self, Show.self, Person.self, Genres.self,
             Fav.self, Saved.self, SettingsCommand.self, History.self, Accounts.self, Audit.self, Projections.self,
-            Backup.self, Show.self, CacheCommand.self, TMDbCommand.self, About.self, Demo.self,
+            Backup.self, CacheCommand.self, TMDbCommand.self, About.self, Demo.self,
         ]
     )
 

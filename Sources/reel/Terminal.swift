@@ -34,6 +34,10 @@ enum Terminal {
         return 100
     }()
 
+    /// A line of prose wrapped at word boundaries to `width` (a single long word, such as a URL,
+    /// stays whole).
+    static func fit(_ text: String) -> String { text.count <= width ? text : TitleDetails.wrap(text, width: width).joined(separator: "\n") }
+
     static func notice(_ text: String) {
         FileHandle.standardError.write(Data("reel: note: \(text)\n".utf8))
     }

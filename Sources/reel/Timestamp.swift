@@ -10,6 +10,9 @@ enum Timestamp {
     /// `2026-11-21T09:30:00.123456Z` from microseconds since the epoch.
     static func iso(_ micros: Int64) -> String { UTCTime.iso(micros) }
 
+    /// `2026-11-21`, the day in UTC, for narrow table columns.
+    static func day(_ micros: Int64) -> String { String(iso(micros).prefix(10)) }
+
     /// `2026-11-21 09:30:00` for tables.
     static func short(_ micros: Int64) -> String {
         let full = iso(micros)

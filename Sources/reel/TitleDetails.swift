@@ -91,7 +91,7 @@ struct TitleDetails {
         if !genres.isEmpty { lines.append("Genres: " + genres.joined(separator: ", ")) }
         lines.append(String(format: "Rating: %.1f/10 from %@ votes · popularity %.1f", voteAverage, voteCount.formatted(), popularity))
         if let tagline { lines.append(Terminal.yellow("“\(tagline)”")) }
-        if let overview { lines.append(""); lines.append(contentsOf: Self.wrap(overview, width: max(40, width))); lines.append("") }
+        if let overview { lines.append(""); lines.append(overview); lines.append("") }
         for (role, names) in people where !names.isEmpty { lines.append("\(role): " + names.joined(separator: ", ")) }
         var languages: [String] = []
         if let originalLanguage { languages.append("original \(originalLanguage)") }
@@ -107,7 +107,8 @@ struct TitleDetails {
             lines.append("Similar:")
             for s in similar { lines.append("  \(s.key)  \(s.title)" + (s.year.map { " (\($0))" } ?? "")) }
         }
-        return lines.joined(separator: "\n")
+        // Prose wrapped to the width; painted lines (title, tagline, saved) are short and stay whole.
+        return lines.flatMap { $0.count <= width || $0.contains("\u{1B}") ? [$0] : Self.wrap($0, width: width) }.joined(separator: "\n")
     }
 
     func json(savedAt: Int64?, language: String) -> JSONValue {

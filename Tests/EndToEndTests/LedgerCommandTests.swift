@@ -11,7 +11,9 @@ import Testing
 
         @discardableResult
         func reel(_ arguments: [String], user: String? = nil, environment: [String: String] = [:]) throws -> Harness.Output {
-            var env = environment
+            // No TMDb credentials: the bundled sample catalog answers, whatever the machine has.
+            var env = ["TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": dir + "/config", "REEL_OFFLINE": ""]
+            env.merge(environment) { _, new in new }
             env["REEL_DATA_DIR"] = dir
             if let user { env["REEL_USER"] = user }
             return try Harness.reel(arguments, environment: env)
@@ -66,7 +68,7 @@ import Testing
 
         let human = try ledger.reel(["fav", "remove", "movie", "603", "999"])
         #expect(human.status == 0)
-        #expect(human.stdout == "removed movie 603\nmovie 999 is not saved; nothing to do\n")
+        #expect(human.stdout == "removed movie 603 The Matrix (1999)\nmovie 999 is not saved; nothing to do\n")
         #expect(try ledger.eventCount() == 4)
         #expect(!human.stdout.contains("\u{1B}"), "NO_COLOR is set: no escape codes")
 
@@ -98,31 +100,57 @@ import Testing
         #expect(try ledger.eventCount() == 2)
     }
 
-    @Test func savedListsInOrderFiltersAndSaysWhatIsMissing() throws {
+    @Test func savedListsAreFilledInFilteredAndSorted() throws {
         let ledger = Ledger()
         try ledger.reel(["fav", "add", "tv", "1399"])
         try ledger.reel(["fav", "add", "movie", "550"])
         try ledger.reel(["fav", "add", "tv", "66732"])
+        // An id the sample catalog does not know: saved with a note, listed marked.
+        let unknown = try ledger.reel(["fav", "add", "movie", "999999"])
+        #expect(unknown.status == 0 && unknown.stderr.contains("the sample catalog does not know movie 999999"))
         let all = try ledger.json(["saved"], schema: "saved.schema.json")
         let items = all["items"] as? [[String: Any]] ?? []
-        #expect(items.map { $0["id"] as? Int } == [1399, 550, 66732])
-        #expect(items.allSatisfy { $0["mediaType"] is String && $0["addedAt"] is String })
-        #expect(all["detailsMissing"] as? Bool == true)
+        #expect(items.map { $0["id"] as? Int } == [1399, 550, 66732, 999999])
+        #expect(items.map { $0["title"] as? String } == ["Game of Thrones", "Fight Club", "Stranger Things", nil])
+        #expect(items.map { $0["year"] as? Int } == [2011, 1999, 2016, nil])
+        #expect(items.map { $0["details"] as? String } == ["known", "known", "known", "not-found"])
+        #expect(items.allSatisfy { $0["mediaType"] is String && $0["addedAt"] is String && $0["saved"] as? Bool == true })
+        #expect(all["detailsMissing"] as? Int == 1 && all["total"] as? Int == 4 && all["count"] as? Int == 4)
 
-        let tv = try ledger.json(["saved", "--type", "tv", "--desc"], schema: "saved.schema.json")
-        #expect((tv["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [66732, 1399])
+        func ids(_ arguments: [String]) throws -> [Int?] {
+            (try ledger.json(["saved"] + arguments, schema: "saved.schema.json")["items"] as? [[String: Any]])?.map { $0["id"] as? Int } ?? []
+        }
+        #expect(try ids(["--type", "tv", "--desc"]) == [66732, 1399])
+        // Titles without details go last, whatever the order.
+        #expect(try ids(["--sort", "title"]) == [550, 1399, 66732, 999999])
+        #expect(try ids(["--sort", "title", "--desc"]) == [66732, 1399, 550, 999999])
+        #expect(try ids(["--sort", "release", "--desc"]) == [66732, 1399, 550, 999999])
+        #expect(try ids(["--sort", "rating", "--desc"]) == [66732, 1399, 550, 999999])
+        #expect(try ids(["--genre", "Drama", "--type", "tv"]) == [1399, 66732])
+        #expect(try ids(["--genre", "Mystery", "Drama"]) == [66732])
+        #expect(try ids(["--genre", "Mystery", "Drama", "--any-genre", "--sort", "title"]) == [550, 1399, 66732])
+        #expect(try ids(["--genre", "18", "--type", "movie"]) == [550])
+        #expect(try ids(["--search", "THRONES"]) == [1399])
+        #expect(try ids(["--search", "fight", "--type", "tv"]) == [])
+        #expect(try ids(["--search", "999999"]) == [999999])
 
-        let sorted = try ledger.reel(["saved", "--sort", "title", "--genre", "Drama"])
-        #expect(sorted.status == 0)
-        #expect(sorted.stderr.contains("cannot sort by title"))
-        #expect(sorted.stderr.contains("cannot filter by genre"))
-        let lines = sorted.stdout.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("#  TYPE") == true)
-        #expect(lines.count == 5)  // header, three items, footer
-        #expect(lines[1].contains("1399") && lines[3].contains("66732"))
+        // Genre names and titles in the account's language; search ignores case and accents.
+        try ledger.reel(["fav", "add", "movie", "389", "13"])
+        try ledger.reel(["settings", "language", "de-DE"])
+        #expect(try ids(["--search", "ZWOLF"]) == [389])
+        #expect(try ids(["--genre", "komodie"]) == [13])
+        #expect(try ids(["--genre", "Komödie", "Drama", "--any-genre", "--type", "movie"]) == [550, 389, 13])
 
-        let search = try ledger.json(["saved", "--search", "550"], schema: "saved.schema.json")
-        #expect((search["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550])
+        let text = try ledger.reel(["saved", "--sort", "title"])
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("#") == true && lines.first?.contains("TITLE") == true)
+        #expect(lines.count == 8)  // header, six items, footer
+        #expect(lines[1].contains("Die zwölf Geschworenen") && lines[1].contains("1957"))
+        #expect(lines[3].contains("Forrest Gump") && lines[3].contains("Komödie"))
+        #expect(lines[6].contains("(not in the catalog)") && lines[6].contains("999999"))
+        #expect(lines[7].contains("6 of 6 saved") && lines[7].contains("1 without details"))
+        #expect(text.stderr.contains("the sample catalog does not know 1 of these titles"))
     }
 
     @Test func settingsShowAndChange() throws {
@@ -201,9 +229,9 @@ import Testing
         let limited = try ledger.json(["history", "--limit", "2"], user: "ann", schema: "history.schema.json")
         #expect((limited["events"] as? [[String: Any]])?.map { $0["position"] as? Int } == [5, 6])
         let text = try ledger.reel(["history"], user: "ann")
-        #expect(text.stdout.contains("saved movie 550"))
-        #expect(text.stdout.contains("switched the language to de-DE (German)"))
-        #expect(text.stdout.split(separator: "\n").last?.contains("removed movie 550 from the saved list") == true)
+        #expect(text.stdout.contains("added movie 550 Fight Club (1999)"))
+        #expect(text.stdout.contains("switched language to de-DE (German)"))
+        #expect(text.stdout.split(separator: "\n").last?.contains("removed movie 550 Fight Club (1999)") == true)
 
         // The same point three ways: position 5, version v3, the time of @5.
         for point in ["5", "v3", lastTime] {

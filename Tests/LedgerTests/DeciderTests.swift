@@ -259,7 +259,7 @@ private func openAccount(_ events: [DomainEvent] = []) -> AccountState {
     }
 
     @Test func messages() {
-        #expect(Outcome.favoriteAdded(movie(550)).message == "saved movie 550")
+        #expect(Outcome.favoriteAdded(movie(550)).message == "added movie 550")
         #expect(Outcome.alreadySaved(movie(550)).message == "movie 550 is already saved; nothing to do")
         #expect(Outcome.notSaved(tv(1)).message == "tv 1 is not saved; nothing to do")
         #expect(Outcome.languageSwitched(languageTag("de-DE")).message == "language set to de-DE (German)")

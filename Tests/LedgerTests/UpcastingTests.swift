@@ -62,15 +62,15 @@ private func undecodable(
 
     @Test func summaries() {
         #expect(DomainEvent.accountOpened(accountHandle("ann")).summary == "opened the account 'ann'")
-        #expect(DomainEvent.favoriteAdded(movie(550)).summary == "saved movie 550")
-        #expect(DomainEvent.favoriteRemoved(tv(1)).summary == "removed tv 1 from the saved list")
-        #expect(DomainEvent.profileNameChanged(profileName("Ann")).summary == #"set the name to "Ann""#)
-        #expect(DomainEvent.profilePhotoChanged(photoReference(1, bytes: 9, width: 3, height: 2)).summary == "set the photo (PNG, 3x2, 9 bytes)")
+        #expect(DomainEvent.favoriteAdded(movie(550)).summary == "added movie 550")
+        #expect(DomainEvent.favoriteRemoved(tv(1)).summary == "removed tv 1")
+        #expect(DomainEvent.profileNameChanged(profileName("Ann")).summary == #"changed name to "Ann""#)
+        #expect(DomainEvent.profilePhotoChanged(photoReference(1, bytes: 9, width: 3, height: 2)).summary == "changed photo (PNG, 3x2, 9 bytes)")
         #expect(
             DomainEvent.profilePhotoChanged(photoReference(1, contentType: "image/jpeg", bytes: 9, width: 3, height: 2)).summary
-                == "set the photo (JPEG, 3x2, 9 bytes)")
-        #expect(DomainEvent.profilePhotoRemoved.summary == "removed the photo")
-        #expect(DomainEvent.languageSwitched(languageTag("de-DE")).summary == "switched the language to de-DE (German)")
+                == "changed photo (JPEG, 3x2, 9 bytes)")
+        #expect(DomainEvent.profilePhotoRemoved.summary == "removed photo")
+        #expect(DomainEvent.languageSwitched(languageTag("de-DE")).summary == "switched language to de-DE (German)")
         #expect(DomainEvent.accountDeleted.summary == "deleted the account")
     }
 }

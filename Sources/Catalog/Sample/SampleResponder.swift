@@ -215,9 +215,7 @@ public struct SampleResponder: Sendable {
         return folded.contains { name in query.allSatisfy { name.contains($0) } }
     }
 
-    static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-    }
+    static func fold(_ text: String) -> String { TextFolding.fold(text) }
 
     private func search(_ kind: String, _ params: [String: String], _ lang: SampleLanguage) -> Answer {
         guard ["movie", "tv", "person", "multi"].contains(kind) else { return Self.resourceNotFound }

@@ -1,0 +1,36 @@
+/// What the catalog said about one saved title: its details, or why they are missing. A missing
+/// title never fails a whole list; it is shown marked.
+public enum TitleLookup: Sendable, Equatable {
+    case known(TitleSummary)
+    /// Offline, and the details were never fetched.
+    case notCached
+    /// TMDb has no title with this id (any more).
+    case notFound
+    /// TMDb failed for this title after every retry; the reason.
+    case failed(String)
+
+    public var summary: TitleSummary? {
+        if case .known(let summary) = self { return summary }
+        return nil
+    }
+
+    /// A stable name for scripts: `known`, `not-cached`, `not-found`, `failed`.
+    public var status: String {
+        switch self {
+        case .known: "known"
+        case .notCached: "not-cached"
+        case .notFound: "not-found"
+        case .failed: "failed"
+        }
+    }
+
+    /// What to show in place of the title.
+    public var placeholder: String {
+        switch self {
+        case .known(let summary): summary.title
+        case .notCached: "(details not cached)"
+        case .notFound: "(not in the catalog)"
+        case .failed: "(details unavailable)"
+        }
+    }
+}

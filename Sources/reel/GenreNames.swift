@@ -1,0 +1,37 @@
+import Catalog
+import Ledger
+
+/// `--genre` values made TMDb genre ids: names in the account's language (case and accents
+/// ignored, English names too), or ids.
+enum GenreNames {
+    static func resolve(_ wanted: [String], mediaType: MediaType, in genres: GenreList, client: CatalogClient) async throws -> [Genre] {
+        guard !wanted.isEmpty else { return [] }
+        var english: GenreList?
+        var found: [Genre] = []
+        for name in wanted {
+            if let id = Int(name), id > 0 {
+                found.append(Genre(id: id, name: genres.name(of: id) ?? "#\(id)"))
+                continue
+            }
+            if let genre = match(name, in: genres) {
+                found.append(genre)
+                continue
+            }
+            if english == nil { english = try await client.genres(mediaType, language: "en-US") }
+            if let english, let genre = match(name, in: english) {
+                found.append(Genre(id: genre.id, name: genres.name(of: genre.id) ?? genre.name))
+                continue
+            }
+            let noun = mediaType == .movie ? "movie" : "series"
+            throw ReelFailure(
+                message: "no \(noun) genre '\(name)'; the genres are: \(genres.genres.map(\.name).joined(separator: ", "))",
+                status: .usage)
+        }
+        return found
+    }
+
+    private static func match(_ name: String, in list: GenreList) -> Genre? {
+        let folded = TextFolding.fold(name)
+        return list.genres.first { TextFolding.fold($0.name) == folded }
+    }
+}
