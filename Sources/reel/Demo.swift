@@ -4,63 +4,122 @@ import Foundation
 import Ledger
 import Reel
 
-/// A short tour of the ledger: commands become events, projections follow in the same
-/// transaction, idempotency, time travel, history, a rebuild check and the chain verify.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A tour of Reel in a scratch directory, made of the real commands (run in this process, each
+/// shown as you would type it): browsing and searching the catalog, saving, details, settings,
+/// the saved list in another language, time travel, history in words, a rebuild check and the
+/// chain verify. Without TMDb credentials the bundled sample catalog answers.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Tour the ledger in a scratch directory: favorites, settings, idempotency, history, time travel, rebuild, verify."
+        abstract:
+            "Tour Reel in a scratch directory: browse, search, save, details, language, saved list, history, rebuild, verify.",
+        discussion:
+            "With --json, the tour runs quietly and the ledger's envelopes are printed as one JSON array."
     )
 
     @OptionGroup var global: GlobalOptions
 
-    /// A real 1x1 PNG, for the photo step.
-    static let png = Array(
-        Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")!)
-
     func run() async throws {
         try await runReporting {
-            let directory = global.dataDir ?? ProcessInfo.processInfo.environment["REEL_DATA_DIR"]
-                ?? FileManager.default.temporaryDirectory.appendingPathComponent("reel-demo-\(UUID().uuidString.prefix(8))").path
-            let service = try AccountService.open(at: directory)
-            let say: (String) -> Void = { if !global.json { print($0) } }
+            let directory =
+                global.dataDir ?? ProcessInfo.processInfo.environment["REEL_DATA_DIR"]
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "reel-demo-\(UUID().uuidString.prefix(8))"
+                ).path
             let suffix = UUID().uuidString.prefix(4).lowercased()
-            let ann = try AccountHandle("ann-\(suffix)"), ben = try AccountHandle("ben-\(suffix)")
-            say(Terminal.bold("Reel demo") + " in \(directory) (ledger/, keys/)")
-
-            func run(_ step: String, _ command: Command, _ handle: AccountHandle, photo: [UInt8]? = nil) throws {
-                let report = try service.execute(command, for: handle, photo: photo)
-                let positions = report.appended.map { "@\($0.position)" }.joined(separator: " ")
-                say("\(step) \(handle): " + report.outcomes.map(\.message).joined(separator: "; ")
-                    + (report.appended.isEmpty ? " [nothing appended]" : " [appended \(positions)]"))
+            let ann = "ann-\(suffix)"
+            let ben = "ben-\(suffix)"
+            let steps: [(String, [String])] = [
+                (
+                    "Browse: 1999's dramas, best rated first",
+                    ["movies", "--genre", "Drama", "--year", "1999", "--sort", "rating"]
+                ),
+                ("Search movies, series and people at once", ["search", "matrix"]),
+                (
+                    "Save two movies (the first change opens the account)",
+                    ["fav", "add", "movie", "550", "603"]
+                ),
+                ("Save a series", ["fav", "add", "tv", "1399"]),
+                (
+                    "Save one again: the domain is idempotent, nothing is appended",
+                    ["fav", "add", "movie", "550"]
+                ),
+                ("A title's details", ["show", "movie", "603"]),
+                ("Profile settings", ["settings", "name", "Ann Example"]),
+                ("", ["settings", "language", "de-DE"]),
+                (
+                    "The saved list, now in German, best rated first",
+                    ["saved", "--sort", "rating", "--desc"]
+                ),
+                ("Remove one", ["fav", "remove", "movie", "603"]),
+                ("Time travel: the list as it was at stream version 4", ["saved", "--as-of", "v4"]),
+                ("The history, in words", ["history"]),
+                ("A second account", ["fav", "add", "tv", "94605", "--user", ben]),
+                ("", ["accounts"]),
+                (
+                    "Replay the whole log and compare with the live projections",
+                    ["projections", "rebuild", "--check"]
+                ),
+                ("Walk the hash chain", ["audit", "verify"]),
+            ]
+            let quiet = global.json
+            if quiet { fflush(nil) }
+            let saved = quiet ? Self.silenceStandardOutput() : nil
+            do {
+                try await Self.tour(steps, in: directory, as: ann)
+            } catch {
+                if let saved { Self.restoreStandardOutput(saved) }
+                throw error
             }
-            try run("1.", .addFavorites([try MediaKey(.movie, 550), try MediaKey(.movie, 603), try MediaKey(.tv, 1399)]), ann)
-            try run("2.", .addFavorites([try MediaKey(.movie, 550)]), ann)
-            try run("3.", .rename(try ProfileName("Ann Example")), ann)
-            try run("4.", .switchLanguage(try LanguageTag("de-DE")), ann)
-            try run("5.", .changePhoto(try AccountService.photoReference(for: Self.png)), ann, photo: Self.png)
-            try run("6.", .removeFavorites([try MediaKey(.movie, 603)]), ann)
-            try run("7.", .addFavorites([try MediaKey(.tv, 94605)]), ben)
-
-            let now = try service.view(of: ann)
-            say("8. \(ann) saved now: " + now.state.saved.items.map(\.key.description).joined(separator: ", ")
-                + "; name \"\(now.state.settings.name?.value ?? "")\", language \(now.state.settings.language)")
-            let past = try service.view(of: ann, asOf: .streamVersion(4))
-            say("9. as of v4 (time travel): " + past.state.saved.items.map(\.key.description).joined(separator: ", ")
-                + "; language \(past.state.settings.language)")
-            say("10. history of \(ann):")
-            for entry in try service.history(of: ann).1 {
-                say("    @\(entry.position) v\(entry.streamVersion) \(Timestamp.short(entry.recordedAt))  \(entry.summary)")
+            if let saved {
+                Self.restoreStandardOutput(saved)
+                let log = try LedgerLocation.openExisting(directory)
+                try printJSON(try log.envelopes(from: 1, maxCount: Int.max).map(EnvelopeJSON.init))
             }
-            let check = try service.rebuildProjections(checkOnly: true)
-            say("11. projections rebuilt from the log match the live ones: \(check.drift.isEmpty ? "no drift" : "\(check.drift.count) drift(s)")")
-            let report = try service.log.verify()
-            say("12. verify: \(report.isIntact ? "intact" : "DAMAGED \(report.problem!)"), \(report.eventsChecked) events, head \(report.head?.hash.hex ?? "-")")
-            say("    try: reel saved --user \(ann) --data-dir \(directory)   |   python3 Tools/verify_ledger.py \(directory)/ledger")
-
-            if global.json {
-                try printJSON(try service.log.envelopes(from: 1, maxCount: Int.max).map(EnvelopeJSON.init))
-            }
-            if !report.isIntact || !check.drift.isEmpty { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
         }
+    }
+
+    private static func tour(_ steps: [(String, [String])], in directory: String, as ann: String)
+        async throws
+    {
+        print(Terminal.bold("Reel demo") + " in \(directory) as '\(ann)'")
+        for (caption, arguments) in steps {
+            let shown = arguments.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")
+            print("")
+            if !caption.isEmpty { print(Terminal.dim("# " + caption)) }
+            print(Terminal.bold("$ reel \(shown)"))
+            var full = arguments + ["--data-dir", directory]
+            if !arguments.contains("--user") { full += ["--user", ann] }
+            var command = try Reel.parseAsRoot(full)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+            fflush(nil)
+        }
+        print("")
+        print(Terminal.dim("# Try it yourself: reel saved --user \(ann) --data-dir \(directory)"))
+        print(Terminal.dim("# Verify without Reel: python3 Tools/verify_ledger.py \(directory)/ledger"))
+        fflush(nil)
+    }
+
+    /// Points stdout at /dev/null; answers the descriptor to restore.
+    private static func silenceStandardOutput() -> Int32 {
+        let saved = dup(STDOUT_FILENO)
+        let null = open("/dev/null", O_WRONLY)
+        dup2(null, STDOUT_FILENO)
+        close(null)
+        return saved
+    }
+
+    private static func restoreStandardOutput(_ saved: Int32) {
+        guard saved >= 0 else { return }
+        fflush(nil)
+        dup2(saved, STDOUT_FILENO)
+        close(saved)
     }
 }

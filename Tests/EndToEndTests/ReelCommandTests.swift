@@ -7,9 +7,15 @@ import Testing
         let dir = temporaryDirectory()
         let demo = try Harness.reel(["demo", "--data-dir", dir])
         #expect(demo.status == 0, "\(demo.stderr)")
-        #expect(demo.stdout.contains("verify: intact"))
-        #expect(demo.stdout.contains("is already saved; nothing to do [nothing appended]"))
+        // The tour runs the real commands against the sample catalog: browsing, saving, German
+        // titles after the language switch, history in words, rebuild check, verify.
+        #expect(demo.stdout.contains("$ reel movies --genre Drama --year 1999 --sort rating"))
+        #expect(demo.stdout.contains("added movie 550 Fight Club (1999)"))
+        #expect(demo.stdout.contains("movie 550 Fight Club (1999) is already saved; nothing to do"))
+        #expect(demo.stdout.contains("switched language to de-DE (German)"))
+        #expect(demo.stdout.contains("removed movie 603 Matrix (1999)"))
         #expect(demo.stdout.contains("no drift"))
+        #expect(demo.stdout.contains("intact: 9 events"))
 
         let swift = try Harness.reel(["audit", "verify", "--json", "--data-dir", dir])
         #expect(swift.status == 0)
