@@ -11,4 +11,15 @@ import Testing
             #expect(output.stdout.contains(row))
         }
     }
+
+    /// `reel-bench saved --quick` runs the real `reel` against an in-process fake server; the
+    /// server must see every title once cold and nothing warm. Times are not judged here.
+    @Test func theSavedListBenchmarkRunsInQuickMode() throws {
+        let output = try Harness.run(Harness.binaries + "/reel-bench", ["saved", "--quick"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("1. reel saved, 40 titles, empty cache"))
+        #expect(output.stdout.contains("40 / ") && output.stdout.contains("2. reel saved, 40 titles, from the cache"))
+        let warmRequests = output.stdout.split(separator: "\n").last { $0.contains("requests the server saw") && !$0.contains("/ most") }
+        #expect(warmRequests?.split(separator: " ").contains("0") == true, "\(output.stdout)")
+    }
 }
