@@ -29,7 +29,8 @@ enum CommandOutput {
             return
         }
         for outcome in report.outcomes {
-            print(outcome.changed ? Terminal.green(message(outcome)) : Terminal.dim(message(outcome)))
+            let text = Terminal.fit(message(outcome))
+            print(outcome.changed ? Terminal.green(text) : Terminal.dim(text))
         }
     }
 }

@@ -18,6 +18,23 @@ enum Terminal {
     static func green(_ text: String) -> String { paint(text, "32") }
     static func yellow(_ text: String) -> String { paint(text, "33") }
 
+    /// `text` without the colour codes `paint` adds: what the terminal shows.
+    static func unpainted(_ text: String) -> String {
+        guard text.contains("\u{1B}") else { return text }
+        var result = ""
+        var inEscape = false
+        for character in text {
+            if inEscape {
+                if character == "m" { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
     private static func paint(_ text: String, _ code: String) -> String {
         colours ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }

@@ -107,8 +107,11 @@ struct TitleDetails {
             lines.append("Similar:")
             for s in similar { lines.append("  \(s.key)  \(s.title)" + (s.year.map { " (\($0))" } ?? "")) }
         }
-        // Prose wrapped to the width; painted lines (title, tagline, saved) are short and stay whole.
-        return lines.flatMap { $0.count <= width || $0.contains("\u{1B}") ? [$0] : Self.wrap($0, width: width) }.joined(separator: "\n")
+        // Lines wider than the terminal are wrapped; a painted one loses its colour to be wrapped.
+        return lines.flatMap { line -> [String] in
+            let plain = Terminal.unpainted(line)
+            return plain.count <= width ? [line] : Self.wrap(plain, width: width)
+        }.joined(separator: "\n")
     }
 
     func json(savedAt: Int64?, language: String) -> JSONValue {
