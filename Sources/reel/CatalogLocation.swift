@@ -12,9 +12,6 @@ enum CatalogLocation {
         return value.isEmpty ? CatalogClient.defaultBaseURL : value
     }
 
-    /// Whether the bundled sample catalog answers (no credentials configured).
-    static var isSample: Bool { ((try? CredentialStore().load()) ?? nil) == nil }
-
     /// Runs `body` with the catalog client and closes its connections afterwards, thrown or not.
     static func withClient<T>(_ global: GlobalOptions, _ body: (CatalogClient) async throws -> T) async throws -> T {
         let client = try client(global)

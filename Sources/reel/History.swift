@@ -24,14 +24,15 @@ struct History: AsyncParsableCommand {
             let (stream, entries) = try service.history(of: handle, asOf: asOf?.value, limit: limit)
             let context = try AccountContext.load(global)
             let keys = entries.compactMap(\.mediaKey)
-            let lookups: [MediaKey: TitleLookup] = keys.isEmpty ? [:] : try await CatalogLocation.withClient(global) { client in
+            let (lookups, isSample): ([MediaKey: TitleLookup], Bool) = keys.isEmpty ? ([:], false) : try await CatalogLocation.withClient(global) { client in
                 let progress = ProgressLine(label: "fetching details", threshold: 20)
                 defer { progress.finish() }
-                return try await Hydrator(client: client, language: context.language).lookUp(keys) {
+                let found = try await Hydrator(client: client, language: context.language).lookUp(keys) {
                     progress.update(UInt64($0), of: UInt64($1))
                 }
+                return (found, client.source == .sample)
             }
-            for notice in TitleList.notices(for: Array(lookups.values), sample: CatalogLocation.isSample) where !global.json { Terminal.notice(notice) }
+            for notice in TitleList.notices(for: Array(lookups.values), sample: isSample) where !global.json { Terminal.notice(notice) }
             func title(_ entry: HistoryEntry) -> String? { entry.mediaKey.flatMap { lookups[$0]?.summary?.label } }
             if global.json {
                 let document: JSONValue = [

@@ -74,7 +74,7 @@ struct Person: AsyncParsableCommand {
             if let biography = details.biography {
                 lines.append("")
                 for paragraph in biography.split(separator: "\n", omittingEmptySubsequences: true) {
-                    lines.append(contentsOf: TitleDetails.wrap(String(paragraph), width: Terminal.width))
+                    lines.append(contentsOf: Terminal.wrap(String(paragraph), width: Terminal.width))
                 }
             }
             if let profileURL { lines.append("Photo: \(profileURL)") }

@@ -44,14 +44,15 @@ struct Saved: AsyncParsableCommand {
             var items = all
             if let mediaType { items = items.filter { $0.key.mediaType == mediaType } }
 
-            let lookups = try await CatalogLocation.withClient(global) { client in
+            let (lookups, isSample) = try await CatalogLocation.withClient(global) { client in
                 let progress = ProgressLine(label: "fetching details", threshold: 20)
                 defer { progress.finish() }
-                return try await Hydrator(client: client, language: language).lookUp(items.map(\.key)) {
+                let found = try await Hydrator(client: client, language: language).lookUp(items.map(\.key)) {
                     progress.update(UInt64($0), of: UInt64($1))
                 }
+                return (found, client.source == .sample)
             }
-            var notices = TitleList.notices(for: items.compactMap { lookups[$0.key] }, sample: CatalogLocation.isSample)
+            var notices = TitleList.notices(for: items.compactMap { lookups[$0.key] }, sample: isSample)
             func summary(_ item: SavedItem) -> TitleSummary? { lookups[item.key]?.summary }
 
             if let search {

@@ -53,7 +53,22 @@ enum Terminal {
 
     /// A line of prose wrapped at word boundaries to `width` (a single long word, such as a URL,
     /// stays whole).
-    static func fit(_ text: String) -> String { text.count <= width ? text : TitleDetails.wrap(text, width: width).joined(separator: "\n") }
+    static func fit(_ text: String) -> String { text.count <= width ? text : wrap(text, width: width).joined(separator: "\n") }
+
+    /// Words wrapped to `width` columns.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
 
     static func notice(_ text: String) {
         FileHandle.standardError.write(Data("reel: note: \(text)\n".utf8))

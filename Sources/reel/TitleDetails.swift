@@ -110,7 +110,7 @@ struct TitleDetails {
         // Lines wider than the terminal are wrapped; a painted one loses its colour to be wrapped.
         return lines.flatMap { line -> [String] in
             let plain = Terminal.unpainted(line)
-            return plain.count <= width ? [line] : Self.wrap(plain, width: width)
+            return plain.count <= width ? [line] : Terminal.wrap(plain, width: width)
         }.joined(separator: "\n")
     }
 
@@ -132,20 +132,5 @@ struct TitleDetails {
             "saved": .bool(savedAt != nil), "savedAt": .init(savedAt.map { .string(UTCTime.iso($0)) }),
             "similar": .array(similar.map { ["mediaType": .string($0.key.mediaType.rawValue), "id": .integer($0.key.id), "title": .string($0.title), "year": .init($0.year.map { .integer(Int64($0)) })] }),
         ]
-    }
-
-    /// Words wrapped to `width` columns.
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
     }
 }

@@ -211,16 +211,14 @@ public struct SampleResponder: Sendable {
 
     /// Case- and accent-insensitive: every word of the query must appear in one of the names.
     static func matches(_ query: [String], _ names: [String]) -> Bool {
-        let folded = names.map(fold)
+        let folded = names.map(TextFolding.fold)
         return folded.contains { name in query.allSatisfy { name.contains($0) } }
     }
-
-    static func fold(_ text: String) -> String { TextFolding.fold(text) }
 
     private func search(_ kind: String, _ params: [String: String], _ lang: SampleLanguage) -> Answer {
         guard ["movie", "tv", "person", "multi"].contains(kind) else { return Self.resourceNotFound }
         guard let text = params["query"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return Self.queryMissing }
-        let words = Self.fold(text).split(separator: " ").map(String.init)
+        let words = TextFolding.fold(text).split(separator: " ").map(String.init)
         var rows: [(Double, Int, JSONValue)] = []
         if kind == "movie" || kind == "multi" {
             let year = (params["year"] ?? params["primary_release_year"]).flatMap(Int.init)
