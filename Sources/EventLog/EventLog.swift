@@ -74,6 +74,8 @@ public final class EventLog: Sendable {
         guard found == Array(LedgerDatabases.format.utf8) else {
             throw EventLogError.unsupportedFormat(path: environment.path, found: String(decoding: found, as: UTF8.self))
         }
+        // A deletion that a crash interrupted is finished before anything else reads the keys.
+        try completeShredding()
     }
 
     // MARK: - Appending
@@ -141,12 +143,66 @@ public final class EventLog: Sendable {
         _ = try wrapped { try keyStore.sealingKey(for: stream) }
     }
 
-    /// Whether the stream's key is destroyed (its payloads and blobs are unreadable for good).
+    /// Whether the stream is closed for good: its key is destroyed, or about to be (its payloads
+    /// and blobs are, or are about to become, unreadable).
     public func isShredded(_ stream: StreamID) throws -> Bool {
         try wrapped {
+            if try environment.read({ try databases.closed(stream, $0) }) != nil { return true }
             if case .destroyed = try keyStore.state(of: stream) { return true }
             return false
         }
+    }
+
+    /// Every closed stream, in stream id order.
+    public func closedStreams() throws -> [ClosedStream] {
+        try wrapped {
+            try environment.read { txn in
+                try txn.withCursor(databases.closedStreams) { cursor in
+                    var out: [ClosedStream] = []
+                    var entry = try cursor.first()
+                    while let e = entry {
+                        let stream = StreamID(unchecked: try e.decodeKey(as: String.self))
+                        guard let closed = ClosedStream(stream: stream, bytes: Array(e.value)) else {
+                            throw EventLogError.corruptEnvelope(position: 0, reason: "closed-streams/\(stream) is malformed")
+                        }
+                        out.append(closed)
+                        entry = try cursor.next()
+                    }
+                    return out
+                }
+            }
+        }
+    }
+
+    /// Destroys the keys of the streams closed since the last time (see `LedgerWrite.close`), then
+    /// rewrites the key store compactly so no file holds their bytes, then records them as done.
+    /// Runs on every open too, so a deletion a crash interrupted is finished. Returns the streams
+    /// whose keys it destroyed; `step` names each step as it is reached (for progress and tests).
+    @discardableResult
+    public func completeShredding(step: (ShreddingStep) -> Void = { _ in }) throws -> [StreamID] {
+        try wrapped {
+            let pending = try closedStreams().filter { !$0.keyDestroyed }
+            guard !pending.isEmpty else { return [] }
+            for closed in pending {
+                try keyStore.destroy([closed.stream], atMicroseconds: closed.closedAtMicroseconds)
+            }
+            step(.keysDestroyed)
+            try keyStore.rewrite()
+            step(.keyStoreRewritten)
+            try environment.write { txn in
+                for closed in pending {
+                    let done = ClosedStream(stream: closed.stream, keyDestroyed: true, closedAtMicroseconds: closed.closedAtMicroseconds)
+                    try txn.put(databases.closedStreams, closed.stream.rawValue, done.bytes)
+                }
+            }
+            step(.recorded)
+            return pending.map(\.stream)
+        }
+    }
+
+    /// How many keys the key store holds, live and destroyed.
+    public func keyCounts() throws -> (live: Int, destroyed: Int) {
+        try wrapped { try keyStore.counts() }
     }
 
     /// Seals data kept beside the log under the stream's key (see `BlobSealer`); `context` names

@@ -9,6 +9,8 @@ struct LedgerDatabases: Sendable {
     let streamIndex: Database<[UInt8], UInt64>
     let eventIDs: Database<[UInt8], UInt64>
     let meta: Database<String, [UInt8]>
+    /// Streams closed for good: stream id → `ClosedStream` (key destruction pending or done).
+    let closedStreams: Database<String, [UInt8]>
 
     init(environment: Environment) throws {
         events = try environment.database(named: "events")
@@ -16,6 +18,7 @@ struct LedgerDatabases: Sendable {
         streamIndex = try environment.database(named: "stream-index")
         eventIDs = try environment.database(named: "event-ids")
         meta = try environment.database(named: "meta")
+        closedStreams = try environment.database(named: "closed-streams")
     }
 
     /// `stream id ‖ 0x00 ‖ version`: the stream's entries sort together and by version.
@@ -34,6 +37,10 @@ struct LedgerDatabases: Sendable {
             throw EventLogError.corruptEnvelope(position: 0, reason: "meta/head has \(bytes.count) bytes, not 48")
         }
         return head
+    }
+
+    func closed(_ stream: StreamID, _ txn: Transaction) throws -> ClosedStream? {
+        try txn.get(closedStreams, stream.rawValue).flatMap { ClosedStream(stream: stream, bytes: $0) }
     }
 
     func version(of stream: StreamID, _ txn: Transaction) throws -> UInt64 {

@@ -45,6 +45,17 @@ public final class LedgerWrite {
         }
     }
 
+    /// Closes `stream` for good, in this transaction: it accepts no more events, and its key is
+    /// destroyed by `EventLog.completeShredding()` once the transaction is committed (or on the
+    /// next open of the log, should the process die first).
+    public func close(_ stream: StreamID, atMicroseconds time: Int64) throws {
+        try wrapped {
+            guard try log.databases.closed(stream, transaction) == nil else { return }
+            let closed = ClosedStream(stream: stream, keyDestroyed: false, closedAtMicroseconds: time)
+            try transaction.put(log.databases.closedStreams, stream.rawValue, closed.bytes)
+        }
+    }
+
     /// Up to `maxCount` events from global position `position` on, as this transaction sees them.
     public func read(from position: UInt64, maxCount: Int = Int.max) throws -> [RecordedEvent] {
         try wrapped { try log.recordedEvents(from: position, maxCount: maxCount, transaction) }

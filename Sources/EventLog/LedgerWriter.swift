@@ -19,6 +19,7 @@ struct LedgerWriter: Sendable {
     func append(_ request: AppendRequest, _ txn: Transaction, head: inout LogHead?) throws -> AppendResult {
         let db = databases
         let current = try db.version(of: request.stream, txn)
+        if try txn.contains(db.closedStreams, request.stream.rawValue) { throw EventLogError.streamShredded(request.stream) }
 
         // Idempotency: a request whose every id is stored, in this stream, is a retry.
         var known: [UInt64] = []

@@ -109,6 +109,21 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
+    /// Opens `path` afresh even when this process has it open already (after a rewrite replaced
+    /// the file), and makes the new handle the one `open(at:)` returns from now on.
+    public static func reopen(at path: String, configuration: Configuration) throws -> Environment {
+        guard let resolved = realpath(path, nil) else {
+            throw LMDBError(code: .init(rawValue: errno), function: "realpath", message: "cannot resolve \(path)")
+        }
+        let canonical = String(cString: resolved)
+        free(resolved)
+        return try registry.withLock { open in
+            let environment = try Environment(canonicalPath: canonical, configuration: configuration)
+            open[canonical] = WeakEnvironment(environment)
+            return environment
+        }
+    }
+
     private static func createDirectory(_ path: String) throws {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {

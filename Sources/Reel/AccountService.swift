@@ -32,7 +32,19 @@ public final class AccountService: Sendable {
         self.log = log
         store = try ProjectionStore(log: log)
         projector = Projector(decoder: decoder)
+        try upgradeProjectionsIfNeeded()
         try catchUpIfNeeded()
+    }
+
+    /// Projections of an older format (handles in the clear) are rebuilt in the current one.
+    private func upgradeProjectionsIfNeeded() throws {
+        let format = try log.environment.read { txn in try txn.get(store.control, "format") }
+        guard format != Array(ProjectionStore.format.utf8) else { return }
+        if try log.head() == nil {
+            try log.write { w in try w.transaction.put(store.control, "format", Array(ProjectionStore.format.utf8)) }
+        } else {
+            _ = try rebuild(checkOnly: false, compare: false, progress: nil)
+        }
     }
 
     /// Applies events the projections have not seen (appended by another program, or before the
@@ -50,7 +62,22 @@ public final class AccountService: Sendable {
 
     /// Decides `command` for `handle` and appends its events durably (fsync'd on return), with the
     /// projections updated in the same transaction. `photo` carries the bytes of `.changePhoto`.
-    public func execute(_ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil) throws -> CommandReport {
+    ///
+    /// `.deleteAccount` deletes for good: the account's stream is closed in the same transaction,
+    /// then its key is destroyed and the key store rewritten (`EventLog.completeShredding`);
+    /// `step` names each step of that as it is reached.
+    public func execute(
+        _ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil, step: (DeletionStep) -> Void = { _ in }
+    ) throws -> CommandReport {
+        let report = try record(command, for: handle, photo: photo, step: step)
+        if report.appended.contains(where: { $0.event == .accountDeleted }) {
+            step(.recorded)
+            try log.completeShredding { step(.init($0)) }
+        }
+        return report
+    }
+
+    private func record(_ command: Command, for handle: AccountHandle, photo: [UInt8]?, step: (DeletionStep) -> Void) throws -> CommandReport {
         let store = self.store
         return try log.write { w in
             let txn = w.transaction
@@ -76,6 +103,15 @@ public final class AccountService: Sendable {
                 try store.state(of: $0, slot, txn)
             }
             for event in recorded { try set.apply(event) }
+            if let deleted = recorded.last, decision.events.last == .accountDeleted, let state {
+                // Deletion: the stream closes with the event; what stays is ciphertext or a digest.
+                let time = deleted.envelope.recordedAtMicroseconds
+                try w.close(stream, atMicroseconds: time)
+                let record = DeletedAccount(stream: stream, handle: handle, openedAt: state.openedAt ?? time, deletedAt: time)
+                try txn.put(store.deletedAccounts, stream.rawValue, record.bytes)
+                try store.removePhotos(of: stream, txn)
+                step(.appending)
+            }
             try store.save(set, into: slot, txn)
             return CommandReport(
                 handle: handle, stream: stream, outcomes: decision.outcomes,
@@ -142,28 +178,39 @@ public final class AccountService: Sendable {
         return (stream, try events.map { HistoryEntry($0, decoded: try projector.decoded($0)) })
     }
 
-    /// The open account of `handle`, else its most recent deleted one.
+    /// The open account of `handle`, else its most recently deleted one.
     private func resolve(_ handle: AccountHandle) throws -> StreamID {
         try log.environment.read { txn in
             let slot = try store.liveSlot(txn)
             if let stream = try store.stream(for: handle, slot, txn) { return stream }
-            let deleted = try store.allStates(slot, txn).filter { $0.value.handle == handle }
-            guard let latest = deleted.max(by: { $0.value.lastPosition < $1.value.lastPosition }) else {
+            let deleted = try store.deletedAccounts(txn).values.filter { $0.belongs(to: handle) }
+            guard let latest = deleted.max(by: { $0.deletedAt < $1.deletedAt }) else {
                 throw ReelError.noAccount(handle.value)
             }
-            return latest.key
+            return latest.stream
         }
     }
 
-    /// Every account the ledger holds, open and deleted, by handle.
+    /// The deleted account `handle` had most recently, if any (its handle is known only as a digest).
+    public func deletedAccount(_ handle: AccountHandle) throws -> DeletedAccount? {
+        try log.environment.read { txn in
+            try store.deletedAccounts(txn).values.filter { $0.belongs(to: handle) }.max { $0.deletedAt < $1.deletedAt }
+        }
+    }
+
+    /// Every account the ledger holds: open ones by handle, then deleted ones (whose handles are
+    /// no longer known) by stream.
     public func accounts() throws -> [AccountSummary] {
         let streams = try log.streams()
-        let states = try log.environment.read { txn in try store.allStates(try store.liveSlot(txn), txn) }
+        let (states, deleted) = try log.environment.read { txn in
+            (try store.allStates(try store.liveSlot(txn), txn), try store.deletedAccounts(txn))
+        }
         return streams.map { summary in
             let state = states[summary.stream]
+            let record = deleted[summary.stream]
             return AccountSummary(
                 handle: state?.handle, stream: summary.stream, status: state?.status ?? .deleted, events: summary.version,
-                saved: state?.saved.count ?? 0, openedAt: state?.openedAt, deletedAt: state?.deletedAt)
+                saved: state?.saved.count ?? 0, openedAt: state?.openedAt ?? record?.openedAt, deletedAt: state?.deletedAt ?? record?.deletedAt)
         }.sorted { ($0.handle?.value ?? "~", $0.stream) < ($1.handle?.value ?? "~", $1.stream) }
     }
 
@@ -172,6 +219,10 @@ public final class AccountService: Sendable {
     /// Replays the whole log into fresh projections, compares them with the live ones, and (unless
     /// `checkOnly`) swaps them in atomically. A failure leaves the live projections untouched.
     public func rebuildProjections(checkOnly: Bool, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> RebuildReport {
+        try rebuild(checkOnly: checkOnly, compare: true, progress: progress)
+    }
+
+    private func rebuild(checkOnly: Bool, compare comparing: Bool, progress: ((UInt64, UInt64) -> Void)?) throws -> RebuildReport {
         let started = ContinuousClock.now
         let total = try log.head()?.position ?? 0
         var set = ProjectionSet(position: 0, projector: projector)
@@ -201,12 +252,13 @@ public final class AccountService: Sendable {
                 next = last.position + 1
             }
             let live = try store.liveSlot(txn)
-            let drift = try compare(set, with: live, head: w.headPosition, txn)
+            let drift = comparing ? try compare(set, with: live, head: w.headPosition, txn) : []
             if !checkOnly {
                 let spare = try store.spareSlot(txn)
                 try clear(spare, txn)
-                try store.save(shreddedRemoved(set), into: spare, txn)
+                try store.save(storable(set), into: spare, txn)
                 try txn.put(store.control, "live", Array(spare.name.utf8))
+                try txn.put(store.control, "format", Array(ProjectionStore.format.utf8))
                 try clear(live, txn)
             }
             let elapsed = (ContinuousClock.now - started).components
@@ -223,10 +275,10 @@ public final class AccountService: Sendable {
         try txn.clear(slot.meta)
     }
 
-    /// The set without the streams whose key is destroyed: their state cannot be stored.
-    private func shreddedRemoved(_ set: ProjectionSet) throws -> ProjectionSet {
+    /// The set without what is not stored: deleted accounts, and streams whose key is destroyed.
+    private func storable(_ set: ProjectionSet) throws -> ProjectionSet {
         var copy = set
-        for stream in set.states.keys where try log.isShredded(stream) { copy.remove(stream) }
+        for (stream, state) in set.states where try state.status == .deleted || log.isShredded(stream) { copy.remove(stream) }
         return copy
     }
 
@@ -239,7 +291,7 @@ public final class AccountService: Sendable {
             drift.append(.init(kind: .checkpoint, subject: "checkpoint", detail: "live projections at position \(checkpoint), log head at \(head)"))
         }
         let (live, damaged) = try store.readableStates(slot, txn)
-        let rebuilt = try shreddedRemoved(set).states
+        let rebuilt = try storable(set).states
         for stream in damaged {
             drift.append(.init(kind: .differs, subject: name(stream, rebuilt[stream]), detail: "the live state does not authenticate or decode"))
         }
@@ -259,12 +311,19 @@ public final class AccountService: Sendable {
             }
         }
         let liveHandles = try store.allHandles(slot, txn)
-        let rebuiltHandles = set.directory
-        for handle in Set(liveHandles.keys).union(rebuiltHandles.keys).sorted() where liveHandles[handle] != rebuiltHandles[handle] {
+        var rebuiltHandles: [[UInt8]: StreamID] = [:]
+        var names: [[UInt8]: String] = [:]
+        for (handle, stream) in set.directory {
+            let key = HandleDigest.directoryKey(handle)
+            rebuiltHandles[key] = stream
+            names[key] = handle.value
+        }
+        let digests = Set(liveHandles.keys).union(rebuiltHandles.keys)
+        for digest in digests.sorted(by: { names[$0, default: "~"] < names[$1, default: "~"] }) where liveHandles[digest] != rebuiltHandles[digest] {
             drift.append(
                 .init(
-                    kind: .handle, subject: handle.value,
-                    detail: "live: \(liveHandles[handle]?.rawValue ?? "none"), replay: \(rebuiltHandles[handle]?.rawValue ?? "none")"))
+                    kind: .handle, subject: names[digest] ?? "handle digest " + ChainHash(bytes: digest).hex.prefix(16),
+                    detail: "live: \(liveHandles[digest]?.rawValue ?? "none"), replay: \(rebuiltHandles[digest]?.rawValue ?? "none")"))
         }
         return drift
     }

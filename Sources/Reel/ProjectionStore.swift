@@ -5,18 +5,21 @@ import Ledger
 /// The projections kept in the ledger's environment, so they change in the same write transaction
 /// as the events (see `Schemas/ledger-layout.md`, "Projections").
 ///
-/// Two slots, `a` and `b`, each with its account states (stream id → state, sealed under the
-/// account's key), its handle directory (handle → stream id of the open account) and its
-/// checkpoint (the last log position applied). `projections/live` names the slot in use; a
-/// rebuild fills the other one and flips the name in one transaction.
+/// Two slots, `a` and `b`, each with its open accounts' states (stream id → state, sealed under
+/// the account's key), its handle directory (handle digest → stream id of the open account) and
+/// its checkpoint (the last log position applied). `projections/live` names the slot in use; a
+/// rebuild fills the other one and flips the name in one transaction. Deleted accounts have no
+/// state: `deleted-accounts` keeps what may stay of them (see `DeletedAccount`).
 struct ProjectionStore: Sendable {
     struct Slot: Sendable {
         let name: String
         let states: Database<String, [UInt8]>
-        let handles: Database<String, String>
+        let handles: Database<[UInt8], String>
         let meta: Database<String, UInt64>
     }
 
+    /// `projections/format`: handles in the directory are digests since version 2.
+    static let format = "reel-projections/2"
     static let stateContext = "account-state"
     static let photoContext = "photo"
 
@@ -25,6 +28,7 @@ struct ProjectionStore: Sendable {
     let slots: [Slot]
     /// Photos: `stream id ‖ 0x00 ‖ sha256 hex` → sealed bytes.
     let photos: Database<[UInt8], [UInt8]>
+    let deletedAccounts: Database<String, [UInt8]>
 
     init(log: EventLog) throws {
         self.log = log
@@ -38,6 +42,7 @@ struct ProjectionStore: Sendable {
                 meta: try env.database(named: "projection-\(name)-meta"))
         }
         photos = try env.database(named: "photos")
+        deletedAccounts = try env.database(named: "deleted-accounts")
     }
 
     func liveSlot(_ txn: Transaction) throws -> Slot {
@@ -53,7 +58,7 @@ struct ProjectionStore: Sendable {
     }
 
     func stream(for handle: AccountHandle, _ slot: Slot, _ txn: Transaction) throws -> StreamID? {
-        guard let raw = try txn.get(slot.handles, handle.value) else { return nil }
+        guard let raw = try txn.get(slot.handles, HandleDigest.directoryKey(handle)) else { return nil }
         return try StreamID(raw)
     }
 
@@ -102,12 +107,13 @@ struct ProjectionStore: Sendable {
         return (out, damaged)
     }
 
-    func allHandles(_ slot: Slot, _ txn: Transaction) throws -> [AccountHandle: StreamID] {
-        var out: [AccountHandle: StreamID] = [:]
+    /// The handle directory: handle digest → stream id.
+    func allHandles(_ slot: Slot, _ txn: Transaction) throws -> [[UInt8]: StreamID] {
+        var out: [[UInt8]: StreamID] = [:]
         try txn.withCursor(slot.handles) { cursor in
             var entry = try cursor.first()
             while let e = entry {
-                out[try AccountHandle(try e.decodeKey(as: String.self))] = try StreamID(try e.decodeValue(as: String.self))
+                out[Array(e.key)] = try StreamID(try e.decodeValue(as: String.self))
                 entry = try cursor.next()
             }
         }
@@ -118,14 +124,18 @@ struct ProjectionStore: Sendable {
     /// state it holds; a set loaded on demand also holds states it only read.)
     func save(_ set: ProjectionSet, into slot: Slot, _ txn: Transaction) throws {
         for (stream, state) in set.states where set.touched.contains(stream) {
+            guard state.status == .open else {
+                try txn.delete(slot.states, stream.rawValue)
+                continue
+            }
             let sealed = try log.sealBlob(AccountStateCodec.encode(state), for: stream, context: Self.stateContext)
             try txn.put(slot.states, stream.rawValue, sealed)
         }
         for (handle, stream) in set.handles {
             if let stream {
-                try txn.put(slot.handles, handle.value, stream.rawValue)
+                try txn.put(slot.handles, HandleDigest.directoryKey(handle), stream.rawValue)
             } else {
-                try txn.delete(slot.handles, handle.value)
+                try txn.delete(slot.handles, HandleDigest.directoryKey(handle))
             }
         }
         try txn.put(slot.meta, "checkpoint", set.position)
@@ -151,6 +161,38 @@ struct ProjectionStore: Sendable {
         }
         try save(set, into: slot, txn)
         return applied
+    }
+
+    // MARK: - Deleted accounts
+
+    func deletedAccounts(_ txn: Transaction) throws -> [StreamID: DeletedAccount] {
+        var out: [StreamID: DeletedAccount] = [:]
+        try txn.withCursor(deletedAccounts) { cursor in
+            var entry = try cursor.first()
+            while let e = entry {
+                let stream = try StreamID(try e.decodeKey(as: String.self))
+                guard let record = DeletedAccount(stream: stream, bytes: Array(e.value)) else {
+                    throw ReelError.corruptProjection(stream: stream.rawValue, reason: "its deleted-account record is malformed")
+                }
+                out[stream] = record
+                entry = try cursor.next()
+            }
+        }
+        return out
+    }
+
+    /// Removes every photo of `stream` (sealed under its key, which is about to be destroyed).
+    func removePhotos(of stream: StreamID, _ txn: Transaction) throws {
+        let prefix = Array(stream.rawValue.utf8) + [0]
+        var keys: [[UInt8]] = []
+        try txn.withCursor(photos) { cursor in
+            var entry = try cursor.seek(atLeast: prefix)
+            while let e = entry, e.key.starts(with: prefix) {
+                keys.append(Array(e.key))
+                entry = try cursor.next()
+            }
+        }
+        for key in keys { try txn.delete(photos, key) }
     }
 
     static func photoKey(_ stream: StreamID, _ sha256: String) -> [UInt8] {

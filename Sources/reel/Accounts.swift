@@ -31,13 +31,18 @@ struct Accounts: AsyncParsableCommand {
                 print("no accounts")
                 return
             }
-            var table = TextTable(["HANDLE", "STATUS", "EVENTS", "SAVED", "OPENED (UTC)", "STREAM"], alignments: [.left, .left, .right, .right, .left, .left])
+            let anyDeleted = accounts.contains { $0.status == .deleted }
+            var table = TextTable(
+                ["HANDLE", "STATUS", "EVENTS", "SAVED", "OPENED (UTC)"] + (anyDeleted ? ["DELETED (UTC)"] : []) + ["STREAM"],
+                alignments: [.left, .left, .right, .right, .left] + (anyDeleted ? [.left] : []) + [.left])
             for a in accounts {
-                table.add([
-                    a.handle?.value ?? "(unknown)", a.status.rawValue, "\(a.events)", "\(a.saved)",
-                    a.openedAt.map(Timestamp.short) ?? "-", a.stream.rawValue,
-                ])
+                table.add(
+                    [
+                        a.handle?.value ?? (a.status == .deleted ? "(deleted)" : "(unknown)"), a.status.rawValue, "\(a.events)", "\(a.saved)",
+                        a.openedAt.map(Timestamp.short) ?? "-",
+                    ] + (anyDeleted ? [a.deletedAt.map(Timestamp.short) ?? "-"] : []) + [a.stream.rawValue])
             }
+            if anyDeleted { print(Terminal.dim("deleted accounts are shown without their handles, which are kept only as digests")) }
             print(table.render())
         }
     }

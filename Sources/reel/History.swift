@@ -35,8 +35,10 @@ struct History: AsyncParsableCommand {
             for notice in TitleList.notices(for: Array(lookups.values), sample: isSample) where !global.json { Terminal.notice(notice) }
             func title(_ entry: HistoryEntry) -> String? { entry.mediaKey.flatMap { lookups[$0]?.summary?.label } }
             if global.json {
+                let deletedAt = try service.deletedAccount(handle).flatMap { $0.stream == stream ? $0.deletedAt : nil }
                 let document: JSONValue = [
                     "user": .string(handle.value), "stream": .string(stream.rawValue), "asOf": JSONForm.asOf(asOf?.value),
+                    "deletedAt": JSONForm.time(deletedAt),
                     "events": .array(entries.map { entry in
                         JSONForm.entry(entry).merging(["summary": .string(entry.summary(title: title(entry))), "title": .init(title(entry).map(JSONValue.string))])
                     }),
@@ -45,6 +47,9 @@ struct History: AsyncParsableCommand {
                 return
             }
             if let asOf = asOf?.value { print(Terminal.dim("as of \(asOf)")) }
+            if let deleted = try service.deletedAccount(handle), deleted.stream == stream {
+                print(Terminal.dim("the account '\(handle)' was deleted on \(Timestamp.short(deleted.deletedAt)) UTC: its events are shredded (type, position and time only)"))
+            }
             var table = TextTable(["POSITION", "VERSION", "TIME (UTC)", "WHAT HAPPENED"], alignments: [.right, .right, .left, .left])
             for entry in entries {
                 table.add(["\(entry.position)", "v\(entry.streamVersion)", Timestamp.short(entry.recordedAt), entry.summary(title: title(entry))])

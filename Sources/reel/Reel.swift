@@ -10,7 +10,7 @@ struct Reel: AsyncParsableCommand {
         subcommands: [
             Movies.self, Series.self, Search.self, Show.self, Person.self, Genres.self,
             Fav.self, Saved.self, SettingsCommand.self, History.self, Accounts.self, Audit.self, Projections.self,
-            Backup.self, CacheCommand.self, TMDbCommand.self, About.self, Demo.self,
+            Account.self, Backup.self, CacheCommand.self, TMDbCommand.self, About.self, Demo.self,
         ]
     )
 

@@ -47,12 +47,14 @@ import Testing
 
     @Test func driftIsReportedByCheckAndRepairedByRebuild() throws {
         let ledger = try makeLedger()
-        // Lose ann's handle behind Reel's back.
+        // Lose ann's handle behind Reel's back (the directory is keyed by handle digests).
         try Self.lmdb(
             ledger.dir,
             """
+            import hashlib
             with env.begin(write=True) as t:
-                assert t.delete(b"ann", db=env.open_db(("projection-%s-handles" % live).encode(), txn=t))
+                key = hashlib.sha256(b"reel-handle/1\\x00ann").digest()
+                assert t.delete(key, db=env.open_db(("projection-%s-handles" % live).encode(), txn=t))
             """)
         try ledger.fails(["saved"], user: "ann", status: 66, "there is no account 'ann'")
 

@@ -1,0 +1,9 @@
+/// The steps of `EventLog.completeShredding()` after the stream was closed, in order.
+public enum ShreddingStep: String, Sendable, CaseIterable {
+    /// The keys are replaced by destroyed markers (their bytes are still in freed pages).
+    case keysDestroyed = "keys-destroyed"
+    /// The key store is rewritten compactly: no file holds the keys' bytes any more.
+    case keyStoreRewritten = "key-store-rewritten"
+    /// The streams are recorded as shredded in the ledger.
+    case recorded
+}
