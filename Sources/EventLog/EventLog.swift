@@ -187,7 +187,12 @@ public final class EventLog: Sendable {
                 try keyStore.destroy([closed.stream], atMicroseconds: closed.closedAtMicroseconds)
             }
             step(.keysDestroyed)
-            try keyStore.rewrite()
+            try keyStore.rewrite { reached in
+                switch reached {
+                case .copied: step(.keyStoreCopied)
+                case .swapped: step(.keyStoreSwapped)
+                }
+            }
             step(.keyStoreRewritten)
             try environment.write { txn in
                 for closed in pending {

@@ -137,11 +137,11 @@ final class KeyStore: Sendable {
 
     /// Rewrites the environment compactly (see `Environment.rewriteCompactly`), so destroyed keys
     /// leave no bytes in any file.
-    func rewrite() throws {
+    func rewrite(reached: (Environment.RewriteStep) -> Void = { _ in }) throws {
         while true {
             let store = try fresh()
             do {
-                let rewritten = try Opened(store.environment.rewriteCompactly())
+                let rewritten = try Opened(store.environment.rewriteCompactly(reached: reached))
                 opened.withLock { $0 = rewritten }
                 return
             } catch LMDBError.Code.busy {

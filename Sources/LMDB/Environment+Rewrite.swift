@@ -52,7 +52,15 @@ extension Environment {
     /// (`RENAME_EXCHANGE`); a leftover `<path>.next` is garbage removed by the next rewrite or by
     /// `finishInterruptedRewrite`. Where the file system cannot exchange, two renames are used and
     /// `finishInterruptedRewrite` completes them.
-    public func rewriteCompactly() throws -> Environment {
+    /// The points a rewrite passes, for callers that report progress or stop there in crash tests.
+    public enum RewriteStep: String, Sendable {
+        /// The compact copy is complete and synced beside the directory; nothing swapped yet.
+        case copied
+        /// The directories are swapped; the old one is not removed yet.
+        case swapped
+    }
+
+    public func rewriteCompactly(reached: (RewriteStep) -> Void = { _ in }) throws -> Environment {
         let next = path + ".next"
         try write { _ in
             // The write lock keeps every other writer (in any process) out until the swap is done.
@@ -64,6 +72,7 @@ extension Environment {
             guard chmod(next + "/data.mdb", configuration.fileMode) == 0 else { throw Self.systemError("chmod", next + "/data.mdb") }
             try Self.syncFile(next + "/data.mdb")
             try Self.syncFile(next)
+            reached(.copied)
             if reel_exchange_paths(next, path) != 0 {
                 guard errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP else {
                     throw Self.systemError("renameat2", path)
@@ -74,9 +83,11 @@ extension Environment {
                 guard rename(path, old) == 0 else { throw Self.systemError("rename", path) }
                 guard rename(next, path) == 0 else { throw Self.systemError("rename", next) }
                 try Self.syncFile((path as NSString).deletingLastPathComponent)
+                reached(.swapped)
                 try Self.removeTree(old)
             } else {
                 try Self.syncFile((path as NSString).deletingLastPathComponent)
+                reached(.swapped)
                 try Self.removeTree(next)  // now the old files
             }
         }

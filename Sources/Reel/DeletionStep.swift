@@ -9,6 +9,10 @@ public enum DeletionStep: String, Sendable, CaseIterable {
     case recorded
     /// The key is replaced by a destroyed marker (its bytes still in a freed page).
     case keyDestroyed = "key-destroyed"
+    /// A compact copy of the key store is complete beside it; nothing swapped yet.
+    case keyStoreCopied = "key-store-copied"
+    /// The copy is swapped in; the old key store (with the key's bytes) is not removed yet.
+    case keyStoreSwapped = "key-store-swapped"
     /// The key store is rewritten compactly: no file holds the key.
     case keyStoreRewritten = "key-store-rewritten"
     /// The ledger records the stream as shredded: done.
@@ -17,6 +21,8 @@ public enum DeletionStep: String, Sendable, CaseIterable {
     init(_ step: ShreddingStep) {
         switch step {
         case .keysDestroyed: self = .keyDestroyed
+        case .keyStoreCopied: self = .keyStoreCopied
+        case .keyStoreSwapped: self = .keyStoreSwapped
         case .keyStoreRewritten: self = .keyStoreRewritten
         case .recorded: self = .completed
         }
