@@ -28,7 +28,7 @@ ID_BASE = "https://reel.example/schemas/events/"
 
 # DomainEvent.currentVersions
 CURRENT_VERSIONS = {
-    "account-opened": 1, "favorite-added": 1, "favorite-removed": 1, "profile-name-changed": 1,
+    "account-opened": 1, "favorite-added": 1, "favorite-imported": 1, "favorite-removed": 1, "profile-name-changed": 1,
     "profile-photo-changed": 1, "profile-photo-removed": 1, "language-switched": 1, "account-deleted": 1,
 }
 
@@ -68,6 +68,17 @@ EXAMPLES = {
     ),
     "favorite-added": (MEDIA_VALID, MEDIA_INVALID),
     "favorite-removed": (MEDIA_VALID, MEDIA_INVALID),
+    "favorite-imported": (
+        [dict(m, addedAt="2019-03-02T00:00:00.000000Z", source=s) for m in MEDIA_VALID for s in ["reel", "letterboxd"]]
+        + [{"mediaType": "tv", "id": 1399, "addedAt": "2024-01-02T03:04:05.123456Z", "source": "trakt"}],
+        [dict(m, addedAt="2019-03-02T00:00:00.000000Z", source="imdb") for m in MEDIA_INVALID if isinstance(m, dict) and "title" not in m]
+        + [{"mediaType": "movie", "id": 550, "addedAt": "2019-03-02", "source": "imdb"},
+           {"mediaType": "movie", "id": 550, "addedAt": "2019-03-02T00:00:00Z", "source": "imdb"},
+           {"mediaType": "movie", "id": 550, "addedAt": "2019-03-02T00:00:00.000000Z", "source": "netflix"},
+           {"mediaType": "movie", "id": 550, "addedAt": "2019-03-02T00:00:00.000000Z"},
+           {"mediaType": "movie", "id": 550, "source": "reel"},
+           {"mediaType": "movie", "id": 550, "addedAt": "2019-03-02T00:00:00.000000Z", "source": "reel", "extra": 1}],
+    ),
     "profile-name-changed": (
         [{"name": "Ann"}, {"name": "x"}, {"name": "x" * 100}, {"name": "Zoë Saldaña"}, {"name": "  padded  "},
          {"name": "名前"}, {"name": "🎬 fan"}, {"name": "a\u00a0b"}],

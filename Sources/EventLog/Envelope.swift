@@ -1,4 +1,5 @@
 import Foundation
+import Crypto
 
 /// One stored event as it is on disk: its place in the log, its metadata, its sealed payload and
 /// its link in the hash chain. `Schemas/ledger-layout.md` gives the exact bytes.
@@ -126,4 +127,36 @@ extension UUID {
 
     /// The 16 bytes in RFC 4122 order, as the `event-ids` index keys them.
     var bytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
+}
+
+extension Envelope {
+    /// The envelope's bytes exactly as stored (see `Schemas/ledger-layout.md`).
+    public var bytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(126 + streamID.rawValue.utf8.count + type.utf8.count + sealedPayload.count)
+        func integer<I: FixedWidthInteger>(_ value: I) { withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0) } }
+        integer(EnvelopeView.format)
+        integer(position)
+        out.append(contentsOf: previousHash.bytes)
+        out.append(contentsOf: eventID.bytes)
+        integer(streamVersion)
+        integer(recordedAtMicroseconds)
+        integer(schemaVersion)
+        integer(UInt8(streamID.rawValue.utf8.count))
+        out.append(contentsOf: streamID.rawValue.utf8)
+        integer(UInt8(type.utf8.count))
+        out.append(contentsOf: type.utf8)
+        integer(sealAlgorithm)
+        out.append(contentsOf: nonce)
+        integer(UInt32(sealedPayload.count))
+        out.append(contentsOf: sealedPayload)
+        out.append(contentsOf: hash.bytes)
+        return out
+    }
+
+    /// Whether `hash` is the SHA-256 of everything before it: the envelope is as it was sealed.
+    public var hashIsValid: Bool {
+        let all = bytes
+        return ChainHash(bytes: Array(SHA256.hash(data: all[0..<(all.count - 32)]))) == hash
+    }
 }

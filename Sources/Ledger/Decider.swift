@@ -21,6 +21,16 @@ public enum Decider {
                     outcomes.append(.favoriteAdded(key))
                 }
             }
+        case .importFavorites(let favorites, let source):
+            var seen = Set<MediaKey>()
+            for favorite in favorites where seen.insert(favorite.key).inserted {
+                if current.saved.contains(favorite.key) {
+                    outcomes.append(.alreadySaved(favorite.key))
+                } else {
+                    events.append(.favoriteImported(favorite.key, addedAt: favorite.addedAt, source: source))
+                    outcomes.append(.favoriteAdded(favorite.key))
+                }
+            }
         case .removeFavorites(let keys):
             for key in unique(keys) {
                 if current.saved.contains(key) {

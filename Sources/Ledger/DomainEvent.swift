@@ -4,6 +4,9 @@
 public enum DomainEvent: Sendable, Hashable {
     case accountOpened(AccountHandle)
     case favoriteAdded(MediaKey)
+    /// A title saved by an import, keeping when it was first saved where it came from (another
+    /// Reel ledger, Letterboxd, IMDb, Trakt): the saved list orders and dates it by `addedAt`.
+    case favoriteImported(MediaKey, addedAt: Int64, source: String)
     case favoriteRemoved(MediaKey)
     case profileNameChanged(ProfileName)
     case profilePhotoChanged(PhotoReference)
@@ -16,6 +19,7 @@ public enum DomainEvent: Sendable, Hashable {
         switch self {
         case .accountOpened: "account-opened"
         case .favoriteAdded: "favorite-added"
+        case .favoriteImported: "favorite-imported"
         case .favoriteRemoved: "favorite-removed"
         case .profileNameChanged: "profile-name-changed"
         case .profilePhotoChanged: "profile-photo-changed"
@@ -27,7 +31,7 @@ public enum DomainEvent: Sendable, Hashable {
 
     /// Every type this version of Reel writes, with the schema version it writes.
     public static let currentVersions: [String: UInt16] = [
-        "account-opened": 1, "favorite-added": 1, "favorite-removed": 1, "profile-name-changed": 1,
+        "account-opened": 1, "favorite-added": 1, "favorite-imported": 1, "favorite-removed": 1, "profile-name-changed": 1,
         "profile-photo-changed": 1, "profile-photo-removed": 1, "language-switched": 1, "account-deleted": 1,
     ]
 
@@ -38,6 +42,8 @@ public enum DomainEvent: Sendable, Hashable {
         switch self {
         case .accountOpened(let handle): ["handle": .string(handle.value)]
         case .favoriteAdded(let key), .favoriteRemoved(let key): ["mediaType": .string(key.mediaType.rawValue), "id": .integer(key.id)]
+        case .favoriteImported(let key, let addedAt, let source):
+            ["mediaType": .string(key.mediaType.rawValue), "id": .integer(key.id), "addedAt": .string(UTCTime.iso(addedAt)), "source": .string(source)]
         case .profileNameChanged(let name): ["name": .string(name.value)]
         case .profilePhotoChanged(let photo): ["photo": photo.json]
         case .languageSwitched(let tag): ["language": .string(tag.value)]
@@ -50,6 +56,7 @@ public enum DomainEvent: Sendable, Hashable {
         switch self {
         case .accountOpened(let handle): "opened the account '\(handle)'"
         case .favoriteAdded(let key): "added \(key)"
+        case .favoriteImported(let key, let addedAt, let source): "added \(key) (imported from \(source); first saved \(UTCTime.iso(addedAt).prefix(10)))"
         case .favoriteRemoved(let key): "removed \(key)"
         case .profileNameChanged(let name): "changed name to \"\(name)\""
         case .profilePhotoChanged(let photo):
@@ -73,6 +80,10 @@ public enum DomainEvent: Sendable, Hashable {
             guard let handle = payload["handle"]?.stringValue else { throw DecodeFailure("expected handle") }
             return .accountOpened(try AccountHandle(handle))
         case "favorite-added": return .favoriteAdded(try key())
+        case "favorite-imported":
+            guard let time = payload["addedAt"]?.stringValue.flatMap(UTCTime.parse) else { throw DecodeFailure("expected addedAt (RFC 3339 UTC)") }
+            guard let source = payload["source"]?.stringValue, !source.isEmpty else { throw DecodeFailure("expected source") }
+            return .favoriteImported(try key(), addedAt: time, source: source)
         case "favorite-removed": return .favoriteRemoved(try key())
         case "profile-name-changed":
             guard let name = payload["name"]?.stringValue else { throw DecodeFailure("expected name") }

@@ -1,7 +1,8 @@
 /// One entry of the saved list.
 public struct SavedItem: Sendable, Hashable {
     public let key: MediaKey
-    /// When it was added: the recorded-at of its `favorite-added` event, in microseconds (UTC).
+    /// When it was added: the recorded-at of its `favorite-added` event, or the original time an
+    /// import carried (`favorite-imported`), in microseconds (UTC).
     public let addedAt: Int64
     /// The log position of that event.
     public let position: UInt64

@@ -20,6 +20,9 @@ public struct SavedList: Sendable, Equatable {
         case .favoriteAdded(let key):
             guard index.insert(key).inserted else { return }
             items.append(SavedItem(key: key, addedAt: recorded.recordedAt, position: recorded.position))
+        case .favoriteImported(let key, let addedAt, _):
+            guard index.insert(key).inserted else { return }
+            items.append(SavedItem(key: key, addedAt: addedAt, position: recorded.position))
         case .favoriteRemoved(let key):
             guard index.remove(key) != nil else { return }
             items.removeAll { $0.key == key }

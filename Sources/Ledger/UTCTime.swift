@@ -1,6 +1,43 @@
 /// Formats microseconds since the epoch as ISO 8601 UTC (`2026-11-21T09:30:00.123456Z`), in pure
 /// Swift (days to civil date after Howard Hinnant's algorithm), for messages from the domain.
 public enum UTCTime {
+    /// Parses what `iso` writes (`2026-11-21T09:30:00.123456Z`; the fraction may have 0 to 6
+    /// digits); `nil` for anything else.
+    public static func parse(_ text: String) -> Int64? {
+        let b = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int64? {
+            guard range.upperBound <= b.count, !range.isEmpty else { return nil }
+            var v: Int64 = 0
+            for i in range {
+                guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }
+                v = v * 10 + Int64(b[i] - 0x30)
+            }
+            return v
+        }
+        guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A, b.last == 0x5A,
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var micros: Int64 = 0
+        if b.count > 20 {
+            guard b[19] == 0x2E, (21...27).contains(b.count), let fraction = number(20..<(b.count - 1)) else { return nil }
+            micros = fraction
+            for _ in 0..<(6 - (b.count - 21)) { micros *= 10 }
+        } else if b[19] != 0x5A {
+            return nil
+        }
+        // Days from the civil date (Howard Hinnant's algorithm), the inverse of `iso`.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return ((days * 86_400 + hour * 3_600 + minute * 60 + second) * 1_000_000) + micros
+    }
+
     public static func iso(_ micros: Int64) -> String {
         let (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)
         var secs = seconds

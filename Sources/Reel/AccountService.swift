@@ -214,6 +214,21 @@ public final class AccountService: Sendable {
         }.sorted { ($0.handle?.value ?? "~", $0.stream) < ($1.handle?.value ?? "~", $1.stream) }
     }
 
+    // MARK: - Export
+
+    /// The account's state, whole history (decrypted), photo and the log head, read in one go.
+    public func export(of handle: AccountHandle) throws -> AccountExport {
+        let view = try view(of: handle)
+        let events = try log.read(stream: view.stream)
+        guard let head = try log.head() else { throw ReelError.noAccount(handle.value) }
+        if let unreadable = events.first(where: \.isShredded) {
+            throw ReelError.undecodableEvent(position: unreadable.position, reason: "its payload cannot be opened")
+        }
+        return AccountExport(
+            handle: handle, stream: view.stream, state: view.state, events: events, head: head, photo: try photo(of: handle),
+            exportedAt: Int64(Date().timeIntervalSince1970 * 1_000_000))
+    }
+
     // MARK: - Rebuild
 
     /// Replays the whole log into fresh projections, compares them with the live ones, and (unless

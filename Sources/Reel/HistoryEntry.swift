@@ -54,7 +54,7 @@ extension HistoryEntry {
     /// The title a favorite event is about.
     public var mediaKey: MediaKey? {
         switch event {
-        case .favoriteAdded(let key)?, .favoriteRemoved(let key)?: key
+        case .favoriteAdded(let key)?, .favoriteRemoved(let key)?, .favoriteImported(let key, _, _)?: key
         default: nil
         }
     }

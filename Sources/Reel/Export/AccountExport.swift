@@ -1,0 +1,105 @@
+import Crypto
+import EventLog
+import Foundation
+import Ledger
+
+/// One account taken out of the ledger: its settings, saved list and whole decrypted history,
+/// with each event's sealed envelope, so the file can be checked without Reel (see
+/// `Schemas/export.md` and `Tools/verify_export.py`).
+public struct AccountExport: Sendable {
+    public static let format = "reel-export/1"
+
+    public let handle: AccountHandle
+    public let stream: StreamID
+    public let state: AccountState
+    public let events: [RecordedEvent]
+    /// The log's head when the export was read: the chain segment ends at or before it.
+    public let head: LogHead
+    public let photo: (PhotoReference, [UInt8])?
+    public let exportedAt: Int64
+
+    /// The document, as UTF-8 JSON. `details` are catalog details of saved titles, when known.
+    public func document(details: [MediaKey: JSONValue] = [:], generator: String) -> [UInt8] {
+        var out = JSONBytes()
+        out.reserve(events.count * 700 + 4_096)
+        out.raw("{\n")
+        out.member("format", .string(Self.format), first: true)
+        out.member("exportedAt", .string(UTCTime.iso(exportedAt)))
+        out.member("generator", .string(generator))
+        out.member(
+            "account",
+            [
+                "handle": .string(handle.value), "stream": .string(stream.rawValue), "status": .string(state.status.rawValue),
+                "openedAt": state.openedAt.map { .string(UTCTime.iso($0)) } ?? .null, "events": .integer(Int64(state.version)),
+            ])
+        var settings: [String: JSONValue] = [
+            "name": state.settings.name.map { .string($0.value) } ?? .null, "language": .string(state.settings.language.value), "photo": .null,
+        ]
+        if let (reference, bytes) = photo {
+            settings["photo"] = [
+                "sha256": .string(reference.sha256), "contentType": .string(reference.contentType),
+                "bytes": .integer(Int64(reference.bytes)), "width": .integer(Int64(reference.width)),
+                "height": .integer(Int64(reference.height)), "data": .string(Data(bytes).base64EncodedString()),
+            ]
+        }
+        out.member("settings", .object(settings))
+        out.raw(",\n\"saved\": [")
+        for (index, item) in state.saved.items.enumerated() {
+            out.raw(index == 0 ? "\n" : ",\n")
+            out.value([
+                "mediaType": .string(item.key.mediaType.rawValue), "id": .integer(item.key.id),
+                "addedAt": .string(UTCTime.iso(item.addedAt)), "position": .integer(Int64(item.position)),
+                "details": details[item.key] ?? .null,
+            ])
+        }
+        out.raw("\n],\n\"history\": [")
+        for (index, event) in events.enumerated() {
+            out.raw(index == 0 ? "\n" : ",\n")
+            let envelope = event.envelope
+            let payload = Self.canonicalPayload(event.payload ?? [])
+            out.raw("{\"position\":\(envelope.position),\"streamVersion\":\(envelope.streamVersion),\"eventId\":\"")
+            out.raw(envelope.eventID.uuidString.lowercased())
+            out.raw("\",\"type\":")
+            out.value(.string(envelope.type))
+            out.raw(",\"schemaVersion\":\(envelope.schemaVersion),\"recordedAt\":\"\(UTCTime.iso(envelope.recordedAtMicroseconds))\",\"payload\":")
+            out.bytes(payload)
+            out.raw(",\"payloadSha256\":\"\(ChainHash(bytes: Array(SHA256.hash(data: payload))).hex)\",\"previousHash\":\"")
+            out.raw(envelope.previousHash.hex)
+            out.raw("\",\"hash\":\"\(envelope.hash.hex)\",\"envelope\":\"")
+            out.raw(Data(envelope.bytes).base64EncodedString())
+            out.raw("\"}")
+        }
+        out.raw("\n],\n")
+        out.member(
+            "chain",
+            [
+                "layout": "reel-ledger/1", "headPosition": .integer(Int64(head.position)), "headHash": .string(head.hash.hex),
+                "headRecordedAt": .string(UTCTime.iso(head.recordedAtMicroseconds)),
+            ], first: true)
+        out.raw("\n}\n")
+        return out.bytes
+    }
+
+    /// The payload as canonical JSON (keys sorted, no whitespace): what `payloadSha256` hashes.
+    static func canonicalPayload(_ stored: [UInt8]) -> [UInt8] {
+        (try? JSONValue(parsing: stored).encoded()) ?? stored
+    }
+}
+
+/// A JSON document written straight into bytes: the export of 100,000 events must take well
+/// under a second, which a tree of values and an encoder do not.
+struct JSONBytes {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func reserve(_ count: Int) { bytes.reserveCapacity(count) }
+    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+    mutating func bytes(_ more: [UInt8]) { bytes.append(contentsOf: more) }
+    mutating func value(_ value: JSONValue) { bytes.append(contentsOf: value.encoded()) }
+
+    mutating func member(_ name: String, _ value: JSONValue, first: Bool = false) {
+        if !first { raw(",\n") }
+        self.value(.string(name))
+        raw(": ")
+        self.value(value)
+    }
+}
