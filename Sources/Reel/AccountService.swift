@@ -229,6 +229,53 @@ public final class AccountService: Sendable {
             exportedAt: Int64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
+    /// Restores a verified Reel export as a new account of `handle` (new stream, new key), in one
+    /// write transaction: `account opened`, then the history's events, favorites keeping when
+    /// they were first saved (`favorite-imported`). Refused when `handle` has an open account.
+    /// The new account's saved list and settings must equal the export's, or nothing is written.
+    public func restore(_ document: ExportDocument, as handle: AccountHandle, dryRun: Bool = false) throws -> RestoreReport {
+        var events: [DomainEvent] = [.accountOpened(handle)]
+        var skipped = 0
+        for event in document.events.dropFirst() {
+            switch event.event {
+            case .favoriteAdded(let key)?: events.append(.favoriteImported(key, addedAt: event.recordedAt, source: "reel"))
+            case .accountOpened?, .accountDeleted?: continue
+            case let domain?: events.append(domain)
+            case nil: skipped += 1
+            }
+        }
+        let store = self.store
+        let taken = try log.environment.read { txn in try store.stream(for: handle, try store.liveSlot(txn), txn) }
+        if taken != nil { throw ReelError.handleTaken(handle.value) }
+        if dryRun {
+            return RestoreReport(handle: handle, stream: nil, events: events.count, saved: document.state.saved.count, skipped: skipped, state: document.state)
+        }
+        let stream = try StreamID("account-" + UUID.newEventID().uuidString.lowercased())
+        try log.prepareKey(for: stream)
+        let proposed = try events.map { try ProposedEvent(type: $0.type, schemaVersion: $0.schemaVersion, payload: $0.payload.encoded()) }
+        let restored: AccountState = try log.write { w in
+            let txn = w.transaction
+            try store.catchUp(w, projector: projector)
+            let slot = try store.liveSlot(txn)
+            if try store.stream(for: handle, slot, txn) != nil { throw ReelError.handleTaken(handle.value) }
+            let recorded = try w.append(proposed, to: stream, expected: .noStream)
+            if let (reference, bytes) = document.photo {
+                let sealed = try log.sealBlob(bytes, for: stream, context: ProjectionStore.photoContext)
+                try txn.put(store.photos, ProjectionStore.photoKey(stream, reference.sha256), sealed)
+            }
+            var set = ProjectionSet(position: try store.checkpoint(slot, txn), projector: projector) { try store.state(of: $0, slot, txn) }
+            for event in recorded { try set.apply(event) }
+            guard let state = set.states[stream], state.saved.items.map(\.key) == document.state.saved.items.map(\.key),
+                state.saved.items.map(\.addedAt) == document.state.saved.items.map(\.addedAt), state.settings == document.state.settings
+            else {
+                throw ReelError.corruptProjection(stream: stream.rawValue, reason: "the restored account does not equal the export")
+            }
+            try store.save(set, into: slot, txn)
+            return state
+        }
+        return RestoreReport(handle: handle, stream: stream, events: events.count, saved: restored.saved.count, skipped: skipped, state: restored)
+    }
+
     // MARK: - Rebuild
 
     /// Replays the whole log into fresh projections, compares them with the live ones, and (unless

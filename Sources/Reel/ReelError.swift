@@ -14,6 +14,8 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingPhoto(String)
     /// `--as-of` names a point the account has not reached.
     case asOfOutOfRange(String)
+    /// An import would open an account under a handle that has one.
+    case handleTaken(String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corruptProjection(let stream, let reason): "the projection of \(stream) is damaged (\(reason)); run 'reel projections rebuild'"
         case .missingPhoto(let sha): "the photo \(sha) is missing from the photo store"
         case .asOfOutOfRange(let why): why
+        case .handleTaken(let handle): "there is an account '\(handle)' already; import under another handle with --as"
         }
     }
 }

@@ -4,6 +4,6 @@ import ArgumentParser
 struct Account: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Delete an account for good, export it, check an export, or import one.",
-        subcommands: [AccountDelete.self, AccountExportCommand.self]
+        subcommands: [AccountDelete.self, AccountExportCommand.self, AccountVerifyExport.self, AccountImport.self]
     )
 }

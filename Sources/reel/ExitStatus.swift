@@ -43,6 +43,7 @@ extension ReelFailure {
             case .noAccount, .noLedger, .asOfOutOfRange: return ReelFailure(message: error.description, status: .notFound)
             case .undecodableEvent, .corruptProjection, .missingPhoto:
                 return ReelFailure(message: error.description, status: .integrityFailure)
+            case .handleTaken: return ReelFailure(message: error.description, status: .conflict)
             }
         case let error as EventLogError:
             switch error {

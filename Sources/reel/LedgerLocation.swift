@@ -15,6 +15,11 @@ enum LedgerLocation {
         try AccountService.open(at: global.resolvedDataDirectory)
     }
 
+    /// For dry runs: the ledger when there is one, else `nil` (nothing is created).
+    static func existingServiceIfAny(_ global: GlobalOptions) throws -> AccountService? {
+        AccountService.ledgerExists(at: global.resolvedDataDirectory) ? try AccountService.open(at: global.resolvedDataDirectory) : nil
+    }
+
     /// For commands that only read: no ledger is a not-found error, nothing is created.
     static func existingService(_ global: GlobalOptions) throws -> AccountService {
         try AccountService.openExisting(at: global.resolvedDataDirectory)

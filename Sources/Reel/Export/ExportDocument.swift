@@ -1,0 +1,231 @@
+import Crypto
+import EventLog
+import Foundation
+import Ledger
+
+/// A Reel export read back and verified (the procedure of `Schemas/export.md`): every sealed
+/// envelope hashes to its recorded hash and agrees with the clear fields, payloads match their
+/// digests, the stream runs 1, 2, 3, … and the history replays to exactly the saved list and
+/// settings the document states. Anything else is an `ExportError` naming where.
+public struct ExportDocument: Sendable {
+    public struct Event: Sendable {
+        public let position: UInt64
+        public let streamVersion: UInt64
+        public let eventID: UUID
+        public let type: String
+        public let schemaVersion: UInt16
+        public let recordedAt: Int64
+        public let event: DomainEvent?
+    }
+
+    public let handle: AccountHandle
+    public let sourceStream: String
+    public let exportedAt: Int64
+    public let events: [Event]
+    /// The state the history replays to (equal to the document's saved list and settings).
+    public let state: AccountState
+    public let photo: (PhotoReference, [UInt8])?
+    public let headPosition: UInt64
+    public let headHash: String
+
+    public init(parsing bytes: [UInt8], decoder: EventDecoder = .standard) throws(ExportError) {
+        let root: JSONValue
+        do {
+            root = try JSONValue(parsing: bytes)
+        } catch {
+            let line = bytes.prefix(min(error.offset, bytes.count)).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            throw ExportError(where: "line \(line)", "not a complete JSON document (\(error.reason))")
+        }
+        guard case .object(let top) = root else { throw ExportError(where: "line 1", "not a Reel export (a JSON object is expected)") }
+        guard let format = top["format"]?.stringValue else { throw ExportError(where: "format", "missing: this is not a Reel export") }
+        guard format == AccountExport.format else {
+            if format.hasPrefix("reel-export/") {
+                throw ExportError(where: "format", "\(format) is not a version this Reel reads (\(AccountExport.format)); upgrade Reel")
+            }
+            throw ExportError(where: "format", "\"\(format)\" is not a Reel export")
+        }
+        let account = try Self.object(top["account"], "account")
+        guard let handleText = account["handle"]?.stringValue, let handle = try? AccountHandle(handleText) else {
+            throw ExportError(where: "account.handle", "missing or not a valid handle")
+        }
+        guard let stream = account["stream"]?.stringValue, !stream.isEmpty else { throw ExportError(where: "account.stream", "missing") }
+        guard account["status"]?.stringValue == "open" else {
+            throw ExportError(where: "account.status", "the export is of a deleted account, which cannot be restored")
+        }
+        guard let exportedAt = top["exportedAt"]?.stringValue.flatMap(UTCTime.parse) else {
+            throw ExportError(where: "exportedAt", "missing or not an RFC 3339 UTC time")
+        }
+        let chain = try Self.object(top["chain"], "chain")
+        guard let headPosition = chain["headPosition"]?.integerValue, headPosition > 0,
+            let headHash = chain["headHash"]?.stringValue, ChainHash(hex: headHash) != nil
+        else { throw ExportError(where: "chain", "headPosition and headHash are required") }
+
+        guard case .array(let history)? = top["history"] else { throw ExportError(where: "history", "missing") }
+        guard !history.isEmpty else { throw ExportError(where: "history", "empty: an account has at least its opening event") }
+        guard account["events"]?.integerValue == Int64(history.count) else {
+            throw ExportError(where: "account.events", "says \(account["events"]?.integerValue.map(String.init) ?? "nothing") but history holds \(history.count) events")
+        }
+        var events: [Event] = []
+        events.reserveCapacity(history.count)
+        var state = AccountState()
+        var previous: (position: UInt64, hash: ChainHash, recordedAt: Int64)?
+        for (index, value) in history.enumerated() {
+            let event = try Self.event(value, index: index, stream: stream, decoder: decoder)
+            let place = "history[\(index)] (position \(event.position))"
+            guard event.streamVersion == UInt64(index + 1) else {
+                throw ExportError(where: place, "stream version \(event.streamVersion), expected \(index + 1): an event is missing or out of order")
+            }
+            if let previous {
+                guard event.position > previous.position else { throw ExportError(where: place, "positions do not increase") }
+                guard event.recordedAt >= previous.recordedAt else { throw ExportError(where: place, "recorded before the event before it") }
+                if event.position == previous.position + 1, event.previousHash != previous.hash {
+                    throw ExportError(where: place, "its previous hash is not the hash of the event before it")
+                }
+            } else if event.type != "account-opened" {
+                throw ExportError(where: place, "the history does not start with account-opened")
+            }
+            if event.type == "account-deleted" { throw ExportError(where: place, "the export is of a deleted account, which cannot be restored") }
+            if let domain = event.record.event {
+                state.apply(RecordedDomainEvent(event: domain, position: event.position, streamVersion: event.streamVersion, recordedAt: event.recordedAt))
+            } else {
+                state.skip(position: event.position, streamVersion: event.streamVersion)
+            }
+            events.append(event.record)
+            previous = (event.position, event.hash, event.recordedAt)
+        }
+        if let last = previous {
+            guard last.position <= UInt64(headPosition) else {
+                throw ExportError(where: "chain.headPosition", "\(headPosition) is before the last exported event (\(last.position))")
+            }
+            if last.position == UInt64(headPosition), last.hash.hex != headHash.lowercased() {
+                throw ExportError(where: "chain.headHash", "is not the hash of the last event, which is at the head position")
+            }
+        }
+        guard state.handle == handle else {
+            throw ExportError(where: "account.handle", "'\(handle)' is not the handle the history opened ('\(state.handle?.value ?? "none")')")
+        }
+        let photo = try Self.photo(top["settings"])
+        try Self.compare(state, saved: top["saved"], settings: top["settings"], photo: photo?.0)
+
+        self.handle = handle
+        self.sourceStream = stream
+        self.exportedAt = exportedAt
+        self.events = events
+        self.state = state
+        self.photo = photo
+        self.headPosition = UInt64(headPosition)
+        self.headHash = headHash.lowercased()
+    }
+
+    // MARK: - Pieces
+
+    private static func object(_ value: JSONValue?, _ name: String) throws(ExportError) -> [String: JSONValue] {
+        guard case .object(let members)? = value else { throw ExportError(where: name, "missing or not an object") }
+        return members
+    }
+
+    private struct Checked {
+        let record: Event
+        let position: UInt64
+        let streamVersion: UInt64
+        let recordedAt: Int64
+        let type: String
+        let previousHash: ChainHash
+        let hash: ChainHash
+    }
+
+    private static func event(_ value: JSONValue, index: Int, stream: String, decoder: EventDecoder) throws(ExportError) -> Checked {
+        var place = "history[\(index)]"
+        guard case .object(let e) = value else { throw ExportError(where: place, "not an object") }
+        guard let position = e["position"]?.integerValue, position > 0 else { throw ExportError(where: place, "position is missing") }
+        place += " (position \(position))"
+        guard let encoded = e["envelope"]?.stringValue, let data = Data(base64Encoded: encoded) else {
+            throw ExportError(where: place, "envelope is missing or not base64")
+        }
+        let envelope: Envelope
+        do {
+            envelope = try Array(data).withUnsafeBytes { try Envelope(bytes: $0) }
+        } catch {
+            throw ExportError(where: place, "the envelope does not parse: \(error)")
+        }
+        guard envelope.hashIsValid else { throw ExportError(where: place, "the envelope's bytes do not hash to its hash: it was altered") }
+        func clear(_ name: String, _ matches: Bool) throws(ExportError) {
+            if !matches { throw ExportError(where: place, "\(name) differs from the sealed envelope's") }
+        }
+        try clear("position", UInt64(position) == envelope.position)
+        try clear("streamVersion", e["streamVersion"]?.integerValue == Int64(envelope.streamVersion))
+        try clear("eventId", e["eventId"]?.stringValue == envelope.eventID.uuidString.lowercased())
+        try clear("type", e["type"]?.stringValue == envelope.type)
+        try clear("schemaVersion", e["schemaVersion"]?.integerValue == Int64(envelope.schemaVersion))
+        try clear("recordedAt", e["recordedAt"]?.stringValue == UTCTime.iso(envelope.recordedAtMicroseconds))
+        try clear("hash", e["hash"]?.stringValue == envelope.hash.hex)
+        try clear("previousHash", e["previousHash"]?.stringValue == envelope.previousHash.hex)
+        try clear("stream", envelope.streamID.rawValue == stream)
+        guard let payload = e["payload"], case .object = payload else { throw ExportError(where: place, "payload is missing") }
+        let canonical = payload.encoded()
+        guard e["payloadSha256"]?.stringValue == ChainHash(bytes: Array(SHA256.hash(data: canonical))).hex else {
+            throw ExportError(where: place, "the payload does not match its payloadSha256: it was altered")
+        }
+        let domain: DomainEvent?
+        do {
+            domain = try decoder.decode(type: envelope.type, schemaVersion: envelope.schemaVersion, payload: canonical)
+        } catch {
+            throw ExportError(where: place, error.description)
+        }
+        return Checked(
+            record: Event(
+                position: envelope.position, streamVersion: envelope.streamVersion, eventID: envelope.eventID, type: envelope.type,
+                schemaVersion: envelope.schemaVersion, recordedAt: envelope.recordedAtMicroseconds, event: domain),
+            position: envelope.position, streamVersion: envelope.streamVersion, recordedAt: envelope.recordedAtMicroseconds,
+            type: envelope.type, previousHash: envelope.previousHash, hash: envelope.hash)
+    }
+
+    private static func photo(_ settings: JSONValue?) throws(ExportError) -> (PhotoReference, [UInt8])? {
+        guard let photo = settings?["photo"], photo != .null else { return nil }
+        guard let sha = photo["sha256"]?.stringValue, let type = photo["contentType"]?.stringValue,
+            let size = photo["bytes"]?.integerValue, let width = photo["width"]?.integerValue, let height = photo["height"]?.integerValue,
+            let data = photo["data"]?.stringValue.flatMap({ Data(base64Encoded: $0) })
+        else { throw ExportError(where: "settings.photo", "incomplete (sha256, contentType, bytes, width, height and base64 data)") }
+        let bytes = Array(data)
+        guard bytes.count == size, PhotoDigest.sha256Hex(bytes) == sha else {
+            throw ExportError(where: "settings.photo", "the photo's data does not match its size and SHA-256")
+        }
+        return (PhotoReference(sha256: sha, contentType: type, bytes: Int(size), width: Int(width), height: Int(height)), bytes)
+    }
+
+    /// The saved list and settings the document states must be what its history replays to.
+    private static func compare(_ state: AccountState, saved: JSONValue?, settings: JSONValue?, photo: PhotoReference?) throws(ExportError) {
+        guard case .array(let items)? = saved else { throw ExportError(where: "saved", "missing") }
+        guard items.count == state.saved.count else {
+            throw ExportError(where: "saved", "lists \(items.count) titles but the history saves \(state.saved.count)")
+        }
+        for (index, (item, replayed)) in zip(items, state.saved.items).enumerated() {
+            let matches =
+                item["mediaType"]?.stringValue == replayed.key.mediaType.rawValue && item["id"]?.integerValue == replayed.key.id
+                && item["addedAt"]?.stringValue == UTCTime.iso(replayed.addedAt)
+            guard matches else {
+                throw ExportError(where: "saved[\(index)]", "is not what the history saved there (\(replayed.key), added \(UTCTime.iso(replayed.addedAt)))")
+            }
+        }
+        guard case .object(let s)? = settings else { throw ExportError(where: "settings", "missing") }
+        guard (s["name"]?.stringValue) == state.settings.name?.value, s["language"]?.stringValue == state.settings.language.value else {
+            throw ExportError(where: "settings", "name or language is not what the history set")
+        }
+        guard photo?.sha256 == state.settings.photo?.sha256 else {
+            throw ExportError(where: "settings.photo", "is not the photo the history set")
+        }
+    }
+}
+
+/// Why a file is not a verifiable Reel export, and where: one line.
+public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let location: String
+    public let reason: String
+
+    init(where location: String, _ reason: String) {
+        self.location = location
+        self.reason = reason
+    }
+
+    public var description: String { "\(location): \(reason)" }
+}
