@@ -39,22 +39,78 @@ struct AccountImport: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let bytes = try InputFile.read(file)
-            let kind = format ?? Self.recognise(bytes)
+            let kind = format.flatMap(InterchangeFormat.init(name:)) ?? InterchangeFormat.detect(bytes)
             guard let kind else {
-                throw ReelFailure(message: "\(file): not a file Reel can import (a Reel export, Letterboxd or IMDb CSV, or Trakt JSON); name it with --format", status: .usage)
+                throw ReelFailure(
+                    message: "\(file): not a file Reel can import (a Reel export, a Letterboxd or IMDb CSV, or a Trakt JSON); name its format with --format",
+                    status: .usage)
             }
-            switch kind {
-            case "reel": try restore(bytes)
-            default: throw ReelFailure(message: "\(file): importing \(kind) files is not available yet", status: .usage)
+            if kind == .reelExport {
+                try restore(bytes)
+            } else {
+                try await importList(bytes, kind)
             }
         }
     }
 
-    static func recognise(_ bytes: [UInt8]) -> String? {
-        let head = String(decoding: bytes.prefix(4_096), as: UTF8.self)
-        let trimmed = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-        if trimmed.hasPrefix("{"), head.contains("\"format\""), head.contains("reel-export/") { return "reel" }
-        return nil
+    /// Another app's list: rows matched to TMDb titles, saved into the account with their dates.
+    private func importList(_ bytes: [UInt8], _ kind: InterchangeFormat) async throws {
+        let titles = try Self.titles(in: bytes, kind, file: file)
+        let target = try handle.map { try AccountHandle($0) } ?? global.handle()
+        let service = try dryRun ? LedgerLocation.existingServiceIfAny(global) : LedgerLocation.service(global)
+        let current = try service.flatMap { service in try? service.view(of: target) }?.state
+        let language = current?.settings.language.value ?? LanguageTag.default.value
+        let matches = try await CatalogLocation.withClient(global) { client in
+            let progress = ProgressLine(label: "matching titles", threshold: 20)
+            defer { progress.finish() }
+            return try await TitleMatcher(client: client, language: language).match(titles) { progress.update(UInt64($0), of: UInt64($1)) }
+        }
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let favorites = zip(titles, matches).compactMap { title, match in match.key.map { ImportedFavorite(key: $0, addedAt: title.addedAt ?? now) } }
+        let unmatched = zip(titles, matches).compactMap { title, match -> (ImportedTitle, String)? in
+            if case .unmatched(let reason) = match { return (title, reason) }
+            return nil
+        }
+        let command = Command.importFavorites(favorites, source: kind.name)
+        let outcomes: [Outcome]
+        var stream: String?
+        if dryRun {
+            outcomes = try Decider.decide(command, for: target, state: current).outcomes
+        } else if favorites.isEmpty {
+            outcomes = []
+        } else {
+            let report = try service!.execute(command, for: target)
+            outcomes = report.outcomes
+            stream = report.stream?.rawValue
+        }
+        let added = outcomes.filter { if case .favoriteAdded = $0 { return true } else { return false } }.count
+        let already = outcomes.filter { if case .alreadySaved = $0 { return true } else { return false } }.count
+        if global.json {
+            try printJSON([
+                "file": .string(file), "format": .string(kind.name), "dryRun": .bool(dryRun), "user": .string(target.value),
+                "stream": .init(stream.map(JSONValue.string)), "rows": .integer(Int64(titles.count)),
+                "matched": .integer(Int64(favorites.count)), "added": .integer(Int64(added)), "alreadySaved": .integer(Int64(already)),
+                "unmatched": .array(unmatched.map { title, reason in
+                    ["location": .string(title.location.description), "title": .string(title.label), "reason": .string(reason)]
+                }),
+            ] as JSONValue)
+            return
+        }
+        let verb = dryRun ? "would add" : "added"
+        print("\(file) (\(kind)): \(titles.count) rows, \(verb) \(added) to '\(target)', \(already) already saved, \(unmatched.count) unmatched")
+        for (title, reason) in unmatched { print(Terminal.yellow("  unmatched \(title.location): \(title.label): \(reason)")) }
+        if dryRun { print(Terminal.dim("dry run: nothing was written")) }
+    }
+
+    /// The rows of a list file; a file that does not parse is one line naming where.
+    private static func titles(in bytes: [UInt8], _ kind: InterchangeFormat, file: String) throws -> [ImportedTitle] {
+        do {
+            return try kind.readTitles(bytes) ?? []
+        } catch let error as InterchangeError {
+            throw ReelFailure(message: "\(file): \(error.description); nothing imported", status: .integrityFailure)
+        } catch {
+            throw ReelFailure(message: "\(file): \(error); nothing imported", status: .integrityFailure)
+        }
     }
 
     private func restore(_ bytes: [UInt8]) throws {

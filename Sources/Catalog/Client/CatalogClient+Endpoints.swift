@@ -66,6 +66,11 @@ extension CatalogClient {
         try await get(.search(.tv, query: text, page: page, language: language, year: year))
     }
 
+    /// The movies and series TMDb links to an IMDb id (`tt0137523`).
+    public func find(imdbID: String, language: String) async throws -> FindResults {
+        try await get(.find(imdbID: imdbID, language: language))
+    }
+
     public func searchPeople(_ text: String, page: Int = 1, language: String) async throws -> Page<PersonSummary> {
         try await get(.search(.person, query: text, page: page, language: language))
     }

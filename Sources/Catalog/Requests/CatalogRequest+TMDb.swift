@@ -60,6 +60,11 @@ extension CatalogRequest {
         return CatalogRequest(.search, path: "/search/\(kind.rawValue)", query: query)
     }
 
+    /// TMDb's titles with an IMDb id (`/find/{id}?external_source=imdb_id`).
+    public static func find(imdbID: String, language: String) -> CatalogRequest {
+        CatalogRequest(.find, path: "/find/\(imdbID)", query: [("external_source", "imdb_id"), ("language", language)])
+    }
+
     public enum Chart: String, Sendable { case popular, topRated = "top_rated" }
 
     public static func chart(_ chart: Chart, _ mediaType: MediaType, page: Int = 1, language: String, region: String? = nil) -> CatalogRequest {

@@ -43,6 +43,12 @@ public struct SampleResponder: Sendable {
             return discover(mediaType, params, lang)
         case ("search", 2):
             return search(parts[1], params, lang)
+        case ("find", 2):
+            guard params["external_source"] == "imdb_id" else {
+                return Answer(status: 400, body: Array(#"{"success":false,"status_code":5,"status_message":"Invalid parameters: Your request parameters are incorrect."}"#.utf8))
+            }
+            let movies = catalog.movies.filter { $0.imdb_id == parts[1] }.map { JSONValue.object(catalog.movieSummary($0, lang).merging(["media_type": "movie"]) { _, new in new }) }
+            return ok(["movie_results": .array(movies), "tv_results": [], "person_results": [], "tv_episode_results": [], "tv_season_results": []])
         case ("movie", 2), ("tv", 2):
             let mediaType: MediaType = first == "movie" ? .movie : .tv
             if parts[1] == "popular" || parts[1] == "top_rated" { return chart(parts[1], mediaType, params, lang) }
