@@ -23,6 +23,13 @@ struct AccountExportCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(help: ArgumentHelp("Write the export to this file (made atomically, mode 0600).", valueName: "file")) var out: String?
     @Flag(help: "Leave out catalog details of the saved titles (no catalog requests).") var noDetails = false
+    @Option(help: ArgumentHelp("reel (the whole account, default) or letterboxd (the saved movies as Letterboxd's import CSV).", valueName: "format"))
+    var format = "reel"
+
+    func validate() throws {
+        guard ["reel", "letterboxd"].contains(format) else { throw ValidationError("--format takes reel or letterboxd") }
+        if format == "letterboxd", noDetails { throw ValidationError("--no-details does not apply to --format letterboxd") }
+    }
 
     func run() async throws {
         try await runReporting {
@@ -30,7 +37,8 @@ struct AccountExportCommand: AsyncParsableCommand {
             let service = try LedgerLocation.existingService(global)
             let export = try service.export(of: handle)
             var details: [MediaKey: JSONValue] = [:]
-            let keys = export.state.saved.items.map(\.key)
+            var summaries: [MediaKey: TitleSummary] = [:]
+            let keys = export.state.saved.items.map(\.key).filter { format == "reel" || $0.mediaType == .movie }
             if !noDetails, !keys.isEmpty {
                 let language = export.state.settings.language
                 let lookups = try await CatalogLocation.withClient(global) { client in
@@ -39,10 +47,20 @@ struct AccountExportCommand: AsyncParsableCommand {
                     return try await Hydrator(client: client, language: language.value).lookUp(keys) { progress.update(UInt64($0), of: UInt64($1)) }
                 }
                 for (key, lookup) in lookups {
-                    if let summary = lookup.summary { details[key] = TitleList.detailsJSON(summary) }
+                    if let summary = lookup.summary {
+                        details[key] = TitleList.detailsJSON(summary)
+                        summaries[key] = summary
+                    }
                 }
             }
-            let document = export.document(details: details, generator: "reel \(Reel.configuration.version)")
+            let document: [UInt8]
+            if format == "letterboxd" {
+                let series = export.state.saved.items.count - keys.count
+                if series > 0 { Terminal.notice("Letterboxd lists films only: \(series) saved series left out") }
+                document = LetterboxdCSV.write(keys.map { LetterboxdCSV.Row(tmdbID: $0.id, title: summaries[$0]?.title ?? "", year: summaries[$0]?.year) })
+            } else {
+                document = export.document(details: details, generator: "reel \(Reel.configuration.version)")
+            }
             guard let out else {
                 FileHandle.standardOutput.write(Data(document))
                 return
@@ -53,8 +71,13 @@ struct AccountExportCommand: AsyncParsableCommand {
                 try printJSON([
                     "user": .string(handle.value), "file": .string(out), "bytes": .integer(Int64(document.count)),
                     "sha256": .string(digest), "events": .integer(Int64(export.events.count)),
-                    "saved": .integer(Int64(export.state.saved.count)), "headPosition": .integer(Int64(export.head.position)),
+                    "format": .string(format), "saved": .integer(Int64(export.state.saved.count)), "headPosition": .integer(Int64(export.head.position)),
                 ] as JSONValue)
+                return
+            }
+            if format == "letterboxd" {
+                print("exported '\(handle)': \(keys.count) saved movies as Letterboxd's import CSV → \(out)")
+                print(Terminal.dim("  import it at letterboxd.com/import (or into a list); \(document.count) bytes"))
                 return
             }
             print("exported '\(handle)': \(export.events.count) events, \(export.state.saved.count) saved titles → \(out)")
