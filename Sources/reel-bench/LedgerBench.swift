@@ -133,7 +133,7 @@ enum DomainLedger {
         return Built(events: written, bigHandle: "big")
     }
 
-    private static func append(_ events: [DomainEvent], to log: EventLog, stream: String) throws {
+    static func append(_ events: [DomainEvent], to log: EventLog, stream: String) throws {
         let proposed = try events.map { try ProposedEvent(type: $0.type, schemaVersion: $0.schemaVersion, payload: $0.payload.encoded()) }
         for chunk in stride(from: 0, to: proposed.count, by: 1_000) {
             try log.append(Array(proposed[chunk..<min(chunk + 1_000, proposed.count)]), to: try StreamID(stream))
