@@ -18,7 +18,9 @@ private func randomKeys(_ rng: inout SplitMix64) -> [MediaKey] {
 
 private func randomCommand(_ rng: inout SplitMix64) -> Command {
     switch rng.int(0..<100) {
-    case 0..<30: return .addFavorites(randomKeys(&rng))
+    case 0..<25: return .addFavorites(randomKeys(&rng))
+    case 25..<30:
+        return .importFavorites(randomKeys(&rng).map { ImportedFavorite(key: $0, addedAt: Int64(rng.int(0..<1_000_000))) }, source: "letterboxd")
     case 30..<50: return .removeFavorites(randomKeys(&rng))
     case 50..<60: return .rename(rng.pick(namePool))
     case 60..<70: return .changePhoto(rng.pick(photoPool))
@@ -49,6 +51,12 @@ private struct Model {
                 seen.append(key)
                 if !saved.contains(key) { events.append(.favoriteAdded(key)) }
             }
+        case .importFavorites(let favorites, let source):
+            var seen: [MediaKey] = []
+            for favorite in favorites where !seen.contains(favorite.key) {
+                seen.append(favorite.key)
+                if !saved.contains(favorite.key) { events.append(.favoriteImported(favorite.key, addedAt: favorite.addedAt, source: source)) }
+            }
         case .removeFavorites(let keys):
             var seen: [MediaKey] = []
             for key in keys where !seen.contains(key) {
@@ -68,7 +76,7 @@ private struct Model {
     mutating func apply(_ event: DomainEvent) {
         switch event {
         case .accountOpened: exists = true
-        case .favoriteAdded(let key): saved.append(key)
+        case .favoriteAdded(let key), .favoriteImported(let key, _, _): saved.append(key)
         case .favoriteRemoved(let key): saved.removeAll { $0 == key }
         case .profileNameChanged(let new): name = new
         case .profilePhotoChanged(let new): photo = new
@@ -144,11 +152,17 @@ private func eventType(of outcome: Outcome) -> String? {
             try #require(decision.events == expected, context)
 
             // Outcomes: one for each event appended, about the same thing, in the same order.
+            // An import's additions are reported as additions; their events are favorite-imported.
             let changing = decision.outcomes.filter(\.changed)
-            try #require(changing.map(eventType(of:)) == decision.events.map { Optional($0.type) }, context)
+            let importing: Bool = if case .importFavorites = command { true } else { false }
+            let expectedTypes = changing.map(eventType(of:)).map { importing && $0 == "favorite-added" ? "favorite-imported" : $0 }
+            try #require(expectedTypes == decision.events.map { Optional($0.type) }, context)
             try #require(decision.outcomes.allSatisfy { $0.changed == (eventType(of: $0) != nil) }, context)
             if case .addFavorites(let keys) = command {
                 try #require(decision.outcomes.compactMap(\.mediaKey) == uniqued(keys), context)
+            }
+            if case .importFavorites(let favorites, _) = command {
+                try #require(decision.outcomes.compactMap(\.mediaKey) == uniqued(favorites.map(\.key)), context)
             }
             if case .removeFavorites(let keys) = command {
                 try #require(decision.outcomes.compactMap(\.mediaKey) == uniqued(keys), context)
@@ -192,10 +206,17 @@ private func eventType(of outcome: Outcome) -> String? {
             try #require(Set(keys).count == keys.count, context)
             try #require(keys == current.saved, context)
             try #require(state.saved.count == keys.count && keys.allSatisfy(state.saved.contains), context)
-            // Each item carries the time and position of the event that added it (the latest such event).
+            // Each item carries the time and position of the event that added it (the latest such
+            // event): its recorded time, or for an import the original time the event carries.
             for item in state.saved.items {
-                let adding = try #require(stream.last(where: { $0.event == .favoriteAdded(item.key) }), context)
-                try #require(item.addedAt == adding.recordedAt && item.position == adding.position, context)
+                let adding = try #require(
+                    stream.last(where: {
+                        if case .favoriteImported(item.key, _, _) = $0.event { return true }
+                        return $0.event == .favoriteAdded(item.key)
+                    }), context)
+                var expectedTime = adding.recordedAt
+                if case .favoriteImported(_, let addedAt, _) = adding.event { expectedTime = addedAt }
+                try #require(item.addedAt == expectedTime && item.position == adding.position, context)
             }
             try #require(state.settings == Settings(name: current.name, photo: current.photo, language: current.language), context)
             try #require(state.status == (current.deleted ? .deleted : .open), context)

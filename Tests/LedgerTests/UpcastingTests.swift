@@ -8,6 +8,7 @@ let sampleEvents: [DomainEvent] = [
     .favoriteAdded(movie(550)),
     .favoriteAdded(tv(MediaKey.maximumID)),
     .favoriteRemoved(tv(1399)),
+    .favoriteImported(movie(603), addedAt: 1_551_484_800_000_000, source: "letterboxd"),
     .profileNameChanged(profileName("Ann Lee")),
     .profileNameChanged(profileName("Zoë \"Z\" \\ 李 😀")),
     .profilePhotoChanged(photoReference(0xDEAD_BEEF, contentType: "image/jpeg", bytes: 4_999_999, width: 4000, height: 3000)),
@@ -38,7 +39,7 @@ private func undecodable(
 @Suite struct DomainEventTests {
     @Test func samplesCoverEveryType() {
         #expect(Set(sampleEvents.map(\.type)) == Set(DomainEvent.currentVersions.keys))
-        #expect(DomainEvent.currentVersions.count == 8)
+        #expect(DomainEvent.currentVersions.count == 9)
     }
 
     @Test func everyTypeIsAtVersionOne() {
