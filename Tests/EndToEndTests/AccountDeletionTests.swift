@@ -87,7 +87,8 @@ import Glibc
     static func files(under dir: String) throws -> [String] {
         let manager = FileManager.default
         var found: [String] = []
-        for case let relative as String in manager.enumerator(atPath: dir) ?? FileManager.DirectoryEnumerator() {
+        guard let walk = manager.enumerator(atPath: dir) else { return [] }
+        for case let relative as String in walk {
             let type = try manager.attributesOfItem(atPath: dir + "/" + relative)[.type] as? FileAttributeType
             if type == .typeRegular { found.append(relative) }
         }
@@ -202,7 +203,7 @@ import Glibc
         #expect(history["deletedAt"] as? String == deletedAt)
         let events = history["events"] as? [[String: Any]] ?? []
         #expect(events.map { $0["type"] as? String ?? "?" } == typesBefore + ["account-deleted"])
-        #expect(events.map { $0["streamVersion"] as? Int } == Array(1...7))
+        #expect(events.compactMap { $0["streamVersion"] as? Int } == Array(1...7))
         for event in events {
             #expect(event["shredded"] as? Bool == true, "\(event)")
             #expect(event["payload"] is NSNull, "\(event)")
