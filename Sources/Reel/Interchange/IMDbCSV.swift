@@ -4,16 +4,19 @@ import Ledger
 /// Title Type,IMDb Rating,…` (older exports spell some columns differently, such as `const`,
 /// `Title type` or `Original Title`). Only `Const` (the `tt…` id) and `Title` are required.
 ///
-/// `Title Type` gives the media type: movies, shorts, TV movies and videos are movies; series and
-/// mini series are series; episodes and anything else are left without one (reported as
-/// unmatched), and so is every title of a file without a `Title Type` column (an IMDb id alone
-/// does not say). `Created` is when the title was added.
+/// `Title Type` gives the media type: movies, shorts, TV movies and videos (and the `Feature Film`,
+/// `Short Film` and `Documentary` of older exports) are movies; series and mini series are series;
+/// episodes and anything else are left without one (reported as unmatched), and so is every title
+/// of a file without a `Title Type` column (an IMDb id alone does not say). `Created` is when the
+/// title was added.
 public enum IMDbCSV {
     public static func read(_ bytes: [UInt8]) throws(InterchangeError) -> [ImportedTitle] {
         let table = try CSVTable(parsing: bytes)
-        let constColumn = try table.columns(["Const"], requiredBy: "an IMDb list export")[0]
-        guard let titleColumn = table.column("Title") ?? table.column("Original Title") else {
-            throw .missingColumns(line: table.headerLine, missing: ["Title"], format: "an IMDb list export")
+        let constColumn = table.column("Const")
+        let titleColumn = table.column("Title") ?? table.column("Original Title")
+        guard let constColumn, let titleColumn else {
+            let missing = [constColumn == nil ? "Const" : nil, titleColumn == nil ? "Title" : nil].compactMap(\.self)
+            throw .missingColumns(line: table.headerLine, missing: missing, format: "an IMDb list export")
         }
         let typeColumn = table.column("Title Type")
         let yearColumn = table.column("Year")
@@ -46,8 +49,8 @@ public enum IMDbCSV {
     /// `nil` for episodes, games, podcasts and kinds not known here.
     public static func mediaType(ofTitleType titleType: String) -> MediaType? {
         switch CSVTable.normalized(titleType) {
-        case "movie", "feature", "featurefilm", "short", "tvmovie", "video": .movie
-        case "tvseries", "tvminiseries": .tv
+        case "movie", "short", "tvmovie", "video", "featurefilm", "shortfilm", "documentary": .movie
+        case "tvseries", "tvminiseries", "miniseries": .tv
         default: nil
         }
     }

@@ -43,7 +43,9 @@ public enum InterchangeError: Error, Sendable, Equatable, CustomStringConvertibl
         case .fieldCount(let line, let found, let expected):
             "line \(line): \(found) \(found == 1 ? "field" : "fields"), but the header has \(expected)"
         case .missingColumns(let line, let missing, let format):
-            "line \(line): the header has no \(Self.list(missing)) \(missing.count == 1 ? "column" : "columns") (\(format) has them)"
+            missing.count == 1
+                ? "line \(line): the header has no \(missing[0]) column (\(format) has it)"
+                : "line \(line): the header has no \(Self.list(missing)) columns (\(format) has them)"
         case .invalidField(let line, let column, let value, let problem):
             value.isEmpty
                 ? "line \(line): \(column) \(problem)" : "line \(line): \(column) \(Self.quoted(value)) \(problem)"
