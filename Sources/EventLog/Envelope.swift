@@ -154,9 +154,10 @@ extension Envelope {
         return out
     }
 
-    /// Whether `hash` is the SHA-256 of everything before it: the envelope is as it was sealed.
-    public var hashIsValid: Bool {
-        let all = bytes
-        return ChainHash(bytes: Array(SHA256.hash(data: all[0..<(all.count - 32)]))) == hash
+    /// Whether envelope bytes end in the SHA-256 of everything before them: as they were sealed.
+    public static func hashMatches(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count > 32 else { return false }
+        let cut = bytes.count - 32
+        return SHA256.hash(data: UnsafeRawBufferPointer(rebasing: bytes[..<cut])).elementsEqual(bytes[cut...])
     }
 }

@@ -183,19 +183,18 @@ public final class AccountService: Sendable {
         try log.environment.read { txn in
             let slot = try store.liveSlot(txn)
             if let stream = try store.stream(for: handle, slot, txn) { return stream }
-            let deleted = try store.deletedAccounts(txn).values.filter { $0.belongs(to: handle) }
-            guard let latest = deleted.max(by: { $0.deletedAt < $1.deletedAt }) else {
-                throw ReelError.noAccount(handle.value)
-            }
+            guard let latest = try latestDeleted(handle, txn) else { throw ReelError.noAccount(handle.value) }
             return latest.stream
         }
     }
 
+    private func latestDeleted(_ handle: AccountHandle, _ txn: Transaction) throws -> DeletedAccount? {
+        try store.deletedAccounts(txn).values.filter { $0.belongs(to: handle) }.max { $0.deletedAt < $1.deletedAt }
+    }
+
     /// The deleted account `handle` had most recently, if any (its handle is known only as a digest).
     public func deletedAccount(_ handle: AccountHandle) throws -> DeletedAccount? {
-        try log.environment.read { txn in
-            try store.deletedAccounts(txn).values.filter { $0.belongs(to: handle) }.max { $0.deletedAt < $1.deletedAt }
-        }
+        try log.environment.read { txn in try latestDeleted(handle, txn) }
     }
 
     /// Every account the ledger holds: open ones by handle, then deleted ones (whose handles are
@@ -234,16 +233,7 @@ public final class AccountService: Sendable {
     /// they were first saved (`favorite-imported`). Refused when `handle` has an open account.
     /// The new account's saved list and settings must equal the export's, or nothing is written.
     public func restore(_ document: ExportDocument, as handle: AccountHandle, dryRun: Bool = false) throws -> RestoreReport {
-        var events: [DomainEvent] = [.accountOpened(handle)]
-        var skipped = 0
-        for event in document.events.dropFirst() {
-            switch event.event {
-            case .favoriteAdded(let key)?: events.append(.favoriteImported(key, addedAt: event.recordedAt, source: "reel"))
-            case .accountOpened?, .accountDeleted?: continue
-            case let domain?: events.append(domain)
-            case nil: skipped += 1
-            }
-        }
+        let (events, skipped) = document.restoredEvents(as: handle)
         let store = self.store
         let taken = try log.environment.read { txn in try store.stream(for: handle, try store.liveSlot(txn), txn) }
         if taken != nil { throw ReelError.handleTaken(handle.value) }
@@ -340,7 +330,9 @@ public final class AccountService: Sendable {
     /// The set without what is not stored: deleted accounts, and streams whose key is destroyed.
     private func storable(_ set: ProjectionSet) throws -> ProjectionSet {
         var copy = set
-        for (stream, state) in set.states where try state.status == .deleted || log.isShredded(stream) { copy.remove(stream) }
+        // Keys are destroyed only for closed streams, so the closed set covers every shredded one.
+        let closed = Set(try log.closedStreams().map(\.stream))
+        for (stream, state) in set.states where state.status == .deleted || closed.contains(stream) { copy.remove(stream) }
         return copy
     }
 

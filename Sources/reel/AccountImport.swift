@@ -121,7 +121,8 @@ struct AccountImport: AsyncParsableCommand {
         if let service {
             report = try service.restore(document, as: target, dryRun: dryRun)
         } else {
-            report = RestoreReport(handle: target, stream: nil, events: document.events.count, saved: document.state.saved.count, skipped: 0, state: document.state)
+            let (events, skipped) = document.restoredEvents(as: target)
+            report = RestoreReport(handle: target, stream: nil, events: events.count, saved: document.state.saved.count, skipped: skipped, state: document.state)
         }
         if global.json {
             try printJSON([

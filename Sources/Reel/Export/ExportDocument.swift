@@ -70,7 +70,8 @@ public struct ExportDocument: Sendable {
         var state = AccountState()
         var previous: (position: UInt64, hash: ChainHash, recordedAt: Int64)?
         for (index, value) in history.enumerated() {
-            let event = try Self.event(value, index: index, stream: stream, decoder: decoder)
+            let checked = try Self.event(value, index: index, stream: stream, decoder: decoder)
+            let event = checked.record
             let place = "history[\(index)] (position \(event.position))"
             guard event.streamVersion == UInt64(index + 1) else {
                 throw ExportError(where: place, "stream version \(event.streamVersion), expected \(index + 1): an event is missing or out of order")
@@ -78,20 +79,20 @@ public struct ExportDocument: Sendable {
             if let previous {
                 guard event.position > previous.position else { throw ExportError(where: place, "positions do not increase") }
                 guard event.recordedAt >= previous.recordedAt else { throw ExportError(where: place, "recorded before the event before it") }
-                if event.position == previous.position + 1, event.previousHash != previous.hash {
+                if event.position == previous.position + 1, checked.previousHash != previous.hash {
                     throw ExportError(where: place, "its previous hash is not the hash of the event before it")
                 }
             } else if event.type != "account-opened" {
                 throw ExportError(where: place, "the history does not start with account-opened")
             }
             if event.type == "account-deleted" { throw ExportError(where: place, "the export is of a deleted account, which cannot be restored") }
-            if let domain = event.record.event {
+            if let domain = event.event {
                 state.apply(RecordedDomainEvent(event: domain, position: event.position, streamVersion: event.streamVersion, recordedAt: event.recordedAt))
             } else {
                 state.skip(position: event.position, streamVersion: event.streamVersion)
             }
-            events.append(event.record)
-            previous = (event.position, event.hash, event.recordedAt)
+            events.append(event)
+            previous = (event.position, checked.hash, event.recordedAt)
         }
         if let last = previous {
             guard last.position <= UInt64(headPosition) else {
@@ -117,6 +118,23 @@ public struct ExportDocument: Sendable {
         self.headHash = headHash.lowercased()
     }
 
+    /// The events that restore this account as `handle`: `account opened`, then the history's
+    /// own events, favorites as `favorite-imported` keeping when they were saved. `skipped`
+    /// counts events of types this Reel does not know, which cannot be carried over.
+    public func restoredEvents(as handle: AccountHandle) -> (events: [DomainEvent], skipped: Int) {
+        var restored: [DomainEvent] = [.accountOpened(handle)]
+        var skipped = 0
+        for event in events.dropFirst() {
+            switch event.event {
+            case .favoriteAdded(let key)?: restored.append(.favoriteImported(key, addedAt: event.recordedAt, source: "reel"))
+            case .accountOpened?, .accountDeleted?: continue
+            case let domain?: restored.append(domain)
+            case nil: skipped += 1
+            }
+        }
+        return (restored, skipped)
+    }
+
     // MARK: - Pieces
 
     private static func object(_ value: JSONValue?, _ name: String) throws(ExportError) -> [String: JSONValue] {
@@ -124,12 +142,9 @@ public struct ExportDocument: Sendable {
         return members
     }
 
+    /// An event read and checked, with the chain links the document-wide checks need.
     private struct Checked {
         let record: Event
-        let position: UInt64
-        let streamVersion: UInt64
-        let recordedAt: Int64
-        let type: String
         let previousHash: ChainHash
         let hash: ChainHash
     }
@@ -142,13 +157,16 @@ public struct ExportDocument: Sendable {
         guard let encoded = e["envelope"]?.stringValue, let data = Data(base64Encoded: encoded) else {
             throw ExportError(where: place, "envelope is missing or not base64")
         }
-        let envelope: Envelope
-        do {
-            envelope = try Array(data).withUnsafeBytes { try Envelope(bytes: $0) }
-        } catch {
-            throw ExportError(where: place, "the envelope does not parse: \(error)")
+        let parsed: Result<(Envelope, intact: Bool), EnvelopeDecodingError> = data.withUnsafeBytes { bytes in
+            Result { () throws(EnvelopeDecodingError) in (try Envelope(bytes: bytes), Envelope.hashMatches(bytes)) }
         }
-        guard envelope.hashIsValid else { throw ExportError(where: place, "the envelope's bytes do not hash to its hash: it was altered") }
+        let envelope: Envelope
+        switch parsed {
+        case .failure(let error): throw ExportError(where: place, "the envelope does not parse: \(error)")
+        case .success(let (decoded, intact)):
+            guard intact else { throw ExportError(where: place, "the envelope's bytes do not hash to its hash: it was altered") }
+            envelope = decoded
+        }
         func clear(_ name: String, _ matches: Bool) throws(ExportError) {
             if !matches { throw ExportError(where: place, "\(name) differs from the sealed envelope's") }
         }
@@ -176,8 +194,7 @@ public struct ExportDocument: Sendable {
             record: Event(
                 position: envelope.position, streamVersion: envelope.streamVersion, eventID: envelope.eventID, type: envelope.type,
                 schemaVersion: envelope.schemaVersion, recordedAt: envelope.recordedAtMicroseconds, event: domain),
-            position: envelope.position, streamVersion: envelope.streamVersion, recordedAt: envelope.recordedAtMicroseconds,
-            type: envelope.type, previousHash: envelope.previousHash, hash: envelope.hash)
+            previousHash: envelope.previousHash, hash: envelope.hash)
     }
 
     private static func photo(_ settings: JSONValue?) throws(ExportError) -> (PhotoReference, [UInt8])? {
