@@ -234,6 +234,11 @@ public final class EventLog: Sendable {
         try wrapped { try environment.read { try databases.head($0) } }
     }
 
+    /// The head as `txn` sees it (to read it in one snapshot with other things).
+    public func head(in txn: Transaction) throws -> LogHead? {
+        try wrapped { try databases.head(txn) }
+    }
+
     /// The stream's version: how many events it holds.
     public func version(of stream: StreamID) throws -> UInt64 {
         try wrapped { try environment.read { try databases.version(of: stream, $0) } }
@@ -263,27 +268,30 @@ public final class EventLog: Sendable {
 
     /// Up to `maxCount` events of `stream` from stream version `version` on, in one read transaction.
     public func read(stream: StreamID, from version: UInt64 = 1, maxCount: Int = Int.max) throws -> [RecordedEvent] {
+        try wrapped { try environment.read { txn in try read(stream: stream, from: version, maxCount: maxCount, in: txn) } }
+    }
+
+    /// The same, as `txn` sees the log (to read it in one snapshot with other things).
+    public func read(stream: StreamID, from version: UInt64 = 1, maxCount: Int = Int.max, in txn: Transaction) throws -> [RecordedEvent] {
         try wrapped {
-            try environment.read { txn in
-                let prefix = Array(stream.rawValue.utf8) + [0]
-                var positions: [UInt64] = []
-                try txn.withCursor(databases.streamIndex) { cursor in
-                    var entry = try cursor.seek(atLeast: LedgerDatabases.streamIndexKey(stream, max(version, 1)))
-                    while let e = entry, positions.count < maxCount, e.key.starts(with: prefix) {
-                        positions.append(try e.decodeValue(as: UInt64.self))
-                        entry = try cursor.next()
-                    }
+            let prefix = Array(stream.rawValue.utf8) + [0]
+            var positions: [UInt64] = []
+            try txn.withCursor(databases.streamIndex) { cursor in
+                var entry = try cursor.seek(atLeast: LedgerDatabases.streamIndexKey(stream, max(version, 1)))
+                while let e = entry, positions.count < maxCount, e.key.starts(with: prefix) {
+                    positions.append(try e.decodeValue(as: UInt64.self))
+                    entry = try cursor.next()
                 }
-                let stored = try positions.map { position in
-                    try txn.withValue(databases.events, position) { bytes in
-                        guard let bytes else {
-                            throw EventLogError.corruptEnvelope(position: position, reason: "the stream index points to a missing event")
-                        }
-                        return StoredEnvelope(position: position, bytes: bytes)
-                    }
-                }
-                return try PayloadOpener.openAll(stored, keyStore: keyStore)
             }
+            let stored = try positions.map { position in
+                try txn.withValue(databases.events, position) { bytes in
+                    guard let bytes else {
+                        throw EventLogError.corruptEnvelope(position: position, reason: "the stream index points to a missing event")
+                    }
+                    return StoredEnvelope(position: position, bytes: bytes)
+                }
+            }
+            return try PayloadOpener.openAll(stored, keyStore: keyStore)
         }
     }
 

@@ -2,7 +2,7 @@
 /// Swift (days to civil date after Howard Hinnant's algorithm), for messages from the domain.
 public enum UTCTime {
     /// Parses what `iso` writes (`2026-11-21T09:30:00.123456Z`; the fraction may have 0 to 6
-    /// digits); `nil` for anything else.
+    /// digits); `nil` for anything else, such as a day the month does not have.
     public static func parse(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         func number(_ range: Range<Int>) -> Int64? {
@@ -19,6 +19,8 @@ public enum UTCTime {
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
             (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
         else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        guard day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][Int(month - 1)] else { return nil }
         var micros: Int64 = 0
         if b.count > 20 {
             guard b[19] == 0x2E, (21...27).contains(b.count), let fraction = number(20..<(b.count - 1)) else { return nil }

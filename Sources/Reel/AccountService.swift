@@ -130,14 +130,17 @@ public final class AccountService: Sendable {
     public func photo(of handle: AccountHandle) throws -> (PhotoReference, [UInt8])? {
         let view = try view(of: handle)
         guard let reference = view.state.settings.photo else { return nil }
-        let bytes: [UInt8]?? = try log.environment.read { txn in
-            try txn.withValue(store.photos, ProjectionStore.photoKey(view.stream, reference.sha256)) { sealed in
-                guard let sealed else { return .none }
-                return .some(try log.openBlob(sealed, for: view.stream, context: ProjectionStore.photoContext))
-            }
+        return (reference, try log.environment.read { txn in try storedPhoto(reference, of: view.stream, txn) })
+    }
+
+    /// The photo's bytes, opened from the photo store.
+    private func storedPhoto(_ reference: PhotoReference, of stream: StreamID, _ txn: Transaction) throws -> [UInt8] {
+        let bytes: [UInt8]? = try txn.withValue(store.photos, ProjectionStore.photoKey(stream, reference.sha256)) { sealed in
+            guard let sealed else { return nil }
+            return try log.openBlob(sealed, for: stream, context: ProjectionStore.photoContext)
         }
-        guard let found = bytes, let plain = found else { throw ReelError.missingPhoto(reference.sha256) }
-        return (reference, plain)
+        guard let bytes else { throw ReelError.missingPhoto(reference.sha256) }
+        return bytes
     }
 
     // MARK: - Views
@@ -148,7 +151,7 @@ public final class AccountService: Sendable {
             return try log.environment.read { txn in
                 let slot = try store.liveSlot(txn)
                 guard let stream = try store.stream(for: handle, slot, txn), let state = try store.state(of: stream, slot, txn) else {
-                    throw ReelError.noAccount(handle.value)
+                    throw try missing(handle, txn)
                 }
                 return AccountView(handle: handle, stream: stream, state: state, asOf: nil)
             }
@@ -188,6 +191,12 @@ public final class AccountService: Sendable {
         }
     }
 
+    /// Why `handle` has no open account: it never had one, or it was deleted.
+    private func missing(_ handle: AccountHandle, _ txn: Transaction) throws -> ReelError {
+        guard let deleted = try latestDeleted(handle, txn) else { return .noAccount(handle.value) }
+        return .accountDeleted(handle.value, at: deleted.deletedAt)
+    }
+
     private func latestDeleted(_ handle: AccountHandle, _ txn: Transaction) throws -> DeletedAccount? {
         try store.deletedAccounts(txn).values.filter { $0.belongs(to: handle) }.max { $0.deletedAt < $1.deletedAt }
     }
@@ -215,24 +224,36 @@ public final class AccountService: Sendable {
 
     // MARK: - Export
 
-    /// The account's state, whole history (decrypted), photo and the log head, read in one go.
+    /// The account's state, whole history (decrypted), photo and the log head, read in one
+    /// snapshot (appends going on meanwhile are not half in it).
     public func export(of handle: AccountHandle) throws -> AccountExport {
-        let view = try view(of: handle)
-        let events = try log.read(stream: view.stream)
-        guard let head = try log.head() else { throw ReelError.noAccount(handle.value) }
-        if let unreadable = events.first(where: \.isShredded) {
-            throw ReelError.undecodableEvent(position: unreadable.position, reason: "its payload cannot be opened")
+        let store = self.store
+        return try log.environment.read { txn in
+            let slot = try store.liveSlot(txn)
+            guard let stream = try store.stream(for: handle, slot, txn), let state = try store.state(of: stream, slot, txn) else {
+                throw try missing(handle, txn)
+            }
+            let events = try log.read(stream: stream, in: txn)
+            guard let head = try log.head(in: txn), UInt64(events.count) == state.version else {
+                throw ReelError.corruptProjection(stream: stream.rawValue, reason: "it is at version \(state.version), the log at \(events.count)")
+            }
+            if let unreadable = events.first(where: \.isShredded) {
+                throw ReelError.undecodableEvent(position: unreadable.position, reason: "its payload cannot be opened")
+            }
+            let photo = try state.settings.photo.map { reference in (reference, try storedPhoto(reference, of: stream, txn)) }
+            return AccountExport(
+                handle: handle, stream: stream, state: state, events: events, head: head, photo: photo,
+                exportedAt: Int64(Date().timeIntervalSince1970 * 1_000_000))
         }
-        return AccountExport(
-            handle: handle, stream: view.stream, state: view.state, events: events, head: head, photo: try photo(of: handle),
-            exportedAt: Int64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
     /// Restores a verified Reel export as a new account of `handle` (new stream, new key), in one
     /// write transaction: `account opened`, then the history's events, favorites keeping when
     /// they were first saved (`favorite-imported`). Refused when `handle` has an open account.
     /// The new account's saved list and settings must equal the export's, or nothing is written.
-    public func restore(_ document: ExportDocument, as handle: AccountHandle, dryRun: Bool = false) throws -> RestoreReport {
+    public func restore(
+        _ document: ExportDocument, as handle: AccountHandle, dryRun: Bool = false, step: (ImportStep) -> Void = { _ in }
+    ) throws -> RestoreReport {
         let (events, skipped) = document.restoredEvents(as: handle)
         let store = self.store
         let taken = try log.environment.read { txn in try store.stream(for: handle, try store.liveSlot(txn), txn) }
@@ -242,6 +263,7 @@ public final class AccountService: Sendable {
         }
         let stream = try StreamID("account-" + UUID.newEventID().uuidString.lowercased())
         try log.prepareKey(for: stream)
+        step(.keyPrepared)
         let proposed = try events.map { try ProposedEvent(type: $0.type, schemaVersion: $0.schemaVersion, payload: $0.payload.encoded()) }
         let restored: AccountState = try log.write { w in
             let txn = w.transaction
@@ -261,8 +283,10 @@ public final class AccountService: Sendable {
                 throw ReelError.corruptProjection(stream: stream.rawValue, reason: "the restored account does not equal the export")
             }
             try store.save(set, into: slot, txn)
+            step(.writing)
             return state
         }
+        step(.committed)
         return RestoreReport(handle: handle, stream: stream, events: events.count, saved: restored.saved.count, skipped: skipped, state: restored)
     }
 

@@ -2,8 +2,10 @@ import Ledger
 
 /// What the application layer refuses or finds, beyond the domain's and the log's own errors.
 public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No account with this handle (never opened, or deleted).
+    /// No account with this handle, ever.
     case noAccount(String)
+    /// The handle's account was deleted (at this time, microseconds since 1970); none is open.
+    case accountDeleted(String, at: Int64)
     /// The data directory has no ledger yet.
     case noLedger(String)
     /// A stored event's payload does not decode.
@@ -20,6 +22,8 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noAccount(let handle): "there is no account '\(handle)' (the first change, such as 'reel fav add', opens it)"
+        case .accountDeleted(let handle, let time):
+            "the account '\(handle)' was deleted on \(UTCTime.iso(time)); the handle is free (the first change opens a new account)"
         case .noLedger(let dir): "no ledger in \(dir) (set --data-dir or REEL_DATA_DIR)"
         case .undecodableEvent(let position, let reason): "the event at position \(position) cannot be read: \(reason)"
         case .corruptProjection(let stream, let reason): "the projection of \(stream) is damaged (\(reason)); run 'reel projections rebuild'"

@@ -18,7 +18,7 @@ struct AccountContext {
                 language: view.state.settings.language.description,
                 savedAt: Dictionary(view.state.saved.items.map { ($0.key, $0.addedAt) }, uniquingKeysWith: { a, _ in a })
             )
-        } catch ReelError.noAccount {
+        } catch ReelError.noAccount, ReelError.accountDeleted {
             return .none
         }
     }

@@ -32,10 +32,9 @@ struct AccountDelete: AsyncParsableCommand {
             do {
                 view = try service.view(of: handle)
             } catch ReelError.noAccount {
-                if try service.deletedAccount(handle) != nil {
-                    throw ReelFailure(message: "the account '\(handle)' is deleted already", status: .notFound)
-                }
                 throw ReelFailure(message: "there is no account '\(handle)'", status: .notFound)
+            } catch ReelError.accountDeleted(_, let time) {
+                throw ReelFailure(message: "the account '\(handle)' is deleted already (on \(UTCTime.iso(time)))", status: .notFound)
             }
             if !yes { try confirm(handle) }
             let started = ContinuousClock.now

@@ -59,7 +59,7 @@ struct AccountExportCommand: AsyncParsableCommand {
                 if series > 0 { Terminal.notice("Letterboxd lists films only: \(series) saved series left out") }
                 document = LetterboxdCSV.write(keys.map { LetterboxdCSV.Row(tmdbID: $0.id, title: summaries[$0]?.title ?? "", year: summaries[$0]?.year) })
             } else {
-                document = export.document(details: details, generator: "reel \(Reel.configuration.version)")
+                document = try export.document(details: details, generator: "reel \(Reel.configuration.version)")
             }
             guard let out else {
                 FileHandle.standardOutput.write(Data(document))

@@ -80,6 +80,7 @@ struct AccountImport: AsyncParsableCommand {
             outcomes = []
         } else {
             let report = try service!.execute(command, for: target)
+            Failpoint.reach("import:\(ImportStep.committed.rawValue)")
             outcomes = report.outcomes
             stream = report.stream?.rawValue
         }
@@ -119,7 +120,7 @@ struct AccountImport: AsyncParsableCommand {
         let service = try dryRun ? LedgerLocation.existingServiceIfAny(global) : LedgerLocation.service(global)
         let report: RestoreReport
         if let service {
-            report = try service.restore(document, as: target, dryRun: dryRun)
+            report = try service.restore(document, as: target, dryRun: dryRun) { Failpoint.reach("import:\($0.rawValue)") }
         } else {
             let (events, skipped) = document.restoredEvents(as: target)
             report = RestoreReport(handle: target, stream: nil, events: events.count, saved: document.state.saved.count, skipped: skipped, state: document.state)

@@ -40,7 +40,7 @@ extension ReelFailure {
             }
         case let error as ReelError:
             switch error {
-            case .noAccount, .noLedger, .asOfOutOfRange: return ReelFailure(message: error.description, status: .notFound)
+            case .noAccount, .accountDeleted, .noLedger, .asOfOutOfRange: return ReelFailure(message: error.description, status: .notFound)
             case .undecodableEvent, .corruptProjection, .missingPhoto:
                 return ReelFailure(message: error.description, status: .integrityFailure)
             case .handleTaken: return ReelFailure(message: error.description, status: .conflict)

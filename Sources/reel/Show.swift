@@ -33,7 +33,7 @@ struct Show: AsyncParsableCommand {
                     let view = try service.view(of: handle)
                     language = view.state.settings.language.description
                     savedAt = view.state.saved.items.first { $0.key == key }?.addedAt
-                } catch ReelError.noAccount {
+                } catch ReelError.noAccount, ReelError.accountDeleted {
                     // No account yet: English, and nothing saved.
                 }
             }

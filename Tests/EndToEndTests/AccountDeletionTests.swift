@@ -214,11 +214,12 @@ import Glibc
         #expect(historyText.stdout.contains("was deleted on"), "\(historyText.stdout)")
         #expect(!historyText.stdout.contains(Self.name) && !historyText.stdout.contains("Fight Club"), "\(historyText.stdout)")
 
-        // Nothing else reads it any more.
-        for command in [["saved"], ["settings"]] {
+        // Nothing else reads it any more, and says why.
+        for command in [["saved"], ["settings"], ["account", "export"]] {
             let out = try ledger.reel(command, user: Self.handle)
             #expect(out.status == 66, "\(command): \(out.stdout)\(out.stderr)")
             #expect(out.stderr.split(separator: "\n").count == 1 && out.stdout.isEmpty, "\(command): \(out.stdout)\(out.stderr)")
+            #expect(out.stderr.contains("the account '\(Self.handle)' was deleted on \(deletedAt ?? "?")"), "\(command): \(out.stderr)")
         }
     }
 

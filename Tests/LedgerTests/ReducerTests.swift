@@ -336,6 +336,23 @@ private func referenceISO(_ micros: Int64) -> String {
         #expect(referenceISO(micros) == iso)
     }
 
+    @Test func parseReadsWhatIsoWritesAndRefusesDaysTheMonthDoesNotHave() {
+        var rng = SplitMix64(seed: 11)
+        for _ in 0..<400 {
+            let micros = Int64.random(in: -62_135_596_800_000_000...253_402_300_799_999_999, using: &rng)
+            #expect(UTCTime.parse(UTCTime.iso(micros)) == micros, "\(micros)")
+        }
+        #expect(UTCTime.parse("2024-02-29T00:00:00Z") == 1_709_164_800_000_000)
+        #expect(UTCTime.parse("2000-02-29T00:00:00.5Z") == 951_782_400_500_000)
+        for invalid in [
+            "2023-02-29T00:00:00Z", "2100-02-29T00:00:00Z", "2026-02-31T00:00:00Z", "2026-04-31T00:00:00Z",
+            "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T10:00:00+01:00",
+            "2026-11-21T10:00:00.1234567Z", "2026-11-21 10:00:00Z",
+        ] {
+            #expect(UTCTime.parse(invalid) == nil, "\(invalid)")
+        }
+    }
+
     @Test func agreesWithAStepByStepCalendar() {
         var rng = SplitMix64(seed: 2026)
         for _ in 0..<400 {

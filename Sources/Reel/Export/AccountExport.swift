@@ -19,7 +19,8 @@ public struct AccountExport: Sendable {
     public let exportedAt: Int64
 
     /// The document, as UTF-8 JSON. `details` are catalog details of saved titles, when known.
-    public func document(details: [MediaKey: JSONValue] = [:], generator: String) -> [UInt8] {
+    /// A payload that is not JSON (which the ledger never writes) is refused, not copied.
+    public func document(details: [MediaKey: JSONValue] = [:], generator: String) throws -> [UInt8] {
         var out = JSONBytes()
         out.reserve(events.count * 700 + 4_096)
         out.raw("{\n")
@@ -56,7 +57,7 @@ public struct AccountExport: Sendable {
         for (index, event) in events.enumerated() {
             out.raw(index == 0 ? "\n" : ",\n")
             let envelope = event.envelope
-            let payload = Self.canonicalPayload(event.payload ?? [])
+            let payload = try Self.canonicalPayload(of: event)
             out.raw("{\"position\":\(envelope.position),\"streamVersion\":\(envelope.streamVersion),\"eventId\":\"")
             out.raw(envelope.eventID.uuidString.lowercased())
             out.raw("\",\"type\":")
@@ -81,8 +82,11 @@ public struct AccountExport: Sendable {
     }
 
     /// The payload as canonical JSON (keys sorted, no whitespace): what `payloadSha256` hashes.
-    static func canonicalPayload(_ stored: [UInt8]) -> [UInt8] {
-        (try? JSONValue(parsing: stored).encoded()) ?? stored
+    static func canonicalPayload(of event: RecordedEvent) throws(ReelError) -> [UInt8] {
+        guard let stored = event.payload, let value = try? JSONValue(parsing: stored) else {
+            throw ReelError.undecodableEvent(position: event.position, reason: "its payload is not JSON")
+        }
+        return value.encoded()
     }
 }
 

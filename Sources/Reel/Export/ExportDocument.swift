@@ -85,6 +85,9 @@ public struct ExportDocument: Sendable {
             } else if event.type != "account-opened" {
                 throw ExportError(where: place, "the history does not start with account-opened")
             }
+            if event.position == 1, checked.previousHash != .zero {
+                throw ExportError(where: place, "the log's first event must link to the zero hash")
+            }
             if event.type == "account-deleted" { throw ExportError(where: place, "the export is of a deleted account, which cannot be restored") }
             if let domain = event.event {
                 state.apply(RecordedDomainEvent(event: domain, position: event.position, streamVersion: event.streamVersion, recordedAt: event.recordedAt))
@@ -98,9 +101,20 @@ public struct ExportDocument: Sendable {
             guard last.position <= UInt64(headPosition) else {
                 throw ExportError(where: "chain.headPosition", "\(headPosition) is before the last exported event (\(last.position))")
             }
-            if last.position == UInt64(headPosition), last.hash.hex != headHash.lowercased() {
-                throw ExportError(where: "chain.headHash", "is not the hash of the last event, which is at the head position")
+            guard let headRecordedAt = chain["headRecordedAt"]?.stringValue.flatMap(UTCTime.parse), headRecordedAt >= last.recordedAt else {
+                throw ExportError(where: "chain.headRecordedAt", "missing, or before the last exported event was recorded")
             }
+            if last.position == UInt64(headPosition) {
+                guard last.hash.hex == headHash.lowercased() else {
+                    throw ExportError(where: "chain.headHash", "is not the hash of the last event, which is at the head position")
+                }
+                guard headRecordedAt == last.recordedAt else {
+                    throw ExportError(where: "chain.headRecordedAt", "is not when the last event, which is at the head position, was recorded")
+                }
+            }
+        }
+        guard account["openedAt"]?.stringValue == state.openedAt.map(UTCTime.iso) else {
+            throw ExportError(where: "account.openedAt", "is not when the history opened the account")
         }
         guard state.handle == handle else {
             throw ExportError(where: "account.handle", "'\(handle)' is not the handle the history opened ('\(state.handle?.value ?? "none")')")
@@ -219,7 +233,7 @@ public struct ExportDocument: Sendable {
         for (index, (item, replayed)) in zip(items, state.saved.items).enumerated() {
             let matches =
                 item["mediaType"]?.stringValue == replayed.key.mediaType.rawValue && item["id"]?.integerValue == replayed.key.id
-                && item["addedAt"]?.stringValue == UTCTime.iso(replayed.addedAt)
+                && item["addedAt"]?.stringValue == UTCTime.iso(replayed.addedAt) && item["position"]?.integerValue == Int64(replayed.position)
             guard matches else {
                 throw ExportError(where: "saved[\(index)]", "is not what the history saved there (\(replayed.key), added \(UTCTime.iso(replayed.addedAt)))")
             }
@@ -228,8 +242,8 @@ public struct ExportDocument: Sendable {
         guard (s["name"]?.stringValue) == state.settings.name?.value, s["language"]?.stringValue == state.settings.language.value else {
             throw ExportError(where: "settings", "name or language is not what the history set")
         }
-        guard photo?.sha256 == state.settings.photo?.sha256 else {
-            throw ExportError(where: "settings.photo", "is not the photo the history set")
+        guard photo == state.settings.photo else {
+            throw ExportError(where: "settings.photo", "is not the photo the history set (digest, type, size and dimensions)")
         }
     }
 }
