@@ -1,36 +1,50 @@
 /// The saved-list projection: what is saved, in the order it was added. A pure reducer.
+///
+/// Adding, removing and asking are O(1) (amortised): a removed item leaves a hole that is closed
+/// when holes are half the slots, so a long history of adds and removes replays in linear time.
 public struct SavedList: Sendable, Equatable {
-    public private(set) var items: [SavedItem] = []
-    private var index: Set<MediaKey> = []
+    /// Items in the order added; `nil` where one was removed.
+    private var slots: [SavedItem?] = []
+    private var slotOf: [MediaKey: Int] = [:]
 
     public init() {}
 
     public init(items: [SavedItem]) {
-        for item in items where !index.contains(item.key) {
-            self.items.append(item)
-            index.insert(item.key)
+        slots.reserveCapacity(items.count)
+        slotOf.reserveCapacity(items.count)
+        for item in items where slotOf[item.key] == nil {
+            slotOf[item.key] = slots.count
+            slots.append(item)
         }
     }
 
-    public func contains(_ key: MediaKey) -> Bool { index.contains(key) }
-    public var count: Int { items.count }
+    /// What is saved, in the order it was added.
+    public var items: [SavedItem] { slots.count == slotOf.count ? slots.map { $0! } : slots.compactMap { $0 } }
+
+    public func contains(_ key: MediaKey) -> Bool { slotOf[key] != nil }
+    public var count: Int { slotOf.count }
 
     public mutating func apply(_ recorded: RecordedDomainEvent) {
         switch recorded.event {
         case .favoriteAdded(let key):
-            guard index.insert(key).inserted else { return }
-            items.append(SavedItem(key: key, addedAt: recorded.recordedAt, position: recorded.position))
+            add(SavedItem(key: key, addedAt: recorded.recordedAt, position: recorded.position))
         case .favoriteImported(let key, let addedAt, _):
-            guard index.insert(key).inserted else { return }
-            items.append(SavedItem(key: key, addedAt: addedAt, position: recorded.position))
+            add(SavedItem(key: key, addedAt: addedAt, position: recorded.position))
         case .favoriteRemoved(let key):
-            guard index.remove(key) != nil else { return }
-            items.removeAll { $0.key == key }
+            guard let slot = slotOf.removeValue(forKey: key) else { return }
+            slots[slot] = nil
+            if slots.count >= 64, slotOf.count <= slots.count / 2 { self = SavedList(items: items) }
         case .accountDeleted:
             self = SavedList()
         default:
             break
         }
+    }
+
+    private mutating func add(_ item: SavedItem) {
+        guard slotOf[item.key] == nil else { return }
+        slotOf[item.key] = slots.count
+        slots.append(item)
     }
 
     public static func == (a: SavedList, b: SavedList) -> Bool { a.items == b.items }

@@ -16,11 +16,12 @@ struct AccountBench: AsyncParsableCommand {
     @Option(help: "Runs of each timed command (the median is reported).") var runs = 5
     @Flag(help: "Small sizes, to check the benchmark runs (the figures mean nothing).") var quick = false
     @Option(help: "Where to write scratch files (default: a new temporary directory).") var scratch: String?
+    @Flag(help: "Keep the scratch files (the ledger and the export) for a closer look.") var keep = false
 
     func run() async throws {
         let root = scratch ?? FileManager.default.temporaryDirectory.appendingPathComponent("reel-bench-account-\(getpid())").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        defer { if !keep { try? FileManager.default.removeItem(atPath: root) } }
         let accountEvents = quick ? 2_000 : self.accountEvents
         let events = quick ? 20_000 : self.events
         let accounts = quick ? 200 : self.accounts

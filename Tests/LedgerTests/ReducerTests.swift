@@ -72,6 +72,32 @@ private func settings(_ events: [DomainEvent]) -> Settings {
         #expect(list.count == 2)
     }
 
+    /// Long random runs of adds and removes (many holes, many compactions) against a plain array.
+    @Test func longRandomHistoriesMatchAPlainArray() {
+        var rng = SplitMix64(seed: 77)
+        for round in 0..<20 {
+            var list = SavedList()
+            var model: [SavedItem] = []
+            for step in 1...2_000 {
+                let key = (Bool.random(using: &rng) ? movie : tv)(Int64.random(in: 1...(round % 2 == 0 ? 60 : 600), using: &rng))
+                if Int.random(in: 0..<5, using: &rng) < 2 {
+                    list.apply(event(.favoriteRemoved(key), at: UInt64(step), time: Int64(step)))
+                    model.removeAll { $0.key == key }
+                } else {
+                    list.apply(event(.favoriteAdded(key), at: UInt64(step), time: Int64(step)))
+                    if !model.contains(where: { $0.key == key }) { model.append(SavedItem(key: key, addedAt: Int64(step), position: UInt64(step))) }
+                }
+                if step % 97 == 0 {
+                    #expect(list.items == model, "round \(round) step \(step)")
+                    #expect(list.count == model.count)
+                    #expect(model.allSatisfy { list.contains($0.key) })
+                }
+            }
+            #expect(list.items == model)
+            #expect(list == SavedList(items: model))
+        }
+    }
+
     @Test func accountDeletedClearsTheList() {
         var list = savedList([.favoriteAdded(movie(1)), .favoriteAdded(movie(2)), .accountDeleted])
         #expect(list.items.isEmpty)
