@@ -29,6 +29,9 @@ struct AccountExportCommand: AsyncParsableCommand {
     func validate() throws {
         guard ["reel", "letterboxd"].contains(format) else { throw ValidationError("--format takes reel or letterboxd") }
         if format == "letterboxd", noDetails { throw ValidationError("--no-details does not apply to --format letterboxd") }
+        if format == "letterboxd", global.json, out == nil {
+            throw ValidationError("--json with --format letterboxd needs --out (the CSV itself would go to stdout)")
+        }
     }
 
     func run() async throws {

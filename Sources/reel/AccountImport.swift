@@ -57,8 +57,8 @@ struct AccountImport: AsyncParsableCommand {
     private func importList(_ bytes: [UInt8], _ kind: InterchangeFormat) async throws {
         let titles = try Self.titles(in: bytes, kind, file: file)
         let target = try handle.map { try AccountHandle($0) } ?? global.handle()
-        let service = try dryRun ? LedgerLocation.existingServiceIfAny(global) : LedgerLocation.service(global)
-        let current = try service.flatMap { service in try? service.view(of: target) }?.state
+        let existing = try LedgerLocation.existingServiceIfAny(global)
+        let current = try existing.flatMap { service in try? service.view(of: target) }?.state
         let language = current?.settings.language.value ?? LanguageTag.default.value
         let matches = try await CatalogLocation.withClient(global) { client in
             let progress = ProgressLine(label: "matching titles", threshold: 20)
@@ -79,7 +79,8 @@ struct AccountImport: AsyncParsableCommand {
         } else if favorites.isEmpty {
             outcomes = []
         } else {
-            let report = try service!.execute(command, for: target)
+            // The ledger is made only now, when there is something to write.
+            let report = try (existing ?? LedgerLocation.service(global)).execute(command, for: target)
             Failpoint.reach("import:\(ImportStep.committed.rawValue)")
             outcomes = report.outcomes
             stream = report.stream?.rawValue
@@ -98,7 +99,7 @@ struct AccountImport: AsyncParsableCommand {
             return
         }
         let verb = dryRun ? "would add" : "added"
-        print("\(file) (\(kind)): \(titles.count) rows, \(verb) \(added) to '\(target)', \(already) already saved, \(unmatched.count) unmatched")
+        print("\(file) (\(kind)): \(titles.count) \(titles.count == 1 ? "row" : "rows"), \(verb) \(added) to '\(target)', \(already) already saved, \(unmatched.count) unmatched")
         for (title, reason) in unmatched { print(Terminal.yellow("  unmatched \(title.location): \(title.label): \(reason)")) }
         if dryRun { print(Terminal.dim("dry run: nothing was written")) }
     }

@@ -21,7 +21,11 @@ struct AccountVerifyExport: AsyncParsableCommand {
                 document = try ExportFile.verified(bytes, file: file)
             } catch let failure as ReelFailure {
                 if global.json {
-                    try printJSON(["file": .string(file), "ok": false, "problem": .string(failure.message)] as JSONValue)
+                    try printJSON([
+                        "file": .string(file), "ok": false, "problem": .string(failure.message), "handle": .null, "stream": .null,
+                        "events": .null, "saved": .null, "firstPosition": .null, "lastPosition": .null, "headPosition": .null,
+                        "headHash": .null, "exportedAt": .null,
+                    ] as JSONValue)
                 }
                 throw failure
             }

@@ -29,12 +29,14 @@ public struct ExportDocument: Sendable {
     public let headHash: String
 
     public init(parsing bytes: [UInt8], decoder: EventDecoder = .standard) throws(ExportError) {
+        // The history (nearly all of the file) is only delimited here; its events are parsed and
+        // checked on all cores below, then linked up in order.
         let root: JSONValue
+        let historyRanges: [Range<Int>]?
         do {
-            root = try JSONValue(parsing: bytes)
+            (root, historyRanges) = try JSONValue.parse(bytes, deferringElementsOf: "history")
         } catch {
-            let line = bytes.prefix(min(error.offset, bytes.count)).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
-            throw ExportError(where: "line \(line)", "not a complete JSON document (\(error.reason))")
+            throw ExportError(where: "line \(Self.line(at: error.offset, in: bytes))", "not a complete JSON document (\(error.reason))")
         }
         guard case .object(let top) = root else { throw ExportError(where: "line 1", "not a Reel export (a JSON object is expected)") }
         guard let format = top["format"]?.stringValue else { throw ExportError(where: "format", "missing: this is not a Reel export") }
@@ -56,21 +58,34 @@ public struct ExportDocument: Sendable {
             throw ExportError(where: "exportedAt", "missing or not an RFC 3339 UTC time")
         }
         let chain = try Self.object(top["chain"], "chain")
+        guard chain["layout"]?.stringValue == "reel-ledger/1" else {
+            throw ExportError(where: "chain.layout", "\(chain["layout"]?.stringValue.map { "\"\($0)\"" } ?? "missing"): this Reel reads chains of layout reel-ledger/1")
+        }
         guard let headPosition = chain["headPosition"]?.integerValue, headPosition > 0,
             let headHash = chain["headHash"]?.stringValue, ChainHash(hex: headHash) != nil
         else { throw ExportError(where: "chain", "headPosition and headHash are required") }
 
-        guard case .array(let history)? = top["history"] else { throw ExportError(where: "history", "missing") }
+        guard let history = historyRanges else { throw ExportError(where: "history", "missing or not an array") }
         guard !history.isEmpty else { throw ExportError(where: "history", "empty: an account has at least its opening event") }
         guard account["events"]?.integerValue == Int64(history.count) else {
             throw ExportError(where: "account.events", "says \(account["events"]?.integerValue.map(String.init) ?? "nothing") but history holds \(history.count) events")
+        }
+        let checkedEvents: [Checked]
+        do {
+            checkedEvents = try Parallel.map(Array(history.enumerated()), threshold: 512, state: ()) { _, element in
+                let (index, range) = element
+                return try Self.event(try Self.element(range, of: bytes, index: index), index: index, stream: stream, decoder: decoder)
+            }
+        } catch let error as ExportError {
+            throw error
+        } catch {
+            throw ExportError(where: "history", "\(error)")
         }
         var events: [Event] = []
         events.reserveCapacity(history.count)
         var state = AccountState()
         var previous: (position: UInt64, hash: ChainHash, recordedAt: Int64)?
-        for (index, value) in history.enumerated() {
-            let checked = try Self.event(value, index: index, stream: stream, decoder: decoder)
+        for (index, checked) in checkedEvents.enumerated() {
             let event = checked.record
             let place = "history[\(index)] (position \(event.position))"
             guard event.streamVersion == UInt64(index + 1) else {
@@ -151,13 +166,27 @@ public struct ExportDocument: Sendable {
 
     // MARK: - Pieces
 
+    /// The history's element at `range`, parsed.
+    private static func element(_ range: Range<Int>, of bytes: [UInt8], index: Int) throws(ExportError) -> JSONValue {
+        do {
+            return try JSONValue(parsing: bytes[range])
+        } catch {
+            throw ExportError(where: "history[\(index)] (line \(line(at: range.lowerBound + error.offset, in: bytes)))", "not valid JSON (\(error.reason))")
+        }
+    }
+
+    /// The 1-based line of a byte offset.
+    private static func line(at offset: Int, in bytes: [UInt8]) -> Int {
+        bytes.prefix(min(offset, bytes.count)).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+    }
+
     private static func object(_ value: JSONValue?, _ name: String) throws(ExportError) -> [String: JSONValue] {
         guard case .object(let members)? = value else { throw ExportError(where: name, "missing or not an object") }
         return members
     }
 
     /// An event read and checked, with the chain links the document-wide checks need.
-    private struct Checked {
+    private struct Checked: Sendable {
         let record: Event
         let previousHash: ChainHash
         let hash: ChainHash
@@ -168,8 +197,8 @@ public struct ExportDocument: Sendable {
         guard case .object(let e) = value else { throw ExportError(where: place, "not an object") }
         guard let position = e["position"]?.integerValue, position > 0 else { throw ExportError(where: place, "position is missing") }
         place += " (position \(position))"
-        guard let encoded = e["envelope"]?.stringValue, let data = Data(base64Encoded: encoded) else {
-            throw ExportError(where: place, "envelope is missing or not base64")
+        guard let encoded = e["envelope"]?.stringValue, let data = Data(base64Encoded: encoded), data.base64EncodedString() == encoded else {
+            throw ExportError(where: place, "envelope is missing or not canonical base64")
         }
         let parsed: Result<(Envelope, intact: Bool), EnvelopeDecodingError> = data.withUnsafeBytes { bytes in
             Result { () throws(EnvelopeDecodingError) in (try Envelope(bytes: bytes), Envelope.hashMatches(bytes)) }
@@ -200,7 +229,7 @@ public struct ExportDocument: Sendable {
         }
         let domain: DomainEvent?
         do {
-            domain = try decoder.decode(type: envelope.type, schemaVersion: envelope.schemaVersion, payload: canonical)
+            domain = try decoder.decodeUpcasting(type: envelope.type, schemaVersion: envelope.schemaVersion, value: payload)?.event
         } catch {
             throw ExportError(where: place, error.description)
         }
@@ -215,8 +244,8 @@ public struct ExportDocument: Sendable {
         guard let photo = settings?["photo"], photo != .null else { return nil }
         guard let sha = photo["sha256"]?.stringValue, let type = photo["contentType"]?.stringValue,
             let size = photo["bytes"]?.integerValue, let width = photo["width"]?.integerValue, let height = photo["height"]?.integerValue,
-            let data = photo["data"]?.stringValue.flatMap({ Data(base64Encoded: $0) })
-        else { throw ExportError(where: "settings.photo", "incomplete (sha256, contentType, bytes, width, height and base64 data)") }
+            let text = photo["data"]?.stringValue, let data = Data(base64Encoded: text), data.base64EncodedString() == text
+        else { throw ExportError(where: "settings.photo", "incomplete (sha256, contentType, bytes, width, height and canonical base64 data)") }
         let bytes = Array(data)
         guard bytes.count == size, PhotoDigest.sha256Hex(bytes) == sha else {
             throw ExportError(where: "settings.photo", "the photo's data does not match its size and SHA-256")

@@ -1,0 +1,488 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `AccountMoveTests`, continued: files that must be refused (tampered, truncated, foreign, a newer
+/// version, broken CSVs and JSON), and other apps' lists (Letterboxd, IMDb, Trakt) saved into an
+/// account with the dates they carry.
+extension AccountMoveTests {
+    // MARK: - Bad files
+
+    /// A file `reel account import` and `verify-export` must refuse, made from a good export.
+    enum BadFile: String, CaseIterable, CustomStringConvertible, Sendable {
+        // A Reel export, damaged.
+        case truncated, payloadByte, envelopeByte, changedHash, deletedEntry, deletedEntryAndCount, swappedEntries, version2
+        // Not a Reel export at all.
+        case png, foreignJSON, empty, missing
+        // Other apps' lists that do not parse.
+        case letterboxdMissingColumn, brokenQuoting, imdbMissingConst, imdbMissingConstNamed, traktObject, traktObjectNamed, traktBadEntry
+
+        var description: String { rawValue }
+
+        var isList: Bool {
+            [.letterboxdMissingColumn, .brokenQuoting, .imdbMissingConst, .imdbMissingConstNamed, .traktObject, .traktObjectNamed, .traktBadEntry]
+                .contains(self)
+        }
+
+        var fileExtension: String {
+            switch self {
+            case .png: "png"
+            case .letterboxdMissingColumn, .brokenQuoting, .imdbMissingConst, .imdbMissingConstNamed: "csv"
+            default: "json"
+            }
+        }
+
+        /// `import`'s exit status: 65 for a file that is recognised but does not verify or parse,
+        /// 64 for one whose format is not recognised, 66 for no file.
+        var importStatus: Int32 {
+            switch self {
+            case .png, .foreignJSON, .empty, .imdbMissingConst, .traktObject: 64
+            case .missing: 66
+            default: 65
+            }
+        }
+
+        /// `verify-export`'s exit status (every file that is not a good export is 65), or nil
+        /// for lists, which it is not for.
+        var verifyStatus: Int32? { isList ? nil : (self == .missing ? 66 : 65) }
+
+        var importArguments: [String] {
+            switch self {
+            case .imdbMissingConstNamed: ["--format", "imdb"]
+            case .traktObjectNamed: ["--format", "trakt"]
+            default: []
+            }
+        }
+    }
+
+    /// The lines of an export and the indices of its history entries' lines (one entry a line).
+    static func historyLines(_ lines: [String]) -> [Int] {
+        lines.indices.filter { lines[$0].hasPrefix("{\"position\":") }
+    }
+
+    static func position(ofEntry line: String) -> Int {
+        let object = try? JSONSerialization.jsonObject(with: Data((line.hasSuffix(",") ? String(line.dropLast()) : line).utf8))
+        return (object as? [String: Any])?["position"] as? Int ?? -1
+    }
+
+    /// Replaces the character at `offset` (counted in characters) of `line`.
+    static func replacing(_ line: String, at offset: Int, with character: Character) -> String {
+        var characters = Array(line)
+        characters[offset] = character
+        return String(characters)
+    }
+
+    /// The bad file's bytes (nil: no file) and what the refusals of `import` and `verify-export`
+    /// must name (the line, the history entry and its position, the member, or the entry).
+    static func make(_ bad: BadFile, from export: String) -> (bytes: [UInt8]?, importNaming: [String], verifyNaming: [String]) {
+        var lines = export.components(separatedBy: "\n")
+        let entries = historyLines(lines)
+        #expect(entries.count == 9, "the export has one line per event: \(entries)")
+        func entry(_ i: Int) -> String { "history[\(i)] (position \(position(ofEntry: lines[entries[i]])))" }
+        func both(_ naming: [String]) -> ([UInt8]?, [String], [String]) { (Array(lines.joined(separator: "\n").utf8), naming, naming) }
+        switch bad {
+        case .truncated:
+            let cut = Array(export.utf8).prefix(export.utf8.count / 2)
+            let line = cut.filter { $0 == 0x0A }.count + 1
+            return (Array(cut), ["line \(line)", "not a complete JSON document"], ["line \(line)", "not a complete JSON document"])
+        case .payloadByte:
+            // history[4] is the name change: one letter of the name, inside the payload only.
+            let where_ = entry(4)
+            #expect(lines[entries[4]].contains("\"payload\":{\"name\":\"\(name)\"}"), "\(lines[entries[4]])")
+            lines[entries[4]] = lines[entries[4]].replacingOccurrences(of: name, with: String(name.dropLast()) + "3")
+            return both([where_, "payloadSha256"])
+        case .envelopeByte:
+            let line = lines[entries[1]]
+            let start = line.distance(from: line.startIndex, to: line.range(of: "\"envelope\":\"")!.upperBound)
+            let middle = start + (line.count - 2 - start) / 2
+            let old = Array(line)[middle]
+            lines[entries[1]] = replacing(line, at: middle, with: old == "A" ? "B" : "A")
+            return both([entry(1), "envelope"])
+        case .changedHash:
+            let line = lines[entries[2]]
+            let start = line.distance(from: line.startIndex, to: line.range(of: ",\"hash\":\"")!.upperBound)
+            lines[entries[2]] = replacing(line, at: start, with: Array(line)[start] == "0" ? "1" : "0")
+            return both([entry(2), "hash"])
+        case .deletedEntry:
+            // The count no longer matches: the first check to fail names account.events.
+            lines.remove(at: entries[3])
+            return both(["account.events", "says 9 but history holds 8"])
+        case .deletedEntryAndCount:
+            let missing = entry(4)  // what becomes history[3]
+            lines.remove(at: entries[3])
+            #expect(lines[4].contains("\"events\":9"), "\(lines[4])")
+            lines[4] = lines[4].replacingOccurrences(of: "\"events\":9", with: "\"events\":8")
+            return both([missing.replacingOccurrences(of: "history[4]", with: "history[3]"), "stream version 5, expected 4"])
+        case .swappedEntries:
+            let moved = entry(4).replacingOccurrences(of: "history[4]", with: "history[3]")
+            lines.swapAt(entries[3], entries[4])
+            return both([moved, "stream version 5, expected 4"])
+        case .version2:
+            #expect(lines[1] == "\"format\": \"reel-export/1\",", "\(lines[1])")
+            lines[1] = "\"format\": \"reel-export/2\","
+            return both(["format", "reel-export/2 is not a version this Reel reads"])
+        case .png:
+            return (LedgerCommandTests.png, ["not a file Reel can import"], ["line 1", "not a complete JSON document"])
+        case .foreignJSON:
+            return (Array("{\"title\": \"Fight Club\", \"year\": 1999}\n".utf8), ["not a file Reel can import"], ["format", "not a Reel export"])
+        case .empty:
+            return ([], ["not a file Reel can import"], ["line 1", "not a complete JSON document"])
+        case .missing:
+            return (nil, ["no such file"], ["no such file"])
+        case .letterboxdMissingColumn:
+            return (Array("Date,Name,Letterboxd URI\n2024-01-02,Fight Club,https://boxd.it/2bcA\n".utf8), ["line 1", "no Year column"], [])
+        case .brokenQuoting:
+            let csv = """
+                Date,Name,Year,Letterboxd URI
+                2024-01-02,Heat,1995,https://boxd.it/29Wq
+                2024-01-03,"Alien,1979,https://boxd.it/2aKa
+                2024-01-04,Up,2009,https://boxd.it/1Yk2
+
+                """
+            return (Array(csv.utf8), ["line 3, column 12", "unterminated quoted field"], [])
+        case .imdbMissingConst, .imdbMissingConstNamed:
+            let csv = """
+                Position,Created,Modified,Description,Title,URL,Title Type,IMDb Rating,Runtime (mins),Year,Genres,Num Votes,Release Date,Directors
+                1,2022-01-10,2022-01-10,,Fight Club,https://www.imdb.com/title/tt0137523/,Movie,8.8,139,1999,Drama,2300000,1999-10-15,David Fincher
+
+                """
+            return (Array(csv.utf8), bad == .imdbMissingConst ? ["not a file Reel can import", "--format"] : ["line 1", "no Const column"], [])
+        case .traktObject, .traktObjectNamed:
+            let json = #"{"movies": [{"type": "movie", "movie": {"title": "Inception", "year": 2010, "ids": {"tmdb": 27205}}}]}"#
+            return (Array(json.utf8), bad == .traktObject ? ["not a file Reel can import"] : ["holds an object, not a JSON array"], [])
+        case .traktBadEntry:
+            let json = #"[{"type": "movie", "movie": {"title": "Inception", "year": 2010, "ids": {"tmdb": 27205}}}, "Heat"]"#
+            return (Array(json.utf8), ["entry 2 (index 1)", "a string instead of an object"], [])
+        }
+    }
+
+    @Test(arguments: BadFile.allCases)
+    func aBadFileIsRefusedInOneLineNamingWhereAndNothingIsWritten(_ bad: BadFile) throws {
+        let ledger = try Self.makeLedger()
+        let good = try String(contentsOfFile: try Self.export(ledger), encoding: .utf8)
+        let file = temporaryDirectory("bad") + "/\(bad).\(bad.fileExtension)"
+        let (bytes, importNaming, verifyNaming) = Self.make(bad, from: good)
+        if let bytes { try Data(bytes).write(to: URL(fileURLWithPath: file)) }
+        let before = try Self.snapshot(ledger)
+
+        for extra in [["--as", "newcomer"], ["--as", "newcomer", "--json"], ["--as", "newcomer", "--dry-run"], ["--user", "newcomer"]] {
+            try Self.refuses(
+                ledger, ["account", "import", file] + bad.importArguments + extra, status: bad.importStatus, file: file, naming: importNaming,
+                "\(bad): import \(extra)")
+        }
+        // Into the existing account (or over its handle): refused for the file, not for the handle.
+        try Self.refuses(
+            ledger, ["account", "import", file] + bad.importArguments, user: Self.handle, status: bad.importStatus, file: file, naming: importNaming,
+            "\(bad): as mover")
+        #expect(try Self.snapshot(ledger) == before, "\(bad): something was written")
+        try Self.expectFree("newcomer", in: ledger, "\(bad)")
+        #expect(try Self.saved(ledger, Self.handle).map(\.key) == Self.savedKeys, "\(bad)")
+
+        // Into a data directory without a ledger: refused the same way, and nothing is created.
+        let empty = Ledger()
+        try Self.refuses(empty, ["account", "import", file] + bad.importArguments, status: bad.importStatus, file: file, naming: importNaming, "\(bad): empty")
+        #expect(try Self.files(under: empty.dir) == [], "\(bad): a refused import created files")
+
+        if let status = bad.verifyStatus {
+            try Self.refuses(ledger, ["account", "verify-export", file], status: status, file: file, naming: verifyNaming, "\(bad): verify-export")
+            let json = try Self.refuses(
+                ledger, ["account", "verify-export", file, "--json"], status: status, file: file, naming: verifyNaming, json: true, "\(bad): verify-export --json")
+            if status == 65 {
+                let checked = try Harness.validate(json.stdout, against: "cli/account-verify-export.schema.json")
+                #expect(checked.status == 0, "\(bad): \(json.stdout) \(checked.stderr)")
+                let verdict = try Harness.json(json.stdout)
+                #expect(verdict["ok"] as? Bool == false && verdict["file"] as? String == file, "\(bad): \(verdict)")
+                #expect(verifyNaming.allSatisfy { (verdict["problem"] as? String ?? "").contains($0) }, "\(bad): \(verdict)")
+            } else {
+                #expect(json.stdout.isEmpty, "\(bad): \(json.stdout)")
+            }
+            // The independent verifier rejects it too (1: does not verify; 2: not JSON, no file).
+            let python = try Harness.python("verify_export.py", [file])
+            #expect(python.status != 0, "\(bad): verify_export.py accepted it: \(python.stdout)")
+            #expect(!python.stderr.isEmpty && python.stdout.isEmpty, "\(bad): \(python.stdout)\(python.stderr)")
+        }
+        #expect(try Self.snapshot(ledger) == before, "\(bad): something was written")
+    }
+
+    /// Exports the procedure of `Schemas/export.md` rejects for subtler reasons: what Reel must
+    /// refuse like the independent verifier does (exit 65 naming where, nothing imported).
+    enum SubtleFile: String, CaseIterable, CustomStringConvertible, Sendable {
+        /// A member twice in one object (step 1: "an object with the same key twice is rejected").
+        case duplicateMember, duplicateMemberInPayload
+        /// `chain.layout` is not `reel-ledger/1` (step 5).
+        case otherChainLayout
+        /// An envelope whose base64 decodes to the right bytes but does not re-encode to the same
+        /// text (step 3).
+        case nonCanonicalEnvelopeBase64
+        /// The photo's data in non-canonical base64 (step 6: "data base64-decodes (canonically)").
+        case nonCanonicalPhotoBase64
+
+        var description: String { rawValue }
+    }
+
+    /// `text` (standard base64 with padding) with the unused low bits of its last character set
+    /// differently: other text, the same bytes. `nil` when it has no padding (no spare bits).
+    static func nonCanonical(_ text: String) -> String? {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        let padding = text.reversed().prefix { $0 == "=" }.count
+        guard padding > 0 else { return nil }
+        var characters = Array(text)
+        let last = characters.count - padding - 1
+        guard let index = alphabet.firstIndex(of: characters[last]) else { return nil }
+        characters[last] = alphabet[index ^ 1]
+        return String(characters)
+    }
+
+    static func make(_ subtle: SubtleFile, from export: String) -> (bytes: [UInt8], naming: [String]) {
+        var lines = export.components(separatedBy: "\n")
+        let entries = historyLines(lines)
+        func done(_ naming: [String]) -> ([UInt8], [String]) { (Array(lines.joined(separator: "\n").utf8), naming) }
+        switch subtle {
+        case .duplicateMember:
+            #expect(lines[3].hasPrefix("\"generator\": "), "\(lines[3])")
+            lines.insert("\"generator\": \"someone else 1.0\",", at: 3)
+            return done(["line 5", "\"generator\""])
+        case .duplicateMemberInPayload:
+            let line = lines[entries[4]]
+            lines[entries[4]] = line.replacingOccurrences(of: "\"payload\":{\"name\":", with: "\"payload\":{\"name\":\"Someone Else\",\"name\":")
+            #expect(lines[entries[4]] != line)
+            return done(["line \(entries[4] + 1)", "\"name\""])
+        case .otherChainLayout:
+            let last = lines.lastIndex { $0.hasPrefix("\"chain\": ") }!
+            #expect(lines[last].contains("\"layout\":\"reel-ledger/1\""), "\(lines[last])")
+            lines[last] = lines[last].replacingOccurrences(of: "\"layout\":\"reel-ledger/1\"", with: "\"layout\":\"reel-ledger/2\"")
+            return done(["chain", "layout"])
+        case .nonCanonicalEnvelopeBase64:
+            for i in 0..<entries.count {
+                let line = lines[entries[i]]
+                let object = try? JSONSerialization.jsonObject(with: Data((line.hasSuffix(",") ? String(line.dropLast()) : line).utf8))
+                guard let envelope = (object as? [String: Any])?["envelope"] as? String, let changed = nonCanonical(envelope) else { continue }
+                #expect(Data(base64Encoded: changed) == Data(base64Encoded: envelope) && changed != envelope)
+                lines[entries[i]] = line.replacingOccurrences(of: envelope, with: changed)
+                return done(["history[\(i)] (position \(position(ofEntry: line)))", "envelope"])
+            }
+            Issue.record("no envelope with padding")
+            return done([])
+        case .nonCanonicalPhotoBase64:
+            let data = Data(LedgerCommandTests.png).base64EncodedString()
+            let changed = nonCanonical(data)!
+            #expect(Data(base64Encoded: changed) == Data(LedgerCommandTests.png) && lines[5].contains(data), "\(lines[5])")
+            lines[5] = lines[5].replacingOccurrences(of: data, with: changed)
+            return done(["settings.photo"])
+        }
+    }
+
+    @Test(arguments: SubtleFile.allCases)
+    func aFileTheProcedureRejectsIsRefusedByReelToo(_ subtle: SubtleFile) throws {
+        let ledger = try Self.makeLedger()
+        let good = try String(contentsOfFile: try Self.export(ledger), encoding: .utf8)
+        let file = temporaryDirectory("subtle") + "/\(subtle).json"
+        let (bytes, naming) = Self.make(subtle, from: good)
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+
+        // The independent verifier rejects it: the file really is bad.
+        let python = try Harness.python("verify_export.py", [file])
+        #expect(python.status == 1, "\(subtle): verify_export.py: \(python.stdout)\(python.stderr)")
+
+        let before = try Self.snapshot(ledger)
+        try Self.refuses(ledger, ["account", "verify-export", file], status: 65, file: file, naming: naming, "\(subtle): verify-export")
+        try Self.refuses(ledger, ["account", "import", file, "--as", "newcomer"], status: 65, file: file, naming: naming, "\(subtle): import")
+        #expect(try Self.snapshot(ledger) == before, "\(subtle): something was written")
+        try Self.expectFree("newcomer", in: ledger, "\(subtle)")
+    }
+
+    // MARK: - Other apps' lists
+
+    /// Imports `text` (written to a file named `name`) into `user` with `--json`; checks the
+    /// report against the schema and returns it with the file's path.
+    static func importList(
+        _ ledger: Ledger, _ name: String, _ text: String, user: String = handle, extra: [String] = []
+    ) throws -> (report: [String: Any], file: String) {
+        let file = temporaryDirectory("list") + "/" + name
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return (try ledger.json(["account", "import", file] + extra, user: user, schema: "account-import.schema.json"), file)
+    }
+
+    /// The unmatched rows of a list import's report, as "location: title".
+    static func unmatched(_ report: [String: Any]) -> [String] {
+        (report["unmatched"] as? [[String: Any]] ?? []).map { "\($0["location"] as? String ?? "?"): \($0["title"] as? String ?? "?")" }
+    }
+
+    /// Expects a list import to save `added` (key and date) into `mover`, leave what it had, find
+    /// `already` saved, list `unmatched`; a dry run before it writes nothing, and running it again adds nothing.
+    static func expectListImport(
+        _ name: String, _ text: String, format: String, rows: Int, added: [(key: String, addedAt: String)], already: Int, unmatched: [String]
+    ) throws {
+        let ledger = try makeLedger()
+        let stream = try Self.stream(of: handle, in: ledger)
+        let original = try saved(ledger, handle)
+        let before = try snapshot(ledger)
+
+        let dry = try importList(ledger, name, text, extra: ["--dry-run"]).report
+        #expect(dry["dryRun"] as? Bool == true && dry["stream"] is NSNull, "\(name): \(dry)")
+        #expect(dry["added"] as? Int == added.count && dry["alreadySaved"] as? Int == already, "\(name): \(dry)")
+        #expect(try snapshot(ledger) == before, "\(name): the dry run wrote something")
+
+        let (report, file) = try importList(ledger, name, text)
+        #expect(report["file"] as? String == file && report["format"] as? String == format && report["dryRun"] as? Bool == false, "\(name): \(report)")
+        #expect(report["user"] as? String == handle && report["stream"] as? String == stream, "\(name): into the existing account: \(report)")
+        #expect(report["rows"] as? Int == rows && report["matched"] as? Int == added.count + already, "\(name): \(report)")
+        #expect(report["added"] as? Int == added.count && report["alreadySaved"] as? Int == already, "\(name): \(report)")
+        #expect(Self.unmatched(report) == unmatched, "\(name): \(report)")
+        #expect((report["unmatched"] as? [[String: Any]] ?? []).allSatisfy { !($0["reason"] as? String ?? "").isEmpty })
+
+        let now = try saved(ledger, handle)
+        #expect(Array(now.prefix(original.count)) == original, "\(name): what was saved is left as it was")
+        #expect(now.dropFirst(original.count).map(\.key) == added.map(\.key), "\(name): the new titles, in the file's order")
+        for (key, addedAt) in added {
+            #expect(now.first { $0.key == key }?.addedAt == addedAt, "\(name): \(key) keeps the date the file gives: \(now)")
+        }
+        let history = try ledger.json(["history"], user: handle, schema: "history.schema.json")["events"] as? [[String: Any]] ?? []
+        #expect(history.suffix(added.count).allSatisfy { $0["type"] as? String == "favorite-imported" }, "\(name)")
+        let events = try ledger.eventCount()
+
+        let again = try ledger.json(["account", "import", file], user: handle, schema: "account-import.schema.json")
+        #expect(again["added"] as? Int == 0 && again["alreadySaved"] as? Int == added.count + already, "\(name): again: \(again)")
+        #expect(Self.unmatched(again) == unmatched, "\(name): again")
+        #expect(try ledger.eventCount() == events, "\(name): running it again appended events")
+        #expect(try saved(ledger, handle) == now, "\(name)")
+        try expectLedgerIntact(ledger, name)
+
+        let human = try ledger.reel(["account", "import", file], user: handle)
+        #expect(human.status == 0, "\(human.stderr)")
+        #expect(human.stdout.contains("added 0 to 'mover', \(added.count + already) already saved, \(unmatched.count) unmatched"), "\(human.stdout)")
+        for row in unmatched { #expect(human.stdout.contains("unmatched \(row)"), "\(name): \(human.stdout)") }
+    }
+
+    @Test func aLetterboxdExportIsMatchedByTitleAndYearAndKeepsItsDates() throws {
+        let csv = """
+            Date,Name,Year,Letterboxd URI
+            2023-04-05,The Matrix,1999,https://boxd.it/2bA8
+            2023-05-06,Pulp Fiction,1994,https://boxd.it/2b4s
+            2023-06-07,Fight Club,1999,https://boxd.it/2a9q
+            2023-07-08,Zq Nowhere Picture,2001,https://boxd.it/zZq1
+
+            """
+        try Self.expectListImport(
+            "watchlist.csv", csv, format: "letterboxd", rows: 4,
+            added: [("movie 603", "2023-04-05T00:00:00.000000Z"), ("movie 680", "2023-05-06T00:00:00.000000Z")], already: 1,
+            unmatched: ["line 5: Zq Nowhere Picture (2001)"])
+    }
+
+    @Test func anIMDbListIsMatchedThroughItsIdsAndKeepsWhenEachWasAdded() throws {
+        let csv = """
+            Position,Const,Created,Modified,Description,Title,URL,Title Type,IMDb Rating,Runtime (mins),Year,Genres,Num Votes,Release Date,Directors
+            1,tt0111161,2022-01-10,2022-01-10,,The Shawshank Redemption,https://www.imdb.com/title/tt0111161/,Movie,9.3,142,1994,"Crime, Drama",2900000,1994-09-23,Frank Darabont
+            2,tt0903747,2022-02-11,2022-02-11,,Breaking Bad,https://www.imdb.com/title/tt0903747/,TV Series,9.5,49,2008,"Crime, Drama, Thriller",2100000,2008-01-20,
+            3,tt0137523,2022-03-12,2022-03-12,,Fight Club,https://www.imdb.com/title/tt0137523/,Movie,8.8,139,1999,Drama,2300000,1999-10-15,David Fincher
+            4,tt0068646,2022-04-13 08:30:00,2022-04-13,,The Godfather,https://www.imdb.com/title/tt0068646/,Movie,9.2,175,1972,"Crime, Drama",2000000,1972-03-24,Francis Ford Coppola
+            5,tt9999991,2022-05-14,2022-05-14,,Zq Unfindable Film,https://www.imdb.com/title/tt9999991/,Movie,5.0,90,2001,Drama,12,2001-05-05,Nobody
+
+            """
+        try Self.expectListImport(
+            "imdb-list.csv", csv, format: "imdb", rows: 5,
+            added: [
+                ("movie 278", "2022-01-10T00:00:00.000000Z"), ("tv 1396", "2022-02-11T00:00:00.000000Z"), ("movie 238", "2022-04-13T08:30:00.000000Z"),
+            ], already: 1, unmatched: ["line 6: Zq Unfindable Film (2001)"])
+    }
+
+    @Test func aTraktWatchlistIsMatchedByTMDbIdAndKeepsItsListedAt() throws {
+        let json = """
+            [
+              {"rank": 1, "id": 101, "listed_at": "2024-01-02T03:04:05.000Z", "notes": null, "type": "movie",
+               "movie": {"title": "Inception", "year": 2010, "ids": {"trakt": 16662, "slug": "inception-2010", "imdb": "tt1375666", "tmdb": 27205}}},
+              {"rank": 2, "id": 102, "listed_at": "2024-02-03T04:05:06.789Z", "notes": null, "type": "show",
+               "show": {"title": "Stranger Things", "year": 2016, "ids": {"trakt": 1393, "slug": "stranger-things", "tvdb": 305288, "imdb": "tt4574334", "tmdb": 66732}}},
+              {"rank": 3, "id": 103, "listed_at": "2024-03-04T05:06:07.000Z", "notes": null, "type": "show",
+               "show": {"title": "Game of Thrones", "year": 2011, "ids": {"trakt": 1390, "slug": "game-of-thrones", "tvdb": 121361, "imdb": "tt0944947", "tmdb": 1399}}},
+              {"rank": 4, "id": 104, "listed_at": "2024-04-05T06:07:08.000Z", "notes": null, "type": "movie",
+               "movie": {"title": "Zq Phantom Movie", "year": 2005, "ids": {"trakt": 999999, "slug": "zq-phantom-movie-2005", "imdb": null, "tmdb": null}}}
+            ]
+
+            """
+        try Self.expectListImport(
+            "watchlist.json", json, format: "trakt", rows: 4,
+            added: [("movie 27205", "2024-01-02T03:04:05.000000Z"), ("tv 66732", "2024-02-03T04:05:06.789000Z")], already: 1,
+            unmatched: ["entry 4: Zq Phantom Movie (2005)"])
+    }
+
+    @Test func letterboxdsImportFormatWithoutDatesSavesTheTitlesAsOfTheImport() throws {
+        let ledger = try Self.makeLedger()
+        let csv = "tmdbID,Title,Year\n278,The Shawshank Redemption,1994\n,Zq Unknown Feature,1999\n155,The Dark Knight,2008\n"
+        let start = Self.secondsISO(Date().addingTimeInterval(-1))
+        let (report, _) = try Self.importList(ledger, "import.csv", csv, extra: ["--as", Self.other])
+        let end = Self.secondsISO(Date().addingTimeInterval(1))
+        #expect(report["user"] as? String == Self.other && report["format"] as? String == "letterboxd", "\(report)")
+        #expect(report["rows"] as? Int == 3 && report["added"] as? Int == 2 && Self.unmatched(report) == ["line 3: Zq Unknown Feature (1999)"], "\(report)")
+        let saved = try Self.saved(ledger, Self.other)
+        #expect(saved.map(\.key) == ["movie 238", "movie 278", "movie 155"], "--as names the account: \(saved)")
+        for item in saved.dropFirst() {
+            #expect(String(item.addedAt.prefix(19)) >= start && String(item.addedAt.prefix(19)) <= end, "\(item) between \(start) and \(end)")
+        }
+        #expect(try Self.saved(ledger, Self.handle).map(\.key) == Self.savedKeys, "--as, not --user")
+    }
+
+    static func secondsISO(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return String(formatter.string(from: date).prefix(19))
+    }
+
+    @Test func aLetterboxdExportFromReelImportsAsTheSameMovies() throws {
+        let ledger = try Self.makeLedger()
+        let file = temporaryDirectory("letterboxd") + "/films.csv"
+        let out = try ledger.reel(["account", "export", "--format", "letterboxd", "--out", file], user: Self.handle)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("1 saved series left out"), "\(out.stderr)")
+        let csv = try String(contentsOfFile: file, encoding: .utf8)
+        let lines = csv.split(separator: "\n").map(String.init)
+        #expect(lines.first == "tmdbID,Title,Year" && lines.count == 3, "\(csv)")
+        #expect(lines.dropFirst().map { $0.split(separator: ",").first.map(String.init) ?? "" } == ["550", "13"], "\(csv)")
+        #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",").count == 3 }, "titles and years known to the catalog: \(csv)")
+        let mode = (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600)
+        let movies = try Self.saved(ledger, Self.handle).filter { $0.mediaType == "movie" }.map(\.key)
+
+        // Into another data directory (a new account) and into another account here (ann has 238).
+        let elsewhere = Ledger()
+        let report = try elsewhere.json(["account", "import", file, "--as", "boxd"], schema: "account-import.schema.json")
+        #expect(report["format"] as? String == "letterboxd" && report["added"] as? Int == 2 && Self.unmatched(report).isEmpty, "\(report)")
+        #expect(try Self.saved(elsewhere, "boxd").map(\.key) == movies)
+        let here = try ledger.json(["account", "import", file], user: Self.other, schema: "account-import.schema.json")
+        #expect(here["added"] as? Int == 2, "\(here)")
+        #expect(try Self.saved(ledger, Self.other).map(\.key) == ["movie 238"] + movies)
+    }
+
+    @Test func importedTitlesKeepTheirDatesThroughAnExportAndARestore() throws {
+        let ledger = try Self.makeLedger()
+        let csv = "Date,Name,Year,Letterboxd URI\n2023-04-05,The Matrix,1999,https://boxd.it/2bA8\n"
+        #expect(try Self.importList(ledger, "watchlist.csv", csv).report["added"] as? Int == 1)
+        let original = try Self.saved(ledger, Self.handle)
+        #expect(original.last == Item(mediaType: "movie", id: 603, addedAt: "2023-04-05T00:00:00.000000Z"), "\(original)")
+
+        let file = try Self.export(ledger)
+        #expect(try ledger.reel(["account", "verify-export", file]).status == 0)
+        let python = try Harness.python("verify_export.py", [file])
+        #expect(python.status == 0, "\(python.stdout)\(python.stderr)")
+        let target = Ledger()
+        let restored = try target.json(["account", "import", file], schema: "account-import.schema.json")
+        #expect(restored["user"] as? String == Self.handle && restored["saved"] as? Int == 4, "without --as, the exported handle: \(restored)")
+        #expect(try Self.saved(target, Self.handle) == original)
+    }
+
+    @Test func aCrashRightAfterAListImportCommitsKeepsTheTitles() throws {
+        let ledger = try Self.makeLedger()
+        let file = temporaryDirectory("list") + "/import.csv"
+        try "tmdbID,Title,Year\n278,The Shawshank Redemption,1994\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let crash = try ledger.reel(["account", "import", file], user: Self.handle, environment: ["REEL_FAILPOINT": "import:committed"])
+        #expect(crash.status == SIGKILL, "killed by SIGKILL, not exit \(crash.status): \(crash.stderr)")
+        #expect(try Self.saved(ledger, Self.handle).map(\.key) == Self.savedKeys + ["movie 278"])
+        let again = try ledger.json(["account", "import", file], user: Self.handle, schema: "account-import.schema.json")
+        #expect(again["added"] as? Int == 0 && again["alreadySaved"] as? Int == 1, "\(again)")
+        try Self.expectLedgerIntact(ledger, "after the crash")
+    }
+}
