@@ -27,12 +27,13 @@ public final class LedgerWrite {
     }
 
     /// Appends `events` to `stream` atomically and returns them as recorded (payloads in the clear).
-    /// Sealing happens here, inside the transaction: meant for a command's few events.
+    /// Sealing happens here, inside the transaction (a large batch, such as an import, spread
+    /// across the cores).
     @discardableResult
     public func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion = .any) throws -> [RecordedEvent] {
         try wrapped {
             let key = try log.keyStore.sealingKey(for: stream)
-            let sealed = try events.map { try PayloadSealer.seal($0, stream: stream, key: key) }
+            let sealed = try Parallel.map(events, state: ()) { _, event in try PayloadSealer.seal(event, stream: stream, key: key) }
             let request = AppendRequest(stream: stream, events: sealed, expected: expected)
             let result = try LedgerWriter(databases: log.databases).append(request, transaction, head: &head)
             if !result.deduplicated { appended = true }

@@ -8,7 +8,7 @@ import Glibc
 ///
 /// Sealing and opening payloads (AES-GCM) and hashing envelopes (SHA-256) cost about a microsecond
 /// each; a batch of thousands is worth spreading. Small batches stay on the calling thread.
-enum Parallel {
+public enum Parallel {
     static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
     /// How many lanes a batch of `count` items gets.
@@ -18,7 +18,7 @@ enum Parallel {
 
     /// Maps `items` in order. Each lane starts from its own `state` (for example a cache of the last
     /// stream's key), which `transform` may update without locking.
-    static func map<T: Sendable, State: Sendable, R>(
+    public static func map<T: Sendable, State: Sendable, R>(
         _ items: [T], threshold: Int = 256, state: State, _ transform: @Sendable (inout State, T) throws -> R
     ) throws -> [R] {
         let lanes = lanes(for: items.count, threshold: threshold)

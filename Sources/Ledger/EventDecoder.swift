@@ -34,9 +34,23 @@ public struct EventDecoder: Sendable {
     public func decodeUpcasting(type: String, schemaVersion: UInt16, payload bytes: [UInt8]) throws(DomainError)
         -> (event: DomainEvent, payload: JSONValue)?
     {
+        guard current[type] != nil else { return nil }
+        let payload: JSONValue
+        do {
+            payload = try JSONValue(parsing: bytes)
+        } catch {
+            throw .undecodableEvent(type: type, version: schemaVersion, reason: "\(error)")
+        }
+        return try decodeUpcasting(type: type, schemaVersion: schemaVersion, value: payload)
+    }
+
+    /// The same, from a payload parsed already.
+    public func decodeUpcasting(type: String, schemaVersion: UInt16, value: JSONValue) throws(DomainError)
+        -> (event: DomainEvent, payload: JSONValue)?
+    {
         guard let target = current[type] else { return nil }
         do {
-            var payload = try JSONValue(parsing: bytes)
+            var payload = value
             var version = schemaVersion
             guard version <= target else {
                 throw DecodeFailure("version \(version) is newer than this Reel reads (\(target)); upgrade Reel")

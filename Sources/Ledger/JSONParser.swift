@@ -5,6 +5,9 @@ struct JSONParser {
     private var index = 0
     private var depth = 0
     private static let maximumDepth = 64
+    /// The top-level member whose array elements are delimited, not parsed (see `parse(_:deferringElementsOf:)`).
+    private var deferredName: String?
+    private var deferred: [Range<Int>]?
 
     static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
@@ -13,6 +16,20 @@ struct JSONParser {
         parser.skipWhitespace()
         guard parser.index == bytes.count else { throw parser.error("unexpected data after the document") }
         return value
+    }
+
+    /// Parses a document whose top level is an object, except for the array member `name`: its
+    /// elements are only delimited, as byte ranges of `bytes` for the caller to parse one by one
+    /// (in parallel, say), and the member is left out of the value. `nil` when there is no such
+    /// array. What lies between the elements is checked here; the elements, when parsed.
+    static func parse(_ bytes: [UInt8], deferringElementsOf name: String) throws(JSONParseError) -> (JSONValue, [Range<Int>]?) {
+        var parser = JSONParser(bytes: bytes)
+        parser.deferredName = name
+        parser.skipWhitespace()
+        let value = try parser.value()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected data after the document") }
+        return (value, parser.deferred)
     }
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
@@ -69,6 +86,15 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
+            if depth == 1, key == deferredName, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                guard deferred == nil else { throw error("duplicate member \"\(key)\"") }
+                deferred = try delimitElements()
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unexpected end") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+                throw error("expected ',' or '}'")
+            }
             guard members.updateValue(try value(), forKey: key) == nil else { throw error("duplicate member \"\(key)\"") }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end") }
@@ -101,6 +127,70 @@ struct JSONParser {
         }
         depth -= 1
         return .array(items)
+    }
+
+    /// The byte ranges of an array's elements, from its `[` to past its `]`.
+    private mutating func delimitElements() throws(JSONParseError) -> [Range<Int>] {
+        index += 1
+        var ranges: [Range<Int>] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return ranges
+        }
+        while true {
+            skipWhitespace()
+            let start = index
+            try skipValue()
+            ranges.append(start..<index)
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+            throw error("expected ',' or ']'")
+        }
+        return ranges
+    }
+
+    /// Moves past one value without building it: strings and brackets are followed, nothing else
+    /// is checked (the value is parsed strictly later).
+    private mutating func skipValue() throws(JSONParseError) {
+        var nesting = 0
+        repeat {
+            guard index < bytes.count else { throw error("unexpected end") }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                while true {
+                    guard index < bytes.count else { throw error("unterminated string") }
+                    let c = bytes[index]
+                    index += c == UInt8(ascii: "\\") ? 2 : 1
+                    if c == UInt8(ascii: "\"") { break }
+                }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                nesting += 1
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard nesting > 0 else { throw error("unexpected character") }
+                nesting -= 1
+                index += 1
+            case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","):
+                // Between the members of what is being skipped (never at its start: see the caller).
+                guard nesting > 0 else { return }
+                index += 1
+            default:
+                // A scalar, a colon: up to the next delimiter.
+                scan: while index < bytes.count {
+                    switch bytes[index] {
+                    case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["),
+                        UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        break scan
+                    default: index += 1
+                    }
+                }
+                if nesting == 0 { return }
+            }
+        } while nesting > 0
     }
 
     private mutating func string() throws(JSONParseError) -> String {

@@ -16,6 +16,13 @@ public enum JSONValue: Sendable, Hashable {
         self = try JSONParser.parse(Array(bytes))
     }
 
+    /// Parses a document whose top level is an object, leaving out the array member `name`,
+    /// whose elements are only delimited: byte ranges of `bytes`, each to be parsed on its own
+    /// (a large array, in parallel, without a tree of the whole). `nil` when there is no such array.
+    public static func parse(_ bytes: [UInt8], deferringElementsOf name: String) throws(JSONParseError) -> (value: JSONValue, elements: [Range<Int>]?) {
+        try JSONParser.parse(bytes, deferringElementsOf: name)
+    }
+
     public subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil

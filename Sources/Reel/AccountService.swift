@@ -276,7 +276,7 @@ public final class AccountService: Sendable {
                 try txn.put(store.photos, ProjectionStore.photoKey(stream, reference.sha256), sealed)
             }
             var set = ProjectionSet(position: try store.checkpoint(slot, txn), projector: projector) { try store.state(of: $0, slot, txn) }
-            for event in recorded { try set.apply(event) }
+            for (event, domain) in zip(recorded, events) { try set.apply(Replayed(event, event: domain)) }
             guard let state = set.states[stream], state.saved.items.map(\.key) == document.state.saved.items.map(\.key),
                 state.saved.items.map(\.addedAt) == document.state.saved.items.map(\.addedAt), state.settings == document.state.settings
             else {

@@ -82,6 +82,15 @@ struct Replayed: Sendable {
     /// `nil` when the type is unknown to this Reel or the payload is shredded.
     let event: DomainEvent?
 
+    /// An event just appended, whose domain event is known already.
+    init(_ recorded: RecordedEvent, event: DomainEvent) {
+        stream = recorded.streamID
+        position = recorded.position
+        streamVersion = recorded.streamVersion
+        recordedAt = recorded.envelope.recordedAtMicroseconds
+        self.event = event
+    }
+
     init(_ recorded: RecordedEvent, projector: Projector) throws {
         stream = recorded.streamID
         position = recorded.position

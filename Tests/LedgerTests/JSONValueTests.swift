@@ -313,3 +313,46 @@ private func parseError(bytes: [UInt8], sourceLocation: SourceLocation = #_sourc
         #expect(JSONValue(missing) == .null)
     }
 }
+
+/// `JSONValue.parse(_:deferringElementsOf:)`: the big array of an export is only delimited, its
+/// elements parsed one by one; together that must read exactly what the whole parse reads.
+@Suite struct DeferredArrayParsingTests {
+    static func deferred(_ text: String) throws -> (JSONValue, [JSONValue]?) {
+        let bytes = Array(text.utf8)
+        let (value, ranges) = try JSONValue.parse(bytes, deferringElementsOf: "history")
+        return (value, try ranges?.map { try JSONValue(parsing: bytes[$0]) })
+    }
+
+    @Test(arguments: [
+        #"{"a":1,"history":[{"x":"]}\"{["},[1,[2,{}]],"s\\",-1.5e3,true,null,{}],"b":[3]}"#,
+        #"{ "history" : [ ] , "b" : { "history" : [1] } }"#,
+        #"{"history":[ 7 ,"x" , {"k":[]} ]}"#,
+        "{\"history\":[\n{\"a\": \"\\u00e9\"},\n{\"b\": 2}\n]\n}\n",
+    ])
+    func readsWhatTheWholeParseReads(_ text: String) throws {
+        let whole = try JSONValue(parsing: Array(text.utf8))
+        let (value, elements) = try Self.deferred(text)
+        guard case .object(var members) = whole, case .array(let items)? = members.removeValue(forKey: "history") else {
+            Issue.record("no history in \(text)")
+            return
+        }
+        #expect(value == .object(members))
+        #expect(elements == items)
+    }
+
+    @Test func onlyATopLevelArrayIsDeferred() throws {
+        #expect(try Self.deferred(#"{"history":"none"}"#).1 == nil)
+        #expect(try Self.deferred(#"{"x":{"history":[1]}}"#).1 == nil)
+        #expect(try Self.deferred(#"[{"history":[1]}]"#).1 == nil)
+    }
+
+    @Test(arguments: [
+        #"{"history":[1,,2]}"#, #"{"history":[1 2]}"#, #"{"history":[{"a":1}"#, #"{"history":["open]}"#,
+        #"{"history":[{"a":]}]}"#, #"{"history":[{"a":1}],"history":[]}"#, #"{"history":[1]} x"#, #"{"history":[tru]}"#,
+        #"{"history":[{"a":1}}]}"#,
+    ])
+    func malformedDocumentsFailSomewhere(_ text: String) {
+        #expect(throws: JSONParseError.self, "\(text)") { _ = try Self.deferred(text) }
+        #expect(throws: JSONParseError.self, "\(text)") { _ = try JSONValue(parsing: Array(text.utf8)) }
+    }
+}
