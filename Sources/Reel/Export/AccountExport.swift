@@ -54,21 +54,11 @@ public struct AccountExport: Sendable {
             ])
         }
         out.raw("\n],\n\"history\": [")
-        for (index, event) in events.enumerated() {
+        // Each entry is made on its own (payload canonicalised, digested, envelope in base64), on all cores.
+        let entries = try Parallel.map(events, threshold: 512, state: ()) { _, event in try Self.historyEntry(event) }
+        for (index, entry) in entries.enumerated() {
             out.raw(index == 0 ? "\n" : ",\n")
-            let envelope = event.envelope
-            let payload = try Self.canonicalPayload(of: event)
-            out.raw("{\"position\":\(envelope.position),\"streamVersion\":\(envelope.streamVersion),\"eventId\":\"")
-            out.raw(envelope.eventID.uuidString.lowercased())
-            out.raw("\",\"type\":")
-            out.value(.string(envelope.type))
-            out.raw(",\"schemaVersion\":\(envelope.schemaVersion),\"recordedAt\":\"\(UTCTime.iso(envelope.recordedAtMicroseconds))\",\"payload\":")
-            out.bytes(payload)
-            out.raw(",\"payloadSha256\":\"\(ChainHash(bytes: Array(SHA256.hash(data: payload))).hex)\",\"previousHash\":\"")
-            out.raw(envelope.previousHash.hex)
-            out.raw("\",\"hash\":\"\(envelope.hash.hex)\",\"envelope\":\"")
-            out.raw(Data(envelope.bytes).base64EncodedString())
-            out.raw("\"}")
+            out.bytes(entry)
         }
         out.raw("\n],\n")
         out.member(
@@ -78,6 +68,27 @@ public struct AccountExport: Sendable {
                 "headRecordedAt": .string(UTCTime.iso(head.recordedAtMicroseconds)),
             ], first: true)
         out.raw("\n}\n")
+        return out.bytes
+    }
+
+    /// One history entry: the clear fields, the canonical payload and its digest, the chain
+    /// links and the sealed envelope in base64.
+    static func historyEntry(_ event: RecordedEvent) throws -> [UInt8] {
+        var out = JSONBytes()
+        let envelope = event.envelope
+        let payload = try canonicalPayload(of: event)
+        out.reserve(payload.count + envelope.bytes.count * 4 / 3 + 400)
+        out.raw("{\"position\":\(envelope.position),\"streamVersion\":\(envelope.streamVersion),\"eventId\":\"")
+        out.raw(envelope.eventID.uuidString.lowercased())
+        out.raw("\",\"type\":")
+        out.value(.string(envelope.type))
+        out.raw(",\"schemaVersion\":\(envelope.schemaVersion),\"recordedAt\":\"\(UTCTime.iso(envelope.recordedAtMicroseconds))\",\"payload\":")
+        out.bytes(payload)
+        out.raw(",\"payloadSha256\":\"\(ChainHash(bytes: Array(SHA256.hash(data: payload))).hex)\",\"previousHash\":\"")
+        out.raw(envelope.previousHash.hex)
+        out.raw("\",\"hash\":\"\(envelope.hash.hex)\",\"envelope\":\"")
+        out.raw(Data(envelope.bytes).base64EncodedString())
+        out.raw("\"}")
         return out.bytes
     }
 
