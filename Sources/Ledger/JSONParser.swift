@@ -155,42 +155,50 @@ struct JSONParser {
     /// Moves past one value without building it: strings and brackets are followed, nothing else
     /// is checked (the value is parsed strictly later).
     private mutating func skipValue() throws(JSONParseError) {
-        var nesting = 0
-        repeat {
-            guard index < bytes.count else { throw error("unexpected end") }
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                index += 1
-                while true {
-                    guard index < bytes.count else { throw error("unterminated string") }
-                    let c = bytes[index]
-                    index += c == UInt8(ascii: "\\") ? 2 : 1
-                    if c == UInt8(ascii: "\"") { break }
-                }
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                nesting += 1
-                index += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard nesting > 0 else { throw error("unexpected character") }
-                nesting -= 1
-                index += 1
-            case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","):
-                // Between the members of what is being skipped (never at its start: see the caller).
-                guard nesting > 0 else { return }
-                index += 1
-            default:
-                // A scalar, a colon: up to the next delimiter.
-                scan: while index < bytes.count {
-                    switch bytes[index] {
-                    case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["),
-                        UInt8(ascii: "}"), UInt8(ascii: "]"):
-                        break scan
-                    default: index += 1
+        let result: Result<Int, JSONParseError> = bytes.withUnsafeBufferPointer { b in
+            var i = index
+            var nesting = 0
+            repeat {
+                guard i < b.count else { return .failure(JSONParseError(offset: i, reason: "unexpected end")) }
+                switch b[i] {
+                case UInt8(ascii: "\""):
+                    i += 1
+                    while true {
+                        guard i < b.count else { return .failure(JSONParseError(offset: i, reason: "unterminated string")) }
+                        let c = b[i]
+                        i += c == UInt8(ascii: "\\") ? 2 : 1
+                        if c == UInt8(ascii: "\"") { break }
                     }
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    nesting += 1
+                    i += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    guard nesting > 0 else { return .failure(JSONParseError(offset: i, reason: "unexpected character")) }
+                    nesting -= 1
+                    i += 1
+                case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","):
+                    // Between the members of what is being skipped (never at its start: see the caller).
+                    guard nesting > 0 else { return .success(i) }
+                    i += 1
+                default:
+                    // A scalar, a colon: up to the next delimiter.
+                    scan: while i < b.count {
+                        switch b[i] {
+                        case 0x20, 0x0A, 0x0D, 0x09, UInt8(ascii: ","), UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["),
+                            UInt8(ascii: "}"), UInt8(ascii: "]"):
+                            break scan
+                        default: i += 1
+                        }
+                    }
+                    if nesting == 0 { return .success(i) }
                 }
-                if nesting == 0 { return }
-            }
-        } while nesting > 0
+            } while nesting > 0
+            return .success(i)
+        }
+        switch result {
+        case .success(let end): index = min(end, bytes.count)
+        case .failure(let failure): throw failure
+        }
     }
 
     private mutating func string() throws(JSONParseError) -> String {
@@ -202,6 +210,13 @@ struct JSONParser {
             index += 1
         }
         guard index < bytes.count else { throw error("unterminated string") }
+        if bytes[index] == UInt8(ascii: "\"") {
+            // No escapes (nearly always): the bytes are the string.
+            let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[start..<index]), as: UTF8.self) }
+            guard let text else { throw error("invalid UTF-8 in a string") }
+            index += 1
+            return text
+        }
         var scalars = Array(bytes[start..<index])
         while bytes[index] != UInt8(ascii: "\"") {
             // An escape.
