@@ -21,8 +21,11 @@ public struct AccountExport: Sendable {
     /// The document, as UTF-8 JSON. `details` are catalog details of saved titles, when known.
     /// A payload that is not JSON (which the ledger never writes) is refused, not copied.
     public func document(details: [MediaKey: JSONValue] = [:], generator: String) throws -> [UInt8] {
+        // Each history entry is made on its own (payload canonicalised, digested, envelope in
+        // base64), on all cores; then the document is put together in one buffer of the right size.
+        let entries = try Parallel.map(events, threshold: 512, state: ()) { _, event in try Self.historyEntry(event) }
         var out = JSONBytes()
-        out.reserve(events.count * 700 + 4_096)
+        out.reserve(entries.reduce(0) { $0 + $1.count + 2 } + state.saved.count * 200 + (photo?.1.count ?? 0) * 4 / 3 + 4_096)
         out.raw("{\n")
         out.member("format", .string(Self.format), first: true)
         out.member("exportedAt", .string(UTCTime.iso(exportedAt)))
@@ -54,8 +57,6 @@ public struct AccountExport: Sendable {
             ])
         }
         out.raw("\n],\n\"history\": [")
-        // Each entry is made on its own (payload canonicalised, digested, envelope in base64), on all cores.
-        let entries = try Parallel.map(events, threshold: 512, state: ()) { _, event in try Self.historyEntry(event) }
         for (index, entry) in entries.enumerated() {
             out.raw(index == 0 ? "\n" : ",\n")
             out.bytes(entry)
