@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A strict RFC 8259 parser over UTF-8 bytes, small and allocation-light: payloads are parsed on
 /// every replay, so this is on the rebuild's hot path.
 struct JSONParser {
@@ -162,12 +168,17 @@ struct JSONParser {
                 guard i < b.count else { return .failure(JSONParseError(offset: i, reason: "unexpected end")) }
                 switch b[i] {
                 case UInt8(ascii: "\""):
+                    // To the next quote not escaped: memchr, then count the backslashes before it.
                     i += 1
                     while true {
-                        guard i < b.count else { return .failure(JSONParseError(offset: i, reason: "unterminated string")) }
-                        let c = b[i]
-                        i += c == UInt8(ascii: "\\") ? 2 : 1
-                        if c == UInt8(ascii: "\"") { break }
+                        guard i < b.count, let found = memchr(b.baseAddress! + i, Int32(UInt8(ascii: "\"")), b.count - i) else {
+                            return .failure(JSONParseError(offset: b.count, reason: "unterminated string"))
+                        }
+                        let quote = UnsafeRawPointer(found) - UnsafeRawPointer(b.baseAddress!)
+                        var backslashes = 0
+                        while quote - backslashes - 1 >= i, b[quote - backslashes - 1] == UInt8(ascii: "\\") { backslashes += 1 }
+                        i = quote + 1
+                        if backslashes % 2 == 0 { break }
                     }
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     nesting += 1
@@ -205,14 +216,20 @@ struct JSONParser {
         index += 1
         let start = index
         // Fast path: no escapes.
+        var ascii = true
         while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
             guard bytes[index] >= 0x20 else { throw error("control character in a string") }
+            if bytes[index] >= 0x80 { ascii = false }
             index += 1
         }
         guard index < bytes.count else { throw error("unterminated string") }
         if bytes[index] == UInt8(ascii: "\"") {
-            // No escapes (nearly always): the bytes are the string.
-            let text = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[start..<index]), as: UTF8.self) }
+            // No escapes (nearly always): the bytes are the string; ASCII needs no validation.
+            let end = index
+            let text = bytes.withUnsafeBufferPointer { buffer in
+                let slice = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                return ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+            }
             guard let text else { throw error("invalid UTF-8 in a string") }
             index += 1
             return text
