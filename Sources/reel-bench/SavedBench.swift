@@ -96,18 +96,7 @@ struct SavedBench: AsyncParsableCommand {
     static func time(_ executable: String, _ arguments: [String], _ environment: [String: String]) throws -> Double {
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = env
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
-        process.waitUntilExit()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        guard process.terminationStatus == 0 else { throw BenchmarkError("reel \(arguments.joined(separator: " ")) exited \(process.terminationStatus)") }
-        return seconds
+        return try Timing.run([executable] + arguments, environment: env)
     }
 
     static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Ledger
 
 /// Which catalog answers: TMDb when credentials are configured (with the response cache in
 /// `<data-dir>/cache`), else the bundled sample catalog, with a one-line notice on stderr.
@@ -10,6 +11,18 @@ enum CatalogLocation {
     static var baseURL: String {
         let value = ProcessInfo.processInfo.environment["REEL_TMDB_BASE_URL"] ?? ""
         return value.isEmpty ? CatalogClient.defaultBaseURL : value
+    }
+
+    /// Starts getting ready for titles of `mediaTypes` while the caller reads the ledger: without
+    /// credentials, the sample catalog reads its facts of those kinds on another thread; with
+    /// TMDb there is nothing to do ahead.
+    static func prepare(for mediaTypes: Set<MediaType>) {
+        do {
+            guard try CredentialStore().load() == nil else { return }
+        } catch {
+            return  // the client reports it
+        }
+        SampleCatalog.bundled.prepare(mediaTypes)
     }
 
     /// Runs `body` with the catalog client and closes its connections afterwards, thrown or not.

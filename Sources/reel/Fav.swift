@@ -25,6 +25,7 @@ struct Fav: AsyncParsableCommand {
         func run() async throws {
             try await runReporting {
                 let keys = try MediaKeys.parse(mediaType, ids)
+                CatalogLocation.prepare(for: [mediaType])
                 let context = try AccountContext.load(global)
                 let (lookups, isSample) = try await CatalogLocation.withClient(global) { client in
                     (try await Hydrator(client: client, language: context.language).lookUp(keys), client.source == .sample)

@@ -34,6 +34,8 @@ struct Saved: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
+            if !global.json { TitleList.prepareNumbers() }
+            CatalogLocation.prepare(for: mediaType.map { [$0] } ?? [.movie, .tv])
             let handle = try global.handle()
             let service = try LedgerLocation.existingService(global)
             let view = try service.view(of: handle, asOf: asOf?.value)
@@ -52,7 +54,7 @@ struct Saved: AsyncParsableCommand {
                 }
                 return (found, client.source == .sample)
             }
-            var notices = TitleList.notices(for: items.compactMap { lookups[$0.key] }, sample: isSample)
+            var notices = TitleList.notices(for: items.lazy.compactMap { lookups[$0.key] }, sample: isSample)
             func summary(_ item: SavedItem) -> TitleSummary? { lookups[item.key]?.summary }
 
             if let search {
@@ -71,6 +73,7 @@ struct Saved: AsyncParsableCommand {
             items = Self.sorted(items, by: sort, descending: desc, details: summary)
 
             let rows = items.map { TitleList.Row(key: $0.key, lookup: lookups[$0.key] ?? .notCached, savedAt: $0.addedAt, addedAt: $0.addedAt) }
+            let missing = rows.reduce(0) { count, row in if case .known = row.lookup { count } else { count + 1 } }
             if global.json {
                 let document: JSONValue = [
                     "user": .string(handle.value), "stream": .string(view.stream.rawValue), "asOf": JSONForm.asOf(view.asOf),
@@ -78,7 +81,7 @@ struct Saved: AsyncParsableCommand {
                     "type": .init(mediaType.map { .string($0.rawValue) }), "search": .init(search.map(JSONValue.string)),
                     "genres": .array(genre.map(JSONValue.string)), "anyGenre": .bool(anyGenre),
                     "total": .integer(Int64(all.count)), "count": .integer(Int64(items.count)),
-                    "detailsMissing": .integer(Int64(rows.filter { $0.lookup.summary == nil }.count)),
+                    "detailsMissing": .integer(Int64(missing)),
                     "notices": .array(notices.map(JSONValue.string)),
                     "items": .array(zip(items, rows).map { item, row in
                         TitleList.json(row).merging(["addedAt": JSONForm.time(item.addedAt), "position": .integer(Int64(item.position))])
@@ -94,9 +97,8 @@ struct Saved: AsyncParsableCommand {
                 return
             }
             print(TitleList(rows: rows, showsType: true, showsAdded: true, numbered: true).render(width: Terminal.width))
-            let movies = items.filter { $0.key.mediaType == .movie }.count
+            let movies = items.reduce(0) { $0 + ($1.key.mediaType == .movie ? 1 : 0) }
             var footer = "\(items.count) of \(all.count) saved (movies: \(movies), series: \(items.count - movies))"
-            let missing = rows.filter { $0.lookup.summary == nil }.count
             if missing > 0 { footer += "; \(missing) without details" }
             print(Terminal.dim(Terminal.fit(footer)))
         }

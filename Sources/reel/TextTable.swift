@@ -18,23 +18,40 @@ struct TextTable {
 
     let headers: [String]
     let alignments: [Alignment]
-    private(set) var rows: [[String]] = []
+    /// The rows' cells, one row after another, `headers.count` to a row (lists run to thousands
+    /// of rows: one array, not one per row), with each cell's length in characters, counted once.
+    private var cells: [String] = []
+    private var lengths: [Int] = []
 
     init(_ headers: [String], alignments: [Alignment]? = nil) {
         self.headers = headers
         self.alignments = alignments ?? headers.map { _ in .left }
     }
 
-    mutating func add(_ row: [String]) { rows.append(row) }
+    var rowCount: Int { headers.isEmpty ? 0 : cells.count / headers.count }
+
+    /// Room for `rows` rows, for a list that knows its length.
+    mutating func reserveCapacity(rows: Int) {
+        cells.reserveCapacity(rows * headers.count)
+        lengths.reserveCapacity(rows * headers.count)
+    }
+
+    /// Adds a row: cells past the last column are left out, missing ones are empty.
+    mutating func add(_ row: [String]) {
+        for i in headers.indices {
+            let cell = i < row.count ? row[i] : ""
+            cells.append(cell)
+            lengths.append(Self.length(cell))
+        }
+    }
 
     static let gap = 2
 
     func render(width: Int? = nil, flexible: [Flexible] = [], droppable: [Int] = []) -> String {
         var kept = Array(headers.indices)
-        var widths = headers.map(\.count)
-        for row in rows {
-            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
-        }
+        let headerLengths = headers.map(Self.length)
+        var widths = headerLengths
+        for (i, n) in lengths.enumerated() { widths[i % widths.count] = max(widths[i % widths.count], n) }
         if let width {
             func total(_ w: [Int]) -> Int { kept.map { w[$0] }.reduce(Self.gap * (kept.count - 1), +) }
             var fitted = widths
@@ -52,21 +69,68 @@ struct TextTable {
             }
             widths = fitted
         }
-        func line(_ cells: [String], header: Bool) -> String {
-            let padded = kept.enumerated().map { position, i -> String in
-                let cell = Self.truncate(i < cells.count ? cells[i] : "", to: widths[i])
-                let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
-                let isLast = position == kept.count - 1
+        // Lines are written as UTF-8 bytes into one buffer: tables run to thousands of rows.
+        let lineCapacity = kept.map { widths[$0] * 2 }.reduce(Self.gap * kept.count, +)
+        /// The line of the cells at `first...` (`headers.count` of them) in `cells`.
+        func line(_ cells: [String], _ lengths: [Int], from first: Int, into out: inout [UInt8]) {
+            let start = out.count
+            for (position, i) in kept.enumerated() {
+                if position > 0 { Self.pad(&out, Self.gap) }
+                var cell = cells[first + i]
+                var length = lengths[first + i]
+                if length > widths[i] {
+                    cell = Self.truncate(cell, to: widths[i])
+                    length = Self.length(cell)
+                }
+                let pad = max(0, widths[i] - length)
                 switch alignments[i] {
-                case .left: return isLast ? cell : cell + pad
-                case .right: return pad + cell
+                case .left:
+                    out.append(contentsOf: cell.utf8)
+                    if position < kept.count - 1 { Self.pad(&out, pad) }
+                case .right:
+                    Self.pad(&out, pad)
+                    out.append(contentsOf: cell.utf8)
                 }
             }
-            var text = padded.joined(separator: String(repeating: " ", count: Self.gap))
-            while text.last == " " { text.removeLast() }
-            return header ? Terminal.bold(text) : text
+            Self.trimSpaces(&out, lineFrom: start)
         }
-        return ([line(headers, header: true)] + rows.map { line($0, header: false) }).joined(separator: "\n")
+        var header: [UInt8] = []
+        header.reserveCapacity(lineCapacity)
+        line(headers, headerLengths, from: 0, into: &header)
+        var out = Array(Terminal.bold(String(decoding: header, as: UTF8.self)).utf8)
+        out.reserveCapacity(out.count + rowCount * (lineCapacity + 1))
+        for first in stride(from: 0, to: cells.count, by: max(1, headers.count)) {
+            out.append(0x0A)
+            line(cells, lengths, from: first, into: &out)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func pad(_ out: inout [UInt8], _ n: Int) {
+        if n > 0 { out.append(contentsOf: repeatElement(0x20, count: n)) }
+    }
+
+    /// Removes the spaces that end the line starting at `start`: trailing space characters. A space
+    /// after an ASCII byte is a character of its own; after anything else, Unicode decides whether it
+    /// belongs to the character before it, so the line is trimmed as a `String`.
+    private static func trimSpaces(_ out: inout [UInt8], lineFrom start: Int) {
+        while out.count > start, out[out.count - 1] == 0x20 {
+            if out.count - 1 == start || out[out.count - 2] < 0x80 {
+                out.removeLast()
+                continue
+            }
+            var line = String(decoding: out[start...], as: UTF8.self)
+            while line.last == " " { line.removeLast() }
+            out.removeSubrange(start...)
+            out.append(contentsOf: line.utf8)
+            return
+        }
+    }
+
+    /// A cell's length in characters: its byte count when it is plain ASCII (no CR, which pairs
+    /// with LF into one character), else its character count.
+    static func length(_ text: String) -> Int {
+        text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? text.utf8.count : text.count
     }
 
     /// `text` cut to `width` characters, the last one an ellipsis when anything was cut.

@@ -36,17 +36,34 @@ struct TitleList {
         if showsAdded { headers.append("ADDED"); alignments.append(.left) }
         func column(_ name: String) -> Int? { headers.firstIndex(of: name) }
         var table = TextTable(headers, alignments: alignments)
+        table.reserveCapacity(rows: rows.count)
+        // Saved lists run to thousands of rows added on a few days: each day is written once.
+        var days: [Int64: String] = [:]
+        func day(_ micros: Int64) -> String {
+            let perDay: Int64 = 86_400_000_000
+            let number = micros >= 0 ? micros / perDay : -((-micros - 1) / perDay) - 1
+            if let text = days[number] { return text }
+            let text = Timestamp.day(micros)
+            days[number] = text
+            return text
+        }
+        var cells: [String] = []
+        cells.reserveCapacity(headers.count)
         for (i, row) in rows.enumerated() {
-            var cells = numbered ? [String(i + 1)] : []
+            cells.removeAll(keepingCapacity: true)
+            if numbered { cells.append(String(i + 1)) }
             cells.append(row.savedAt != nil ? Self.savedMark : " ")
             if showsType { cells.append(row.key.mediaType.rawValue) }
-            let summary = row.lookup.summary
-            cells += [
-                String(row.key.id), row.lookup.placeholder, summary?.year.map(String.init) ?? "",
-                summary.map { $0.genres.map(\.name).joined(separator: ", ") } ?? "",
-                summary.map(Self.rating) ?? "",
-            ]
-            if showsAdded { cells.append(row.addedAt.map(Timestamp.day) ?? "") }
+            cells.append(String(row.key.id))
+            cells.append(row.lookup.placeholder)
+            if case .known(let summary) = row.lookup {
+                cells.append(summary.year.map(String.init) ?? "")
+                cells.append(summary.genres.map(\.name).joined(separator: ", "))
+                cells.append(Self.rating(summary))
+            } else {
+                cells += ["", "", ""]
+            }
+            if showsAdded { cells.append(row.addedAt.map(day) ?? "") }
             table.add(cells)
         }
         // Genres give way first, then the title; at narrow widths whole columns go, least useful first.
@@ -57,8 +74,49 @@ struct TitleList {
 
     /// `7.9 (31,204)`: the average and how many votes it rests on; `–` without votes.
     static func rating(_ summary: TitleSummary) -> String {
-        summary.voteCount == 0 ? "–" : String(format: "%.1f", summary.voteAverage) + " (\(summary.voteCount.formatted()))"
+        summary.voteCount == 0 ? "–" : oneDecimal(summary.voteAverage) + " (\(grouped(summary.voteCount)))"
     }
+
+    /// `String(format: "%.1f", value)`: the value's exact binary expansion rounded to tenths, ties
+    /// to even, as the C library rounds; without Foundation's per-call cost (a saved list has
+    /// thousands of rows). Negative, huge and non-finite values go to `String(format:)`.
+    static func oneDecimal(_ value: Double) -> String {
+        guard value.isFinite, value.sign == .plus, value < 1e15 else { return String(format: "%.1f", value) }
+        // n = 10 × value rounded, each comparison made with a fused multiply-add, whose sign is exact.
+        var n = (value * 10).rounded(.down)
+        if (-n).addingProduct(value, 10) < 0 { n -= 1 }
+        if (-(n + 1)).addingProduct(value, 10) >= 0 { n += 1 }
+        let overHalf = (-(n + 0.5)).addingProduct(value, 10)
+        if overHalf > 0 || (overHalf == 0 && n.truncatingRemainder(dividingBy: 2) != 0) { n += 1 }
+        let tenths = Int64(n)
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// `n.formatted()`: grouped by thousands as the locale does. When the locale writes whole
+    /// numbers as English does (checked once against `formatted()` itself), the groups are made
+    /// here: `formatted()` costs microseconds a call.
+    static func grouped(_ n: Int) -> String {
+        guard groupsLikeEnglish, n >= 0 else { return n.formatted() }
+        let digits = String(n)
+        guard digits.utf8.count > 3 else { return digits }
+        var text = ""
+        text.reserveCapacity(digits.utf8.count * 4 / 3)
+        for (i, digit) in digits.enumerated() {
+            if i > 0, (digits.utf8.count - i) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+
+    /// Loads the locale's number formats (a few milliseconds, once) on another thread, so they
+    /// are ready by the time a long list writes its first rating.
+    static func prepareNumbers() {
+        Task.detached(priority: .userInitiated) { _ = groupsLikeEnglish }
+    }
+
+    private static let groupsLikeEnglish: Bool =
+        999.formatted() == "999" && 1_000.formatted() == "1,000" && 12_345.formatted() == "12,345"
+            && 1_234_567.formatted() == "1,234,567" && 1_234_567_890.formatted() == "1,234,567,890"
 
     static func json(_ row: Row) -> JSONValue {
         let s = row.lookup.summary
@@ -87,18 +145,29 @@ struct TitleList {
     }
 
     /// One line per kind of missing detail, for stderr or the JSON `notices`.
-    static func notices(for lookups: [TitleLookup], sample: Bool) -> [String] {
+    static func notices(for lookups: some Sequence<TitleLookup>, sample: Bool) -> [String] {
+        var notCached = 0
+        var notFound = 0
+        var failed = 0
+        var firstFailure: String?
+        for lookup in lookups {
+            switch lookup {
+            case .known: break
+            case .notCached: notCached += 1
+            case .notFound: notFound += 1
+            case .failed(let reason):
+                failed += 1
+                if firstFailure == nil { firstFailure = reason }
+            }
+        }
         var notices: [String] = []
-        let notCached = lookups.filter { $0 == .notCached }.count
         if notCached > 0 { notices.append("offline: \(notCached) title\(notCached == 1 ? "'s" : "s'") details are not cached") }
-        let notFound = lookups.filter { $0 == .notFound }.count
         if notFound > 0 {
             let titles = "\(notFound) of these titles"
             notices.append(sample ? "the sample catalog does not know \(titles) (TMDb credentials show every title)" : "TMDb does not have \(titles) (any more)")
         }
-        let failed = lookups.compactMap { if case .failed(let reason) = $0 { reason } else { nil } }
-        if let first = failed.first {
-            notices.append("details of \(failed.count) title\(failed.count == 1 ? "" : "s") could not be fetched: \(first)")
+        if let firstFailure {
+            notices.append("details of \(failed) title\(failed == 1 ? "" : "s") could not be fetched: \(firstFailure)")
         }
         return notices
     }

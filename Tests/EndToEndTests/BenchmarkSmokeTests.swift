@@ -22,4 +22,16 @@ import Testing
         let warmRequests = output.stdout.split(separator: "\n").last { $0.contains("requests the server saw") && !$0.contains("/ most") }
         #expect(warmRequests?.split(separator: " ").contains("0") == true, "\(output.stdout)")
     }
+
+    /// `reel-bench ledger --quick` times `reel saved` and `reel fav add` with the sample catalog,
+    /// and `reel saved` from a warm cache of the in-process fake server, which must see nothing.
+    @Test func theLedgerBenchmarkRunsInQuickMode() throws {
+        let output = try Harness.run(Harness.binaries + "/reel-bench", ["ledger", "--quick"])
+        #expect(output.status == 0, "\(output.stderr)")
+        for row in ["1. projections rebuild", "2. reel saved, 500 favorites", "with TMDb, details from a warm cache", "3. reel fav add"] {
+            #expect(output.stdout.contains(row), "\(row): \(output.stdout)")
+        }
+        let warmRequests = output.stdout.split(separator: "\n").first { $0.contains("requests the server saw") }
+        #expect(warmRequests?.split(separator: " ").contains("0") == true, "\(output.stdout)")
+    }
 }

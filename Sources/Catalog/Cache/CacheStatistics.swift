@@ -16,6 +16,10 @@ public struct CacheStatistics: Sendable, Equatable {
     public var byEndpoint: [String: Group] = [:]
     /// Size of the cache's data file on disk.
     public var fileBytes = 0
+    /// Title summaries kept beside the details answers (see `ResponseCache`), and how many of
+    /// them are fresh. Not counted in `entries`.
+    public var summaries = 0
+    public var freshSummaries = 0
 
     public var stale: Int { entries - fresh }
 

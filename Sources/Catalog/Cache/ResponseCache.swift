@@ -4,10 +4,15 @@ import LMDB
 /// TMDb answers in their own LMDB environment (so the cache can be wiped without touching the
 /// ledger). Keyed by the request without credentials; a key longer than LMDB allows is stored
 /// under a hash and the full key is kept in the entry to tell collisions apart.
+///
+/// Beside the answers (`responses`), a second database (`summaries`) keeps a compact binary
+/// summary of each details answer a list needed, under the same key and with the same
+/// freshness, so a list of thousands of titles is one read transaction and no JSON.
 public final class ResponseCache: Sendable {
     public let path: String
     private let environment: Environment
     private let entries: Database<String, [UInt8]>
+    private let summaries: Database<String, [UInt8]>
 
     /// Opens (creating) the cache in `directory`. Commits are not fsync'd: losing the last few
     /// entries in a power cut costs a refetch, never the ledger.
@@ -16,13 +21,17 @@ public final class ResponseCache: Sendable {
             at: directory,
             configuration: .init(initialMapSize: 16 << 20, maximumMapSize: 1 << 36, maxDatabases: 4, durability: .unsafeNoSync)
         )
-        return ResponseCache(path: directory, environment: environment, entries: try environment.database(named: "responses"))
+        return ResponseCache(
+            path: directory, environment: environment,
+            entries: try environment.database(named: "responses"), summaries: try environment.database(named: "summaries")
+        )
     }
 
-    private init(path: String, environment: Environment, entries: Database<String, [UInt8]>) {
+    private init(path: String, environment: Environment, entries: Database<String, [UInt8]>, summaries: Database<String, [UInt8]>) {
         self.path = path
         self.environment = environment
         self.entries = entries
+        self.summaries = summaries
     }
 
     public func lookup(_ key: String) throws -> CachedResponse? {
@@ -41,12 +50,32 @@ public final class ResponseCache: Sendable {
         try environment.write { txn in try txn.put(entries, stored, bytes) }
     }
 
-    /// Removes every entry; answers how many there were.
+    /// The summaries stored under `keys` (details request keys), whatever their age, in the order
+    /// of `keys` (nil where there is none), read in one transaction.
+    public func summaries(_ keys: [String]) throws -> [CachedSummary?] {
+        try environment.read { txn in
+            try keys.map { key in
+                try txn.withValue(summaries, Self.storageKey(key)) { bytes in bytes.flatMap { CachedSummary(decoding: $0, of: key) } }
+            }
+        }
+    }
+
+    /// Stores `entries` in one write transaction.
+    public func store(_ entries: [CachedSummary]) throws {
+        guard !entries.isEmpty else { return }
+        let encoded = entries.map { (Self.storageKey($0.key), $0.encoded()) }
+        try environment.write { txn in
+            for (key, bytes) in encoded { try txn.put(summaries, key, bytes) }
+        }
+    }
+
+    /// Removes every answer and every summary; answers how many answers there were.
     @discardableResult
     public func clear() throws -> Int {
         try environment.write { txn in
             let n = try txn.count(entries)
             try txn.clear(entries)
+            try txn.clear(summaries)
             return n
         }
     }
@@ -69,6 +98,16 @@ public final class ResponseCache: Sendable {
                         group.bytes += response.body.count
                         if fresh { group.fresh += 1 }
                         stats.byEndpoint[response.endpoint] = group
+                    }
+                    entry = try cursor.next()
+                }
+            }
+            try txn.withCursor(summaries) { cursor in
+                var entry = try cursor.first()
+                while let current = entry {
+                    if let summary = CachedSummary(decoding: current.value) {
+                        stats.summaries += 1
+                        if summary.isFresh(at: now) { stats.freshSummaries += 1 }
                     }
                     entry = try cursor.next()
                 }

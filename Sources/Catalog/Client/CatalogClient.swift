@@ -20,23 +20,35 @@ public final class CatalogClient: Sendable {
     public let offline: Bool
     public let limits: CatalogLimits
     private let transport: any CatalogTransport
-    private let cache: ResponseCache?
+    let cache: ResponseCache?
     private let credentials: Credentials?
     private let limiter: RateLimiter
     private let slots: RequestSlots
     private let flights = SingleFlight()
-    private let counters = FetchCounters()
+    let counters = FetchCounters()
     /// One "showing what was cached" note per client, however many answers were stale.
     private let staleNoticeGiven = Mutex(false)
     private let notice: @Sendable (String) -> Void
-    private let clock: @Sendable () -> Int64
+    let clock: @Sendable () -> Int64
+    /// The sample catalog, when it answers in-process: summaries come straight from its facts.
+    let sampleCatalog: SampleCatalog?
 
-    public init(
+    public convenience init(
         source: Source, transport: any CatalogTransport, cache: ResponseCache?, credentials: Credentials?,
         limits: CatalogLimits = CatalogLimits(), offline: Bool = false,
         notice: @escaping @Sendable (String) -> Void = { _ in },
         clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }
     ) {
+        self.init(source: source, transport: transport, cache: cache, credentials: credentials, limits: limits,
+                  offline: offline, notice: notice, clock: clock, sampleCatalog: nil)
+    }
+
+    private init(
+        source: Source, transport: any CatalogTransport, cache: ResponseCache?, credentials: Credentials?,
+        limits: CatalogLimits, offline: Bool, notice: @escaping @Sendable (String) -> Void,
+        clock: @escaping @Sendable () -> Int64, sampleCatalog: SampleCatalog?
+    ) {
+        self.sampleCatalog = sampleCatalog
         self.source = source
         self.transport = transport
         self.cache = cache
@@ -60,12 +72,15 @@ public final class CatalogClient: Sendable {
                              limits: limits, offline: offline, notice: notice)
     }
 
-    /// The bundled sample catalog, answered in-process: no network, no cache needed.
-    public static func sample() -> CatalogClient {
+    /// The bundled sample catalog (or `catalog`), answered in-process: no network, no cache needed.
+    public static func sample(_ catalog: SampleCatalog = .bundled) -> CatalogClient {
         var limits = CatalogLimits()
         limits.requestsPerSecond = .infinity
         limits.maxConnections = 64
-        return CatalogClient(source: .sample, transport: SampleTransport(), cache: nil, credentials: nil, limits: limits)
+        return CatalogClient(
+            source: .sample, transport: SampleTransport(responder: SampleResponder(catalog: catalog)), cache: nil, credentials: nil,
+            limits: limits, offline: false, notice: { _ in }, clock: { Int64(Date().timeIntervalSince1970 * 1_000_000) },
+            sampleCatalog: catalog)
     }
 
     public var counts: FetchCounts { counters.snapshot }
@@ -75,18 +90,30 @@ public final class CatalogClient: Sendable {
 
     /// Fetches and decodes one request.
     public func get<T: Decodable & Sendable>(_ request: CatalogRequest, as type: T.Type = T.self) async throws -> T {
+        try await answer(request, as: T.self).value
+    }
+
+    /// An answer, and when the response it was decoded from is in the cache, that entry's
+    /// `storedAt` and `expiresAt` (what a summary of it may be stored with).
+    struct Answer<T: Sendable>: Sendable {
+        let value: T
+        let stored: (at: Int64, expires: Int64)?
+    }
+
+    /// `get`, telling also how long the answer is fresh.
+    func answer<T: Decodable & Sendable>(_ request: CatalogRequest, as type: T.Type = T.self) async throws -> Answer<T> {
         let key = request.key
         let cached = try? cache?.lookup(key)
         if let cached, cached.isFresh(at: clock()), let value = try? Self.decode(T.self, cached.body, request) {
             counters.bump(\.cacheHits)
-            return value
+            return Answer(value: value, stored: (cached.storedAt, cached.expiresAt))
         }
         if offline {
             guard let cached, let value = try? Self.decode(T.self, cached.body, request) else {
                 throw CatalogError.notCached(endpoint: request.description)
             }
             counters.bump(\.staleServed)
-            return value
+            return Answer(value: value, stored: (cached.storedAt, cached.expiresAt))
         }
         let counters = counters
         return try await flights.run(key, onJoin: { counters.bump(\.joined) }) {
@@ -94,7 +121,7 @@ public final class CatalogClient: Sendable {
         }
     }
 
-    private func fetch<T: Decodable & Sendable>(_ request: CatalogRequest, cached: CachedResponse?) async throws -> T {
+    private func fetch<T: Decodable & Sendable>(_ request: CatalogRequest, cached: CachedResponse?) async throws -> Answer<T> {
         do {
             let response = try await send(request, ifNoneMatch: cached?.etag)
             let now = clock()
@@ -105,19 +132,21 @@ public final class CatalogClient: Sendable {
                 }
                 let value = try Self.decode(T.self, cached.body, request)
                 counters.bump(\.revalidated)
-                if case .seconds(let lifetime) = CacheLifetime.of(response, endpoint: request.endpoint) {
-                    try? cache?.store(cached.refreshed(at: now, until: now + lifetime * 1_000_000, etag: response.header("etag")))
+                if let cache, case .seconds(let lifetime) = CacheLifetime.of(response, endpoint: request.endpoint) {
+                    let refreshed = cached.refreshed(at: now, until: now + lifetime * 1_000_000, etag: response.header("etag"))
+                    if (try? cache.store(refreshed)) != nil { return Answer(value: value, stored: (refreshed.storedAt, refreshed.expiresAt)) }
                 }
-                return value
+                return Answer(value: value, stored: nil)
             case 200..<300:
                 let value = try Self.decode(T.self, response.body, request)
                 if let cache, case .seconds(let lifetime) = CacheLifetime.of(response, endpoint: request.endpoint) {
-                    try? cache.store(CachedResponse(
+                    let entry = CachedResponse(
                         key: request.key, endpoint: request.endpoint.rawValue, storedAt: now,
                         expiresAt: now + lifetime * 1_000_000, etag: response.header("etag"), body: response.body
-                    ))
+                    )
+                    if (try? cache.store(entry)) != nil { return Answer(value: value, stored: (entry.storedAt, entry.expiresAt)) }
                 }
-                return value
+                return Answer(value: value, stored: nil)
             default:
                 throw error(for: response, request)
             }
@@ -131,7 +160,7 @@ public final class CatalogClient: Sendable {
                         return !given
                     }
                     if first { notice("\(error); showing what was cached \(Self.age(since: cached.storedAt, now: clock())) ago") }
-                    return value
+                    return Answer(value: value, stored: (cached.storedAt, cached.expiresAt))
                 }
             default: break
             }
@@ -169,7 +198,8 @@ public final class CatalogClient: Sendable {
     }
 
     private func error(for response: TransportResponse, _ request: CatalogRequest) -> CatalogError {
-        let body = try? JSONDecoder().decode(TMDbErrorBody.self, from: Data(response.body))
+        // Decoded only for the statuses whose message is shown (a 404 or 429 says all in its status).
+        func body() -> TMDbErrorBody? { try? JSONDecoder().decode(TMDbErrorBody.self, from: Data(response.body)) }
         let endpoint = request.description
         switch response.status {
         case 401:
@@ -179,15 +209,16 @@ public final class CatalogClient: Sendable {
             } else {
                 hint = "check TMDB_API_TOKEN / TMDB_API_KEY or run 'reel tmdb login'"
             }
-            return .invalidCredentials(code: body?.statusCode, message: body?.message, hint: hint)
+            let decoded = body()
+            return .invalidCredentials(code: decoded?.statusCode, message: decoded?.message, hint: hint)
         case 404:
             return .notFound(endpoint: endpoint)
         case 429:
             return .rateLimited(endpoint: endpoint, retryAfter: response.header("retry-after").flatMap { RetryPolicy.retryAfter($0) })
         case 500...599:
-            return .unavailable(endpoint: endpoint, reason: "HTTP \(response.status)" + (body?.message.map { " (\($0))" } ?? ""))
+            return .unavailable(endpoint: endpoint, reason: "HTTP \(response.status)" + (body()?.message.map { " (\($0))" } ?? ""))
         default:
-            return .rejected(endpoint: endpoint, status: response.status, message: body?.message)
+            return .rejected(endpoint: endpoint, status: response.status, message: body()?.message)
         }
     }
 

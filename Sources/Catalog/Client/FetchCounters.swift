@@ -13,6 +13,9 @@ public struct FetchCounts: Sendable, Equatable {
     public var staleServed = 0
     /// Callers that joined an identical request in flight.
     public var joined = 0
+    /// Titles answered from the summary cache without reading their JSON (also counted in
+    /// `cacheHits` when fresh, in `staleServed` when served stale offline).
+    public var summaryHits = 0
 }
 
 final class FetchCounters: Sendable {

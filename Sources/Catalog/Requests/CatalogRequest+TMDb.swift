@@ -21,10 +21,20 @@ extension CatalogRequest {
 
     public static func details(_ mediaType: MediaType, id: Int, language: String, appending: Set<Appendix> = []) -> CatalogRequest {
         let append = appending.sorted().map(\.rawValue).joined(separator: ",")
-        return CatalogRequest(.details, path: "/\(tmdbPath(mediaType))/\(id)", query: [
+        return CatalogRequest(.details, path: detailsPath(mediaType, id: id), query: [
             ("language", language), ("append_to_response", append.isEmpty ? nil : append),
         ])
     }
+
+    /// `details` (without appendix) of each of `keys`, in order: their shared query is built once.
+    static func details(of keys: [MediaKey], language: String) -> [CatalogRequest] {
+        guard let first = keys.first else { return [] }
+        let shared = details(first.mediaType, id: Int(first.id), language: language)
+        let encoded = shared.query.map(\.encoded).joined(separator: "&")
+        return keys.map { CatalogRequest(.details, path: detailsPath($0.mediaType, id: Int($0.id)), sortedQuery: shared.query, encodedQuery: encoded) }
+    }
+
+    private static func detailsPath(_ mediaType: MediaType, id: Int) -> String { "/\(tmdbPath(mediaType))/\(id)" }
 
     public static func similar(_ mediaType: MediaType, id: Int, page: Int = 1, language: String) -> CatalogRequest {
         CatalogRequest(.similar, path: "/\(tmdbPath(mediaType))/\(id)/similar", query: [("language", language), ("page", String(page))])

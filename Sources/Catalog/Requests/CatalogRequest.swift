@@ -8,15 +8,21 @@ public struct CatalogRequest: Sendable, Hashable, CustomStringConvertible {
     /// Sorted by name, then value.
     public let query: [QueryItem]
 
+    /// `/movie/550?append_to_response=videos,credits&language=de-DE`
+    public let key: String
+
     public init(_ endpoint: CatalogEndpoint, path: String, query: [(String, String?)] = []) {
-        self.endpoint = endpoint
-        self.path = path
-        self.query = query.compactMap { name, value in value.map { QueryItem(name, $0) } }.sorted()
+        let items = query.compactMap { name, value in value.map { QueryItem(name, $0) } }.sorted()
+        self.init(endpoint, path: path, sortedQuery: items, encodedQuery: items.map(\.encoded).joined(separator: "&"))
     }
 
-    /// `/movie/550?append_to_response=videos,credits&language=de-DE`
-    public var key: String {
-        query.isEmpty ? path : path + "?" + query.map(\.encoded).joined(separator: "&")
+    /// A request whose query is sorted and encoded already: many requests sharing one query
+    /// (a list of titles in one language) build it once.
+    init(_ endpoint: CatalogEndpoint, path: String, sortedQuery: [QueryItem], encodedQuery: String) {
+        self.endpoint = endpoint
+        self.path = path
+        self.query = sortedQuery
+        key = sortedQuery.isEmpty ? path : path + "?" + encodedQuery
     }
 
     public var description: String { key }

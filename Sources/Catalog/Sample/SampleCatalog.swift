@@ -1,5 +1,6 @@
 import Foundation
 import Ledger
+import Synchronization
 
 /// The bundled sample catalog: facts indexed by id, and the TMDb-shaped JSON built from them for
 /// a language. The embedded default when no credentials are configured, and what `fake-tmdb`
@@ -9,64 +10,78 @@ public final class SampleCatalog: Sendable {
     typealias Series = SampleFacts.Series
     typealias Person = SampleFacts.Person
 
-    /// The catalog compiled into Reel.
-    public static let bundled: SampleCatalog = {
-        do {
-            return try SampleCatalog(
-                moviesJSON: SampleData.movies, seriesJSON: SampleData.series, peopleJSON: SampleData.people
-            )
-        } catch {
-            preconditionFailure("the bundled sample catalog does not decode: \(error)")
-        }
-    }()
+    /// The catalog compiled into Reel. Each kind of fact is read from its JSON when first needed.
+    public static let bundled = SampleCatalog(moviesJSON: SampleData.movies, seriesJSON: SampleData.series, peopleJSON: SampleData.people)
 
     /// Ids from here on are synthetic movies (see `withSyntheticMovies`).
     public static let syntheticBase = 90_000_000
 
-    let movies: [Movie]
-    let series: [Series]
-    let people: [Person]
-    private let moviesByID: [Int: Movie]
-    private let seriesByID: [Int: Series]
-    private let peopleByID: [Int: Person]
-    /// Every credit of a person: (media type, title id, cast or crew fact).
-    private let creditsByPerson: [Int: [(MediaType, Int, SampleFacts.CastFact?, SampleFacts.CrewFact?)]]
+    /// One credit of a person: (media type, title id, cast or crew fact).
+    typealias Credit = (MediaType, Int, SampleFacts.CastFact?, SampleFacts.CrewFact?)
+
+    private let movieShelf: SampleShelf<Movie>
+    private let seriesShelf: SampleShelf<Series>
+    private let peopleShelf: SampleShelf<Person>
+    /// Every credit of each person, gathered from the titles on first use.
+    private let credits = Mutex<[Int: [Credit]]?>(nil)
     /// How many synthetic movies exist beyond the real ones, for benchmarks.
     public let syntheticMovies: Int
 
-    convenience init(moviesJSON: String, seriesJSON: String, peopleJSON: String, syntheticMovies: Int = 0) throws {
-        let decoder = JSONDecoder()
-        let movies = try decoder.decode([Movie].self, from: Data(moviesJSON.utf8))
-        let series = try decoder.decode([Series].self, from: Data(seriesJSON.utf8))
-        let people = try decoder.decode([Person].self, from: Data(peopleJSON.utf8))
-        self.init(movies: movies, series: series, people: people, syntheticMovies: syntheticMovies)
+    var movies: [Movie] { movieShelf.facts.all }
+    var series: [Series] { seriesShelf.facts.all }
+    var people: [Person] { peopleShelf.facts.all }
+
+    convenience init(moviesJSON: String, seriesJSON: String, peopleJSON: String, syntheticMovies: Int = 0) {
+        self.init(
+            movies: SampleShelf(json: moviesJSON, name: "movies", fact: Movie.init, id: \.id),
+            series: SampleShelf(json: seriesJSON, name: "series", fact: Series.init, id: \.id),
+            people: SampleShelf(json: peopleJSON, name: "people", fact: Person.init, id: \.id),
+            syntheticMovies: syntheticMovies)
     }
 
-    private init(movies: [Movie], series: [Series], people: [Person], syntheticMovies: Int) {
-        self.movies = movies
-        self.series = series
-        self.people = people
+    private init(movies: SampleShelf<Movie>, series: SampleShelf<Series>, people: SampleShelf<Person>, syntheticMovies: Int) {
+        movieShelf = movies
+        seriesShelf = series
+        peopleShelf = people
         self.syntheticMovies = syntheticMovies
-        moviesByID = Dictionary(movies.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        seriesByID = Dictionary(series.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        peopleByID = Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var credits: [Int: [(MediaType, Int, SampleFacts.CastFact?, SampleFacts.CrewFact?)]] = [:]
-        for m in movies {
-            for c in m.cast { credits[c.person, default: []].append((.movie, m.id, c, nil)) }
-            for c in m.crew { credits[c.person, default: []].append((.movie, m.id, nil, c)) }
-        }
-        for s in series {
-            for c in s.cast { credits[c.person, default: []].append((.tv, s.id, c, nil)) }
-            for c in s.crew { credits[c.person, default: []].append((.tv, s.id, nil, c)) }
-            for p in s.created_by { credits[p, default: []].append((.tv, s.id, nil, .init(person: p, job: "Creator", department: "Writing"))) }
-        }
-        creditsByPerson = credits
     }
 
     /// The same catalog plus `count` generated movies with ids `syntheticBase + 1 …`, so a
     /// benchmark can ask for a thousand distinct titles.
     public func withSyntheticMovies(_ count: Int) -> SampleCatalog {
-        SampleCatalog(movies: movies, series: series, people: people, syntheticMovies: count)
+        SampleCatalog(movies: movieShelf, series: seriesShelf, people: peopleShelf, syntheticMovies: count)
+    }
+
+    /// Starts reading the facts of `mediaTypes` on another thread (a couple of milliseconds for the
+    /// bundled movies), so a command can read its ledger meanwhile and find them ready.
+    public func prepare(_ mediaTypes: Set<MediaType>) {
+        let shelves: [@Sendable () -> Void] = mediaTypes.map { type in
+            switch type {
+            case .movie: { [movieShelf] in _ = movieShelf.facts }
+            case .tv: { [seriesShelf] in _ = seriesShelf.facts }
+            }
+        }
+        guard !shelves.isEmpty else { return }
+        Thread.detachNewThread { for read in shelves { read() } }
+    }
+
+    /// Every credit of `personID`.
+    private func credits(of personID: Int) -> [Credit] {
+        credits.withLock { stored in
+            if let stored { return stored[personID] ?? [] }
+            var all: [Int: [Credit]] = [:]
+            for m in movies {
+                for c in m.cast { all[c.person, default: []].append((.movie, m.id, c, nil)) }
+                for c in m.crew { all[c.person, default: []].append((.movie, m.id, nil, c)) }
+            }
+            for s in series {
+                for c in s.cast { all[c.person, default: []].append((.tv, s.id, c, nil)) }
+                for c in s.crew { all[c.person, default: []].append((.tv, s.id, nil, c)) }
+                for p in s.created_by { all[p, default: []].append((.tv, s.id, nil, .init(person: p, job: "Creator", department: "Writing"))) }
+            }
+            stored = all
+            return all[personID] ?? []
+        }
     }
 
     public var movieCount: Int { movies.count }
@@ -77,7 +92,7 @@ public final class SampleCatalog: Sendable {
     public var personIDs: [Int] { people.map(\.id) }
 
     func movie(_ id: Int) -> Movie? {
-        if let m = moviesByID[id] { return m }
+        if let m = movieShelf.facts.byID[id] { return m }
         guard id > Self.syntheticBase, id <= Self.syntheticBase + syntheticMovies else { return nil }
         let n = id - Self.syntheticBase
         return Movie(
@@ -90,8 +105,8 @@ public final class SampleCatalog: Sendable {
         )
     }
 
-    func series(_ id: Int) -> Series? { seriesByID[id] }
-    func person(_ id: Int) -> Person? { peopleByID[id] }
+    func series(_ id: Int) -> Series? { seriesShelf.facts.byID[id] }
+    func person(_ id: Int) -> Person? { peopleShelf.facts.byID[id] }
 
     // MARK: - Shapes
 
@@ -121,6 +136,32 @@ public final class SampleCatalog: Sendable {
             "first_air_date": .string(s.first_air_date), "name": .string(name(s, lang)),
             "vote_average": .double(s.vote_average), "vote_count": .integer(Int64(s.vote_count)),
         ]
+    }
+
+    /// A title's details in `lang` cut down to a list row's summary, straight from the facts:
+    /// what decoding its details answer gives (a test checks every title), without building and
+    /// decoding that answer. Nil for an id the catalog does not have (TMDb's 404).
+    func summary(_ key: MediaKey, _ lang: SampleLanguage) -> DetailsSummary? {
+        func text(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
+        func named(_ ids: [Int], _ mediaType: MediaType) -> [Genre] {
+            let table = mediaType == .movie ? SampleGenres.movie : SampleGenres.tv
+            return ids.compactMap { id in table.first { $0.id == id }.map { Genre(id: id, name: lang.isGerman ? $0.de : $0.en) } }
+        }
+        guard let id = Int(exactly: key.id) else { return nil }
+        switch key.mediaType {
+        case .movie:
+            guard let m = movie(id) else { return nil }
+            return DetailsSummary(
+                key: key, title: title(m, lang), originalTitle: text(m.original_title), date: TMDbDate(parsing: m.release_date),
+                genres: named(m.genre_ids, .movie), voteAverage: m.vote_average, voteCount: m.vote_count,
+                popularity: m.popularity, posterPath: text(m.poster_path))
+        case .tv:
+            guard let s = series(id) else { return nil }
+            return DetailsSummary(
+                key: key, title: name(s, lang), originalTitle: text(s.original_name), date: TMDbDate(parsing: s.first_air_date),
+                genres: named(s.genre_ids, .tv), voteAverage: s.vote_average, voteCount: s.vote_count,
+                popularity: s.popularity, posterPath: text(s.poster_path))
+        }
     }
 
     func genres(_ ids: [Int], _ mediaType: MediaType, _ lang: SampleLanguage) -> JSONValue {
@@ -300,7 +341,7 @@ public final class SampleCatalog: Sendable {
     private func personMedia(_ personID: Int, _ lang: SampleLanguage) -> [MediaRow] {
         var seen = Set<String>()
         var rows: [MediaRow] = []
-        for (mediaType, titleID, _, _) in creditsByPerson[personID] ?? [] where seen.insert("\(mediaType)-\(titleID)").inserted {
+        for (mediaType, titleID, _, _) in credits(of: personID) where seen.insert("\(mediaType)-\(titleID)").inserted {
             if let row = mediaRow(mediaType, titleID, lang, extra: [:]) { rows.append(row) }
         }
         return rows
@@ -328,7 +369,7 @@ public final class SampleCatalog: Sendable {
     func combinedCredits(_ personID: Int, _ lang: SampleLanguage, id: Int?) -> JSONValue {
         var cast: [JSONValue] = []
         var crew: [JSONValue] = []
-        for (mediaType, titleID, castFact, crewFact) in creditsByPerson[personID] ?? [] {
+        for (mediaType, titleID, castFact, crewFact) in credits(of: personID) {
             if let c = castFact,
                let row = mediaRow(mediaType, titleID, lang, extra: [
                    "character": .string(c.character), "credit_id": .string(Self.creditID("cast", titleID, personID, c.character)),

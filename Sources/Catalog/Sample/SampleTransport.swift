@@ -1,5 +1,6 @@
 /// The bundled sample catalog as a transport: requests are answered in-process by the same
 /// responder the `fake-tmdb` server uses, so the sample goes through the same decoding as TMDb.
+/// (Lists of titles skip it: `CatalogClient.summaries` reads the sample's facts directly.)
 public struct SampleTransport: CatalogTransport {
     private let responder: SampleResponder
 

@@ -3,13 +3,17 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Foundation
+import Synchronization
 
 /// TMDb over HTTP: one shared AsyncHTTPClient (pooled, keep-alive connections), credentials
-/// added here and nowhere else, so they never reach a cache key, a log line or an error.
+/// added here and nowhere else, so they never reach a cache key, a log line or an error. The
+/// client (and NIO's event loops) start with the first request: a command answered from the
+/// cache never starts them.
 public final class HTTPTransport: CatalogTransport {
     public let baseURL: String
     private let credentials: Credentials
-    private let client: HTTPClient
+    private let configuration: HTTPClient.Configuration
+    private let started = Mutex<HTTPClient?>(nil)
     private let timeout: TimeAmount
     private let userAgent: String
     private static let maximumBodyBytes = 32 << 20
@@ -34,7 +38,16 @@ public final class HTTPTransport: CatalogTransport {
         configuration.timeout = .init(connect: .seconds(5), read: self.timeout)
         configuration.decompression = .enabled(limit: .ratio(50))
         configuration.httpVersion = .http1Only
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.configuration = configuration
+    }
+
+    private var client: HTTPClient {
+        started.withLock { started in
+            if let started { return started }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            started = client
+            return client
+        }
     }
 
     public func send(_ request: CatalogRequest, ifNoneMatch: String?) async throws -> TransportResponse {
@@ -60,6 +73,7 @@ public final class HTTPTransport: CatalogTransport {
     }
 
     public func shutdown() async {
+        guard let client = started.withLock({ $0 }) else { return }
         try? await client.shutdown()
     }
 

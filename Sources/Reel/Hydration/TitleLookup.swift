@@ -1,3 +1,5 @@
+import Catalog
+
 /// What the catalog said about one saved title: its details, or why they are missing. A missing
 /// title never fails a whole list; it is shown marked.
 public enum TitleLookup: Sendable, Equatable {
@@ -31,6 +33,22 @@ public enum TitleLookup: Sendable, Equatable {
         case .notCached: "(details not cached)"
         case .notFound: "(not in the catalog)"
         case .failed: "(details unavailable)"
+        }
+    }
+}
+
+extension TitleLookup {
+    /// What the catalog's answer means for a list row. Refused credentials never get here: they
+    /// fail the whole lookup.
+    init(_ answer: CatalogClient.SummaryAnswer) {
+        switch answer {
+        case .success(let summary): self = .known(summary)
+        case .failure(let error):
+            switch error {
+            case .notFound, .invalidCredentials, .missingCredentials: self = .notFound
+            case .notCached: self = .notCached
+            case .unavailable, .rateLimited, .rejected, .malformedResponse: self = .failed(error.description)
+            }
         }
     }
 }

@@ -2,34 +2,11 @@ import Catalog
 import Ledger
 
 /// What a list row needs to know about a movie or series: the catalog's facts in the account's
-/// language, one shape for both media types, from a details answer or a list row.
-public struct TitleSummary: Sendable, Equatable {
-    public let key: MediaKey
-    public let title: String
-    public let originalTitle: String?
-    /// Release date for movies, first air date for series.
-    public let date: TMDbDate?
-    public let genres: [Genre]
-    public let voteAverage: Double
-    public let voteCount: Int
-    public let popularity: Double
-    public let posterPath: String?
+/// language, one shape for both media types, from a details answer (the catalog's summary of it,
+/// which its cache keeps) or a list row.
+public typealias TitleSummary = DetailsSummary
 
-    public init(
-        key: MediaKey, title: String, originalTitle: String?, date: TMDbDate?, genres: [Genre],
-        voteAverage: Double, voteCount: Int, popularity: Double, posterPath: String?
-    ) {
-        self.key = key
-        self.title = title
-        self.originalTitle = originalTitle
-        self.date = date
-        self.genres = genres
-        self.voteAverage = voteAverage
-        self.voteCount = voteCount
-        self.popularity = popularity
-        self.posterPath = posterPath
-    }
-
+extension TitleSummary {
     public var year: Int? { date?.year }
 
     /// `Fight Club (1999)`, or the bare title when the date is unknown.
@@ -49,18 +26,6 @@ public struct TitleSummary: Sendable, Equatable {
 }
 
 extension TitleSummary {
-    public init?(_ m: MovieDetails) {
-        guard let key = try? MediaKey(.movie, Int64(m.id)) else { return nil }
-        self.init(key: key, title: m.title, originalTitle: m.originalTitle, date: m.releaseDate, genres: m.genres,
-                  voteAverage: m.voteAverage, voteCount: m.voteCount, popularity: m.popularity, posterPath: m.posterPath)
-    }
-
-    public init?(_ s: SeriesDetails) {
-        guard let key = try? MediaKey(.tv, Int64(s.id)) else { return nil }
-        self.init(key: key, title: s.name, originalTitle: s.originalName, date: s.firstAirDate, genres: s.genres,
-                  voteAverage: s.voteAverage, voteCount: s.voteCount, popularity: s.popularity, posterPath: s.posterPath)
-    }
-
     /// A list row, its genre ids named from `genres` (ids the list does not know are kept as ids).
     public init?(_ row: MediaSummary, genres: GenreList?) {
         func named(_ ids: [Int]) -> [Genre] { ids.map { Genre(id: $0, name: genres?.name(of: $0) ?? "#\($0)") } }
