@@ -92,16 +92,13 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            if depth == 1, key == deferredName, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
-                guard deferred == nil else { throw error("duplicate member \"\(key)\"") }
+            let deferring = depth == 1 && key == deferredName
+            guard !deferring || (deferred == nil && members[key] == nil) else { throw error("duplicate member \"\(key)\"") }
+            if deferring, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
                 deferred = try delimitElements()
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unexpected end") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; break }
-                throw error("expected ',' or '}'")
+            } else {
+                guard members.updateValue(try value(), forKey: key) == nil else { throw error("duplicate member \"\(key)\"") }
             }
-            guard members.updateValue(try value(), forKey: key) == nil else { throw error("duplicate member \"\(key)\"") }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -14,11 +14,6 @@ public struct Hydrator: Sendable {
         self.language = language
     }
 
-    /// One title's details, or why they are missing.
-    public func lookUp(_ key: MediaKey) async throws -> TitleLookup {
-        try await lookUp([key])[key] ?? .notFound
-    }
-
     /// Every distinct key's details. `progress(done, total)` is called as titles are fetched.
     public func lookUp(_ keys: [MediaKey], progress: ((Int, Int) -> Void)? = nil) async throws -> [MediaKey: TitleLookup] {
         try await client.summaries(of: keys, language: language, progress: progress, as: TitleLookup.init)
