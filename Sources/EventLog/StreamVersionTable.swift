@@ -10,15 +10,15 @@ struct StreamVersionTable {
 
     var count: Int { names.count }
 
-    private static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
         return h
     }
 
     /// The last version recorded for `stream`, and a handle to update it.
-    mutating func lookup(_ stream: UnsafeRawBufferPointer) -> (index: Int, version: UInt64) {
-        let h = Self.hash(stream)
+    /// `h` is the id's `hash(_:)`, computed beforehand (on another lane).
+    mutating func lookup(_ stream: UnsafeRawBufferPointer, hash h: UInt64) -> (index: Int, version: UInt64) {
         if let candidates = slots[h] {
             for index in candidates where names[index].elementsEqual(stream) {
                 return (index, versions[index])

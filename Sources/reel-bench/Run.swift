@@ -12,11 +12,12 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Events in the ledger that is verified and read in full.") var ledgerEvents = 1_000_000
     @Flag(help: "Small sizes: a smoke test of the harness, not a measurement.") var quick = false
     @Option(help: "Where to write scratch files (default: a new temporary directory).") var scratch: String?
+    @Flag(help: "Keep the scratch files (the verified ledger is <scratch>/reel-ledger), for profiling.") var keep = false
 
     func run() async throws {
         let root = scratch ?? FileManager.default.temporaryDirectory.appendingPathComponent("reel-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        defer { if !keep { try? FileManager.default.removeItem(atPath: root) } }
         let appendEvents = quick ? 5_000 : self.appendEvents
         let singles = quick ? 50 : self.singles
         let perAppender = quick ? 5 : self.perAppender

@@ -247,6 +247,32 @@ private func event(_ type: String = "favorite-added", _ json: String = #"{"media
         #expect(try log.verify(expectedHead: other).problem?.rule == .headMismatch)
     }
 
+    /// The verifier checks chunk k while it hashes chunk k + 1: a fault in a middle chunk, or in
+    /// the last partial one, is still the first problem reported, at its position.
+    @Test(arguments: [1 as UInt64, 8_192, 8_193, 12_345, 16_385, 20_000])
+    func damageInAnyChunkIsReportedAtItsPosition(_ damaged: UInt64) throws {
+        let dir = temporaryDirectory()
+        let log = try EventLog.open(at: dir)
+        for b in 0..<20 {
+            try log.append(try (0..<1_000).map { _ in try event() }, to: try StreamID("s\(b % 3)"))
+        }
+        var seen: [UInt64] = []
+        let intact = try log.verify(progress: { done, total in seen.append(done); #expect(total == 20_000) })
+        #expect(intact.isIntact && intact.eventsChecked == 20_000)
+        #expect(seen == [8_192, 16_384, 20_000])
+
+        let events = try log.environment.database(named: "events", UInt64.self, [UInt8].self)
+        try log.environment.write { txn in
+            var bytes = try #require(try txn.get(events, damaged))
+            bytes[bytes.count - 40] ^= 0x01
+            try txn.put(events, damaged, bytes)
+        }
+        let report = try log.verify()
+        #expect(report.problem?.rule == .hashMismatch)
+        #expect(report.problem?.position == damaged)
+        #expect(report.eventsChecked == damaged - 1)
+    }
+
     @Test func anEmptyLedgerIsIntact() throws {
         let report = try EventLog.open(at: temporaryDirectory()).verify()
         #expect(report.isIntact && report.eventsChecked == 0 && report.head == nil)
