@@ -28,9 +28,16 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"])]
         ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
+        // AES-256-GCM with a reusable key schedule, from the system's OpenSSL (Debian: libssl-dev):
+        // payload sealing and opening, the hot path of every append and read (see GCMContext).
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(
             name: "EventLog",
-            dependencies: ["LMDB", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["LMDB", "CLibCrypto", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The domain: pure Swift, no storage and no network.
         .target(name: "Ledger"),
@@ -79,7 +86,7 @@ let package = Package(
         // Helpers shared by the test targets only.
         .target(name: "ReelTestSupport", path: "Sources/ReelTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ReelTestSupport"]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "ReelTestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "FakeTMDb", "Ledger", "ReelTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "Ledger", "EventLog", "ReelTestSupport"]),

@@ -3,10 +3,13 @@ import Crypto
 
 /// One stored event as it is on disk: its place in the log, its metadata, its sealed payload and
 /// its link in the hash chain. `Schemas/ledger-layout.md` gives the exact bytes.
+///
+/// It keeps one copy of the stored bytes; the scalar fields are read out once, and the byte fields
+/// (hashes, nonce, sealed payload) are sliced from the copy when asked for.
 public struct Envelope: Sendable, Equatable {
+    /// The envelope's bytes exactly as stored (see `Schemas/ledger-layout.md`).
+    public let bytes: [UInt8]
     public let position: UInt64
-    /// The `hash` of the envelope before this one (32 zero bytes at position 1).
-    public let previousHash: ChainHash
     public let eventID: UUID
     public let streamVersion: UInt64
     /// Microseconds since 1970-01-01T00:00:00Z.
@@ -14,16 +17,20 @@ public struct Envelope: Sendable, Equatable {
     public let schemaVersion: UInt16
     public let streamID: StreamID
     public let type: String
-    public let sealAlgorithm: UInt8
-    public let nonce: [UInt8]
-    /// Ciphertext followed by the 16-byte GCM tag.
-    public let sealedPayload: [UInt8]
-    /// SHA-256 of every byte of the envelope before this field.
-    public let hash: ChainHash
+    private let sealOffset: Int
 
     public var recordedAt: Date {
         Date(timeIntervalSince1970: TimeInterval(recordedAtMicroseconds) / 1_000_000)
     }
+
+    /// The `hash` of the envelope before this one (32 zero bytes at position 1).
+    public var previousHash: ChainHash { ChainHash(bytes: Array(bytes[9..<41])) }
+    public var sealAlgorithm: UInt8 { bytes[sealOffset] }
+    public var nonce: [UInt8] { Array(bytes[(sealOffset + 1)..<(sealOffset + 13)]) }
+    /// Ciphertext followed by the 16-byte GCM tag.
+    public var sealedPayload: [UInt8] { Array(bytes[(sealOffset + 17)..<(bytes.count - EnvelopeView.hashSize)]) }
+    /// SHA-256 of every byte of the envelope before this field.
+    public var hash: ChainHash { ChainHash(bytes: Array(bytes[(bytes.count - EnvelopeView.hashSize)...])) }
 
     /// Decodes an envelope from its stored bytes.
     public init(bytes: UnsafeRawBufferPointer) throws(EnvelopeDecodingError) {
@@ -31,21 +38,20 @@ public struct Envelope: Sendable, Equatable {
     }
 
     init(view: EnvelopeView) throws(EnvelopeDecodingError) {
+        guard let stream = view.streamID else { throw EnvelopeDecodingError("stream id is not valid UTF-8") }
+        guard let type = view.type else { throw EnvelopeDecodingError("event type is not valid UTF-8") }
+        bytes = Array(view.bytes)
         position = view.position
-        previousHash = ChainHash(view.previousHash)
         eventID = view.eventID
         streamVersion = view.streamVersion
         recordedAtMicroseconds = view.recordedAtMicroseconds
         schemaVersion = view.schemaVersion
-        guard let stream = view.streamID else { throw EnvelopeDecodingError("stream id is not valid UTF-8") }
         streamID = stream
-        guard let type = view.type else { throw EnvelopeDecodingError("event type is not valid UTF-8") }
         self.type = type
-        sealAlgorithm = view.sealAlgorithm
-        nonce = Array(view.nonce)
-        sealedPayload = Array(view.sealedPayload)
-        hash = ChainHash(view.hash)
+        sealOffset = 77 + view.streamLength + view.typeLength
     }
+
+    public static func == (a: Envelope, b: Envelope) -> Bool { a.bytes == b.bytes }
 }
 
 /// Why stored bytes are not an envelope.
@@ -130,30 +136,6 @@ extension UUID {
 }
 
 extension Envelope {
-    /// The envelope's bytes exactly as stored (see `Schemas/ledger-layout.md`).
-    public var bytes: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(126 + streamID.rawValue.utf8.count + type.utf8.count + sealedPayload.count)
-        func integer<I: FixedWidthInteger>(_ value: I) { withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0) } }
-        integer(EnvelopeView.format)
-        integer(position)
-        out.append(contentsOf: previousHash.bytes)
-        out.append(contentsOf: eventID.bytes)
-        integer(streamVersion)
-        integer(recordedAtMicroseconds)
-        integer(schemaVersion)
-        integer(UInt8(streamID.rawValue.utf8.count))
-        out.append(contentsOf: streamID.rawValue.utf8)
-        integer(UInt8(type.utf8.count))
-        out.append(contentsOf: type.utf8)
-        integer(sealAlgorithm)
-        out.append(contentsOf: nonce)
-        integer(UInt32(sealedPayload.count))
-        out.append(contentsOf: sealedPayload)
-        out.append(contentsOf: hash.bytes)
-        return out
-    }
-
     /// Whether envelope bytes end in the SHA-256 of everything before them: as they were sealed.
     public static func hashMatches(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count > 32 else { return false }

@@ -83,7 +83,7 @@ public final class EventLog: Sendable {
     private func seal(_ events: [ProposedEvent], for stream: StreamID) throws -> [SealedEvent] {
         let key = try keyStore.sealingKey(for: stream)
         // Sealing is CPU work outside any transaction: a large batch is spread across the cores.
-        return try Parallel.map(events, state: ()) { _, event in try PayloadSealer.seal(event, stream: stream, key: key) }
+        return try PayloadSealer.sealAll(events, stream: stream, key: key)
     }
 
     /// Appends `events` to `stream` atomically, in one transaction of its own on this thread.
@@ -394,8 +394,11 @@ struct StoredEnvelope: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
 }
 
-/// Opens envelopes into recorded events, remembering the last stream's key.
-struct PayloadOpener {
+/// Opens envelopes into recorded events, keeping the last stream's key schedule.
+///
+/// Unchecked `Sendable`: each lane starts from a copy made before any key is looked up, and the
+/// `GCMContext` a lane makes stays on that lane.
+struct PayloadOpener: @unchecked Sendable {
     /// Opens a batch read in one transaction (call it inside that transaction). Opening is CPU work
     /// (AES-GCM), so large batches are spread across the cores.
     static func openAll(_ stored: [StoredEnvelope], keyStore: KeyStore) throws -> [RecordedEvent] {
@@ -408,7 +411,7 @@ struct PayloadOpener {
     let keyStore: KeyStore
     private var lastStream: [UInt8] = []
     private var lastKey: KeyLookup = .none
-    private enum KeyLookup { case none, live(Crypto.SymmetricKey), destroyed }
+    private enum KeyLookup { case none, live(GCMContext), destroyed }
 
     init(keyStore: KeyStore) { self.keyStore = keyStore }
 
@@ -423,11 +426,11 @@ struct PayloadOpener {
         }
         if !view.streamIDBytes.elementsEqual(lastStream) {
             lastStream = Array(view.streamIDBytes)
-            lastKey = (try keyStore.key(for: envelope.streamID)).map { .live($0) } ?? .destroyed
+            lastKey = try (try keyStore.key(for: envelope.streamID)).map { .live(try GCMContext(key: $0)) } ?? .destroyed
         }
         guard case .live(let key) = lastKey else { return RecordedEvent(envelope: envelope, payload: nil) }
         do {
-            return RecordedEvent(envelope: envelope, payload: try PayloadSealer.open(view, key: key))
+            return RecordedEvent(envelope: envelope, payload: try PayloadSealer.open(view, context: key))
         } catch {
             throw EventLogError.corruptEnvelope(position: position, reason: "the payload does not authenticate under the stream's key")
         }

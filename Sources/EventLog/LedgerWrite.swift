@@ -33,7 +33,7 @@ public final class LedgerWrite {
     public func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion = .any) throws -> [RecordedEvent] {
         try wrapped {
             let key = try log.keyStore.sealingKey(for: stream)
-            let sealed = try Parallel.map(events, state: ()) { _, event in try PayloadSealer.seal(event, stream: stream, key: key) }
+            let sealed = try PayloadSealer.sealAll(events, stream: stream, key: key)
             let request = AppendRequest(stream: stream, events: sealed, expected: expected)
             let result = try LedgerWriter(databases: log.databases).append(request, transaction, head: &head)
             if !result.deduplicated { appended = true }

@@ -27,33 +27,61 @@ enum PayloadSealer {
         return aad
     }
 
-    static func seal(_ event: ProposedEvent, stream: StreamID, key: SymmetricKey) throws -> SealedEvent {
-        let idBytes = event.id.bytes
-        let aad = associatedData(eventID: idBytes, schemaVersion: event.schemaVersion, stream: stream, type: event.type)
-        guard let nonce = SecureRandom.withBytes(EnvelopeView.nonceSize, { try? AES.GCM.Nonce(data: $0) }) else {
-            throw EventLogError.storage(.init(code: .invalid, function: "AES.GCM.Nonce", message: "cannot make a nonce"))
+    /// Seals a batch for `stream`, spread across the cores when it is large (each lane keeps its
+    /// own key schedule).
+    static func sealAll(_ events: [ProposedEvent], stream: StreamID, key: SymmetricKey) throws -> [SealedEvent] {
+        try Parallel.map(events, state: LaneContext(key: key)) { lane, event in
+            try seal(event, stream: stream, context: try lane.context())
         }
-        let box = try AES.GCM.seal(event.payload, using: key, nonce: nonce, authenticating: aad)
-        var sealed = [UInt8]()
-        sealed.reserveCapacity(box.ciphertext.count + box.tag.count)
-        sealed.append(contentsOf: box.ciphertext)
-        sealed.append(contentsOf: box.tag)
-        return SealedEvent(
-            id: event.id, idBytes: idBytes, type: event.type, schemaVersion: event.schemaVersion,
-            nonce: Array(box.nonce), sealed: sealed)
     }
 
-    /// Opens the payload of a stored envelope; throws when it does not authenticate.
-    static func open(_ view: EnvelopeView, key: SymmetricKey) throws -> [UInt8] {
-        // The associated data is two runs of the envelope: the event id, and schema version through type.
-        var aad = [UInt8](view.eventIDBytes)
-        aad.append(contentsOf: view.slice(73, 4 + view.streamLength + view.typeLength))
-        let sealed = view.sealedPayload
-        let cut = sealed.count - EnvelopeView.tagSize
-        let box = try AES.GCM.SealedBox(
-            nonce: AES.GCM.Nonce(data: view.nonce),
-            ciphertext: UnsafeRawBufferPointer(rebasing: sealed[..<cut]),
-            tag: UnsafeRawBufferPointer(rebasing: sealed[cut...]))
-        return Array(try AES.GCM.open(box, using: key, authenticating: aad))
+    static func seal(_ event: ProposedEvent, stream: StreamID, context: GCMContext) throws -> SealedEvent {
+        let idBytes = event.id.bytes
+        var header = [UInt8]()
+        header.reserveCapacity(4 + stream.rawValue.utf8.count + event.type.utf8.count)
+        header.append(UInt8(event.schemaVersion >> 8))
+        header.append(UInt8(event.schemaVersion & 0xff))
+        header.append(UInt8(stream.rawValue.utf8.count))
+        header.append(contentsOf: stream.rawValue.utf8)
+        header.append(UInt8(event.type.utf8.count))
+        header.append(contentsOf: event.type.utf8)
+        let nonce = SecureRandom.withBytes(EnvelopeView.nonceSize) { Array($0) }
+        let sealed = try idBytes.withUnsafeBytes { id in
+            try header.withUnsafeBytes { header in
+                try nonce.withUnsafeBytes { nonce in
+                    try event.payload.withUnsafeBytes { payload in
+                        try context.seal(payload, nonce: nonce, aad1: id, aad2: header)
+                    }
+                }
+            }
+        }
+        return SealedEvent(
+            id: event.id, idBytes: idBytes, type: event.type, schemaVersion: event.schemaVersion,
+            nonce: nonce, sealed: sealed)
+    }
+
+    /// Opens the payload of a stored envelope; throws when it does not authenticate. The associated
+    /// data is two runs of the envelope: the event id, and schema version through type.
+    static func open(_ view: EnvelopeView, context: GCMContext) throws -> [UInt8] {
+        guard let plaintext = context.open(
+            view.sealedPayload, nonce: view.nonce,
+            aad1: view.eventIDBytes, aad2: view.slice(73, 4 + view.streamLength + view.typeLength))
+        else { throw GCMFailure() }
+        return plaintext
+    }
+}
+
+/// A lane's key schedule for one key, made on the lane's first use (contexts are not shared).
+struct LaneContext: @unchecked Sendable {
+    let key: SymmetricKey
+    private var made: GCMContext?
+
+    init(key: SymmetricKey) { self.key = key }
+
+    mutating func context() throws -> GCMContext {
+        if let made { return made }
+        let context = try GCMContext(key: key)
+        made = context
+        return context
     }
 }

@@ -1,0 +1,74 @@
+import Crypto
+import EventLog
+import Foundation
+import LMDB
+import ReelTestSupport
+import Testing
+
+/// Payloads are sealed with libcrypto's AES-256-GCM (a reused key schedule); the bytes must be
+/// exactly what swift-crypto's `AES.GCM` makes and opens, so ledgers written before the switch and
+/// any independent reader agree with Reel.
+@Suite struct SealingTests {
+    /// The stream's key as the key store holds it (`0x01 ‖ 32 bytes`).
+    private func key(_ dir: String, _ stream: StreamID) throws -> SymmetricKey {
+        let keys = try Environment.open(at: dir + "/keys")
+        let db = try keys.database(named: "stream-keys", String.self, [UInt8].self)
+        let stored = try #require(try keys.read { try $0.get(db, stream.rawValue) })
+        #expect(stored.count == 33 && stored[0] == 1)
+        return SymmetricKey(data: stored[1...])
+    }
+
+    /// The associated data of `Schemas/ledger-layout.md`: event id ‖ schema version ‖ S ‖ stream ‖ T ‖ type.
+    private func associatedData(_ e: Envelope) -> [UInt8] {
+        var aad = withUnsafeBytes(of: e.eventID.uuid) { Array($0) }
+        aad += [UInt8(e.schemaVersion >> 8), UInt8(e.schemaVersion & 0xff)]
+        aad += [UInt8(e.streamID.rawValue.utf8.count)] + Array(e.streamID.rawValue.utf8)
+        aad += [UInt8(e.type.utf8.count)] + Array(e.type.utf8)
+        return aad
+    }
+
+    @Test func swiftCryptoOpensWhatReelSealsAndSealsTheSameBytes() throws {
+        let dir = temporaryDirectory()
+        let log = try EventLog.open(at: dir)
+        let stream = try StreamID("ann")
+        // One byte, a typical payload, one past a 16-byte block, and large enough for the lanes.
+        let payloads: [[UInt8]] = [[0x7b], Array(repeating: 0x61, count: 200), Array(repeating: 0x62, count: 17)]
+            + (0..<300).map { i in Array("{\"n\":\(i)}".utf8) }
+        try log.append(try payloads.map { try ProposedEvent(type: "favorite-added", payload: $0) }, to: stream)
+        let key = try key(dir, stream)
+        let envelopes = try log.envelopes(from: 1, maxCount: 1_000)
+        #expect(envelopes.count == payloads.count)
+        for (envelope, payload) in zip(envelopes, payloads) {
+            let sealed = envelope.sealedPayload
+            let box = try AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(data: envelope.nonce), ciphertext: sealed.dropLast(16), tag: sealed.suffix(16))
+            #expect(Array(try AES.GCM.open(box, using: key, authenticating: associatedData(envelope))) == payload)
+            // GCM is deterministic for a key and nonce: swift-crypto seals to the very same bytes.
+            let again = try AES.GCM.seal(payload, using: key, nonce: AES.GCM.Nonce(data: envelope.nonce), authenticating: associatedData(envelope))
+            #expect(Array(again.ciphertext) + Array(again.tag) == sealed)
+        }
+        #expect(try log.read(stream: stream).map(\.payload) == payloads)
+        #expect(Set(envelopes.map(\.nonce)).count == payloads.count)
+    }
+
+    @Test func aChangedCiphertextOrTagDoesNotAuthenticate() throws {
+        for offsetFromEnd in [33, 33 + 15, 33 + 16] {  // the tag's last byte, its first, the ciphertext's last
+            let dir = temporaryDirectory()
+            let log = try EventLog.open(at: dir)
+            let stream = try StreamID("ann")
+            try log.append([try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":550}"#.utf8))], to: stream)
+            let events = try log.environment.database(named: "events", UInt64.self, [UInt8].self)
+            try log.environment.write { txn in
+                var bytes = try #require(try txn.get(events, 1))
+                bytes[bytes.count - offsetFromEnd] ^= 0x80
+                try txn.put(events, 1, bytes)
+            }
+            #expect {
+                _ = try log.read(stream: stream)
+            } throws: { error in
+                guard case EventLogError.corruptEnvelope(let position, let reason) = error else { return false }
+                return position == 1 && reason.contains("does not authenticate")
+            }
+        }
+    }
+}
