@@ -117,6 +117,19 @@ public final class EventLog: Sendable {
         return try await committer.submit(request)
     }
 
+    /// Grows the map ahead of appending `events` to `stream` in one transaction, so a large write
+    /// (an import) does not fill the map, roll back and run twice. An estimate from the envelope
+    /// layout: each envelope, its two index entries at half-full pages, and a tenth more.
+    public func reserveRoom(forAppending events: [ProposedEvent], to stream: StreamID) throws {
+        let s = stream.rawValue.utf8.count
+        var bytes = 0
+        for event in events {
+            let envelope = EnvelopeView.fixedSize + s + event.type.utf8.count + event.payload.count + EnvelopeView.tagSize
+            bytes += envelope + 16 + 2 * ((16 + 8 + 8) + (s + 9 + 8 + 8))
+        }
+        try wrapped { try environment.reserve(bytes + bytes / 10) }
+    }
+
     /// Runs `body` in one write transaction of the ledger and commits it durably: appends made
     /// through it and the caller's own writes (projections) land together or not at all.
     public func write<T>(_ body: (LedgerWrite) throws -> T) throws -> T {

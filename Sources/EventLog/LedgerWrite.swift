@@ -35,14 +35,22 @@ public final class LedgerWrite {
             let key = try log.keyStore.sealingKey(for: stream)
             let sealed = try PayloadSealer.sealAll(events, stream: stream, key: key)
             let request = AppendRequest(stream: stream, events: sealed, expected: expected)
-            let result = try LedgerWriter(databases: log.databases).append(request, transaction, head: &head)
+            var written: [Envelope] = []
+            written.reserveCapacity(events.count)
+            let result = try LedgerWriter(databases: log.databases).append(request, transaction, head: &head) { bytes in
+                written.append(try Envelope(view: try EnvelopeView(bytes)))
+            }
             if !result.deduplicated { appended = true }
-            return try zip(result.positions, events).map { position, event in
-                try transaction.withValue(log.databases.events, position) { bytes in
-                    guard let bytes else { throw EventLogError.corruptEnvelope(position: position, reason: "missing after append") }
-                    return RecordedEvent(envelope: try Envelope(view: try EnvelopeView(bytes)), payload: event.payload)
+            if result.deduplicated {
+                // A retry: the events as they were stored the first time.
+                return try result.positions.map { position in
+                    guard let event = try log.recordedEvents(from: position, maxCount: 1, transaction).first, event.position == position else {
+                        throw EventLogError.corruptEnvelope(position: position, reason: "missing after append")
+                    }
+                    return event
                 }
             }
+            return zip(written, events).map { RecordedEvent(envelope: $0, payload: $1.payload) }
         }
     }
 

@@ -16,7 +16,11 @@ struct AppendRequest: Sendable {
 struct LedgerWriter: Sendable {
     let databases: LedgerDatabases
 
-    func append(_ request: AppendRequest, _ txn: Transaction, head: inout LogHead?) throws -> AppendResult {
+    /// Appends `request`; `written` (if any) sees each new envelope's bytes in its page as it is written.
+    func append(
+        _ request: AppendRequest, _ txn: Transaction, head: inout LogHead?,
+        written: ((UnsafeRawBufferPointer) throws -> Void)? = nil
+    ) throws -> AppendResult {
         let db = databases
         let current = try db.version(of: request.stream, txn)
         if try txn.contains(db.closedStreams, request.stream.rawValue) { throw EventLogError.streamShredded(request.stream) }
@@ -59,7 +63,7 @@ struct LedgerWriter: Sendable {
             let previous = head?.hash ?? .zero
             let hash = try writeEnvelope(
                 txn, position: position, previous: previous, event: event, streamVersion: version,
-                recordedAt: recordedAt, stream: streamBytes)
+                recordedAt: recordedAt, stream: streamBytes, written: written)
             try txn.put(db.streamIndex, LedgerDatabases.streamIndexKey(request.stream, version), position)
             try txn.put(db.eventIDs, event.idBytes, position, flags: .noOverwrite)
             head = LogHead(position: position, recordedAtMicroseconds: recordedAt, hash: hash)
@@ -77,7 +81,7 @@ struct LedgerWriter: Sendable {
     /// Lays the envelope out directly in the page LMDB reserves for it, then hashes it in place.
     private func writeEnvelope(
         _ txn: Transaction, position: UInt64, previous: ChainHash, event: SealedEvent, streamVersion: UInt64,
-        recordedAt: Int64, stream: [UInt8]
+        recordedAt: Int64, stream: [UInt8], written: ((UnsafeRawBufferPointer) throws -> Void)?
     ) throws -> ChainHash {
         let type = Array(event.type.utf8)
         let size = EnvelopeView.fixedSize + stream.count + type.count + event.sealed.count
@@ -112,6 +116,7 @@ struct LedgerWriter: Sendable {
             hash.withUnsafeBytes { put($0) }
             digest = ChainHash(bytes: Array(hash))
             precondition(offset == size, "envelope layout and size disagree")
+            try written?(UnsafeRawBufferPointer(out))
         }
         return digest
     }

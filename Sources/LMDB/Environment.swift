@@ -309,12 +309,33 @@ public final class Environment: @unchecked Sendable {
 
     /// Grows the map: ×2 up to 4 GiB, then by 4 GiB at a time. Waits until no transaction is live.
     private func grow() throws {
-        try gate.exclusive("mdb_env_set_mapsize") {
+        try grow { current in current + 1 }
+    }
+
+    /// Makes room ahead of a large write, so that it does not run, fill the map, roll back and run
+    /// again: when fewer than `bytes` lie between the last page in use and the end of the map, the
+    /// map grows (in the usual steps) until they fit. Free pages inside the file are not counted,
+    /// so it may grow a little early; growing costs address space, not disk. Call it outside any
+    /// transaction of this thread.
+    public func reserve(_ bytes: Int) throws {
+        let now = try info()
+        let needed = now.usedBytes + max(bytes, 0)
+        guard now.mapSize < needed else { return }
+        try grow { _ in needed }
+    }
+
+    /// Grows in steps until the map holds at least `target(current size)` bytes (or the maximum).
+    private func grow(_ target: (Int) -> Int) throws {
+        let grown: Bool = try gate.exclusive("mdb_env_set_mapsize") {
             var info = MDB_envinfo()
             try check(mdb_env_info(handle, &info), "mdb_env_info")
             let current = info.me_mapsize
-            let step = min(current, 4 << 30)
-            var next = (current + step + pageSize - 1) / pageSize * pageSize
+            let wanted = target(current)
+            var next = current
+            while next < wanted {
+                next = (next + min(next, 4 << 30) + pageSize - 1) / pageSize * pageSize
+            }
+            guard next > current else { return false }  // another thread grew it meanwhile
             if next > configuration.maximumMapSize {
                 guard current < configuration.maximumMapSize else {
                     throw LMDBError(code: .mapFull, function: "mdb_env_set_mapsize", message: "the map reached its configured maximum of \(configuration.maximumMapSize) bytes")
@@ -322,8 +343,9 @@ public final class Environment: @unchecked Sendable {
                 next = configuration.maximumMapSize / pageSize * pageSize
             }
             try check(mdb_env_set_mapsize(handle, next), "mdb_env_set_mapsize")
+            return true
         }
-        growths.add(1, ordering: .relaxed)
+        if grown { growths.add(1, ordering: .relaxed) }
     }
 
     /// How many times this process grew the map.

@@ -72,11 +72,11 @@ public enum JSONValue: Sendable, Hashable {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            for (i, key) in members.keys.sorted().enumerated() {
+            for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                Self.writeString(key, to: &out)
+                Self.writeString(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                members[key]!.write(to: &out)
+                member.value.write(to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

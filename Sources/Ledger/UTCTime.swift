@@ -63,6 +63,29 @@ public enum UTCTime {
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        if (0...9_999).contains(year) {
+            // The usual case, written digit by digit into the string's own 27 bytes.
+            return String(unsafeUninitializedCapacity: 27) { out in
+                var at = 0
+                func put(_ value: Int64, _ width: Int, then separator: UInt8) {
+                    var v = value
+                    for i in stride(from: width - 1, through: 0, by: -1) {
+                        out[at + i] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
+                        v /= 10
+                    }
+                    out[at + width] = separator
+                    at += width + 1
+                }
+                put(year, 4, then: UInt8(ascii: "-"))
+                put(month, 2, then: UInt8(ascii: "-"))
+                put(day, 2, then: UInt8(ascii: "T"))
+                put(rest / 3600, 2, then: UInt8(ascii: ":"))
+                put(rest % 3600 / 60, 2, then: UInt8(ascii: ":"))
+                put(rest % 60, 2, then: UInt8(ascii: "."))
+                put(frac, 6, then: UInt8(ascii: "Z"))
+                return at
+            }
+        }
         func pad(_ v: Int64, _ width: Int) -> String {
             let s = String(v)
             return String(repeating: "0", count: max(0, width - s.count)) + s

@@ -264,7 +264,10 @@ public final class AccountService: Sendable {
         let stream = try StreamID("account-" + UUID.newEventID().uuidString.lowercased())
         try log.prepareKey(for: stream)
         step(.keyPrepared)
-        let proposed = try events.map { try ProposedEvent(type: $0.type, schemaVersion: $0.schemaVersion, payload: $0.payload.encoded()) }
+        let proposed = try Parallel.map(events, threshold: 1_024, state: ()) { _, event in
+            try ProposedEvent(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload.encoded())
+        }
+        try log.reserveRoom(forAppending: proposed, to: stream)
         let restored: AccountState = try log.write { w in
             let txn = w.transaction
             try store.catchUp(w, projector: projector)

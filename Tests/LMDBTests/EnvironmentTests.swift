@@ -107,6 +107,33 @@ import Testing
         #expect(try env.read { try $0.get(db, 49_999) } == value)
     }
 
+    @Test func reservingRoomLetsALargeWriteRunOnce() throws {
+        let env = try Environment.open(at: temporaryDirectory(), configuration: .init(initialMapSize: 64 << 10))
+        let db: Database<UInt64, [UInt8]> = try env.database(named: "blobs")
+        let value = [UInt8](repeating: 7, count: 200)
+        try env.reserve(20 << 20)
+        #expect(env.growthCount == 1)
+        #expect(try env.info().mapSize >= env.info().usedBytes + (20 << 20))
+        try env.reserve(1 << 20)  // room enough already: nothing happens
+        #expect(env.growthCount == 1)
+        var runs = 0
+        try env.write { txn in
+            runs += 1
+            for i in 0..<50_000 { try txn.put(db, UInt64(i), value, flags: .append) }
+        }
+        #expect(runs == 1 && env.growthCount == 1)
+        #expect(try env.read { try $0.count(db) } == 50_000)
+        // Without the reservation the same write fills the map and runs again.
+        let small = try Environment.open(at: temporaryDirectory(), configuration: .init(initialMapSize: 64 << 10))
+        let other: Database<UInt64, [UInt8]> = try small.database(named: "blobs")
+        var again = 0
+        try small.write { txn in
+            again += 1
+            for i in 0..<50_000 { try txn.put(other, UInt64(i), value, flags: .append) }
+        }
+        #expect(again > 1 && small.growthCount > 1)
+    }
+
     @Test func asyncWritesFromManyTasksAllCommit() async throws {
         let env = try Environment.open(at: temporaryDirectory(), configuration: .init(initialMapSize: 64 << 10))
         let db: Database<UInt64, [UInt8]> = try env.database(named: "tasks")
