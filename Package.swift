@@ -28,13 +28,9 @@ let package = Package(
             providers: [.apt(["liblmdb-dev"])]
         ),
         .target(name: "LMDB", dependencies: ["CLMDB"]),
-        // AES-256-GCM with a reusable key schedule, from the system's OpenSSL (Debian: libssl-dev):
-        // payload sealing and opening, the hot path of every append and read (see GCMContext).
-        .systemLibrary(
-            name: "CLibCrypto",
-            pkgConfig: "libcrypto",
-            providers: [.apt(["libssl-dev"])]
-        ),
+        // AES-256-GCM with a reusable key schedule from the system's OpenSSL libcrypto, loaded with
+        // dlopen on first bulk use (headers: Debian libssl-dev); see GCMContext.
+        .systemLibrary(name: "CLibCrypto"),
         .target(
             name: "EventLog",
             dependencies: ["LMDB", "CLibCrypto", .product(name: "Crypto", package: "swift-crypto")]

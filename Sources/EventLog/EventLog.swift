@@ -117,6 +117,11 @@ public final class EventLog: Sendable {
         return try await committer.submit(request)
     }
 
+    /// What seals and opens payloads in bulk (batches of 64 or more) in this process: "libcrypto"
+    /// (OpenSSL 3, loaded on first use) or "swift-crypto" (when libcrypto cannot be loaded, or
+    /// `REEL_LIBCRYPTO=off`). Small batches always use swift-crypto. See `GCMContext`.
+    public static var bulkCipher: String { GCMContext.usesLibcrypto ? "libcrypto" : "swift-crypto" }
+
     /// Grows the map ahead of appending `events` to `stream` in one transaction, so a large write
     /// (an import) does not fill the map, roll back and run twice. An estimate from the envelope
     /// layout: each envelope, its two index entries at half-full pages, and a tenth more.
@@ -321,7 +326,7 @@ public final class EventLog: Sendable {
         try wrapped {
             try environment.read { txn in
                 let stored = try storedEnvelopes(from: position, maxCount: maxCount, txn)
-                return try Parallel.map(stored, state: PayloadOpener(keyStore: keyStore)) { opener, envelope in
+                return try Parallel.map(stored, state: PayloadOpener(keyStore: keyStore, count: stored.count)) { opener, envelope in
                     try transform(try opener.recordedEvent(envelope.bytes, position: envelope.position))
                 }
             }
@@ -416,7 +421,7 @@ struct PayloadOpener: @unchecked Sendable {
     /// (AES-GCM), so large batches are spread across the cores.
     static func openAll(_ stored: [StoredEnvelope], keyStore: KeyStore) throws -> [RecordedEvent] {
         // Contiguous slices keep each lane on runs of the same stream: one key lookup per run.
-        try Parallel.map(stored, state: PayloadOpener(keyStore: keyStore)) { opener, envelope in
+        try Parallel.map(stored, state: PayloadOpener(keyStore: keyStore, count: stored.count)) { opener, envelope in
             try opener.recordedEvent(envelope.bytes, position: envelope.position)
         }
     }
@@ -426,7 +431,13 @@ struct PayloadOpener: @unchecked Sendable {
     private var lastKey: KeyLookup = .none
     private enum KeyLookup { case none, live(GCMContext), destroyed }
 
-    init(keyStore: KeyStore) { self.keyStore = keyStore }
+    /// Whether the batch is large enough for libcrypto (see `GCMContext`).
+    private let bulk: Bool
+
+    init(keyStore: KeyStore, count: Int) {
+        self.keyStore = keyStore
+        bulk = count >= GCMContext.bulkThreshold
+    }
 
     mutating func recordedEvent(_ bytes: UnsafeRawBufferPointer, position: UInt64) throws -> RecordedEvent {
         let view: EnvelopeView
@@ -439,7 +450,7 @@ struct PayloadOpener: @unchecked Sendable {
         }
         if !view.streamIDBytes.elementsEqual(lastStream) {
             lastStream = Array(view.streamIDBytes)
-            lastKey = try (try keyStore.key(for: envelope.streamID)).map { .live(try GCMContext(key: $0)) } ?? .destroyed
+            lastKey = try (try keyStore.key(for: envelope.streamID)).map { .live(try GCMContext(key: $0, bulk: bulk)) } ?? .destroyed
         }
         guard case .live(let key) = lastKey else { return RecordedEvent(envelope: envelope, payload: nil) }
         do {

@@ -30,7 +30,7 @@ enum PayloadSealer {
     /// Seals a batch for `stream`, spread across the cores when it is large (each lane keeps its
     /// own key schedule).
     static func sealAll(_ events: [ProposedEvent], stream: StreamID, key: SymmetricKey) throws -> [SealedEvent] {
-        try Parallel.map(events, state: LaneContext(key: key)) { lane, event in
+        try Parallel.map(events, state: LaneContext(key: key, bulk: events.count >= GCMContext.bulkThreshold)) { lane, event in
             try seal(event, stream: stream, context: try lane.context())
         }
     }
@@ -74,13 +74,17 @@ enum PayloadSealer {
 /// A lane's key schedule for one key, made on the lane's first use (contexts are not shared).
 struct LaneContext: @unchecked Sendable {
     let key: SymmetricKey
+    let bulk: Bool
     private var made: GCMContext?
 
-    init(key: SymmetricKey) { self.key = key }
+    init(key: SymmetricKey, bulk: Bool) {
+        self.key = key
+        self.bulk = bulk
+    }
 
     mutating func context() throws -> GCMContext {
         if let made { return made }
-        let context = try GCMContext(key: key)
+        let context = try GCMContext(key: key, bulk: bulk)
         made = context
         return context
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventLog
 import Foundation
 import Ledger
 import Reel
@@ -22,7 +23,7 @@ struct About: AsyncParsableCommand {
                     "description": .string(Reel.configuration.abstract), "dataDirectory": .string(dir),
                     "ledger": .string(dir + "/ledger"), "keys": .string(dir + "/keys"), "ledgerExists": .bool(exists),
                     "user": .string(handle.value), "attribution": .string(Self.attribution),
-                    "tmdb": "https://www.themoviedb.org",
+                    "tmdb": "https://www.themoviedb.org", "bulkCipher": .string(EventLog.bulkCipher),
                 ]
                 try printJSON(document)
                 return
@@ -40,6 +41,7 @@ struct About: AsyncParsableCommand {
             table.add(["ledger (events, projections, photos)", dir + "/ledger"])
             table.add(["account keys", dir + "/keys"])
             table.add(["account", handle.value])
+            table.add(["bulk sealing (AES-256-GCM)", EventLog.bulkCipher == "libcrypto" ? "OpenSSL libcrypto" : "swift-crypto (libcrypto not in use)"])
             print(table.render())
             print("\nMovie and series data: The Movie Database (TMDB), https://www.themoviedb.org")
             print(Self.attribution)

@@ -27,6 +27,11 @@ import Testing
         return aad
     }
 
+    @Test func bulkWorkUsesLibcryptoHere() {
+        // The machines Reel is built and tested on have libcrypto 3 (libssl3): the bulk path is tested.
+        #expect(EventLog.bulkCipher == "libcrypto")
+    }
+
     @Test func swiftCryptoOpensWhatReelSealsAndSealsTheSameBytes() throws {
         let dir = temporaryDirectory()
         let log = try EventLog.open(at: dir)
@@ -51,12 +56,15 @@ import Testing
         #expect(Set(envelopes.map(\.nonce)).count == payloads.count)
     }
 
-    @Test func aChangedCiphertextOrTagDoesNotAuthenticate() throws {
+    /// One event is opened by swift-crypto, a batch of 100 by libcrypto (bulk): both refuse.
+    @Test(arguments: [1, 100])
+    func aChangedCiphertextOrTagDoesNotAuthenticate(_ batch: Int) throws {
         for offsetFromEnd in [33, 33 + 15, 33 + 16] {  // the tag's last byte, its first, the ciphertext's last
             let dir = temporaryDirectory()
             let log = try EventLog.open(at: dir)
             let stream = try StreamID("ann")
-            try log.append([try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":550}"#.utf8))], to: stream)
+            let proposed = try (0..<batch).map { _ in try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":550}"#.utf8)) }
+            try log.append(proposed, to: stream)
             let events = try log.environment.database(named: "events", UInt64.self, [UInt8].self)
             try log.environment.write { txn in
                 var bytes = try #require(try txn.get(events, 1))
