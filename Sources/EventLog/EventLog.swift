@@ -130,7 +130,9 @@ public final class EventLog: Sendable {
         var bytes = 0
         for event in events {
             let envelope = EnvelopeView.fixedSize + s + event.type.utf8.count + event.payload.count + EnvelopeView.tagSize
-            bytes += envelope + 16 + 2 * ((16 + 8 + 8) + (s + 9 + 8 + 8))
+            // Past about half a page an envelope goes to overflow pages of its own, whole pages.
+            let stored = envelope + 16 > 2_000 ? (envelope + 16 + 4_095) / 4_096 * 4_096 : envelope + 16
+            bytes += stored + 2 * ((16 + 8 + 8) + (s + 9 + 8 + 8))
         }
         try wrapped { try environment.reserve(bytes + bytes / 10) }
     }
@@ -430,6 +432,10 @@ struct PayloadOpener: @unchecked Sendable {
     private var lastStream: [UInt8] = []
     private var lastKey: KeyLookup = .none
     private enum KeyLookup { case none, live(GCMContext), destroyed }
+    /// This lane's contexts by stream, so interleaved streams do not set their keys up again
+    /// for every event; emptied when it reaches `cacheLimit`.
+    private var contexts: [StreamID: KeyLookup] = [:]
+    private static let cacheLimit = 1_024
 
     /// Whether the batch is large enough for libcrypto (see `GCMContext`).
     private let bulk: Bool
@@ -450,7 +456,13 @@ struct PayloadOpener: @unchecked Sendable {
         }
         if !view.streamIDBytes.elementsEqual(lastStream) {
             lastStream = Array(view.streamIDBytes)
-            lastKey = try (try keyStore.key(for: envelope.streamID)).map { .live(try GCMContext(key: $0, bulk: bulk)) } ?? .destroyed
+            if let cached = contexts[envelope.streamID] {
+                lastKey = cached
+            } else {
+                lastKey = try (try keyStore.key(for: envelope.streamID)).map { .live(try GCMContext(key: $0, bulk: bulk)) } ?? .destroyed
+                if contexts.count >= Self.cacheLimit { contexts.removeAll(keepingCapacity: true) }
+                contexts[envelope.streamID] = lastKey
+            }
         }
         guard case .live(let key) = lastKey else { return RecordedEvent(envelope: envelope, payload: nil) }
         do {

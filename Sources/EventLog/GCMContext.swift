@@ -86,7 +86,7 @@ final class GCMContext {
                 ok = reel_gcm_seal(
                     Self.library!, context, Self.bytes(nonce), Self.bytes(aad1), aad1.count, Self.bytes(aad2), aad2.count,
                     Self.bytes(plaintext), count, base, base + count)
-                initialized = count + EnvelopeView.tagSize
+                initialized = ok == 1 ? count + EnvelopeView.tagSize : 0
             }
             guard ok == 1 else { throw GCMFailure() }
             return out
@@ -141,4 +141,6 @@ final class GCMContext {
 }
 
 /// The cipher refused an operation (out of memory, or a length it cannot take).
-struct GCMFailure: Error {}
+struct GCMFailure: Error, CustomStringConvertible {
+    var description: String { "AES-256-GCM failed (out of memory, or a payload too large)" }
+}

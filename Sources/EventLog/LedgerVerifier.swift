@@ -105,7 +105,6 @@ struct LedgerVerifier {
                     lastHead = LogHead(position: key, recordedAtMicroseconds: time, hash: ChainHash(bytes: previousHash))
                 }
             }
-            if !chunk.pending.isEmpty { progress?(expected - 1, total) }
             return nil
         }
 
@@ -136,6 +135,16 @@ struct LedgerVerifier {
         }
     }
 
+    /// A problem found while the cursor failed: carried out of the walk as the result.
+    private struct Walked: Error {
+        let report: VerificationReport
+        init(_ report: VerificationReport) { self.report = report }
+
+        static func catching(_ body: () throws -> VerificationReport?) throws -> VerificationReport? {
+            do { return try body() } catch let walked as Walked { return walked.report }
+        }
+    }
+
     func verify(_ environment: Environment, expectedHead: ChainHash?, progress: ((UInt64, UInt64) -> Void)?) throws -> VerificationReport {
         try environment.read { txn in
             let claimedHead = try? databases.head(txn)
@@ -144,12 +153,14 @@ struct LedgerVerifier {
                 walk.report(position, rule, detail)
             }
 
-            let walked: VerificationReport? = try txn.withCursor(databases.events) { cursor in
+            let walked: VerificationReport? = try Walked.catching { try txn.withCursor(databases.events) { cursor in
                 var filling = Chunk()
                 var ready = Chunk()
                 /// Checks `ready` and prepares `filling`; then `filling` is the next to check.
                 func advance() -> VerificationReport? {
                     if let problem = walk.round(preparing: &filling, checking: ready) { return problem }
+                    // Progress on the caller's thread (the check ran on whichever lane took it).
+                    if !ready.pending.isEmpty { progress?(walk.expected - 1, walk.total) }
                     swap(&filling, &ready)
                     filling.pending.removeAll(keepingCapacity: true)
                     return nil
@@ -159,8 +170,18 @@ struct LedgerVerifier {
                     if let problem = advance() { return problem }
                     return advance()
                 }
+                /// The cursor's next entry; when it fails (a damaged page), the problems found in
+                /// what was read before are reported first, as a walk in order would.
+                func step(_ move: () throws -> Cursor.Entry?) throws -> Cursor.Entry? {
+                    do {
+                        return try move()
+                    } catch {
+                        if let problem = drain() { throw Walked(problem) }
+                        throw error
+                    }
+                }
                 var next: UInt64 = 1
-                var entry = try cursor.first()
+                var entry = try step { try cursor.first() }
                 while let e = entry {
                     guard e.key.count == 8 else {
                         if let problem = drain() { return problem }
@@ -174,10 +195,10 @@ struct LedgerVerifier {
                     filling.pending.append(Pending(position: key, bytes: e.value))
                     next += 1
                     if filling.pending.count == Self.chunkSize, let problem = advance() { return problem }
-                    entry = try cursor.next()
+                    entry = try step { try cursor.next() }
                 }
                 return drain()
-            }
+            } }
             if let walked { return walked }
             let count = walk.expected - 1
             let lastHead = walk.lastHead

@@ -27,6 +27,8 @@ public final class LedgerWrite {
     }
 
     /// Appends `events` to `stream` atomically and returns them as recorded (payloads in the clear).
+    /// A retry (every id stored already, in this stream) appends nothing and returns the events as
+    /// they were stored the first time, read back and opened.
     /// Sealing happens here, inside the transaction (a large batch, such as an import, spread
     /// across the cores).
     @discardableResult

@@ -15,16 +15,18 @@ struct SealedEvent: Sendable {
 /// AES-256-GCM sealing of payloads, bound to their event by the associated data
 /// `event id ‖ schema version ‖ S ‖ stream id ‖ T ‖ type` (see `Schemas/ledger-layout.md`).
 enum PayloadSealer {
-    static func associatedData(eventID: [UInt8], schemaVersion: UInt16, stream: StreamID, type: String) -> [UInt8] {
-        var aad = eventID
-        aad.reserveCapacity(16 + 4 + stream.rawValue.utf8.count + type.utf8.count)
-        aad.append(UInt8(schemaVersion >> 8))
-        aad.append(UInt8(schemaVersion & 0xff))
-        aad.append(UInt8(stream.rawValue.utf8.count))
-        aad.append(contentsOf: stream.rawValue.utf8)
-        aad.append(UInt8(type.utf8.count))
-        aad.append(contentsOf: type.utf8)
-        return aad
+    /// The second run of the associated data: `schema version ‖ S ‖ stream id ‖ T ‖ type` (the
+    /// first is the event id). In an envelope the two runs are its bytes 41..<57 and 73..<77+S+T.
+    static func header(schemaVersion: UInt16, stream: StreamID, type: String) -> [UInt8] {
+        var header = [UInt8]()
+        header.reserveCapacity(4 + stream.rawValue.utf8.count + type.utf8.count)
+        header.append(UInt8(schemaVersion >> 8))
+        header.append(UInt8(schemaVersion & 0xff))
+        header.append(UInt8(stream.rawValue.utf8.count))
+        header.append(contentsOf: stream.rawValue.utf8)
+        header.append(UInt8(type.utf8.count))
+        header.append(contentsOf: type.utf8)
+        return header
     }
 
     /// Seals a batch for `stream`, spread across the cores when it is large (each lane keeps its
@@ -37,14 +39,7 @@ enum PayloadSealer {
 
     static func seal(_ event: ProposedEvent, stream: StreamID, context: GCMContext) throws -> SealedEvent {
         let idBytes = event.id.bytes
-        var header = [UInt8]()
-        header.reserveCapacity(4 + stream.rawValue.utf8.count + event.type.utf8.count)
-        header.append(UInt8(event.schemaVersion >> 8))
-        header.append(UInt8(event.schemaVersion & 0xff))
-        header.append(UInt8(stream.rawValue.utf8.count))
-        header.append(contentsOf: stream.rawValue.utf8)
-        header.append(UInt8(event.type.utf8.count))
-        header.append(contentsOf: event.type.utf8)
+        let header = Self.header(schemaVersion: event.schemaVersion, stream: stream, type: event.type)
         let nonce = SecureRandom.withBytes(EnvelopeView.nonceSize) { Array($0) }
         let sealed = try idBytes.withUnsafeBytes { id in
             try header.withUnsafeBytes { header in

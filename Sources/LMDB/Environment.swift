@@ -307,45 +307,47 @@ public final class Environment: @unchecked Sendable {
 
     // MARK: - Map size
 
-    /// Grows the map: ×2 up to 4 GiB, then by 4 GiB at a time. Waits until no transaction is live.
+    /// Grows the map after `MDB_MAP_FULL`: ×2 up to 4 GiB, then by 4 GiB at a time, up to the
+    /// configured maximum; at the maximum, fails with `.mapFull`. Waits until no transaction is live.
     private func grow() throws {
-        try grow { current in current + 1 }
+        guard try grow(toward: { current in current + 1 }) else {
+            throw LMDBError(code: .mapFull, function: "mdb_env_set_mapsize", message: "the map reached its configured maximum of \(configuration.maximumMapSize) bytes")
+        }
     }
 
     /// Makes room ahead of a large write, so that it does not run, fill the map, roll back and run
     /// again: when fewer than `bytes` lie between the last page in use and the end of the map, the
-    /// map grows (in the usual steps) until they fit. Free pages inside the file are not counted,
-    /// so it may grow a little early; growing costs address space, not disk. Call it outside any
-    /// transaction of this thread.
+    /// map grows (in the usual steps, up to the maximum) until they fit. Best effort: free pages
+    /// inside the file are not counted, so it may grow a little early (growing costs address space,
+    /// not disk), and at the maximum it leaves the write to try its luck with those free pages.
+    /// Call it outside any transaction of this thread.
     public func reserve(_ bytes: Int) throws {
         let now = try info()
-        let needed = now.usedBytes + max(bytes, 0)
+        let (sum, overflow) = now.usedBytes.addingReportingOverflow(max(bytes, 0))
+        let needed = overflow ? Int.max : sum
         guard now.mapSize < needed else { return }
-        try grow { _ in needed }
+        _ = try grow(toward: { _ in needed })
     }
 
-    /// Grows in steps until the map holds at least `target(current size)` bytes (or the maximum).
-    private func grow(_ target: (Int) -> Int) throws {
+    /// Grows in steps toward `target(current size)`, never past the configured maximum (rounded
+    /// down to whole pages); returns whether the map grew.
+    private func grow(toward target: (Int) -> Int) throws -> Bool {
+        let limit = configuration.maximumMapSize / pageSize * pageSize
         let grown: Bool = try gate.exclusive("mdb_env_set_mapsize") {
             var info = MDB_envinfo()
             try check(mdb_env_info(handle, &info), "mdb_env_info")
             let current = info.me_mapsize
-            let wanted = target(current)
+            let wanted = min(target(current), limit)
             var next = current
             while next < wanted {
-                next = (next + min(next, 4 << 30) + pageSize - 1) / pageSize * pageSize
+                next = min((next + min(next, 4 << 30) + pageSize - 1) / pageSize * pageSize, limit)
             }
-            guard next > current else { return false }  // another thread grew it meanwhile
-            if next > configuration.maximumMapSize {
-                guard current < configuration.maximumMapSize else {
-                    throw LMDBError(code: .mapFull, function: "mdb_env_set_mapsize", message: "the map reached its configured maximum of \(configuration.maximumMapSize) bytes")
-                }
-                next = configuration.maximumMapSize / pageSize * pageSize
-            }
+            guard next > current else { return false }
             try check(mdb_env_set_mapsize(handle, next), "mdb_env_set_mapsize")
             return true
         }
         if grown { growths.add(1, ordering: .relaxed) }
+        return grown
     }
 
     /// How many times this process grew the map.

@@ -2,7 +2,18 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
+
+/// read(2), named apart from `InputFile.read`.
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(fd, buffer, count)
+    #else
+    Darwin.read(fd, buffer, count)
+    #endif
+}
 
 /// Reads a file a person named (an import, an export to verify) whole, with one clear line when it
 /// cannot be read.
@@ -24,7 +35,7 @@ enum InputFile {
         var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             count = 0
             while count < size {
-                let n = Glibc.read(fd, buffer.baseAddress! + count, size - count)
+                let n = systemRead(fd, buffer.baseAddress! + count, size - count)
                 if n > 0 { count += n } else if n == 0 || errno != EINTR { failed = n < 0; break }
             }
         }
@@ -32,7 +43,7 @@ enum InputFile {
         // A file that grew since fstat: the rest, a block at a time.
         var block = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let n = block.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            let n = block.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
             if n > 0 { bytes.append(contentsOf: block[0..<n]) } else if n == 0 { break } else if errno != EINTR { throw failure(path) }
         }
         return bytes

@@ -134,6 +134,26 @@ import Testing
         #expect(again > 1 && small.growthCount > 1)
     }
 
+    @Test func theMapStopsAtItsMaximumEvenWhenThatIsNotAWholePage() throws {
+        let maximum = (1 << 20) + 100
+        let env = try Environment.open(at: temporaryDirectory(), configuration: .init(initialMapSize: 64 << 10, maximumMapSize: maximum))
+        let db: Database<UInt64, [UInt8]> = try env.database(named: "blobs")
+        try env.reserve(50 << 20)  // best effort: up to the maximum, no error
+        #expect(try env.info().mapSize == 1 << 20)
+        try env.reserve(50 << 20)
+        let value = [UInt8](repeating: 7, count: 200)
+        #expect {
+            try env.write { txn in
+                for i in 0..<20_000 { try txn.put(db, UInt64(i), value, flags: .append) }
+            }
+        } throws: { error in
+            (error as? LMDBError)?.code == .mapFull
+        }
+        #expect(try env.read { try $0.count(db) } == 0)
+        try env.write { txn in try txn.put(db, 1, value) }  // what fits still goes in
+        #expect(try env.read { try $0.count(db) } == 1)
+    }
+
     @Test func asyncWritesFromManyTasksAllCommit() async throws {
         let env = try Environment.open(at: temporaryDirectory(), configuration: .init(initialMapSize: 64 << 10))
         let db: Database<UInt64, [UInt8]> = try env.database(named: "tasks")
