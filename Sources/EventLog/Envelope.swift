@@ -37,9 +37,23 @@ public struct Envelope: Sendable, Equatable {
         try self.init(view: EnvelopeView(bytes))
     }
 
-    init(view: EnvelopeView) throws(EnvelopeDecodingError) {
-        guard let stream = view.streamID else { throw EnvelopeDecodingError("stream id is not valid UTF-8") }
-        guard let type = view.type else { throw EnvelopeDecodingError("event type is not valid UTF-8") }
+    /// `previous` (the envelope read before this one) lends its stream id and type when they are
+    /// the same bytes: a replay then builds and checks them once per run, not once per event.
+    init(view: EnvelopeView, previous: Envelope? = nil) throws(EnvelopeDecodingError) {
+        let stream: StreamID
+        if let previous, previous.streamID.rawValue.utf8.elementsEqual(view.streamIDBytes) {
+            stream = previous.streamID
+        } else {
+            guard let decoded = view.streamID else { throw EnvelopeDecodingError("stream id is not valid UTF-8") }
+            stream = decoded
+        }
+        let type: String
+        if let previous, previous.type.utf8.elementsEqual(view.typeBytes) {
+            type = previous.type
+        } else {
+            guard let decoded = view.type else { throw EnvelopeDecodingError("event type is not valid UTF-8") }
+            type = decoded
+        }
         bytes = Array(view.bytes)
         position = view.position
         eventID = view.eventID

@@ -436,6 +436,8 @@ struct PayloadOpener: @unchecked Sendable {
     /// for every event; emptied when it reaches `cacheLimit`.
     private var contexts: [StreamID: KeyLookup] = [:]
     private static let cacheLimit = 1_024
+    /// The envelope opened last, whose stream id and type the next one may share.
+    private var previous: Envelope?
 
     /// Whether the batch is large enough for libcrypto (see `GCMContext`).
     private let bulk: Bool
@@ -450,10 +452,11 @@ struct PayloadOpener: @unchecked Sendable {
         let envelope: Envelope
         do {
             view = try EnvelopeView(bytes)
-            envelope = try Envelope(view: view)
+            envelope = try Envelope(view: view, previous: previous)
         } catch {
             throw EventLogError.corruptEnvelope(position: position, reason: "\(error)")
         }
+        previous = envelope
         if !view.streamIDBytes.elementsEqual(lastStream) {
             lastStream = Array(view.streamIDBytes)
             if let cached = contexts[envelope.streamID] {

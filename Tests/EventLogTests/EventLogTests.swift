@@ -70,6 +70,25 @@ private func event(_ type: String = "favorite-added", _ json: String = #"{"media
         for try await e in log.events(from: 7, batchSize: 4) { positions.append(e.position) }
         #expect(positions == Array(7...50))
     }
+
+    /// Batches read ahead, and each lane reuses the previous envelope's stream id and type when the
+    /// bytes match: interleaved streams and types still come back exactly as appended.
+    @Test func largeBatchesOfInterleavedStreamsAndTypesReadBackExactly() async throws {
+        let log = try EventLog.open(at: temporaryDirectory())
+        var expected: [(String, String, [UInt8])] = []
+        for i in 0..<30 {
+            let stream = "account-\(i % 7)-" + String(repeating: "x", count: i % 3 == 0 ? 40 : 2)
+            let events = try (0..<100).map { j in
+                try event(j % 3 == 0 ? "favorite-removed" : j % 3 == 1 ? "profile-name-changed" : "favorite-added", #"{"n":\#(i * 100 + j)}"#)
+            }
+            try await log.append(events, to: try StreamID(stream))
+            expected += events.map { (stream, $0.type, $0.payload) }
+        }
+        var got: [(String, String, [UInt8])] = []
+        for try await e in log.events(from: 1, batchSize: 512) { got.append((e.streamID.rawValue, e.type, e.payload ?? [])) }
+        #expect(got.count == expected.count)
+        #expect(zip(got, expected).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 && $0.2 == $1.2 })
+    }
 }
 
 @Suite struct ExpectedVersionTests {
