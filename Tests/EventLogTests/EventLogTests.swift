@@ -148,6 +148,22 @@ private func event(_ type: String = "favorite-added", _ json: String = #"{"media
         #expect(try reopened.position(of: ids[1]) == 2)
     }
 
+    /// A batch's ids are looked up one by one unless they all sort after the newest stored id:
+    /// ids made earlier (or random ones) are still appended once and deduplicated after.
+    @Test func idsOlderThanTheNewestStoredAreStillAppendedOnceAndDeduplicated() throws {
+        let log = try EventLog.open(at: temporaryDirectory())
+        let early = [UUID.newEventID(), UUID.newEventID(), UUID(), UUID()]
+        usleep(2_000)
+        try log.append([try event(), try event()], to: try StreamID("ann"))
+        let first = try log.append(early.map { try event(id: $0) }, to: try StreamID("ann"))
+        #expect(!first.deduplicated && first.positions == [3, 4, 5, 6])
+        let again = try log.append(early.map { try event(id: $0) }, to: try StreamID("ann"))
+        #expect(again.deduplicated && again.positions == [3, 4, 5, 6])
+        let newer = try log.append([try event(), try event()], to: try StreamID("ann"))
+        #expect(!newer.deduplicated && newer.positions == [7, 8])
+        #expect(try log.verify().isIntact)
+    }
+
     @Test func aKnownIdInAnotherStreamOrAPartialRetryIsAnError() throws {
         let log = try EventLog.open(at: temporaryDirectory())
         let id = UUID.newEventID()
