@@ -33,14 +33,15 @@ enum PayloadSealer {
     /// own key schedule).
     static func sealAll(_ events: [ProposedEvent], stream: StreamID, key: SymmetricKey) throws -> [SealedEvent] {
         try Parallel.map(events, state: LaneContext(key: key, bulk: events.count >= GCMContext.bulkThreshold)) { lane, event in
-            try seal(event, stream: stream, context: try lane.context())
+            try seal(
+                event, stream: stream, context: try lane.context(), nonce: lane.nonce(),
+                header: lane.header(schemaVersion: event.schemaVersion, stream: stream, type: event.type))
         }
     }
 
-    static func seal(_ event: ProposedEvent, stream: StreamID, context: GCMContext) throws -> SealedEvent {
+    /// Seals one event under `nonce` (12 fresh random bytes); `header` is its `header(…)`.
+    static func seal(_ event: ProposedEvent, stream: StreamID, context: GCMContext, nonce: [UInt8], header: [UInt8]) throws -> SealedEvent {
         let idBytes = event.id.bytes
-        let header = Self.header(schemaVersion: event.schemaVersion, stream: stream, type: event.type)
-        let nonce = SecureRandom.withBytes(EnvelopeView.nonceSize) { Array($0) }
         let sealed = try idBytes.withUnsafeBytes { id in
             try header.withUnsafeBytes { header in
                 try nonce.withUnsafeBytes { nonce in
@@ -66,11 +67,17 @@ enum PayloadSealer {
     }
 }
 
-/// A lane's key schedule for one key, made on the lane's first use (contexts are not shared).
+/// A lane's key schedule for one key, made on the lane's first use (contexts are not shared), and
+/// what the lane reuses from one event to the next: the associated-data header of the last type,
+/// and (for bulk work) its own buffer of random bytes for nonces, so lanes do not take turns at the
+/// shared pool's lock for every event.
 struct LaneContext: @unchecked Sendable {
     let key: SymmetricKey
     let bulk: Bool
     private var made: GCMContext?
+    private var lastHeader: (type: String, schemaVersion: UInt16, bytes: [UInt8])?
+    private var random: [UInt8] = []
+    private var used = 0
 
     init(key: SymmetricKey, bulk: Bool) {
         self.key = key
@@ -82,5 +89,25 @@ struct LaneContext: @unchecked Sendable {
         let context = try GCMContext(key: key, bulk: bulk)
         made = context
         return context
+    }
+
+    /// 12 random bytes never handed out before.
+    mutating func nonce() -> [UInt8] {
+        let size = EnvelopeView.nonceSize
+        guard bulk else { return SecureRandom.withBytes(size) { Array($0) } }
+        if used + size > random.count {
+            if random.isEmpty { random = [UInt8](repeating: 0, count: 4_092) }  // 341 nonces
+            random.withUnsafeMutableBytes { SecureRandom.fill($0) }
+            used = 0
+        }
+        defer { used += size }
+        return Array(random[used..<(used + size)])
+    }
+
+    mutating func header(schemaVersion: UInt16, stream: StreamID, type: String) -> [UInt8] {
+        if let last = lastHeader, last.type == type, last.schemaVersion == schemaVersion { return last.bytes }
+        let bytes = PayloadSealer.header(schemaVersion: schemaVersion, stream: stream, type: type)
+        lastHeader = (type, schemaVersion, bytes)
+        return bytes
     }
 }

@@ -38,10 +38,10 @@ import Testing
         let stream = try StreamID("ann")
         // One byte, a typical payload, one past a 16-byte block, and large enough for the lanes.
         let payloads: [[UInt8]] = [[0x7b], Array(repeating: 0x61, count: 200), Array(repeating: 0x62, count: 17)]
-            + (0..<300).map { i in Array("{\"n\":\(i)}".utf8) }
+            + (0..<1_000).map { i in Array("{\"n\":\(i)}".utf8) }
         try log.append(try payloads.map { try ProposedEvent(type: "favorite-added", payload: $0) }, to: stream)
         let key = try key(dir, stream)
-        let envelopes = try log.envelopes(from: 1, maxCount: 1_000)
+        let envelopes = try log.envelopes(from: 1, maxCount: 2_000)
         #expect(envelopes.count == payloads.count)
         for (envelope, payload) in zip(envelopes, payloads) {
             let sealed = envelope.sealedPayload
