@@ -321,7 +321,14 @@ public final class AccountService: Sendable {
             progress?(last.position, max(total, last.position))
             batch = try upcoming.value()
         }
-        // The tail, the comparison and the swap, in one write transaction.
+        // The tail, the comparison and the swap, in one write transaction. The new slot takes
+        // about what the live one does: room for it is made first, so the transaction does not
+        // fill the map, roll back and compare everything again.
+        if !checkOnly {
+            let store = self.store
+            let live = try log.environment.read { txn in try store.bytes(of: try store.liveSlot(txn), txn) }
+            try log.environment.reserve(live + live / 4 + (1 << 20))
+        }
         return try log.write { w in
             let txn = w.transaction
             while true {

@@ -87,24 +87,51 @@ struct ProjectionStore: Sendable {
 
     /// Every stored state of a slot that can be read, and the streams whose state cannot.
     func readableStates(_ slot: Slot, _ txn: Transaction) throws -> ([StreamID: AccountState], damaged: [StreamID]) {
-        var out: [StreamID: AccountState] = [:]
-        var damaged: [StreamID] = []
-        var streams: [StreamID] = []
+        /// A stored state's sealed bytes in the map (valid in `txn`).
+        struct Stored: @unchecked Sendable {
+            let stream: StreamID
+            let sealed: UnsafeRawBufferPointer
+        }
+        enum Outcome: Sendable { case state(AccountState), shredded, damaged }
+        var stored: [Stored] = []
         try txn.withCursor(slot.states) { cursor in
             var entry = try cursor.first()
             while let e = entry {
-                streams.append(try StreamID(try e.decodeKey(as: String.self)))
+                stored.append(Stored(stream: try StreamID(try e.decodeKey(as: String.self)), sealed: e.value))
                 entry = try cursor.next()
             }
         }
-        for stream in streams {
+        // Opening (AES-GCM) and decoding each state is independent work: on all cores.
+        let log = self.log
+        let outcomes = try Parallel.map(stored, state: ()) { _, s -> Outcome in
             do {
-                if let state = try state(of: stream, slot, txn) { out[stream] = state }
-            } catch EventLogError.corruptBlob, ReelError.corruptProjection {
-                damaged.append(stream)
+                guard let plain = try log.openBlob(s.sealed, for: s.stream, context: Self.stateContext) else { return .shredded }
+                return .state(try AccountStateCodec.decode(plain))
+            } catch EventLogError.corruptBlob {
+                return .damaged
+            } catch let error as EventLogError {
+                throw error
+            } catch {
+                return .damaged  // does not decode
+            }
+        }
+        var out: [StreamID: AccountState] = [:]
+        out.reserveCapacity(stored.count)
+        var damaged: [StreamID] = []
+        for (s, outcome) in zip(stored, outcomes) {
+            switch outcome {
+            case .state(let state): out[s.stream] = state
+            case .shredded: break
+            case .damaged: damaged.append(s.stream)
             }
         }
         return (out, damaged)
+    }
+
+    /// About how many bytes a slot's databases take (whole pages): what a rewrite of it needs.
+    func bytes(of slot: Slot, _ txn: Transaction) throws -> Int {
+        func pages(_ s: DatabaseStatistics) -> Int { (s.branchPages + s.leafPages + s.overflowPages) * s.pageSize }
+        return try pages(txn.statistics(slot.states)) + pages(txn.statistics(slot.handles)) + pages(txn.statistics(slot.meta))
     }
 
     /// The handle directory: handle digest → stream id.
@@ -123,13 +150,19 @@ struct ProjectionStore: Sendable {
     /// Writes what `set` changed into `slot`, and the checkpoint. (A replayed set touched every
     /// state it holds; a set loaded on demand also holds states it only read.)
     func save(_ set: ProjectionSet, into slot: Slot, _ txn: Transaction) throws {
-        for (stream, state) in set.states where set.touched.contains(stream) {
-            guard state.status == .open else {
-                try txn.delete(slot.states, stream.rawValue)
-                continue
+        // Encoding and sealing each state is independent work: on all cores, then stored in order.
+        let touched = set.states.filter { set.touched.contains($0.key) }.map { (stream: $0.key, state: $0.value) }
+        let log = self.log
+        let sealed = try Parallel.map(touched, state: ()) { _, entry -> [UInt8]? in
+            guard entry.state.status == .open else { return nil }
+            return try log.sealBlob(AccountStateCodec.encode(entry.state), for: entry.stream, context: Self.stateContext)
+        }
+        for (entry, blob) in zip(touched, sealed) {
+            if let blob {
+                try txn.put(slot.states, entry.stream.rawValue, blob)
+            } else {
+                try txn.delete(slot.states, entry.stream.rawValue)
             }
-            let sealed = try log.sealBlob(AccountStateCodec.encode(state), for: stream, context: Self.stateContext)
-            try txn.put(slot.states, stream.rawValue, sealed)
         }
         for (handle, stream) in set.handles {
             if let stream {
