@@ -62,15 +62,23 @@ struct LedgerWriter: Sendable {
         var positions: [UInt64] = []
         positions.reserveCapacity(request.events.count)
         var version = current
+        // Per-request buffers, rewritten in place for each event: the stream-index key (its last 8
+        // bytes are the version) and the bytes of the last type.
+        var indexKey = LedgerDatabases.streamIndexKey(request.stream, 0)
+        var type = (name: "", bytes: [UInt8]())
         for event in request.events {
             let position = (head?.position ?? 0) + 1
             version += 1
             let recordedAt = max(Self.nowMicroseconds(), head?.recordedAtMicroseconds ?? .min)
             let previous = head?.hash ?? .zero
+            if event.type != type.name { type = (event.type, Array(event.type.utf8)) }
             let hash = try writeEnvelope(
-                txn, position: position, previous: previous, event: event, streamVersion: version,
+                txn, position: position, previous: previous, event: event, type: type.bytes, streamVersion: version,
                 recordedAt: recordedAt, stream: streamBytes, written: written)
-            try txn.put(db.streamIndex, LedgerDatabases.streamIndexKey(request.stream, version), position)
+            indexKey.withUnsafeMutableBytes { key in
+                withUnsafeBytes(of: version.bigEndian) { UnsafeMutableRawBufferPointer(rebasing: key[(key.count - 8)...]).copyMemory(from: $0) }
+            }
+            try txn.put(db.streamIndex, indexKey, position)
             try txn.put(db.eventIDs, event.idBytes, position, flags: .noOverwrite)
             head = LogHead(position: position, recordedAtMicroseconds: recordedAt, hash: hash)
             positions.append(position)
@@ -96,10 +104,9 @@ struct LedgerWriter: Sendable {
 
     /// Lays the envelope out directly in the page LMDB reserves for it, then hashes it in place.
     private func writeEnvelope(
-        _ txn: Transaction, position: UInt64, previous: ChainHash, event: SealedEvent, streamVersion: UInt64,
+        _ txn: Transaction, position: UInt64, previous: ChainHash, event: SealedEvent, type: [UInt8], streamVersion: UInt64,
         recordedAt: Int64, stream: [UInt8], written: ((UnsafeRawBufferPointer) throws -> Void)?
     ) throws -> ChainHash {
-        let type = Array(event.type.utf8)
         let size = EnvelopeView.fixedSize + stream.count + type.count + event.sealed.count
         var digest = ChainHash.zero
         try txn.putReserving(databases.events, position, count: size, flags: .append) { out in
