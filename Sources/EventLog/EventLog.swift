@@ -429,7 +429,6 @@ struct PayloadOpener: @unchecked Sendable {
     }
 
     let keyStore: KeyStore
-    private var lastStream: [UInt8] = []
     private var lastKey: KeyLookup = .none
     private enum KeyLookup { case none, live(GCMContext), destroyed }
     /// This lane's contexts by stream, so interleaved streams do not set their keys up again
@@ -456,9 +455,10 @@ struct PayloadOpener: @unchecked Sendable {
         } catch {
             throw EventLogError.corruptEnvelope(position: position, reason: "\(error)")
         }
+        // The same stream as the last envelope: `Envelope` reused its id, so this is a pointer check.
+        let sameStream = previous?.streamID == envelope.streamID
         previous = envelope
-        if !view.streamIDBytes.elementsEqual(lastStream) {
-            lastStream = Array(view.streamIDBytes)
+        if !sameStream {
             if let cached = contexts[envelope.streamID] {
                 lastKey = cached
             } else {

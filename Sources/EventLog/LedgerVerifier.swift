@@ -54,7 +54,6 @@ struct LedgerVerifier {
     /// The order-dependent state of the walk. Only one lane at a time uses it (lane 0 of a round).
     private final class ChainCheck: @unchecked Sendable {
         let total: UInt64
-        let progress: ((UInt64, UInt64) -> Void)?
         var expected: UInt64 = 1
         var previousHash = [UInt8](repeating: 0, count: 32)
         var lastTime = Int64.min
@@ -63,10 +62,7 @@ struct LedgerVerifier {
         /// What the last round's check found.
         var problem: VerificationReport?
 
-        init(total: UInt64, progress: ((UInt64, UInt64) -> Void)?) {
-            self.total = total
-            self.progress = progress
-        }
+        init(total: UInt64) { self.total = total }
 
         func report(_ position: UInt64, _ rule: VerificationProblem.Rule, _ detail: String) -> VerificationReport {
             VerificationReport(
@@ -148,7 +144,7 @@ struct LedgerVerifier {
     func verify(_ environment: Environment, expectedHead: ChainHash?, progress: ((UInt64, UInt64) -> Void)?) throws -> VerificationReport {
         try environment.read { txn in
             let claimedHead = try? databases.head(txn)
-            let walk = ChainCheck(total: UInt64(try txn.count(databases.events)), progress: progress)
+            let walk = ChainCheck(total: UInt64(try txn.count(databases.events)))
             func report(_ position: UInt64, _ rule: VerificationProblem.Rule, _ detail: String) -> VerificationReport {
                 walk.report(position, rule, detail)
             }
