@@ -115,7 +115,7 @@ struct LedgerVerifier {
             problem = nil
             preparing.prepared.withUnsafeMutableBufferPointer { buffer in
                 let out = DisjointWrites(buffer)
-                DispatchQueue.concurrentPerform(iterations: lanes + 1) { lane in
+                LanePool.shared.run(lanes: lanes + 1) { lane in
                     if lane == 0 {
                         self.problem = self.check(checking)
                         return

@@ -13,8 +13,11 @@ public enum Parallel {
 
     /// How many lanes a batch of `count` items gets.
     static func lanes(for count: Int, threshold: Int = 256) -> Int {
-        count >= threshold ? min(cores, 4) : 1
+        count >= threshold ? maximumLanes : 1
     }
+
+    /// Lanes a large batch is split into: one per core, at most four.
+    public static let maximumLanes = min(cores, 4)
 
     /// Maps `items` in order. Each lane starts from its own `state` (for example a cache of the last
     /// stream's key), which `transform` may update without locking.
@@ -26,21 +29,46 @@ public enum Parallel {
             var state = state
             return try items.map { try transform(&state, $0) }
         }
-        var results = [Result<R, any Error>?](repeating: nil, count: items.count)
-        results.withUnsafeMutableBufferPointer { buffer in
+        // Each lane initializes its own contiguous slice of the result in place and stops at its
+        // first error; the error of the earliest lane to fail is the earliest in `items`.
+        let count = items.count
+        var failures = [(any Error)?](repeating: nil, count: lanes)
+        var made = [Int](repeating: 0, count: lanes)
+        let results = [R](unsafeUninitializedCapacity: count) { buffer, initialized in
             let out = DisjointWrites(buffer)
-            DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-                var state = state
-                for i in (items.count * lane / lanes)..<(items.count * (lane + 1) / lanes) {
-                    out.buffer[i] = Result { try transform(&state, items[i]) }
+            failures.withUnsafeMutableBufferPointer { failures in
+                made.withUnsafeMutableBufferPointer { made in
+                    let failed = DisjointWrites(failures)
+                    let counts = DisjointWrites(made)
+                    LanePool.shared.run(lanes: lanes) { lane in
+                        var state = state
+                        let start = count * lane / lanes
+                        var i = start
+                        do {
+                            while i < count * (lane + 1) / lanes {
+                                (out.buffer.baseAddress! + i).initialize(to: try transform(&state, items[i]))
+                                i += 1
+                            }
+                        } catch {
+                            failed.buffer[lane] = error
+                        }
+                        counts.buffer[lane] = i - start
+                    }
                 }
             }
+            if failures.contains(where: { $0 != nil }) {
+                for lane in 0..<lanes { (buffer.baseAddress! + count * lane / lanes).deinitialize(count: made[lane]) }
+                initialized = 0
+            } else {
+                initialized = count
+            }
         }
-        return try results.map { try $0!.get() }
+        if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
+        return results
     }
 }
 
-/// A buffer whose lanes write disjoint indices, handed across `concurrentPerform`.
+/// A buffer whose lanes write disjoint indices, handed across the lanes' threads.
 struct DisjointWrites<Element>: @unchecked Sendable {
     let buffer: UnsafeMutableBufferPointer<Element>
     init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
