@@ -2,6 +2,7 @@ import Crypto
 import Dispatch
 import Foundation
 import LMDB
+import Synchronization
 
 /// Reel's append-only event log: global positions, one stream per account, sealed payloads and a
 /// SHA-256 hash chain, in LMDB. `Schemas/ledger-layout.md` documents every byte on disk.
@@ -320,19 +321,66 @@ public final class EventLog: Sendable {
         try wrapped { try environment.read { try recordedEvents(from: position, maxCount: maxCount, $0) } }
     }
 
-    /// Up to `maxCount` events from `position` on, each passed through `transform` on the lane
-    /// that opened it: for replays, where decoding the payload is as costly as opening it.
-    public func read<T: Sendable>(
-        from position: UInt64, maxCount: Int, transform: @escaping @Sendable (RecordedEvent) throws -> T
+    /// Up to `maxCount` events from `position` on, each seen in place (`EventView`) and passed
+    /// through `transform` on the lane that opened it: for replays, which need the payload only
+    /// long enough to decode it. The view is valid only during the call.
+    public func replay<T: Sendable>(
+        from position: UInt64, maxCount: Int, transform: @escaping @Sendable (EventView) throws -> T
     ) throws -> [T] {
-        try wrapped {
-            try environment.read { txn in
+        do {
+            return try environment.read { txn in
                 let stored = try storedEnvelopes(from: position, maxCount: maxCount, txn)
-                return try Parallel.map(stored, state: PayloadOpener(keyStore: keyStore, count: stored.count)) { opener, envelope in
-                    try transform(try opener.recordedEvent(envelope.bytes, position: envelope.position))
+                return try Parallel.map(stored, state: ReplayLane(keyStore: keyStore, count: stored.count)) { lane, envelope in
+                    try lane.view(envelope) { view in
+                        do { return try transform(view) } catch { throw Passed(error: error) }
+                    }
                 }
             }
+        } catch let passed as Passed {
+            throw passed.error
+        } catch {
+            throw EventLogError.wrap(error)
         }
+    }
+
+    /// Replays the events at `positions` over `partitions` lanes split by stream: each event goes
+    /// to its stream's lane, as `body(partition, view)`, so one lane sees all of a stream's events
+    /// in order and lanes share nothing (each can keep its own projections). Each lane reads in a
+    /// snapshot of its own; stored events never change, so all see the same bytes. When lanes
+    /// fail, the error at the earliest position is thrown; `body`'s errors as it threw them.
+    public func replay(
+        _ positions: Range<UInt64>, partitions: Int, _ body: @Sendable (_ partition: Int, EventView) throws -> Void
+    ) throws {
+        guard !positions.isEmpty else { return }
+        let lanes = max(1, partitions)
+        let failures = Mutex<[(position: UInt64, error: any Error)]>([])
+        LanePool.shared.run(lanes: lanes) { lane in
+            var reader = ReplayLane(keyStore: keyStore, count: Int(clamping: positions.count))
+            var at = positions.lowerBound
+            do {
+                try environment.read { txn in
+                    try txn.withCursor(databases.events) { cursor in
+                        var entry = try cursor.seek(atLeast: positions.lowerBound)
+                        while let e = entry {
+                            at = try e.decodeKey(as: UInt64.self)
+                            guard at < positions.upperBound else { break }
+                            let view = try ReplayLane.envelope(e.value, position: at)
+                            if reader.partition(of: view, count: lanes) == lane {
+                                try reader.view(view, position: at) { event in
+                                    do { try body(lane, event) } catch { throw Passed(error: error) }
+                                }
+                            }
+                            entry = try cursor.next()
+                        }
+                    }
+                }
+            } catch {
+                failures.withLock { $0.append((at, error)) }
+            }
+        }
+        guard let first = failures.withLock({ $0.min { $0.position < $1.position } }) else { return }
+        if let passed = first.error as? Passed { throw passed.error }
+        throw EventLogError.wrap(first.error)
     }
 
     func recordedEvents(from position: UInt64, maxCount: Int, _ txn: Transaction) throws -> [RecordedEvent] {
@@ -407,6 +455,9 @@ public final class EventLog: Sendable {
         do { return try body() } catch { throw EventLogError.wrap(error) }
     }
 }
+
+/// An error of a replay's `transform`, which reaches the caller as it was thrown.
+private struct Passed: Error { let error: any Error }
 
 /// Envelope bytes in the memory map, valid while their read transaction lasts.
 struct StoredEnvelope: @unchecked Sendable {

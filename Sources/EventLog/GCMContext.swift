@@ -122,6 +122,28 @@ final class GCMContext {
         }
     }
 
+    /// Opens `sealed` into `buffer` (at least the ciphertext's length): for a replay, which reads
+    /// each plaintext in place and needs no array of it. `false` when it does not authenticate.
+    func open(
+        _ sealed: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
+        aad1: UnsafeRawBufferPointer, aad2: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
+    ) -> Bool {
+        guard nonce.count == EnvelopeView.nonceSize, sealed.count >= EnvelopeView.tagSize else { return false }
+        let count = sealed.count - EnvelopeView.tagSize
+        precondition(buffer.count >= max(count, 1))
+        switch engine {
+        case .swiftCrypto:
+            guard let opened = open(sealed, nonce: nonce, aad1: aad1, aad2: aad2) else { return false }
+            opened.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            return true
+        case .libcrypto(let context):
+            let base = sealed.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            return reel_gcm_open(
+                Self.library!, context, Self.bytes(nonce), Self.bytes(aad1), aad1.count, Self.bytes(aad2), aad2.count,
+                base, count, base + count, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)) == 1
+        }
+    }
+
     private static func joined(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(a.count + b.count)

@@ -7,27 +7,45 @@ public struct EventDecoder: Sendable {
     private var current: [String: UInt16]
     private var upcasters: [String: [UInt16: Upcaster]] = [:]
     private var decoders: [String: Decode] = [:]
+    /// Whether nothing was registered: every type is read as this Reel writes it, so the canonical
+    /// payloads of `CanonicalPayload` may be read directly.
+    private var isStandard: Bool
 
     /// The decoder for the events this version of Reel writes (every type at version 1 today).
     public static let standard = EventDecoder()
 
     public init() {
-        current = DomainEvent.currentVersions
+        let versions = DomainEvent.currentVersions
+        current = versions
+        isStandard = CanonicalPayload.types.allSatisfy { versions[$0] == CanonicalPayload.schemaVersion }
     }
 
     /// Declares that `type` is now at `version`, read by `decode`; older versions need upcasters.
     public mutating func register(type: String, currentVersion version: UInt16, decode: @escaping Decode) {
         current[type] = version
         decoders[type] = decode
+        isStandard = false
     }
 
     public mutating func register(_ upcaster: Upcaster) {
         upcasters[upcaster.type, default: [:]][upcaster.fromVersion] = upcaster
+        isStandard = false
     }
 
     /// `nil` for an event type this version of Reel does not know (it is skipped, not an error).
     public func decode(type: String, schemaVersion: UInt16, payload bytes: [UInt8]) throws(DomainError) -> DomainEvent? {
         try decodeUpcasting(type: type, schemaVersion: schemaVersion, payload: bytes)?.event
+    }
+
+    /// The same for an event seen in place (a replay): `type` and `payload` are its bytes. The
+    /// commonest events, stored as this Reel writes them, are read without a JSON tree.
+    public func decode(typeBytes: UnsafeRawBufferPointer, schemaVersion: UInt16, payload: UnsafeRawBufferPointer) throws(DomainError)
+        -> DomainEvent?
+    {
+        if isStandard, schemaVersion == CanonicalPayload.schemaVersion, let event = CanonicalPayload.event(typeBytes: typeBytes, payload: payload) {
+            return event
+        }
+        return try decode(type: String(decoding: typeBytes, as: UTF8.self), schemaVersion: schemaVersion, payload: Array(payload))
     }
 
     /// The event and its payload upcast to the current version of its type.

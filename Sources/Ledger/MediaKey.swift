@@ -22,5 +22,10 @@ public struct MediaKey: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     public var description: String { "\(mediaType.rawValue) \(id)" }
 
+    /// One word per key (ids are below 2^31): saved lists hash a key for every favorite replayed.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt64(bitPattern: id) << 1 | (mediaType == .tv ? 1 : 0))
+    }
+
     public static func < (a: MediaKey, b: MediaKey) -> Bool { (a.mediaType, a.id) < (b.mediaType, b.id) }
 }

@@ -42,8 +42,11 @@ public struct SavedList: Sendable, Equatable {
     }
 
     private mutating func add(_ item: SavedItem) {
-        guard slotOf[item.key] == nil else { return }
-        slotOf[item.key] = slots.count
+        // One hash for the usual case, a title not saved yet; a repeat puts its slot back.
+        if let existing = slotOf.updateValue(slots.count, forKey: item.key) {
+            slotOf[item.key] = existing
+            return
+        }
         slots.append(item)
     }
 

@@ -304,23 +304,19 @@ public final class AccountService: Sendable {
     private func rebuild(checkOnly: Bool, compare comparing: Bool, progress: ((UInt64, UInt64) -> Void)?) throws -> RebuildReport {
         let started = ContinuousClock.now
         let total = try log.head()?.position ?? 0
-        var set = ProjectionSet(position: 0, projector: projector)
+        // The bulk, up to the head seen now (appends go on): split by stream over the lanes, each
+        // of which reads, opens, decodes and applies its own accounts' events, so no one thread
+        // applies everything. Batches report progress on this thread.
+        let parts = (0..<Parallel.maximumLanes).map { _ in PartitionReplay(projector: projector) }
         var next: UInt64 = 1
-        // The bulk, in read snapshots (appends go on): payloads are opened and decoded on all
-        // cores, and the next batch is read while this one is applied.
-        let projector = self.projector
-        let read: @Sendable (UInt64) throws -> [Replayed] = { [log] from in
-            try log.read(from: from, maxCount: 16_384) { try Replayed($0, projector: projector) }
+        while next <= total {
+            let end = min(total + 1, next + 65_536)
+            try log.replay(next..<end, partitions: parts.count) { partition, view in try parts[partition].feed(view) }
+            next = end
+            progress?(end - 1, total)
         }
-        var batch = try read(next)
-        while let last = batch.last {
-            next = last.position + 1
-            let from = next
-            let upcoming = Prefetch { try read(from) }
-            for event in batch { try set.apply(event) }
-            progress?(last.position, max(total, last.position))
-            batch = try upcoming.value()
-        }
+        for part in parts { try part.flush() }
+        var set = ProjectionSet.merging(parts.map(\.set), projector: projector)
         // The tail, the comparison and the swap, in one write transaction. The new slot takes
         // about what the live one does: room for it is made first, so the transaction does not
         // fill the map, roll back and compare everything again.
@@ -338,11 +334,14 @@ public final class AccountService: Sendable {
                 next = last.position + 1
             }
             let live = try store.liveSlot(txn)
-            let drift = comparing ? try compare(set, with: live, head: w.headPosition, txn) : []
+            // Encoded once: compared with the live states' bytes, then stored.
+            let rebuilt = try storable(set)
+            let encoded = try store.encoded(rebuilt)
+            let drift = comparing ? try compare(rebuilt, encoded: encoded, directory: set.directory, with: live, head: w.headPosition, txn) : []
             if !checkOnly {
                 let spare = try store.spareSlot(txn)
                 try clear(spare, txn)
-                try store.save(storable(set), into: spare, txn)
+                try store.save(rebuilt, encoded: encoded, into: spare, txn)
                 try txn.put(store.control, "live", Array(spare.name.utf8))
                 try txn.put(store.control, "format", Array(ProjectionStore.format.utf8))
                 try clear(live, txn)
@@ -370,25 +369,33 @@ public final class AccountService: Sendable {
         return copy
     }
 
-    private func compare(_ set: ProjectionSet, with slot: ProjectionStore.Slot, head: UInt64, _ txn: Transaction) throws
-        -> [RebuildReport.Drift]
-    {
+    /// What differs between the replayed states (`rebuilt`, encoded as `encoded`) and the live
+    /// slot. States whose bytes match are not decoded; only what differs is sorted and described.
+    private func compare(
+        _ rebuilt: ProjectionSet, encoded: [ProjectionStore.EncodedState], directory: [AccountHandle: StreamID],
+        with slot: ProjectionStore.Slot, head: UInt64, _ txn: Transaction
+    ) throws -> [RebuildReport.Drift] {
         var drift: [RebuildReport.Drift] = []
         let checkpoint = try store.checkpoint(slot, txn)
         if checkpoint != head {
             drift.append(.init(kind: .checkpoint, subject: "checkpoint", detail: "live projections at position \(checkpoint), log head at \(head)"))
         }
-        let (live, damaged) = try store.readableStates(slot, txn)
-        let rebuilt = try storable(set).states
+        var expected: [StreamID: [UInt8]] = [:]
+        expected.reserveCapacity(encoded.count)
+        for entry in encoded { if let bytes = entry.bytes { expected[entry.stream] = bytes } }
+        let (live, matching, damaged) = try store.readableStates(slot, txn, expected: expected)
+        let replayed = rebuilt.states
         for stream in damaged {
-            drift.append(.init(kind: .differs, subject: name(stream, rebuilt[stream]), detail: "the live state does not authenticate or decode"))
+            drift.append(.init(kind: .differs, subject: name(stream, replayed[stream]), detail: "the live state does not authenticate or decode"))
         }
         func name(_ stream: StreamID, _ state: AccountState?) -> String {
             state?.handle.map { "\($0) (\(stream))" } ?? stream.rawValue
         }
-        for stream in Set(live.keys).union(rebuilt.keys).sorted() {
-            if damaged.contains(stream) { continue }
-            switch (live[stream], rebuilt[stream]) {
+        let unreadable = Set(damaged)
+        var suspects = Set(live.keys)
+        for stream in replayed.keys where !matching.contains(stream) && !unreadable.contains(stream) { suspects.insert(stream) }
+        for stream in suspects.sorted() {
+            switch (live[stream], replayed[stream]) {
             case (nil, let replayed?):
                 drift.append(.init(kind: .missing, subject: name(stream, replayed), detail: "the live projections lack this account"))
             case (let stored?, nil):
@@ -401,13 +408,14 @@ public final class AccountService: Sendable {
         let liveHandles = try store.allHandles(slot, txn)
         var rebuiltHandles: [[UInt8]: StreamID] = [:]
         var names: [[UInt8]: String] = [:]
-        for (handle, stream) in set.directory {
+        for (handle, stream) in directory {
             let key = HandleDigest.directoryKey(handle)
             rebuiltHandles[key] = stream
             names[key] = handle.value
         }
-        let digests = Set(liveHandles.keys).union(rebuiltHandles.keys)
-        for digest in digests.sorted(by: { names[$0, default: "~"] < names[$1, default: "~"] }) where liveHandles[digest] != rebuiltHandles[digest] {
+        var differing = Set(liveHandles.keys.filter { liveHandles[$0] != rebuiltHandles[$0] })
+        for (digest, stream) in rebuiltHandles where liveHandles[digest] != stream { differing.insert(digest) }
+        for digest in differing.sorted(by: { names[$0, default: "~"] < names[$1, default: "~"] }) {
             drift.append(
                 .init(
                     kind: .handle, subject: names[digest] ?? "handle digest " + ChainHash(bytes: digest).hex.prefix(16),

@@ -9,6 +9,9 @@ struct ProjectionSet {
     private(set) var handles: [AccountHandle: StreamID?] = [:]
     private(set) var touched: Set<StreamID> = []
     private(set) var position: UInt64
+    /// Every open and delete applied here, in order: what `merging` needs to rebuild the handle
+    /// directory from sets that each replayed some of the streams.
+    private var handleChanges: [HandleChange] = []
     private let projector: Projector
     private let load: ((StreamID) throws -> AccountState?)?
 
@@ -30,33 +33,59 @@ struct ProjectionSet {
         try apply(Replayed(event, projector: projector))
     }
 
+    /// Applies a batch in order. A run of one stream's events (an account's burst of actions)
+    /// takes the state out of the dictionary once, not once per event.
+    mutating func apply(contentsOf batch: [Replayed]) throws {
+        var start = batch.startIndex
+        while start < batch.endIndex {
+            let stream = batch[start].stream
+            var end = start + 1
+            while end < batch.endIndex, batch[end].stream == stream { end += 1 }
+            var state = try takeState(of: stream)
+            for event in batch[start..<end] { apply(event, to: &state) }
+            states[stream] = state
+            touched.insert(stream)
+            position = max(position, batch[end - 1].position)
+            start = end
+        }
+    }
+
     /// Applies an event decoded already (a replay decodes on the lanes that open payloads).
     mutating func apply(_ event: Replayed) throws {
-        // Take the state out of the dictionary while it changes: mutating a copy the dictionary
-        // still references would copy its saved list on every event.
-        var state: AccountState
-        if let held = states.removeValue(forKey: event.stream) {
-            state = held
-        } else {
-            state = try load?(event.stream) ?? AccountState()
-        }
+        var state = try takeState(of: event.stream)
+        apply(event, to: &state)
+        states[event.stream] = state
+        touched.insert(event.stream)
+        position = max(position, event.position)
+    }
+
+    /// The state of `stream` taken out of the dictionary while it changes: mutating a copy the
+    /// dictionary still references would copy its saved list on every event.
+    private mutating func takeState(of stream: StreamID) throws -> AccountState {
+        if let held = states.removeValue(forKey: stream) { return held }
+        return try load?(stream) ?? AccountState()
+    }
+
+    private mutating func apply(_ event: Replayed, to state: inout AccountState) {
         if let domain = event.event {
             state.apply(
                 RecordedDomainEvent(event: domain, position: event.position, streamVersion: event.streamVersion, recordedAt: event.recordedAt))
             switch domain {
-            case .accountOpened(let handle): handles[handle] = .some(event.stream)
+            case .accountOpened(let handle):
+                let change = HandleChange(position: event.position, handle: handle, stream: event.stream, opened: true)
+                change.apply(to: &handles)
+                handleChanges.append(change)
             case .accountDeleted:
-                if let handle = state.handle, (handles[handle] ?? nil) == event.stream || handles[handle] == nil {
-                    handles[handle] = .some(nil)
+                if let handle = state.handle {
+                    let change = HandleChange(position: event.position, handle: handle, stream: event.stream, opened: false)
+                    change.apply(to: &handles)
+                    handleChanges.append(change)
                 }
             default: break
             }
         } else {
             state.skip(position: event.position, streamVersion: event.streamVersion)
         }
-        states[event.stream] = state
-        touched.insert(event.stream)
-        position = max(position, event.position)
     }
 
     /// The open accounts by handle, for a set built from nothing (a rebuild).
@@ -66,6 +95,38 @@ struct ProjectionSet {
 }
 
 extension ProjectionSet {
+    /// An account taking or giving up its handle, at a log position.
+    private struct HandleChange {
+        let position: UInt64
+        let handle: AccountHandle
+        let stream: StreamID
+        let opened: Bool
+
+        /// An open takes the handle; a delete frees it unless another account holds it by now.
+        func apply(to handles: inout [AccountHandle: StreamID?]) {
+            if opened {
+                handles[handle] = .some(stream)
+            } else if (handles[handle] ?? nil) == stream || handles[handle] == nil {
+                handles[handle] = .some(nil)
+            }
+        }
+    }
+
+    /// One set from sets built from nothing that each replayed a disjoint share of the streams
+    /// (a rebuild's lanes): their states side by side, and the handle directory as the opens and
+    /// deletes of all of them, taken in log order, leave it.
+    static func merging(_ parts: [ProjectionSet], projector: Projector) -> ProjectionSet {
+        var merged = ProjectionSet(position: parts.map(\.position).max() ?? 0, projector: projector)
+        merged.states.reserveCapacity(parts.reduce(0) { $0 + $1.states.count })
+        for part in parts {
+            merged.states.merge(part.states) { first, _ in first }
+            merged.touched.formUnion(part.touched)
+        }
+        merged.handleChanges = parts.flatMap(\.handleChanges).sorted { $0.position < $1.position }
+        for change in merged.handleChanges { change.apply(to: &merged.handles) }
+        return merged
+    }
+
     /// Forgets a stream (its key is destroyed, so its state cannot be stored).
     mutating func remove(_ stream: StreamID) {
         states[stream] = nil
@@ -82,6 +143,14 @@ struct Replayed: Sendable {
     /// `nil` when the type is unknown to this Reel or the payload is shredded.
     let event: DomainEvent?
 
+    init(stream: StreamID, position: UInt64, streamVersion: UInt64, recordedAt: Int64, event: DomainEvent?) {
+        self.stream = stream
+        self.position = position
+        self.streamVersion = streamVersion
+        self.recordedAt = recordedAt
+        self.event = event
+    }
+
     /// An event just appended, whose domain event is known already.
     init(_ recorded: RecordedEvent, event: DomainEvent) {
         stream = recorded.streamID
@@ -89,6 +158,15 @@ struct Replayed: Sendable {
         streamVersion = recorded.streamVersion
         recordedAt = recorded.envelope.recordedAtMicroseconds
         self.event = event
+    }
+
+    /// An event seen in place by a replay, decoded on the lane that opened it.
+    init(_ view: EventView, projector: Projector) throws {
+        stream = view.streamID
+        position = view.position
+        streamVersion = view.streamVersion
+        recordedAt = view.recordedAtMicroseconds
+        event = try projector.domainEvent(view)
     }
 
     init(_ recorded: RecordedEvent, projector: Projector) throws {

@@ -78,26 +78,32 @@ struct ProjectionStore: Sendable {
 
     /// Every stored state of a slot (shredded ones left out); a damaged one is an error.
     func allStates(_ slot: Slot, _ txn: Transaction) throws -> [StreamID: AccountState] {
-        let (states, damaged) = try readableStates(slot, txn)
+        let (states, _, damaged) = try readableStates(slot, txn)
         if let first = damaged.first {
             throw ReelError.corruptProjection(stream: first.rawValue, reason: "the stored state does not authenticate or decode")
         }
         return states
     }
 
-    /// Every stored state of a slot that can be read, and the streams whose state cannot.
-    func readableStates(_ slot: Slot, _ txn: Transaction) throws -> ([StreamID: AccountState], damaged: [StreamID]) {
+    /// Every stored state of a slot that can be read, and the streams whose state cannot. A state
+    /// whose plaintext is byte for byte its entry in `expected` (what a rebuild would store) is
+    /// only listed in `matching`, not decoded: comparing bytes is what makes a rebuild's check cheap.
+    func readableStates(_ slot: Slot, _ txn: Transaction, expected: [StreamID: [UInt8]] = [:]) throws
+        -> (states: [StreamID: AccountState], matching: Set<StreamID>, damaged: [StreamID])
+    {
         /// A stored state's sealed bytes in the map (valid in `txn`).
         struct Stored: @unchecked Sendable {
             let stream: StreamID
             let sealed: UnsafeRawBufferPointer
+            let expected: [UInt8]?
         }
-        enum Outcome: Sendable { case state(AccountState), shredded, damaged }
+        enum Outcome: Sendable { case state(AccountState), matching, shredded, damaged }
         var stored: [Stored] = []
         try txn.withCursor(slot.states) { cursor in
             var entry = try cursor.first()
             while let e = entry {
-                stored.append(Stored(stream: try StreamID(try e.decodeKey(as: String.self)), sealed: e.value))
+                let stream = try StreamID(try e.decodeKey(as: String.self))
+                stored.append(Stored(stream: stream, sealed: e.value, expected: expected.isEmpty ? nil : expected[stream]))
                 entry = try cursor.next()
             }
         }
@@ -106,6 +112,7 @@ struct ProjectionStore: Sendable {
         let outcomes = try Parallel.map(stored, state: ()) { _, s -> Outcome in
             do {
                 guard let plain = try log.openBlob(s.sealed, for: s.stream, context: Self.stateContext) else { return .shredded }
+                if let expected = s.expected, expected == plain { return .matching }
                 return .state(try AccountStateCodec.decode(plain))
             } catch EventLogError.corruptBlob {
                 return .damaged
@@ -115,17 +122,18 @@ struct ProjectionStore: Sendable {
                 return .damaged  // does not decode
             }
         }
-        var out: [StreamID: AccountState] = [:]
-        out.reserveCapacity(stored.count)
+        var states: [StreamID: AccountState] = [:]
+        var matching = Set<StreamID>()
         var damaged: [StreamID] = []
         for (s, outcome) in zip(stored, outcomes) {
             switch outcome {
-            case .state(let state): out[s.stream] = state
+            case .state(let state): states[s.stream] = state
+            case .matching: matching.insert(s.stream)
             case .shredded: break
             case .damaged: damaged.append(s.stream)
             }
         }
-        return (out, damaged)
+        return (states, matching, damaged)
     }
 
     /// About how many bytes a slot's databases take (whole pages): what a rewrite of it needs.
@@ -147,17 +155,34 @@ struct ProjectionStore: Sendable {
         return out
     }
 
-    /// Writes what `set` changed into `slot`, and the checkpoint. (A replayed set touched every
-    /// state it holds; a set loaded on demand also holds states it only read.)
-    func save(_ set: ProjectionSet, into slot: Slot, _ txn: Transaction) throws {
-        // Encoding and sealing each state is independent work: on all cores, then stored in order.
+    /// A state ready to store: its encoding, or `nil` for a deleted account (whose state goes).
+    struct EncodedState: Sendable {
+        let stream: StreamID
+        let bytes: [UInt8]?
+    }
+
+    /// Encodes the states `set` changed (a replayed set touched every state it holds; a set loaded
+    /// on demand also holds states it only read), on all cores.
+    func encoded(_ set: ProjectionSet) throws -> [EncodedState] {
         let touched = set.states.filter { set.touched.contains($0.key) }.map { (stream: $0.key, state: $0.value) }
-        let log = self.log
-        let sealed = try Parallel.map(touched, state: ()) { _, entry -> [UInt8]? in
-            guard entry.state.status == .open else { return nil }
-            return try log.sealBlob(AccountStateCodec.encode(entry.state), for: entry.stream, context: Self.stateContext)
+        return try Parallel.map(touched, state: ()) { _, entry in
+            EncodedState(stream: entry.stream, bytes: entry.state.status == .open ? AccountStateCodec.encode(entry.state) : nil)
         }
-        for (entry, blob) in zip(touched, sealed) {
+    }
+
+    /// Writes what `set` changed into `slot`, and the checkpoint.
+    func save(_ set: ProjectionSet, into slot: Slot, _ txn: Transaction) throws {
+        try save(set, encoded: try encoded(set), into: slot, txn)
+    }
+
+    /// The same with the states encoded already (`encoded(set)`).
+    func save(_ set: ProjectionSet, encoded: [EncodedState], into slot: Slot, _ txn: Transaction) throws {
+        // Sealing each state is independent work: on all cores, then stored in order.
+        let log = self.log
+        let sealed = try Parallel.map(encoded, state: ()) { _, entry -> [UInt8]? in
+            try entry.bytes.map { try log.sealBlob($0, for: entry.stream, context: Self.stateContext) }
+        }
+        for (entry, blob) in zip(encoded, sealed) {
             if let blob {
                 try txn.put(slot.states, entry.stream.rawValue, blob)
             } else {

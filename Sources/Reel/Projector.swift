@@ -11,6 +11,16 @@ struct Projector: Sendable {
         try decoded(event)?.event
     }
 
+    /// The same for an event seen in place by a replay.
+    func domainEvent(_ view: EventView) throws -> DomainEvent? {
+        guard let payload = view.payload else { return nil }
+        do {
+            return try decoder.decode(typeBytes: view.typeBytes, schemaVersion: view.schemaVersion, payload: payload)
+        } catch {
+            throw ReelError.undecodableEvent(position: view.position, reason: error.description)
+        }
+    }
+
     /// The domain event and its payload upcast to the current version; `nil` when not readable.
     func decoded(_ event: RecordedEvent) throws -> (event: DomainEvent, payload: JSONValue)? {
         guard let payload = event.payload else { return nil }

@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The payloads of the commonest events read straight from their bytes, as Reel writes them
+/// (`JSONValue.encoded`: members sorted, no spaces): `{"id":603,"mediaType":"movie"}` for
+/// `favorite-added` and `favorite-removed` at schema version 1.
+///
+/// A replay spends most of its time on these; building a JSON tree for each is most of that. Only
+/// the exact canonical bytes are accepted, for which the general parser reads the same event;
+/// anything else (other spacing or order, an id out of range, another type) gives `nil`, and
+/// the caller takes the general path, which also words the errors.
+enum CanonicalPayload {
+    /// The types read here, and the schema version whose shape they are read in: the fast path
+    /// is off when that is not the current version of each.
+    static let types = ["favorite-added", "favorite-removed"]
+    static let schemaVersion: UInt16 = 1
+
+    static func event(typeBytes type: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) -> DomainEvent? {
+        if matches(type, "favorite-added") { return mediaKey(payload).map(DomainEvent.favoriteAdded) }
+        if matches(type, "favorite-removed") { return mediaKey(payload).map(DomainEvent.favoriteRemoved) }
+        return nil
+    }
+
+    /// `{"id":<digits>,"mediaType":"movie"}` or `…"tv"}`, and nothing else.
+    static func mediaKey(_ bytes: UnsafeRawBufferPointer) -> MediaKey? {
+        let head: StaticString = #"{"id":"#
+        let middle: StaticString = #","mediaType":""#
+        guard bytes.count > head.utf8CodeUnitCount, starts(bytes, 0, head) else { return nil }
+        var i = head.utf8CodeUnitCount
+        // A positive integer without a leading zero, short enough not to overflow.
+        guard i < bytes.count, bytes[i] >= 0x31, bytes[i] <= 0x39 else { return nil }
+        var id: Int64 = 0
+        while i < bytes.count, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            guard id < 100_000_000_000 else { return nil }
+            id = id * 10 + Int64(bytes[i] - 0x30)
+            i += 1
+        }
+        guard starts(bytes, i, middle) else { return nil }
+        i += middle.utf8CodeUnitCount
+        let rest = UnsafeRawBufferPointer(rebasing: bytes[i...])
+        let type: MediaType
+        if matches(rest, #"movie"}"#) {
+            type = .movie
+        } else if matches(rest, #"tv"}"#) {
+            type = .tv
+        } else {
+            return nil
+        }
+        return try? MediaKey(type, id)
+    }
+
+    private static func matches(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
+        bytes.count == text.utf8CodeUnitCount && starts(bytes, 0, text)
+    }
+
+    /// Whether `bytes` has `text` at `offset`.
+    private static func starts(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard offset + count <= bytes.count else { return false }
+        return memcmp(bytes.baseAddress! + offset, text.utf8Start, count) == 0
+    }
+}

@@ -1,0 +1,99 @@
+import EventLog
+import Foundation
+import LMDB
+import ReelTestSupport
+import Testing
+
+/// `EventLog.replay` shows each stored event in place (no envelope copy, the payload opened into the
+/// lane's buffer); it must show exactly what `read` returns.
+@Suite struct ReplayTests {
+    /// What a replay's transform keeps of each view.
+    struct Seen: Sendable, Equatable {
+        let position: UInt64, stream: String, version: UInt64, type: String, schemaVersion: UInt16, payload: [UInt8]?, eventID: UUID
+        let recordedAt: Int64
+    }
+
+    private func seen(_ log: EventLog, from: UInt64 = 1, maxCount: Int = 100_000) throws -> [Seen] {
+        try log.replay(from: from, maxCount: maxCount) { v in
+            Seen(
+                position: v.position, stream: v.streamID.rawValue, version: v.streamVersion, type: v.type, schemaVersion: v.schemaVersion,
+                payload: v.payload.map { Array($0) }, eventID: v.eventID, recordedAt: v.recordedAtMicroseconds)
+        }
+    }
+
+    private func read(_ log: EventLog, from: UInt64 = 1, maxCount: Int = 100_000) throws -> [Seen] {
+        try log.read(from: from, maxCount: maxCount).map { e in
+            Seen(
+                position: e.position, stream: e.streamID.rawValue, version: e.streamVersion, type: e.type, schemaVersion: e.schemaVersion,
+                payload: e.payload, eventID: e.eventID, recordedAt: e.envelope.recordedAtMicroseconds)
+        }
+    }
+
+    @Test func aReplayShowsWhatReadReturnsForRunsAndInterleavedStreams() async throws {
+        let log = try EventLog.open(at: temporaryDirectory())
+        // Runs of one stream (appended together) and single events of many streams, payloads of
+        // many sizes (a lane's buffer grows), and three types.
+        for i in 0..<12 {
+            let events = try (0..<150).map { j in
+                try ProposedEvent(
+                    type: ["favorite-added", "favorite-removed", "language-switched"][j % 3], schemaVersion: UInt16(1 + j % 2),
+                    payload: Array("{\"n\":\(i * 1000 + j),\"pad\":\"\(String(repeating: "p", count: (i * 37 + j * 11) % 700))\"}".utf8))
+            }
+            try await log.append(events, to: try StreamID("account-run-\(i)"))
+            for k in 0..<40 { try await log.append([try ProposedEvent(type: "x", payload: Array("{\"k\":\(k)}".utf8))], to: try StreamID("single-\(k)")) }
+        }
+        let expected = try read(log)
+        #expect(expected.count == 12 * 190)
+        #expect(try seen(log) == expected)
+        #expect(try seen(log, from: 777, maxCount: 500) == Array(expected[776..<1276]))
+        #expect(try seen(log, from: UInt64(expected.count + 1)).isEmpty)
+    }
+
+    @Test func aShreddedStreamShowsNoPayloadAndTheOthersStillOpen() async throws {
+        let log = try EventLog.open(at: temporaryDirectory())
+        let gone = try StreamID("account-gone"), kept = try StreamID("account-kept")
+        for _ in 0..<3 {
+            try await log.append(try (0..<200).map { _ in try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":1}"#.utf8)) }, to: gone)
+            try await log.append(try (0..<200).map { _ in try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":2}"#.utf8)) }, to: kept)
+        }
+        try log.write { try $0.close(gone, atMicroseconds: 1) }
+        try log.completeShredding()
+        let views = try seen(log)
+        #expect(views.count == 1_200)
+        #expect(views.filter { $0.stream == gone.rawValue }.allSatisfy { $0.payload == nil })
+        #expect(views.filter { $0.stream == kept.rawValue }.allSatisfy { $0.payload == Array(#"{"id":2}"#.utf8) })
+    }
+
+    @Test(arguments: [1, 300])
+    func aPayloadThatDoesNotAuthenticateIsACorruptEnvelopeAtItsPosition(_ batch: Int) throws {
+        let log = try EventLog.open(at: temporaryDirectory())
+        try log.append(try (0..<batch).map { _ in try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":550}"#.utf8)) }, to: try StreamID("ann"))
+        let damaged = UInt64(batch)
+        let events = try log.environment.database(named: "events", UInt64.self, [UInt8].self)
+        try log.environment.write { txn in
+            var bytes = try #require(try txn.get(events, damaged))
+            bytes[bytes.count - 40] ^= 0x01
+            try txn.put(events, damaged, bytes)
+        }
+        #expect {
+            _ = try seen(log)
+        } throws: { error in
+            guard case EventLogError.corruptEnvelope(let position, let reason) = error else { return false }
+            return position == damaged && reason.contains("does not authenticate")
+        }
+    }
+
+    /// The transform's own errors (a payload it cannot decode) reach the caller as thrown, and the
+    /// earliest one in the log wins, whichever lane met it.
+    @Test func theTransformsEarliestErrorReachesTheCallerUnchanged() throws {
+        struct Undecodable: Error, Equatable { let position: UInt64 }
+        let log = try EventLog.open(at: temporaryDirectory())
+        try log.append(try (0..<2_000).map { _ in try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":550}"#.utf8)) }, to: try StreamID("ann"))
+        #expect(throws: Undecodable(position: 700)) {
+            try log.replay(from: 1, maxCount: 5_000) { v -> Int in
+                if v.position == 700 || v.position == 1_900 { throw Undecodable(position: v.position) }
+                return 0
+            }
+        }
+    }
+}
