@@ -321,28 +321,6 @@ public final class EventLog: Sendable {
         try wrapped { try environment.read { try recordedEvents(from: position, maxCount: maxCount, $0) } }
     }
 
-    /// Up to `maxCount` events from `position` on, each seen in place (`EventView`) and passed
-    /// through `transform` on the lane that opened it: for replays, which need the payload only
-    /// long enough to decode it. The view is valid only during the call.
-    public func replay<T: Sendable>(
-        from position: UInt64, maxCount: Int, transform: @escaping @Sendable (EventView) throws -> T
-    ) throws -> [T] {
-        do {
-            return try environment.read { txn in
-                let stored = try storedEnvelopes(from: position, maxCount: maxCount, txn)
-                return try Parallel.map(stored, state: ReplayLane(keyStore: keyStore, count: stored.count)) { lane, envelope in
-                    try lane.view(envelope) { view in
-                        do { return try transform(view) } catch { throw Passed(error: error) }
-                    }
-                }
-            }
-        } catch let passed as Passed {
-            throw passed.error
-        } catch {
-            throw EventLogError.wrap(error)
-        }
-    }
-
     /// Replays the events at `positions` over `partitions` lanes split by stream: each event goes
     /// to its stream's lane, as `body(partition, view)`, so one lane sees all of a stream's events
     /// in order and lanes share nothing (each can keep its own projections). Each lane reads in a

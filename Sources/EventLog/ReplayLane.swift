@@ -52,11 +52,6 @@ struct ReplayLane: @unchecked Sendable {
         return partition
     }
 
-    /// Opens `stored` and passes its view to `body`.
-    mutating func view<R>(_ stored: StoredEnvelope, _ body: (EventView) throws -> R) throws -> R {
-        try view(try Self.envelope(stored.bytes, position: stored.position), position: stored.position, body)
-    }
-
     /// Opens the envelope read as `view` and passes its event's view to `body`.
     mutating func view<R>(_ view: EnvelopeView, position: UInt64, _ body: (EventView) throws -> R) throws -> R {
         let (stream, key) = try streamAndKey(view, position: position)

@@ -2,10 +2,12 @@ import EventLog
 import Foundation
 import LMDB
 import ReelTestSupport
+import Synchronization
 import Testing
 
-/// `EventLog.replay` shows each stored event in place (no envelope copy, the payload opened into the
-/// lane's buffer); it must show exactly what `read` returns.
+/// `EventLog.replay` splits the log by stream over lanes and shows each stored event in place (no
+/// envelope copy, the payload opened into the lane's buffer); together the lanes must see exactly
+/// what `read` returns.
 @Suite struct ReplayTests {
     /// What a replay's transform keeps of each view.
     struct Seen: Sendable, Equatable {
@@ -13,16 +15,25 @@ import Testing
         let recordedAt: Int64
     }
 
-    private func seen(_ log: EventLog, from: UInt64 = 1, maxCount: Int = 100_000) throws -> [Seen] {
-        try log.replay(from: from, maxCount: maxCount) { v in
-            Seen(
+    /// What every partition saw, merged in log order; each partition's own events must come in
+    /// order and no stream may be seen by two partitions.
+    private func seen(_ log: EventLog, _ positions: Range<UInt64> = 1..<100_000, partitions: Int = 3) throws -> [Seen] {
+        let parts = Mutex([[Seen]](repeating: [], count: partitions))
+        try log.replay(positions, partitions: partitions) { p, v in
+            let seen = Seen(
                 position: v.position, stream: v.streamID.rawValue, version: v.streamVersion, type: v.type, schemaVersion: v.schemaVersion,
                 payload: v.payload.map { Array($0) }, eventID: v.eventID, recordedAt: v.recordedAtMicroseconds)
+            parts.withLock { $0[p].append(seen) }
         }
+        let all = parts.withLock { $0 }
+        for part in all { #expect(part.map(\.position) == part.map(\.position).sorted()) }
+        let owners = all.map { Set($0.map(\.stream)) }
+        for i in owners.indices { for j in owners.indices where i < j { #expect(owners[i].isDisjoint(with: owners[j])) } }
+        return all.flatMap { $0 }.sorted { $0.position < $1.position }
     }
 
-    private func read(_ log: EventLog, from: UInt64 = 1, maxCount: Int = 100_000) throws -> [Seen] {
-        try log.read(from: from, maxCount: maxCount).map { e in
+    private func read(_ log: EventLog) throws -> [Seen] {
+        try log.read(from: 1, maxCount: 100_000).map { e in
             Seen(
                 position: e.position, stream: e.streamID.rawValue, version: e.streamVersion, type: e.type, schemaVersion: e.schemaVersion,
                 payload: e.payload, eventID: e.eventID, recordedAt: e.envelope.recordedAtMicroseconds)
@@ -45,8 +56,9 @@ import Testing
         let expected = try read(log)
         #expect(expected.count == 12 * 190)
         #expect(try seen(log) == expected)
-        #expect(try seen(log, from: 777, maxCount: 500) == Array(expected[776..<1276]))
-        #expect(try seen(log, from: UInt64(expected.count + 1)).isEmpty)
+        #expect(try seen(log, partitions: 1) == expected)
+        #expect(try seen(log, 777..<1277) == Array(expected[776..<1276]))
+        #expect(try seen(log, UInt64(expected.count + 1)..<100_000).isEmpty)
     }
 
     @Test func aShreddedStreamShowsNoPayloadAndTheOthersStillOpen() async throws {
@@ -90,9 +102,20 @@ import Testing
         let log = try EventLog.open(at: temporaryDirectory())
         try log.append(try (0..<2_000).map { _ in try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":550}"#.utf8)) }, to: try StreamID("ann"))
         #expect(throws: Undecodable(position: 700)) {
-            try log.replay(from: 1, maxCount: 5_000) { v -> Int in
+            try log.replay(1..<5_000, partitions: 2) { _, v in
                 if v.position == 700 || v.position == 1_900 { throw Undecodable(position: v.position) }
-                return 0
+            }
+        }
+        // Streams on both lanes: the earliest failure is on one, a later one on the other.
+        let cy = try StreamID("cy")
+        try log.append(try (0..<2_000).map { _ in try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":1}"#.utf8)) }, to: cy)
+        try log.append(try (0..<2_000).map { _ in try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":2}"#.utf8)) }, to: try StreamID("ann"))
+        let lanes = Mutex([String: Int]())
+        try log.replay(1..<7_000, partitions: 2) { p, v in lanes.withLock { $0[v.streamID.rawValue] = p } }
+        #expect(lanes.withLock { $0["ann"] != $0["cy"] })
+        #expect(throws: Undecodable(position: 2_500)) {
+            try log.replay(1..<7_000, partitions: 2) { _, v in
+                if v.position == 2_500 || v.position == 4_500 { throw Undecodable(position: v.position) }
             }
         }
     }
