@@ -10,7 +10,7 @@ import Glibc
 /// the exact canonical bytes are accepted, for which the general parser reads the same event;
 /// anything else (other spacing or order, an id out of range, another type) gives `nil`, and
 /// the caller takes the general path, which also words the errors.
-enum CanonicalPayload {
+public enum CanonicalPayload {
     /// The types read here, and the schema version whose shape they are read in: the fast path
     /// is off when that is not the current version of each.
     static let types = ["favorite-added", "favorite-removed"]
@@ -20,6 +20,11 @@ enum CanonicalPayload {
         if matches(type, "favorite-added") { return mediaKey(payload).map(DomainEvent.favoriteAdded) }
         if matches(type, "favorite-removed") { return mediaKey(payload).map(DomainEvent.favoriteRemoved) }
         return nil
+    }
+
+    /// Whether `bytes` are a favorite's payload exactly as Reel writes it (so canonical already).
+    public static func isCanonicalFavorite(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        mediaKey(bytes) != nil
     }
 
     /// `{"id":<digits>,"mediaType":"movie"}` or `…"tv"}`, and nothing else.

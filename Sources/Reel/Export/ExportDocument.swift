@@ -74,7 +74,11 @@ public struct ExportDocument: Sendable {
         do {
             checkedEvents = try Parallel.map(Array(history.enumerated()), threshold: 512, state: ()) { _, element in
                 let (index, range) = element
-                return try Self.event(try Self.element(range, of: bytes, index: index), index: index, stream: stream, decoder: decoder)
+                // An element exactly as Reel writes it is read in place; any other is parsed.
+                guard let entry = try ExportedEntry.read(bytes, range) ?? ExportedEntry(json: Self.element(range, of: bytes, index: index)) else {
+                    throw ExportError(where: "history[\(index)]", "not an object")
+                }
+                return try Self.event(entry, index: index, stream: Array(stream.utf8), decoder: decoder)
             }
         } catch let error as ExportError {
             throw error
@@ -192,15 +196,14 @@ public struct ExportDocument: Sendable {
         let hash: ChainHash
     }
 
-    private static func event(_ value: JSONValue, index: Int, stream: String, decoder: EventDecoder) throws(ExportError) -> Checked {
+    private static func event(_ e: ExportedEntry, index: Int, stream: [UInt8], decoder: EventDecoder) throws(ExportError) -> Checked {
         var place = "history[\(index)]"
-        guard case .object(let e) = value else { throw ExportError(where: place, "not an object") }
-        guard let position = e["position"]?.integerValue, position > 0 else { throw ExportError(where: place, "position is missing") }
+        guard let position = e.position, position > 0 else { throw ExportError(where: place, "position is missing") }
         place += " (position \(position))"
-        guard let encoded = e["envelope"]?.stringValue, let data = Data(base64Encoded: encoded), data.base64EncodedString() == encoded else {
+        guard let encoded = e.envelope, let bytes = CanonicalBase64.decode(encoded) else {
             throw ExportError(where: place, "envelope is missing or not canonical base64")
         }
-        let parsed: Result<(Envelope, intact: Bool), EnvelopeDecodingError> = data.withUnsafeBytes { bytes in
+        let parsed: Result<(Envelope, intact: Bool), EnvelopeDecodingError> = bytes.withUnsafeBytes { bytes in
             Result { () throws(EnvelopeDecodingError) in (try Envelope(bytes: bytes), Envelope.hashMatches(bytes)) }
         }
         let envelope: Envelope
@@ -214,24 +217,37 @@ public struct ExportDocument: Sendable {
             if !matches { throw ExportError(where: place, "\(name) differs from the sealed envelope's") }
         }
         try clear("position", UInt64(position) == envelope.position)
-        try clear("streamVersion", e["streamVersion"]?.integerValue == Int64(envelope.streamVersion))
-        try clear("eventId", e["eventId"]?.stringValue == envelope.eventID.uuidString.lowercased())
-        try clear("type", e["type"]?.stringValue == envelope.type)
-        try clear("schemaVersion", e["schemaVersion"]?.integerValue == Int64(envelope.schemaVersion))
-        try clear("recordedAt", e["recordedAt"]?.stringValue == UTCTime.iso(envelope.recordedAtMicroseconds))
-        try clear("hash", e["hash"]?.stringValue == envelope.hash.hex)
-        try clear("previousHash", e["previousHash"]?.stringValue == envelope.previousHash.hex)
-        try clear("stream", envelope.streamID.rawValue == stream)
-        guard let payload = e["payload"], case .object = payload else { throw ExportError(where: place, "payload is missing") }
-        let canonical = payload.encoded()
-        guard e["payloadSha256"]?.stringValue == ChainHash(bytes: Array(SHA256.hash(data: canonical))).hex else {
+        try clear("streamVersion", e.streamVersion == Int64(envelope.streamVersion))
+        try clear("eventId", e.eventID.map { Hex.matches($0, uuid: envelope.eventID) } ?? false)
+        try clear("type", e.type?.elementsEqual(envelope.type.utf8) ?? false)
+        try clear("schemaVersion", e.schemaVersion == Int64(envelope.schemaVersion))
+        try clear("recordedAt", e.recordedAt?.elementsEqual(UTCTime.iso(envelope.recordedAtMicroseconds).utf8) ?? false)
+        try clear("hash", e.hash.map { Hex.matches($0, envelope.hash.bytes) } ?? false)
+        try clear("previousHash", e.previousHash.map { Hex.matches($0, envelope.previousHash.bytes) } ?? false)
+        try clear("stream", envelope.streamID.rawValue.utf8.elementsEqual(stream))
+        guard let payload = e.payload else { throw ExportError(where: place, "payload is missing") }
+        let canonical: ArraySlice<UInt8>
+        switch payload {
+        case .canonical(let bytes): canonical = bytes
+        case .parsed(let value): canonical = value.encoded()[...]
+        }
+        guard e.payloadSha256.map({ Hex.matches($0, Array(SHA256.hash(data: Array(canonical)))) }) ?? false else {
             throw ExportError(where: place, "the payload does not match its payloadSha256: it was altered")
         }
         let domain: DomainEvent?
         do {
-            domain = try decoder.decodeUpcasting(type: envelope.type, schemaVersion: envelope.schemaVersion, value: payload)?.event
-        } catch {
+            switch payload {
+            case .canonical(let bytes):
+                domain = try Array(envelope.type.utf8).withUnsafeBytes { type in
+                    try bytes.withUnsafeBytes { try decoder.decode(typeBytes: type, schemaVersion: envelope.schemaVersion, payload: $0) }
+                }
+            case .parsed(let value):
+                domain = try decoder.decodeUpcasting(type: envelope.type, schemaVersion: envelope.schemaVersion, value: value)?.event
+            }
+        } catch let error as DomainError {
             throw ExportError(where: place, error.description)
+        } catch {
+            throw ExportError(where: place, "\(error)")
         }
         return Checked(
             record: Event(

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Lowercase hex as an export writes digests and event ids, compared without making strings.
+enum Hex {
+    /// Whether `text` is `bytes` in lowercase hex, two digits a byte.
+    static func matches(_ text: ArraySlice<UInt8>, _ bytes: some Collection<UInt8>) -> Bool {
+        guard text.count == bytes.count * 2 else { return false }
+        var i = text.startIndex
+        for byte in bytes {
+            guard text[i] == digit(byte >> 4), text[i + 1] == digit(byte & 0x0F) else { return false }
+            i += 2
+        }
+        return true
+    }
+
+    /// Whether `text` is `uuid` as `uuidString.lowercased()` writes it (8-4-4-4-12 digits).
+    static func matches(_ text: ArraySlice<UInt8>, uuid: UUID) -> Bool {
+        guard text.count == 36 else { return false }
+        return withUnsafeBytes(of: uuid.uuid) { raw in
+            var i = text.startIndex
+            for (index, byte) in raw.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    guard text[i] == UInt8(ascii: "-") else { return false }
+                    i += 1
+                }
+                guard text[i] == digit(byte >> 4), text[i + 1] == digit(byte & 0x0F) else { return false }
+                i += 2
+            }
+            return true
+        }
+    }
+
+    @inline(__always) private static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 0x30 + nibble : 0x57 + nibble
+    }
+}
