@@ -7,3 +7,11 @@ public struct AppendResult: Sendable, Equatable {
     /// Every event id was stored already: nothing was written and these are the original positions.
     public let deduplicated: Bool
 }
+
+/// Where an appended event went: its global position, stream version and time.
+public struct AppendedEvent: Sendable, Equatable {
+    public let position: UInt64
+    public let streamVersion: UInt64
+    /// Microseconds since 1970-01-01T00:00:00Z.
+    public let recordedAtMicroseconds: Int64
+}

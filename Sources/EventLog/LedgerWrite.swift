@@ -56,6 +56,32 @@ public final class LedgerWrite {
         }
     }
 
+    /// Appends like `append`, but returns only where each event went: for a large batch (an
+    /// import) whose caller holds the events already and would otherwise get a copy of each.
+    public func appendEvents(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion = .any) throws -> [AppendedEvent] {
+        try wrapped {
+            let key = try log.keyStore.sealingKey(for: stream)
+            let sealed = try PayloadSealer.sealAll(events, stream: stream, key: key)
+            let request = AppendRequest(stream: stream, events: sealed, expected: expected)
+            var appended: [AppendedEvent] = []
+            appended.reserveCapacity(events.count)
+            let result = try LedgerWriter(databases: log.databases).append(request, transaction, head: &head) { bytes in
+                let view = try EnvelopeView(bytes)
+                appended.append(AppendedEvent(position: view.position, streamVersion: view.streamVersion, recordedAtMicroseconds: view.recordedAtMicroseconds))
+            }
+            if !result.deduplicated {
+                self.appended = true
+                return appended
+            }
+            return try result.positions.map { position in
+                guard let event = try log.recordedEvents(from: position, maxCount: 1, transaction).first, event.position == position else {
+                    throw EventLogError.corruptEnvelope(position: position, reason: "missing after append")
+                }
+                return AppendedEvent(position: position, streamVersion: event.streamVersion, recordedAtMicroseconds: event.envelope.recordedAtMicroseconds)
+            }
+        }
+    }
+
     /// Closes `stream` for good, in this transaction: it accepts no more events, and its key is
     /// destroyed by `EventLog.completeShredding()` once the transaction is committed (or on the
     /// next open of the log, should the process die first).

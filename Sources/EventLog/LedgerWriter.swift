@@ -19,7 +19,7 @@ struct LedgerWriter: Sendable {
     /// Appends `request`; `written` (if any) sees each new envelope's bytes in its page as it is written.
     func append(
         _ request: AppendRequest, _ txn: Transaction, head: inout LogHead?,
-        written: ((UnsafeRawBufferPointer) throws -> Void)? = nil
+        written: (UnsafeRawBufferPointer) throws -> Void = { _ in }
     ) throws -> AppendResult {
         let db = databases
         let current = try db.version(of: request.stream, txn)
@@ -27,15 +27,20 @@ struct LedgerWriter: Sendable {
 
         // Idempotency: a request whose every id is stored, in this stream, is a retry.
         var known: [UInt64] = []
-        var seen = Set<UUID>()
-        for event in request.events {
-            guard seen.insert(event.id).inserted else {
-                throw EventLogError.duplicateEventID(id: event.id.uuidString.lowercased(), position: 0)
+        // New ids are time-ordered (UUIDv7): a batch's ids usually ascend (so none repeats) and
+        // all sort after every stored one, which one look at the index's last key shows. Then
+        // nothing is looked up per event, and the ids are appended to the index at its end.
+        let ascending = Self.strictlyAscending(request.events)
+        if !ascending {
+            var seen = Set<UUID>()
+            for event in request.events {
+                guard seen.insert(event.id).inserted else {
+                    throw EventLogError.duplicateEventID(id: event.id.uuidString.lowercased(), position: 0)
+                }
             }
         }
-        // New ids are time-ordered (UUIDv7), so a batch's ids usually all sort after every stored
-        // one: then one look at the index's last key shows none is stored, instead of a lookup each.
-        if try !Self.allAfterLastStored(request.events, db.eventIDs, txn) {
+        let afterStored = try Self.allAfterLastStored(request.events, ascending: ascending, db.eventIDs, txn)
+        if !afterStored {
             for event in request.events {
                 if let position = try txn.get(db.eventIDs, event.idBytes) { known.append(position) }
             }
@@ -79,7 +84,7 @@ struct LedgerWriter: Sendable {
                 withUnsafeBytes(of: version.bigEndian) { UnsafeMutableRawBufferPointer(rebasing: key[(key.count - 8)...]).copyMemory(from: $0) }
             }
             try txn.put(db.streamIndex, indexKey, position)
-            try txn.put(db.eventIDs, event.idBytes, position, flags: .noOverwrite)
+            try txn.put(db.eventIDs, event.idBytes, position, flags: afterStored && ascending ? .append : .noOverwrite)
             head = LogHead(position: position, recordedAtMicroseconds: recordedAt, hash: hash)
             positions.append(position)
         }
@@ -87,10 +92,22 @@ struct LedgerWriter: Sendable {
         return AppendResult(positions: positions, streamVersion: version, deduplicated: false)
     }
 
+    /// Whether each event's id sorts after the one before it (so no two are the same).
+    private static func strictlyAscending(_ events: [SealedEvent]) -> Bool {
+        var previous: [UInt8]?
+        for event in events {
+            if let previous, !previous.lexicographicallyPrecedes(event.idBytes) { return false }
+            previous = event.idBytes
+        }
+        return true
+    }
+
     /// Whether every id of `events` (more than one) sorts after the last key of the event-id index.
-    private static func allAfterLastStored(_ events: [SealedEvent], _ ids: Database<[UInt8], UInt64>, _ txn: Transaction) throws -> Bool {
+    private static func allAfterLastStored(
+        _ events: [SealedEvent], ascending: Bool, _ ids: Database<[UInt8], UInt64>, _ txn: Transaction
+    ) throws -> Bool {
         guard events.count > 1 else { return false }
-        let smallest = events.lazy.map(\.idBytes).min { $0.lexicographicallyPrecedes($1) }!
+        let smallest = ascending ? events[0].idBytes : events.lazy.map(\.idBytes).min { $0.lexicographicallyPrecedes($1) }!
         return try txn.withCursor(ids) { cursor in
             guard let last = try cursor.last() else { return true }
             return last.key.lexicographicallyPrecedes(smallest)
@@ -105,7 +122,7 @@ struct LedgerWriter: Sendable {
     /// Lays the envelope out directly in the page LMDB reserves for it, then hashes it in place.
     private func writeEnvelope(
         _ txn: Transaction, position: UInt64, previous: ChainHash, event: SealedEvent, type: [UInt8], streamVersion: UInt64,
-        recordedAt: Int64, stream: [UInt8], written: ((UnsafeRawBufferPointer) throws -> Void)?
+        recordedAt: Int64, stream: [UInt8], written: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> ChainHash {
         let size = EnvelopeView.fixedSize + stream.count + type.count + event.sealed.count
         var digest = ChainHash.zero
@@ -139,7 +156,7 @@ struct LedgerWriter: Sendable {
             hash.withUnsafeBytes { put($0) }
             digest = ChainHash(bytes: Array(hash))
             precondition(offset == size, "envelope layout and size disagree")
-            try written?(UnsafeRawBufferPointer(out))
+            try written(UnsafeRawBufferPointer(out))
         }
         return digest
     }

@@ -6,11 +6,13 @@ import CLMDB
 /// memory map and are valid only until the next write in this transaction or its end: copy them out.
 public final class Transaction {
     let environment: Environment
-    private(set) var handle: OpaquePointer?
+    // A transaction is used on one thread at a time (LMDB's rule), and these two are read on
+    // every operation: no dynamic exclusivity check each time.
+    @exclusivity(unchecked) private(set) var handle: OpaquePointer?
     public let isReadOnly: Bool
     /// Set when an operation hit `MDB_MAP_FULL`: the transaction is then poisoned (its commit would
     /// fail with `MDB_BAD_TXN`), so the environment aborts it, grows the map and replays the closure.
-    var hitMapFull = false
+    @exclusivity(unchecked) var hitMapFull = false
 
     init(environment: Environment, handle: OpaquePointer, readOnly: Bool) {
         self.environment = environment

@@ -82,7 +82,7 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    private static func writeString(_ s: String, to out: inout [UInt8]) {
+    static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {

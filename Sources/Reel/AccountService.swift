@@ -91,7 +91,7 @@ public final class AccountService: Sendable {
             }
             let stream = try existing ?? StreamID("account-" + UUID.newEventID().uuidString.lowercased())
             let proposed = try decision.events.map { event in
-                try ProposedEvent(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload.encoded())
+                try ProposedEvent(type: event.type, schemaVersion: event.schemaVersion, payload: CanonicalPayload.bytes(of: event))
             }
             let expected: ExpectedVersion = existing == nil ? .noStream : .exact(state?.version ?? 0)
             let recorded = try w.append(proposed, to: stream, expected: expected)
@@ -265,7 +265,7 @@ public final class AccountService: Sendable {
         try log.prepareKey(for: stream)
         step(.keyPrepared)
         let proposed = try Parallel.map(events, threshold: 1_024, state: ()) { _, event in
-            try ProposedEvent(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload.encoded())
+            try ProposedEvent(type: event.type, schemaVersion: event.schemaVersion, payload: CanonicalPayload.bytes(of: event))
         }
         try log.reserveRoom(forAppending: proposed, to: stream)
         let restored: AccountState = try log.write { w in
@@ -273,13 +273,18 @@ public final class AccountService: Sendable {
             try store.catchUp(w, projector: projector)
             let slot = try store.liveSlot(txn)
             if try store.stream(for: handle, slot, txn) != nil { throw ReelError.handleTaken(handle.value) }
-            let recorded = try w.append(proposed, to: stream, expected: .noStream)
+            let appended = try w.appendEvents(proposed, to: stream, expected: .noStream)
             if let (reference, bytes) = document.photo {
                 let sealed = try log.sealBlob(bytes, for: stream, context: ProjectionStore.photoContext)
                 try txn.put(store.photos, ProjectionStore.photoKey(stream, reference.sha256), sealed)
             }
             var set = ProjectionSet(position: try store.checkpoint(slot, txn), projector: projector) { try store.state(of: $0, slot, txn) }
-            for (event, domain) in zip(recorded, events) { try set.apply(Replayed(event, event: domain)) }
+            try set.apply(
+                contentsOf: zip(appended, events).map { event, domain in
+                    Replayed(
+                        stream: stream, position: event.position, streamVersion: event.streamVersion, recordedAt: event.recordedAtMicroseconds,
+                        event: domain)
+                })
             guard let state = set.states[stream], state.saved.items.map(\.key) == document.state.saved.items.map(\.key),
                 state.saved.items.map(\.addedAt) == document.state.saved.items.map(\.addedAt), state.settings == document.state.settings
             else {

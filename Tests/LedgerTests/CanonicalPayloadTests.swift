@@ -30,6 +30,25 @@ struct CanonicalPayloadTests {
         }
     }
 
+    @Test("payload bytes written directly are the JSON tree's canonical bytes")
+    func writtenBytesEqualTheTree() throws {
+        let keys = [try MediaKey(.movie, 1), try MediaKey(.tv, 1399), try MediaKey(.movie, MediaKey.maximumID)]
+        var events: [DomainEvent] = [
+            .accountOpened(try AccountHandle("ann")), .profileNameChanged(try ProfileName("Ann \"Q\" \\ Zoë")), .profilePhotoRemoved,
+            .languageSwitched(try LanguageTag("pt-BR")), .accountDeleted,
+        ]
+        for key in keys {
+            events += [.favoriteAdded(key), .favoriteRemoved(key)]
+            for source in ["reel", "letterboxd", "a \"quoted\" \\ source\n\t\u{01}é"] {
+                events.append(.favoriteImported(key, addedAt: 1_700_000_000_123_456, source: source))
+                events.append(.favoriteImported(key, addedAt: -62_135_596_800_000_000, source: source))
+            }
+        }
+        for event in events {
+            #expect(CanonicalPayload.bytes(of: event) == event.payload.encoded(), "\(event)")
+        }
+    }
+
     @Test("anything but the exact canonical bytes goes to the general path", arguments: [
         #"{"id": 603,"mediaType":"movie"}"#, #"{"mediaType":"movie","id":603}"#, #"{"id":0603,"mediaType":"movie"}"#,
         #"{"id":603,"mediaType":"movie"} "#, #"{"id":603,"mediaType":"film"}"#, #"{"id":603,"mediaType":"tv","x":1}"#,
