@@ -334,6 +334,8 @@ public final class EventLog: Sendable {
         let failures = Mutex<[(position: UInt64, error: any Error)]>([])
         LanePool.shared.run(lanes: lanes) { lane in
             var reader = ReplayLane(keyStore: keyStore, count: Int(clamping: positions.count))
+            // Where a failure is: the event being read, or (when the cursor fails moving on) the
+            // one after the last read, as a walk in order would meet it.
             var at = positions.lowerBound
             do {
                 try environment.read { txn in
@@ -348,6 +350,7 @@ public final class EventLog: Sendable {
                                     do { try body(lane, event) } catch { throw Passed(error: error) }
                                 }
                             }
+                            at += 1
                             entry = try cursor.next()
                         }
                     }

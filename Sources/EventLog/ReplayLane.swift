@@ -54,9 +54,9 @@ struct ReplayLane: @unchecked Sendable {
 
     /// Opens the envelope read as `view` and passes its event's view to `body`.
     mutating func view<R>(_ view: EnvelopeView, position: UInt64, _ body: (EventView) throws -> R) throws -> R {
-        let (stream, key) = try streamAndKey(view, position: position)
         let typeBytes = view.typeBytes
         guard Self.isUTF8(typeBytes) else { throw EventLogError.corruptEnvelope(position: position, reason: "event type is not valid UTF-8") }
+        let (stream, key) = try streamAndKey(view, position: position)
         func make(_ payload: UnsafeRawBufferPointer?) -> EventView {
             EventView(
                 position: view.position, streamID: stream, streamVersion: view.streamVersion,

@@ -10,7 +10,7 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
-    private static let maximumDepth = 64
+    static let maximumDepth = 64
     /// The top-level member whose array elements are delimited, not parsed (see `parse(_:deferringElementsOf:)`).
     private var deferredName: String?
     private var deferred: [Range<Int>]?

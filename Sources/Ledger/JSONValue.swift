@@ -19,6 +19,9 @@ public enum JSONValue: Sendable, Hashable {
     /// Parses a document whose top level is an object, leaving out the array member `name`,
     /// whose elements are only delimited: byte ranges of `bytes`, each to be parsed on its own
     /// (a large array, in parallel, without a tree of the whole). `nil` when there is no such array.
+    /// How deep arrays and objects may nest in a document (the document's own value is level 1).
+    public static var maximumDepth: Int { JSONParser.maximumDepth }
+
     public static func parse(_ bytes: [UInt8], deferringElementsOf name: String) throws(JSONParseError) -> (value: JSONValue, elements: [Range<Int>]?) {
         try JSONParser.parse(bytes, deferringElementsOf: name)
     }

@@ -108,3 +108,23 @@ import Testing
         }
     }
 }
+
+/// The in-place reader takes a payload only as deep as the general parser takes it inside its
+/// element: at the limit, both refuse or both accept.
+@Suite struct ExportEntryDepthTests {
+    @Test(arguments: [60, 61, 62, 63, 64, 65])
+    func deepPayloadsAreReadAsTheGeneralParserReadsThem(depth: Int) throws {
+        let bytes = try ExportReadingTests.export()
+        let (_, ranges) = try JSONValue.parse(bytes, deferringElementsOf: "history")
+        let range = try #require(ranges?.last)
+        // The payload gets a member nested `depth` levels deep counting the payload itself.
+        var element = Array(bytes[range])
+        let marker = Array(#""payload":{"#.utf8)
+        let at = try #require((0...(element.count - marker.count)).first { Array(element[$0..<($0 + marker.count)]) == marker }) + marker.count
+        let deep = Array(("\"x\":" + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + ",").utf8)
+        element.insert(contentsOf: deep, at: at)
+        let general = (try? JSONValue(parsing: element)) != nil
+        #expect((ExportedEntry.read(element, 0..<element.count) != nil) == general, "depth \(depth)")
+        #expect(general == (depth <= JSONValue.maximumDepth - 1))
+    }
+}

@@ -87,6 +87,9 @@ struct ExportedEntry {
 
     /// A cursor over the element that only moves on an exact match.
     private struct Reader {
+        /// The deepest a payload may nest: the parser's limit less the element's own level.
+        static let payloadDepth = JSONValue.maximumDepth - 1
+
         let bytes: [UInt8]
         var at: Int
         let end: Int
@@ -127,7 +130,8 @@ struct ExportedEntry {
         }
 
         /// An object's extent, braces balanced outside strings (its contents are checked by
-        /// whoever reads it).
+        /// whoever reads it). Nested no deeper than the general parser takes it inside an element
+        /// (whose own object is one level of its limit).
         mutating func object() -> Range<Int>? {
             guard at < end, bytes[at] == UInt8(ascii: "{") else { return nil }
             var depth = 0
@@ -141,6 +145,7 @@ struct ExportedEntry {
                     inString = true
                 } else if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
                     depth += 1
+                    if depth > Self.payloadDepth { return nil }
                 } else if c == UInt8(ascii: "}") || c == UInt8(ascii: "]") {
                     depth -= 1
                     if depth == 0 {
