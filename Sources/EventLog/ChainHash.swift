@@ -1,9 +1,22 @@
+import Crypto
+
 /// A SHA-256 value in the hash chain.
 public struct ChainHash: Hashable, Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
 
     public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = Array(bytes) }
     public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// SHA-256 of `bytes`, with swift-crypto (libcrypto's one-shot `SHA256` was slower here: a
+    /// full verify of 1M events took 0.50 s with it against 0.33–0.35 s).
+    public static func sha256(_ bytes: UnsafeRawBufferPointer) -> ChainHash {
+        SHA256.hash(data: bytes).withUnsafeBytes { ChainHash($0) }
+    }
+
+    /// The same, the digest lent to `body` (no array made).
+    public static func sha256<R>(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        SHA256.hash(data: bytes).withUnsafeBytes(body)
+    }
 
     /// The previous hash of the first envelope.
     public static let zero = ChainHash(bytes: [UInt8](repeating: 0, count: 32))

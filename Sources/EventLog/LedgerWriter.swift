@@ -127,38 +127,47 @@ struct LedgerWriter: Sendable {
         let size = EnvelopeView.fixedSize + stream.count + type.count + event.sealed.count
         var digest = ChainHash.zero
         try txn.putReserving(databases.events, position, count: size, flags: .append) { out in
-            var offset = 0
-            func put(_ bytes: some Collection<UInt8>) {
-                let target = UnsafeMutableRawBufferPointer(rebasing: out[offset..<(offset + bytes.count)])
-                target.copyBytes(from: bytes)
-                offset += bytes.count
-            }
-            func putInteger<I: FixedWidthInteger>(_ value: I) {
-                withUnsafeBytes(of: value.bigEndian) { put($0) }
-            }
-            putInteger(EnvelopeView.format)
-            putInteger(position)
-            put(previous.bytes)
-            put(event.idBytes)
-            putInteger(streamVersion)
-            putInteger(recordedAt)
-            putInteger(event.schemaVersion)
-            putInteger(UInt8(stream.count))
-            put(stream)
-            putInteger(UInt8(type.count))
-            put(type)
-            putInteger(EnvelopeView.aesGCM)
-            put(event.nonce)
-            putInteger(UInt32(event.sealed.count))
-            put(event.sealed)
-            let hashed = UnsafeRawBufferPointer(rebasing: out[0..<offset])
-            let hash = SHA256.hash(data: hashed)
-            hash.withUnsafeBytes { put($0) }
-            digest = ChainHash(bytes: Array(hash))
-            precondition(offset == size, "envelope layout and size disagree")
+            var layout = EnvelopeLayout(out)
+            layout.integer(EnvelopeView.format)
+            layout.integer(position)
+            layout.bytes(previous.bytes)
+            layout.bytes(event.idBytes)
+            layout.integer(streamVersion)
+            layout.integer(recordedAt)
+            layout.integer(event.schemaVersion)
+            layout.integer(UInt8(stream.count))
+            layout.bytes(stream)
+            layout.integer(UInt8(type.count))
+            layout.bytes(type)
+            layout.integer(EnvelopeView.aesGCM)
+            layout.bytes(event.nonce)
+            layout.integer(UInt32(event.sealed.count))
+            layout.bytes(event.sealed)
+            digest = ChainHash.sha256(UnsafeRawBufferPointer(rebasing: out[0..<layout.offset]))
+            layout.bytes(digest.bytes)
+            precondition(layout.offset == size, "envelope layout and size disagree")
             try written(UnsafeRawBufferPointer(out))
         }
         return digest
+    }
+
+    /// Fills an envelope's reserved bytes front to back. A struct, not local functions that
+    /// capture the offset: those made every field a dynamically checked access.
+    private struct EnvelopeLayout {
+        let out: UnsafeMutableRawBufferPointer
+        private(set) var offset = 0
+
+        init(_ out: UnsafeMutableRawBufferPointer) { self.out = out }
+
+        mutating func bytes(_ bytes: [UInt8]) {
+            bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[offset..<(offset + $0.count)]).copyMemory(from: $0) }
+            offset += bytes.count
+        }
+
+        mutating func integer<I: FixedWidthInteger>(_ value: I) {
+            out.storeBytes(of: value.bigEndian, toByteOffset: offset, as: I.self)
+            offset += MemoryLayout<I>.size
+        }
     }
 
     static func nowMicroseconds() -> Int64 {

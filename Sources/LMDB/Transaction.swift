@@ -31,9 +31,10 @@ public final class Transaction {
     }
 
     @inline(__always)
-    func checkWrite(_ rc: Int32, _ function: String) throws(LMDBError) {
+    func checkWrite(_ rc: Int32, _ function: @autoclosure () -> String) throws(LMDBError) {
         if rc == MDB_MAP_FULL { hitMapFull = true }
-        try check(rc, function)
+        // The name is made only for an error: every put of a large append passes one.
+        try check(rc, function())
     }
 
     @inline(__always)
