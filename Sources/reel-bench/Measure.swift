@@ -5,7 +5,7 @@ import Reel
 
 /// Times one full pass over a ledger in this (fresh) process and prints figures with peak memory.
 struct Measure: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Time a full verify or read of a ledger (used by `run`).")
+    static let configuration = CommandConfiguration(commandName: "measure", abstract: "Time a full verify or read of a ledger (used by `run`).")
 
     enum Pass: String, ExpressibleByArgument {
         case verify, read

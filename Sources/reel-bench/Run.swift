@@ -4,7 +4,7 @@ import Foundation
 
 /// The benchmark of issue 2: Reel's log against raw LMDB (C) and SQLite, side by side in one run.
 struct Run: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the benchmarks and print a table (build with -c release).")
+    static let configuration = CommandConfiguration(commandName: "run", abstract: "Run the benchmarks and print a table (build with -c release).")
 
     @Option(help: "Events for the batched-append comparison.") var appendEvents = 200_000
     @Option(help: "Durable single-event appends to time.") var singles = 1_000

@@ -6,7 +6,7 @@ import LMDB
 /// Appends events from several tasks and acknowledges each one on stdout as "position event-id",
 /// after it is durably committed. Tests run several of these at once, and kill some mid-way.
 struct Worker: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Append events and print one acknowledgement per committed event.")
+    static let configuration = CommandConfiguration(commandName: "worker", abstract: "Append events and print one acknowledgement per committed event.")
 
     @Option(help: "The data directory.") var dataDir: String
     @Option(help: "The stream to append to.") var stream: String

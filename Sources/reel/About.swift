@@ -6,7 +6,7 @@ import Reel
 
 /// `reel about`: what Reel is, where its data lives, and TMDb's attribution.
 struct About: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "What Reel is, where your data lives, and credits.")
+    static let configuration = CommandConfiguration(commandName: "about", abstract: "What Reel is, where your data lives, and credits.")
 
     static let attribution = "This product uses the TMDB API but is not endorsed or certified by TMDB."
 

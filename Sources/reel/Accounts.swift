@@ -4,7 +4,7 @@ import Reel
 
 /// `reel accounts`: every account in the ledger.
 struct Accounts: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the accounts with their event counts.")
+    static let configuration = CommandConfiguration(commandName: "accounts", abstract: "List the accounts with their event counts.")
 
     @OptionGroup var global: GlobalOptions
 

@@ -4,12 +4,14 @@ import Foundation
 
 struct Audit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "audit",
         abstract: "Check the ledger's integrity.",
         subcommands: [Verify.self]
     )
 
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Walk the whole hash chain; exit 0 only when the ledger is intact.",
             discussion: """
                 Checks every rule of Schemas/ledger-layout.md. On damage, prints the first bad position and \

@@ -4,6 +4,7 @@ import Foundation
 
 struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "backup",
         abstract: "Write a compacted, consistent copy of the ledger and its keys to a new directory.",
         discussion: "The copy holds the stream keys: keep it as safe as the original. Writers may go on meanwhile."
     )

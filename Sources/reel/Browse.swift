@@ -8,6 +8,7 @@ import Reel
 /// in the account's language, with a ★ on saved titles.
 struct Movies: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "movies",
         abstract: "Browse movies: discover by genre, year and person, or TMDb's popular and top-rated lists.",
         discussion: Browse.discussion
     )
@@ -26,6 +27,7 @@ struct Movies: AsyncParsableCommand {
 
 struct Series: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "series",
         abstract: "Browse series: discover by genre and year, or TMDb's popular and top-rated lists.",
         discussion: Browse.discussion
     )

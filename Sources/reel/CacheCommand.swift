@@ -13,7 +13,7 @@ struct CacheCommand: AsyncParsableCommand {
     )
 
     struct Stats: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "How many answers are cached, how fresh, how big.")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "How many answers are cached, how fresh, how big.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -67,7 +67,7 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Clear: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget every cached answer (the ledger is not touched).")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Forget every cached answer (the ledger is not touched).")
 
         @OptionGroup var global: GlobalOptions
 

@@ -14,6 +14,7 @@ import Reel
 /// chain verify. Without TMDb credentials the bundled sample catalog answers.
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract:
             "Tour Reel in a scratch directory: browse, search, save, details, language, saved list, history, rebuild, verify.",
         discussion:

@@ -6,12 +6,14 @@ import Reel
 /// `reel fav add|remove movie|tv ID...`
 struct Fav: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fav",
         abstract: "Add titles to the saved list, or remove them.",
         subcommands: [Add.self, Remove.self]
     )
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Save movies or series by TMDb id (what is saved already is left as it is).",
             discussion: """
                 Each id is checked with TMDb first: an id TMDb does not have is an error (exit 66) and \
@@ -51,6 +53,7 @@ struct Fav: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove movies or series from the saved list (what is not saved is left as it is).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "movie or tv.") var mediaType: MediaType

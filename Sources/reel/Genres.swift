@@ -4,7 +4,7 @@ import Ledger
 
 /// `reel genres [movie|tv]`: TMDb's genres, named in the account's language.
 struct Genres: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List TMDb's movie and series genres, in the account's language.")
+    static let configuration = CommandConfiguration(commandName: "genres", abstract: "List TMDb's movie and series genres, in the account's language.")
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "movie or tv (default: both).") var mediaType: MediaType?

@@ -7,6 +7,7 @@ import Reel
 /// removed (from the catalog, in the account's language).
 struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "history",
         abstract: "List the account's events, newest last: position, time and what happened.")
 
     @OptionGroup var global: GlobalOptions

@@ -7,6 +7,7 @@ import Reel
 /// `reel person [NAME|ID]`: a person's details and filmography, newest first.
 struct Person: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "person",
         abstract: "Show a person and their filmography, newest first (default: Benedict Cumberbatch).",
         discussion: "A name is searched for and the most popular match shown; an id is a TMDb person id."
     )

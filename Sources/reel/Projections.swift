@@ -6,12 +6,14 @@ import Reel
 /// `reel projections rebuild [--check]`
 struct Projections: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "projections",
         abstract: "Maintain the projections (saved lists, settings) derived from the log.",
         subcommands: [Rebuild.self]
     )
 
     struct Rebuild: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rebuild",
             abstract: "Replay the whole log into fresh projections, report drift from the live ones, then swap them in.",
             discussion: """
                 The swap is one transaction: a rebuild that fails leaves the live projections as they were. \

@@ -8,6 +8,7 @@ import Reel
 /// details (titles, years, genres, ratings) in the account's language.
 struct Saved: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "saved",
         abstract: "Show the saved list.",
         discussion: """
             Titles, years, genres and ratings come from TMDb (or the bundled sample catalog without \

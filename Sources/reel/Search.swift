@@ -7,6 +7,7 @@ import Reel
 /// `reel search QUERY`: movies, series and people by name, in the account's language.
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Search TMDb for movies, series or people.",
         discussion: "--type multi (the default) searches movies, series and people at once. TMDb serves 20 results a page."
     )

@@ -13,7 +13,7 @@ struct SettingsCommand: AsyncParsableCommand {
     )
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show name, photo and language.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show name, photo and language.")
         @OptionGroup var global: GlobalOptions
         @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
 
@@ -46,7 +46,7 @@ struct SettingsCommand: AsyncParsableCommand {
     }
 
     struct Name: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set the display name (1-100 characters).")
+        static let configuration = CommandConfiguration(commandName: "name", abstract: "Set the display name (1-100 characters).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The new name.") var name: String
 
@@ -61,6 +61,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Photo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "photo",
             abstract: "Set the profile photo from a JPEG or PNG file (up to 5 MB), or remove it with --remove.",
             discussion: "The file is checked by its content, not its name, and stored sealed under the account's key.")
         @OptionGroup var global: GlobalOptions
@@ -90,6 +91,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Language: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "language",
             abstract: "Set the language for titles and overviews: a TMDb tag such as en-US, de-DE, pt-BR or fr.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The language tag.") var tag: String

@@ -8,6 +8,7 @@ import Reel
 /// and whether it is in the saved list.
 struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Show a movie's or series' details.",
         discussion: "Details come from TMDb (or the bundled sample catalog without credentials), in the account's language."
     )

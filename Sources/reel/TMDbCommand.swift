@@ -19,7 +19,7 @@ struct TMDbCommand: AsyncParsableCommand {
     )
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Which credentials are configured, and whether TMDb accepts them.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Which credentials are configured, and whether TMDb accepts them.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -73,6 +73,7 @@ struct TMDbCommand: AsyncParsableCommand {
 
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "login",
             abstract: "Save a TMDb credential read from standard input (never from the command line).",
             discussion: "Example: reel tmdb login < token.txt. A 32-character hexadecimal value is a v3 API key; anything else is taken as the API Read Access Token."
         )
@@ -125,7 +126,7 @@ struct TMDbCommand: AsyncParsableCommand {
     }
 
     struct Logout: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove the saved credential file (environment variables are not touched).")
+        static let configuration = CommandConfiguration(commandName: "logout", abstract: "Remove the saved credential file (environment variables are not touched).")
 
         @OptionGroup var global: GlobalOptions
 
