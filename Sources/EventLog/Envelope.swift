@@ -154,6 +154,6 @@ extension Envelope {
     public static func hashMatches(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count > 32 else { return false }
         let cut = bytes.count - 32
-        return SHA256.hash(data: UnsafeRawBufferPointer(rebasing: bytes[..<cut])).elementsEqual(bytes[cut...])
+        return ChainHash.sha256(UnsafeRawBufferPointer(rebasing: bytes[..<cut])) { $0.elementsEqual(bytes[cut...]) }
     }
 }

@@ -34,7 +34,6 @@ enum InputFile {
         var failed = false
         var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             count = 0
-            Self.preferHugePages(UnsafeMutableRawBufferPointer(buffer))
             while count < size {
                 let n = systemRead(fd, buffer.baseAddress! + count, size - count)
                 if n > 0 { count += n } else if n == 0 || errno != EINTR { failed = n < 0; break }
@@ -48,20 +47,6 @@ enum InputFile {
             if n > 0 { bytes.append(contentsOf: block[0..<n]) } else if n == 0 { break } else if errno != EINTR { throw failure(path) }
         }
         return bytes
-    }
-
-    /// Asks for 2 MiB pages under a large buffer about to be filled: reading a 75 MiB export into
-    /// 4 KiB pages faults (and zeroes) each of 19,000 pages one at a time, a tenth of an import.
-    /// Advice only: where transparent huge pages are off, nothing changes.
-    private static func preferHugePages(_ buffer: UnsafeMutableRawBufferPointer) {
-        #if os(Linux)
-        let huge = 2 << 20
-        guard buffer.count >= 2 * huge, let base = buffer.baseAddress else { return }
-        let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
-        let end = (Int(bitPattern: base) + buffer.count) & ~(huge - 1)
-        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
-        _ = madvise(aligned, end - start, MADV_HUGEPAGE)
-        #endif
     }
 
     private static func failure(_ path: String) -> ReelFailure {

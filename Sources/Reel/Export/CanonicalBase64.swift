@@ -12,49 +12,55 @@ enum CanonicalBase64 {
         return Array(text).withUnsafeBufferPointer { decode(buffer: $0) }
     }
 
+    /// The 6-bit value of each character; 255 for anything else (`=` included).
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 255, count: 256)
+        for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            table[Int(character)] = UInt8(value)
+        }
+        return table
+    }()
+
     private static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let count = text.count
         let padding = text[count - 1] == UInt8(ascii: "=") ? (text[count - 2] == UInt8(ascii: "=") ? 2 : 1) : 0
         let length = count / 4 * 3 - padding
-        var failed = false
-        let out = [UInt8](unsafeUninitializedCapacity: length) { out, initialized in
-            var o = 0
-            var i = 0
-            while i < count {
-                let a = value(text[i]), b = value(text[i + 1])
-                let last = i + 4 == count
-                let c = last && padding == 2 ? 0 : value(text[i + 2])
-                let d = last && padding >= 1 ? 0 : value(text[i + 3])
-                guard a | b | c | d < 64 else {
-                    failed = true
-                    break
+        return values.withUnsafeBufferPointer { values -> [UInt8]? in
+            var failed = false
+            let out = [UInt8](unsafeUninitializedCapacity: length) { out, initialized in
+                // Every quad but the last: four characters, three bytes, one check.
+                var i = 0
+                var o = 0
+                while i < count - 4 {
+                    let a = values[Int(text[i])], b = values[Int(text[i + 1])], c = values[Int(text[i + 2])], d = values[Int(text[i + 3])]
+                    if a | b | c | d >= 64 {
+                        failed = true
+                        break
+                    }
+                    let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[o] = UInt8(truncatingIfNeeded: word >> 16)
+                    out[o + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                    out[o + 2] = UInt8(truncatingIfNeeded: word)
+                    i += 4
+                    o += 3
                 }
-                let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                out[o] = UInt8(truncatingIfNeeded: word >> 16)
-                if o + 1 < length { out[o + 1] = UInt8(truncatingIfNeeded: word >> 8) }
-                if o + 2 < length { out[o + 2] = UInt8(truncatingIfNeeded: word) }
-                if last {
-                    // The bits the padding leaves unused must be zero, or the text is not canonical.
-                    if padding == 2, word & 0xFFFF != 0 { failed = true }
-                    if padding == 1, word & 0xFF != 0 { failed = true }
+                if !failed {
+                    // The last quad, whose padding leaves bits unused: they must be zero.
+                    let a = values[Int(text[i])], b = values[Int(text[i + 1])]
+                    let c = padding == 2 ? 0 : values[Int(text[i + 2])]
+                    let d = padding >= 1 ? 0 : values[Int(text[i + 3])]
+                    let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    if a | b | c | d >= 64 || (padding == 2 && word & 0xFFFF != 0) || (padding == 1 && word & 0xFF != 0) {
+                        failed = true
+                    } else {
+                        out[o] = UInt8(truncatingIfNeeded: word >> 16)
+                        if padding < 2 { out[o + 1] = UInt8(truncatingIfNeeded: word >> 8) }
+                        if padding < 1 { out[o + 2] = UInt8(truncatingIfNeeded: word) }
+                    }
                 }
-                o += 3
-                i += 4
+                initialized = failed ? 0 : length
             }
-            initialized = failed ? 0 : length
-        }
-        return failed ? nil : out
-    }
-
-    /// The 6-bit value of a base64 character; 255 for anything else (`=` included).
-    @inline(__always) private static func value(_ c: UInt8) -> UInt8 {
-        switch c {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): c - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): c - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "+"): 62
-        case UInt8(ascii: "/"): 63
-        default: 255
+            return failed ? nil : out
         }
     }
 }

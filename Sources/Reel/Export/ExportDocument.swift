@@ -231,7 +231,8 @@ public struct ExportDocument: Sendable {
         case .canonical(let bytes): canonical = bytes
         case .parsed(let value): canonical = value.encoded()[...]
         }
-        guard e.payloadSha256.map({ Hex.matches($0, Array(SHA256.hash(data: Array(canonical)))) }) ?? false else {
+        let digestMatches = e.payloadSha256.map { text in canonical.withUnsafeBytes { ChainHash.sha256($0) { Hex.matches(text, $0) } } }
+        guard digestMatches ?? false else {
             throw ExportError(where: place, "the payload does not match its payloadSha256: it was altered")
         }
         let domain: DomainEvent?

@@ -49,7 +49,11 @@ struct ExportedEntry {
 
     /// The fields of `bytes[range]` when it is exactly in the writer's form; `nil` otherwise.
     static func read(_ bytes: [UInt8], _ range: Range<Int>) -> ExportedEntry? {
-        var reader = Reader(bytes: bytes, at: range.lowerBound, end: range.upperBound)
+        bytes.withUnsafeBufferPointer { read(bytes, $0, range) }
+    }
+
+    private static func read(_ bytes: [UInt8], _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> ExportedEntry? {
+        var reader = Reader(bytes: buffer, at: range.lowerBound, end: range.upperBound)
         var entry = ExportedEntry()
         guard reader.literal(#"{"position":"#), let position = reader.integer(),
             reader.literal(#","streamVersion":"#), let streamVersion = reader.integer(),
@@ -90,7 +94,7 @@ struct ExportedEntry {
         /// The deepest a payload may nest: the parser's limit less the element's own level.
         static let payloadDepth = JSONValue.maximumDepth - 1
 
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var at: Int
         let end: Int
 

@@ -3,14 +3,18 @@ import Foundation
 /// Lowercase hex as an export writes digests and event ids, compared without making strings.
 enum Hex {
     /// Whether `text` is `bytes` in lowercase hex, two digits a byte.
-    static func matches(_ text: ArraySlice<UInt8>, _ bytes: some Collection<UInt8>) -> Bool {
+    static func matches(_ text: ArraySlice<UInt8>, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { matches(text, $0) }
+    }
+
+    static func matches(_ text: ArraySlice<UInt8>, _ bytes: UnsafeRawBufferPointer) -> Bool {
         guard text.count == bytes.count * 2 else { return false }
-        var i = text.startIndex
-        for byte in bytes {
-            guard text[i] == digit(byte >> 4), text[i + 1] == digit(byte & 0x0F) else { return false }
-            i += 2
+        return text.withUnsafeBufferPointer { text in
+            for (i, byte) in bytes.enumerated() where text[2 * i] != digit(byte >> 4) || text[2 * i + 1] != digit(byte & 0x0F) {
+                return false
+            }
+            return true
         }
-        return true
     }
 
     /// Whether `text` is `uuid` as `uuidString.lowercased()` writes it (8-4-4-4-12 digits).
