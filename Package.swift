@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "ReelTestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "FakeTMDb", "Ledger", "ReelTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReelTests", dependencies: ["Reel", "Ledger", "EventLog", "ReelTestSupport"]),
+        .testTarget(name: "ReelTests", dependencies: ["Reel", "Ledger", "EventLog", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "EndToEndTests", dependencies: ["EventLog", "ReelTestSupport"]),
     ]
 )

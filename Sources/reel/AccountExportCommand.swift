@@ -1,6 +1,5 @@
 import ArgumentParser
 import Catalog
-import Crypto
 import Foundation
 import Ledger
 import EventLog
@@ -68,8 +67,10 @@ struct AccountExportCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(document))
                 return
             }
+            // The digest the summary shows is taken on another core while the file is written.
+            let digesting = Task.detached { document.withUnsafeBytes { ChainHash.sha256($0).hex } }
             try AtomicFile.write(document, to: out)
-            let digest = ChainHash(bytes: Array(SHA256.hash(data: document))).hex
+            let digest = await digesting.value
             if global.json {
                 try printJSON([
                     "user": .string(handle.value), "file": .string(out), "bytes": .integer(Int64(document.count)),

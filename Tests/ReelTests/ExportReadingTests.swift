@@ -1,3 +1,5 @@
+import Crypto
+import EventLog
 import Foundation
 import Ledger
 import ReelTestSupport
@@ -126,5 +128,37 @@ import Testing
         let general = (try? JSONValue(parsing: element)) != nil
         #expect((ExportedEntry.read(element, 0..<element.count) != nil) == general, "depth \(depth)")
         #expect(general == (depth <= JSONValue.maximumDepth - 1))
+    }
+}
+
+/// Export writes each history entry straight into bytes (hex, base64, ids and numbers without
+/// strings in between): the bytes must be those of the plain Foundation rendering.
+@Suite struct ExportWritingTests {
+    @Test func historyEntriesAreTheFoundationRendering() throws {
+        let service = try AccountService.open(at: temporaryDirectory())
+        let ann = try AccountHandle("ann")
+        // Names of several lengths, so envelopes end in every base64 padding.
+        for name in ["A", "Ab", "Abc", "Ann \"Q\" Zoë", "Ann Long Name For Padding"] {
+            _ = try service.execute(.rename(try ProfileName(name)), for: ann)
+        }
+        _ = try service.execute(.addFavorites((1...30).map { try! MediaKey($0 % 2 == 0 ? .tv : .movie, Int64($0 * 99_991)) }), for: ann)
+        _ = try service.execute(.removeFavorites([try MediaKey(.tv, 2 * 99_991)]), for: ann)
+        let export = try service.export(of: ann)
+        var paddings = Set<Int>()
+        for event in export.events {
+            let e = event.envelope
+            let payload = try JSONValue(parsing: try #require(event.payload)).encoded()
+            let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
+            let base64 = Data(e.bytes).base64EncodedString()
+            paddings.insert(base64.filter { $0 == "=" }.count)
+            let expected =
+                "{\"position\":\(e.position),\"streamVersion\":\(e.streamVersion),\"eventId\":\"\(e.eventID.uuidString.lowercased())\","
+                + "\"type\":\(String(decoding: JSONValue.string(e.type).encoded(), as: UTF8.self)),\"schemaVersion\":\(e.schemaVersion),"
+                + "\"recordedAt\":\"\(UTCTime.iso(e.recordedAtMicroseconds))\",\"payload\":\(String(decoding: payload, as: UTF8.self)),"
+                + "\"payloadSha256\":\"\(hex(Array(SHA256.hash(data: payload))))\",\"previousHash\":\"\(hex(e.previousHash.bytes))\","
+                + "\"hash\":\"\(hex(e.hash.bytes))\",\"envelope\":\"\(base64)\"}"
+            #expect(String(decoding: try AccountExport.historyEntry(event), as: UTF8.self) == expected)
+        }
+        #expect(paddings == [0, 1, 2])
     }
 }

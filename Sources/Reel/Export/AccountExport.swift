@@ -1,4 +1,3 @@
-import Crypto
 import EventLog
 import Foundation
 import Ledger
@@ -79,22 +78,36 @@ public struct AccountExport: Sendable {
         let envelope = event.envelope
         let payload = try canonicalPayload(of: event)
         out.reserve(payload.count + envelope.bytes.count * 4 / 3 + 400)
-        out.raw("{\"position\":\(envelope.position),\"streamVersion\":\(envelope.streamVersion),\"eventId\":\"")
-        out.raw(envelope.eventID.uuidString.lowercased())
+        out.raw("{\"position\":")
+        out.integer(envelope.position)
+        out.raw(",\"streamVersion\":")
+        out.integer(envelope.streamVersion)
+        out.raw(",\"eventId\":\"")
+        out.uuid(envelope.eventID)
         out.raw("\",\"type\":")
         out.value(.string(envelope.type))
-        out.raw(",\"schemaVersion\":\(envelope.schemaVersion),\"recordedAt\":\"\(UTCTime.iso(envelope.recordedAtMicroseconds))\",\"payload\":")
+        out.raw(",\"schemaVersion\":")
+        out.integer(UInt64(envelope.schemaVersion))
+        out.raw(",\"recordedAt\":\"")
+        out.raw(UTCTime.iso(envelope.recordedAtMicroseconds))
+        out.raw("\",\"payload\":")
         out.bytes(payload)
-        out.raw(",\"payloadSha256\":\"\(ChainHash(bytes: Array(SHA256.hash(data: payload))).hex)\",\"previousHash\":\"")
-        out.raw(envelope.previousHash.hex)
-        out.raw("\",\"hash\":\"\(envelope.hash.hex)\",\"envelope\":\"")
-        out.raw(Data(envelope.bytes).base64EncodedString())
+        out.raw(",\"payloadSha256\":\"")
+        payload.withUnsafeBytes { ChainHash.sha256($0) { out.hex($0) } }
+        out.raw("\",\"previousHash\":\"")
+        out.hex(envelope.previousHash.bytes)
+        out.raw("\",\"hash\":\"")
+        out.hex(envelope.hash.bytes)
+        out.raw("\",\"envelope\":\"")
+        out.base64(envelope.bytes)
         out.raw("\"}")
         return out.bytes
     }
 
     /// The payload as canonical JSON (keys sorted, no whitespace): what `payloadSha256` hashes.
     static func canonicalPayload(of event: RecordedEvent) throws(ReelError) -> [UInt8] {
+        // A favorite's payload as Reel writes it is canonical already.
+        if let stored = event.payload, stored.withUnsafeBytes(CanonicalPayload.isCanonicalFavorite) { return stored }
         guard let stored = event.payload, let value = try? JSONValue(parsing: stored) else {
             throw ReelError.undecodableEvent(position: event.position, reason: "its payload is not JSON")
         }
@@ -111,6 +124,67 @@ struct JSONBytes {
     mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
     mutating func bytes(_ more: [UInt8]) { bytes.append(contentsOf: more) }
     mutating func value(_ value: JSONValue) { bytes.append(contentsOf: value.encoded()) }
+
+    mutating func integer(_ value: UInt64) {
+        if value < 10 {
+            bytes.append(0x30 + UInt8(value))
+            return
+        }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value
+            var count = 0
+            while rest > 0 {
+                digits[19 - count] = 0x30 + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
+    }
+
+    /// Lowercase hex, two digits a byte.
+    mutating func hex(_ raw: some Sequence<UInt8>) {
+        for byte in raw {
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
+    }
+
+    /// As `uuidString.lowercased()` writes it.
+    mutating func uuid(_ id: UUID) {
+        withUnsafeBytes(of: id.uuid) { raw in
+            for (index, byte) in raw.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            }
+        }
+    }
+
+    /// Base64 with padding, as `Data.base64EncodedString()` writes it.
+    mutating func base64(_ raw: [UInt8]) {
+        let alphabet = Self.base64Alphabet
+        var i = 0
+        while i + 3 <= raw.count {
+            let word = UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2])
+            bytes.append(alphabet[Int(word >> 18)])
+            bytes.append(alphabet[Int(word >> 12 & 0x3F)])
+            bytes.append(alphabet[Int(word >> 6 & 0x3F)])
+            bytes.append(alphabet[Int(word & 0x3F)])
+            i += 3
+        }
+        let left = raw.count - i
+        if left > 0 {
+            let word = UInt32(raw[i]) << 16 | (left == 2 ? UInt32(raw[i + 1]) << 8 : 0)
+            bytes.append(alphabet[Int(word >> 18)])
+            bytes.append(alphabet[Int(word >> 12 & 0x3F)])
+            bytes.append(left == 2 ? alphabet[Int(word >> 6 & 0x3F)] : UInt8(ascii: "="))
+            bytes.append(UInt8(ascii: "="))
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     mutating func member(_ name: String, _ value: JSONValue, first: Bool = false) {
         if !first { raw(",\n") }
