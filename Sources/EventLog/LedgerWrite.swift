@@ -34,24 +34,8 @@ public final class LedgerWrite {
     @discardableResult
     public func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion = .any) throws -> [RecordedEvent] {
         try wrapped {
-            let key = try log.keyStore.sealingKey(for: stream)
-            let sealed = try PayloadSealer.sealAll(events, stream: stream, key: key)
-            let request = AppendRequest(stream: stream, events: sealed, expected: expected)
-            var written: [Envelope] = []
-            written.reserveCapacity(events.count)
-            let result = try LedgerWriter(databases: log.databases).append(request, transaction, head: &head) { bytes in
-                written.append(try Envelope(view: try EnvelopeView(bytes)))
-            }
-            if !result.deduplicated { appended = true }
-            if result.deduplicated {
-                // A retry: the events as they were stored the first time.
-                return try result.positions.map { position in
-                    guard let event = try log.recordedEvents(from: position, maxCount: 1, transaction).first, event.position == position else {
-                        throw EventLogError.corruptEnvelope(position: position, reason: "missing after append")
-                    }
-                    return event
-                }
-            }
+            let (result, written) = try write(events, to: stream, expected: expected) { try Envelope(view: try EnvelopeView($0)) }
+            if result.deduplicated { return try stored(at: result.positions) }
             return zip(written, events).map { RecordedEvent(envelope: $0, payload: $1.payload) }
         }
     }
@@ -60,25 +44,39 @@ public final class LedgerWrite {
     /// import) whose caller holds the events already and would otherwise get a copy of each.
     public func appendEvents(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion = .any) throws -> [AppendedEvent] {
         try wrapped {
-            let key = try log.keyStore.sealingKey(for: stream)
-            let sealed = try PayloadSealer.sealAll(events, stream: stream, key: key)
-            let request = AppendRequest(stream: stream, events: sealed, expected: expected)
-            var appended: [AppendedEvent] = []
-            appended.reserveCapacity(events.count)
-            let result = try LedgerWriter(databases: log.databases).append(request, transaction, head: &head) { bytes in
+            let (result, appended) = try write(events, to: stream, expected: expected) { bytes in
                 let view = try EnvelopeView(bytes)
-                appended.append(AppendedEvent(position: view.position, streamVersion: view.streamVersion, recordedAtMicroseconds: view.recordedAtMicroseconds))
+                return AppendedEvent(position: view.position, streamVersion: view.streamVersion, recordedAtMicroseconds: view.recordedAtMicroseconds)
             }
-            if !result.deduplicated {
-                self.appended = true
-                return appended
+            if !result.deduplicated { return appended }
+            return try stored(at: result.positions).map {
+                AppendedEvent(position: $0.position, streamVersion: $0.streamVersion, recordedAtMicroseconds: $0.envelope.recordedAtMicroseconds)
             }
-            return try result.positions.map { position in
-                guard let event = try log.recordedEvents(from: position, maxCount: 1, transaction).first, event.position == position else {
-                    throw EventLogError.corruptEnvelope(position: position, reason: "missing after append")
-                }
-                return AppendedEvent(position: position, streamVersion: event.streamVersion, recordedAtMicroseconds: event.envelope.recordedAtMicroseconds)
+        }
+    }
+
+    /// Seals `events` and writes them; `each` makes what the caller keeps of every envelope as it
+    /// is written (nothing is written for a retry).
+    private func write<T>(
+        _ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion, each: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> (AppendResult, [T]) {
+        let key = try log.keyStore.sealingKey(for: stream)
+        let sealed = try PayloadSealer.sealAll(events, stream: stream, key: key)
+        let request = AppendRequest(stream: stream, events: sealed, expected: expected)
+        var made: [T] = []
+        made.reserveCapacity(events.count)
+        let result = try LedgerWriter(databases: log.databases).append(request, transaction, head: &head) { made.append(try each($0)) }
+        if !result.deduplicated { appended = true }
+        return (result, made)
+    }
+
+    /// A retry's events as they were stored the first time, read back and opened.
+    private func stored(at positions: [UInt64]) throws -> [RecordedEvent] {
+        try positions.map { position in
+            guard let event = try log.recordedEvents(from: position, maxCount: 1, transaction).first, event.position == position else {
+                throw EventLogError.corruptEnvelope(position: position, reason: "missing after append")
             }
+            return event
         }
     }
 
