@@ -39,11 +39,15 @@ struct LedgerBench: AsyncParsableCommand {
         let built = try DomainLedger.build(dir, events: events, accounts: accounts, bigFavorites: favorites)
 
         // Catch-up (projections made from nothing inline) happens in the first process; the
-        // rebuild is timed in a fresh one so its peak memory is its own.
+        // rebuild is timed in fresh ones so each one's peak memory is its own. Three runs, the
+        // median reported: the first, right after the ledger is written, also waits on the
+        // kernel writing that gigabyte back.
         let catchUp = try Measure.inChild(["measure", "catch-up", dir])
-        let rebuild = try Measure.inChild(["measure", "rebuild", dir])
+        let rebuilds = try (0..<3).map { _ in try Measure.inChild(["measure", "rebuild", dir]) }.sorted { $0.number("eventsPerSecond") < $1.number("eventsPerSecond") }
+        let rebuild = rebuilds[1]
         let rate = rebuild.number("eventsPerSecond")
-        table.row(["1. projections rebuild (events/s)", count(rate), "", "", "≥ 1,000,000", rate >= 1_000_000 ? "yes" : "NO"])
+        table.row(["1. projections rebuild (events/s, median of 3)", count(rate), "", "", "≥ 1,000,000", rate >= 1_000_000 ? "yes" : "NO"])
+        table.row(["   slowest and fastest of the 3 (events/s)", count(rebuilds[0].number("eventsPerSecond")) + " / " + count(rebuilds[2].number("eventsPerSecond")), "", "", "(reported)", ""])
         table.row(["   rebuild seconds for the ledger", fixed(rebuild.number("seconds"), 2), "", "", "≈ 1 s", ""])
         table.row(["   rebuild peak RSS, incl. mapped file (MiB)", fixed(rebuild.number("peakMiB"), 1), "", "", "(reported)", ""])
         table.row(["   rebuild anonymous memory (MiB)", fixed(rebuild.number("anonymousMiB"), 1), "", "", "(reported)", ""])
