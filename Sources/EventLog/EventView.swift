@@ -18,5 +18,4 @@ public struct EventView {
 
     public var type: String { String(decoding: typeBytes, as: UTF8.self) }
     public var eventID: UUID { UUID(bytes: eventIDBytes) }
-    public var isShredded: Bool { payload == nil }
 }

@@ -143,48 +143,13 @@ struct JSONBytes {
     }
 
     /// Lowercase hex, two digits a byte.
-    mutating func hex(_ raw: some Sequence<UInt8>) {
-        for byte in raw {
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-        }
-    }
+    mutating func hex(_ raw: some Sequence<UInt8>) { Hex.append(raw, to: &bytes) }
 
     /// As `uuidString.lowercased()` writes it.
-    mutating func uuid(_ id: UUID) {
-        withUnsafeBytes(of: id.uuid) { raw in
-            for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            }
-        }
-    }
+    mutating func uuid(_ id: UUID) { Hex.append(uuid: id, to: &bytes) }
 
     /// Base64 with padding, as `Data.base64EncodedString()` writes it.
-    mutating func base64(_ raw: [UInt8]) {
-        let alphabet = Self.base64Alphabet
-        var i = 0
-        while i + 3 <= raw.count {
-            let word = UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2])
-            bytes.append(alphabet[Int(word >> 18)])
-            bytes.append(alphabet[Int(word >> 12 & 0x3F)])
-            bytes.append(alphabet[Int(word >> 6 & 0x3F)])
-            bytes.append(alphabet[Int(word & 0x3F)])
-            i += 3
-        }
-        let left = raw.count - i
-        if left > 0 {
-            let word = UInt32(raw[i]) << 16 | (left == 2 ? UInt32(raw[i + 1]) << 8 : 0)
-            bytes.append(alphabet[Int(word >> 18)])
-            bytes.append(alphabet[Int(word >> 12 & 0x3F)])
-            bytes.append(left == 2 ? alphabet[Int(word >> 6 & 0x3F)] : UInt8(ascii: "="))
-            bytes.append(UInt8(ascii: "="))
-        }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-    private static let base64Alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    mutating func base64(_ raw: [UInt8]) { CanonicalBase64.append(raw, to: &bytes) }
 
     mutating func member(_ name: String, _ value: JSONValue, first: Bool = false) {
         if !first { raw(",\n") }

@@ -1,10 +1,34 @@
-/// Base64 (RFC 4648, with padding) accepted only in its canonical form: what encoding the decoded
-/// bytes gives back, character for character — no line breaks or spaces, `=` only as the padding
-/// the length needs, and the unused bits of the last character zero. Anything else is `nil`.
+/// Base64 (RFC 4648, with padding) in its canonical form, as an export writes envelopes: encoded
+/// as `Data.base64EncodedString()` does, and decoded only when the text is exactly what encoding
+/// the decoded bytes gives back — no line breaks or spaces, `=` only as the padding the length
+/// needs, and the unused bits of the last character zero. Anything else decodes to `nil`.
 ///
-/// An export's envelopes must be canonical (so one export has one text); decoding 100,000 of them
-/// this way, without a `Data` and a re-encoded `String` each, is much of an import's check.
+/// An export's envelopes must be canonical (so one export has one text); handling 100,000 of them
+/// this way, without a `Data` and a `String` each, is much of an export's and an import's work.
 enum CanonicalBase64 {
+    /// Appends the base64 text of `raw`.
+    static func append(_ raw: [UInt8], to out: inout [UInt8]) {
+        var i = 0
+        while i + 3 <= raw.count {
+            let word = UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2])
+            out.append(alphabet[Int(word >> 18)])
+            out.append(alphabet[Int(word >> 12 & 0x3F)])
+            out.append(alphabet[Int(word >> 6 & 0x3F)])
+            out.append(alphabet[Int(word & 0x3F)])
+            i += 3
+        }
+        let left = raw.count - i
+        if left > 0 {
+            let word = UInt32(raw[i]) << 16 | (left == 2 ? UInt32(raw[i + 1]) << 8 : 0)
+            out.append(alphabet[Int(word >> 18)])
+            out.append(alphabet[Int(word >> 12 & 0x3F)])
+            out.append(left == 2 ? alphabet[Int(word >> 6 & 0x3F)] : UInt8(ascii: "="))
+            out.append(UInt8(ascii: "="))
+        }
+    }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
     static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
         guard text.count % 4 == 0 else { return nil }
         if text.isEmpty { return [] }
@@ -15,7 +39,7 @@ enum CanonicalBase64 {
     /// The 6-bit value of each character; 255 for anything else (`=` included).
     private static let values: [UInt8] = {
         var table = [UInt8](repeating: 255, count: 256)
-        for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+        for (value, character) in alphabet.enumerated() {
             table[Int(character)] = UInt8(value)
         }
         return table

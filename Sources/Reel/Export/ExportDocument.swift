@@ -1,4 +1,3 @@
-import Crypto
 import EventLog
 import Foundation
 import Ledger

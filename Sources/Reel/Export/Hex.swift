@@ -1,7 +1,27 @@
 import Foundation
 
-/// Lowercase hex as an export writes digests and event ids, compared without making strings.
+/// Lowercase hex as an export writes digests and event ids: written and compared as bytes,
+/// without making strings.
 enum Hex {
+    /// Appends `bytes` in lowercase hex, two digits a byte.
+    static func append(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
+        for byte in bytes {
+            out.append(digit(byte >> 4))
+            out.append(digit(byte & 0x0F))
+        }
+    }
+
+    /// Appends `uuid` as `uuidString.lowercased()` writes it (8-4-4-4-12 digits).
+    static func append(uuid: UUID, to out: inout [UInt8]) {
+        withUnsafeBytes(of: uuid.uuid) { raw in
+            for (index, byte) in raw.enumerated() {
+                if dashBefore(index) { out.append(UInt8(ascii: "-")) }
+                out.append(digit(byte >> 4))
+                out.append(digit(byte & 0x0F))
+            }
+        }
+    }
+
     /// Whether `text` is `bytes` in lowercase hex, two digits a byte.
     static func matches(_ text: ArraySlice<UInt8>, _ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { matches(text, $0) }
@@ -23,7 +43,7 @@ enum Hex {
         return withUnsafeBytes(of: uuid.uuid) { raw in
             var i = text.startIndex
             for (index, byte) in raw.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
+                if dashBefore(index) {
                     guard text[i] == UInt8(ascii: "-") else { return false }
                     i += 1
                 }
@@ -32,6 +52,11 @@ enum Hex {
             }
             return true
         }
+    }
+
+    /// Whether a dash comes before the uuid's byte at `index`.
+    @inline(__always) private static func dashBefore(_ index: Int) -> Bool {
+        index == 4 || index == 6 || index == 8 || index == 10
     }
 
     @inline(__always) private static func digit(_ nibble: UInt8) -> UInt8 {
