@@ -147,6 +147,14 @@ extension UUID {
 
     /// The 16 bytes in RFC 4122 order, as the `event-ids` index keys them.
     var bytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
+
+    /// The 16 bytes as two big-endian halves: compared as a pair, they order ids as the index does.
+    var orderedHalves: (UInt64, UInt64) {
+        withUnsafeBytes(of: uuid) { raw in
+            (UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+             UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+    }
 }
 
 extension Envelope {

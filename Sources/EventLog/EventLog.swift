@@ -81,22 +81,25 @@ public final class EventLog: Sendable {
 
     // MARK: - Appending
 
-    private func seal(_ events: [ProposedEvent], for stream: StreamID) throws -> [SealedEvent] {
-        let key = try keyStore.sealingKey(for: stream)
-        // Sealing is CPU work outside any transaction: a large batch is spread across the cores.
-        return try PayloadSealer.sealAll(events, stream: stream, key: key)
+    /// The batch for an append; a small one is sealed here, a large one by whoever writes it
+    /// (`SealedBatch.whileSealing`) or by `SealedBatch.sealAll`.
+    private func batch(_ events: [ProposedEvent], for stream: StreamID) throws -> SealedBatch {
+        try SealedBatch(events, stream: stream, key: try keyStore.sealingKey(for: stream))
     }
 
-    /// Appends `events` to `stream` atomically, in one transaction of its own on this thread.
+    /// Appends `events` to `stream` atomically, in one transaction of its own on this thread. A
+    /// large batch is sealed by the other cores while this thread writes it.
     @discardableResult
     public func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion = .any) throws -> AppendResult {
         do {
-            let request = AppendRequest(stream: stream, events: try seal(events, for: stream), expected: expected)
-            let result = try environment.write { txn in
-                var head = try databases.head(txn)
-                let result = try writer.append(request, txn, head: &head)
-                try writer.writeHead(head, txn)
-                return result
+            let request = AppendRequest(batch: try batch(events, for: stream), expected: expected)
+            let result = try request.batch.whileSealing {
+                try environment.write { txn in
+                    var head = try databases.head(txn)
+                    let result = try writer.append(request, txn, head: &head)
+                    try writer.writeHead(head, txn)
+                    return result
+                }
             }
             if !result.deduplicated { signal.notify() }
             return result
@@ -107,11 +110,13 @@ public final class EventLog: Sendable {
 
     /// Appends `events` to `stream` atomically, committed together with other concurrent appends
     /// (group commit: one transaction and one fsync for all callers waiting at that moment).
+    /// Sealing happens before the request joins the queue, outside any transaction.
     @discardableResult
     public func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion = .any) async throws -> AppendResult {
         let request: AppendRequest
         do {
-            request = AppendRequest(stream: stream, events: try seal(events, for: stream), expected: expected)
+            request = AppendRequest(batch: try batch(events, for: stream), expected: expected)
+            try request.batch.sealAll()
         } catch {
             throw EventLogError.wrap(error)
         }

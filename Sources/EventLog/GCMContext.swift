@@ -62,34 +62,29 @@ final class GCMContext {
         if case .libcrypto(let context) = engine, let library = Self.library { reel_gcm_free(library, context) }
     }
 
-    /// Seals `plaintext` under `nonce` (12 bytes), authenticating `aad1 ‖ aad2`; returns
-    /// ciphertext ‖ tag.
+    /// Seals `plaintext` under `nonce` (12 bytes), authenticating `aad1 ‖ aad2`, into `out`:
+    /// ciphertext ‖ tag, exactly `plaintext.count + 16` bytes.
     func seal(
         _ plaintext: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
-        aad1: UnsafeRawBufferPointer, aad2: UnsafeRawBufferPointer
-    ) throws(GCMFailure) -> [UInt8] {
-        precondition(nonce.count == EnvelopeView.nonceSize)
+        aad1: UnsafeRawBufferPointer, aad2: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
+    ) throws(GCMFailure) {
+        precondition(nonce.count == EnvelopeView.nonceSize && out.count == plaintext.count + EnvelopeView.tagSize)
         switch engine {
         case .swiftCrypto(let key):
             do {
                 let box = try AES.GCM.seal(
                     plaintext, using: key, nonce: try AES.GCM.Nonce(data: nonce), authenticating: Self.joined(aad1, aad2))
-                return Array(box.ciphertext) + Array(box.tag)
+                box.ciphertext.withUnsafeBytes { out.copyMemory(from: $0) }
+                box.tag.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[plaintext.count...]).copyMemory(from: $0) }
             } catch {
                 throw GCMFailure()
             }
         case .libcrypto(let context):
-            let count = plaintext.count
-            var ok: Int32 = 0
-            let out = [UInt8](unsafeUninitializedCapacity: count + EnvelopeView.tagSize) { buffer, initialized in
-                let base = buffer.baseAddress!
-                ok = reel_gcm_seal(
-                    Self.library!, context, Self.bytes(nonce), Self.bytes(aad1), aad1.count, Self.bytes(aad2), aad2.count,
-                    Self.bytes(plaintext), count, base, base + count)
-                initialized = ok == 1 ? count + EnvelopeView.tagSize : 0
-            }
+            let base = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let ok = reel_gcm_seal(
+                Self.library!, context, Self.bytes(nonce), Self.bytes(aad1), aad1.count, Self.bytes(aad2), aad2.count,
+                Self.bytes(plaintext), plaintext.count, base, base + plaintext.count)
             guard ok == 1 else { throw GCMFailure() }
-            return out
         }
     }
 

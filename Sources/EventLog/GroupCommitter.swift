@@ -47,8 +47,8 @@ final class GroupCommitter: Sendable {
             let batch = state.withLock { s -> [Pending] in
                 var taken = 0
                 var events = 0
-                while taken < s.queue.count && (taken == 0 || events + s.queue[taken].request.events.count <= maximumBatchEvents) {
-                    events += s.queue[taken].request.events.count
+                while taken < s.queue.count && (taken == 0 || events + s.queue[taken].request.batch.count <= maximumBatchEvents) {
+                    events += s.queue[taken].request.batch.count
                     taken += 1
                 }
                 let batch = Array(s.queue.prefix(taken))

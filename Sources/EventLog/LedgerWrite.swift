@@ -29,8 +29,8 @@ public final class LedgerWrite {
     /// Appends `events` to `stream` atomically and returns them as recorded (payloads in the clear).
     /// A retry (every id stored already, in this stream) appends nothing and returns the events as
     /// they were stored the first time, read back and opened.
-    /// Sealing happens here, inside the transaction (a large batch, such as an import, spread
-    /// across the cores).
+    /// Sealing happens here, inside the transaction: a large batch (an import) is sealed by the
+    /// other cores while this thread writes it.
     @discardableResult
     public func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion = .any) throws -> [RecordedEvent] {
         try wrapped {
@@ -60,12 +60,13 @@ public final class LedgerWrite {
     private func write<T>(
         _ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion, each: (UnsafeRawBufferPointer) throws -> T
     ) throws -> (AppendResult, [T]) {
-        let key = try log.keyStore.sealingKey(for: stream)
-        let sealed = try PayloadSealer.sealAll(events, stream: stream, key: key)
-        let request = AppendRequest(stream: stream, events: sealed, expected: expected)
+        let request = AppendRequest(
+            batch: try SealedBatch(events, stream: stream, key: try log.keyStore.sealingKey(for: stream)), expected: expected)
         var made: [T] = []
         made.reserveCapacity(events.count)
-        let result = try LedgerWriter(databases: log.databases).append(request, transaction, head: &head) { made.append(try each($0)) }
+        let result = try request.batch.whileSealing {
+            try LedgerWriter(databases: log.databases).append(request, transaction, head: &head) { made.append(try each($0)) }
+        }
         if !result.deduplicated { appended = true }
         return (result, made)
     }

@@ -2,11 +2,12 @@ import Crypto
 import Foundation
 import LMDB
 
-/// One caller's append: sealed events for one stream and the version it expects.
+/// One caller's append: its events for one stream (sealed, or being sealed) and the version it expects.
 struct AppendRequest: Sendable {
-    let stream: StreamID
-    let events: [SealedEvent]
+    let batch: SealedBatch
     let expected: ExpectedVersion
+
+    var stream: StreamID { batch.stream }
 }
 
 /// Appends requests inside a write transaction: checks, positions, envelopes, hashes, indexes.
@@ -26,23 +27,24 @@ struct LedgerWriter: Sendable {
         if try txn.contains(db.closedStreams, request.stream.rawValue) { throw EventLogError.streamShredded(request.stream) }
 
         // Idempotency: a request whose every id is stored, in this stream, is a retry.
+        let events = request.batch.events
         var known: [UInt64] = []
         // New ids are time-ordered (UUIDv7): a batch's ids usually ascend (so none repeats) and
         // all sort after every stored one, which one look at the index's last key shows. Then
         // nothing is looked up per event, and the ids are appended to the index at its end.
-        let ascending = Self.strictlyAscending(request.events)
+        let ascending = Self.strictlyAscending(events)
         if !ascending {
             var seen = Set<UUID>()
-            for event in request.events {
+            for event in events {
                 guard seen.insert(event.id).inserted else {
                     throw EventLogError.duplicateEventID(id: event.id.uuidString.lowercased(), position: 0)
                 }
             }
         }
-        let afterStored = try Self.allAfterLastStored(request.events, ascending: ascending, db.eventIDs, txn)
+        let afterStored = try Self.allAfterLastStored(events, ascending: ascending, db.eventIDs, txn)
         if !afterStored {
-            for event in request.events {
-                if let position = try txn.get(db.eventIDs, event.idBytes) { known.append(position) }
+            for event in events {
+                if let position = try txn.get(db.eventIDs, event.id.bytes) { known.append(position) }
             }
         }
         if !known.isEmpty {
@@ -52,9 +54,9 @@ struct LedgerWriter: Sendable {
                     return view.streamIDBytes.elementsEqual(request.stream.rawValue.utf8)
                 }
             }
-            guard known.count == request.events.count, sameStream else {
-                let first = try request.events.first { try txn.contains(db.eventIDs, $0.idBytes) }!
-                let position = try txn.get(db.eventIDs, first.idBytes) ?? 0
+            guard known.count == events.count, sameStream else {
+                let first = try events.first { try txn.contains(db.eventIDs, $0.id.bytes) }!
+                let position = try txn.get(db.eventIDs, first.id.bytes) ?? 0
                 throw EventLogError.duplicateEventID(id: first.id.uuidString.lowercased(), position: position)
             }
             return AppendResult(positions: known, streamVersion: current, deduplicated: true)
@@ -65,26 +67,30 @@ struct LedgerWriter: Sendable {
 
         let streamBytes = Array(request.stream.rawValue.utf8)
         var positions: [UInt64] = []
-        positions.reserveCapacity(request.events.count)
+        positions.reserveCapacity(events.count)
         var version = current
+        // One time for the whole request: its events are recorded together, in one transaction.
+        let now = Self.nowMicroseconds()
         // Per-request buffers, rewritten in place for each event: the stream-index key (its last 8
-        // bytes are the version) and the bytes of the last type.
+        // bytes are the version), the event-id key, and the bytes of the last type.
         var indexKey = LedgerDatabases.streamIndexKey(request.stream, 0)
+        var idKey = [UInt8](repeating: 0, count: 16)
         var type = (name: "", bytes: [UInt8]())
-        for event in request.events {
+        for (index, event) in events.enumerated() {
             let position = (head?.position ?? 0) + 1
             version += 1
-            let recordedAt = max(Self.nowMicroseconds(), head?.recordedAtMicroseconds ?? .min)
+            let recordedAt = max(now, head?.recordedAtMicroseconds ?? .min)
             let previous = head?.hash ?? .zero
             if event.type != type.name { type = (event.type, Array(event.type.utf8)) }
+            idKey.withUnsafeMutableBytes { key in withUnsafeBytes(of: event.id.uuid) { key.copyMemory(from: $0) } }
             let hash = try writeEnvelope(
-                txn, position: position, previous: previous, event: event, type: type.bytes, streamVersion: version,
-                recordedAt: recordedAt, stream: streamBytes, written: written)
+                txn, position: position, previous: previous, index: index, batch: request.batch, id: idKey, type: type.bytes,
+                streamVersion: version, recordedAt: recordedAt, stream: streamBytes, written: written)
             indexKey.withUnsafeMutableBytes { key in
                 withUnsafeBytes(of: version.bigEndian) { UnsafeMutableRawBufferPointer(rebasing: key[(key.count - 8)...]).copyMemory(from: $0) }
             }
             try txn.put(db.streamIndex, indexKey, position)
-            try txn.put(db.eventIDs, event.idBytes, position, flags: afterStored && ascending ? .append : .noOverwrite)
+            try txn.put(db.eventIDs, idKey, position, flags: afterStored && ascending ? .append : .noOverwrite)
             head = LogHead(position: position, recordedAtMicroseconds: recordedAt, hash: hash)
             positions.append(position)
         }
@@ -93,24 +99,26 @@ struct LedgerWriter: Sendable {
     }
 
     /// Whether each event's id sorts after the one before it (so no two are the same).
-    private static func strictlyAscending(_ events: [SealedEvent]) -> Bool {
-        var previous: [UInt8]?
+    private static func strictlyAscending(_ events: [ProposedEvent]) -> Bool {
+        var previous: (UInt64, UInt64)?
         for event in events {
-            if let previous, !previous.lexicographicallyPrecedes(event.idBytes) { return false }
-            previous = event.idBytes
+            let id = event.id.orderedHalves
+            if let previous, previous >= id { return false }
+            previous = id
         }
         return true
     }
 
     /// Whether every id of `events` (more than one) sorts after the last key of the event-id index.
     private static func allAfterLastStored(
-        _ events: [SealedEvent], ascending: Bool, _ ids: Database<[UInt8], UInt64>, _ txn: Transaction
+        _ events: [ProposedEvent], ascending: Bool, _ ids: Database<[UInt8], UInt64>, _ txn: Transaction
     ) throws -> Bool {
         guard events.count > 1 else { return false }
-        let smallest = ascending ? events[0].idBytes : events.lazy.map(\.idBytes).min { $0.lexicographicallyPrecedes($1) }!
+        let smallest = ascending ? events[0].id.orderedHalves : events.lazy.map(\.id.orderedHalves).min { $0 < $1 }!
         return try txn.withCursor(ids) { cursor in
             guard let last = try cursor.last() else { return true }
-            return last.key.lexicographicallyPrecedes(smallest)
+            guard last.key.count == 16 else { return false }
+            return UUID(bytes: last.key).orderedHalves < smallest
         }
     }
 
@@ -121,32 +129,36 @@ struct LedgerWriter: Sendable {
 
     /// Lays the envelope out directly in the page LMDB reserves for it, then hashes it in place.
     private func writeEnvelope(
-        _ txn: Transaction, position: UInt64, previous: ChainHash, event: SealedEvent, type: [UInt8], streamVersion: UInt64,
-        recordedAt: Int64, stream: [UInt8], written: (UnsafeRawBufferPointer) throws -> Void
+        _ txn: Transaction, position: UInt64, previous: ChainHash, index: Int, batch: SealedBatch, id: [UInt8], type: [UInt8],
+        streamVersion: UInt64, recordedAt: Int64, stream: [UInt8], written: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> ChainHash {
-        let size = EnvelopeView.fixedSize + stream.count + type.count + event.sealed.count
+        let sealedCount = batch.sealedCount(index)
+        let size = EnvelopeView.fixedSize + stream.count + type.count + sealedCount
+        let schemaVersion = batch.events[index].schemaVersion
         var digest = ChainHash.zero
-        try txn.putReserving(databases.events, position, count: size, flags: .append) { out in
-            var layout = EnvelopeLayout(out)
-            layout.integer(EnvelopeView.format)
-            layout.integer(position)
-            layout.bytes(previous.bytes)
-            layout.bytes(event.idBytes)
-            layout.integer(streamVersion)
-            layout.integer(recordedAt)
-            layout.integer(event.schemaVersion)
-            layout.integer(UInt8(stream.count))
-            layout.bytes(stream)
-            layout.integer(UInt8(type.count))
-            layout.bytes(type)
-            layout.integer(EnvelopeView.aesGCM)
-            layout.bytes(event.nonce)
-            layout.integer(UInt32(event.sealed.count))
-            layout.bytes(event.sealed)
-            digest = ChainHash.sha256(UnsafeRawBufferPointer(rebasing: out[0..<layout.offset]))
-            layout.bytes(digest.bytes)
-            precondition(layout.offset == size, "envelope layout and size disagree")
-            try written(UnsafeRawBufferPointer(out))
+        try batch.withSealed(index) { nonce, sealed in
+            try txn.putReserving(databases.events, position, count: size, flags: .append) { out in
+                var layout = EnvelopeLayout(out)
+                layout.integer(EnvelopeView.format)
+                layout.integer(position)
+                layout.bytes(previous.bytes)
+                layout.bytes(id)
+                layout.integer(streamVersion)
+                layout.integer(recordedAt)
+                layout.integer(schemaVersion)
+                layout.integer(UInt8(stream.count))
+                layout.bytes(stream)
+                layout.integer(UInt8(type.count))
+                layout.bytes(type)
+                layout.integer(EnvelopeView.aesGCM)
+                layout.bytes(nonce)
+                layout.integer(UInt32(sealedCount))
+                layout.bytes(sealed)
+                digest = ChainHash.sha256(UnsafeRawBufferPointer(rebasing: out[0..<layout.offset]))
+                layout.bytes(digest.bytes)
+                precondition(layout.offset == size, "envelope layout and size disagree")
+                try written(UnsafeRawBufferPointer(out))
+            }
         }
         return digest
     }
@@ -160,7 +172,11 @@ struct LedgerWriter: Sendable {
         init(_ out: UnsafeMutableRawBufferPointer) { self.out = out }
 
         mutating func bytes(_ bytes: [UInt8]) {
-            bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[offset..<(offset + $0.count)]).copyMemory(from: $0) }
+            bytes.withUnsafeBytes { self.bytes($0) }
+        }
+
+        mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+            UnsafeMutableRawBufferPointer(rebasing: out[offset..<(offset + bytes.count)]).copyMemory(from: bytes)
             offset += bytes.count
         }
 

@@ -1,19 +1,9 @@
 import Crypto
 import Foundation
 
-/// An event whose payload is sealed under its stream's key, ready for the write transaction.
-struct SealedEvent: Sendable {
-    let id: UUID
-    let idBytes: [UInt8]
-    let type: String
-    let schemaVersion: UInt16
-    let nonce: [UInt8]
-    /// Ciphertext ‖ tag.
-    let sealed: [UInt8]
-}
-
 /// AES-256-GCM sealing of payloads, bound to their event by the associated data
-/// `event id ‖ schema version ‖ S ‖ stream id ‖ T ‖ type` (see `Schemas/ledger-layout.md`).
+/// `event id ‖ schema version ‖ S ‖ stream id ‖ T ‖ type` (see `Schemas/ledger-layout.md`):
+/// the associated data, and opening. `SealedBatch` seals.
 enum PayloadSealer {
     /// The second run of the associated data: `schema version ‖ S ‖ stream id ‖ T ‖ type` (the
     /// first is the event id). In an envelope the two runs are its bytes 41..<57 and 73..<77+S+T.
@@ -27,33 +17,6 @@ enum PayloadSealer {
         header.append(UInt8(type.utf8.count))
         header.append(contentsOf: type.utf8)
         return header
-    }
-
-    /// Seals a batch for `stream`, spread across the cores when it is large (each lane keeps its
-    /// own key schedule).
-    static func sealAll(_ events: [ProposedEvent], stream: StreamID, key: SymmetricKey) throws -> [SealedEvent] {
-        try Parallel.map(events, state: LaneContext(key: key, bulk: events.count >= GCMContext.bulkThreshold)) { lane, event in
-            try seal(
-                event, stream: stream, context: try lane.context(), nonce: lane.nonce(),
-                header: lane.header(schemaVersion: event.schemaVersion, stream: stream, type: event.type))
-        }
-    }
-
-    /// Seals one event under `nonce` (12 fresh random bytes); `header` is its `header(…)`.
-    static func seal(_ event: ProposedEvent, stream: StreamID, context: GCMContext, nonce: [UInt8], header: [UInt8]) throws -> SealedEvent {
-        let idBytes = event.id.bytes
-        let sealed = try idBytes.withUnsafeBytes { id in
-            try header.withUnsafeBytes { header in
-                try nonce.withUnsafeBytes { nonce in
-                    try event.payload.withUnsafeBytes { payload in
-                        try context.seal(payload, nonce: nonce, aad1: id, aad2: header)
-                    }
-                }
-            }
-        }
-        return SealedEvent(
-            id: event.id, idBytes: idBytes, type: event.type, schemaVersion: event.schemaVersion,
-            nonce: nonce, sealed: sealed)
     }
 
     /// Opens the payload of a stored envelope; throws when it does not authenticate. The associated
@@ -91,17 +54,18 @@ struct LaneContext: @unchecked Sendable {
         return context
     }
 
-    /// 12 random bytes never handed out before.
-    mutating func nonce() -> [UInt8] {
+    /// Fills `nonce` (12 bytes) with random bytes never handed out before.
+    mutating func nonce(into nonce: UnsafeMutableRawBufferPointer) {
         let size = EnvelopeView.nonceSize
-        guard bulk else { return SecureRandom.withBytes(size) { Array($0) } }
+        precondition(nonce.count == size)
+        guard bulk else { return SecureRandom.withBytes(size) { nonce.copyMemory(from: $0) } }
         if used + size > random.count {
             if random.isEmpty { random = [UInt8](repeating: 0, count: 4_092) }  // 341 nonces
             random.withUnsafeMutableBytes { SecureRandom.fill($0) }
             used = 0
         }
-        defer { used += size }
-        return Array(random[used..<(used + size)])
+        random.withUnsafeBytes { nonce.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[used..<(used + size)])) }
+        used += size
     }
 
     mutating func header(schemaVersion: UInt16, stream: StreamID, type: String) -> [UInt8] {
