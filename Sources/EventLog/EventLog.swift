@@ -153,6 +153,8 @@ public final class EventLog: Sendable {
             value = try environment.write { txn in
                 let write = try LedgerWrite(log: self, transaction: txn)
                 let value = try body(write)
+                // An append that failed midway left part of its batch: never commit that.
+                if let broken = write.brokenBy { throw broken }
                 try writer.writeHead(write.head, txn)
                 appended = write.appended
                 return value

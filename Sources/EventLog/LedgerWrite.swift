@@ -12,6 +12,9 @@ public final class LedgerWrite {
     private let log: EventLog
     var head: LogHead?
     private(set) var appended = false
+    /// The error of an append that failed after writing part of its batch (a payload the cipher
+    /// could not seal): this transaction must not commit, whatever the caller does with the error.
+    private(set) var brokenBy: (any Error)?
 
     init(log: EventLog, transaction: Transaction) throws {
         self.log = log
@@ -64,8 +67,15 @@ public final class LedgerWrite {
             batch: try SealedBatch(events, stream: stream, key: try log.keyStore.sealingKey(for: stream)), expected: expected)
         var made: [T] = []
         made.reserveCapacity(events.count)
-        let result = try request.batch.whileSealing {
-            try LedgerWriter(databases: log.databases).append(request, transaction, head: &head) { made.append(try each($0)) }
+        let before = head?.position
+        let result: AppendResult
+        do {
+            result = try request.batch.whileSealing {
+                try LedgerWriter(databases: log.databases).append(request, transaction, head: &head) { made.append(try each($0)) }
+            }
+        } catch {
+            if head?.position != before { brokenBy = EventLogError.wrap(error) }
+            throw error
         }
         if !result.deduplicated { appended = true }
         return (result, made)

@@ -3,6 +3,7 @@ import Foundation
 import LMDB
 
 /// One caller's append: its events for one stream (sealed, or being sealed) and the version it expects.
+/// One thread at a time writes it (see `SealedBatch.withSealed`).
 struct AppendRequest: Sendable {
     let batch: SealedBatch
     let expected: ExpectedVersion
@@ -13,7 +14,10 @@ struct AppendRequest: Sendable {
 /// Appends requests inside a write transaction: checks, positions, envelopes, hashes, indexes.
 ///
 /// Everything that can reject a request is checked before its first write, so a rejected request
-/// leaves nothing behind and the others in the same transaction go on.
+/// leaves nothing behind and the others in the same transaction go on. The one failure that can
+/// come midway is not the request's fault: a payload the cipher could not seal (a large batch is
+/// sealed while it is written). Then part of the batch is written, and the transaction must not
+/// commit: `LedgerWrite` marks itself broken, and group commit seals every request in full first.
 struct LedgerWriter: Sendable {
     let databases: LedgerDatabases
 
@@ -94,7 +98,9 @@ struct LedgerWriter: Sendable {
             head = LogHead(position: position, recordedAtMicroseconds: recordedAt, hash: hash)
             positions.append(position)
         }
-        try txn.put(db.streams, request.stream.rawValue, version)
+        // Appending nothing checks the expected version and writes nothing: a stream with no
+        // events has no entry in the streams table (verify counts the two against each other).
+        if !events.isEmpty { try txn.put(db.streams, request.stream.rawValue, version) }
         return AppendResult(positions: positions, streamVersion: version, deduplicated: false)
     }
 

@@ -41,6 +41,8 @@ final class SealedBatch: @unchecked Sendable {
     /// (both touched only by the thread that reads the batch).
     private var readerLane: LaneContext
     private var readThrough = 0
+    /// Tests only: the event whose sealing fails (see `failingEventForTesting`).
+    private let failingEvent: Int?
 
     private static let unsealed: UInt8 = 0, sealed: UInt8 = 1, failed: UInt8 = 2
     /// Events per chunk: small enough that the writer starts soon, large enough that taking a chunk
@@ -66,12 +68,14 @@ final class SealedBatch: @unchecked Sendable {
         offsets.append(end)
         self.offsets = offsets
         storage = .allocate(byteCount: max(end, 1), alignment: 16)
+        storage.bindMemory(to: UInt8.self)  // GCMContext writes through UInt8 pointers
         chunks = (events.count + Self.chunkSize - 1) / Self.chunkSize
         states = .allocate(capacity: max(chunks, 1))
         for chunk in 0..<chunks { (states + chunk).initialize(to: Atomic(Self.unsealed)) }
         failures = .allocate(capacity: max(chunks, 1))
         failures.initialize(repeating: nil)
         readerLane = LaneContext(key: key, bulk: bulk)
+        failingEvent = Self.failingEventForTesting
         if events.count < Self.laneThreshold || Parallel.maximumLanes == 1 {
             try sealRemaining(lane: &readerLane)
         }
@@ -113,7 +117,8 @@ final class SealedBatch: @unchecked Sendable {
     }
 
     /// Event `index`'s nonce and sealed payload (ciphertext ‖ tag), once its chunk is sealed.
-    /// Only the thread that writes the batch calls this.
+    /// Only the thread that writes the batch calls this (it keeps unsynchronized state: the chunks
+    /// it knows are sealed, and its own lane).
     func withSealed<R>(_ index: Int, _ body: (_ nonce: UnsafeRawBufferPointer, _ sealed: UnsafeRawBufferPointer) throws -> R) throws -> R {
         let chunk = index / Self.chunkSize
         if chunk >= readThrough {
@@ -181,6 +186,7 @@ final class SealedBatch: @unchecked Sendable {
     }
 
     private func seal(_ index: Int, lane: inout LaneContext) throws {
+        if index == failingEvent { throw GCMFailure() }
         let event = events[index]
         let start = offsets[index], end = offsets[index + 1]
         let nonce = UnsafeMutableRawBufferPointer(rebasing: storage[start..<(start + EnvelopeView.nonceSize)])
@@ -197,4 +203,10 @@ final class SealedBatch: @unchecked Sendable {
             }
         }
     }
+}
+
+extension SealedBatch {
+    /// Tests only: batches made while this is set fail to seal this event (as if the cipher had
+    /// failed), to show that nothing of a batch that fails midway is committed.
+    @TaskLocal static var failingEventForTesting: Int?
 }

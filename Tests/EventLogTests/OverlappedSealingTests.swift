@@ -1,4 +1,4 @@
-import EventLog
+@testable import EventLog
 import Foundation
 import LMDB
 import ReelTestSupport
@@ -44,7 +44,7 @@ import Testing
 
     /// Appends from inside busy lanes: no free thread is left to seal, so each writer seals every
     /// chunk itself, and nothing waits on a lane nobody runs.
-    @Test func appendsFromBusyLanesSealEverythingThemselves() throws {
+    @Test(.timeLimit(.minutes(1))) func appendsFromBusyLanesSealEverythingThemselves() throws {
         let log = try EventLog.open(at: temporaryDirectory())
         let lanes = Array(0..<(2 * Parallel.maximumLanes))
         let batches = try lanes.map { try events(1_000, tag: $0) }
@@ -86,5 +86,76 @@ import Testing
         }
         for (i, batch) in batches.enumerated() { try expectStored(log, try StreamID("group-\(i)"), batch) }
         #expect(try log.verify().isIntact)
+    }
+
+    /// Around the size where the lanes take over, and at and around a whole number of chunks.
+    @Test(arguments: [0, 1, 31, 32, 33, 255, 256, 257, 320])
+    func everyBatchSizeReadsBack(count: Int) throws {
+        let log = try EventLog.open(at: temporaryDirectory())
+        let stream = try StreamID("sizes")
+        let batch = try events(count, tag: count)
+        #expect(try log.append(batch, to: stream).positions == Array(0..<count).map { UInt64($0 + 1) })
+        try expectStored(log, stream, batch)
+        let report = try log.verify()
+        #expect(report.isIntact, "\(String(describing: report.problem))")
+    }
+
+    /// Idempotency and duplicate ids are decided before anything of a large batch is written.
+    @Test func aLargeBatchWithStoredOrRepeatedIdsIsRefusedWhole() throws {
+        let log = try EventLog.open(at: temporaryDirectory())
+        let stream = try StreamID("ann")
+        let stored = try events(300, tag: 3)
+        try log.append(stored, to: stream)
+        // Half new, half stored: not a retry.
+        let mixed = try events(300, tag: 4) + Array(stored[150...])
+        let reused = stored[150].id.uuidString.lowercased()
+        #expect(throws: EventLogError.duplicateEventID(id: reused, position: 151)) { try log.append(mixed, to: stream) }
+        // One id twice in the batch.
+        var repeated = try events(400, tag: 5)
+        repeated[399] = repeated[7]
+        let twice = repeated[7].id.uuidString.lowercased()
+        #expect(throws: EventLogError.duplicateEventID(id: twice, position: 0)) { try log.append(repeated, to: stream) }
+        #expect(try log.head()?.position == 300)
+        #expect(try log.version(of: stream) == 300)
+    }
+
+    /// A payload that cannot be sealed midway through a large batch (a cipher failure, forced
+    /// here): the batch's transaction commits nothing.
+    @Test func aSealingFailureMidwayCommitsNothing() throws {
+        let log = try EventLog.open(at: temporaryDirectory())
+        let stream = try StreamID("ann")
+        let batch = try events(1_000, tag: 6)
+        #expect(throws: EventLogError.self) {
+            try SealedBatch.$failingEventForTesting.withValue(600) { try log.append(batch, to: stream) }
+        }
+        #expect(try log.head() == nil)
+        #expect(try log.version(of: stream) == 0)
+        // Nothing of it is remembered: the same batch goes in whole afterwards.
+        #expect(try log.append(batch, to: stream).positions.count == 1_000)
+        try expectStored(log, stream, batch)
+    }
+
+    /// Inside a caller's transaction, a caller that swallows such a failure cannot commit the
+    /// half-written batch; one that fails before anything is written can go on.
+    @Test func aCallerCannotCommitAHalfWrittenBatch() throws {
+        let log = try EventLog.open(at: temporaryDirectory())
+        let stream = try StreamID("ann")
+        let batch = try events(1_000, tag: 7)
+        let other = try events(1, tag: 8)
+        #expect(throws: EventLogError.self) {
+            try log.write { write in
+                _ = try? SealedBatch.$failingEventForTesting.withValue(600) { try write.append(batch, to: stream) }
+                try write.append(other, to: try StreamID("ben"))
+            }
+        }
+        #expect(try log.head() == nil)
+        // Failing at the first event writes nothing: the rest of the transaction commits.
+        try log.write { write in
+            _ = try? SealedBatch.$failingEventForTesting.withValue(0) { try write.append(batch, to: stream) }
+            try write.append(other, to: try StreamID("ben"))
+        }
+        #expect(try log.head()?.position == 1)
+        #expect(try log.version(of: stream) == 0)
+        try expectStored(log, try StreamID("ben"), other)
     }
 }
