@@ -165,3 +165,11 @@ extension Envelope {
         return ChainHash.sha256(UnsafeRawBufferPointer(rebasing: bytes[..<cut])) { $0.elementsEqual(bytes[cut...]) }
     }
 }
+
+extension UnsafeRawBufferPointer {
+    /// Whether both hold the same bytes (`memcmp`: the generic `elementsEqual` goes byte by byte,
+    /// and the verifier compares a hash, a link and a stream id for every event).
+    func sameBytes(as other: UnsafeRawBufferPointer) -> Bool {
+        count == other.count && (count == 0 || memcmp(baseAddress!, other.baseAddress!, count) == 0)
+    }
+}

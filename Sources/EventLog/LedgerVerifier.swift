@@ -1,14 +1,18 @@
 import Crypto
 import Dispatch
 import LMDB
+import Synchronization
 
 /// Checks every rule of `Schemas/ledger-layout.md` ("A ledger is intact when") in one read snapshot,
-/// streaming: memory holds two chunks of envelope pointers plus each stream's last version.
+/// streaming: memory holds three chunks of envelope pointers plus each stream's last version.
 ///
-/// The walk is pipelined. While one lane checks chunk k in position order (links, versions, time),
-/// the other lanes hash and parse chunk k + 1: the SHA-256 of each envelope, its layout, whether its
-/// stream id is UTF-8 and the hash of that id. The bytes are the memory map, stable for the read
-/// transaction's life.
+/// The walk is pipelined. While lane 0 checks chunk k in position order (links, versions, time) and
+/// then reads chunk k + 2 from the cursor, the other lanes hash and parse chunk k + 1: the SHA-256
+/// of each envelope, its layout, whether its stream id is UTF-8 and the hash of that id; lane 0
+/// joins them when it is done. The bytes are the memory map, stable for the read transaction's
+/// life. (Reading the cursor between rounds, with the other lanes idle, and fixed shares of the
+/// hashing, a full verify of 1M events ran at 1.7–2.0M events/s against 2.1–2.4M in alternated
+/// runs on a 2-core machine.)
 struct LedgerVerifier {
     let databases: LedgerDatabases
     static let chunkSize = 8_192
@@ -42,7 +46,7 @@ struct LedgerVerifier {
             guard let view = try? EnvelopeView(p.bytes) else { return out }
             out.view = view
             let stored = view.hash
-            out.hashMatches = SHA256.hash(data: view.hashedBytes).withUnsafeBytes { $0.elementsEqual(stored) }
+            out.hashMatches = SHA256.hash(data: view.hashedBytes).withUnsafeBytes { $0.sameBytes(as: stored) }
             let stream = view.streamIDBytes
             out.streamIsUTF8 = stream.allSatisfy { $0 < 0x80 }
                 || String(validating: stream.bindMemory(to: UInt8.self), as: UTF8.self) != nil
@@ -81,7 +85,7 @@ struct LedgerVerifier {
                 }
                 if view.position != key { return report(key, .positionMismatch, "the envelope says position \(view.position)") }
                 if !found.hashMatches { return report(key, .hashMismatch, "the stored hash is not the SHA-256 of the envelope") }
-                if !view.previousHash.elementsEqual(previousHash) {
+                if !previousHash.withUnsafeBytes({ $0.sameBytes(as: view.previousHash) }) {
                     return report(key, .brokenLink, "the previous hash is not the hash of position \(key - 1)")
                 }
                 guard found.streamIsUTF8 else { return report(key, .undecodable, "stream id is not UTF-8") }
@@ -104,41 +108,46 @@ struct LedgerVerifier {
             return nil
         }
 
-        /// One round: lane 0 checks `checking` (prepared last round) while the other lanes prepare
-        /// `preparing`.
-        func round(preparing: inout Chunk, checking: Chunk) -> VerificationReport? {
+        /// One round: lane 0 checks `checking` (prepared last round) and then reads the next chunk
+        /// from the cursor (`walk`, on the calling thread, which owns the read transaction), while
+        /// the other lanes prepare `preparing`.
+        func round(preparing: inout Chunk, checking: Chunk, walk: () -> Void) -> VerificationReport? {
             let count = preparing.pending.count
-            let lanes = count == 0 ? 0 : Parallel.lanes(for: count, threshold: 1)
             preparing.prepared.removeAll(keepingCapacity: true)
             preparing.prepared.append(contentsOf: repeatElement(Prepared(), count: count))
             let pending = preparing.pending
             problem = nil
+            // Envelopes are prepared in blocks taken in turn, so lane 0 joins in once its own work is
+            // done and no lane waits on a fixed share another is still working through.
+            let taken = Atomic<Int>(0)
             preparing.prepared.withUnsafeMutableBufferPointer { buffer in
                 let out = DisjointWrites(buffer)
-                LanePool.shared.run(lanes: lanes + 1) { lane in
+                LanePool.shared.run(lanes: count == 0 ? 1 : Parallel.maximumLanes) { lane in
                     if lane == 0 {
                         self.problem = self.check(checking)
-                        return
+                        if self.problem != nil { return }
+                        walk()
                     }
-                    var i = lane - 1
-                    while i < count {
-                        out.buffer[i] = Chunk.prepare(pending[i])
-                        i += lanes
+                    while true {
+                        let start = taken.wrappingAdd(Self.block, ordering: .relaxed).oldValue
+                        guard start < count else { return }
+                        for i in start..<min(count, start + Self.block) { out.buffer[i] = Chunk.prepare(pending[i]) }
                     }
                 }
             }
             return problem
         }
+
+        /// Envelopes a lane prepares at a time.
+        static let block = 256
     }
 
-    /// A problem found while the cursor failed: carried out of the walk as the result.
-    private struct Walked: Error {
-        let report: VerificationReport
-        init(_ report: VerificationReport) { self.report = report }
-
-        static func catching(_ body: () throws -> VerificationReport?) throws -> VerificationReport? {
-            do { return try body() } catch let walked as Walked { return walked.report }
-        }
+    /// How the cursor walk ended: at the last entry, at an entry that breaks a rule (reported once
+    /// everything before it is checked, as a walk in order would), or with the cursor failing.
+    private enum WalkEnd {
+        case last
+        case problem(VerificationProblem.Rule, String)
+        case failure(any Error)
     }
 
     func verify(_ environment: Environment, expectedHead: ChainHash?, progress: ((UInt64, UInt64) -> Void)?) throws -> VerificationReport {
@@ -149,52 +158,62 @@ struct LedgerVerifier {
                 walk.report(position, rule, detail)
             }
 
-            let walked: VerificationReport? = try Walked.catching { try txn.withCursor(databases.events) { cursor in
-                var filling = Chunk()
-                var ready = Chunk()
-                /// Checks `ready` and prepares `filling`; then `filling` is the next to check.
-                func advance() -> VerificationReport? {
-                    if let problem = walk.round(preparing: &filling, checking: ready) { return problem }
-                    // Progress on the caller's thread (the check ran on whichever lane took it).
-                    if !ready.pending.isEmpty { progress?(walk.expected - 1, walk.total) }
-                    swap(&filling, &ready)
-                    filling.pending.removeAll(keepingCapacity: true)
-                    return nil
-                }
-                /// Everything collected so far checked; `nil` when it is intact.
-                func drain() -> VerificationReport? {
-                    if let problem = advance() { return problem }
-                    return advance()
-                }
-                /// The cursor's next entry; when it fails (a damaged page), the problems found in
-                /// what was read before are reported first, as a walk in order would.
-                func step(_ move: () throws -> Cursor.Entry?) throws -> Cursor.Entry? {
-                    do {
-                        return try move()
-                    } catch {
-                        if let problem = drain() { throw Walked(problem) }
-                        throw error
-                    }
-                }
+            // Three chunks in flight: one read from the cursor, one prepared by the lanes, one
+            // checked in order. Reading the next chunk overlaps the hashing of the one before.
+            let walked: VerificationReport? = try txn.withCursor(databases.events) { cursor in
+                var reading = Chunk()
+                var preparing = Chunk()
+                var checking = Chunk()
+                var ended: WalkEnd?
                 var next: UInt64 = 1
-                var entry = try step { try cursor.first() }
-                while let e = entry {
-                    guard e.key.count == 8 else {
-                        if let problem = drain() { return problem }
-                        return report(walk.expected, .undecodable, "a key of \(e.key.count) bytes is not a position")
+                var started = false
+                /// Fills `reading` with up to a chunk of entries, in position order.
+                func read() {
+                    while ended == nil && reading.pending.count < Self.chunkSize {
+                        let entry: Cursor.Entry?
+                        do {
+                            entry = try started ? cursor.next() : cursor.first()
+                            started = true
+                        } catch {
+                            ended = .failure(error)
+                            return
+                        }
+                        guard let e = entry else { ended = .last; return }
+                        guard e.key.count == 8 else {
+                            ended = .problem(.undecodable, "a key of \(e.key.count) bytes is not a position")
+                            return
+                        }
+                        let key = e.key.loadUnaligned(as: UInt64.self).bigEndian
+                        guard key == next else {
+                            ended = .problem(.gap, "the next stored position is \(key)")
+                            return
+                        }
+                        reading.pending.append(Pending(position: key, bytes: e.value))
+                        next += 1
                     }
-                    let key = try e.decodeKey(as: UInt64.self)
-                    if key != next {
-                        if let problem = drain() { return problem }
-                        return report(walk.expected, .gap, "the next stored position is \(key)")
-                    }
-                    filling.pending.append(Pending(position: key, bytes: e.value))
-                    next += 1
-                    if filling.pending.count == Self.chunkSize, let problem = advance() { return problem }
-                    entry = try step { try cursor.next() }
                 }
-                return drain()
-            } }
+                read()
+                while !(reading.pending.isEmpty && preparing.pending.isEmpty && checking.pending.isEmpty) {
+                    // Lane 0 checks `checking`, then reads the chunk after `reading` into `checking`'s
+                    // buffer, emptied: it is the one read next round.
+                    var spare = Chunk()
+                    swap(&spare, &checking)
+                    let checked = spare
+                    spare.pending.removeAll(keepingCapacity: true)
+                    swap(&reading, &spare)  // `spare` is what was read; `reading` is now empty
+                    let problem = walk.round(preparing: &preparing, checking: checked, walk: read)
+                    if let problem { return problem }
+                    if !checked.pending.isEmpty { progress?(walk.expected - 1, walk.total) }
+                    // What was prepared is checked next; what was read is prepared next.
+                    checking = preparing
+                    preparing = spare
+                }
+                switch ended {
+                case .problem(let rule, let detail)?: return report(walk.expected, rule, detail)
+                case .failure(let error)?: throw error
+                case .last?, nil: return nil
+                }
+            }
             if let walked { return walked }
             let count = walk.expected - 1
             let lastHead = walk.lastHead

@@ -20,7 +20,7 @@ struct StreamVersionTable {
     /// `h` is the id's `hash(_:)`, computed beforehand (on another lane).
     mutating func lookup(_ stream: UnsafeRawBufferPointer, hash h: UInt64) -> (index: Int, version: UInt64) {
         if let candidates = slots[h] {
-            for index in candidates where names[index].elementsEqual(stream) {
+            for index in candidates where names[index].withUnsafeBytes({ $0.sameBytes(as: stream) }) {
                 return (index, versions[index])
             }
         }
