@@ -41,14 +41,14 @@ public struct Envelope: Sendable, Equatable {
     /// the same bytes: a replay then builds and checks them once per run, not once per event.
     init(view: EnvelopeView, previous: Envelope? = nil) throws(EnvelopeDecodingError) {
         let stream: StreamID
-        if let previous, previous.streamID.rawValue.utf8.elementsEqual(view.streamIDBytes) {
+        if let previous, view.streamIDBytes.sameBytes(asUTF8Of: previous.streamID.rawValue) {
             stream = previous.streamID
         } else {
             guard let decoded = view.streamID else { throw EnvelopeDecodingError("stream id is not valid UTF-8") }
             stream = decoded
         }
         let type: String
-        if let previous, previous.type.utf8.elementsEqual(view.typeBytes) {
+        if let previous, view.typeBytes.sameBytes(asUTF8Of: previous.type) {
             type = previous.type
         } else {
             guard let decoded = view.type else { throw EnvelopeDecodingError("event type is not valid UTF-8") }
@@ -171,5 +171,11 @@ extension UnsafeRawBufferPointer {
     /// and the verifier compares a hash, a link and a stream id for every event).
     func sameBytes(as other: UnsafeRawBufferPointer) -> Bool {
         count == other.count && (count == 0 || memcmp(baseAddress!, other.baseAddress!, count) == 0)
+    }
+
+    /// Whether these are the UTF-8 bytes of `text`.
+    func sameBytes(asUTF8Of text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { sameBytes(as: UnsafeRawBufferPointer($0)) }
     }
 }
