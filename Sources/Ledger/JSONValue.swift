@@ -85,12 +85,16 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    static func writeString(_ s: String, to out: inout [UInt8]) {
+    /// `"s"` with JSON escapes; `backspaceAndFormFeed` writes 0x08 and 0x0C as `\b` and `\f`
+    /// (JSONEncoder's way) instead of `\u0008` and `\u000c` (the canonical form's).
+    static func writeString(_ s: String, backspaceAndFormFeed: Bool = false, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x08 where backspaceAndFormFeed: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C where backspaceAndFormFeed: out.append(contentsOf: #"\f"#.utf8)
             case 0x0A: out.append(contentsOf: #"\n"#.utf8)
             case 0x0D: out.append(contentsOf: #"\r"#.utf8)
             case 0x09: out.append(contentsOf: #"\t"#.utf8)

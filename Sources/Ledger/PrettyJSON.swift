@@ -25,7 +25,7 @@ extension JSONValue {
             var text = d.description
             if text.hasSuffix(".0") { text.removeLast(2) }
             out.append(contentsOf: text.utf8)
-        case .string(let s): Self.writePrettyString(s, to: &out)
+        case .string(let s): Self.writeString(s, backspaceAndFormFeed: true, to: &out)
         case .array(let items):
             out.append(UInt8(ascii: "["))
             out.append(0x0A)
@@ -44,7 +44,7 @@ extension JSONValue {
             for (i, key) in keys.enumerated() {
                 if i > 0 { out.append(contentsOf: ",\n".utf8) }
                 Self.writeIndent(indent + 1, to: &out)
-                Self.writePrettyString(key, to: &out)
+                Self.writeString(key, backspaceAndFormFeed: true, to: &out)
                 out.append(contentsOf: " : ".utf8)
                 members[key]!.writePretty(indent: indent + 1, to: &out)
             }
@@ -56,29 +56,5 @@ extension JSONValue {
 
     private static func writeIndent(_ level: Int, to out: inout [UInt8]) {
         for _ in 0..<level { out.append(contentsOf: "  ".utf8) }
-    }
-
-    /// JSONEncoder's escapes: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters as
-    /// `\u00xx`; everything else (slashes, DEL, non-ASCII) as it is.
-    private static func writePrettyString(_ s: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-            case 0x08: out.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
-            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-            case 0x09: out.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }
