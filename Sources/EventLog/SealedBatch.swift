@@ -77,7 +77,8 @@ final class SealedBatch: @unchecked Sendable {
         readerLane = LaneContext(key: key, bulk: bulk)
         failingEvent = Self.failingEventForTesting
         if events.count < Self.laneThreshold || Parallel.maximumLanes == 1 {
-            try sealRemaining(lane: &readerLane)
+            takeChunks(lane: &readerLane)
+            try throwFirstFailure()
         }
     }
 
@@ -111,6 +112,10 @@ final class SealedBatch: @unchecked Sendable {
         if !allTaken {
             LanePool.shared.run(lanes: Parallel.maximumLanes) { _ in sealInLane() }
         }
+        try throwFirstFailure()
+    }
+
+    private func throwFirstFailure() throws {
         for chunk in 0..<chunks where states[chunk].load(ordering: .acquiring) == Self.failed {
             throw failures[chunk]!
         }
@@ -154,23 +159,19 @@ final class SealedBatch: @unchecked Sendable {
         }
     }
 
-    /// A lane's loop: takes chunks in order until none is left or the writer is done.
+    /// A lane of its own, taking chunks.
     private func sealInLane() {
         var lane = LaneContext(key: key, bulk: bulk)
+        takeChunks(lane: &lane)
+    }
+
+    /// Takes chunks in order and seals them until none is left or the writer is done.
+    private func takeChunks(lane: inout LaneContext) {
         while !finished.load(ordering: .relaxed) {
             let chunk = nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
             guard chunk < chunks else { return }
             seal(chunk: chunk, lane: &lane)
         }
-    }
-
-    private func sealRemaining(lane: inout LaneContext) throws {
-        while true {
-            let chunk = nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard chunk < chunks else { break }
-            seal(chunk: chunk, lane: &lane)
-        }
-        for chunk in 0..<chunks where states[chunk].load(ordering: .acquiring) == Self.failed { throw failures[chunk]! }
     }
 
     private func seal(chunk: Int, lane: inout LaneContext) {
