@@ -50,7 +50,8 @@ final class LanePool: Sendable {
     }
 
     /// Runs `body(0)` … `body(lanes - 1)`, spread over the calling thread and the pool's threads,
-    /// and returns when every one has returned.
+    /// and returns when every one has returned. `body(0)` always runs on the calling thread: callers
+    /// rely on it for work bound to that thread (a write transaction, the verifier's read cursor).
     func run(lanes: Int, _ body: (Int) -> Void) {
         guard lanes > 1, workers > 0 else {
             for lane in 0..<lanes { body(lane) }
