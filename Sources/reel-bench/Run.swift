@@ -45,7 +45,7 @@ struct Run: AsyncParsableCommand {
         table.row(
             "1. batched append (events/s)", reel: reelBatch, lmdb: Self.median(lmdbBatches), sqlite: Self.median(sqliteBatches),
             target: "Reel ≥ 250,000", met: reelBatch >= 250_000)
-        if repeats > 1 { table.row(Self.range("   slowest / fastest of \(repeats), Reel", reelBatches)) }
+        if repeats > 1 { table.row(Self.range("   slowest / fastest of \(repeats)", reelBatches, lmdb: lmdbBatches, sqlite: sqliteBatches)) }
         let pipelined = Self.median(reelPipelined)
         table.row("   same, 2 async producers, group commit", reel: pipelined, lmdb: nil, sqlite: nil, target: "Reel ≥ 250,000", met: pipelined >= 250_000)
 
@@ -97,12 +97,15 @@ struct Run: AsyncParsableCommand {
         return sorted.isEmpty ? .nan : sorted[(sorted.count - 1) / 2]
     }
 
-    /// A "(reported)" row with the slowest and fastest of `values`, in Reel's column.
-    static func range(_ name: String, _ values: [Double]) -> [String] {
-        let finite = values.filter(\.isFinite)
-        let text = finite.isEmpty ? "–" : [finite.min()!, finite.max()!]
-            .map { Int($0.rounded()).formatted(.number.grouping(.automatic)) }.joined(separator: " / ")
-        return [name, text, "", "", "(reported)", ""]
+    /// A "(reported)" row with the slowest and fastest run of each system (Reel's, and when given
+    /// raw LMDB's and SQLite's): a slow phase of the machine shows in all of them.
+    static func range(_ name: String, _ reel: [Double], lmdb: [Double] = [], sqlite: [Double] = []) -> [String] {
+        func text(_ values: [Double]) -> String {
+            let finite = values.filter(\.isFinite)
+            guard let slowest = finite.min(), let fastest = finite.max() else { return "" }
+            return [slowest, fastest].map { Int($0.rounded()).formatted(.number.grouping(.automatic)) }.joined(separator: " / ")
+        }
+        return [name, text(reel), text(lmdb), text(sqlite), "(reported)", ""]
     }
 
     private func note(_ text: String) {
