@@ -10,8 +10,8 @@ struct Run: AsyncParsableCommand {
     @Option(help: "Durable single-event appends to time.") var singles = 1_000
     @Option(help: "Events per appender in the group-commit run (64 appenders).") var perAppender = 100
     @Option(help: "Events in the ledger that is verified and read in full.") var ledgerEvents = 1_000_000
-    @Option(help: "Runs of the batched appends, the verify and the read (the median is reported, with the slowest and fastest).")
-    var repeats = 3
+    @Option(help: "Runs of the batched appends, the verify and the read (the median is reported, with the slowest and fastest; default 3, 1 with --quick).")
+    var repeats: Int?
     @Flag(help: "Small sizes: a smoke test of the harness, not a measurement.") var quick = false
     @Option(help: "Where to write scratch files (default: a new temporary directory).") var scratch: String?
     @Flag(help: "Keep the scratch files (the verified ledger is <scratch>/reel-ledger), for profiling.") var keep = false
@@ -27,7 +27,7 @@ struct Run: AsyncParsableCommand {
         let payload = 200
         let baseline = try Baseline.compile(into: root)
         var table = Table()
-        let repeats = quick ? 1 : max(1, self.repeats)
+        let repeats = max(1, self.repeats ?? (quick ? 1 : 3))
         note("batched append, \(appendEvents) events of \(payload) bytes, 1,000 per transaction, \(repeats) runs of each")
 
         // 1. Batched append: the systems take turns, each run into a fresh directory, so a slow

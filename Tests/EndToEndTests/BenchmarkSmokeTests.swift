@@ -5,11 +5,13 @@ import Testing
 @Suite struct BenchmarkSmokeTests {
     /// The benchmark harness (C baseline included) runs and prints its table; figures are not judged here.
     @Test func theBenchmarkHarnessRunsInQuickMode() throws {
-        let output = try Harness.run(Harness.binaries + "/reel-bench", ["run", "--quick"])
+        let output = try Harness.run(Harness.binaries + "/reel-bench", ["run", "--quick", "--repeats", "2"])
         #expect(output.status == 0, "\(output.stderr)")
         for row in ["1. batched append", "2. single append p50", "3. 64 concurrent appenders", "4. full verify", "full read-and-open"] {
             #expect(output.stdout.contains(row))
         }
+        // Repeated runs: the median, and a slowest / fastest row under each repeated figure.
+        #expect(output.stdout.components(separatedBy: "slowest / fastest of 2").count - 1 == 3, "\(output.stdout)")
     }
 
     /// `reel-bench saved --quick` runs the real `reel` against an in-process fake server; the
