@@ -69,6 +69,16 @@ private func event(_ type: String = "favorite-added", _ json: String = #"{"media
         var positions: [UInt64] = []
         for try await e in log.events(from: 7, batchSize: 4) { positions.append(e.position) }
         #expect(positions == Array(7...50))
+        // Batches read ahead start where the one before ends: every start and size, ending
+        // exactly at a batch's end or inside one, past the end, and an empty log.
+        for (from, size) in [(1, 1), (1, 2), (1, 10), (1, 25), (1, 49), (1, 50), (1, 51), (2, 7), (44, 7), (50, 3), (51, 4), (80, 2)] {
+            var seen: [UInt64] = []
+            for try await e in log.events(from: UInt64(from), batchSize: size) { seen.append(e.position) }
+            #expect(seen == (from <= 50 ? Array(UInt64(from)...50) : []), "from \(from), batches of \(size)")
+        }
+        var none: [UInt64] = []
+        for try await e in try EventLog.open(at: temporaryDirectory()).events(from: 1, batchSize: 3) { none.append(e.position) }
+        #expect(none.isEmpty)
     }
 
     /// Batches read ahead, and each lane reuses the previous envelope's stream id and type when the
