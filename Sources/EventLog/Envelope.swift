@@ -162,7 +162,7 @@ extension Envelope {
     public static func hashMatches(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count > 32 else { return false }
         let cut = bytes.count - 32
-        return ChainHash.sha256(UnsafeRawBufferPointer(rebasing: bytes[..<cut])) { $0.elementsEqual(bytes[cut...]) }
+        return ChainHash.sha256(UnsafeRawBufferPointer(rebasing: bytes[..<cut])) { $0.sameBytes(as: UnsafeRawBufferPointer(rebasing: bytes[cut...])) }
     }
 }
 

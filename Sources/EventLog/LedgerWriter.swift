@@ -55,7 +55,7 @@ struct LedgerWriter: Sendable {
             let sameStream = try known.allSatisfy { position in
                 try txn.withValue(db.events, position) { bytes in
                     guard let bytes, let view = try? EnvelopeView(bytes) else { return false }
-                    return view.streamIDBytes.elementsEqual(request.stream.rawValue.utf8)
+                    return view.streamIDBytes.sameBytes(asUTF8Of: request.stream.rawValue)
                 }
             }
             guard known.count == events.count, sameStream else {
