@@ -21,17 +21,22 @@ public final class EventLog: Sendable {
         public var maximumBatchEvents: Int
         /// How often a caught-up subscription looks for appends made by other processes.
         public var pollInterval: Duration
+        /// The event type that closes a stream for good: a stream's key is destroyed only when its
+        /// last event on the verified chain is of this type (`ShreddingAuthority`).
+        public var closingEventType: String
 
         public init(
             ledger: Environment.Configuration = .init(),
             keys: Environment.Configuration = .init(initialMapSize: 1 << 20),
             maximumBatchEvents: Int = 10_000,
-            pollInterval: Duration = .milliseconds(100)
+            pollInterval: Duration = .milliseconds(100),
+            closingEventType: String = "account-deleted"
         ) {
             self.ledger = ledger
             self.keys = keys
             self.maximumBatchEvents = maximumBatchEvents
             self.pollInterval = pollInterval
+            self.closingEventType = closingEventType
         }
     }
 
@@ -41,12 +46,25 @@ public final class EventLog: Sendable {
     public let environment: Environment
     let keyStore: KeyStore
     let databases: LedgerDatabases
+    let authority: ShreddingAuthority
     private let writer: LedgerWriter
     private let committer: GroupCommitter
     let signal = CommitSignal()
     let pollInterval: Duration
 
+    /// Opens the log in `directory`, making a new one where there is none. On a read-only file
+    /// system it is opened for reading only (changes fail with `.readOnly`).
+    ///
+    /// `ledger/` and `keys/` belong together: each carries the same pair id (`meta/pair`), and
+    /// the log refuses to open one without the other (`missingKeyStore`, `missingLedger`) or
+    /// beside another's (`foreignKeyStore`), so nothing is ever started afresh beside history
+    /// whose keys, or keys whose history, are gone.
     public static func open(at directory: String, configuration: Configuration = Configuration()) throws -> EventLog {
+        var configuration = configuration
+        if Environment.isOnReadOnlyFileSystem(directory) {
+            configuration.ledger.readOnly = true
+            configuration.keys.readOnly = true
+        }
         do {
             return try EventLog(directory: directory, configuration: configuration)
         } catch {
@@ -54,29 +72,82 @@ public final class EventLog: Sendable {
         }
     }
 
+    /// Whether the log was opened for reading only (a read-only file system).
+    public var isReadOnly: Bool { environment.configuration.readOnly }
+
     private init(directory: String, configuration: Configuration) throws {
         self.directory = directory
-        environment = try Environment.open(at: directory + "/ledger", configuration: configuration.ledger)
-        keyStore = try KeyStore(directory: directory + "/keys", configuration: configuration.keys)
+        let readOnly = configuration.ledger.readOnly
+        let ledgerPath = directory + "/ledger"
+        var ledgerFile = stat()
+        let ledgerSize: Int? = stat(ledgerPath + "/data.mdb", &ledgerFile) == 0 ? Int(ledgerFile.st_size) : nil
+        try KeyStore.clearLeftovers(directory + "/keys", lock: KeyStoreLock(dataDirectory: directory, readOnly: configuration.keys.readOnly))
+        if (ledgerSize ?? 0) == 0 && KeyStore.exists(in: directory) {
+            // No ledger (or an empty file) beside a key store: only a key store with no keys may
+            // be the rest of a first open that a crash interrupted.
+            let keys = try KeyStore(dataDirectory: directory, configuration: configuration.keys, create: false, events: 0)
+            let (live, destroyed) = try keys.counts()
+            if live + destroyed > 0 { throw EventLogError.missingLedger(path: ledgerPath, keys: live + destroyed) }
+        }
+        if ledgerSize == 0 && !readOnly {
+            // A file a crash left before LMDB wrote its first page holds nothing: start it anew.
+            unlink(ledgerPath + "/data.mdb")
+        }
+        environment = try Environment.open(at: ledgerPath, configuration: configuration.ledger)
         let databases = try LedgerDatabases(environment: environment)
         self.databases = databases
+        let (head, ledgerPair) = try environment.read { txn in (try databases.head(txn), try txn.get(databases.meta, "pair")) }
+        let events = head?.position ?? 0
+        keyStore = try KeyStore(
+            dataDirectory: directory, configuration: configuration.keys, create: events == 0 && ledgerPair == nil, events: events)
         writer = LedgerWriter(databases: databases)
         pollInterval = configuration.pollInterval
+        authority = ShreddingAuthority(databases: databases, closingType: configuration.closingEventType)
         let signal = self.signal
         committer = GroupCommitter(
             environment: environment, writer: writer, maximumBatchEvents: configuration.maximumBatchEvents,
             committed: { signal.notify() })
-        let found = try environment.write { txn -> [UInt8] in
-            if let format = try txn.get(databases.meta, "format") { return format }
-            let format = Array(LedgerDatabases.format.utf8)
-            try txn.put(databases.meta, "format", format)
-            return format
-        }
+        let found: [UInt8] =
+            readOnly
+            ? try environment.read { txn in try txn.get(databases.meta, "format") } ?? Array(LedgerDatabases.format.utf8)
+            : try environment.write { txn -> [UInt8] in
+                if let format = try txn.get(databases.meta, "format") { return format }
+                let format = Array(LedgerDatabases.format.utf8)
+                try txn.put(databases.meta, "format", format)
+                return format
+            }
         guard found == Array(LedgerDatabases.format.utf8) else {
             throw EventLogError.unsupportedFormat(path: environment.path, found: String(decoding: found, as: UTF8.self))
         }
-        // A deletion that a crash interrupted is finished before anything else reads the keys.
-        try completeShredding()
+        try pair(ledgerPair, readOnly: readOnly)
+        // A deletion that a crash interrupted is finished by the next change of the ledger; try
+        // now, so the key's bytes do not wait for one. A failure here (no space, a record without
+        // authority) leaves reading possible; the next change meets it and reports it.
+        if !readOnly, try hasPendingShredding() { _ = try? completeShredding() }
+    }
+
+    /// Checks that `keys/` belongs to this ledger, and stamps both with one pair id when the
+    /// ledger has none yet (a new data directory, or one written before pair ids).
+    private func pair(_ ledgerPair: [UInt8]?, readOnly: Bool) throws {
+        let keysPair = try keyStore.pairID()
+        switch (ledgerPair, keysPair) {
+        case (let ledger?, let keys?):
+            guard ledger == keys else { throw EventLogError.foreignKeyStore(path: keyStore.directory, reason: "its pair id differs from the ledger's") }
+        case (_?, nil):
+            throw EventLogError.foreignKeyStore(path: keyStore.directory, reason: "it carries no pair id, while the ledger has one")
+        case (nil, let keys):
+            // Before the ledger is stamped, the key store must hold a record for every stream
+            // that has events (a copy of another ledger's keys, or an old one, does not).
+            let streams = try self.streams().map(\.stream)
+            let missing = try keyStore.streamsWithoutRecord(streams)
+            if let first = missing.first {
+                throw EventLogError.foreignKeyStore(
+                    path: keyStore.directory, reason: "it holds no key for \(missing.count) of the ledger's \(streams.count) streams (\(first) among them)")
+            }
+            guard !readOnly else { return }
+            let id = try keyStore.stamp(pairID: keys ?? SecureRandom.withBytes(16) { Array($0) })
+            try environment.write { txn in try txn.put(databases.meta, "pair", id) }
+        }
     }
 
     // MARK: - Appending
@@ -84,7 +155,16 @@ public final class EventLog: Sendable {
     /// The batch for an append; a small one is sealed here, a large one by whoever writes it
     /// (`SealedBatch.whileSealing`) or by `SealedBatch.sealAll`.
     private func batch(_ events: [ProposedEvent], for stream: StreamID) throws -> SealedBatch {
-        try SealedBatch(events, stream: stream, key: try keyStore.sealingKey(for: stream))
+        try SealedBatch(events, stream: stream, key: try sealingKey(for: stream))
+    }
+
+    /// The stream's sealing key, made on first use; refused for a stream that has events but no
+    /// key (`missingKey`): a key made now would leave its history unreadable.
+    func sealingKey(for stream: StreamID, in txn: Transaction? = nil) throws -> SymmetricKey {
+        try keyStore.sealingKey(for: stream) {
+            if let txn { return try databases.version(of: stream, txn) > 0 }
+            return try environment.read { try databases.version(of: stream, $0) } > 0
+        }
     }
 
     /// Appends `events` to `stream` atomically, in one transaction of its own on this thread. A
@@ -145,40 +225,115 @@ public final class EventLog: Sendable {
 
     /// Runs `body` in one write transaction of the ledger and commits it durably: appends made
     /// through it and the caller's own writes (projections) land together or not at all.
-    public func write<T>(_ body: (LedgerWrite) throws -> T) throws -> T {
+    ///
+    /// Every such transaction first finishes the key destruction of streams closed earlier whose
+    /// keys are not destroyed yet (a deletion a crash interrupted), on the chain's authority
+    /// only. Keys whose destruction `body` prepared (`LedgerWrite.destroyKeysOnCommit`) are
+    /// destroyed once the transaction is committed; `step` names the points passed.
+    public func write<T>(shredding step: (ShreddingStep) -> Void = { _ in }, _ body: (LedgerWrite) throws -> T) throws -> T {
         var appended = false
+        var replacement: KeyStoreReplacement?
+        // A replacement prepared by a transaction that did not commit is removed unused.
+        defer { replacement?.abandon() }
         let value: T
         do {
             // Errors of the caller's own pass through as they are; the log's become EventLogError.
             value = try environment.write { txn in
+                replacement?.abandon()  // a body run again (the map grew) prepares again
+                replacement = nil
                 let write = try LedgerWrite(log: self, transaction: txn)
+                try finishPendingShredding(write, step: step)
                 let value = try body(write)
                 // An append that failed midway left part of its batch: never commit that.
                 if let broken = write.brokenBy { throw broken }
                 try writer.writeHead(write.head, txn)
                 appended = write.appended
+                replacement = write.replacement
                 return value
             }
         } catch let error as LMDBError {
             throw EventLogError.storage(error)
         }
         if appended { signal.notify() }
+        if let prepared = replacement {
+            replacement = nil
+            step(.committed)
+            try wrapped { try prepared.install(reached: step) }
+            // The ledger records the keys as destroyed. Should this fail (no space), the next
+            // change of the ledger records it: the keys are destroyed either way.
+            let done = try? environment.write { txn in
+                for (stream, time) in prepared.destroyed {
+                    try txn.put(databases.closedStreams, stream.rawValue, ClosedStream(stream: stream, keyDestroyed: true, closedAtMicroseconds: time).bytes)
+                }
+            }
+            if done != nil { step(.recorded) }
+        }
         return value
+    }
+
+    /// Closed streams whose key destruction is not recorded as done.
+    private func pendingShredding(_ txn: Transaction) throws -> [ClosedStream] {
+        try txn.withCursor(databases.closedStreams) { cursor in
+            var out: [ClosedStream] = []
+            var entry = try cursor.first()
+            while let e = entry {
+                if e.value.first != 1 {
+                    let stream = StreamID(unchecked: try e.decodeKey(as: String.self))
+                    guard let closed = ClosedStream(stream: stream, bytes: Array(e.value)) else {
+                        throw EventLogError.unauthorizedShredding(stream: stream, reason: "its closed-streams record is malformed")
+                    }
+                    out.append(closed)
+                }
+                entry = try cursor.next()
+            }
+            return out
+        }
+    }
+
+    private func hasPendingShredding() throws -> Bool {
+        try environment.read { txn in try !pendingShredding(txn).isEmpty }
+    }
+
+    /// Finishes, inside `write`, what `pendingShredding` lists: each on the chain's authority
+    /// (else nothing is destroyed and the transaction fails), the keys destroyed by a
+    /// replacement of the key store, and the ledger's records set to done.
+    private func finishPendingShredding(_ write: LedgerWrite, step: (ShreddingStep) -> Void) throws {
+        let txn = write.transaction
+        let pending = try pendingShredding(txn)
+        guard !pending.isEmpty else { return }
+        for closed in pending { try authority.check(closed.stream, txn) }
+        var live: [(stream: StreamID, atMicroseconds: Int64)] = []
+        for closed in pending {
+            if case .destroyed = try keyStore.state(of: closed.stream) { continue }
+            live.append((closed.stream, closed.closedAtMicroseconds))
+        }
+        if !live.isEmpty {
+            let replacement = try KeyStoreReplacement(keyStore, destroying: live)
+            step(.keyStorePrepared)
+            try replacement.install(reached: step)
+        }
+        for closed in pending {
+            let done = ClosedStream(stream: closed.stream, keyDestroyed: true, closedAtMicroseconds: closed.closedAtMicroseconds)
+            try txn.put(databases.closedStreams, closed.stream.rawValue, done.bytes)
+        }
     }
 
     /// Makes the stream's key now (durably, in `keys/`), so a later write transaction need not.
     public func prepareKey(for stream: StreamID) throws {
-        _ = try wrapped { try keyStore.sealingKey(for: stream) }
+        _ = try wrapped { try sealingKey(for: stream) }
     }
 
-    /// Whether the stream is closed for good: its key is destroyed, or about to be (its payloads
-    /// and blobs are, or are about to become, unreadable).
+    /// Whether the stream's key is destroyed (its payloads and blobs are unreadable for good).
     public func isShredded(_ stream: StreamID) throws -> Bool {
         try wrapped {
-            if try environment.read({ try databases.closed(stream, $0) }) != nil { return true }
             if case .destroyed = try keyStore.state(of: stream) { return true }
             return false
         }
+    }
+
+    /// Every stream whose key is destroyed.
+    public func shreddedStreams() throws -> Set<StreamID> {
+        try wrapped { try keyStore.destroyedStreams() }
     }
 
     /// Every closed stream, in stream id order.
@@ -202,32 +357,15 @@ public final class EventLog: Sendable {
         }
     }
 
-    /// Destroys the keys of the streams closed since the last time (see `LedgerWrite.close`), then
-    /// rewrites the key store compactly so no file holds their bytes, then records them as done.
-    /// Runs on every open too, so a deletion a crash interrupted is finished. Returns the streams
-    /// whose keys it destroyed; `step` names each step as it is reached (for progress and tests).
+    /// Destroys the keys of closed streams whose destruction a crash interrupted (see `write`):
+    /// on the chain's authority, by a replacement of the key store, recorded as done. Returns the
+    /// streams it found pending; `step` names each step as it is reached.
     @discardableResult
     public func completeShredding(step: (ShreddingStep) -> Void = { _ in }) throws -> [StreamID] {
         try wrapped {
-            let pending = try closedStreams().filter { !$0.keyDestroyed }
+            let pending = try environment.read { txn in try pendingShredding(txn) }
             guard !pending.isEmpty else { return [] }
-            for closed in pending {
-                try keyStore.destroy([closed.stream], atMicroseconds: closed.closedAtMicroseconds)
-            }
-            step(.keysDestroyed)
-            try keyStore.rewrite { reached in
-                switch reached {
-                case .copied: step(.keyStoreCopied)
-                case .swapped: step(.keyStoreSwapped)
-                }
-            }
-            step(.keyStoreRewritten)
-            try environment.write { txn in
-                for closed in pending {
-                    let done = ClosedStream(stream: closed.stream, keyDestroyed: true, closedAtMicroseconds: closed.closedAtMicroseconds)
-                    try txn.put(databases.closedStreams, closed.stream.rawValue, done.bytes)
-                }
-            }
+            try write(shredding: step) { _ in }
             step(.recorded)
             return pending.map(\.stream)
         }
@@ -241,7 +379,7 @@ public final class EventLog: Sendable {
     /// Seals data kept beside the log under the stream's key (see `BlobSealer`); `context` names
     /// its purpose and must be given again to open it.
     public func sealBlob(_ plaintext: [UInt8], for stream: StreamID, context: String) throws -> [UInt8] {
-        try wrapped { try BlobSealer.seal(plaintext, stream: stream, context: context, key: try keyStore.sealingKey(for: stream)) }
+        try wrapped { try BlobSealer.seal(plaintext, stream: stream, context: context, key: try sealingKey(for: stream)) }
     }
 
     /// Opens a sealed blob; `nil` when the stream's key is destroyed. Throws `corruptBlob` when the
@@ -435,7 +573,10 @@ public final class EventLog: Sendable {
     public func backup(to directory: String) throws {
         try wrapped {
             try environment.copy(to: directory + "/ledger", compact: true)
-            try keyStore.environment.copy(to: directory + "/keys", compact: true)
+            // Under the shared lock, from the file `keys/` holds now: no replacement meanwhile.
+            try keyStore.lock.withLock(.shared) {
+                try keyStore.fresh(locked: true).environment.copy(to: directory + "/keys", compact: true)
+            }
         }
     }
 

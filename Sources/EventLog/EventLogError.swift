@@ -20,6 +20,18 @@ public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {
     case corruptBlob(stream: StreamID, context: String)
     /// The storage underneath failed.
     case storage(LMDBError)
+    /// `keys/` is missing while the ledger holds events (or names its key store).
+    case missingKeyStore(path: String, events: UInt64)
+    /// `keys/` is not the key store of this ledger: its pair id differs, or it lacks it.
+    case foreignKeyStore(path: String, reason: String)
+    /// The stream has events but the key store holds no key for it, live or destroyed.
+    case missingKey(StreamID)
+    /// `ledger/` is missing or empty while `keys/` holds keys: a ledger would be started afresh
+    /// beside keys whose events are gone.
+    case missingLedger(path: String, keys: Int)
+    /// A stream is marked for key destruction without an `account-deleted` event ending it on the
+    /// chain: nothing is destroyed.
+    case unauthorizedShredding(stream: StreamID, reason: String)
 
     public var description: String {
         switch self {
@@ -43,6 +55,20 @@ public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {
             "the sealed \(context) of stream \(stream) does not authenticate: it was altered or damaged"
         case .storage(let error):
             "storage failed: \(error)"
+        case .missingKeyStore(let path, let events):
+            "the key store \(path) is missing, but the ledger holds \(events) events whose payloads need it; "
+                + "restore it from the backup made with this ledger (nothing was changed)"
+        case .foreignKeyStore(let path, let reason):
+            "the key store \(path) does not belong to this ledger: \(reason); restore the one made with it (nothing was changed)"
+        case .missingKey(let stream):
+            "the key store holds no key for stream \(stream), which has events: it is not this ledger's key store, "
+                + "or it lost keys (nothing was changed)"
+        case .missingLedger(let path, let keys):
+            "the ledger \(path) is missing or empty, but the key store beside it holds keys of \(keys) streams; "
+                + "restore the ledger from a backup (nothing was changed)"
+        case .unauthorizedShredding(let stream, let reason):
+            "closed-streams marks stream \(stream) for key destruction, but \(reason): refusing to destroy its key "
+                + "(the ledger was tampered with; run 'reel audit verify')"
         }
     }
 }

@@ -5,55 +5,94 @@ import Synchronization
 
 /// The per-stream sealing keys, in their own small LMDB environment (`keys/`).
 ///
-/// A stream's key is made with its first event. Destroying it (crypto-shredding) leaves a marker,
-/// so the stream can never get a new key and its sealed payloads stay unreadable for good; then
-/// the environment is rewritten compactly so the key's bytes are in no file any more.
+/// A stream's key is made with its first event. Destroying it (crypto-shredding) replaces the key
+/// by a marker, so the stream can never get a new key and its sealed payloads stay unreadable for
+/// good. The marker is never written over the key in place (LMDB would keep the key's bytes in a
+/// freed page): a replacement environment is written fresh without it (`KeyStoreReplacement`) and
+/// swapped in for the whole directory.
 ///
-/// Another process may rewrite the environment while this one has it open: a handle on the old
-/// file still reads every key that existed then, so it is reopened only before writing and when a
-/// stream has no key in it (the key may have been made in the new file since).
+/// Every process follows one protocol (`Schemas/ledger-layout.md`, "The key store's life
+/// cycle"), built on `KeyStoreLock`: opens of `keys/` under the shared lock, every change under
+/// the exclusive one. A handle on a replaced file still reads every key that existed then, so it
+/// is reopened only before a change (under the exclusive lock) and when a stream has no record in
+/// it (the key may have been made in the new file since).
 final class KeyStore: Sendable {
     enum State: Sendable {
         case live(SymmetricKey)
         case destroyed(atMicroseconds: Int64)
     }
 
-    private struct Opened: Sendable {
+    struct Opened: Sendable {
         let environment: Environment
         let keys: Database<String, [UInt8]>
+        /// `nil` in a read-only key store written before the pair id existed.
+        let meta: Database<String, [UInt8]>?
 
         init(_ environment: Environment) throws {
             self.environment = environment
             keys = try environment.database(named: "stream-keys")
+            do {
+                meta = try environment.database(named: "meta")
+            } catch LMDBError.Code.notFound {
+                meta = nil
+            }
         }
     }
 
+    static let databaseNames = ["stream-keys", "meta"]
+
     let directory: String
-    private let configuration: Environment.Configuration
+    let lock: KeyStoreLock
+    let configuration: Environment.Configuration
     private let opened: Mutex<Opened>
     private let cache = Mutex<[StreamID: State]>([:])
 
-    init(directory: String, configuration: Environment.Configuration) throws {
-        self.directory = directory
+    /// Whether `dataDirectory` holds a key store (after leftovers of a replacement are cleared).
+    static func exists(in dataDirectory: String) -> Bool {
+        Environment.fileIdentity(ofDirectory: dataDirectory + "/keys") != nil
+    }
+
+    /// Opens `keys/` in `dataDirectory`; a missing one is made only when `create` is set (the
+    /// caller decided it is a new data directory), else refused.
+    init(dataDirectory: String, configuration: Environment.Configuration, create: Bool, events: UInt64) throws {
+        directory = dataDirectory + "/keys"
+        lock = KeyStoreLock(dataDirectory: dataDirectory, readOnly: configuration.readOnly)
         self.configuration = configuration
-        try Environment.finishInterruptedRewrite(at: directory)
-        opened = Mutex(try Opened(Environment.open(at: directory, configuration: configuration)))
+        try Self.clearLeftovers(directory, lock: lock)
+        let directory = self.directory
+        opened = Mutex(
+            try lock.withLock(.shared) {
+                guard create || Environment.fileIdentity(ofDirectory: directory) != nil else {
+                    throw EventLogError.missingKeyStore(path: directory, events: events)
+                }
+                return try Opened(Environment.open(at: directory, configuration: configuration))
+            })
     }
 
     var environment: Environment { opened.withLock { $0.environment } }
 
     private var current: Opened { opened.withLock { $0 } }
 
-    /// The handle on the file the directory holds now (reopened after another process's rewrite).
-    private func fresh() throws -> Opened {
+    /// The handle on the file the directory holds now, reopened if it was replaced. `locked`: the
+    /// caller holds the exclusive lock (else the shared one is taken for the reopen).
+    func fresh(locked: Bool) throws -> Opened {
         let held = current
         guard try held.environment.isSuperseded else { return held }
-        let reopened = try Opened(Environment.reopen(at: directory, configuration: configuration))
+        let reopen = { try Opened(Environment.reopen(at: self.directory, configuration: self.configuration)) }
+        let reopened = locked ? try reopen() : try lock.withLock(.shared, reopen)
         opened.withLock { $0 = reopened }
         return reopened
     }
 
-    private static func decode(_ bytes: [UInt8]) -> State? {
+    /// Adopts the handle a replacement made (its caller holds the exclusive lock).
+    func adopt(_ replaced: Opened, destroyed streams: [StreamID], atMicroseconds time: Int64) {
+        opened.withLock { $0 = replaced }
+        cache.withLock { cache in
+            for stream in streams { cache[stream] = .destroyed(atMicroseconds: time) }
+        }
+    }
+
+    static func decode(_ bytes: [UInt8]) -> State? {
         if bytes.count == 33, bytes[0] == 1 { return .live(SymmetricKey(data: bytes[1...])) }
         if bytes.count == 9, bytes[0] == 0 {
             let micros = bytes[1...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -62,13 +101,19 @@ final class KeyStore: Sendable {
         return nil
     }
 
+    static func marker(atMicroseconds time: Int64) -> [UInt8] {
+        var marker: [UInt8] = [0]
+        withUnsafeBytes(of: UInt64(bitPattern: time).bigEndian) { marker.append(contentsOf: $0) }
+        return marker
+    }
+
     /// The stream's key state, or `nil` when the stream never had a key.
     func state(of stream: StreamID) throws -> State? {
         if let state = cache.withLock({ $0[stream] }) { return state }
         var store = current
         var stored = try store.environment.read { txn in try txn.get(store.keys, stream.rawValue) }
         if stored == nil {
-            store = try fresh()
+            store = try fresh(locked: false)
             stored = try store.environment.read { txn in try txn.get(store.keys, stream.rawValue) }
         }
         guard let stored, let state = Self.decode(stored) else { return nil }
@@ -76,41 +121,40 @@ final class KeyStore: Sendable {
         return state
     }
 
-    /// The key to open the stream's payloads, `nil` when it is destroyed (or never existed).
+    /// The key to open the stream's payloads, `nil` when it is destroyed. A stream that has
+    /// events must have a record: `nil` state means the key store is not this ledger's.
     func key(for stream: StreamID) throws -> SymmetricKey? {
-        if case .live(let key) = try state(of: stream) { return key }
-        return nil
-    }
-
-    /// Runs `body` in a write transaction on the current file, reopening it first if another
-    /// process rewrote it (checked under the write lock, so no rewrite can slip in between).
-    private func write<T>(_ body: (Transaction, Database<String, [UInt8]>) throws -> T) throws -> T {
-        while true {
-            let store = try fresh()
-            var superseded = false
-            let value: T? = try store.environment.write { txn in
-                if try store.environment.isSuperseded {
-                    superseded = true
-                    return nil
-                }
-                return try body(txn, store.keys)
-            }
-            if !superseded, let value { return value }
+        switch try state(of: stream) {
+        case .live(let key): return key
+        case .destroyed: return nil
+        case nil: throw EventLogError.missingKey(stream)
         }
     }
 
-    /// The key to seal new events of the stream, made (durably) on first use.
-    func sealingKey(for stream: StreamID) throws -> SymmetricKey {
+    /// Runs `body` in a write transaction on the current file, under the exclusive lock (so no
+    /// replacement can happen meanwhile, and every writer shares one LMDB lock file).
+    private func write<T>(_ body: (Transaction, Opened) throws -> T) throws -> T {
+        try lock.withLock(.exclusive) {
+            let store = try fresh(locked: true)
+            return try store.environment.write { txn in try body(txn, store) }
+        }
+    }
+
+    /// The key to seal new events of the stream, made (durably) on first use. `hasEvents` says
+    /// whether the ledger holds events of the stream already: then a missing key is not made
+    /// afresh (the history would become unreadable) but refused.
+    func sealingKey(for stream: StreamID, hasEvents: () throws -> Bool = { false }) throws -> SymmetricKey {
         switch try state(of: stream) {
         case .live(let key): return key
         case .destroyed: throw EventLogError.streamShredded(stream)
         case nil: break
         }
-        let state: State = try write { txn, keys in
-            // Another process may have made it meanwhile: the write lock makes check-then-put atomic.
-            if let stored = try txn.get(keys, stream.rawValue), let state = Self.decode(stored) { return state }
+        if try hasEvents() { throw EventLogError.missingKey(stream) }
+        let state: State = try write { txn, store in
+            // Another process may have made it meanwhile: the lock makes check-then-put atomic.
+            if let stored = try txn.get(store.keys, stream.rawValue), let state = Self.decode(stored) { return state }
             let key = SymmetricKey(size: .bits256)
-            try txn.put(keys, stream.rawValue, [1] + key.withUnsafeBytes { Array($0) })
+            try txn.put(store.keys, stream.rawValue, [1] + key.withUnsafeBytes { Array($0) })
             return .live(key)
         }
         cache.withLock { $0[stream] = state }
@@ -118,41 +162,30 @@ final class KeyStore: Sendable {
         throw EventLogError.streamShredded(stream)
     }
 
-    /// Replaces the streams' keys with destroyed markers (a stream without a key gets a marker
-    /// too, so it can never get one). The key bytes stay in freed pages until `rewrite()`.
-    func destroy(_ streams: [StreamID], atMicroseconds time: Int64) throws {
-        guard !streams.isEmpty else { return }
-        var marker: [UInt8] = [0]
-        withUnsafeBytes(of: UInt64(bitPattern: time).bigEndian) { marker.append(contentsOf: $0) }
-        try write { txn, keys in
-            for stream in streams {
-                if let stored = try txn.get(keys, stream.rawValue), stored.first == 0 { continue }
-                try txn.put(keys, stream.rawValue, marker)
-            }
-        }
-        cache.withLock { cache in
-            for stream in streams { cache[stream] = .destroyed(atMicroseconds: time) }
+    // MARK: - The pair id
+
+    /// The id shared with the ledger this key store belongs to; `nil` before it was stamped.
+    func pairID() throws -> [UInt8]? {
+        let store = try fresh(locked: false)
+        guard let meta = store.meta else { return nil }
+        return try store.environment.read { txn in try txn.get(meta, "pair") }
+    }
+
+    /// Stamps the pair id (once: an id stamped already is kept and returned).
+    func stamp(pairID id: [UInt8]) throws -> [UInt8] {
+        try write { txn, store in
+            guard let meta = store.meta else { throw LMDBError(code: .readOnly, function: "stamp", message: "\(directory) is read-only") }
+            if let stamped = try txn.get(meta, "pair") { return stamped }
+            try txn.put(meta, "pair", id)
+            return id
         }
     }
 
-    /// Rewrites the environment compactly (see `Environment.rewriteCompactly`), so destroyed keys
-    /// leave no bytes in any file.
-    func rewrite(reached: (Environment.RewriteStep) -> Void = { _ in }) throws {
-        while true {
-            let store = try fresh()
-            do {
-                let rewritten = try Opened(store.environment.rewriteCompactly(reached: reached))
-                opened.withLock { $0 = rewritten }
-                return
-            } catch LMDBError.Code.busy {
-                continue  // another process rewrote it first: take the new file and go again
-            }
-        }
-    }
+    // MARK: - Inspection
 
     /// How many keys the store holds: live and destroyed.
     func counts() throws -> (live: Int, destroyed: Int) {
-        let store = try fresh()
+        let store = try fresh(locked: false)
         return try store.environment.read { txn in
             try txn.withCursor(store.keys) { cursor in
                 var live = 0, destroyed = 0
@@ -163,6 +196,53 @@ final class KeyStore: Sendable {
                 }
                 return (live, destroyed)
             }
+        }
+    }
+
+    /// Every stream whose key is destroyed.
+    func destroyedStreams() throws -> Set<StreamID> {
+        let store = try fresh(locked: false)
+        return try store.environment.read { txn in
+            try txn.withCursor(store.keys) { cursor in
+                var out = Set<StreamID>()
+                var entry = try cursor.first()
+                while let e = entry {
+                    if e.value.first == 0 { out.insert(StreamID(unchecked: try e.decodeKey(as: String.self))) }
+                    entry = try cursor.next()
+                }
+                return out
+            }
+        }
+    }
+
+    /// Of `streams`, those the store holds no record for (live or destroyed).
+    func streamsWithoutRecord(_ streams: [StreamID]) throws -> [StreamID] {
+        let store = try fresh(locked: false)
+        return try store.environment.read { txn in
+            try streams.filter { try txn.get(store.keys, $0.rawValue) == nil }
+        }
+    }
+
+    // MARK: - Leftovers
+
+    /// Clears what an interrupted replacement left beside `keys/`: `keys.next/` (a replacement
+    /// not swapped in, or, after the swap, the old file holding destroyed keys) and `keys.old/`
+    /// (the file-system fallback's old copy). Between the fallback's two renames `keys/` is
+    /// missing while `keys.old/` and a complete `keys.next/` exist: the swap is finished.
+    /// Done under the exclusive lock, so a replacement in progress is never mistaken for one.
+    static func clearLeftovers(_ directory: String, lock: KeyStoreLock) throws {
+        let next = directory + ".next", old = directory + ".old"
+        func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+        guard exists(next) || exists(old), !lock.readOnly else { return }
+        try lock.withLock(.exclusive) {
+            if Environment.fileIdentity(ofDirectory: directory) == nil, exists(old) {
+                let complete = Environment.fileIdentity(ofDirectory: next) != nil ? next : old
+                try? Environment.removeTree(directory)
+                guard rename(complete, directory) == 0 else { throw Environment.systemError("rename", complete) }
+                try Environment.syncFile((directory as NSString).deletingLastPathComponent)
+            }
+            try Environment.removeTree(next)
+            if Environment.fileIdentity(ofDirectory: directory) != nil { try Environment.removeTree(old) }
         }
     }
 }

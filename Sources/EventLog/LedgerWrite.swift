@@ -15,6 +15,9 @@ public final class LedgerWrite {
     /// The error of an append that failed after writing part of its batch (a payload the cipher
     /// could not seal): this transaction must not commit, whatever the caller does with the error.
     private(set) var brokenBy: (any Error)?
+    /// The key store's replacement that destroys the keys of streams closed here, prepared before
+    /// the commit and swapped in after it (`EventLog.write`).
+    private(set) var replacement: KeyStoreReplacement?
 
     init(log: EventLog, transaction: Transaction) throws {
         self.log = log
@@ -64,7 +67,7 @@ public final class LedgerWrite {
         _ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion, each: (UnsafeRawBufferPointer) throws -> T
     ) throws -> (AppendResult, [T]) {
         let request = AppendRequest(
-            batch: try SealedBatch(events, stream: stream, key: try log.keyStore.sealingKey(for: stream)), expected: expected)
+            batch: try SealedBatch(events, stream: stream, key: try log.sealingKey(for: stream, in: transaction)), expected: expected)
         var made: [T] = []
         made.reserveCapacity(events.count)
         let before = head?.position
@@ -91,14 +94,30 @@ public final class LedgerWrite {
         }
     }
 
-    /// Closes `stream` for good, in this transaction: it accepts no more events, and its key is
-    /// destroyed by `EventLog.completeShredding()` once the transaction is committed (or on the
-    /// next open of the log, should the process die first).
+    /// Closes `stream` for good, in this transaction: it accepts no more events. Its key is
+    /// destroyed by the next change of the ledger (`EventLog.write`) unless the caller destroys it
+    /// with this commit (`destroyKeysOnCommit`).
     public func close(_ stream: StreamID, atMicroseconds time: Int64) throws {
         try wrapped {
             guard try log.databases.closed(stream, transaction) == nil else { return }
             let closed = ClosedStream(stream: stream, keyDestroyed: false, closedAtMicroseconds: time)
             try transaction.put(log.databases.closedStreams, stream.rawValue, closed.bytes)
+        }
+    }
+
+    /// Prepares, now, the key store's replacement that destroys the keys of `streams` (closed in
+    /// this transaction), and has `EventLog.write` swap it in once this transaction commits. The
+    /// preparing is what needs disk space: should it fail, the transaction fails with nothing
+    /// changed. The key store stays locked until then (see `KeyStoreLock`).
+    public func destroyKeysOnCommit(_ streams: [StreamID], atMicroseconds time: Int64) throws {
+        try wrapped {
+            for stream in streams {
+                guard try log.databases.closed(stream, transaction) != nil else {
+                    throw EventLogError.unauthorizedShredding(stream: stream, reason: "it is not closed in this transaction")
+                }
+            }
+            replacement?.abandon()
+            replacement = try KeyStoreReplacement(log.keyStore, destroying: streams.map { ($0, time) })
         }
     }
 

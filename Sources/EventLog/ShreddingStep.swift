@@ -1,12 +1,12 @@
-/// The steps of `EventLog.completeShredding()` after the stream was closed, in order.
+/// The steps of destroying closed streams' keys, in order (see `KeyStoreReplacement`).
 public enum ShreddingStep: String, Sendable, CaseIterable {
-    /// The keys are replaced by destroyed markers (their bytes are still in freed pages).
-    case keysDestroyed = "keys-destroyed"
-    /// A compact copy of the key store is complete beside it; nothing swapped yet.
-    case keyStoreCopied = "key-store-copied"
-    /// The copy is swapped in; the old key store (with the keys' bytes) is not removed yet.
+    /// A replacement of the key store without the keys is written beside it; nothing swapped.
+    case keyStorePrepared = "key-store-prepared"
+    /// The ledger transaction that closed the streams is committed; the keys are still live.
+    case committed
+    /// The replacement is swapped in; the old key store (with the keys' bytes) is not removed yet.
     case keyStoreSwapped = "key-store-swapped"
-    /// The key store is rewritten compactly: no file holds the keys' bytes any more.
+    /// The old key store is removed: no file holds the keys' bytes any more.
     case keyStoreRewritten = "key-store-rewritten"
     /// The streams are recorded as shredded in the ledger.
     case recorded

@@ -37,11 +37,14 @@ public final class Environment: @unchecked Sendable {
         public var durability: Durability
         /// `false` sets `MDB_NORDAHEAD`, better for random reads of a map larger than memory.
         public var readAhead: Bool
+        /// `MDB_RDONLY`: reads only, for a data directory on a read-only file system (LMDB then
+        /// works without its lock file). Write transactions fail with `.readOnly`.
+        public var readOnly: Bool
 
         public init(
             initialMapSize: Int = 64 << 20, maximumMapSize: Int = 1 << 44, maxDatabases: UInt32 = 32,
             maxReaders: UInt32 = 1024, fileMode: mode_t = 0o600, durability: Durability = .full,
-            readAhead: Bool = true
+            readAhead: Bool = true, readOnly: Bool = false
         ) {
             self.initialMapSize = initialMapSize
             self.maximumMapSize = maximumMapSize
@@ -50,6 +53,7 @@ public final class Environment: @unchecked Sendable {
             self.fileMode = fileMode
             self.durability = durability
             self.readAhead = readAhead
+            self.readOnly = readOnly
         }
     }
 
@@ -95,7 +99,7 @@ public final class Environment: @unchecked Sendable {
     /// Opens (creating if needed) the environment in directory `path`, or returns the one this
     /// process already has open there.
     public static func open(at path: String, configuration: Configuration = Configuration()) throws -> Environment {
-        try createDirectory(path)
+        if !configuration.readOnly { try createDirectory(path) }
         guard let resolved = realpath(path, nil) else {
             throw LMDBError(code: .init(rawValue: errno), function: "realpath", message: "cannot resolve \(path)")
         }
@@ -145,6 +149,7 @@ public final class Environment: @unchecked Sendable {
         var flags = UInt32(MDB_NOTLS)
         if !configuration.readAhead { flags |= UInt32(MDB_NORDAHEAD) }
         if configuration.durability == .unsafeNoSync { flags |= UInt32(MDB_NOSYNC) }
+        if configuration.readOnly { flags |= UInt32(MDB_RDONLY) }
         let initial = (max(configuration.initialMapSize, pageSize) + pageSize - 1) / pageSize * pageSize
         var rc = mdb_env_set_maxdbs(env, configuration.maxDatabases)
         if rc == 0 { rc = mdb_env_set_maxreaders(env, configuration.maxReaders) }
@@ -158,8 +163,10 @@ public final class Environment: @unchecked Sendable {
         handle = env
         writerQueue = DispatchQueue(label: "reel.lmdb.writer", qos: .userInitiated)
         // Slots left by processes that died in a read transaction would pin old pages forever.
-        var dead: Int32 = 0
-        mdb_reader_check(env, &dead)
+        if !configuration.readOnly {
+            var dead: Int32 = 0
+            mdb_reader_check(env, &dead)
+        }
     }
 
     deinit {
@@ -181,6 +188,8 @@ public final class Environment: @unchecked Sendable {
         let dbi: MDB_dbi = try databases.withLock { open in
             if let dbi = open[name] { return dbi }
             var dbi = MDB_dbi()
+            // A read-only environment cannot create: the database must be there already.
+            let create = create && !configuration.readOnly
             let flags = create ? UInt32(MDB_CREATE) : 0
             if create {
                 try write { txn in
@@ -256,6 +265,9 @@ public final class Environment: @unchecked Sendable {
         guard writerThread.load(ordering: .relaxed) != me else {
             throw LMDBError(code: .badTxn, function: "mdb_txn_begin", message: "a write transaction cannot be nested in another on the same thread")
         }
+        guard !configuration.readOnly else {
+            throw LMDBError(code: .readOnly, function: "mdb_txn_begin", message: "\(path) is on a read-only file system: it can be read, not changed")
+        }
         while true {
             let txn = try begin(readOnly: false)
             writerThread.store(me, ordering: .relaxed)
@@ -278,7 +290,7 @@ public final class Environment: @unchecked Sendable {
                 writerThread.store(0, ordering: .relaxed)
                 gate.leave()
                 if rc == MDB_MAP_FULL { try grow(); continue }
-                try check(rc, "mdb_txn_commit")
+                if rc != MDB_SUCCESS { throw Self.classifyWriteFailure(LMDBError(rc, "mdb_txn_commit"), at: path) }
                 return value
             case .failure(let error):
                 mdb_txn_abort(txnHandle)

@@ -44,6 +44,8 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let fileExists = Code(rawValue: EEXIST)
         public static let noSuchFile = Code(rawValue: ENOENT)
         public static let busy = Code(rawValue: EBUSY)
+        public static let readOnly = Code(rawValue: EROFS)
+        public static let ioError = Code(rawValue: EIO)
 
         public var description: String { String(cString: mdb_strerror(rawValue)) }
 

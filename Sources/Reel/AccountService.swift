@@ -64,22 +64,17 @@ public final class AccountService: Sendable {
     /// projections updated in the same transaction. `photo` carries the bytes of `.changePhoto`.
     ///
     /// `.deleteAccount` deletes for good: the account's stream is closed in the same transaction,
-    /// then its key is destroyed and the key store rewritten (`EventLog.completeShredding`);
-    /// `step` names each step of that as it is reached.
+    /// the key store's replacement without its key is prepared before the commit and swapped in
+    /// after it (`LedgerWrite.destroyKeysOnCommit`); `step` names each step as it is reached.
     public func execute(
         _ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil, step: (DeletionStep) -> Void = { _ in }
     ) throws -> CommandReport {
-        let report = try record(command, for: handle, photo: photo, step: step)
-        if report.appended.contains(where: { $0.event == .accountDeleted }) {
-            step(.recorded)
-            try log.completeShredding { step(.init($0)) }
-        }
-        return report
+        try record(command, for: handle, photo: photo, step: step)
     }
 
     private func record(_ command: Command, for handle: AccountHandle, photo: [UInt8]?, step: (DeletionStep) -> Void) throws -> CommandReport {
         let store = self.store
-        return try log.write { w in
+        return try log.write(shredding: { step(.init($0)) }) { w in
             let txn = w.transaction
             try store.catchUp(w, projector: projector)
             let slot = try store.liveSlot(txn)
@@ -111,6 +106,10 @@ public final class AccountService: Sendable {
                 try txn.put(store.deletedAccounts, stream.rawValue, record.bytes)
                 try store.removePhotos(of: stream, txn)
                 step(.appending)
+                // The key store's replacement is written now, before the commit: a disk too full
+                // for it fails the deletion with nothing changed.
+                try w.destroyKeysOnCommit([stream], atMicroseconds: time)
+                step(.keyStorePrepared)
             }
             try store.save(set, into: slot, txn)
             return CommandReport(
@@ -371,9 +370,9 @@ public final class AccountService: Sendable {
     /// The set without what is not stored: deleted accounts, and streams whose key is destroyed.
     private func storable(_ set: ProjectionSet) throws -> ProjectionSet {
         var copy = set
-        // Keys are destroyed only for closed streams, so the closed set covers every shredded one.
-        let closed = Set(try log.closedStreams().map(\.stream))
-        for (stream, state) in set.states where state.status == .deleted || closed.contains(stream) { copy.remove(stream) }
+        // The replay says which accounts are deleted; a `closed-streams` record alone is no proof.
+        let shredded = try log.shreddedStreams()
+        for (stream, state) in set.states where state.status == .deleted || shredded.contains(stream) { copy.remove(stream) }
         return copy
     }
 

@@ -14,6 +14,8 @@ enum ExitStatus: Int32 {
     case integrityFailure = 65
     case notFound = 66
     case unavailable = 69
+    /// No space left on the device holding the data directory; nothing was changed.
+    case noSpace = 73
     /// Also "try again later": TMDb rate limiting.
     case conflict = 75
     /// TMDb refused the configured credentials.
@@ -50,7 +52,9 @@ extension ReelFailure {
             case .wrongExpectedVersion, .duplicateEventID: return ReelFailure(message: error.description, status: .conflict)
             case .invalidStreamID, .invalidEventType, .payloadTooLarge: return ReelFailure(message: error.description, status: .usage)
             case .streamShredded: return ReelFailure(message: error.description, status: .notFound)
-            case .unsupportedFormat, .corruptEnvelope, .corruptBlob: return ReelFailure(message: error.description, status: .integrityFailure)
+            case .unsupportedFormat, .corruptEnvelope, .corruptBlob, .missingKeyStore, .foreignKeyStore, .missingKey, .missingLedger,
+                .unauthorizedShredding:
+                return ReelFailure(message: error.description, status: .integrityFailure)
             case .storage(let storage): return from(storage)
             }
         case let error as CatalogError:
@@ -71,7 +75,9 @@ extension ReelFailure {
         case let error as LMDBError:
             switch error.code {
             case .accessDenied: return ReelFailure(message: "permission denied: \(error.message)", status: .unavailable)
-            case .noSpace, .mapFull: return ReelFailure(message: "no space left for the ledger: \(error.message)", status: .unavailable)
+            case .noSpace: return ReelFailure(message: "\(error.message); nothing was changed", status: .noSpace)
+            case .mapFull: return ReelFailure(message: "no space left for the ledger: \(error.message)", status: .unavailable)
+            case .readOnly: return ReelFailure(message: error.message, status: .unavailable)
             case .invalid, .versionMismatch, .corrupted, .panic:
                 return ReelFailure(message: "the data directory does not hold a readable ledger: \(error.message)", status: .integrityFailure)
             default: return ReelFailure(message: "storage failed: \(error)", status: .failure)

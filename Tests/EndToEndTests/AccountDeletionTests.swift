@@ -333,7 +333,7 @@ import Glibc
 
     /// The steps of a deletion, in order (`REEL_FAILPOINT=delete:<step>` kills `reel` there).
     static let steps = [
-        "appending", "recorded", "key-destroyed", "key-store-copied", "key-store-swapped", "key-store-rewritten", "completed",
+        "appending", "key-store-prepared", "recorded", "key-store-swapped", "key-store-rewritten", "completed",
     ]
 
     @Test(arguments: steps)
@@ -349,7 +349,7 @@ import Glibc
         #expect(crash.status == SIGKILL, "\(step): killed by SIGKILL, not exit \(crash.status): \(crash.stderr)")
         #expect(crash.stdout.isEmpty, "\(step): \(crash.stdout)")
 
-        if step == "appending" {
+        if step == "appending" || step == "key-store-prepared" {
             // Killed before the commit: nothing happened.
             #expect(try ledger.eventCount() == before, "\(step)")
             #expect(try Self.storedKey(ledger, stream) == [1] + key, "\(step): the key is intact")
@@ -373,7 +373,7 @@ import Glibc
 
         // Committed. Before the key store is rewritten, the key's bytes are still in some file (in
         // keys/, freed or not, or in the old copy after the swap): the next command has work to do.
-        if ["recorded", "key-destroyed", "key-store-copied", "key-store-swapped"].contains(step) {
+        if ["recorded", "key-store-swapped"].contains(step) {
             #expect(try !Self.files(in: ledger, containing: key).isEmpty, "\(step): the crash should leave the key's bytes behind")
         }
         // The next command, whatever it is (here a read of another account), finishes the deletion.

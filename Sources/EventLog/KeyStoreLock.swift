@@ -1,0 +1,69 @@
+import Foundation
+import LMDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The lock every process honours around the key store's life cycle: `flock` on `keys.lock`
+/// in the data directory, a file that is made once and never replaced, renamed or removed (a
+/// lock inside `keys/` would be swapped away with the directory it guards).
+///
+/// - shared: while opening `keys/` (so no open sees the directory mid-replacement);
+/// - exclusive: around every change of the key store (a new key, a replacement), and around
+///   clearing leftovers of an interrupted replacement.
+///
+/// Each acquisition opens the file afresh, so two threads of one process exclude each other as
+/// two processes do (`flock` belongs to the open file description). Never take it while holding
+/// it: a thread that holds the exclusive lock and asks again waits for itself.
+/// Lock order: the ledger's write transaction may be held while taking this lock, never the
+/// reverse, so no process holding it ever waits for the ledger.
+struct KeyStoreLock: Sendable {
+    enum Mode { case shared, exclusive }
+
+    let path: String
+    /// On a read-only file system nobody can change the key store: no lock is needed (or possible).
+    let readOnly: Bool
+
+    init(dataDirectory: String, readOnly: Bool) {
+        path = dataDirectory + "/keys.lock"
+        self.readOnly = readOnly
+    }
+
+    /// A lock held until `release()` (or until the holder is gone).
+    final class Held: @unchecked Sendable {
+        private var fd: Int32
+        fileprivate init(fd: Int32) { self.fd = fd }
+        func release() {
+            if fd >= 0 { close(fd) }  // closing the descriptor releases the lock
+            fd = -1
+        }
+        deinit { release() }
+    }
+
+    /// Takes the lock, waiting for it; the caller releases it.
+    func acquire(_ mode: Mode) throws -> Held {
+        if readOnly {
+            guard mode == .shared else {
+                throw LMDBError(code: .readOnly, function: "flock", message: "\(path) is on a read-only file system: the key store cannot be changed")
+            }
+            return Held(fd: -1)
+        }
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Environment.systemError("open", path) }
+        while flock(fd, mode == .shared ? LOCK_SH : LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let error = Environment.systemError("flock", path)
+                close(fd)
+                throw error
+            }
+        }
+        return Held(fd: fd)
+    }
+
+    func withLock<T>(_ mode: Mode, _ body: () throws -> T) throws -> T {
+        let held = try acquire(mode)
+        defer { held.release() }
+        return try body()
+    }
+}
