@@ -132,6 +132,14 @@ public final class Environment: @unchecked Sendable {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
+            var info = stat()
+            if stat(prefix, &info) == 0 {
+                prefix += "/"
+                continue
+            }
+            if errno == EACCES {
+                throw LMDBError(code: .accessDenied, function: "stat", message: "cannot access \(prefix) (another user's, or its mode forbids it)")
+            }
             if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
                 throw LMDBError(code: .init(rawValue: errno), function: "mkdir", message: "cannot create \(prefix): \(String(cString: strerror(errno)))")
             }

@@ -16,9 +16,15 @@ public final class AccountService: Sendable {
         try AccountService(log: EventLog.open(at: directory))
     }
 
-    /// Whether `directory` holds a ledger.
+    /// Whether `directory` holds a ledger, or a key store (which is refused when its ledger is
+    /// missing), or cannot be looked into (so that opening it reports the permission problem
+    /// instead of "no ledger").
     public static func ledgerExists(at directory: String) -> Bool {
-        FileManager.default.fileExists(atPath: directory + "/ledger/data.mdb")
+        for file in ["/ledger/data.mdb", "/keys/data.mdb"] {
+            var info = stat()
+            if stat(directory + file, &info) == 0 || errno == EACCES { return true }
+        }
+        return false
     }
 
     /// Opens the ledger in `directory` only if there is one.
