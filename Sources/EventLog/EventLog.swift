@@ -466,6 +466,11 @@ public final class EventLog: Sendable {
         try wrapped { try environment.read { try recordedEvents(from: position, maxCount: maxCount, $0) } }
     }
 
+    /// The same, as `txn` sees the log (to read it in one snapshot with other things).
+    public func read(from position: UInt64, maxCount: Int, in txn: Transaction) throws -> [RecordedEvent] {
+        try wrapped { try recordedEvents(from: position, maxCount: maxCount, txn) }
+    }
+
     /// Replays the events at `positions` over `partitions` lanes split by stream: each event goes
     /// to its stream's lane, as `body(partition, view)`, so one lane sees all of a stream's events
     /// in order and lanes share nothing (each can keep its own projections). Each lane reads in a

@@ -338,10 +338,11 @@ public final class AccountService: Sendable {
             let live = try log.environment.read { txn in try store.bytes(of: try store.liveSlot(txn), txn) }
             try log.environment.reserve(live + live / 4 + (1 << 20))
         }
-        return try log.write { w in
-            let txn = w.transaction
+        // A check only reads: it runs in a read snapshot, so it works on a read-only ledger and
+        // beside a change the ledger refuses.
+        func finish(_ txn: Transaction, head: UInt64, read: (UInt64) throws -> [RecordedEvent]) throws -> RebuildReport {
             while true {
-                let batch = try w.read(from: next, maxCount: 16_384)
+                let batch = try read(next)
                 guard let last = batch.last else { break }
                 for event in batch { try set.apply(event) }
                 next = last.position + 1
@@ -350,7 +351,7 @@ public final class AccountService: Sendable {
             // Encoded once: compared with the live states' bytes, then stored.
             let rebuilt = try storable(set)
             let encoded = try store.encoded(rebuilt)
-            let drift = comparing ? try compare(rebuilt, encoded: encoded, directory: set.directory, with: live, head: w.headPosition, txn) : []
+            let drift = comparing ? try compare(rebuilt, encoded: encoded, directory: set.directory, with: live, head: head, txn) : []
             if !checkOnly {
                 let spare = try store.spareSlot(txn)
                 try clear(spare, txn)
@@ -362,8 +363,15 @@ public final class AccountService: Sendable {
             let elapsed = (ContinuousClock.now - started).components
             let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
             return RebuildReport(
-                events: w.headPosition, accounts: set.states.count, checkpoint: w.headPosition, drift: drift,
-                swapped: !checkOnly, seconds: seconds)
+                events: head, accounts: set.states.count, checkpoint: head, drift: drift, swapped: !checkOnly, seconds: seconds)
+        }
+        if checkOnly {
+            return try log.environment.read { txn in
+                try finish(txn, head: try log.head(in: txn)?.position ?? 0) { try log.read(from: $0, maxCount: 16_384, in: txn) }
+            }
+        }
+        return try log.write { w in
+            try finish(w.transaction, head: w.headPosition) { try w.read(from: $0, maxCount: 16_384) }
         }
     }
 

@@ -7,7 +7,9 @@ import Testing
 @Suite struct LedgerCommandTests {
     /// A data directory and a way to run `reel` in it.
     struct Ledger {
-        let dir = temporaryDirectory("ledger-cli")
+        let dir: String
+
+        init(dir: String = temporaryDirectory("ledger-cli")) { self.dir = dir }
 
         @discardableResult
         func reel(_ arguments: [String], user: String? = nil, environment: [String: String] = [:]) throws -> Harness.Output {

@@ -1,0 +1,271 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The key store's life cycle (issue 17, items 1–3, 5, 11), through the built binaries: no
+/// interleaving of deletions with other processes loses a live key; a key is destroyed only on
+/// the chain's authority; a missing, foreign or orphaned key store or ledger is refused, never
+/// papered over; a full disk fails a change with nothing changed and leaves reading possible; a
+/// read-only data directory can be read.
+@Suite(.serialized) struct KeyStoreLifecycleTests {
+    typealias Ledger = LedgerCommandTests.Ledger
+
+    /// Expects exit `status` and one line on stderr (besides the sample catalog's note) naming `message`.
+    static func expectFailure(_ out: Harness.Output, _ status: Int32, _ message: String, _ context: String) {
+        let lines = out.stderr.split(separator: "\n").filter { !$0.hasPrefix("reel: note:") }
+        #expect(out.status == status, "\(context): exit \(out.status), stderr \(out.stderr)")
+        #expect(lines.count == 1 && lines[0].hasPrefix("reel: ") && lines[0].contains(message), "\(context): \(out.stderr)")
+    }
+
+    static func makeLedger() throws -> (Ledger, stream: String) {
+        let ledger = Ledger()
+        for (command, user) in [(["fav", "add", "movie", "603"], "ann"), (["settings", "name", "Ann"], "ann"), (["fav", "add", "movie", "550"], "bob")] {
+            let out = try ledger.reel(command, user: user)
+            #expect(out.status == 0, "\(command): \(out.stderr)")
+        }
+        return (ledger, try AccountDeletionTests.stream(of: "ann", in: ledger))
+    }
+
+    static func python(_ script: String, _ arguments: [String]) throws -> Harness.Output {
+        let out = try Harness.run("python3", ["-c", script] + arguments)
+        #expect(out.status == 0, "python: \(out.stderr)")
+        return out
+    }
+
+    /// Writes `closed-streams[stream] = state ‖ i64 time` with Python's `lmdb`, as any client can.
+    static func forgeClosedStream(_ ledger: Ledger, _ stream: String, state: UInt8) throws {
+        _ = try python(
+            """
+            import lmdb, struct, sys
+            env = lmdb.open(sys.argv[1] + "/ledger", max_dbs=32)
+            db = env.open_db(b"closed-streams")
+            with env.begin(write=True) as t:
+                t.put(sys.argv[2].encode(), bytes([int(sys.argv[3])]) + struct.pack(">q", 1), db=db)
+            env.close()
+            """, [ledger.dir, stream, "\(state)"])
+    }
+
+    // MARK: - 1. The race
+
+    @Test func deletionsRacingNewAccountsAndReadersLoseNoKey() throws {
+        let out = try Harness.run(Harness.binaries + "/reel-bench", ["keys-race", "--deletes", "1000", "--adders", "4", "--readers", "1", "--json"])
+        let report = try Harness.json(out.stdout)
+        #expect(out.status == 0, "\(out.stdout)\(out.stderr)")
+        #expect(report["deletes"] as? Int == 1_000)
+        #expect(report["keysLost"] as? Int == 0, "\(report)")
+        #expect(report["deleteFailures"] as? Int == 0, "\(report)")
+        #expect((report["failures"] as? [Any])?.isEmpty == true, "\(report)")
+        #expect((report["acknowledged"] as? Int ?? 0) > 20, "too few concurrent new accounts to race: \(report)")
+        #expect(report["destroyedKeys"] as? Int == 1_000 && report["liveKeys"] as? Int == report["openAccounts"] as? Int, "\(report)")
+        #expect(report["ok"] as? Bool == true, "\(report)")
+    }
+
+    @Test func deletionProcessesRacingNewAccountProcessesLoseNoKey() throws {
+        let out = try Harness.run(Harness.binaries + "/reel-bench", ["keys-race", "--deletes", "60", "--delete-processes", "--json"])
+        let report = try Harness.json(out.stdout)
+        #expect(out.status == 0 && report["keysLost"] as? Int == 0 && report["ok"] as? Bool == true, "\(out.stdout)\(out.stderr)")
+    }
+
+    /// The protocol's model: spin explores every interleaving of two deletions (which may fail
+    /// before committing) and two new keys. Without `keys.lock` the same model loses a key, so
+    /// the check can fail.
+    @Test func theKeyStoreProtocolHoldsInEveryInterleavingAndFailsWithoutItsLock() throws {
+        let dir = temporaryDirectory()
+        let model = Harness.root + "/Schemas/key-store-lifecycle.pml"
+        func check(_ defines: [String]) throws -> String {
+            let out = try Harness.run("sh", ["-c", "cd \"$1\" && spin \(defines.joined(separator: " ")) -a \"$2\" && cc -O2 -o pan pan.c && ./pan -m100000", "sh", dir, model])
+            return out.stdout + out.stderr
+        }
+        let holds = try check([])
+        #expect(holds.contains("errors: 0"), "\(holds)")
+        let broken = try check(["-DLOCKING=0"])
+        #expect(broken.contains("assertion violated") && broken.contains("errors: 1"), "\(broken)")
+    }
+
+    // MARK: - 2. Authority
+
+    @Test func aClosedStreamsRecordWithoutTheDeletionEventDestroysNothing() throws {
+        let (ledger, stream) = try Self.makeLedger()
+        let key = try AccountDeletionTests.liveKey(ledger, stream)
+        try Self.forgeClosedStream(ledger, stream, state: 0)
+        // Reads go on; every change is refused, naming the stream; the key stays.
+        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+        for (command, user) in [(["fav", "add", "movie", "13"], "bob"), (["settings", "name", "Bob"], "bob"), (["account", "delete", "--yes"], "bob")] {
+            Self.expectFailure(try ledger.reel(command, user: user), 65, "refusing to destroy its key", "\(command)")
+        }
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key)
+        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+        #expect(try ledger.reel(["accounts"]).status == 0)
+        #expect(try ledger.reel(["projections", "rebuild", "--check"]).status == 0)
+        // And a forged "destroyed" record makes nothing unreadable either.
+        try Self.forgeClosedStream(ledger, stream, state: 1)
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key)
+        #expect(try ledger.reel(["projections", "rebuild"]).status == 0)
+        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+    }
+
+    // MARK: - 3. Missing and foreign stores
+
+    static let readsAndWrites: [[String]] = [["saved"], ["accounts"], ["audit", "verify"], ["projections", "rebuild"], ["fav", "add", "movie", "13"]]
+
+    @Test func aMissingKeyStoreIsRefusedAndNoneIsMade() throws {
+        let (ledger, _) = try Self.makeLedger()
+        try FileManager.default.moveItem(atPath: ledger.dir + "/keys", toPath: ledger.dir + "/keys-aside")
+        for command in Self.readsAndWrites {
+            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "the key store", "\(command)")
+            #expect(!FileManager.default.fileExists(atPath: ledger.dir + "/keys"), "\(command) made a key store")
+        }
+        try FileManager.default.moveItem(atPath: ledger.dir + "/keys-aside", toPath: ledger.dir + "/keys")
+        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+    }
+
+    @Test func anotherLedgersKeyStoreIsRefused() throws {
+        let (ledger, _) = try Self.makeLedger()
+        let (other, _) = try Self.makeLedger()
+        try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
+        try FileManager.default.copyItem(atPath: other.dir + "/keys", toPath: ledger.dir + "/keys")
+        for command in Self.readsAndWrites {
+            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "does not belong to this ledger", "\(command)")
+        }
+    }
+
+    @Test func aLedgerAndKeyStoreFromBeforePairIdsOpenOnlyWithTheirOwnKeys() throws {
+        let (ledger, stream) = try Self.makeLedger()
+        let (other, _) = try Self.makeLedger()
+        let unstamp = """
+            import lmdb, sys
+            for path in sys.argv[1:]:
+                for sub in ("ledger", "keys"):
+                    env = lmdb.open(path + "/" + sub, max_dbs=32)
+                    with env.begin(write=True) as t:
+                        t.delete(b"pair", db=env.open_db(b"meta", txn=t))
+                    env.close()
+            """
+        _ = try Self.python(unstamp, [ledger.dir, other.dir])
+        // Its own (unstamped) keys: opens, and the pair id is stamped again.
+        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+        _ = try Self.python(unstamp, [ledger.dir])
+        // Another ledger's unstamped keys: it lacks this ledger's streams.
+        try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
+        try FileManager.default.copyItem(atPath: other.dir + "/keys", toPath: ledger.dir + "/keys")
+        Self.expectFailure(try ledger.reel(["saved"], user: "ann"), 65, "holds no key for", "saved")
+        Self.expectFailure(try ledger.reel(["fav", "add", "movie", "13"], user: "ann"), 65, "holds no key for", "fav add")
+        _ = stream
+    }
+
+    @Test func anOlderCopyOfTheKeyStoreLackingAKeyIsRefusedForThatStream() throws {
+        let (ledger, _) = try Self.makeLedger()
+        let old = temporaryDirectory() + "/keys"
+        try FileManager.default.copyItem(atPath: ledger.dir + "/keys", toPath: old)
+        #expect(try ledger.reel(["fav", "add", "movie", "13"], user: "cy").status == 0)
+        try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
+        try FileManager.default.copyItem(atPath: old, toPath: ledger.dir + "/keys")
+        Self.expectFailure(try ledger.reel(["saved"], user: "cy"), 65, "holds no key for stream", "saved of the newer account")
+        Self.expectFailure(try ledger.reel(["fav", "add", "movie", "550"], user: "cy"), 65, "holds no key for stream", "fav add to it")
+        Self.expectFailure(try ledger.reel(["projections", "rebuild", "--check"]), 65, "holds no key for stream", "rebuild --check")
+        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603], "the older accounts still read")
+    }
+
+    @Test func anEmptyOrMissingLedgerBesideKeysIsRefusedAndNotStartedAfresh() throws {
+        let (ledger, _) = try Self.makeLedger()
+        let data = ledger.dir + "/ledger/data.mdb"
+        try FileManager.default.moveItem(atPath: data, toPath: data + ".aside")
+        FileManager.default.createFile(atPath: data, contents: Data())
+        for command in Self.readsAndWrites {
+            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "is missing or empty", "\(command), empty ledger")
+            #expect((try FileManager.default.attributesOfItem(atPath: data)[.size] as? Int) == 0, "\(command) wrote into it")
+        }
+        try FileManager.default.removeItem(atPath: ledger.dir + "/ledger")
+        for command in Self.readsAndWrites {
+            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "is missing or empty", "\(command), no ledger")
+            #expect(!FileManager.default.fileExists(atPath: data), "\(command) made a ledger")
+        }
+    }
+
+    // MARK: - 5. A full disk
+
+    /// A small tmpfs mounted for the test (root only; skipped with a message elsewhere).
+    static func mountTmpfs(_ size: String) -> String? {
+        let dir = temporaryDirectory("tmpfs")
+        guard getuid() == 0, (try? Harness.run("mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", dir]).status) == 0 else {
+            print("skipped: mounting a tmpfs needs root")
+            return nil
+        }
+        return dir
+    }
+
+    static func unmount(_ dir: String) { _ = try? Harness.run("umount", [dir]) }
+
+    static func fill(_ dir: String) throws {
+        _ = try Harness.run("sh", ["-c", "dd if=/dev/zero of=\"$1/fill\" bs=4096 2>/dev/null; true", "sh", dir])
+    }
+
+    @Test func aFullDiskFailsAChangeWithNothingChangedAndReadsGoOn() throws {
+        guard let mount = Self.mountTmpfs("3m") else { return }
+        defer { Self.unmount(mount) }
+        let ledger = Ledger(dir: mount + "/data")
+        for user in ["ann", "bob", "cy"] { #expect(try ledger.reel(["fav", "add", "movie", "603"], user: user).status == 0) }
+        let stream = try AccountDeletionTests.stream(of: "bob", in: ledger)
+        let key = try AccountDeletionTests.liveKey(ledger, stream)
+        let events = try ledger.eventCount()
+        try Self.fill(mount)
+
+        Self.expectFailure(try ledger.reel(["account", "delete", "--yes"], user: "bob"), 73, "no space left", "delete")
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "the failed deletion destroyed the key")
+        #expect(try ledger.eventCount() == events, "the failed deletion appended")
+        // New accounts until the disk refuses one: each either succeeds or changes nothing.
+        var refused = false
+        for n in 0..<40 where !refused {
+            let out = try ledger.reel(["fav", "add", "movie", "603"], user: "new\(n)")
+            if out.status != 0 {
+                Self.expectFailure(out, 73, "no space left", "fav add on a full disk")
+                Self.expectFailure(try ledger.reel(["saved"], user: "new\(n)"), 66, "there is no account", "the refused account")
+                refused = true
+            }
+        }
+        #expect(refused, "the disk never filled")
+        // Reads keep working on the full disk.
+        #expect(try AccountDeletionTests.savedIDs(ledger, "bob") == [603])
+        #expect(try ledger.reel(["accounts"]).status == 0)
+        #expect(try ledger.reel(["audit", "verify"]).status == 0)
+        #expect(try ledger.reel(["projections", "rebuild", "--check"]).status == 0)
+
+        try FileManager.default.removeItem(atPath: mount + "/fill")
+        #expect(try ledger.reel(["account", "delete", "--yes"], user: "bob").status == 0)
+        #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0)
+        #expect(try ledger.reel(["audit", "verify"]).status == 0)
+        #expect(try Harness.python("verify_ledger.py", [ledger.dir + "/ledger"]).status == 0)
+    }
+
+    // MARK: - 11. Read-only
+
+    @Test func aLedgerOnAReadOnlyFileSystemCanBeReadAndVerified() throws {
+        guard let mount = Self.mountTmpfs("16m") else { return }
+        defer { Self.unmount(mount) }
+        let ledger = Ledger(dir: mount + "/data")
+        #expect(try ledger.reel(["fav", "add", "movie", "603"], user: "ann").status == 0)
+        #expect(try ledger.reel(["settings", "name", "Ann"], user: "ann").status == 0)
+        #expect(try Harness.run("mount", ["-o", "remount,ro", mount]).status == 0)
+        for command in [["accounts"], ["saved"], ["history"], ["settings"], ["audit", "verify"], ["account", "export", "--no-details"]] {
+            let out = try ledger.reel(command, user: "ann")
+            #expect(out.status == 0, "\(command) on a read-only file system: \(out.stderr)")
+        }
+        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+        for command in [["fav", "add", "movie", "550"], ["settings", "name", "Bo"], ["account", "delete", "--yes"]] {
+            Self.expectFailure(try ledger.reel(command, user: "ann"), 69, "read-only", "\(command)")
+        }
+    }
+
+    @Test func anotherUsersDataDirectoryIsAPermissionErrorNotAMissingLedger() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") else { return }
+        let (ledger, _) = try Self.makeLedger()
+        for command in [["accounts"], ["saved"], ["audit", "verify"]] {
+            let out = try Harness.run("/usr/sbin/runuser", ["-u", "nobody", "--", "env", "REEL_DATA_DIR=\(ledger.dir)", Harness.binaries + "/reel"] + command)
+            Self.expectFailure(out, 69, "permission denied", "\(command) as another user")
+        }
+    }
+}
