@@ -98,7 +98,7 @@ public final class AccountService: Sendable {
             let recorded = try w.append(proposed, to: stream, expected: expected)
             if case .changePhoto(let reference) = command, let photo {
                 let sealed = try log.sealBlob(photo, for: stream, context: ProjectionStore.photoContext)
-                try txn.put(store.photos, ProjectionStore.photoKey(stream, reference.sha256), sealed)
+                try txn.put(store.photos, try ProjectionStore.photoKey(stream, reference.sha256, log: log), sealed)
             }
             var set = ProjectionSet(position: try store.checkpoint(slot, txn), projector: projector) {
                 try store.state(of: $0, slot, txn)
@@ -140,9 +140,12 @@ public final class AccountService: Sendable {
 
     /// The photo's bytes, opened from the photo store.
     private func storedPhoto(_ reference: PhotoReference, of stream: StreamID, _ txn: Transaction) throws -> [UInt8] {
-        let bytes: [UInt8]? = try txn.withValue(store.photos, ProjectionStore.photoKey(stream, reference.sha256)) { sealed in
-            guard let sealed else { return nil }
-            return try log.openBlob(sealed, for: stream, context: ProjectionStore.photoContext)
+        var bytes: [UInt8]? = nil
+        for key in [try ProjectionStore.photoKey(stream, reference.sha256, log: log), ProjectionStore.legacyPhotoKey(stream, reference.sha256)] where bytes == nil {
+            bytes = try txn.withValue(store.photos, key) { sealed in
+                guard let sealed else { return nil }
+                return try log.openBlob(sealed, for: stream, context: ProjectionStore.photoContext)
+            }
         }
         guard let bytes else { throw ReelError.missingPhoto(reference.sha256) }
         return bytes
@@ -284,7 +287,7 @@ public final class AccountService: Sendable {
             let appended = try w.appendEvents(proposed, to: stream, expected: .noStream)
             if let (reference, bytes) = document.photo {
                 let sealed = try log.sealBlob(bytes, for: stream, context: ProjectionStore.photoContext)
-                try txn.put(store.photos, ProjectionStore.photoKey(stream, reference.sha256), sealed)
+                try txn.put(store.photos, try ProjectionStore.photoKey(stream, reference.sha256, log: log), sealed)
             }
             var set = ProjectionSet(position: try store.checkpoint(slot, txn), projector: projector) { try store.state(of: $0, slot, txn) }
             try set.apply(

@@ -253,7 +253,14 @@ struct ProjectionStore: Sendable {
         for key in keys { try txn.delete(photos, key) }
     }
 
-    static func photoKey(_ stream: StreamID, _ sha256: String) -> [UInt8] {
+    /// Where a photo is kept: `stream ‖ 0x00 ‖` a name keyed by the stream's key (`blobName`),
+    /// so the photo's digest is not in the key, nor in freed pages after a deletion.
+    static func photoKey(_ stream: StreamID, _ sha256: String, log: EventLog) throws -> [UInt8] {
+        Array(stream.rawValue.utf8) + [0] + Array(try log.blobName(Array(sha256.utf8), for: stream, context: photoContext).utf8)
+    }
+
+    /// Where earlier versions of Reel kept a photo: its SHA-256 in the clear (still read).
+    static func legacyPhotoKey(_ stream: StreamID, _ sha256: String) -> [UInt8] {
         Array(stream.rawValue.utf8) + [0] + Array(sha256.utf8)
     }
 }

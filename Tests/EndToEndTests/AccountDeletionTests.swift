@@ -107,8 +107,17 @@ import Glibc
     static func expectNothingLeft(of key: [UInt8], in ledger: Ledger, _ context: String) throws {
         let everything = try files(under: ledger.dir)
         #expect(everything.contains("keys/data.mdb") && everything.contains("ledger/data.mdb"), "\(context): \(everything)")
+        // The photo's SHA-256 (hex, as Reel names photos by it, and raw) would let anyone holding
+        // the photo recognise it in a freed page.
+        let digest = try Harness.run("sh", ["-c", "printf '%s' \"$1\" | base64 -d | sha256sum | cut -c1-64", "sh", Data(LedgerCommandTests.png).base64EncodedString()])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(digest.count == 64, "\(digest)")
+        var raw: [UInt8] = []
+        var rest = Substring(digest)
+        while rest.count >= 2, let byte = UInt8(rest.prefix(2), radix: 16) { raw.append(byte); rest = rest.dropFirst(2) }
         for (what, bytes) in [
             ("the key", key), ("the name", Array(name.utf8)), ("the photo", LedgerCommandTests.png), ("the handle", Array(handle.utf8)),
+            ("the photo's SHA-256 in hex", Array(digest.utf8)), ("the photo's SHA-256", raw),
         ] {
             #expect(try files(in: ledger, containing: bytes) == [], "\(context): \(what) is still in these files")
         }
