@@ -75,8 +75,17 @@ public final class AccountService: Sendable {
     public func execute(
         _ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil, step: (DeletionStep) -> Void = { _ in }
     ) throws -> CommandReport {
-        try record(command, for: handle, photo: photo, step: step)
+        let report = try record(command, for: handle, photo: photo, step: step)
+        if report.appended.contains(where: { $0.event == .accountDeleted }) {
+            // The response cache would tell which titles the account looked up, in its language,
+            // in live and in freed pages alike: it goes whole (it is only a cache).
+            try? Environment.removeTree(Self.catalogCacheDirectory(in: log.directory))
+        }
+        return report
     }
+
+    /// Where the TMDb response cache of the data directory `directory` lives.
+    public static func catalogCacheDirectory(in directory: String) -> String { directory + "/cache" }
 
     private func record(_ command: Command, for handle: AccountHandle, photo: [UInt8]?, step: (DeletionStep) -> Void) throws -> CommandReport {
         let store = self.store

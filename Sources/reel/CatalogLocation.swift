@@ -1,11 +1,12 @@
 import Catalog
 import Foundation
 import Ledger
+import Reel
 
 /// Which catalog answers: TMDb when credentials are configured (with the response cache in
 /// `<data-dir>/cache`), else the bundled sample catalog, with a one-line notice on stderr.
 enum CatalogLocation {
-    static func cacheDirectory(_ global: GlobalOptions) -> String { global.resolvedDataDirectory + "/cache" }
+    static func cacheDirectory(_ global: GlobalOptions) -> String { AccountService.catalogCacheDirectory(in: global.resolvedDataDirectory) }
 
     /// The base URL: `REEL_TMDB_BASE_URL`, else TMDb's.
     static var baseURL: String {

@@ -269,3 +269,27 @@ import Glibc
         }
     }
 }
+
+/// What a deletion leaves (issue 17, item 19): the TMDb response cache, which would tell which
+/// titles the account looked up and in which language, goes whole.
+@Suite struct DeletionLeavesNoCacheTests {
+    @Test func deletingAnAccountRemovesTheResponseCacheWithItsTitlesAndLanguage() throws {
+        let server = try FakeTMDbProcess()
+        let home = CatalogCommandTests.Home(server: server)
+        #expect(try home.reel(["settings", "language", "de-DE"]).status == 0)
+        #expect(try home.reel(["fav", "add", "movie", "550", "603"]).status == 0)
+        #expect(try home.reel(["saved"]).status == 0)
+        let cache = home.data + "/cache/data.mdb"
+        let before = try Data(contentsOf: URL(fileURLWithPath: cache))
+        #expect(before.range(of: Data("de-DE".utf8)) != nil, "the cache should hold the account's requests first")
+        let out = try home.reel(["account", "delete", "--yes"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.data + "/cache"), "the response cache is still there")
+        for file in try AccountDeletionTests.files(under: home.data) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: home.data + "/" + file))
+            #expect(bytes.range(of: Data("language=de-DE".utf8)) == nil && bytes.range(of: Data("/movie/550".utf8)) == nil, "\(file)")
+        }
+        // Browsing works afterwards, with a new cache.
+        #expect(try home.reel(["show", "movie", "550"]).status == 0)
+    }
+}
