@@ -228,6 +228,21 @@ import Glibc
             }
         }
         #expect(refused, "the disk never filled")
+        // And changes of an existing account (the ledger's own commit fails), until one is refused.
+        refused = false
+        var id = 10_000
+        while !refused && id < 10_400 {
+            let ids = (0..<20).map { "\(id + $0)" }
+            id += 20
+            let count = try ledger.eventCount()
+            let out = try ledger.reel(["fav", "add", "movie"] + ids, user: "ann")
+            if out.status != 0 {
+                Self.expectFailure(out, 73, "no space left", "fav add to an existing account on a full disk")
+                #expect(try ledger.eventCount() == count, "the refused change appended")
+                refused = true
+            }
+        }
+        #expect(refused, "the ledger never filled")
         // Reads keep working on the full disk.
         #expect(try AccountDeletionTests.savedIDs(ledger, "bob") == [603])
         #expect(try ledger.reel(["accounts"]).status == 0)
