@@ -1,5 +1,6 @@
 /// A stream closed for good (its account deleted): it accepts no more events, and its key is
-/// destroyed, or about to be (the destruction is finished on the next open after a crash).
+/// destroyed, or about to be (the destruction is finished by the next change after a crash, on the
+/// chain's authority: see `ShreddingAuthority`).
 ///
 /// Stored in `closed-streams` as `state u8 (0 key destruction pending, 1 key destroyed) ‖
 /// closed-at i64 µs`.
