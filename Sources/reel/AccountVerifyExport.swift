@@ -40,8 +40,8 @@ struct AccountVerifyExport: AsyncParsableCommand {
                 ] as JSONValue)
                 return
             }
-            print("\(file): verified: account '\(document.handle)', \(document.events.count) events (positions \(first)–\(last)), \(document.state.saved.count) saved")
-            print(Terminal.dim("  exported \(Timestamp.short(document.exportedAt)) UTC at head position \(document.headPosition), hash \(document.headHash)"))
+            Console.line("\(file): verified: account '\(document.handle)', \(document.events.count) events (positions \(first)–\(last)), \(document.state.saved.count) saved")
+            Console.line(Terminal.dim("  exported \(Timestamp.short(document.exportedAt)) UTC at head position \(document.headPosition), hash \(document.headHash)"))
         }
     }
 }

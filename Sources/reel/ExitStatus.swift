@@ -14,6 +14,9 @@ enum ExitStatus: Int32 {
     case integrityFailure = 65
     case notFound = 66
     case unavailable = 69
+    /// Standard output (or the file output goes to) could not be written: a full disk,
+    /// `/dev/full`, an I/O error. A change the command made is saved all the same.
+    case outputFailed = 74
     /// Also "try again later": TMDb rate limiting.
     case conflict = 75
     /// TMDb refused the configured credentials.
@@ -90,7 +93,7 @@ func runReporting(_ body: () async throws -> Void) async throws {
         throw exit
     } catch {
         let failure = ReelFailure.from(error)
-        FileHandle.standardError.write(Data("reel: \(failure.message)\n".utf8))
+        Console.error(failure.message)
         throw ExitCode(failure.status.rawValue)
     }
 }

@@ -31,7 +31,7 @@ struct SettingsCommand: AsyncParsableCommand {
                     try printJSON(JSONValue.object(document))
                     return
                 }
-                if let asOf = view.asOf { print(Terminal.dim("as of \(asOf)")) }
+                if let asOf = view.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
                 var table = TextTable(["SETTING", "VALUE"])
                 table.add(["account", handle.value])
                 table.add(["name", settings.name?.value ?? "(not set)"])
@@ -40,7 +40,7 @@ struct SettingsCommand: AsyncParsableCommand {
                     "\($0.contentType == "image/png" ? "PNG" : "JPEG") \($0.width)x\($0.height), \($0.bytes) bytes, sha256 \($0.sha256.prefix(12))…"
                 }
                 table.add(["photo", photo ?? "(none)"])
-                print(table.render())
+                Console.line(table.render())
             }
         }
     }

@@ -52,18 +52,18 @@ struct TMDbCommand: AsyncParsableCommand {
                     ]
                     try printJSON(document)
                 } else if let found {
-                    print("catalog: TMDb at \(CatalogLocation.baseURL)")
-                    print("credential: \(found.credentials) from \(found.source)")
+                    Console.line("catalog: TMDb at \(CatalogLocation.baseURL)")
+                    Console.line("credential: \(found.credentials) from \(found.source)")
                     if !checked {
-                        print("not checked (offline)")
+                        Console.line("not checked (offline)")
                     } else if accepted == true {
-                        print("TMDb accepts it")
+                        Console.line("TMDb accepts it")
                     } else if let problem {
-                        FileHandle.standardError.write(Data("reel: \(problem)\n".utf8))
+                        Console.error(problem)
                     }
                 } else {
-                    print("catalog: the bundled sample catalog (no TMDb credentials)")
-                    print("to use TMDb: export TMDB_API_TOKEN=… or run 'reel tmdb login' (writes \(store.path), mode 0600)")
+                    Console.line("catalog: the bundled sample catalog (no TMDb credentials)")
+                    Console.line("to use TMDb: export TMDB_API_TOKEN=… or run 'reel tmdb login' (writes \(store.path), mode 0600)")
                 }
                 if accepted == false { throw ExitCode(ExitStatus.credentials.rawValue) }
                 if checked && accepted == nil { throw ExitCode(ExitStatus.unavailable.rawValue) }
@@ -108,10 +108,11 @@ struct TMDbCommand: AsyncParsableCommand {
                 }
                 let store = CredentialStore()
                 try store.save(credentials)
+                Console.changed("the credential was saved")
                 if global.json {
                     try printJSON(["saved": .string(store.path), "credential": .string(credentials.isAPIKey ? "apiKey" : "token"), "checked": .bool(checked)] as JSONValue)
                 } else {
-                    print("saved \(credentials) to \(store.path)" + (checked ? "; TMDb accepts it" : ""))
+                    Console.line("saved \(credentials) to \(store.path)" + (checked ? "; TMDb accepts it" : ""))
                 }
             }
         }
@@ -134,10 +135,11 @@ struct TMDbCommand: AsyncParsableCommand {
             try await runReporting {
                 let store = CredentialStore()
                 let removed = try store.remove()
+                if removed { Console.changed("the credential file was removed") }
                 if global.json {
                     try printJSON(["removed": .bool(removed), "path": .string(store.path)] as JSONValue)
                 } else {
-                    print(removed ? "removed \(store.path)" : "no saved credential at \(store.path)")
+                    Console.line(removed ? "removed \(store.path)" : "no saved credential at \(store.path)")
                 }
                 if ProcessInfo.processInfo.environment["TMDB_API_TOKEN"] != nil || ProcessInfo.processInfo.environment["TMDB_API_KEY"] != nil {
                     Terminal.notice("TMDB_API_TOKEN or TMDB_API_KEY is still set in the environment")
