@@ -20,7 +20,8 @@ struct AccountExportCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("Write the export to this file (made atomically, mode 0600).", valueName: "file")) var out: String?
+    @Option(help: ArgumentHelp("Write the export to this file (made atomically, mode 0600).", valueName: "file"), transform: PathArgument.parse)
+    var out: String?
     @Flag(help: "Leave out catalog details of the saved titles (no catalog requests).") var noDetails = false
     @Option(help: ArgumentHelp("reel (the whole account, default) or letterboxd (the saved movies as Letterboxd's import CSV).", valueName: "format"))
     var format = "reel"

@@ -11,7 +11,7 @@ struct Backup: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("A directory that does not exist yet (or is empty).", valueName: "target"))
+    @Argument(help: ArgumentHelp("A directory that does not exist yet (or is empty).", valueName: "target"), transform: PathArgument.parse)
     var target: String
 
     struct Output: Encodable {

@@ -26,7 +26,7 @@ struct Demo: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let directory =
-                global.dataDir ?? ProcessInfo.processInfo.environment["REEL_DATA_DIR"]
+                global.chosenDataDirectory
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent(
                     "reel-demo-\(UUID().uuidString.prefix(8))"
                 ).path

@@ -65,7 +65,7 @@ struct SettingsCommand: AsyncParsableCommand {
             abstract: "Set the profile photo from a JPEG or PNG file (up to 5 MB), or remove it with --remove.",
             discussion: "The file is checked by its content, not its name, and stored sealed under the account's key.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("A JPEG or PNG file.", valueName: "path")) var path: String?
+        @Argument(help: ArgumentHelp("A JPEG or PNG file.", valueName: "path"), transform: PathArgument.parse) var path: String?
         @Flag(help: "Remove the photo.") var remove = false
 
         func validate() throws {
