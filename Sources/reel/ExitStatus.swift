@@ -70,6 +70,7 @@ extension ReelFailure {
             case .unreadable(let path, let reason): return ReelFailure(message: "the credentials file \(path) \(reason)", status: .usage)
             case .unwritable(let path, let reason): return ReelFailure(message: "cannot write \(path): \(reason)", status: .unavailable)
             case .empty: return ReelFailure(message: "no credential given", status: .usage)
+            case .malformed(let source): return ReelFailure(message: Self.malformedCredential("in \(source)"), status: .usage)
             }
         case let error as LMDBError:
             switch error.code {
@@ -82,6 +83,13 @@ extension ReelFailure {
         default:
             return ReelFailure(message: "\(error)", status: .failure)
         }
+    }
+
+    /// Why a credential (`place`: "in TMDB_API_TOKEN", "on standard input") is refused, without a
+    /// word of the credential itself.
+    static func malformedCredential(_ place: String) -> String {
+        "the TMDb credential \(place) holds a space, a line break or another character no credential has "
+            + "(it is one line of printable ASCII); nothing was sent to TMDb"
     }
 }
 

@@ -88,9 +88,14 @@ struct TMDbCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReporting {
-                let secret = Self.readSecret()
-                guard !secret.isEmpty else {
+                let secret: String
+                switch Credentials.given(try Self.readSecret()) {
+                case .empty:
                     throw ReelFailure(message: "no credential on standard input (try: reel tmdb login < token.txt)", status: .usage)
+                case .malformed:
+                    throw ReelFailure(message: ReelFailure.malformedCredential("on standard input"), status: .usage)
+                case .secret(let given):
+                    secret = given
                 }
                 let credentials: Credentials = apiKey || Credentials.bearer(secret).looksLikeV3KeyUsedAsToken ? .apiKey(secret) : .bearer(secret)
                 if !apiKey, case .apiKey = credentials {
@@ -117,12 +122,31 @@ struct TMDbCommand: AsyncParsableCommand {
             }
         }
 
-        /// The first line of stdin; on a terminal, asked for without echo.
-        static func readSecret() -> String {
+        /// The most standard input may hold: a credential is a few hundred bytes.
+        static let inputLimit = 65_536
+
+        /// All of stdin, not its first line (`printf 'bad\ntoken'` must not save "bad"); on a
+        /// terminal, asked for without echo. `Credentials.given` judges what it holds.
+        static func readSecret() throws -> String {
             if isatty(STDIN_FILENO) == 1, let pointer = getpass("TMDb API Read Access Token (or v3 key): ") {
-                return String(cString: pointer).trimmingCharacters(in: .whitespacesAndNewlines)
+                return String(cString: pointer)
             }
-            return (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            var bytes: [UInt8] = []
+            var block = [UInt8](repeating: 0, count: 4096)
+            while bytes.count <= inputLimit {
+                let n = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    bytes += block[0..<n]
+                } else if n == 0 {
+                    break
+                } else if errno != EINTR {
+                    throw ReelFailure(message: "cannot read standard input: \(String(cString: strerror(errno)))", status: .unavailable)
+                }
+            }
+            guard bytes.count <= inputLimit else {
+                throw ReelFailure(message: "standard input holds more than a credential (over 64 KiB); nothing saved", status: .usage)
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 
