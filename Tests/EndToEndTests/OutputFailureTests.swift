@@ -131,6 +131,16 @@ import Glibc
             #expect(run.problems.isEmpty, "\(arguments): \(run.stderr)")
         }
         #expect(try Self.saved(data).contains(680))
+        // With TMDb over HTTP, SwiftNIO ignores SIGPIPE for its sockets: the write fails with
+        // EPIPE instead, and reel ends the same way (before, it exited 0 with the output lost).
+        let server = try FakeTMDbProcess()
+        let environment = ["REEL_TMDB_BASE_URL": server.baseURL, "TMDB_API_TOKEN": "any-token"]
+        for arguments in [["show", "movie", "550"], ["saved", "--json"], ["fav", "add", "movie", "13"]] {
+            let run = try Self.run(arguments, data: data, stdout: nil, environment: environment)
+            #expect(run.signalled && run.status == SIGPIPE, "\(arguments) over HTTP: \(run.status) \(run.stderr)")
+            #expect(run.problems.isEmpty, "\(arguments): \(run.stderr)")
+        }
+        #expect(try Self.saved(data).contains(13))
     }
 
     /// `reel history >&-`: the ledger opened next must not get descriptor 1 (output would be
