@@ -48,6 +48,24 @@ import Testing
         }
     }
 
+    /// Among other non-ASCII text (which is checked byte by byte, not character by character),
+    /// every character the rules name is still found.
+    @Test func everyRuleHoldsAmongOtherNonASCIIText() {
+        let all = Self.controls.map(\.0) + Self.lineLike + Self.invisible
+        for scalar in all {
+            let text = "★ Amélie " + String(Character(scalar)) + " 올드보이 …"
+            let field = TerminalText.field(text)
+            #expect(field != text, "U+\(String(scalar.value, radix: 16))")
+            #expect(TerminalText.isClean(field))
+            #expect(!field.unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16))")
+            if scalar != "\n" { #expect(TerminalText.output(text) != text, "U+\(String(scalar.value, radix: 16))") }
+        }
+        // Characters next to them in UTF-8 are left alone.
+        for text in ["\u{00A0}\u{00BF}", "\u{0600}\u{061B}\u{061D}", "\u{200D}\u{2027}\u{202F}\u{2065}\u{2070}", "\u{FFF8}\u{FFFC}\u{FFFD}"] {
+            #expect(TerminalText.field(text) == text)
+        }
+    }
+
     @Test func paragraphsKeepTheirBreaksEachLineMadeSafe() {
         #expect(TerminalText.lines("one\r\ntwo\rthree\nfour\u{2029}five") == ["one", "two", "three", "four", "five"])
         #expect(TerminalText.lines("a\n\nb") == ["a", "", "b"])

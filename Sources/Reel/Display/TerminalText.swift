@@ -56,13 +56,30 @@ public enum TerminalText {
     /// True when `text` has nothing `field` would change.
     public static func isClean(_ text: String) -> Bool { field(text) == text }
 
-    /// Printable ASCII (and LF when kept) only: the common case, checked byte by byte.
+    /// True when `text` holds nothing to change: checked on its UTF-8 bytes, since every character
+    /// the rules name is a C0 byte, DEL, or one of a few two- and three-byte sequences (lists of
+    /// thousands of titles, accents and `★` included, take this path).
     private static func isPlain(_ text: String, keepingNewlines: Bool) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
-            for byte in bytes where byte < 0x20 || byte > 0x7E {
-                if byte == 0x0A && keepingNewlines { continue }
-                return false
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let byte = bytes[i]
+                if byte >= 0x20 && byte < 0x7F { i += 1; continue }
+                if byte == 0x0A && keepingNewlines { i += 1; continue }
+                if byte < 0xC2 { return false }  // C0, DEL (continuation bytes are skipped below)
+                let next = i + 1 < n ? bytes[i + 1] : 0
+                let third = i + 2 < n ? bytes[i + 2] : 0
+                switch byte {
+                case 0xC2 where (0x80...0x9F).contains(next): return false  // C1 (NEL among them)
+                case 0xD8 where next == 0x9C: return false  // U+061C
+                case 0xE2 where next == 0x80 && (third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third)): return false
+                case 0xE2 where next == 0x81 && (0xA6...0xAF).contains(third): return false  // U+2066–U+206F
+                case 0xEF where next == 0xBF && (0xB9...0xBB).contains(third): return false  // U+FFF9–U+FFFB
+                default: break
+                }
+                i += byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
             }
             return true
         }
