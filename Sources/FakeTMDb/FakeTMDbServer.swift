@@ -234,6 +234,14 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             return Reply(status: 0, reset: true)
         case .latency(let ms)?:
             delay = .milliseconds(ms)
+        case .hostileText?:
+            return ok(path, query, head) { key, text in
+                Self.hostileKeys.contains(key) ? Fault.hostilePrefix + text + Fault.hostileSuffix : text
+            }
+        case .formulaText?:
+            return ok(path, query, head) { key, text in
+                ["title", "original_title", "name", "original_name"].contains(key) ? "=HYPERLINK(\"https://evil.example/\",\"\(text)\")" : text
+            }
         case nil:
             break
         }
@@ -242,18 +250,47 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
         return reply
     }
 
-    private func ok(_ path: String, _ query: [QueryItem], _ head: HTTPRequestHead) -> Reply {
+    /// The catalog's answer, its texts passed through `rewrite` (by member name) when given.
+    private func ok(_ path: String, _ query: [QueryItem], _ head: HTTPRequestHead, rewrite: ((String, String) -> String)? = nil) -> Reply {
         let answer = state.responder.respond(path: path, query: query.filter { $0.name != "api_key" })
         var headers = [("Content-Type", "application/json;charset=utf-8")]
         guard answer.status == 200 else { return Reply(status: answer.status, headers: headers, body: answer.body) }
-        let tag = ServerState.etag(answer.body)
+        let body = rewrite.map { Self.rewriting(answer.body, $0) } ?? answer.body
+        let tag = ServerState.etag(body)
         headers.append(("ETag", tag))
         headers.append(("Cache-Control", "public, max-age=\(state.options.maxAge)"))
         if let match = head.headers.first(name: "if-none-match"), match == tag || match == "*" {
             state.update { $0.notModified += 1 }
             return Reply(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
         }
-        return Reply(status: 200, headers: headers, body: answer.body)
+        return Reply(status: 200, headers: headers, body: body)
+    }
+
+    /// The texts people read (titles, names, overviews, roles, trailer keys), which the `hostile`
+    /// fault wraps in `Fault.hostilePrefix` and `Fault.hostileSuffix`.
+    static let hostileKeys: Set<String> = [
+        "title", "original_title", "name", "original_name", "overview", "tagline", "character", "job", "biography",
+        "place_of_birth", "known_for_department", "english_name", "status", "key",
+    ]
+
+    /// `body` (JSON) with every string member passed through `change` (member name, text).
+    static func rewriting(_ body: [UInt8], _ change: (String, String) -> String) -> [UInt8] {
+        func rewrite(_ value: Any, key: String?) -> Any {
+            switch value {
+            case let text as String:
+                return key.map { change($0, text) } ?? text
+            case let object as [String: Any]:
+                return Dictionary(uniqueKeysWithValues: object.map { ($0.key, rewrite($0.value, key: $0.key)) })
+            case let array as [Any]:
+                return array.map { rewrite($0, key: key) }
+            default:
+                return value
+            }
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)),
+              let data = try? JSONSerialization.data(withJSONObject: rewrite(object, key: nil))
+        else { return body }
+        return Array(data)
     }
 
     /// TMDb's body for an error status.
@@ -283,7 +320,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             return Reply(status: 200, headers: json, body: Array(#"{"reset":true}"#.utf8))
         case "/__fault":
             guard let fault = Fault(parameters: params) else {
-                return Reply(status: 400, headers: json, body: Array(#"{"error":"unknown fault: kind=status&status=N[&retry_after=S], malformed, wrong-type, truncate, reset, latency&ms=N; count=N, path=PREFIX"}"#.utf8))
+                return Reply(status: 400, headers: json, body: Array(#"{"error":"unknown fault: kind=status&status=N[&retry_after=S], malformed, wrong-type, truncate, reset, latency&ms=N, hostile, formula; count=N, path=PREFIX"}"#.utf8))
             }
             state.inject(fault)
             return Reply(status: 200, headers: json, body: Array(#"{"injected":true}"#.utf8))

@@ -14,7 +14,19 @@ public struct Fault: Sendable, Equatable {
         case connectionReset
         /// Wait this many milliseconds before answering normally.
         case latency(Int)
+        /// Answer normally, but with `hostileText` around every title, name, overview and other
+        /// text a person reads: terminal escapes, CR/LF, a tab, bidi overrides, C1 and DEL.
+        case hostileText
+        /// Answer normally, but with every title and name a spreadsheet formula,
+        /// `=HYPERLINK("https://evil.example/","TITLE")`, as in a CSV injection.
+        case formulaText
     }
+
+    /// What `hostileText` wraps each text in: `prefix + text + suffix`. It sets the window title
+    /// (OSC 0, ended by BEL), clears the screen, paints red (SGR), forges a line (CR LF), and hides
+    /// direction (RLO, LRI), with a C1 CSI and a DEL for good measure.
+    public static let hostilePrefix = "\u{1B}]0;reel-pwned\u{07}\u{1B}[31m"
+    public static let hostileSuffix = "\u{1B}[2J\r\nFORGED LINE\t\u{202E}txt.exe\u{2066}\u{9B}1m\u{7F}"
 
     public var kind: Kind
     /// How many requests it applies to.
@@ -30,7 +42,7 @@ public struct Fault: Sendable, Equatable {
 
     /// Reads a fault from control-request parameters:
     /// `kind=status&status=429&retry_after=2&count=3&path=/movie`,
-    /// `kind=malformed|wrong-type|truncate|reset`, `kind=latency&ms=500`.
+    /// `kind=malformed|wrong-type|truncate|reset|hostile|formula`, `kind=latency&ms=500`.
     public init?(parameters p: [String: String]) {
         let count = p["count"].flatMap(Int.init) ?? 1
         let prefix = p["path"].flatMap { $0.isEmpty ? nil : $0 }
@@ -42,6 +54,8 @@ public struct Fault: Sendable, Equatable {
         case "wrong-type": self.init(.wrongType, count: count, pathPrefix: prefix)
         case "truncate": self.init(.truncatedBody, count: count, pathPrefix: prefix)
         case "reset": self.init(.connectionReset, count: count, pathPrefix: prefix)
+        case "hostile": self.init(.hostileText, count: count, pathPrefix: prefix)
+        case "formula": self.init(.formulaText, count: count, pathPrefix: prefix)
         case "latency":
             guard let ms = p["ms"].flatMap(Int.init), ms >= 0 else { return nil }
             self.init(.latency(ms), count: count, pathPrefix: prefix)

@@ -11,7 +11,7 @@ struct FakeTMDbCommand: AsyncParsableCommand {
         discussion: """
             Point Reel at it with REEL_TMDB_BASE_URL=http://127.0.0.1:PORT/3 and any TMDB_API_TOKEN
             (or the one given with --token). Control endpoints: POST /__fault?kind=status&status=429&retry_after=1
-            (also kind=malformed, wrong-type, truncate, reset, latency&ms=N; count=N; path=PREFIX),
+            (also kind=malformed, wrong-type, truncate, reset, latency&ms=N, hostile, formula; count=N; path=PREFIX),
             GET /__stats, POST /__reset.
             """
     )
@@ -35,10 +35,10 @@ struct FakeTMDbCommand: AsyncParsableCommand {
         do {
             server = try await FakeTMDbServer.start(host: host, port: port, options: options)
         } catch {
-            FileHandle.standardError.write(Data("fake-tmdb: cannot listen on \(host):\(port): \(error)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("fake-tmdb: cannot listen on \(host):\(port): \(error)\n".utf8))
             throw ExitCode(69)
         }
-        FileHandle.standardOutput.write(Data("fake-tmdb listening on \(server.baseURL)\n".utf8))
+        try? FileHandle.standardOutput.write(contentsOf: Data("fake-tmdb listening on \(server.baseURL)\n".utf8))
         let signals = AsyncStream<Int32> { continuation in
             for sig in [SIGINT, SIGTERM] {
                 signal(sig, SIG_IGN)

@@ -75,5 +75,5 @@ struct AccountBench: AsyncParsableCommand {
     }
 
     private func fixed(_ v: Double, _ d: Int) -> String { v.isFinite ? String(format: "%.\(d)f", v) : "–" }
-    private func note(_ text: String) { FileHandle.standardError.write(Data("… \(text)\n".utf8)) }
+    private func note(_ text: String) { try? FileHandle.standardError.write(contentsOf: Data("… \(text)\n".utf8)) }
 }

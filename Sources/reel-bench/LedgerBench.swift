@@ -94,7 +94,7 @@ struct LedgerBench: AsyncParsableCommand {
 
     private func count(_ v: Double) -> String { v.isFinite ? Int(v.rounded()).formatted(.number.grouping(.automatic)) : "–" }
     private func fixed(_ v: Double, _ d: Int) -> String { v.isFinite ? String(format: "%.\(d)f", v) : "–" }
-    private func note(_ text: String) { FileHandle.standardError.write(Data("… \(text)\n".utf8)) }
+    private func note(_ text: String) { try? FileHandle.standardError.write(contentsOf: Data("… \(text)\n".utf8)) }
 }
 
 /// Whole-process wall times.

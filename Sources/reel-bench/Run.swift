@@ -109,6 +109,6 @@ struct Run: AsyncParsableCommand {
     }
 
     private func note(_ text: String) {
-        FileHandle.standardError.write(Data("… \(text)\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("… \(text)\n".utf8))
     }
 }

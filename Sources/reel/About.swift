@@ -28,8 +28,8 @@ struct About: AsyncParsableCommand {
                 try printJSON(document)
                 return
             }
-            print(Terminal.bold("Reel \(Reel.configuration.version)") + " — \(Reel.configuration.abstract)")
-            print("""
+            Console.line(Terminal.bold("Reel \(Reel.configuration.version)") + " — \(Reel.configuration.abstract)")
+            Console.line("""
 
                 Every change you make (a favorite added or removed, your name, photo or language) is an \
                 event appended to a tamper-evident log; your saved list and settings are computed from it. \
@@ -42,9 +42,9 @@ struct About: AsyncParsableCommand {
             table.add(["account keys", dir + "/keys"])
             table.add(["account", handle.value])
             table.add(["bulk sealing (AES-256-GCM)", EventLog.bulkCipher == "libcrypto" ? "OpenSSL libcrypto" : "swift-crypto (libcrypto not in use)"])
-            print(table.render())
-            print("\nMovie and series data: The Movie Database (TMDB), https://www.themoviedb.org")
-            print(Self.attribution)
+            Console.line(table.render())
+            Console.line("\nMovie and series data: The Movie Database (TMDB), https://www.themoviedb.org")
+            Console.line(Self.attribution)
         }
     }
 }

@@ -42,6 +42,7 @@ struct AccountDelete: AsyncParsableCommand {
             let report = try service.execute(.deleteAccount, for: handle) { step in
                 Failpoint.reach("delete:\(step.rawValue)")
             }
+            Console.changed("the account was deleted")
             let elapsed = (ContinuousClock.now - started).components
             let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
             guard let deleted = report.appended.last else {
@@ -58,9 +59,9 @@ struct AccountDelete: AsyncParsableCommand {
                 try printJSON(document)
                 return
             }
-            print(Terminal.green("deleted the account '\(handle)' for good"))
-            print("  \(events) events stay in the ledger (stream \(view.stream)), their payloads unreadable: the key is destroyed")
-            print("  the audit chain still verifies; the handle '\(handle)' is free for a new account")
+            Console.line(Terminal.green("deleted the account '\(handle)' for good"))
+            Console.line("  \(events) events stay in the ledger (stream \(view.stream)), their payloads unreadable: the key is destroyed")
+            Console.line("  the audit chain still verifies; the handle '\(handle)' is free for a new account")
         }
     }
 
@@ -69,8 +70,8 @@ struct AccountDelete: AsyncParsableCommand {
         guard isatty(0) == 1 else {
             throw ReelFailure(message: "deleting an account needs --yes when stdin is not a terminal", status: .usage)
         }
-        FileHandle.standardError.write(
-            Data("This deletes the account '\(handle)' for good: its saved list, settings and history become unreadable.\nType the handle to confirm: ".utf8))
+        Console.writeError(
+            "This deletes the account '\(handle)' for good: its saved list, settings and history become unreadable.\nType the handle to confirm: ")
         let typed = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces)
         guard typed == handle.value else {
             throw ReelFailure(message: "the handle typed does not match '\(handle)'; nothing deleted", status: .failure)

@@ -20,7 +20,8 @@ struct AccountExportCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("Write the export to this file (made atomically, mode 0600).", valueName: "file")) var out: String?
+    @Option(help: ArgumentHelp("Write the export to this file (made atomically, mode 0600).", valueName: "file"), transform: PathArgument.parse)
+    var out: String?
     @Flag(help: "Leave out catalog details of the saved titles (no catalog requests).") var noDetails = false
     @Option(help: ArgumentHelp("reel (the whole account, default) or letterboxd (the saved movies as Letterboxd's import CSV).", valueName: "format"))
     var format = "reel"
@@ -64,12 +65,19 @@ struct AccountExportCommand: AsyncParsableCommand {
                 document = try export.document(details: details, generator: "reel \(Reel.configuration.version)")
             }
             guard let out else {
-                FileHandle.standardOutput.write(Data(document))
+                // Exact to a pipe or a file. On a terminal, the CSV's titles (raw text, where JSON
+                // escapes control characters) are made safe first.
+                if format == "letterboxd" && isatty(STDOUT_FILENO) == 1 {
+                    Console.text(String(decoding: document, as: UTF8.self))
+                } else {
+                    Console.write(document)
+                }
                 return
             }
             // The digest the summary shows is taken on another core while the file is written.
             let digesting = Task.detached { document.withUnsafeBytes { ChainHash.sha256($0).hex } }
             try AtomicFile.write(document, to: out)
+            Console.changed("the export was written to \(out)")
             let digest = await digesting.value
             if global.json {
                 try printJSON([
@@ -80,12 +88,12 @@ struct AccountExportCommand: AsyncParsableCommand {
                 return
             }
             if format == "letterboxd" {
-                print("exported '\(handle)': \(keys.count) saved movies as Letterboxd's import CSV → \(out)")
-                print(Terminal.dim("  import it at letterboxd.com/import (or into a list); \(document.count) bytes"))
+                Console.line("exported '\(handle)': \(keys.count) saved movies as Letterboxd's import CSV → \(out)")
+                Console.line(Terminal.dim("  import it at letterboxd.com/import (or into a list); \(document.count) bytes"))
                 return
             }
-            print("exported '\(handle)': \(export.events.count) events, \(export.state.saved.count) saved titles → \(out)")
-            print(Terminal.dim("  \(document.count) bytes, sha256 \(digest); check it with 'reel account verify-export \(out)'"))
+            Console.line("exported '\(handle)': \(export.events.count) events, \(export.state.saved.count) saved titles → \(out)")
+            Console.line(Terminal.dim("  \(document.count) bytes, sha256 \(digest); check it with 'reel account verify-export \(out)'"))
         }
     }
 }

@@ -22,7 +22,7 @@ struct AccountImport: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("The file to import.", valueName: "file")) var file: String
+    @Argument(help: ArgumentHelp("The file to import.", valueName: "file"), transform: PathArgument.parse) var file: String
     @Option(name: .customLong("as"), help: ArgumentHelp("The handle to import into (default: the export's, or --user).", valueName: "handle"))
     var handle: String?
     @Option(help: ArgumentHelp("reel, letterboxd, imdb or trakt (default: recognised from the content).", valueName: "format"))
@@ -84,6 +84,7 @@ struct AccountImport: AsyncParsableCommand {
             Failpoint.reach("import:\(ImportStep.committed.rawValue)")
             outcomes = report.outcomes
             stream = report.stream?.rawValue
+            if !report.appended.isEmpty { Console.changed("the import was saved") }
         }
         let added = outcomes.filter { if case .favoriteAdded = $0 { return true } else { return false } }.count
         let already = outcomes.filter { if case .alreadySaved = $0 { return true } else { return false } }.count
@@ -99,9 +100,12 @@ struct AccountImport: AsyncParsableCommand {
             return
         }
         let verb = dryRun ? "would add" : "added"
-        print("\(file) (\(kind)): \(titles.count) \(titles.count == 1 ? "row" : "rows"), \(verb) \(added) to '\(target)', \(already) already saved, \(unmatched.count) unmatched")
-        for (title, reason) in unmatched { print(Terminal.yellow("  unmatched \(title.location): \(title.label): \(reason)")) }
-        if dryRun { print(Terminal.dim("dry run: nothing was written")) }
+        Console.line("\(file) (\(kind)): \(titles.count) \(titles.count == 1 ? "row" : "rows"), \(verb) \(added) to '\(target)', \(already) already saved, \(unmatched.count) unmatched")
+        for (title, reason) in unmatched {
+            // The title is the file's own text, the reason may quote TMDb: one safe line each.
+            Console.line(Terminal.yellow("  unmatched \(title.location): \(TerminalText.field(title.label)): \(TerminalText.field(reason))"))
+        }
+        if dryRun { Console.line(Terminal.dim("dry run: nothing was written")) }
     }
 
     /// The rows of a list file; a file that does not parse is one line naming where.
@@ -122,6 +126,7 @@ struct AccountImport: AsyncParsableCommand {
         let report: RestoreReport
         if let service {
             report = try service.restore(document, as: target, dryRun: dryRun) { Failpoint.reach("import:\($0.rawValue)") }
+            if !dryRun { Console.changed("the account was restored") }
         } else {
             let (events, skipped) = document.restoredEvents(as: target)
             report = RestoreReport(handle: target, stream: nil, events: events.count, saved: document.state.saved.count, skipped: skipped, state: document.state)
@@ -136,8 +141,8 @@ struct AccountImport: AsyncParsableCommand {
             return
         }
         let verb = dryRun ? "would restore" : "restored"
-        print("\(verb) '\(document.handle)' as '\(target)': \(report.events) events, \(report.saved) saved titles" + (report.stream.map { " (new stream \($0))" } ?? ""))
+        Console.line("\(verb) '\(document.handle)' as '\(target)': \(report.events) events, \(report.saved) saved titles" + (report.stream.map { " (new stream \($0))" } ?? ""))
         if report.skipped > 0 { Terminal.notice("\(report.skipped) events of types this Reel does not know were not carried over") }
-        if dryRun { print(Terminal.dim("dry run: nothing was written")) }
+        if dryRun { Console.line(Terminal.dim("dry run: nothing was written")) }
     }
 }

@@ -11,7 +11,7 @@ struct AccountVerifyExport: AsyncParsableCommand {
         discussion: "Exit 0 when the file verifies; 65 with the first problem (and where) otherwise. Schemas/export.md gives the procedure; Tools/verify_export.py is an independent implementation.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("The export file.", valueName: "file")) var file: String
+    @Argument(help: ArgumentHelp("The export file.", valueName: "file"), transform: PathArgument.parse) var file: String
 
     func run() async throws {
         try await runReporting {
@@ -40,8 +40,8 @@ struct AccountVerifyExport: AsyncParsableCommand {
                 ] as JSONValue)
                 return
             }
-            print("\(file): verified: account '\(document.handle)', \(document.events.count) events (positions \(first)–\(last)), \(document.state.saved.count) saved")
-            print(Terminal.dim("  exported \(Timestamp.short(document.exportedAt)) UTC at head position \(document.headPosition), hash \(document.headHash)"))
+            Console.line("\(file): verified: account '\(document.handle)', \(document.events.count) events (positions \(first)–\(last)), \(document.state.saved.count) saved")
+            Console.line(Terminal.dim("  exported \(Timestamp.short(document.exportedAt)) UTC at head position \(document.headPosition), hash \(document.headHash)"))
         }
     }
 }

@@ -28,7 +28,7 @@ struct Accounts: AsyncParsableCommand {
                 return
             }
             guard !accounts.isEmpty else {
-                print("no accounts")
+                Console.line("no accounts")
                 return
             }
             let anyDeleted = accounts.contains { $0.status == .deleted }
@@ -42,8 +42,8 @@ struct Accounts: AsyncParsableCommand {
                         a.openedAt.map(Timestamp.short) ?? "-",
                     ] + (anyDeleted ? [a.deletedAt.map(Timestamp.short) ?? "-"] : []) + [a.stream.rawValue])
             }
-            if anyDeleted { print(Terminal.dim("deleted accounts are shown without their handles, which are kept only as digests")) }
-            print(table.render())
+            if anyDeleted { Console.line(Terminal.dim("deleted accounts are shown without their handles, which are kept only as digests")) }
+            Console.line(table.render())
         }
     }
 }

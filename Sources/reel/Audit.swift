@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Reel
 
 struct Audit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,12 +72,12 @@ struct Audit: AsyncParsableCommand {
                 if global.json {
                     try printJSON(output)
                 } else if let problem = report.problem {
-                    print("DAMAGED at position \(problem.position): \(problem.rule.rawValue): \(problem.detail)")
-                    print("(\(report.eventsChecked) events before it are intact)")
+                    Console.line("DAMAGED at position \(problem.position): \(problem.rule.rawValue): \(TerminalText.field(problem.detail))")
+                    Console.line("(\(report.eventsChecked) events before it are intact)")
                 } else if let head = report.head {
-                    print("intact: \(report.eventsChecked) events, head position \(head.position), hash \(head.hash.hex)")
+                    Console.line("intact: \(report.eventsChecked) events, head position \(head.position), hash \(head.hash.hex)")
                 } else {
-                    print("intact: the ledger is empty")
+                    Console.line("intact: the ledger is empty")
                 }
                 if !report.isIntact { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
             }

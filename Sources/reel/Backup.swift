@@ -11,7 +11,7 @@ struct Backup: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Argument(help: ArgumentHelp("A directory that does not exist yet (or is empty).", valueName: "target"))
+    @Argument(help: ArgumentHelp("A directory that does not exist yet (or is empty).", valueName: "target"), transform: PathArgument.parse)
     var target: String
 
     struct Output: Encodable {
@@ -32,6 +32,7 @@ struct Backup: AsyncParsableCommand {
             }
             let log = try LedgerLocation.openExisting(source)
             try log.backup(to: target)
+            Console.changed("the backup was written")
             let copy = try EventLog.open(at: target)
             let report = try copy.verify()
             guard report.isIntact else {
@@ -41,7 +42,7 @@ struct Backup: AsyncParsableCommand {
             if global.json {
                 try printJSON(output)
             } else {
-                print("backed up \(report.eventsChecked) events to \(target) (verified, head \(report.head?.hash.hex ?? "none"))")
+                Console.line("backed up \(report.eventsChecked) events to \(target) (verified, head \(report.head?.hash.hex ?? "none"))")
             }
         }
     }

@@ -136,13 +136,14 @@ enum Browse {
         if !chosen.isEmpty { heading.append(chosen.map(\.name).joined(separator: options.anyGenre ? " or " : " and ")) }
         if let year = options.year { heading.append(String(year)) }
         if let people { heading.append("with \(people.name)") }
-        print(Terminal.bold(Terminal.fit(heading.joined(separator: " · "))))
+        // Genre and person names come from TMDb.
+        Console.line(Terminal.bold(Terminal.fit(TerminalText.field(heading.joined(separator: " · ")))))
         guard !rows.isEmpty else {
-            print("no titles" + (options.page > 1 ? " on page \(options.page)" : ""))
+            Console.line("no titles" + (options.page > 1 ? " on page \(options.page)" : ""))
             return
         }
-        print(TitleList(rows: rows, showsType: false).render(width: Terminal.width))
-        print(Terminal.dim(Terminal.fit(fetched.footer() + (rows.contains { $0.savedAt != nil } ? "; \(TitleList.savedMark) saved" : ""))))
+        Console.line(TitleList(rows: rows, showsType: false).render(width: Terminal.width))
+        Console.line(Terminal.dim(Terminal.fit(fetched.footer() + (rows.contains { $0.savedAt != nil } ? "; \(TitleList.savedMark) saved" : ""))))
     }
 
     private static func page(_ mediaType: MediaType, _ list: String, _ query: DiscoverQuery, client: CatalogClient) async throws -> PageFetcher.Slice<MediaSummary> {

@@ -42,20 +42,20 @@ struct CacheCommand: AsyncParsableCommand {
                     try printJSON(document)
                     return
                 }
-                print("cache: \(stats.path)")
+                Console.line("cache: \(stats.path)")
                 if stats.entries == 0 {
-                    print("empty")
+                    Console.line("empty")
                     return
                 }
-                print("\(stats.entries) answers (\(stats.fresh) fresh, \(stats.stale) stale), \(Self.size(stats.bytes)) of bodies, \(Self.size(stats.fileBytes)) on disk")
+                Console.line("\(stats.entries) answers (\(stats.fresh) fresh, \(stats.stale) stale), \(Self.size(stats.bytes)) of bodies, \(Self.size(stats.fileBytes)) on disk")
                 if let oldest = stats.oldestStoredAt, let newest = stats.newestStoredAt {
-                    print("stored between \(Timestamp.short(oldest)) and \(Timestamp.short(newest))")
+                    Console.line("stored between \(Timestamp.short(oldest)) and \(Timestamp.short(newest))")
                 }
                 var table = TextTable(["ENDPOINT", "ENTRIES", "FRESH", "SIZE"])
                 for (name, group) in stats.byEndpoint.sorted(by: { $0.key < $1.key }) {
                     table.add([name, String(group.entries), String(group.fresh), Self.size(group.bytes)])
                 }
-                print(table.render())
+                Console.line(table.render())
             }
         }
 
@@ -77,11 +77,12 @@ struct CacheCommand: AsyncParsableCommand {
                 var cleared = 0
                 if FileManager.default.fileExists(atPath: directory + "/data.mdb") {
                     cleared = try ResponseCache.open(at: directory).clear()
+                    Console.changed("the cache was cleared")
                 }
                 if global.json {
                     try printJSON(["path": .string(directory), "cleared": .integer(Int64(cleared))] as JSONValue)
                 } else {
-                    print("cleared \(cleared) cached answers from \(directory)")
+                    Console.line("cleared \(cleared) cached answers from \(directory)")
                 }
             }
         }

@@ -10,6 +10,7 @@ enum CommandOutput {
         let handle = try global.handle()
         let service = try LedgerLocation.service(global)
         let report = try service.execute(command, for: handle, photo: photo)
+        if !report.appended.isEmpty { Console.changed("the change was saved") }
         func label(_ outcome: Outcome) -> String? { outcome.mediaKey.flatMap { titles[$0]?.label } }
         func message(_ outcome: Outcome) -> String {
             guard let label = label(outcome), let key = outcome.mediaKey else { return outcome.message }
@@ -29,8 +30,9 @@ enum CommandOutput {
             return
         }
         for outcome in report.outcomes {
-            let text = Terminal.fit(message(outcome))
-            print(outcome.changed ? Terminal.green(text) : Terminal.dim(text))
+            // The title in the message comes from TMDb: one terminal-safe line before it is wrapped.
+            let text = Terminal.fit(TerminalText.field(message(outcome)))
+            Console.line(outcome.changed ? Terminal.green(text) : Terminal.dim(text))
         }
     }
 }

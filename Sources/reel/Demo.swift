@@ -26,7 +26,7 @@ struct Demo: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let directory =
-                global.dataDir ?? ProcessInfo.processInfo.environment["REEL_DATA_DIR"]
+                global.chosenDataDirectory
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent(
                     "reel-demo-\(UUID().uuidString.prefix(8))"
                 ).path
@@ -86,12 +86,12 @@ struct Demo: AsyncParsableCommand {
     private static func tour(_ steps: [(String, [String])], in directory: String, as ann: String)
         async throws
     {
-        print(Terminal.bold("Reel demo") + " in \(directory) as '\(ann)'")
+        Console.line(Terminal.bold("Reel demo") + " in \(directory) as '\(ann)'")
         for (caption, arguments) in steps {
             let shown = arguments.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")
-            print("")
-            if !caption.isEmpty { print(Terminal.dim("# " + caption)) }
-            print(Terminal.bold("$ reel \(shown)"))
+            Console.line("")
+            if !caption.isEmpty { Console.line(Terminal.dim("# " + caption)) }
+            Console.line(Terminal.bold("$ reel \(shown)"))
             var full = arguments + ["--data-dir", directory]
             if !arguments.contains("--user") { full += ["--user", ann] }
             var command = try Reel.parseAsRoot(full)
@@ -102,9 +102,9 @@ struct Demo: AsyncParsableCommand {
             }
             fflush(nil)
         }
-        print("")
-        print(Terminal.dim("# Try it yourself: reel saved --user \(ann) --data-dir \(directory)"))
-        print(Terminal.dim("# Verify without Reel: python3 Tools/verify_ledger.py \(directory)/ledger"))
+        Console.line("")
+        Console.line(Terminal.dim("# Try it yourself: reel saved --user \(ann) --data-dir \(directory)"))
+        Console.line(Terminal.dim("# Verify without Reel: python3 Tools/verify_ledger.py \(directory)/ledger"))
         fflush(nil)
     }
 

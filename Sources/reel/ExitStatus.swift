@@ -16,6 +16,9 @@ enum ExitStatus: Int32 {
     case unavailable = 69
     /// No space left on the device holding the data directory; nothing was changed.
     case noSpace = 73
+    /// Standard output (or the file output goes to) could not be written: a full disk,
+    /// `/dev/full`, an I/O error. A change the command made is saved all the same.
+    case outputFailed = 74
     /// Also "try again later": TMDb rate limiting.
     case conflict = 75
     /// TMDb refused the configured credentials.
@@ -71,6 +74,7 @@ extension ReelFailure {
             case .unreadable(let path, let reason): return ReelFailure(message: "the credentials file \(path) \(reason)", status: .usage)
             case .unwritable(let path, let reason): return ReelFailure(message: "cannot write \(path): \(reason)", status: .unavailable)
             case .empty: return ReelFailure(message: "no credential given", status: .usage)
+            case .malformed(let source): return ReelFailure(message: Self.malformedCredential("in \(source)"), status: .usage)
             }
         case let error as LMDBError:
             switch error.code {
@@ -86,6 +90,13 @@ extension ReelFailure {
             return ReelFailure(message: "\(error)", status: .failure)
         }
     }
+
+    /// Why a credential (`place`: "in TMDB_API_TOKEN", "on standard input") is refused, without a
+    /// word of the credential itself.
+    static func malformedCredential(_ place: String) -> String {
+        "the TMDb credential \(place) holds a space, a line break or another character no credential has "
+            + "(it is one line of printable ASCII); nothing was sent to TMDb"
+    }
 }
 
 /// Runs a command body, printing a failure as one line on stderr and exiting with its status.
@@ -96,7 +107,7 @@ func runReporting(_ body: () async throws -> Void) async throws {
         throw exit
     } catch {
         let failure = ReelFailure.from(error)
-        FileHandle.standardError.write(Data("reel: \(failure.message)\n".utf8))
+        Console.error(failure.message)
         throw ExitCode(failure.status.rawValue)
     }
 }

@@ -27,11 +27,11 @@ struct Genres: AsyncParsableCommand {
                 return
             }
             for (i, (type, list)) in lists.enumerated() {
-                if i > 0 { print("") }
-                print(Terminal.bold(type == .movie ? "Movie genres" : "Series genres"))
+                if i > 0 { Console.line("") }
+                Console.line(Terminal.bold(type == .movie ? "Movie genres" : "Series genres"))
                 var table = TextTable(["ID", "NAME"], alignments: [.right, .left])
                 for genre in list.genres.sorted(by: { $0.name < $1.name }) { table.add([String(genre.id), genre.name]) }
-                print(table.render(width: Terminal.width, flexible: [.init(1)]))
+                Console.line(table.render(width: Terminal.width, flexible: [.init(1)]))
             }
         }
     }

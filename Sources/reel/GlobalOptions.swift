@@ -4,7 +4,8 @@ import Ledger
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Where the ledger lives (env REEL_DATA_DIR; default $XDG_DATA_HOME/reel).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Where the ledger lives (env REEL_DATA_DIR; default $XDG_DATA_HOME/reel).", valueName: "dir"),
+            transform: PathArgument.parse)
     var dataDir: String?
 
     @Option(name: .long, help: ArgumentHelp("The account to act on (env REEL_USER; default 'default').", valueName: "handle"))
@@ -23,11 +24,28 @@ struct GlobalOptions: ParsableArguments {
         return ["1", "true", "yes"].contains(value)
     }
 
+    /// `REEL_DATA_DIR` set to "" is a mistake like `--data-dir ""`, not a request for the
+    /// default; `~` in it is expanded as in `--data-dir` (see `PathArgument`).
+    func validate() throws {
+        guard dataDir == nil, let value = ProcessInfo.processInfo.environment["REEL_DATA_DIR"] else { return }
+        do {
+            _ = try PathArgument.parse(value)
+        } catch {
+            throw ValidationError("REEL_DATA_DIR: \(error)")
+        }
+    }
+
+    /// The directory named by `--data-dir` or `REEL_DATA_DIR` (both checked by parsing and
+    /// `validate()`), or nil when neither is given.
+    var chosenDataDirectory: String? {
+        if let dataDir { return dataDir }
+        return ProcessInfo.processInfo.environment["REEL_DATA_DIR"].flatMap { try? PathArgument.parse($0) }
+    }
+
     /// `--data-dir`, else `REEL_DATA_DIR`, else `$XDG_DATA_HOME/reel`, else `~/.local/share/reel`.
     var resolvedDataDirectory: String {
+        if let chosen = chosenDataDirectory { return chosen }
         let env = ProcessInfo.processInfo.environment
-        if let dataDir, !dataDir.isEmpty { return dataDir }
-        if let dir = env["REEL_DATA_DIR"], !dir.isEmpty { return dir }
         if let xdg = env["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/reel" }
         return (env["HOME"] ?? NSHomeDirectory()) + "/.local/share/reel"
     }

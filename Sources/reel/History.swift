@@ -47,15 +47,15 @@ struct History: AsyncParsableCommand {
                 try printJSON(document)
                 return
             }
-            if let asOf = asOf?.value { print(Terminal.dim("as of \(asOf)")) }
+            if let asOf = asOf?.value { Console.line(Terminal.dim("as of \(asOf)")) }
             if let deleted = try service.deletedAccount(handle), deleted.stream == stream {
-                print(Terminal.dim("the account '\(handle)' was deleted on \(Timestamp.short(deleted.deletedAt)) UTC: its events are shredded (type, position and time only)"))
+                Console.line(Terminal.dim("the account '\(handle)' was deleted on \(Timestamp.short(deleted.deletedAt)) UTC: its events are shredded (type, position and time only)"))
             }
             var table = TextTable(["POSITION", "VERSION", "TIME (UTC)", "WHAT HAPPENED"], alignments: [.right, .right, .left, .left])
             for entry in entries {
                 table.add(["\(entry.position)", "v\(entry.streamVersion)", Timestamp.short(entry.recordedAt), entry.summary(title: title(entry))])
             }
-            print(entries.isEmpty ? "no events" : table.render(width: Terminal.width, flexible: [.init(3, minimum: 16)], droppable: [1, 0]))
+            Console.line(entries.isEmpty ? "no events" : table.render(width: Terminal.width, flexible: [.init(3, minimum: 16)], droppable: [1, 0]))
         }
     }
 }

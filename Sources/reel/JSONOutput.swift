@@ -4,19 +4,21 @@ import Ledger
 /// Writes one JSON document to stdout: sorted keys, so output is stable for scripts and tests.
 /// Documents built as `JSONValue` (most of them) are written by `JSONValue.prettyPrinted()`, the
 /// same text as `JSONEncoder` at a fraction of the cost; other `Encodable` values go through it.
+/// The text is exact (JSON escaping already keeps control characters off a terminal), so it goes
+/// to `Console.write`, not through the terminal-safe `Console.line`.
 func printJSON<T: Encodable>(_ value: T) throws {
-    var data: Data
+    var bytes: [UInt8]
     if let json = value as? JSONValue {
-        data = Data(json.prettyPrinted())
+        bytes = json.prettyPrinted()
     } else if let members = value as? [String: JSONValue] {
-        data = Data(JSONValue.object(members).prettyPrinted())
+        bytes = JSONValue.object(members).prettyPrinted()
     } else if let items = value as? [JSONValue] {
-        data = Data(JSONValue.array(items).prettyPrinted())
+        bytes = JSONValue.array(items).prettyPrinted()
     } else {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        data = try encoder.encode(value)
+        bytes = [UInt8](try encoder.encode(value))
     }
-    data.append(0x0a)
-    FileHandle.standardOutput.write(data)
+    bytes.append(0x0a)
+    Console.write(bytes)
 }

@@ -64,27 +64,30 @@ struct Person: AsyncParsableCommand {
                 try printJSON(document)
                 return
             }
-            var lines = [Terminal.bold(details.name) + "  " + Terminal.dim("person \(details.id)")]
+            // Names, places and the biography come from TMDb: each made terminal-safe before it is
+            // painted or wrapped.
+            let safe = TerminalText.field
+            var lines = [Terminal.bold(safe(details.name)) + "  " + Terminal.dim("person \(details.id)")]
             var facts: [String] = []
             if let department = details.knownForDepartment { facts.append("known for \(department)") }
             if let birthday = details.birthday {
                 facts.append("born \(birthday)" + (details.placeOfBirth.map { " in \($0)" } ?? ""))
             }
             if let deathday = details.deathday { facts.append("died \(deathday)") }
-            if !facts.isEmpty { lines.append(Terminal.fit(facts.joined(separator: " · "))) }
+            if !facts.isEmpty { lines.append(Terminal.fit(safe(facts.joined(separator: " · ")))) }
             if let biography = details.biography {
                 lines.append("")
-                for paragraph in biography.split(separator: "\n", omittingEmptySubsequences: true) {
-                    lines.append(contentsOf: Terminal.wrap(String(paragraph), width: Terminal.width))
+                for paragraph in TerminalText.lines(biography) where !paragraph.isEmpty {
+                    lines.append(contentsOf: Terminal.wrap(paragraph, width: Terminal.width))
                 }
             }
-            if let profileURL { lines.append("Photo: \(profileURL)") }
-            print(lines.joined(separator: "\n"))
+            if let profileURL { lines.append("Photo: \(safe(profileURL))") }
+            Console.line(lines.joined(separator: "\n"))
             guard !credits.isEmpty else {
-                print("\nno credits")
+                Console.line("\nno credits")
                 return
             }
-            print("")
+            Console.line("")
             var table = TextTable([" ", "YEAR", "TYPE", "TMDB ID", "TITLE", "ROLE"], alignments: [.left, .right, .left, .right, .left, .left])
             for credit in credits {
                 guard let key = key(credit) else { continue }
@@ -93,9 +96,9 @@ struct Person: AsyncParsableCommand {
                     key.mediaType.rawValue, String(key.id), credit.media.title, Self.role(credit) ?? "",
                 ])
             }
-            print(table.render(width: Terminal.width, flexible: [.init(5, minimum: 10), .init(4, minimum: 10)], droppable: [5, 2]))
+            Console.line(table.render(width: Terminal.width, flexible: [.init(5, minimum: 10), .init(4, minimum: 10)], droppable: [5, 2]))
             let shown = credits.count < total ? "\(credits.count) of \(total)" : "\(total)"
-            print(Terminal.dim(Terminal.fit("\(shown) titles, newest first" + (credits.contains { key($0).flatMap { context.savedAt[$0] } != nil } ? "; \(TitleList.savedMark) saved" : ""))))
+            Console.line(Terminal.dim(Terminal.fit("\(shown) titles, newest first" + (credits.contains { key($0).flatMap { context.savedAt[$0] } != nil } ? "; \(TitleList.savedMark) saved" : ""))))
         }
     }
 

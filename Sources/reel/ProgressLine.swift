@@ -20,13 +20,13 @@ final class ProgressLine: @unchecked Sendable {
     func update(_ done: UInt64, of total: UInt64) {
         guard enabled, total > 0, total >= threshold else { return }
         let percent = min(100, done * 100 / total)
-        FileHandle.standardError.write(Data("\r\(label) \(done)/\(total) (\(percent)%)".utf8))
+        Console.writeError("\r\(label) \(done)/\(total) (\(percent)%)")
         shown = true
     }
 
     func finish() {
         guard shown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Console.writeError("\r\u{1B}[K")
         shown = false
     }
 }

@@ -30,6 +30,7 @@ struct Projections: AsyncParsableCommand {
                 let progress = ProgressLine(label: check ? "checking" : "rebuilding")
                 let report = try service.rebuildProjections(checkOnly: check) { done, total in progress.update(done, of: total) }
                 progress.finish()
+                if report.swapped { Console.changed("the projections were rebuilt") }
                 let rate = report.seconds > 0 ? Double(report.events) / report.seconds : 0
                 if global.json {
                     let document: JSONValue = [
@@ -42,10 +43,10 @@ struct Projections: AsyncParsableCommand {
                     ]
                     try printJSON(document)
                 } else {
-                    for d in report.drift { print(Terminal.yellow("drift: \(d.kind.rawValue): \(d.subject): \(d.detail)")) }
+                    for d in report.drift { Console.line(Terminal.yellow(TerminalText.field("drift: \(d.kind.rawValue): \(d.subject): \(d.detail)"))) }
                     let what = report.drift.isEmpty ? "no drift" : "\(report.drift.count) drift(s)"
                     let done = check ? "checked" : (report.drift.isEmpty ? "rebuilt" : "rebuilt and repaired")
-                    print("\(done): \(report.events) events, \(report.accounts) accounts, \(what) (\(String(format: "%.2f", report.seconds)) s, \(Int(rate)) events/s)")
+                    Console.line("\(done): \(report.events) events, \(report.accounts) accounts, \(what) (\(String(format: "%.2f", report.seconds)) s, \(Int(rate)) events/s)")
                 }
                 if check && !report.drift.isEmpty { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
             }

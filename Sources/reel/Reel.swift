@@ -18,8 +18,10 @@ struct Reel: AsyncParsableCommand {
     )
 
     /// Parses and runs the command; a usage mistake is one line on stderr and exit 64, not
-    /// ArgumentParser's multi-line help (`--help` still prints the full help).
+    /// ArgumentParser's multi-line help (`--help` still prints the full help). Output goes through
+    /// `Console`, so a command whose output cannot be written exits 74 (`Console.finish`).
     static func main() async {
+        Console.prepare()
         do {
             var command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             if var command = command as? any AsyncParsableCommand {
@@ -29,14 +31,22 @@ struct Reel: AsyncParsableCommand {
             }
         } catch {
             let code = exitCode(for: error)
-            if code == .success || error is ExitCode || error is CleanExit {
-                exit(withError: error)
+            if error is ExitCode {
+                // The command said what failed already (`runReporting`), or chose its status.
+                Foundation.exit(code == .success ? Console.finish() : code.rawValue)
+            }
+            if code == .success || error is CleanExit {
+                // --help, --version: written like any other output, so a failed write is seen.
+                let text = fullMessage(for: error)
+                if !text.isEmpty { Console.write(Array((text + "\n").utf8)) }
+                Foundation.exit(Console.finish())
             }
             let message = fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "invalid usage"
             let text = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
-            FileHandle.standardError.write(Data("reel: \(text) (see 'reel help')\n".utf8))
+            Console.error("\(text) (see 'reel help')")
             Foundation.exit(code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
         }
+        Foundation.exit(Console.finish())
     }
 
     /// Global options (`--json`, `--offline`, `--data-dir D`, `--user U`) may come before the

@@ -92,16 +92,16 @@ struct Saved: AsyncParsableCommand {
                 return
             }
             for notice in notices { Terminal.notice(notice) }
-            if let asOf = view.asOf { print(Terminal.dim("as of \(asOf)")) }
+            if let asOf = view.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
             guard !items.isEmpty else {
-                print(all.isEmpty ? "nothing saved" : "nothing saved matches")
+                Console.line(all.isEmpty ? "nothing saved" : "nothing saved matches")
                 return
             }
-            print(TitleList(rows: rows, showsType: true, showsAdded: true, numbered: true).render(width: Terminal.width))
+            Console.line(TitleList(rows: rows, showsType: true, showsAdded: true, numbered: true).render(width: Terminal.width))
             let movies = items.reduce(0) { $0 + ($1.key.mediaType == .movie ? 1 : 0) }
             var footer = "\(items.count) of \(all.count) saved (movies: \(movies), series: \(items.count - movies))"
             if missing > 0 { footer += "; \(missing) without details" }
-            print(Terminal.dim(Terminal.fit(footer)))
+            Console.line(Terminal.dim(Terminal.fit(footer)))
         }
     }
 

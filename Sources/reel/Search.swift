@@ -84,23 +84,23 @@ struct Search: AsyncParsableCommand {
             let titles = fetched.results.compactMap { if case .title(let m) = $0 { row(m) } else { nil } }
             let people = fetched.results.compactMap { if case .person(let p) = $0 { p } else { nil } }
             guard !titles.isEmpty || !people.isEmpty else {
-                print("nothing found for '\(query)'" + (page > 1 ? " on page \(page)" : ""))
+                Console.line("nothing found for '\(TerminalText.field(query))'" + (page > 1 ? " on page \(page)" : ""))
                 return
             }
             if !titles.isEmpty {
-                print(TitleList(rows: titles, showsType: kind == .multi).render(width: Terminal.width))
+                Console.line(TitleList(rows: titles, showsType: kind == .multi).render(width: Terminal.width))
             }
             if !people.isEmpty {
-                if !titles.isEmpty { print("") }
+                if !titles.isEmpty { Console.line("") }
                 var table = TextTable(["PERSON ID", "NAME", "KNOWN FOR"], alignments: [.right, .left, .left])
                 for person in people {
                     let knownFor = person.knownFor.map(\.title).joined(separator: ", ")
                     table.add([String(person.id), person.name, [person.knownForDepartment, knownFor.isEmpty ? nil : knownFor].compactMap { $0 }.joined(separator: ": ")])
                 }
-                print(table.render(width: Terminal.width, flexible: [.init(2, minimum: 10), .init(1, minimum: 10)], droppable: [2]))
+                Console.line(table.render(width: Terminal.width, flexible: [.init(2, minimum: 10), .init(1, minimum: 10)], droppable: [2]))
             }
             let (noun, one) = kind == .person ? ("people", "person") : kind == .multi ? ("results", "result") : ("titles", "title")
-            print(Terminal.dim(Terminal.fit(fetched.footer(noun, one: one) + (titles.contains { $0.savedAt != nil } ? "; \(TitleList.savedMark) saved" : ""))))
+            Console.line(Terminal.dim(Terminal.fit(fetched.footer(noun, one: one) + (titles.contains { $0.savedAt != nil } ? "; \(TitleList.savedMark) saved" : ""))))
         }
     }
 

@@ -31,7 +31,7 @@ struct SettingsCommand: AsyncParsableCommand {
                     try printJSON(JSONValue.object(document))
                     return
                 }
-                if let asOf = view.asOf { print(Terminal.dim("as of \(asOf)")) }
+                if let asOf = view.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
                 var table = TextTable(["SETTING", "VALUE"])
                 table.add(["account", handle.value])
                 table.add(["name", settings.name?.value ?? "(not set)"])
@@ -40,7 +40,7 @@ struct SettingsCommand: AsyncParsableCommand {
                     "\($0.contentType == "image/png" ? "PNG" : "JPEG") \($0.width)x\($0.height), \($0.bytes) bytes, sha256 \($0.sha256.prefix(12))…"
                 }
                 table.add(["photo", photo ?? "(none)"])
-                print(table.render())
+                Console.line(table.render())
             }
         }
     }
@@ -65,7 +65,7 @@ struct SettingsCommand: AsyncParsableCommand {
             abstract: "Set the profile photo from a JPEG or PNG file (up to 5 MB), or remove it with --remove.",
             discussion: "The file is checked by its content, not its name, and stored sealed under the account's key.")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("A JPEG or PNG file.", valueName: "path")) var path: String?
+        @Argument(help: ArgumentHelp("A JPEG or PNG file.", valueName: "path"), transform: PathArgument.parse) var path: String?
         @Flag(help: "Remove the photo.") var remove = false
 
         func validate() throws {

@@ -48,7 +48,7 @@ struct Show: AsyncParsableCommand {
             if global.json {
                 try printJSON(details.json(savedAt: savedAt, language: language))
             } else {
-                print(details.render(savedAt: savedAt, width: Terminal.width))
+                Console.line(details.render(savedAt: savedAt, width: Terminal.width))
             }
         }
     }

@@ -52,18 +52,18 @@ struct TMDbCommand: AsyncParsableCommand {
                     ]
                     try printJSON(document)
                 } else if let found {
-                    print("catalog: TMDb at \(CatalogLocation.baseURL)")
-                    print("credential: \(found.credentials) from \(found.source)")
+                    Console.line("catalog: TMDb at \(CatalogLocation.baseURL)")
+                    Console.line("credential: \(found.credentials) from \(found.source)")
                     if !checked {
-                        print("not checked (offline)")
+                        Console.line("not checked (offline)")
                     } else if accepted == true {
-                        print("TMDb accepts it")
+                        Console.line("TMDb accepts it")
                     } else if let problem {
-                        FileHandle.standardError.write(Data("reel: \(problem)\n".utf8))
+                        Console.error(problem)
                     }
                 } else {
-                    print("catalog: the bundled sample catalog (no TMDb credentials)")
-                    print("to use TMDb: export TMDB_API_TOKEN=… or run 'reel tmdb login' (writes \(store.path), mode 0600)")
+                    Console.line("catalog: the bundled sample catalog (no TMDb credentials)")
+                    Console.line("to use TMDb: export TMDB_API_TOKEN=… or run 'reel tmdb login' (writes \(store.path), mode 0600)")
                 }
                 if accepted == false { throw ExitCode(ExitStatus.credentials.rawValue) }
                 if checked && accepted == nil { throw ExitCode(ExitStatus.unavailable.rawValue) }
@@ -88,9 +88,14 @@ struct TMDbCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReporting {
-                let secret = Self.readSecret()
-                guard !secret.isEmpty else {
+                let secret: String
+                switch Credentials.given(try Self.readSecret()) {
+                case .empty:
                     throw ReelFailure(message: "no credential on standard input (try: reel tmdb login < token.txt)", status: .usage)
+                case .malformed:
+                    throw ReelFailure(message: ReelFailure.malformedCredential("on standard input"), status: .usage)
+                case .secret(let given):
+                    secret = given
                 }
                 let credentials: Credentials = apiKey || Credentials.bearer(secret).looksLikeV3KeyUsedAsToken ? .apiKey(secret) : .bearer(secret)
                 if !apiKey, case .apiKey = credentials {
@@ -108,20 +113,40 @@ struct TMDbCommand: AsyncParsableCommand {
                 }
                 let store = CredentialStore()
                 try store.save(credentials)
+                Console.changed("the credential was saved")
                 if global.json {
                     try printJSON(["saved": .string(store.path), "credential": .string(credentials.isAPIKey ? "apiKey" : "token"), "checked": .bool(checked)] as JSONValue)
                 } else {
-                    print("saved \(credentials) to \(store.path)" + (checked ? "; TMDb accepts it" : ""))
+                    Console.line("saved \(credentials) to \(store.path)" + (checked ? "; TMDb accepts it" : ""))
                 }
             }
         }
 
-        /// The first line of stdin; on a terminal, asked for without echo.
-        static func readSecret() -> String {
+        /// The most standard input may hold: a credential is a few hundred bytes.
+        static let inputLimit = 65_536
+
+        /// All of stdin, not its first line (`printf 'bad\ntoken'` must not save "bad"); on a
+        /// terminal, asked for without echo. `Credentials.given` judges what it holds.
+        static func readSecret() throws -> String {
             if isatty(STDIN_FILENO) == 1, let pointer = getpass("TMDb API Read Access Token (or v3 key): ") {
-                return String(cString: pointer).trimmingCharacters(in: .whitespacesAndNewlines)
+                return String(cString: pointer)
             }
-            return (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            var bytes: [UInt8] = []
+            var block = [UInt8](repeating: 0, count: 4096)
+            while bytes.count <= inputLimit {
+                let n = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if n > 0 {
+                    bytes += block[0..<n]
+                } else if n == 0 {
+                    break
+                } else if errno != EINTR {
+                    throw ReelFailure(message: "cannot read standard input: \(String(cString: strerror(errno)))", status: .unavailable)
+                }
+            }
+            guard bytes.count <= inputLimit else {
+                throw ReelFailure(message: "standard input holds more than a credential (over 64 KiB); nothing saved", status: .usage)
+            }
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 
@@ -134,10 +159,11 @@ struct TMDbCommand: AsyncParsableCommand {
             try await runReporting {
                 let store = CredentialStore()
                 let removed = try store.remove()
+                if removed { Console.changed("the credential file was removed") }
                 if global.json {
                     try printJSON(["removed": .bool(removed), "path": .string(store.path)] as JSONValue)
                 } else {
-                    print(removed ? "removed \(store.path)" : "no saved credential at \(store.path)")
+                    Console.line(removed ? "removed \(store.path)" : "no saved credential at \(store.path)")
                 }
                 if ProcessInfo.processInfo.environment["TMDB_API_TOKEN"] != nil || ProcessInfo.processInfo.environment["TMDB_API_KEY"] != nil {
                     Terminal.notice("TMDB_API_TOKEN or TMDB_API_KEY is still set in the environment")

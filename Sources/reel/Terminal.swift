@@ -39,7 +39,10 @@ enum Terminal {
         colours ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
-    /// A notice for people, on stderr (stdout stays clean for pipes).
+    /// The colour sequences `paint` writes, which output may keep (`Console.line`); none without
+    /// colours, so then no ESC at all reaches stdout.
+    static let styles: Set<String> = colours ? Set(["0", "1", "2", "32", "33"].map { "\u{1B}[\($0)m" }) : []
+
     /// Columns to lay text out in: the terminal's width when stdout is one, else `COLUMNS`,
     /// else 100.
     static let width: Int = {
@@ -70,7 +73,8 @@ enum Terminal {
         return lines
     }
 
+    /// A notice for people, on stderr (stdout stays clean for pipes).
     static func notice(_ text: String) {
-        FileHandle.standardError.write(Data("reel: note: \(text)\n".utf8))
+        Console.error("note: \(text)")
     }
 }

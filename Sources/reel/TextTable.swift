@@ -1,3 +1,5 @@
+import Reel
+
 /// Aligned columns for human output: every cell padded to its column's widest, by character
 /// count. Given a width, the table fits itself to it: flexible columns (titles, genres) shrink
 /// to their minimum in the order given, cells that no longer fit end in an ellipsis, and when
@@ -36,10 +38,12 @@ struct TextTable {
         lengths.reserveCapacity(rows * headers.count)
     }
 
-    /// Adds a row: cells past the last column are left out, missing ones are empty.
+    /// Adds a row: cells past the last column are left out, missing ones are empty. Cells hold
+    /// titles, names and handles from elsewhere: each is made one terminal-safe line here, before
+    /// its width is counted.
     mutating func add(_ row: [String]) {
         for i in headers.indices {
-            let cell = i < row.count ? row[i] : ""
+            let cell = i < row.count ? TerminalText.field(row[i]) : ""
             cells.append(cell)
             lengths.append(Self.length(cell))
         }

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Ledger
+import Reel
 
 /// A movie's or series' details as `reel show` presents them: one shape for both, built from
 /// the catalog's answers.
@@ -75,7 +76,26 @@ struct TitleDetails {
         }
     }
 
+    /// The same details with every text from TMDb made one terminal-safe line (`TerminalText`);
+    /// the overview keeps its paragraphs, each made safe by `render`.
+    private func terminalSafe() -> TitleDetails {
+        let safe = TerminalText.field
+        return TitleDetails(
+            key: key, title: safe(title), originalTitle: originalTitle.map(safe), date: date, endDate: endDate,
+            genres: genres.map(safe), overview: overview, tagline: tagline.map(safe), voteAverage: voteAverage,
+            voteCount: voteCount, popularity: popularity, runtime: runtime, seasons: seasons, episodes: episodes,
+            status: status.map(safe), originalLanguage: originalLanguage.map(safe), spokenLanguages: spokenLanguages.map(safe),
+            companies: companies.map(safe), people: people.map { ($0.role, $0.names.map(safe)) },
+            trailers: trailers.map { (safe($0.name), safe($0.url)) }, posterURL: posterURL.map(safe),
+            backdropURL: backdropURL.map(safe), similar: similar.map { ($0.key, safe($0.title), $0.year) })
+    }
+
     func render(savedAt: Int64?, width: Int) -> String {
+        let details = terminalSafe()
+        return details.renderSafe(savedAt: savedAt, width: width)
+    }
+
+    private func renderSafe(savedAt: Int64?, width: Int) -> String {
         var lines: [String] = []
         let year = date.map { " (\($0.year))" } ?? ""
         lines.append(Terminal.bold(title + year) + "  " + Terminal.dim(key.description))
@@ -91,7 +111,11 @@ struct TitleDetails {
         if !genres.isEmpty { lines.append("Genres: " + genres.joined(separator: ", ")) }
         lines.append(String(format: "Rating: %.1f/10 from %@ votes · popularity %.1f", voteAverage, voteCount.formatted(), popularity))
         if let tagline { lines.append(Terminal.yellow("“\(tagline)”")) }
-        if let overview { lines.append(""); lines.append(overview); lines.append("") }
+        if let overview {
+            lines.append("")
+            lines.append(contentsOf: TerminalText.lines(overview))
+            lines.append("")
+        }
         for (role, names) in people where !names.isEmpty { lines.append("\(role): " + names.joined(separator: ", ")) }
         var languages: [String] = []
         if let originalLanguage { languages.append("original \(originalLanguage)") }

@@ -265,6 +265,48 @@ import Testing
         #expect(read.map(\.location.number) == [2, 3, 4, 5, 7, 8])
     }
 
+    @Test func cellsASpreadsheetWouldRunAsFormulasAreWrittenAsText() {
+        // OWASP's CSV injection rule: a cell starting with =, +, -, @, a tab or a CR gets a ' in
+        // front and is quoted.
+        let rows = [
+            LetterboxdCSV.Row(tmdbID: 1, title: "=HYPERLINK(\"https://evil.example\",\"Fight Club\")", year: 1999),
+            LetterboxdCSV.Row(tmdbID: 2, title: "+1 555", year: nil),
+            LetterboxdCSV.Row(tmdbID: 3, title: "-2+3", year: nil),
+            LetterboxdCSV.Row(tmdbID: 4, title: "@SUM(A1:A9)", year: nil),
+            LetterboxdCSV.Row(tmdbID: 5, title: "\tcmd", year: nil),
+            LetterboxdCSV.Row(tmdbID: 6, title: "\rcmd", year: nil),
+            LetterboxdCSV.Row(tmdbID: 7, title: "'=already quoted", year: nil),
+            LetterboxdCSV.Row(tmdbID: 8, title: "'Salem's Lot", year: 1979),
+            LetterboxdCSV.Row(tmdbID: 9, title: "Mid=dle - not a formula", year: nil),
+        ]
+        #expect(
+            String(decoding: LetterboxdCSV.write(rows), as: UTF8.self) == """
+                tmdbID,Title,Year
+                1,"'=HYPERLINK(""https://evil.example"",""Fight Club"")",1999
+                2,"'+1 555",
+                3,"'-2+3",
+                4,"'@SUM(A1:A9)",
+                5,"'\tcmd",
+                6,"'\rcmd",
+                7,"''=already quoted",
+                8,'Salem's Lot,1979
+                9,Mid=dle - not a formula,
+
+                """)
+    }
+
+    @Test func theFormulaGuardIsTakenOffWhenReadBackSoTitlesRoundTrip() throws {
+        let titles = [
+            "=HYPERLINK(\"https://evil.example\",\"x\")", "+1", "-1", "@me", "\t=tab", "'=one quote", "''-two quotes", "'Salem's Lot",
+            "'", "''", "=", "Plain",
+        ]
+        let rows = titles.enumerated().map { LetterboxdCSV.Row(tmdbID: Int64($0.offset + 1), title: $0.element, year: nil) }
+        let read = try LetterboxdCSV.read(LetterboxdCSV.write(rows))
+        #expect(read.map(\.title) == titles)
+        // A ' the file's author wrote before a formula character is taken as the guard.
+        #expect(try LetterboxdCSV.read(Self.bytes("tmdbID,Title\n1,'=x\n2,'x\n")).map(\.title) == ["=x", "'x"])
+    }
+
     // MARK: - IMDb
 
     static let imdbList = """

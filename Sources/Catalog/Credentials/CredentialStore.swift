@@ -25,6 +25,9 @@ public struct CredentialStore: Sendable {
         case unreadable(path: String, reason: String)
         case unwritable(path: String, reason: String)
         case empty
+        /// The credential in `source` (a variable's name, the file's path) has whitespace or a
+        /// control character inside; the message never shows it.
+        case malformed(source: String)
     }
 
     /// The config file: `$XDG_CONFIG_HOME/reel/credentials.json`, else
@@ -45,8 +48,8 @@ public struct CredentialStore: Sendable {
 
     /// The credentials to use, or nil when none are configured.
     public func load() throws(StoreError) -> Found? {
-        if let token = value("TMDB_API_TOKEN") { return Found(credentials: .bearer(token), source: .environment("TMDB_API_TOKEN")) }
-        if let key = value("TMDB_API_KEY") { return Found(credentials: .apiKey(key), source: .environment("TMDB_API_KEY")) }
+        if let token = try value("TMDB_API_TOKEN") { return Found(credentials: .bearer(token), source: .environment("TMDB_API_TOKEN")) }
+        if let key = try value("TMDB_API_KEY") { return Found(credentials: .apiKey(key), source: .environment("TMDB_API_KEY")) }
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
@@ -55,10 +58,10 @@ public struct CredentialStore: Sendable {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw .unreadable(path: path, reason: "is not a JSON object")
         }
-        if let token = (object["tmdb_api_token"] as? String).flatMap(Self.trimmed) {
+        if let token = try (object["tmdb_api_token"] as? String).flatMap({ (raw) throws(StoreError) in try Self.secret(raw, from: path) }) {
             return Found(credentials: .bearer(token), source: .file(path))
         }
-        if let key = (object["tmdb_api_key"] as? String).flatMap(Self.trimmed) {
+        if let key = try (object["tmdb_api_key"] as? String).flatMap({ (raw) throws(StoreError) in try Self.secret(raw, from: path) }) {
             return Found(credentials: .apiKey(key), source: .file(path))
         }
         throw .unreadable(path: path, reason: "has neither tmdb_api_token nor tmdb_api_key")
@@ -75,6 +78,7 @@ public struct CredentialStore: Sendable {
     /// 0600 from the first byte.
     public func save(_ credentials: Credentials) throws(StoreError) {
         guard !credentials.secret.isEmpty else { throw .empty }
+        guard Credentials.given(credentials.secret) == .secret(credentials.secret) else { throw .malformed(source: "what was given") }
         let directory = (path as NSString).deletingLastPathComponent
         let name = credentials.isAPIKey ? "tmdb_api_key" : "tmdb_api_token"
         let json = "{\"\(name)\": \(Self.quoted(credentials.secret))}\n"
@@ -104,11 +108,17 @@ public struct CredentialStore: Sendable {
         return true
     }
 
-    private func value(_ name: String) -> String? { environment[name].flatMap(Self.trimmed) }
+    /// The variable's credential; nil when it is unset or blank.
+    private func value(_ name: String) throws(StoreError) -> String? {
+        try environment[name].flatMap { (raw) throws(StoreError) in try Self.secret(raw, from: name) }
+    }
 
-    private static func trimmed(_ s: String) -> String? {
-        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
-        return t.isEmpty ? nil : t
+    private static func secret(_ raw: String, from source: String) throws(StoreError) -> String? {
+        switch Credentials.given(raw) {
+        case .empty: return nil
+        case .secret(let secret): return secret
+        case .malformed: throw .malformed(source: source)
+        }
     }
 
     private static func quoted(_ s: String) -> String {

@@ -24,6 +24,26 @@ public enum Credentials: Sendable, Hashable, CustomStringConvertible, CustomDebu
         text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) || (65...70).contains($0) }
     }
 
+    /// What a credential as given (stdin, the environment, the config file) amounts to.
+    public enum Given: Sendable, Equatable {
+        /// Nothing but whitespace.
+        case empty
+        /// The secret, without the whitespace and line breaks around it.
+        case secret(String)
+        /// Whitespace, a line break or another character outside printable ASCII inside it.
+        case malformed
+    }
+
+    /// Reads a credential as given. TMDb's tokens (JWTs) and v3 keys (hex) are one word of
+    /// printable ASCII: anything else inside (`bad\ntoken`, a CR from a Windows file, a space) is
+    /// a mistake to refuse before any request, not part of a header to send or a prefix to save.
+    public static func given(_ raw: String) -> Given {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return .empty }
+        guard trimmed.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return .malformed }
+        return .secret(trimmed)
+    }
+
     public var isAPIKey: Bool {
         if case .apiKey = self { return true }
         return false

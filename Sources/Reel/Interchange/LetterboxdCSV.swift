@@ -66,7 +66,7 @@ public enum LetterboxdCSV {
             let imdbID = try imdbColumn.flatMap { (c) throws(InterchangeError) in
                 try FieldValue.imdbID(row[c], line: row.line, column: table.header[c])
             }
-            let title = titleColumn.flatMap { FieldValue.text(row[$0]) }
+            let title = titleColumn.flatMap { FieldValue.text(row[$0]) }.map(Self.withoutFormulaGuard)
             guard tmdbID != nil || imdbID != nil || title != nil else {
                 throw .invalidRow(line: row.line, problem: "no tmdbID, imdbID or Title")
             }
@@ -85,7 +85,8 @@ public enum LetterboxdCSV {
     }
 
     /// The CSV Letterboxd's importer takes (`tmdbID,Title,Year`, LF line endings, fields quoted
-    /// only when they hold a comma, a quote or a line break; an unknown year is an empty field).
+    /// only when they hold a comma, a quote or a line break, or are guarded against formulas (see
+    /// `appendField`); an unknown year is an empty field).
     /// No date column: Letterboxd reads `WatchedDate` as a diary entry, and a saved title is not a
     /// watched one. Give it movies only; Letterboxd has no series.
     public static func write(_ rows: [Row]) -> [UInt8] {
@@ -104,10 +105,20 @@ public enum LetterboxdCSV {
 
     /// Appends `field`, quoted (and its quotes doubled) when it holds a comma, a quote or a line
     /// break, or starts or ends with a space.
+    ///
+    /// A field a spreadsheet would run as a formula (OWASP's CSV injection rule: it starts with
+    /// `=`, `+`, `-`, `@`, a tab or a CR, such as a title `=HYPERLINK(…)` from TMDb) is written
+    /// with a `'` in front and quoted, so a spreadsheet shows it as text. So that the guard can be
+    /// told from a title's own `'`, a field whose leading run of `'` is followed by one of those
+    /// characters gets one more `'`; reading takes exactly one off again (`withoutFormulaGuard`),
+    /// so every title reads back as it was written.
     static func appendField(_ field: String, to out: inout [UInt8]) {
-        let bytes = Array(field.utf8)
+        var bytes = Array(field.utf8)
+        let guarded = needsFormulaGuard(bytes)
+        if guarded { bytes.insert(UInt8(ascii: "'"), at: 0) }
         let needsQuotes =
-            bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+            guarded
+            || bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
             || bytes.first == UInt8(ascii: " ") || bytes.last == UInt8(ascii: " ")
         guard needsQuotes else {
             out.append(contentsOf: bytes)
@@ -119,5 +130,20 @@ public enum LetterboxdCSV {
             out.append(byte)
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The characters that make a spreadsheet cell a formula when they start it.
+    private static let formulaStarts: Set<UInt8> = [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), 0x09, 0x0D]
+
+    /// True when `bytes`, after any leading `'`, start with a formula character.
+    static func needsFormulaGuard(_ bytes: some Collection<UInt8>) -> Bool {
+        guard let first = bytes.first(where: { $0 != UInt8(ascii: "'") }) else { return false }
+        return formulaStarts.contains(first)
+    }
+
+    /// A field read back without the `'` `appendField` put in front of it.
+    static func withoutFormulaGuard(_ text: String) -> String {
+        guard text.utf8.first == UInt8(ascii: "'"), needsFormulaGuard(text.utf8.dropFirst()) else { return text }
+        return String(text.unicodeScalars.dropFirst())
     }
 }

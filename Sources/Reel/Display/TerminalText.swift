@@ -1,0 +1,144 @@
+/// Text from elsewhere (TMDb, an imported file, a ledger another program wrote) made safe to
+/// show on a terminal, where a control character is a command: ESC starts sequences that set the
+/// window title, move the cursor, rewrite the screen or (on some terminals) answer back into the
+/// input; BEL rings; CR and LF rewrite or forge lines; bidi overrides show text in another order
+/// than it is stored (`exe.txt` as `txt.exe`).
+///
+/// Every text-mode rendering of such text passes through here; `--json` does not (JSON escaping
+/// keeps the bytes exact and harmless). The rules, the same everywhere:
+/// - line-like characters (TAB, LF, VT, FF, CR, NEL, U+2028, U+2029) inside a field become a space;
+/// - every other control character (C0, DEL, C1, ESC among them) becomes U+FFFD `�`, so that
+///   tampering shows instead of acting;
+/// - invisible direction and format controls (U+061C, U+200E, U+200F, U+202A–U+202E,
+///   U+2066–U+206F, U+FFF9–U+FFFB) are dropped: they carry no visible text of their own.
+///
+/// ```swift
+/// TerminalText.field("Fight\u{1B}]0;pwned\u{07}\nClub")  // "Fight�]0;pwned� Club"
+/// ```
+public enum TerminalText {
+    /// What a field becomes on one line.
+    public static func field(_ text: String) -> String {
+        isPlain(text, keepingNewlines: false) ? text : cleaned(text, keepingNewlines: false, styles: [])
+    }
+
+    /// Text with paragraphs (an overview, a biography): one clean field per line; CR LF, CR, NEL,
+    /// U+2028 and U+2029 break lines as LF does.
+    public static func lines(_ text: String) -> [String] {
+        var lines: [String] = []
+        var line = String.UnicodeScalarView()
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A where afterCR:
+                afterCR = false
+                continue
+            case 0x0A, 0x0D, 0x85, 0x2028, 0x2029:
+                lines.append(field(String(line)))
+                line = String.UnicodeScalarView()
+                afterCR = scalar.value == 0x0D
+                continue
+            default:
+                afterCR = false
+                line.append(scalar)
+            }
+        }
+        lines.append(field(String(line)))
+        return lines
+    }
+
+    /// Rendered output as a whole (the last line of defence, after the fields): keeps LF between
+    /// lines and the colour sequences in `styles` (exact SGR sequences such as `"\u{1B}[1m"`, the
+    /// ones the front end paints with itself), and neutralises everything else as `field` does.
+    public static func output(_ text: String, keepingStyles styles: Set<String> = []) -> String {
+        isPlain(text, keepingNewlines: true) ? text : cleaned(text, keepingNewlines: true, styles: styles)
+    }
+
+    /// True when `text` has nothing `field` would change.
+    public static func isClean(_ text: String) -> Bool { field(text) == text }
+
+    /// True when `text` holds nothing to change: checked on its UTF-8 bytes, since every character
+    /// the rules name is a C0 byte, DEL, or one of a few two- and three-byte sequences (lists of
+    /// thousands of titles, accents and `★` included, take this path).
+    private static func isPlain(_ text: String, keepingNewlines: Bool) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let byte = bytes[i]
+                if byte >= 0x20 && byte < 0x7F { i += 1; continue }
+                if byte == 0x0A && keepingNewlines { i += 1; continue }
+                if byte < 0xC2 { return false }  // C0, DEL (continuation bytes are skipped below)
+                let next = i + 1 < n ? bytes[i + 1] : 0
+                let third = i + 2 < n ? bytes[i + 2] : 0
+                switch byte {
+                case 0xC2 where (0x80...0x9F).contains(next): return false  // C1 (NEL among them)
+                case 0xD8 where next == 0x9C: return false  // U+061C
+                case 0xE2 where next == 0x80 && (third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third)): return false
+                case 0xE2 where next == 0x81 && (0xA6...0xAF).contains(third): return false  // U+2066–U+206F
+                case 0xEF where next == 0xBF && (0xB9...0xBB).contains(third): return false  // U+FFF9–U+FFFB
+                default: break
+                }
+                i += byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+            }
+            return true
+        }
+    }
+
+    private enum Kind { case plain, lineLike, control, invisible }
+
+    private static func kind(_ scalar: Unicode.Scalar) -> Kind {
+        switch scalar.value {
+        case 0x09...0x0D, 0x85, 0x2028, 0x2029: .lineLike
+        case 0x00...0x1F, 0x7F...0x9F: .control
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x206F, 0xFFF9...0xFFFB: .invisible
+        default: .plain
+        }
+    }
+
+    private static let replacement: Unicode.Scalar = "\u{FFFD}"
+
+    private static func cleaned(_ text: String, keepingNewlines: Bool, styles: Set<String>) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var i = 0
+        while i < scalars.count {
+            let scalar = scalars[i]
+            switch kind(scalar) {
+            case .plain:
+                out.append(scalar)
+            case .invisible:
+                break
+            case .lineLike:
+                if scalar == "\r" && i + 1 < scalars.count && scalars[i + 1] == "\n" {
+                    break  // CR LF counts once: as the LF that follows
+                } else if keepingNewlines && scalar == "\n" {
+                    out.append(scalar)
+                } else {
+                    out.append(" ")
+                }
+            case .control:
+                if scalar == "\u{1B}", !styles.isEmpty, let length = styleLength(scalars, at: i, styles: styles) {
+                    out.append(contentsOf: scalars[i..<i + length])
+                    i += length
+                    continue
+                }
+                out.append(replacement)
+            }
+            i += 1
+        }
+        return String(out)
+    }
+
+    /// The length of the SGR sequence (`ESC [ digits and ; m`) starting at `start` when it is one
+    /// of `styles`, else nil.
+    private static func styleLength(_ scalars: [Unicode.Scalar], at start: Int, styles: Set<String>) -> Int? {
+        guard start + 2 < scalars.count, scalars[start + 1] == "[" else { return nil }
+        var end = start + 2
+        while end < scalars.count, end - start < 16, scalars[end] == ";" || ("0"..."9").contains(scalars[end]) { end += 1 }
+        guard end < scalars.count, scalars[end] == "m" else { return nil }
+        var sequence = String.UnicodeScalarView()
+        sequence.append(contentsOf: scalars[start...end])
+        return styles.contains(String(sequence)) ? end - start + 1 : nil
+    }
+}

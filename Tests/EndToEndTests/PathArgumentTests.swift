@@ -1,0 +1,101 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// Paths a person gives: "" is a usage error everywhere (an empty backup target once wrote a
+/// whole backup, keys included, into `/`); a leading `~` the shell left alone means $HOME.
+@Suite struct PathArgumentTests {
+    /// Runs `reel` in `directory` with `HOME` and `REEL_DATA_DIR` as given (nil: unset).
+    static func reel(_ arguments: [String], in directory: String, home: String, dataDir: String?) throws -> Harness.Output {
+        var env = ProcessInfo.processInfo.environment.filter { !CatalogCommandTests.Home.inherited.contains($0.key) }
+        env["NO_COLOR"] = "1"
+        env["HOME"] = home
+        env["XDG_CONFIG_HOME"] = home + "/.config"
+        env["REEL_DATA_DIR"] = dataDir
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
+        process.arguments = arguments
+        process.environment = env
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = temporaryDirectory("reel-run")
+        for name in ["stdout", "stderr"] { _ = FileManager.default.createFile(atPath: out + "/" + name, contents: nil) }
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out + "/stdout"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: out + "/stderr"))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Harness.Output(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOfFile: out + "/stdout", encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: out + "/stderr", encoding: .utf8)) ?? "")
+    }
+
+    static func expectUsage(_ out: Harness.Output, _ words: String..., sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(out.status == 64, "exit \(out.status): \(out.stderr)", sourceLocation: sourceLocation)
+        #expect(out.stdout.isEmpty, "\(out.stdout)", sourceLocation: sourceLocation)
+        #expect(out.stderr.hasPrefix("reel: ") && out.stderr.split(separator: "\n").count == 1, "\(out.stderr)", sourceLocation: sourceLocation)
+        for word in words { #expect(out.stderr.contains(word), "'\(word)' not in \(out.stderr)", sourceLocation: sourceLocation) }
+    }
+
+    @Test func anEmptyBackupTargetIsAUsageErrorAndNothingIsWrittenToTheRoot() throws {
+        let home = temporaryDirectory("paths-home")
+        let data = home + "/data"
+        #expect(try Self.reel(["fav", "add", "movie", "550"], in: home, home: home, dataDir: data).status == 0)
+        let hadLedger = FileManager.default.fileExists(atPath: "/ledger") || FileManager.default.fileExists(atPath: "/keys")
+        Self.expectUsage(try Self.reel(["backup", ""], in: "/", home: home, dataDir: data), "empty path")
+        if !hadLedger {
+            #expect(!FileManager.default.fileExists(atPath: "/ledger") && !FileManager.default.fileExists(atPath: "/keys"), "a backup in /")
+        }
+        // `/` itself, a directory that is not empty and a file are refused, and left alone.
+        Self.expectUsage(try Self.reel(["backup", "/"], in: home, home: home, dataDir: data), "not an empty directory")
+        let full = temporaryDirectory("paths-full")
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: full + "/note"))
+        Self.expectUsage(try Self.reel(["backup", full], in: home, home: home, dataDir: data), "not an empty directory")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: full) == ["note"])
+        Self.expectUsage(try Self.reel(["backup", full + "/note"], in: home, home: home, dataDir: data), "not an empty directory")
+        // An empty directory is fine.
+        let empty = temporaryDirectory("paths-empty")
+        #expect(try Self.reel(["backup", empty], in: home, home: home, dataDir: data).status == 0)
+        #expect(FileManager.default.fileExists(atPath: empty + "/ledger/data.mdb"))
+    }
+
+    @Test func anEmptyDataDirectoryIsAUsageErrorNotTheDefault() throws {
+        let home = temporaryDirectory("paths-home")
+        Self.expectUsage(try Self.reel(["fav", "add", "movie", "550", "--data-dir", ""], in: home, home: home, dataDir: nil), "--data-dir", "empty path")
+        Self.expectUsage(try Self.reel(["--data-dir=", "accounts"], in: home, home: home, dataDir: nil), "--data-dir")
+        Self.expectUsage(try Self.reel(["fav", "add", "movie", "550"], in: home, home: home, dataDir: ""), "REEL_DATA_DIR", "empty path")
+        #expect(!FileManager.default.fileExists(atPath: home + "/.local/share/reel"), "the default directory was not used")
+        // --data-dir wins over an empty REEL_DATA_DIR, which then does not matter.
+        #expect(try Self.reel(["fav", "add", "movie", "550", "--data-dir", home + "/d"], in: home, home: home, dataDir: "").status == 0)
+    }
+
+    @Test func aLeadingTildeMeansTheHomeDirectory() throws {
+        let home = temporaryDirectory("paths-home")
+        let cwd = temporaryDirectory("paths-cwd")
+        let added = try Self.reel(["fav", "add", "movie", "550", "--data-dir=~/x"], in: cwd, home: home, dataDir: nil)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(FileManager.default.fileExists(atPath: home + "/x/ledger/data.mdb"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cwd).isEmpty, "no literal ~ directory")
+        #expect(try Self.reel(["accounts"], in: cwd, home: home, dataDir: "~/x").stdout.contains("default"))
+        let backup = try Self.reel(["backup", "~/copy"], in: cwd, home: home, dataDir: "~/x")
+        #expect(backup.status == 0, "\(backup.stderr)")
+        #expect(FileManager.default.fileExists(atPath: home + "/copy/ledger/data.mdb"))
+        let export = try Self.reel(["account", "export", "--out", "~/export.json"], in: cwd, home: home, dataDir: "~/x")
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(try Self.reel(["account", "verify-export", "~/export.json"], in: cwd, home: home, dataDir: "~/x").status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cwd).isEmpty, "no literal ~ directory")
+        // Another user's home is not guessed at.
+        Self.expectUsage(try Self.reel(["accounts", "--data-dir", "~root/x"], in: cwd, home: home, dataDir: nil), "~/")
+    }
+
+    @Test(arguments: [
+        ["account", "export", "--out", ""], ["account", "import", ""], ["account", "verify-export", ""], ["settings", "photo", ""],
+        ["backup", ""], ["accounts", "--data-dir", ""],
+    ])
+    func everyEmptyPathIsAUsageError(_ arguments: [String]) throws {
+        let home = temporaryDirectory("paths-home")
+        let data = home + "/data"
+        #expect(try Self.reel(["fav", "add", "movie", "550"], in: home, home: home, dataDir: data).status == 0)
+        Self.expectUsage(try Self.reel(arguments, in: home, home: home, dataDir: data), "empty path")
+    }
+}
