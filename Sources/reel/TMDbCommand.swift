@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Ledger
+import Reel
 
 /// `reel tmdb status|login|logout`: the TMDb credentials Reel uses.
 struct TMDbCommand: AsyncParsableCommand {
@@ -88,7 +89,7 @@ struct TMDbCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReporting {
-                let secret = Self.readSecret()
+                let secret = try Self.readSecret()
                 guard !secret.isEmpty else {
                     throw ReelFailure(message: "no credential on standard input (try: reel tmdb login < token.txt)", status: .usage)
                 }
@@ -116,12 +117,24 @@ struct TMDbCommand: AsyncParsableCommand {
             }
         }
 
-        /// The first line of stdin; on a terminal, asked for without echo.
-        static func readSecret() -> String {
+        /// The first line of stdin; on a terminal, asked for without echo. At most 4 KiB is read
+        /// (`InputLimit.credential`), so `< /dev/zero` is refused rather than read forever.
+        static func readSecret() throws -> String {
             if isatty(STDIN_FILENO) == 1, let pointer = getpass("TMDb API Read Access Token (or v3 key): ") {
                 return String(cString: pointer).trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            return (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let bytes: [UInt8]
+            do {
+                bytes = try BoundedFile.read(descriptor: STDIN_FILENO, limit: InputLimit.credential, name: "standard input")
+            } catch .tooLarge {
+                throw ReelFailure(
+                    message: "standard input holds more than the limit of \(InputLimit.words(InputLimit.credential)) for a credential",
+                    status: .usage)
+            } catch {
+                throw ReelFailure(message: error.description, status: .unavailable)
+            }
+            let firstLine = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+            return String(decoding: firstLine, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
     }
 
