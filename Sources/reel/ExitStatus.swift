@@ -14,6 +14,8 @@ enum ExitStatus: Int32 {
     case integrityFailure = 65
     case notFound = 66
     case unavailable = 69
+    /// Output could not be written (the `--out` file: a full disk, an I/O error).
+    case outputFailure = 74
     /// Also "try again later": TMDb rate limiting.
     case conflict = 75
     /// TMDb refused the configured credentials.
