@@ -65,14 +65,17 @@ public struct PendingExports: Sendable {
             if let stream, owner != stream { continue }
             guard let pid = TemporaryName.writer(of: "." + name + ".tmp", for: owner) else { continue }
             let record = directory + "/" + name
-            guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            // The file goes when its writer is gone (`TemporaryName.isAbandoned`), the record with
+            // it, or once its writer's process is gone whatever became of the file.
             if let temporary = Self.path(in: record), let entry = temporary.split(separator: "/").last,
                 let filePID = TemporaryName.writer(of: String(entry), for: Self.target(of: String(entry))),
-                TemporaryName.isAbandoned(temporary, writer: filePID), unlink(temporary) == 0
+                TemporaryName.isAbandoned(temporary, writer: filePID)
             {
-                removed += 1
+                if unlink(temporary) == 0 { removed += 1 }
+                unlink(record)
+            } else if kill(pid, 0) != 0 && errno == ESRCH {
+                unlink(record)
             }
-            unlink(record)
         }
         return removed
     }
