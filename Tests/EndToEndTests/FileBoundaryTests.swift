@@ -110,6 +110,32 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: ledger.dir + "/config/reel/credentials.json"))
     }
 
+    /// The saved credentials file replaced by a FIFO, an endless device or a huge file: refused
+    /// at once (64), never waited on or read without end.
+    @Test func aCredentialsFileThatIsNotARegularFileIsRefusedWithoutHanging() throws {
+        let ledger = Ledger()
+        let config = ledger.dir + "/config/reel"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        let path = config + "/credentials.json"
+        let cases: [(String, () throws -> Void)] = [
+            ("is not a regular file", { #expect(mkfifo(path, 0o600) == 0) }),
+            ("is not a regular file", { #expect(symlink("/dev/zero", path) == 0) }),
+            ("is larger than 65536 bytes", {
+                #expect(FileManager.default.createFile(atPath: path, contents: Data("{\"tmdb_api_token\": \"".utf8), attributes: [.posixPermissions: 0o600]))
+                #expect(truncate(path, 100_000_000) == 0)
+            }),
+        ]
+        for (problem, make) in cases {
+            try? FileManager.default.removeItem(atPath: path)
+            try make()
+            let started = ContinuousClock.now
+            let (out, rss) = try Self.measured(ledger, ["tmdb", "status"])
+            Self.oneLine(out, 64, [path, problem], "credentials \(problem)")
+            #expect(rss > 0 && rss < 64 * 1024, "peak memory \(rss) KiB")
+            #expect(ContinuousClock.now - started < .seconds(20))
+        }
+    }
+
     // MARK: - --out (item 15)
 
     /// A ledger with one small account, `ann`.
