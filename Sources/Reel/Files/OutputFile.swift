@@ -59,10 +59,11 @@ public enum OutputFile {
         let (directory, name) = split(path)
         guard name != ".", name != ".." else { throw .invalidPath(path) }
         var info = stat()
-        guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            if errno == EACCES { throw .permission(path: path, reason: reason(errno)) }
+        if stat(directory, &info) != 0 {
+            if errno == EACCES { throw .permission(path: path, reason: reason(EACCES)) }
             throw .noDirectory(path: path, directory: directory)
         }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .noDirectory(path: path, directory: directory) }
         _ = try existingRegularFile(path)
     }
 
