@@ -86,6 +86,7 @@ let package = Package(
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "ReelTestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "FakeTMDb", "Ledger", "ReelTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "Ledger", "EventLog", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "EndToEndTests", dependencies: ["EventLog", "ReelTestSupport"]),
+        // Reel, Ledger and LMDB only to craft hostile exports with valid hashes (CraftedExport).
+        .testTarget(name: "EndToEndTests", dependencies: ["EventLog", "Reel", "Ledger", "LMDB", "ReelTestSupport"]),
     ]
 )

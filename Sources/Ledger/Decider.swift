@@ -22,6 +22,7 @@ public enum Decider {
                 }
             }
         case .importFavorites(let favorites, let source):
+            try ImportedFavorite.check(source: source)
             var seen = Set<MediaKey>()
             for favorite in favorites where seen.insert(favorite.key).inserted {
                 if current.saved.contains(favorite.key) {
@@ -48,6 +49,7 @@ public enum Decider {
                 outcomes.append(.nameChanged(name))
             }
         case .changePhoto(let photo):
+            try photo.check()
             if current.settings.photo == photo {
                 outcomes.append(.photoUnchanged)
             } else {

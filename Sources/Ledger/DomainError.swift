@@ -5,6 +5,8 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidLanguage(String, String)
     case invalidHandle(String)
     case invalidPhoto(String)
+    /// An import source other than the ones Reel imports from (`ImportedFavorite.sources`).
+    case invalidImportSource(String)
     case accountDeleted(String)
     /// A stored payload that does not decode as its event type and version says.
     case undecodableEvent(type: String, version: UInt16, reason: String)
@@ -17,6 +19,8 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidHandle(let text):
             "'\(text)' is not an account handle (1-64 of a-z, 0-9, '.', '_', '-', starting with a letter or digit)"
         case .invalidPhoto(let why): "invalid photo: \(why)"
+        case .invalidImportSource(let source):
+            "'\(source)' is not a source Reel imports from (\(ImportedFavorite.sources.sorted().joined(separator: ", ")))"
         case .accountDeleted(let handle): "the account '\(handle)' is deleted and accepts no commands"
         case .undecodableEvent(let type, let version, let reason): "a stored \(type) v\(version) event does not decode: \(reason)"
         }

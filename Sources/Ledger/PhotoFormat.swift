@@ -12,6 +12,15 @@ public struct PhotoFormat: Sendable, Equatable {
     /// 5 MB, the most a profile photo may weigh.
     public static let maximumBytes = 5_000_000
 
+    /// The largest width or height each format can state: JPEG's are 16 bits, PNG's at most
+    /// 2^31 - 1 (PNG specification, 11.2.2).
+    public static func maximumDimension(_ kind: Kind) -> Int {
+        switch kind {
+        case .jpeg: 65_535
+        case .png: 2_147_483_647
+        }
+    }
+
     /// Reads the structure of a JPEG (markers up to a frame header, and the end-of-image marker)
     /// or a PNG (signature, IHDR first, IEND last); throws a `DomainError.invalidPhoto` otherwise.
     public static func inspect(_ bytes: [UInt8]) throws(DomainError) -> PhotoFormat {
@@ -35,6 +44,9 @@ public struct PhotoFormat: Sendable, Equatable {
         }
         let width = be32(b, 16), height = be32(b, 20)
         guard width > 0, height > 0 else { throw .invalidPhoto("the PNG has no pixels") }
+        guard width <= maximumDimension(.png), height <= maximumDimension(.png) else {
+            throw .invalidPhoto("the PNG states a width or height over 2^31 - 1")
+        }
         // Walk the chunks: each is length, type, data, CRC; the last must be IEND.
         var at = 8
         var sawEnd = false

@@ -38,6 +38,8 @@ struct AccountDelete: AsyncParsableCommand {
                 throw ReelFailure(message: "the account '\(handle)' is deleted already (on \(UTCTime.iso(time)))", status: .notFound)
             }
             if !yes { try confirm(handle) }
+            // Exports of this account killed while they were being written: their plaintext goes first.
+            PendingExports(dataDirectory: global.resolvedDataDirectory).sweep(stream: view.stream.rawValue)
             let started = ContinuousClock.now
             let report = try service.execute(.deleteAccount, for: handle) { step in
                 Failpoint.reach("delete:\(step.rawValue)")

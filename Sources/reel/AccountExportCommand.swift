@@ -15,12 +15,16 @@ struct AccountExportCommand: AsyncParsableCommand {
             its saved list with catalog details when known, and its whole decrypted history with each \
             event's sealed envelope and hashes, so the file can be checked without Reel \
             (Tools/verify_export.py; the procedure is in Schemas/export.md). The file holds the account's \
-            data in the clear: it is written with mode 0600, atomically (a temporary file, then a rename).
+            data in the clear: it is written with mode 0600, atomically (an unnamed temporary file, then \
+            a link or a rename), so a killed export leaves nothing behind. --out must be a new path or a \
+            regular file; a directory, a device, a FIFO, a socket or a symbolic link is refused.
             Without --out the document goes to stdout.
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Option(help: ArgumentHelp("Write the export to this file (made atomically, mode 0600).", valueName: "file"), transform: PathArgument.parse)
+    @Option(
+        help: ArgumentHelp("Write the export to this file (a new path or a regular file; made atomically, mode 0600).", valueName: "file"),
+        transform: PathArgument.parse)
     var out: String?
     @Flag(help: "Leave out catalog details of the saved titles (no catalog requests).") var noDetails = false
     @Option(help: ArgumentHelp("reel (the whole account, default) or letterboxd (the saved movies as Letterboxd's import CSV).", valueName: "format"))
@@ -37,6 +41,7 @@ struct AccountExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReporting {
             let handle = try global.handle()
+            if let out { try AtomicFile.check(out) }
             let service = try LedgerLocation.existingService(global)
             let export = try service.export(of: handle)
             var details: [MediaKey: JSONValue] = [:]
@@ -76,7 +81,7 @@ struct AccountExportCommand: AsyncParsableCommand {
             }
             // The digest the summary shows is taken on another core while the file is written.
             let digesting = Task.detached { document.withUnsafeBytes { ChainHash.sha256($0).hex } }
-            try AtomicFile.write(document, to: out)
+            try AtomicFile.write(document, to: out, dataDirectory: global.resolvedDataDirectory, stream: export.stream.rawValue)
             Console.changed("the export was written to \(out)")
             let digest = await digesting.value
             if global.json {

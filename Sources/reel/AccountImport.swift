@@ -38,12 +38,16 @@ struct AccountImport: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let bytes = try InputFile.read(file)
+            let bytes = try InputFile.read(file, limit: InputLimit.export, what: "an import")
             let kind = format.flatMap(InterchangeFormat.init(name:)) ?? InterchangeFormat.detect(bytes)
             guard let kind else {
                 throw ReelFailure(
                     message: "\(file): not a file Reel can import (a Reel export, a Letterboxd or IMDb CSV, or a Trakt JSON); name its format with --format",
                     status: .usage)
+            }
+            // Other apps' lists are far smaller than a whole account's export.
+            if kind != .reelExport, bytes.count > InputLimit.list {
+                throw InputFile.failure(.tooLarge(path: file, limit: InputLimit.list), what: kind.description)
             }
             if kind == .reelExport {
                 try restore(bytes)

@@ -15,7 +15,7 @@ struct AccountVerifyExport: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
-            let bytes = try InputFile.read(file)
+            let bytes = try InputFile.read(file, limit: InputLimit.export, what: "a Reel export")
             let document: ExportDocument
             do {
                 document = try ExportFile.verified(bytes, file: file)

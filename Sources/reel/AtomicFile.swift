@@ -1,51 +1,42 @@
 import Foundation
+import Reel
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Writes a file whole or not at all: a temporary file beside it (mode 0600), synced, then
-/// renamed over the target. A crash or an error leaves the target as it was.
+/// Writes an output file (`--out`) through `OutputFile`: whole or not at all, mode 0600, only a
+/// new file or a replaced regular one. Failures become one line and an exit status: 64 for a path
+/// Reel will not write (a directory, a device, a FIFO, a socket, a symbolic link), 69 for a
+/// permission, 74 when the bytes could not be written (a full disk, an I/O error).
 enum AtomicFile {
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ReelFailure(message: "cannot write \(path): the directory \(directory) does not exist", status: .usage)
-        }
-        let temporary = directory + "/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw failure(path) }
-        var written = 0
-        let ok = bytes.withUnsafeBytes { buffer -> Bool in
-            while written < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
-                if n < 0 { if errno == EINTR { continue } else { return false } }
-                written += n
-            }
-            return fsync(fd) == 0
-        }
-        let error = errno
-        close(fd)
-        guard ok else {
-            unlink(temporary)
-            errno = error
-            throw failure(path)
-        }
-        guard rename(temporary, path) == 0 else {
-            let error = failure(path)
-            unlink(temporary)
-            throw error
-        }
-        let dirFD = open(directory, O_RDONLY | O_CLOEXEC)
-        if dirFD >= 0 {
-            fsync(dirFD)
-            close(dirFD)
+    /// `REEL_OUTPUT_TMPFILE=off` writes as on a file system without `O_TMPFILE` (a named
+    /// temporary file from the start), for tests of that path.
+    static var unnamedTemporary: Bool { ProcessInfo.processInfo.environment["REEL_OUTPUT_TMPFILE"] != "off" }
+
+    /// `stream`'s export to `path`; its temporary name, while it has one, is recorded under the
+    /// data directory so `account delete` can find it.
+    static func write(_ bytes: [UInt8], to path: String, dataDirectory: String? = nil, stream: String? = nil) throws {
+        do {
+            try OutputFile.write(
+                bytes, to: path, unnamedTemporary: unnamedTemporary, pending: dataDirectory.map(PendingExports.init(dataDirectory:)),
+                stream: stream
+            ) { Failpoint.reach("output:\($0.rawValue)") }
+        } catch {
+            throw failure(error)
         }
     }
 
-    private static func failure(_ path: String) -> ReelFailure {
-        let reason = String(cString: strerror(errno))
-        return ReelFailure(message: "cannot write \(path): \(reason)", status: errno == EACCES || errno == EPERM ? .unavailable : .failure)
+    /// Refuses an output path Reel would not write, before any work is done for it.
+    static func check(_ path: String) throws {
+        do {
+            _ = try OutputFile.check(path)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    private static func failure(_ error: OutputFileError) -> ReelFailure {
+        switch error {
+        case .invalidPath, .noDirectory, .notRegularFile: ReelFailure(message: error.description, status: .usage)
+        case .permission: ReelFailure(message: error.description, status: .unavailable)
+        case .writeFailed: ReelFailure(message: error.description, status: .outputFailed)
+        }
     }
 }

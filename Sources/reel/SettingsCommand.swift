@@ -106,24 +106,20 @@ struct SettingsCommand: AsyncParsableCommand {
     }
 }
 
-/// Reads a photo file with errors a person can act on; refuses anything over the limit unread.
+/// Reads a photo file with errors a person can act on: at most the photo limit (5 MB) and one
+/// byte, whatever the file is, so `/dev/zero` or an endless FIFO is refused after 5 MB.
 enum PhotoFile {
     static func read(_ path: String) throws -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ReelFailure(message: "\(path): no such file", status: .notFound)
-        }
-        guard !isDirectory.boolValue else { throw ReelFailure(message: "\(path): is a directory, not a photo", status: .usage) }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= PhotoFormat.maximumBytes else {
+        do {
+            return try BoundedFile.read(path, limit: InputLimit.photo)
+        } catch .isDirectory {
+            throw ReelFailure(message: "\(path): is a directory, not a photo", status: .usage)
+        } catch .tooLarge {
             throw ReelFailure(
-                message: "\(path): invalid photo: the file has \(size) bytes; the limit is \(PhotoFormat.maximumBytes) (5 MB)",
+                message: "\(path): invalid photo: the file has more bytes than the limit; the limit is \(InputLimit.photo) (5 MB), and nothing past it was read",
                 status: .usage)
+        } catch {
+            throw InputFile.failure(error, what: "a photo")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw ReelFailure(message: "\(path): cannot be read (permission denied?)", status: .unavailable)
-        }
-        defer { try? handle.close() }
-        return Array((try? handle.readToEnd()) ?? Data())
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Ledger
+import Reel
 
 /// `reel tmdb status|login|logout`: the TMDb credentials Reel uses.
 struct TMDbCommand: AsyncParsableCommand {
@@ -122,29 +123,22 @@ struct TMDbCommand: AsyncParsableCommand {
             }
         }
 
-        /// The most standard input may hold: a credential is a few hundred bytes.
-        static let inputLimit = 65_536
-
-        /// All of stdin, not its first line (`printf 'bad\ntoken'` must not save "bad"); on a
+        /// All of stdin, not its first line (`printf 'bad\ntoken'` must not save "bad"), at most 4 KiB
+        /// (`InputLimit.credential`, so `< /dev/zero` is refused rather than read forever); on a
         /// terminal, asked for without echo. `Credentials.given` judges what it holds.
         static func readSecret() throws -> String {
             if isatty(STDIN_FILENO) == 1, let pointer = getpass("TMDb API Read Access Token (or v3 key): ") {
                 return String(cString: pointer)
             }
-            var bytes: [UInt8] = []
-            var block = [UInt8](repeating: 0, count: 4096)
-            while bytes.count <= inputLimit {
-                let n = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-                if n > 0 {
-                    bytes += block[0..<n]
-                } else if n == 0 {
-                    break
-                } else if errno != EINTR {
-                    throw ReelFailure(message: "cannot read standard input: \(String(cString: strerror(errno)))", status: .unavailable)
-                }
-            }
-            guard bytes.count <= inputLimit else {
-                throw ReelFailure(message: "standard input holds more than a credential (over 64 KiB); nothing saved", status: .usage)
+            let bytes: [UInt8]
+            do {
+                bytes = try BoundedFile.read(descriptor: STDIN_FILENO, limit: InputLimit.credential, name: "standard input")
+            } catch .tooLarge {
+                throw ReelFailure(
+                    message: "standard input holds more than the limit of \(InputLimit.words(InputLimit.credential)) for a credential; nothing saved",
+                    status: .usage)
+            } catch {
+                throw ReelFailure(message: error.description, status: .unavailable)
             }
             return String(decoding: bytes, as: UTF8.self)
         }

@@ -472,6 +472,30 @@ import Testing
         #expect(read(" \n ") == "the file is empty")
     }
 
+    /// Ids are checked as `fav add` checks an id: one out of TMDb's range, negative, fractional or
+    /// carrying other characters is an error naming the entry (it used to be dropped silently and
+    /// the title matched by name instead); a missing one (absent, null, empty) is left out.
+    @Test func traktIdsThatAreNotIdsAreRefusedNamingTheEntry() throws {
+        func read(_ ids: String) -> String {
+            Self.message { () throws(InterchangeError) in
+                try TraktJSON.read(Self.bytes(#"[{"type":"movie","movie":{"title":"Heat","ids":{"tmdb":949}}},{"type":"movie","movie":{"title":"A","ids":"# + ids + "}}]"))
+            }
+        }
+        #expect(read(#"{"tmdb":2147483648}"#) == "entry 2 (index 1): ids.tmdb '2147483648' is not a TMDb id (a positive whole number up to 2147483647)")
+        #expect(read(#"{"tmdb":-5}"#).hasPrefix("entry 2 (index 1): ids.tmdb '-5' is not a TMDb id"))
+        #expect(read(#"{"tmdb":0}"#).hasPrefix("entry 2 (index 1): ids.tmdb '0' is not a TMDb id"))
+        #expect(read(#"{"tmdb":"550\u001b[31m"}"#) == #"entry 2 (index 1): ids.tmdb '550\u{1b}[31m' is not a TMDb id (a positive whole number up to 2147483647)"#)
+        #expect(read(#"{"tmdb":{"id":5}}"#).hasPrefix("entry 2 (index 1): ids.tmdb"))
+        #expect(read(#"{"imdb":"tt123\u0007"}"#) == #"entry 2 (index 1): ids.imdb 'tt123\u{7}' is not an IMDb title id (tt followed by digits)"#)
+        #expect(read(#"{"imdb":42}"#).hasPrefix("entry 2 (index 1): ids.imdb '42' is not an IMDb title id"))
+        for missing in [#"{}"#, #"{"tmdb":null,"imdb":null}"#, #"{"tmdb":"","imdb":""}"#] {
+            let titles = try TraktJSON.read(Self.bytes(#"[{"type":"movie","movie":{"title":"A","ids":"# + missing + "}}]"))
+            #expect(titles.first?.tmdbID == nil && titles.first?.imdbID == nil, "\(missing)")
+        }
+        let strings = try TraktJSON.read(Self.bytes(#"[{"type":"movie","movie":{"title":"A","ids":{"tmdb":"550","imdb":"tt0137523"}}}]"#))
+        #expect(strings.first?.tmdbID == 550 && strings.first?.imdbID == "tt0137523")
+    }
+
     // MARK: - Detection
 
     static let reelExport = #"{"format":"reel-export/1","account":{"handle":"ann"},"history":[]}"#

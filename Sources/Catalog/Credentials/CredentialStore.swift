@@ -51,6 +51,13 @@ public struct CredentialStore: Sendable {
         if let token = try value("TMDB_API_TOKEN") { return Found(credentials: .bearer(token), source: .environment("TMDB_API_TOKEN")) }
         if let key = try value("TMDB_API_KEY") { return Found(credentials: .apiKey(key), source: .environment("TMDB_API_KEY")) }
         guard FileManager.default.fileExists(atPath: path) else { return nil }
+        // Reel's own file, but anything may stand in its place: only a regular file of at most
+        // 64 KiB is read (a FIFO would hang every command, /dev/zero would never end).
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw .unreadable(path: path, reason: "is not a regular file") }
+        guard info.st_size <= Self.maximumFileBytes else {
+            throw .unreadable(path: path, reason: "is larger than \(Self.maximumFileBytes) bytes, more than a credential takes")
+        }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .unreadable(path: path, reason: "cannot be read")
@@ -66,6 +73,9 @@ public struct CredentialStore: Sendable {
         }
         throw .unreadable(path: path, reason: "has neither tmdb_api_token nor tmdb_api_key")
     }
+
+    /// The most the config file is read: 64 KiB.
+    public static let maximumFileBytes = 65_536
 
     /// True when the file exists and others than its owner may read or write it.
     public var fileIsExposed: Bool {

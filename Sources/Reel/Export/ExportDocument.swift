@@ -27,7 +27,14 @@ public struct ExportDocument: Sendable {
     public let headPosition: UInt64
     public let headHash: String
 
+    /// Every value the document would restore (handle, ids, name, language, photo reference and
+    /// bytes, import sources) goes through the checks the commands apply to what a person types
+    /// (`DomainEvent.checkAsInput`, `AccountService.photoReference`): a document that fails one is
+    /// refused, naming the entry. Documents over `InputLimit.export` are refused unread.
     public init(parsing bytes: [UInt8], decoder: EventDecoder = .standard) throws(ExportError) {
+        guard bytes.count <= InputLimit.export else {
+            throw ExportError(where: "the file", "has \(bytes.count) bytes, more than the limit of \(InputLimit.words(InputLimit.export)) for an export")
+        }
         // The history (nearly all of the file) is only delimited here; its events are parsed and
         // checked on all cores below, then linked up in order.
         let root: JSONValue
@@ -249,6 +256,12 @@ public struct ExportDocument: Sendable {
         } catch {
             throw ExportError(where: place, "\(error)")
         }
+        // What it would restore, checked as the commands check what a person gives them.
+        do {
+            try domain?.checkAsInput()
+        } catch {
+            throw ExportError(where: place, "\(envelope.type): \(error.description)")
+        }
         return Checked(
             record: Event(
                 position: envelope.position, streamVersion: envelope.streamVersion, eventID: envelope.eventID, type: envelope.type,
@@ -256,17 +269,39 @@ public struct ExportDocument: Sendable {
             previousHash: envelope.previousHash, hash: envelope.hash)
     }
 
+    /// The longest base64 text of a photo within the limit.
+    static let maximumPhotoText = (PhotoFormat.maximumBytes + 2) / 3 * 4
+
+    /// The photo and its bytes, checked by content as `settings photo` checks a file: a JPEG or a
+    /// PNG within 5 MB whose reference (type, size, dimensions) is what its bytes are.
     private static func photo(_ settings: JSONValue?) throws(ExportError) -> (PhotoReference, [UInt8])? {
         guard let photo = settings?["photo"], photo != .null else { return nil }
+        // The length first: a huge data field is refused before it is decoded.
+        if let text = photo["data"]?.stringValue, text.utf8.count > maximumPhotoText {
+            throw ExportError(
+                where: "settings.photo",
+                "invalid photo: its data holds more than the limit of \(InputLimit.words(PhotoFormat.maximumBytes)) for a photo")
+        }
         guard let sha = photo["sha256"]?.stringValue, let type = photo["contentType"]?.stringValue,
             let size = photo["bytes"]?.integerValue, let width = photo["width"]?.integerValue, let height = photo["height"]?.integerValue,
-            let text = photo["data"]?.stringValue, let data = Data(base64Encoded: text), data.base64EncodedString() == text
+            let text = photo["data"]?.stringValue, let bytes = CanonicalBase64.decode(Array(text.utf8))
         else { throw ExportError(where: "settings.photo", "incomplete (sha256, contentType, bytes, width, height and canonical base64 data)") }
-        let bytes = Array(data)
         guard bytes.count == size, PhotoDigest.sha256Hex(bytes) == sha else {
             throw ExportError(where: "settings.photo", "the photo's data does not match its size and SHA-256")
         }
-        return (PhotoReference(sha256: sha, contentType: type, bytes: Int(size), width: Int(width), height: Int(height)), bytes)
+        let stated = PhotoReference(sha256: sha, contentType: type, bytes: Int(size), width: Int(width), height: Int(height))
+        let actual: PhotoReference
+        do {
+            actual = try AccountService.photoReference(for: bytes)
+        } catch {
+            throw ExportError(where: "settings.photo", "\(error)")
+        }
+        guard actual == stated else {
+            throw ExportError(
+                where: "settings.photo",
+                "invalid photo: its data is a \(actual.contentType == "image/png" ? "PNG" : "JPEG") of \(actual.width)x\(actual.height) pixels, not the \(stated.contentType) of \(stated.width)x\(stated.height) it states")
+        }
+        return (stated, bytes)
     }
 
     /// The saved list and settings the document states must be what its history replays to.
@@ -298,9 +333,30 @@ public struct ExportError: Error, Sendable, Equatable, CustomStringConvertible {
     public let location: String
     public let reason: String
 
+    /// Values from the file that a message quotes are shown with control and bidi characters
+    /// escaped (`\u{1B}`): the file may be hostile, and the message goes to a terminal.
     init(where location: String, _ reason: String) {
-        self.location = location
-        self.reason = reason
+        self.location = Self.printable(location)
+        self.reason = Self.printable(reason)
+    }
+
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// C0 and C1 controls, DEL, and the bidi controls that reorder what follows them.
+    private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+            || scalar.value == 0x200E || scalar.value == 0x200F || scalar.value == 0x061C
     }
 
     public var description: String { "\(location): \(reason)" }

@@ -8,8 +8,9 @@ import Ledger
 /// (and types not known here) are read without a media type, to be reported as unmatched. An entry
 /// without `type` takes it from the object it holds (`movie` or `show`), as in Trakt's
 /// watched and collection exports. `listed_at` (else `rated_at`, `last_watched_at`, `watched_at`,
-/// `collected_at`) is when the title was added. Missing or malformed ids are left out; an entry
-/// that is not an object, or lacks the object its type names, is an error naming its position.
+/// `collected_at`) is when the title was added. Missing ids are left out; a TMDb or IMDb id that is
+/// not one (checked as `fav add` checks an id), an entry that is not an object, or one that lacks
+/// the object its type names, is an error naming its position.
 public enum TraktJSON {
     public static func read(_ bytes: [UInt8]) throws(InterchangeError) -> [ImportedTitle] {
         let text = Array(bytes[TextPosition.byteOrderMarkLength(bytes)...])
@@ -66,9 +67,8 @@ public enum TraktJSON {
             }
             let ids = item["ids"]?.objectValue ?? [:]
             return ImportedTitle(
-                location: location, mediaType: type == "movie" ? .movie : .tv, kind: type, tmdbID: tmdbID(ids["tmdb"]),
-                imdbID: ids["imdb"]?.stringValue.flatMap { ImportedTitle.isIMDbID($0) ? $0 : nil }, title: text(item["title"]),
-                year: year(item["year"]), addedAt: addedAt)
+                location: location, mediaType: type == "movie" ? .movie : .tv, kind: type, tmdbID: try tmdbID(ids["tmdb"], position: position),
+                imdbID: try imdbID(ids["imdb"], position: position), title: text(item["title"]), year: year(item["year"]), addedAt: addedAt)
         case "season", "episode":
             let show = members["show"]?.objectValue ?? [:]
             let part = members[type]?.objectValue ?? [:]
@@ -87,11 +87,31 @@ public enum TraktJSON {
         }
     }
 
-    /// A TMDb id as a JSON number (or a string of digits), within TMDb's range; else `nil`.
-    private static func tmdbID(_ value: JSONValue?) -> Int64? {
-        let id = value?.integerValue ?? value?.stringValue.flatMap { Int64($0) }
-        guard let id, id > 0, id <= MediaKey.maximumID else { return nil }
-        return id
+    /// A TMDb id as a JSON number (or a string of digits), checked as `fav add` checks one
+    /// (`MediaKey`); `nil` when missing (absent, null or empty), an error naming the entry when
+    /// it is anything else.
+    private static func tmdbID(_ value: JSONValue?, position: Int) throws(InterchangeError) -> Int64? {
+        switch value {
+        case nil, .null?, .string("")?: return nil
+        case .integer(let id)? where id > 0 && id <= MediaKey.maximumID: return id
+        case .string(let text)? where !text.isEmpty && text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }):
+            if let id = Int64(text), id > 0, id <= MediaKey.maximumID { return id }
+        default: break
+        }
+        let shown = value.map { InterchangeError.quoted($0.stringValue ?? $0.text) } ?? ""
+        throw .invalidEntry(position: position, problem: "ids.tmdb \(shown) is not a TMDb id (a positive whole number up to \(MediaKey.maximumID))")
+    }
+
+    /// An IMDb title id (`tt` and digits); `nil` when missing, an error naming the entry when it
+    /// is anything else.
+    private static func imdbID(_ value: JSONValue?, position: Int) throws(InterchangeError) -> String? {
+        switch value {
+        case nil, .null?, .string("")?: return nil
+        case .string(let text)? where ImportedTitle.isIMDbID(text): return text
+        default:
+            let shown = value.map { InterchangeError.quoted($0.stringValue ?? $0.text) } ?? ""
+            throw .invalidEntry(position: position, problem: "ids.imdb \(shown) is not an IMDb title id (tt followed by digits)")
+        }
     }
 
     private static func text(_ value: JSONValue?) -> String? {

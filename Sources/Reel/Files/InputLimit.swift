@@ -1,0 +1,33 @@
+import Ledger
+
+/// The most Reel reads of each kind of input (README "Limits"). A reader takes at most the limit
+/// and one byte more, so a device (`/dev/zero`), a FIFO or a `/proc` file that reports no size
+/// cannot make it grow: one byte past the limit is enough to refuse the rest unread.
+public enum InputLimit {
+    /// A profile photo: 5 MB, the photo's own limit (`PhotoFormat.maximumBytes`).
+    public static let photo = PhotoFormat.maximumBytes
+    /// A Reel export (`account import`, `account verify-export`): 512 MiB, some 600,000 events of
+    /// history (an export takes about 800 bytes an event). Reading it takes about as much memory.
+    public static let export = 512 << 20
+    /// Another app's list (a Letterboxd or IMDb CSV, a Trakt JSON): 64 MiB, far more rows than
+    /// any such list holds.
+    public static let list = 64 << 20
+    /// A TMDb credential on standard input (`tmdb login`): 4 KiB (TMDb's tokens are about 220
+    /// characters, its keys 32).
+    public static let credential = 4_096
+
+    /// "5,000,000 bytes (5 MB)", "536,870,912 bytes (512 MiB)".
+    public static func words(_ limit: Int) -> String {
+        var digits = String(limit)
+        var grouped = ""
+        while digits.count > 3 {
+            grouped = "," + digits.suffix(3) + grouped
+            digits.removeLast(3)
+        }
+        let exact = digits + grouped + " bytes"
+        if limit % 1_000_000 == 0 { return exact + " (\(limit / 1_000_000) MB)" }
+        if limit % (1 << 20) == 0 { return exact + " (\(limit >> 20) MiB)" }
+        if limit % (1 << 10) == 0 { return exact + " (\(limit >> 10) KiB)" }
+        return exact
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An export killed while it writes leaves no plaintext behind: written through an unnamed file
+/// (`O_TMPFILE`), nothing has a name until the whole file is linked in. Where a name is needed
+/// (the moment of replacing an existing file, or a file system without `O_TMPFILE`, which
+/// `REEL_OUTPUT_TMPFILE=off` stands in for), the leftover has the documented name, is recorded
+/// under the data directory, and is removed by the next export to the same place and by
+/// `account delete` of that account.
+@Suite(.serialized) struct KilledExportTests {
+    typealias Ledger = LedgerCommandTests.Ledger
+
+    static let handle = "big"
+
+    /// An account with 8,001 events (an export of about 6 MB).
+    static func bigLedger() throws -> Ledger {
+        let ledger = Ledger()
+        for start in stride(from: 1, to: 8_000, by: 2_000) {
+            let out = try ledger.reel(["fav", "add", "movie"] + (start..<(start + 2_000)).map(String.init), user: handle)
+            #expect(out.status == 0, "\(out.stderr)")
+        }
+        #expect(try ledger.reel(["settings", "name", "Big Secret"], user: handle).status == 0)
+        return ledger
+    }
+
+    static func entries(_ dir: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+    }
+
+    /// Starts `reel account export --out FILE`, waits until it has a file open in FILE's directory
+    /// (it is writing), and kills it with SIGKILL. `nil` when the export finished first.
+    static func killWhileWriting(_ ledger: Ledger, to file: String, named: Bool) throws -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
+        process.arguments = ["account", "export", "--no-details", "--out", file]
+        var env = ProcessInfo.processInfo.environment
+        env.merge(["REEL_DATA_DIR": ledger.dir, "REEL_USER": handle, "TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": ledger.dir + "/config"]) { _, new in new }
+        if named { env["REEL_OUTPUT_TMPFILE"] = "off" }
+        process.environment = env
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let directory = (file as NSString).deletingLastPathComponent + "/"
+        var seen: String?
+        while process.isRunning, seen == nil {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd")) ?? []
+            for fd in fds {
+                if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/\(fd)"),
+                    link.hasPrefix(directory)
+                {
+                    seen = link
+                    kill(process.processIdentifier, SIGKILL)
+                    break
+                }
+            }
+        }
+        process.waitUntilExit()
+        guard let seen, process.terminationReason == .uncaughtSignal else { return nil }
+        return seen
+    }
+
+    /// Kills exports midway until one is caught writing (a few tries at most); an export that
+    /// finished first is undone (the file removed, or `previous` put back).
+    static func caughtWriting(_ ledger: Ledger, to file: String, named: Bool, previous: Data? = nil) throws -> String {
+        for _ in 0..<10 {
+            if let open = try killWhileWriting(ledger, to: file, named: named) { return open }
+            if let previous {
+                try previous.write(to: URL(fileURLWithPath: file))
+            } else if FileManager.default.fileExists(atPath: file) {
+                try FileManager.default.removeItem(atPath: file)
+            }
+        }
+        Issue.record("no export was caught while writing")
+        return ""
+    }
+
+    @Test func anExportKilledWhileWritingLeavesNothingBehind() throws {
+        let ledger = try Self.bigLedger()
+        let dir = temporaryDirectory("killed")
+        let file = dir + "/e1.json"
+        let open = try Self.caughtWriting(ledger, to: file, named: false)
+        #expect(open.hasSuffix("(deleted)"), "the file being written has no name: \(open)")
+        #expect(Self.entries(dir) == [], "a killed export left \(Self.entries(dir))")
+        #expect(Self.entries(ledger.dir + "/pending-exports") == [])
+        // Over an older export: that one stays whole, nothing beside it.
+        let old = Data("an older export".utf8)
+        try old.write(to: URL(fileURLWithPath: file))
+        _ = try Self.caughtWriting(ledger, to: file, named: false, previous: old)
+        #expect(Self.entries(dir) == ["e1.json"])
+        #expect(FileManager.default.contents(atPath: file) == old)
+    }
+
+    /// Without `O_TMPFILE` the file has its temporary name from the start: a killed export leaves
+    /// it (plaintext), by the documented name and recorded, and the next export to the same place
+    /// removes it.
+    @Test func withoutOTmpfileTheLeftoverIsRemovedByTheNextExportToTheSamePlace() throws {
+        let ledger = try Self.bigLedger()
+        let dir = temporaryDirectory("killed")
+        let file = dir + "/e2.json"
+        _ = try Self.caughtWriting(ledger, to: file, named: true)
+        let left = Self.entries(dir)
+        #expect(left.count == 1 && left[0].hasPrefix(".e2.json.reel-") && left[0].hasSuffix(".tmp"), "\(left)")
+        #expect(Self.entries(ledger.dir + "/pending-exports").count == 1)
+        let out = try ledger.reel(["account", "export", "--out", file], user: Self.handle)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(Self.entries(dir) == ["e2.json"])
+        #expect(Self.entries(ledger.dir + "/pending-exports") == [])
+    }
+
+    /// `account delete` removes what killed exports of the account left, wherever they were going.
+    @Test func accountDeleteRemovesTheAccountsKilledExports() throws {
+        let ledger = try Self.bigLedger()
+        let dir = temporaryDirectory("killed")
+        _ = try Self.caughtWriting(ledger, to: dir + "/e3.json", named: true)
+        let left = Self.entries(dir)
+        #expect(left.count == 1, "\(left)")
+        let plaintext = String(decoding: FileManager.default.contents(atPath: dir + "/" + (left.first ?? "")) ?? Data(), as: UTF8.self)
+        #expect(plaintext.contains("\"handle\": \"big\"") || plaintext.contains("\"handle\":\"big\""), "the leftover holds the account's data")
+        let out = try ledger.reel(["account", "delete", "--yes"], user: Self.handle)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(Self.entries(dir) == [], "the deleted account's export outlived it: \(Self.entries(dir))")
+        #expect(Self.entries(ledger.dir + "/pending-exports") == [])
+    }
+
+    /// Killed at each step of a write (`REEL_FAILPOINT=output:<step>`), new path or replacing one.
+    @Test(arguments: ["written", "named"], [false, true])
+    func aKillAtEachStepLeavesNothingOrAFileTheNextWriteRemoves(step: String, replacing: Bool) throws {
+        let ledger = Ledger()
+        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: Self.handle).status == 0)
+        let dir = temporaryDirectory("failpoint")
+        let file = dir + "/e4.json"
+        let old = Data("older".utf8)
+        if replacing { try old.write(to: URL(fileURLWithPath: file)) }
+        let crash = try ledger.reel(["account", "export", "--out", file], user: Self.handle, environment: ["REEL_FAILPOINT": "output:" + step])
+        let reached = crash.status != 0
+        // Written to a new path, the file is never named before the link: `named` is not reached.
+        #expect(reached == (step == "written" || replacing), "\(step) \(replacing): exit \(crash.status)")
+        let left = Self.entries(dir).filter { $0 != "e4.json" }
+        if step == "named" && replacing {
+            #expect(left.count == 1 && left[0].hasPrefix(".e4.json.reel-"), "\(left)")
+            #expect(Self.entries(ledger.dir + "/pending-exports").count == 1)
+        } else {
+            #expect(left == [], "\(step) \(replacing): \(left)")
+        }
+        if replacing { #expect(FileManager.default.contents(atPath: file) == old) }
+        let again = try ledger.reel(["account", "export", "--out", file], user: Self.handle)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(Self.entries(dir) == ["e4.json"])
+        #expect(Self.entries(ledger.dir + "/pending-exports") == [])
+    }
+}
