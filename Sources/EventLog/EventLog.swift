@@ -120,6 +120,7 @@ public final class EventLog: Sendable {
             throw EventLogError.unsupportedFormat(path: environment.path, found: String(decoding: found, as: UTF8.self))
         }
         try pair(ledgerPair, readOnly: readOnly)
+        try destroyResurrectedKeys(readOnly: readOnly)
         // A deletion that a crash interrupted is finished by the next change of the ledger; try
         // now, so the key's bytes do not wait for one. A failure here (no space, a record without
         // authority) leaves reading possible; the next change meets it and reports it.
@@ -136,6 +137,12 @@ public final class EventLog: Sendable {
         case (_?, nil):
             throw EventLogError.foreignKeyStore(path: keyStore.directory, reason: "it carries no pair id, while the ledger has one")
         case (nil, let keys):
+            // A ledger never stamped beside a key store holding keys: a ledger made afresh (an
+            // empty LMDB file, say) where the keys' history was; the keys' own ledger is gone.
+            let (live, destroyed) = try keyStore.counts()
+            if try head() == nil && live + destroyed > 0 {
+                throw EventLogError.missingLedger(path: environment.path, keys: live + destroyed)
+            }
             // Before the ledger is stamped, the key store must hold a record for every stream
             // that has events (a copy of another ledger's keys, or an old one, does not).
             let streams = try self.streams().map(\.stream)
@@ -265,6 +272,7 @@ public final class EventLog: Sendable {
                 for (stream, time) in prepared.destroyed {
                     try txn.put(databases.closedStreams, stream.rawValue, ClosedStream(stream: stream, keyDestroyed: true, closedAtMicroseconds: time).bytes)
                 }
+                try recordKeyGeneration(prepared.generation, txn)
             }
             if done != nil { step(.recorded) }
         }
@@ -290,6 +298,41 @@ public final class EventLog: Sendable {
         }
     }
 
+    /// Records the key store's generation in the ledger (`meta/keys-generation`), never lowering it.
+    private func recordKeyGeneration(_ generation: UInt64, _ txn: Transaction) throws {
+        guard generation > (try recordedKeyGeneration(txn)) else { return }
+        try txn.put(databases.meta, "keys-generation", KeyStore.bytes(generation))
+    }
+
+    private func recordedKeyGeneration(_ txn: Transaction) throws -> UInt64 {
+        let bytes = try txn.get(databases.meta, "keys-generation") ?? []
+        return bytes.count == 8 ? bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } : 0
+    }
+
+    /// A `keys/` older than the ledger's last replacement of it (restored alone from a backup)
+    /// holds keys destroyed since: they are destroyed again, on the chain's authority, before
+    /// anything reads them (a read-only data directory cannot, and is refused).
+    private func destroyResurrectedKeys(readOnly: Bool) throws {
+        let recorded = try environment.read { txn in try recordedKeyGeneration(txn) }
+        let generation = try keyStore.generation()
+        guard generation < recorded else { return }
+        let closed = try environment.read { txn in try closedStreams(txn) }
+        let resurrected = try closed.filter { if case .live = try keyStore.state(of: $0.stream) { return true } else { return false } }
+        if resurrected.isEmpty { return }
+        if readOnly {
+            throw EventLogError.foreignKeyStore(
+                path: keyStore.directory,
+                reason: "it is older than the ledger (generation \(generation), the ledger's \(recorded)) and holds the keys of \(resurrected.count) deleted accounts")
+        }
+        try environment.write { txn in
+            for closed in resurrected {
+                let pending = ClosedStream(stream: closed.stream, keyDestroyed: false, closedAtMicroseconds: closed.closedAtMicroseconds)
+                try txn.put(databases.closedStreams, closed.stream.rawValue, pending.bytes)
+            }
+        }
+        try completeShredding()
+    }
+
     private func hasPendingShredding() throws -> Bool {
         try environment.read { txn in try !pendingShredding(txn).isEmpty }
     }
@@ -301,16 +344,17 @@ public final class EventLog: Sendable {
         let txn = write.transaction
         let pending = try pendingShredding(txn)
         guard !pending.isEmpty else { return }
-        for closed in pending { try authority.check(closed.stream, txn) }
         var live: [(stream: StreamID, atMicroseconds: Int64)] = []
         for closed in pending {
-            if case .destroyed = try keyStore.state(of: closed.stream) { continue }
-            live.append((closed.stream, closed.closedAtMicroseconds))
+            let key = try keyStore.key(for: closed.stream)
+            try authority.check(closed.stream, key: key, txn)
+            if key != nil { live.append((closed.stream, closed.closedAtMicroseconds)) }
         }
         if !live.isEmpty {
             let replacement = try KeyStoreReplacement(keyStore, destroying: live)
             step(.keyStorePrepared)
             try replacement.install(reached: step)
+            try recordKeyGeneration(replacement.generation, txn)
         }
         for closed in pending {
             let done = ClosedStream(stream: closed.stream, keyDestroyed: true, closedAtMicroseconds: closed.closedAtMicroseconds)
@@ -338,22 +382,22 @@ public final class EventLog: Sendable {
 
     /// Every closed stream, in stream id order.
     public func closedStreams() throws -> [ClosedStream] {
-        try wrapped {
-            try environment.read { txn in
-                try txn.withCursor(databases.closedStreams) { cursor in
-                    var out: [ClosedStream] = []
-                    var entry = try cursor.first()
-                    while let e = entry {
-                        let stream = StreamID(unchecked: try e.decodeKey(as: String.self))
-                        guard let closed = ClosedStream(stream: stream, bytes: Array(e.value)) else {
-                            throw EventLogError.corruptEnvelope(position: 0, reason: "closed-streams/\(stream) is malformed")
-                        }
-                        out.append(closed)
-                        entry = try cursor.next()
-                    }
-                    return out
+        try wrapped { try environment.read { txn in try closedStreams(txn) } }
+    }
+
+    private func closedStreams(_ txn: Transaction) throws -> [ClosedStream] {
+        try txn.withCursor(databases.closedStreams) { cursor in
+            var out: [ClosedStream] = []
+            var entry = try cursor.first()
+            while let e = entry {
+                let stream = StreamID(unchecked: try e.decodeKey(as: String.self))
+                guard let closed = ClosedStream(stream: stream, bytes: Array(e.value)) else {
+                    throw EventLogError.corruptEnvelope(position: 0, reason: "closed-streams/\(stream) is malformed")
                 }
+                out.append(closed)
+                entry = try cursor.next()
             }
+            return out
         }
     }
 
@@ -590,9 +634,11 @@ public final class EventLog: Sendable {
     /// empty) as `ledger/` and `keys/`. The copy holds the keys: keep it as safe as the original.
     public func backup(to directory: String) throws {
         try wrapped {
-            try environment.copy(to: directory + "/ledger", compact: true)
-            // Under the shared lock, from the file `keys/` holds now: no replacement meanwhile.
+            // Both under the shared lock: no key is destroyed between the ledger's snapshot and
+            // the key store's (an account open in the copy always has its key), and the keys are
+            // copied from the file `keys/` holds now.
             try keyStore.lock.withLock(.shared) {
+                try environment.copy(to: directory + "/ledger", compact: true)
                 try keyStore.fresh(locked: true).environment.copy(to: directory + "/keys", compact: true)
             }
         }

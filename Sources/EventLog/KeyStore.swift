@@ -46,6 +46,7 @@ final class KeyStore: Sendable {
     let configuration: Environment.Configuration
     private let opened: Mutex<Opened>
     private let cache = Mutex<[StreamID: State]>([:])
+    private let reopening = Mutex<Void>(())
 
     /// Whether `dataDirectory` holds a key store (after leftovers of a replacement are cleared).
     static func exists(in dataDirectory: String) -> Bool {
@@ -78,10 +79,20 @@ final class KeyStore: Sendable {
     func fresh(locked: Bool) throws -> Opened {
         let held = current
         guard try held.environment.isSuperseded else { return held }
-        let reopen = { try Opened(Environment.reopen(at: self.directory, configuration: self.configuration)) }
-        let reopened = locked ? try reopen() : try lock.withLock(.shared, reopen)
-        opened.withLock { $0 = reopened }
-        return reopened
+        // One reopen at a time in this process, checked again once it is our turn: LMDB must not
+        // have one file open twice in a process (closing one handle drops the other's locks).
+        // The file lock first, then the mutex, in every path: a thread holding the exclusive lock
+        // never waits for a mutex held by a thread waiting for that lock.
+        let reopen = {
+            try self.reopening.withLock { _ in
+                let now = self.current
+                guard try now.environment.isSuperseded else { return now }
+                let reopened = try Opened(Environment.reopen(at: self.directory, configuration: self.configuration))
+                self.opened.withLock { $0 = reopened }
+                return reopened
+            }
+        }
+        return locked ? try reopen() : try lock.withLock(.shared, reopen)
     }
 
     /// Adopts the handle a replacement made (its caller holds the exclusive lock).
@@ -180,6 +191,19 @@ final class KeyStore: Sendable {
             return id
         }
     }
+
+    // MARK: - The generation
+
+    /// How many replacements made this file (`meta/generation`, u64; 0 before the first).
+    static func generation(of store: Opened) throws -> UInt64 {
+        guard let meta = store.meta else { return 0 }
+        let bytes = try store.environment.read { txn in try txn.get(meta, "generation") } ?? []
+        return bytes.count == 8 ? bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } : 0
+    }
+
+    func generation() throws -> UInt64 { try Self.generation(of: try fresh(locked: false)) }
+
+    static func bytes(_ value: UInt64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
 
     // MARK: - Inspection
 

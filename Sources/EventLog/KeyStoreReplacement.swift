@@ -19,6 +19,9 @@ final class KeyStoreReplacement {
     private var held: KeyStoreLock.Held?
     /// The streams whose keys this destroys, with when (the marker's time).
     let destroyed: [(stream: StreamID, atMicroseconds: Int64)]
+    /// The replacement's generation: one more than the file it replaces (`meta/generation`). The
+    /// ledger records it, so a `keys/` restored from before a replacement is recognised.
+    private(set) var generation: UInt64 = 0
     private var next: String { store.directory + ".next" }
 
     /// Writes `keys.next/` under the exclusive lock (taken here, kept until `install`/`abandon`).
@@ -29,7 +32,8 @@ final class KeyStoreReplacement {
         let held = try store.lock.acquire(.exclusive)
         self.held = held
         do {
-            try Self.write(store, destroying: streams, into: store.directory + ".next")
+            generation = try Self.write(store, destroying: streams, into: store.directory + ".next")
+            try Self.reserveLockFile(store, in: store.directory + ".next")
         } catch {
             try? Environment.removeTree(store.directory + ".next")
             held.release()
@@ -38,8 +42,9 @@ final class KeyStoreReplacement {
         }
     }
 
-    private static func write(_ store: KeyStore, destroying streams: [(stream: StreamID, atMicroseconds: Int64)], into next: String) throws {
+    private static func write(_ store: KeyStore, destroying streams: [(stream: StreamID, atMicroseconds: Int64)], into next: String) throws -> UInt64 {
         let current = try store.fresh(locked: true)
+        let generation = try KeyStore.generation(of: current) + 1
         try Environment.removeTree(next)
         var markers: [String: [UInt8]] = [:]
         for (stream, time) in streams { markers[stream.rawValue] = KeyStore.marker(atMicroseconds: time) }
@@ -68,13 +73,36 @@ final class KeyStoreReplacement {
                     try read.withCursor(meta) { cursor in
                         var entry = try cursor.first()
                         while let e = entry {
-                            try fresh.put("meta", key: Array(try e.decodeKey(as: String.self).utf8), value: Array(e.value))
+                            let name = try e.decodeKey(as: String.self)
+                            if name != "generation" { try fresh.put("meta", key: Array(name.utf8), value: Array(e.value)) }
                             entry = try cursor.next()
                         }
                     }
                 }
+                try fresh.put("meta", key: Array("generation".utf8), value: KeyStore.bytes(generation))
             }
         }
+        return generation
+    }
+
+    /// Makes the replacement's `lock.mdb` now, its blocks allocated, as large as the lock file in
+    /// use. LMDB writes a lock file through its memory map: made only when the replacement is
+    /// opened after the swap, on a full disk, that write would fault (SIGBUS) after the deletion
+    /// committed. Allocated here, before the commit, a full disk fails with nothing changed.
+    private static func reserveLockFile(_ store: KeyStore, in next: String) throws {
+        var info = stat()
+        let size = stat(store.directory + "/lock.mdb", &info) == 0 ? Int(info.st_size) : 0
+        let path = next + "/lock.mdb"
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, store.configuration.fileMode)
+        guard fd >= 0 else { throw Environment.systemError("open", path) }
+        defer { close(fd) }
+        let wanted = max(size, Int(store.configuration.maxReaders) * 64 + 192)
+        let rc = posix_fallocate(fd, 0, off_t(wanted))
+        guard rc == 0 else {
+            errno = rc
+            throw Environment.classifyWriteFailure(Environment.systemError("posix_fallocate", path), at: next)
+        }
+        guard fsync(fd) == 0 else { throw Environment.systemError("fsync", path) }
     }
 
     /// Swaps the replacement in and removes the old file (with the destroyed keys' bytes), then

@@ -7,12 +7,18 @@ import LMDB
 /// application's `account-deleted`), its envelope must hash to its stored hash, and every
 /// envelope from it to the head must link and hash, ending at `meta/head`. The walk is from the
 /// closing event on, so it costs the events appended since (a few, for a deletion just made).
+///
+/// The chain's hashes are keyless: anyone who can write `ledger/` can append a well-formed,
+/// well-linked envelope. So while the key is live, the closing event's payload must also open
+/// under it (AES-GCM with the event's id, type and stream as associated data): only a holder of
+/// the stream's key can have sealed it.
 struct ShreddingAuthority {
     let databases: LedgerDatabases
     let closingType: String
 
-    /// Throws `unauthorizedShredding` unless the chain closes `stream` as described above.
-    func check(_ stream: StreamID, _ txn: Transaction) throws {
+    /// Throws `unauthorizedShredding` unless the chain closes `stream` as described above; `key`
+    /// is the stream's key while it is live (`nil` once destroyed: nothing is left to destroy).
+    func check(_ stream: StreamID, key: SymmetricKey?, _ txn: Transaction) throws {
         func refuse(_ reason: String) -> EventLogError { .unauthorizedShredding(stream: stream, reason: reason) }
         let version = try databases.version(of: stream, txn)
         guard version > 0 else { throw refuse("the stream has no events") }
@@ -30,6 +36,12 @@ struct ShreddingAuthority {
                     guard view.streamIDBytes.sameBytes(asUTF8Of: stream.rawValue), view.streamVersion == version,
                         view.typeBytes.sameBytes(asUTF8Of: closingType)
                     else { throw refuse("its last event (position \(at)) is not an '\(closingType)' event of the stream") }
+                    if let key {
+                        let opened = try? PayloadSealer.open(view, context: try GCMContext(key: key, bulk: false))
+                        guard opened != nil else {
+                            throw refuse("its '\(closingType)' event (position \(at)) was not sealed under the stream's key")
+                        }
+                    }
                 }
                 if let previous, !previous.withUnsafeBytes({ view.previousHash.sameBytes(as: $0) }) {
                     throw refuse("the chain breaks at position \(at)")

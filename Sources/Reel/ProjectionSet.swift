@@ -131,6 +131,8 @@ extension ProjectionSet {
     mutating func remove(_ stream: StreamID) {
         states[stream] = nil
         touched.remove(stream)
+        // A handle must not point at an account that is not stored.
+        for (handle, owner) in handles where owner == stream { handles[handle] = .some(nil) }
     }
 }
 

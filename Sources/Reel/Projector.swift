@@ -8,18 +8,25 @@ struct Projector: Sendable {
     var decoder = EventDecoder.standard
 
     func domainEvent(_ event: RecordedEvent) throws -> DomainEvent? {
-        try decoded(event)?.event
+        if event.payload == nil, event.type == Self.deletionType { return .accountDeleted }
+        return try decoded(event)?.event
     }
 
     /// The same for an event seen in place by a replay.
     func domainEvent(_ view: EventView) throws -> DomainEvent? {
-        guard let payload = view.payload else { return nil }
+        guard let payload = view.payload else {
+            return view.typeBytes.elementsEqual(Self.deletionType.utf8) ? .accountDeleted : nil
+        }
         do {
             return try decoder.decode(typeBytes: view.typeBytes, schemaVersion: view.schemaVersion, payload: payload)
         } catch {
             throw ReelError.undecodableEvent(position: view.position, reason: error.description)
         }
     }
+
+    /// `account-deleted` carries nothing in its payload, and its type is in the clear: a replay
+    /// that meets it after the key is destroyed (a rebuild racing a deletion) still applies it.
+    static let deletionType = DomainEvent.accountDeleted.type
 
     /// The domain event and its payload upcast to the current version; `nil` when not readable.
     func decoded(_ event: RecordedEvent) throws -> (event: DomainEvent, payload: JSONValue)? {

@@ -108,6 +108,61 @@ import Glibc
         #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
     }
 
+    /// The chain's hashes are keyless: a well-formed, well-linked `account-deleted` envelope can be
+    /// appended by anyone able to write `ledger/`. It is no authority: its payload was not sealed
+    /// under the stream's key.
+    @Test func aForgedButWellChainedDeletionEventDestroysNothing() throws {
+        let (ledger, stream) = try Self.makeLedger()
+        let key = try AccountDeletionTests.liveKey(ledger, stream)
+        _ = try Self.python(
+            """
+            import lmdb, struct, hashlib, os, sys, time
+            env = lmdb.open(sys.argv[1] + "/ledger", max_dbs=32)
+            stream = sys.argv[2].encode()
+            dbs = {n: env.open_db(n.encode()) for n in ("events", "streams", "stream-index", "event-ids", "meta", "closed-streams")}
+            now = int(time.time() * 1e6)
+            with env.begin(write=True) as t:
+                hp, ht, hh = struct.unpack(">Qq32s", t.get(b"head", db=dbs["meta"]))
+                v = struct.unpack(">Q", t.get(stream, db=dbs["streams"]))[0] + 1
+                pos, eid, kind, ct = hp + 1, os.urandom(16), b"account-deleted", os.urandom(40)
+                body = (bytes([1]) + struct.pack(">Q", pos) + hh + eid + struct.pack(">QqH", v, now, 1) + bytes([len(stream)]) + stream
+                        + bytes([len(kind)]) + kind + bytes([1]) + os.urandom(12) + struct.pack(">I", len(ct)) + ct)
+                h = hashlib.sha256(body).digest()
+                t.put(struct.pack(">Q", pos), body + h, db=dbs["events"])
+                t.put(stream, struct.pack(">Q", v), db=dbs["streams"])
+                t.put(stream + b"\\0" + struct.pack(">Q", v), struct.pack(">Q", pos), db=dbs["stream-index"])
+                t.put(eid, struct.pack(">Q", pos), db=dbs["event-ids"])
+                t.put(b"head", struct.pack(">Qq32s", pos, now, h), db=dbs["meta"])
+                t.put(stream, bytes([0]) + struct.pack(">q", now), db=dbs["closed-streams"])
+            env.close()
+            """, [ledger.dir, stream])
+        for command in [["audit", "verify"], ["accounts"], ["fav", "add", "movie", "13"], ["projections", "rebuild"]] {
+            _ = try ledger.reel(command, user: "bob")
+            #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "\(command) destroyed the key")
+        }
+        Self.expectFailure(try ledger.reel(["fav", "add", "movie", "13"], user: "bob"), 65, "was not sealed under the stream's key", "fav add")
+    }
+
+    /// A `keys/` restored alone from a backup made before a deletion brings the deleted account's
+    /// key back: it is destroyed again before anything reads it.
+    @Test func aKeyStoreRestoredFromBeforeADeletionHasTheKeyDestroyedAgain() throws {
+        let (ledger, stream) = try Self.makeLedger()
+        let key = try AccountDeletionTests.liveKey(ledger, stream)
+        let backup = temporaryDirectory() + "/backup"
+        #expect(try ledger.reel(["backup", backup]).status == 0)
+        #expect(try ledger.reel(["account", "delete", "--yes"], user: "ann").status == 0)
+        try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
+        try FileManager.default.copyItem(atPath: backup + "/keys", toPath: ledger.dir + "/keys")
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "the restored copy holds the key")
+        let history = try ledger.json(["history"], user: "ann", schema: "history.schema.json")
+        let events = history["events"] as? [[String: Any]] ?? []
+        #expect(!events.isEmpty && events.allSatisfy { $0["shredded"] as? Bool == true }, "the deleted history is readable again: \(events)")
+        #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0, "the key was not destroyed again")
+        #expect(try AccountDeletionTests.files(in: ledger, containing: key) == [])
+        #expect(try AccountDeletionTests.savedIDs(ledger, "bob") == [550])
+        #expect(try ledger.reel(["audit", "verify"]).status == 0)
+    }
+
     // MARK: - 3. Missing and foreign stores
 
     static let readsAndWrites: [[String]] = [["saved"], ["accounts"], ["audit", "verify"], ["projections", "rebuild"], ["fav", "add", "movie", "13"]]
@@ -184,6 +239,11 @@ import Glibc
             Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "is missing or empty", "\(command), no ledger")
             #expect(!FileManager.default.fileExists(atPath: data), "\(command) made a ledger")
         }
+        // A valid but new LMDB file where the ledger was.
+        _ = try Self.python("import lmdb, sys; lmdb.open(sys.argv[1] + '/ledger', max_dbs=32).close()", [ledger.dir])
+        for command in Self.readsAndWrites {
+            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "is missing or empty", "\(command), a new empty ledger")
+        }
     }
 
     // MARK: - 5. A full disk
@@ -254,6 +314,37 @@ import Glibc
         #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0)
         #expect(try ledger.reel(["audit", "verify"]).status == 0)
         #expect(try Harness.python("verify_ledger.py", [ledger.dir + "/ledger"]).status == 0)
+    }
+
+    /// Whatever space is left when a deletion starts, it either fails with 73 and nothing changed
+    /// or succeeds with the key gone: never a commit followed by a failure (or a SIGBUS as LMDB
+    /// makes the replacement's lock file through its map).
+    @Test func aDeletionOnANearlyFullDiskIsWhollyDoneOrNotAtAll() throws {
+        guard let mount = Self.mountTmpfs("3m") else { return }
+        defer { Self.unmount(mount) }
+        var outcomes: Set<Int32> = []
+        for free in stride(from: 16_384, through: 131_072, by: 8_192) {
+            let ledger = Ledger(dir: mount + "/data")
+            for user in ["ann", "bob"] { #expect(try ledger.reel(["fav", "add", "movie", "603"], user: user).status == 0) }
+            let stream = try AccountDeletionTests.stream(of: "ann", in: ledger)
+            let key = try AccountDeletionTests.liveKey(ledger, stream)
+            let events = try ledger.eventCount()
+            _ = try Harness.run("sh", ["-c", "free=$(df -B1 --output=avail \"$1\" | tail -1); head -c $((free - $2)) /dev/zero > \"$1/fill\" 2>/dev/null; true", "sh", mount, "\(free)"])
+            let out = try ledger.reel(["account", "delete", "--yes"], user: "ann")
+            outcomes.insert(out.status)
+            try? FileManager.default.removeItem(atPath: mount + "/fill")
+            if out.status == 0 {
+                #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0, "\(free) bytes free: deleted, key live")
+                #expect(try AccountDeletionTests.files(in: ledger, containing: key) == [], "\(free) bytes free")
+            } else {
+                Self.expectFailure(out, 73, "nothing was changed", "\(free) bytes free")
+                #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "\(free) bytes free: refused, key gone")
+                #expect(try ledger.eventCount() == events, "\(free) bytes free: refused, yet appended")
+            }
+            #expect(try ledger.reel(["audit", "verify"]).status == 0)
+            try FileManager.default.removeItem(atPath: mount + "/data")
+        }
+        #expect(outcomes == [0, 73], "the sweep should cross from refused to done: \(outcomes)")
     }
 
     // MARK: - 11. Read-only

@@ -1,5 +1,6 @@
 import EventLog
 import Ledger
+import ReelTestSupport
 import Testing
 
 @testable import Reel
@@ -49,5 +50,32 @@ import Testing
             #expect(set.position == serial.position)
             #expect(set.touched == serial.touched)
         }
+    }
+
+    /// A rebuild racing a deletion: its bulk replay read the account while the key was live, its
+    /// tail meets `account-deleted` after the key is gone. The deletion must still free the
+    /// handle (its type is in the clear, its payload empty), and a set that drops an account must
+    /// not keep a handle pointing at it.
+    @Test func aDeletionMetAfterItsKeyIsGoneStillFreesTheHandle() throws {
+        let ann = try AccountHandle("ann")
+        let stream = try StreamID("account-a")
+        let log = try EventLog.open(at: temporaryDirectory())
+        try log.append([try ProposedEvent(type: "account-opened", payload: Array(#"{"handle":"ann"}"#.utf8))], to: stream)
+        try log.append([try ProposedEvent(type: "account-deleted", payload: Array("{}".utf8))], to: stream)
+        try log.write { try $0.close(stream, atMicroseconds: 1) }
+        try log.completeShredding()
+        let shredded = try #require(try log.read(stream: stream).last)
+        #expect(shredded.isShredded && shredded.type == "account-deleted")
+        #expect(try Projector().domainEvent(shredded) == .accountDeleted)
+        var set = ProjectionSet(position: 0)
+        try set.apply(Replayed(stream: stream, position: 1, streamVersion: 1, recordedAt: 1, event: .accountOpened(ann)))
+        try set.apply(Replayed(stream: stream, position: 2, streamVersion: 2, recordedAt: 2, event: try Projector().domainEvent(shredded)))
+        #expect(set.directory[ann] == nil)
+        #expect(set.states[stream]?.status == .deleted)
+
+        var kept = ProjectionSet(position: 0)
+        try kept.apply(Replayed(stream: stream, position: 1, streamVersion: 1, recordedAt: 1, event: .accountOpened(ann)))
+        kept.remove(stream)
+        #expect(kept.directory[ann] == nil, "a dropped account's handle stayed")
     }
 }
