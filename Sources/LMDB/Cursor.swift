@@ -34,7 +34,7 @@ public final class Cursor {
         var v = MDB_val()
         let rc = mdb_cursor_get(handle, &k, &v, op)
         if rc == MDB_NOTFOUND { return nil }
-        try check(rc, "mdb_cursor_get(\(name))")
+        try transaction.check(rc, "mdb_cursor_get(\(name))")
         return Entry(
             key: UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
             value: UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))

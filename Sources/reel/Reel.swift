@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LMDB
 
 @main
 struct Reel: AsyncParsableCommand {
@@ -20,6 +21,8 @@ struct Reel: AsyncParsableCommand {
     /// Parses and runs the command; a usage mistake is one line on stderr and exit 64, not
     /// ArgumentParser's multi-line help (`--help` still prints the full help).
     static func main() async {
+        // LMDB's assertions and faults in a damaged file: one line and 65, not a backtrace.
+        DamageGuard.configure(prefix: "reel: ", exitStatus: ExitStatus.integrityFailure.rawValue)
         do {
             var command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             if var command = command as? any AsyncParsableCommand {
