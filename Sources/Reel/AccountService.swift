@@ -310,16 +310,27 @@ public final class AccountService: Sendable {
     }
 
     private func rebuild(checkOnly: Bool, compare comparing: Bool, progress: ((UInt64, UInt64) -> Void)?) throws -> RebuildReport {
+        do {
+            return try replayAll(checkOnly: checkOnly, compare: comparing, progress: progress)
+        } catch EventLogError.brokenChain(let problem) {
+            throw ReelError.rebuildRefused(EventLogError.brokenChain(problem).description)
+        }
+    }
+
+    /// The rebuild: every event replayed and checked as it is read (`ReplayCheck`: positions,
+    /// hashes, links, versions, time, head), so projections are never made from a broken log.
+    private func replayAll(checkOnly: Bool, compare comparing: Bool, progress: ((UInt64, UInt64) -> Void)?) throws -> RebuildReport {
         let started = ContinuousClock.now
         let total = try log.head()?.position ?? 0
         // The bulk, up to the head seen now (appends go on): split by stream over the lanes, each
         // of which reads, opens, decodes and applies its own accounts' events, so no one thread
         // applies everything. Batches report progress on this thread.
         let parts = (0..<Parallel.maximumLanes).map { _ in PartitionReplay(projector: projector) }
+        let check = ReplayCheck(partitions: parts.count)
         var next: UInt64 = 1
         while next <= total {
             let end = min(total + 1, next + 65_536)
-            try log.replay(next..<end, partitions: parts.count) { partition, view in try parts[partition].feed(view) }
+            try log.replay(next..<end, verifying: check) { partition, view in try parts[partition].feed(view) }
             next = end
             progress?(end - 1, total)
         }
@@ -335,12 +346,16 @@ public final class AccountService: Sendable {
         }
         return try log.write { w in
             let txn = w.transaction
+            // The tail appended since the head was read, up to the end of the log: checked on from
+            // where the replay stopped, and the end must be the head.
             while true {
                 let batch = try w.read(from: next, maxCount: 16_384)
-                guard let last = batch.last else { break }
+                guard !batch.isEmpty else { break }
+                try check.check(batch)
                 for event in batch { try set.apply(event) }
-                next = last.position + 1
+                next += UInt64(batch.count)
             }
+            try w.finish(check)
             let live = try store.liveSlot(txn)
             // Encoded once: compared with the live states' bytes, then stored.
             let rebuilt = try storable(set)

@@ -41,7 +41,7 @@ extension ReelFailure {
         case let error as ReelError:
             switch error {
             case .noAccount, .accountDeleted, .noLedger, .asOfOutOfRange: return ReelFailure(message: error.description, status: .notFound)
-            case .undecodableEvent, .corruptProjection, .missingPhoto:
+            case .undecodableEvent, .corruptProjection, .missingPhoto, .rebuildRefused:
                 return ReelFailure(message: error.description, status: .integrityFailure)
             case .handleTaken: return ReelFailure(message: error.description, status: .conflict)
             }
@@ -50,7 +50,7 @@ extension ReelFailure {
             case .wrongExpectedVersion, .duplicateEventID: return ReelFailure(message: error.description, status: .conflict)
             case .invalidStreamID, .invalidEventType, .payloadTooLarge: return ReelFailure(message: error.description, status: .usage)
             case .streamShredded: return ReelFailure(message: error.description, status: .notFound)
-            case .unsupportedFormat, .corruptEnvelope, .corruptBlob: return ReelFailure(message: error.description, status: .integrityFailure)
+            case .unsupportedFormat, .corruptEnvelope, .corruptBlob, .brokenChain: return ReelFailure(message: error.description, status: .integrityFailure)
             case .storage(let storage): return from(storage)
             }
         case let error as CatalogError:
@@ -72,8 +72,11 @@ extension ReelFailure {
             switch error.code {
             case .accessDenied: return ReelFailure(message: "permission denied: \(error.message)", status: .unavailable)
             case .noSpace, .mapFull: return ReelFailure(message: "no space left for the ledger: \(error.message)", status: .unavailable)
-            case .invalid, .versionMismatch, .corrupted, .panic:
+            case .invalid, .versionMismatch:
                 return ReelFailure(message: "the data directory does not hold a readable ledger: \(error.message)", status: .integrityFailure)
+            case .corrupted, .pageNotFound, .panic, .incompatible, .emptyDataFile:
+                // The message names the damaged file (see `DataFileCheck`, `Environment.read`).
+                return ReelFailure(message: "damaged data file \(error.message)", status: .integrityFailure)
             default: return ReelFailure(message: "storage failed: \(error)", status: .failure)
             }
         default:
