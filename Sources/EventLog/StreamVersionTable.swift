@@ -17,7 +17,8 @@ struct StreamVersionTable {
     }
 
     /// The last version recorded for `stream`, and a handle to update it.
-    /// `h` is the id's `hash(_:)`, computed beforehand (on another lane).
+    /// `h` is a hash of the id (`hash(_:)`, or the verifier's keyed one; the same for every call
+    /// on one table), computed beforehand (on another lane).
     mutating func lookup(_ stream: UnsafeRawBufferPointer, hash h: UInt64) -> (index: Int, version: UInt64) {
         if let candidates = slots[h] {
             for index in candidates where names[index].withUnsafeBytes({ $0.sameBytes(as: stream) }) {
@@ -31,4 +32,9 @@ struct StreamVersionTable {
     }
 
     mutating func set(_ index: Int, _ version: UInt64) { versions[index] = version }
+
+    /// The handle of `stream` when it is in the table (`h` as for `lookup`).
+    func find(_ stream: UnsafeRawBufferPointer, hash h: UInt64) -> Int? {
+        slots[h]?.first { names[$0].withUnsafeBytes { $0.sameBytes(as: stream) } }
+    }
 }
