@@ -25,10 +25,11 @@ static inline int reel_exchange_paths(const char *first, const char *second) {
 /* ---- Damage guard (see Sources/LMDB/DamageGuard.swift) ----------------------------------------
  * LMDB reacts to a damaged data file in two ways Reel cannot catch as errors: an assertion
  * (mdb_assert_fail prints and calls abort()) and a fault (SIGBUS reading a page past the end of a
- * file cut short, SIGSEGV following a garbage page number). Each open environment registers its
- * map here with a line to print; the assertion callback and the SIGSEGV/SIGBUS handler print that
- * line and _exit. A fault outside every registered map is a bug: the previous action is restored
- * and the signal delivered to it. The handler only reads this table (atomically) and calls write,
+ * file cut short, SIGSEGV following a garbage page number, or a NULL pointer LMDB follows from a
+ * garbage node flag). Each open environment registers its map here with a line to print; the
+ * assertion callback and the SIGSEGV/SIGBUS handler print that line and _exit. A fault in LMDB's
+ * own code outside every map prints a line naming every open data file. Any other fault is a bug:
+ * the previous action is restored and the signal delivered to it. The handler only reads this table (atomically) and calls write,
  * sigaction, raise and _exit, all async-signal-safe. Only the LMDB module may call these: each
  * Swift module that calls a static inline function gets its own copy of the table.
  */
@@ -38,6 +39,7 @@ static inline int reel_exchange_paths(const char *first, const char *second) {
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <ucontext.h>
 
 #define REEL_GUARD_SLOTS 64
 #define REEL_GUARD_TEXT 1024
@@ -56,6 +58,15 @@ struct reel_guard_state {
     struct reel_guard_slot slots[REEL_GUARD_SLOTS];
     struct sigaction previous_segv, previous_bus;
     int installed;
+    /* liblmdb's code: a fault there (a NULL cursor LMDB follows from a garbage node flag, say)
+       is LMDB meeting damage in some file, even when the address is in no map. */
+    uintptr_t code_start, code_end;
+    /* The line for such a fault (naming every open data file), double-buffered: the handler
+       reads the one `general_index` names while the other is rewritten. */
+    char general[2][REEL_GUARD_TEXT];
+    size_t general_length[2];
+    int general_index;
+    int general_status;
 };
 
 /* A function's static, not a file-scope one: Swift's importer emits the functions a module calls
@@ -74,18 +85,33 @@ static inline void reel_guard_write(const char *text, size_t length) {
     }
 }
 
+/* How far past its map a read can run: LMDB hands out values of up to 4 GiB in place, so a
+   garbage size overruns the map's end. */
+#define REEL_GUARD_OVERRUN ((uintptr_t)1 << 32)
+
 static inline void reel_guard_fault(int sig, siginfo_t *info, void *context) {
-    (void)context;
     uintptr_t address = (uintptr_t)info->si_addr;
     for (int i = 0; i < REEL_GUARD_SLOTS; i++) {
         struct reel_guard_slot *slot = &reel_guard()->slots[i];
         uintptr_t start = __atomic_load_n(&slot->start, __ATOMIC_ACQUIRE);
         if (start == 0) continue;
         uintptr_t end = __atomic_load_n(&slot->end, __ATOMIC_ACQUIRE);
-        if (address >= start && address < end) {
+        if (address >= start && address < end + REEL_GUARD_OVERRUN) {
             reel_guard_write(slot->fault, slot->fault_length);
             _exit(slot->status);
         }
+    }
+    uintptr_t pc = 0;
+#if defined(__x86_64__)
+    pc = (uintptr_t)((ucontext_t *)context)->uc_mcontext.gregs[16]; /* REG_RIP */
+#elif defined(__aarch64__)
+    pc = (uintptr_t)((ucontext_t *)context)->uc_mcontext.pc;
+#endif
+    struct reel_guard_state *state = reel_guard();
+    if (pc != 0 && pc >= state->code_start && pc < state->code_end) {
+        int which = __atomic_load_n(&state->general_index, __ATOMIC_ACQUIRE);
+        reel_guard_write(state->general[which], state->general_length[which]);
+        _exit(state->general_status);
     }
     sigaction(sig, sig == SIGBUS ? &reel_guard()->previous_bus : &reel_guard()->previous_segv, NULL);
     /* A fault re-runs its instruction on return, now under the restored action; a signal sent
@@ -105,9 +131,34 @@ static inline void reel_guard_assert(MDB_env *env, const char *text) {
     /* Not registered: LMDB prints the assertion and aborts, as without a callback. */
 }
 
+/// The executable mapping holding `address` (liblmdb's code), from /proc/self/maps.
+static inline int reel_guard_locate_code(uintptr_t address, uintptr_t *start, uintptr_t *end) {
+    FILE *maps = fopen("/proc/self/maps", "re");
+    if (maps == NULL) return -1;
+    char line[4096];
+    int found = -1;
+    while (found != 0 && fgets(line, sizeof(line), maps) != NULL) {
+        unsigned long low, high;
+        char mode[8];
+        if (sscanf(line, "%lx-%lx %7s", &low, &high, mode) == 3 && mode[2] == 'x' && address >= low && address < high) {
+            *start = (uintptr_t)low;
+            *end = (uintptr_t)high;
+            found = 0;
+        }
+        while (strchr(line, '\n') == NULL && fgets(line, sizeof(line), maps) != NULL) {}
+    }
+    fclose(maps);
+    return found;
+}
+
 /// Installs the SIGSEGV and SIGBUS handler once. Returns 0, or -1 with errno.
 static inline int reel_guard_install(void) {
     if (reel_guard()->installed) return 0;
+    /* Where liblmdb's code is: the executable mapping holding mdb_cursor_get. */
+    struct reel_guard_state *state = reel_guard();
+    if (reel_guard_locate_code((uintptr_t)&mdb_cursor_get, &state->code_start, &state->code_end) != 0) {
+        state->code_start = state->code_end = 0;
+    }
     struct sigaction action;
     memset(&action, 0, sizeof(action));
     action.sa_sigaction = reel_guard_fault;
@@ -191,6 +242,15 @@ static inline int reel_guard_register(MDB_env *env, const char *fault, const cha
         return i;
     }
     return -1;
+}
+
+/// Sets the line for a fault in LMDB's code outside every map (see `code_start`).
+static inline void reel_guard_describe_general(const char *text, int status) {
+    struct reel_guard_state *state = reel_guard();
+    int next = 1 - __atomic_load_n(&state->general_index, __ATOMIC_ACQUIRE);
+    state->general_length[next] = reel_guard_copy(state->general[next], text);
+    state->general_status = status;
+    __atomic_store_n(&state->general_index, next, __ATOMIC_RELEASE);
 }
 
 /// Forgets a slot (before its environment is closed).

@@ -7,12 +7,14 @@ import Synchronization
 /// LMDB has no page checksums. Damage it notices while walking a page comes back as an error
 /// (`MDB_CORRUPTED`, `MDB_PAGE_NOTFOUND`), but some is caught by an assertion, which aborts, and
 /// some is not noticed until a read faults: SIGBUS on a page past the end of a file cut short,
-/// SIGSEGV after a garbage page number or offset. Every open environment registers its map here:
-/// an assertion in it (`mdb_env_set_assert`) or a fault whose address lies inside it prints that
-/// environment's line and calls `_exit`, so nothing more runs in that process — a write
-/// transaction then commits nothing (its lock is released by LMDB's robust mutex). A fault
-/// anywhere else is a bug: it goes to the action installed before (the default, or Swift's
-/// backtracer).
+/// SIGSEGV after a garbage page number or offset, or on a NULL cursor LMDB follows from a garbage
+/// node flag. Every open environment registers its map here: an assertion in it
+/// (`mdb_env_set_assert`) or a fault whose address lies inside it (or within 4 GiB past its end,
+/// where a garbage value size leads) prints that environment's line and calls `_exit`, so nothing
+/// more runs in that process — a write transaction then commits nothing (its lock is released by
+/// LMDB's robust mutex). A fault at another address in LMDB's own code prints a line naming every
+/// open data file (which one LMDB was reading, the handler cannot tell). A fault anywhere else is
+/// a bug: it goes to the action installed before (the default, or Swift's backtracer).
 ///
 /// The lines are made when an environment opens; the signal handler only reads them (see
 /// `reel_guard_*` in `Sources/CLMDB/shim.h`).
@@ -23,8 +25,8 @@ public enum DamageGuard {
     }
 
     private static let settings = Mutex(Settings())
-    /// Serialises changes to the table the handler reads.
-    private static let table = Mutex(())
+    /// Serialises changes to the table the handler reads; the data file of each slot in use.
+    private static let table = Mutex<[Int32: String]>([:])
 
     /// Sets how every line starts (the program's name, `"reel: "`) and the exit status, for the
     /// environments opened from now on. Call it first thing.
@@ -35,9 +37,21 @@ public enum DamageGuard {
     /// Registers an open environment's map; returns its slot (-1: not guarded, all slots taken).
     static func register(_ env: OpaquePointer, path: String, advice: String?) -> Int32 {
         let (lines, status) = self.lines(path: path, advice: advice)
-        return table.withLock { _ in
-            Int32(reel_guard_register(env, lines.fault, lines.head, lines.tail, status))
+        return table.withLock { files in
+            let slot = Int32(reel_guard_register(env, lines.fault, lines.head, lines.tail, status))
+            if slot >= 0 {
+                files[slot] = path + "/data.mdb"
+                describeGeneral(files)
+            }
+            return slot
         }
+    }
+
+    /// The line for a fault in LMDB's code outside every map: some open file is damaged.
+    private static func describeGeneral(_ files: [Int32: String]) {
+        let settings = settings.withLock { $0 }
+        let line = "\(settings.prefix)a data file is damaged: LMDB faulted following a broken page (open: \(files.values.sorted().joined(separator: ", ")))\n"
+        reel_guard_describe_general(line, settings.status)
     }
 
     /// Makes the lines again, with `advice` (what to do about it) at the end.
@@ -53,7 +67,11 @@ public enum DamageGuard {
 
     /// Forgets the slot, before its environment is closed.
     static func unregister(_ slot: Int32) {
-        table.withLock { _ in reel_guard_unregister(slot) }
+        table.withLock { files in
+            reel_guard_unregister(slot)
+            files[slot] = nil
+            describeGeneral(files)
+        }
     }
 
     private static func lines(path: String, advice: String?) -> (lines: (fault: String, head: String, tail: String), status: Int32) {
