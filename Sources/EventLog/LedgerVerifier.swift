@@ -347,10 +347,16 @@ struct LedgerVerifier {
                 key.append(0)
                 withUnsafeBytes(of: view.streamVersion.bigEndian) { key.append(contentsOf: $0) }
                 let name = String(decoding: view.streamIDBytes, as: UTF8.self)
+                // The events before it are intact (the walk checked them before it stopped).
+                func problem(_ detail: String) -> VerificationReport {
+                    VerificationReport(
+                        eventsChecked: position - 1, head: walk.lastHead,
+                        problem: VerificationProblem(position: position, rule: .indexMismatch, detail: detail))
+                }
                 if try txn.get(databases.streamIndex, key) != position {
-                    found = walk.report(position, .indexMismatch, "the stream-index entry for version \(view.streamVersion) of stream \(name) is missing or names another position")
+                    found = problem("the stream-index entry for version \(view.streamVersion) of stream \(name) is missing or names another position")
                 } else if try txn.get(databases.eventIDs, Array(view.eventIDBytes)) != position {
-                    found = walk.report(position, .indexMismatch, "the event-ids entry for \(view.eventID.uuidString.lowercased()) is missing or names another position")
+                    found = problem("the event-ids entry for \(view.eventID.uuidString.lowercased()) is missing or names another position")
                 }
                 position += 1
                 entry = try cursor.next()
