@@ -5,7 +5,7 @@ Usage: python3 Tools/verify_ledger.py LEDGER_DIR [--json] [--expect-head HEX]
 
 LEDGER_DIR is the `ledger/` LMDB environment (the directory holding data.mdb). Uses only the
 Python standard library and the `lmdb` package; it never decrypts anything. Walks `events` in key
-order inside one read transaction and checks rules 1-9 of the layout document, stopping at the
+order inside one read transaction and checks rules 1-10 of the layout document, stopping at the
 first failure.
 
 Output: `OK <count> events, head <position> <hash-hex>` (exit 0), or
@@ -19,6 +19,7 @@ import lmdb
 
 ZERO_HASH = bytes(32)
 DATABASES = ("events", "streams", "stream-index", "event-ids", "meta")
+CLOSING_TYPE = b"account-deleted"  # the event type that closes a stream (rule 10)
 
 
 def die(message):
@@ -59,19 +60,20 @@ def parse(env):
     if b"\x00" in stream:
         raise ValueError("stream id contains NUL")
     stream.decode("utf-8"), event_type.decode("utf-8")  # raise UnicodeDecodeError (a ValueError)
-    return position, prev, event_id, version, recorded_at, stream, env[-32:]
+    return position, prev, event_id, version, recorded_at, stream, event_type, env[-32:]
 
 
 def verify(txn, dbs, result):
     """Walk the ledger; update result as events verify; raise Problem on the first failure."""
     expected, prev_hash, prev_time = 1, ZERO_HASH, None
     versions = {}  # stream id -> last version seen
+    last_event = {}  # stream id -> (position, type) of its last event
     for key, env in txn.cursor(db=dbs["events"]):
         if len(key) != 8 or u64(key) != expected:
             found = u64(key) if len(key) == 8 else "a %d-byte key" % len(key)
             raise Problem(expected, "gap", "expected key %d, found %s" % (expected, found))
         try:
-            position, prev, event_id, version, recorded_at, stream, digest = parse(env)
+            position, prev, event_id, version, recorded_at, stream, event_type, digest = parse(env)
         except ValueError as e:
             raise Problem(expected, "undecodable", str(e))
         if position != expected:
@@ -91,6 +93,7 @@ def verify(txn, dbs, result):
         if txn.get(event_id, db=dbs["event-ids"]) != pos_bytes:
             raise Problem(expected, "index-mismatch", "event-ids entry for %s missing or wrong" % event_id.hex())
         versions[stream] = version
+        last_event[stream] = (expected, event_type)
         prev_hash, prev_time = digest, recorded_at
         result.update(events=expected, headPosition=expected, headHash=digest.hex())
         expected += 1
@@ -115,6 +118,22 @@ def verify(txn, dbs, result):
         if len(value) != 8 or versions.get(stream) != u64(value):
             raise Problem(last, "index-mismatch", "streams entry for %r does not match last version %s"
                           % (stream.decode("utf-8", "replace"), versions.get(stream)))
+
+    # Rule 10: a stream has a closed-streams entry exactly when its last event closes it.
+    closed = set()
+    for stream, value in (txn.cursor(db=dbs["closed-streams"]) if "closed-streams" in dbs else []):
+        closed.add(stream)
+        position, event_type = last_event.get(stream, (last, None))
+        name = stream.decode("utf-8", "replace")
+        if len(value) != 9 or value[0] > 1:
+            raise Problem(position, "closed-streams", "closed-streams entry for %r is malformed" % name)
+        if event_type != CLOSING_TYPE:
+            raise Problem(position, "closed-streams", "closed-streams closes %r, but its last event is not %s"
+                          % (name, CLOSING_TYPE.decode()))
+    for stream, (position, event_type) in sorted(last_event.items(), key=lambda item: item[1][0]):
+        if event_type == CLOSING_TYPE and stream not in closed:
+            raise Problem(position, "closed-streams", "stream %r ends with %s but has no closed-streams entry"
+                          % (stream.decode("utf-8", "replace"), CLOSING_TYPE.decode()))
 
 
 def main():
@@ -141,6 +160,10 @@ def main():
             dbs[name] = env.open_db(name.encode(), txn=txn, create=False)
         except lmdb.NotFoundError:
             die("not a ledger: %s has no database %r" % (args.ledger_dir, name))
+    try:
+        dbs["closed-streams"] = env.open_db(b"closed-streams", txn=txn, create=False)
+    except lmdb.NotFoundError:
+        pass  # a ledger written before streams could be closed: no entries
     fmt = txn.get(b"format", db=dbs["meta"])
     if fmt != b"reel-ledger/1":
         die("not a ledger: meta/format is %r, expected 'reel-ledger/1'" % fmt)

@@ -495,27 +495,57 @@ public final class EventLog: Sendable {
     }
 
     /// The same, as `txn` sees the log (to read it in one snapshot with other things).
+    ///
+    /// The stream index is checked as it is read, so that an edited index cannot make a stream
+    /// look shorter, longer or reordered: its keys must run through versions `version`, +1, +2…
+    /// with no gap, up to the stream's last version in `streams` (when read to the end), and the
+    /// envelope each names must be that version of that stream at that position. Otherwise
+    /// `EventLogError.brokenChain` (rule 9).
     public func read(stream: StreamID, from version: UInt64 = 1, maxCount: Int = Int.max, in txn: Transaction) throws -> [RecordedEvent] {
         try wrapped {
             let prefix = Array(stream.rawValue.utf8) + [0]
+            let first = max(version, 1)
             var positions: [UInt64] = []
             try txn.withCursor(databases.streamIndex) { cursor in
-                var entry = try cursor.seek(atLeast: LedgerDatabases.streamIndexKey(stream, max(version, 1)))
+                var entry = try cursor.seek(atLeast: LedgerDatabases.streamIndexKey(stream, first))
                 while let e = entry, positions.count < maxCount, e.key.starts(with: prefix) {
-                    positions.append(try e.decodeValue(as: UInt64.self))
+                    let wanted = first + UInt64(positions.count)
+                    let found = e.key.count == prefix.count + 8 ? UInt64(bigEndian: e.key.loadUnaligned(fromByteOffset: prefix.count, as: UInt64.self)) : nil
+                    guard found == wanted else {
+                        throw Self.indexProblem(0, "stream-index has no entry for version \(wanted) of stream \(stream)" + (found.map { " (the next is \($0))" } ?? ""))
+                    }
+                    guard e.value.count == 8 else { throw Self.indexProblem(0, "the stream-index entry for version \(wanted) of stream \(stream) is not a position") }
+                    positions.append(UInt64(bigEndian: e.value.loadUnaligned(as: UInt64.self)))
                     entry = try cursor.next()
+                }
+            }
+            if positions.count < maxCount {
+                let last = try databases.version(of: stream, txn)
+                let end = first - 1 + UInt64(positions.count)
+                guard end == max(last, first - 1) else {
+                    throw Self.indexProblem(0, "stream-index holds stream \(stream) up to version \(end) but streams says \(last)")
                 }
             }
             let stored = try positions.map { position in
                 try txn.withValue(databases.events, position) { bytes in
                     guard let bytes else {
-                        throw EventLogError.corruptEnvelope(position: position, reason: "the stream index points to a missing event")
+                        throw Self.indexProblem(position, "the stream index points to a missing event")
                     }
                     return StoredEnvelope(position: position, bytes: bytes)
                 }
             }
-            return try PayloadOpener.openAll(stored, keyStore: keyStore)
+            let events = try PayloadOpener.openAll(stored, keyStore: keyStore)
+            for (i, event) in events.enumerated() where event.streamID != stream || event.streamVersion != first + UInt64(i) {
+                throw Self.indexProblem(
+                    event.position,
+                    "stream-index names this position for version \(first + UInt64(i)) of stream \(stream), but the event is version \(event.streamVersion) of stream \(event.streamID)")
+            }
+            return events
         }
+    }
+
+    static func indexProblem(_ position: UInt64, _ detail: String) -> EventLogError {
+        .brokenChain(VerificationProblem(position: position, rule: .indexMismatch, detail: detail))
     }
 
     /// Up to `maxCount` events of the whole log from global position `position` on.
@@ -531,16 +561,31 @@ public final class EventLog: Sendable {
     /// Replays the events at `positions` over `partitions` lanes split by stream: each event goes
     /// to its stream's lane, as `body(partition, view)`, so one lane sees all of a stream's events
     /// in order and lanes share nothing (each can keep its own projections). Each lane reads in a
-    /// snapshot of its own; stored events never change, so all see the same bytes. When lanes
-    /// fail, the error at the earliest position is thrown; `body`'s errors as it threw them.
+    /// snapshot of its own; stored events never change, so all see the same bytes. What is read is
+    /// checked as it is read (see `ReplayCheck`; the envelope before `positions` is taken as given):
+    /// a broken chain is `EventLogError.brokenChain`. When lanes fail, the error at the earliest
+    /// position is thrown; `body`'s errors as it threw them.
     public func replay(
         _ positions: Range<UInt64>, partitions: Int, _ body: @Sendable (_ partition: Int, EventView) throws -> Void
     ) throws {
+        try replay(positions, verifying: ReplayCheck(partitions: partitions), body)
+    }
+
+    /// The same as one call of a replay in several (a rebuild's batches, in position order), whose
+    /// `check` carries what the chain checks need from one call to the next; it sets the number of
+    /// partitions. After the last call, `check.finish(head:)` compares the end with the head.
+    public func replay(
+        _ positions: Range<UInt64>, verifying check: ReplayCheck, _ body: @Sendable (_ partition: Int, EventView) throws -> Void
+    ) throws {
         guard !positions.isEmpty else { return }
-        let lanes = max(1, partitions)
+        let lanes = check.partitions
+        let start = try wrapped { try check.start(positions) { try anchor(before: positions.lowerBound) } }
         let failures = Mutex<[(position: UInt64, error: any Error)]>([])
+        let ended = Mutex<(position: UInt64, hash: [UInt8], time: Int64)?>(nil)
         LanePool.shared.run(lanes: lanes) { lane in
             var reader = ReplayLane(keyStore: keyStore, count: Int(clamping: positions.count))
+            var walk = ReplayCheck.Walk(start, check: check, lane: lane)
+            defer { walk.release() }
             // Where a failure is: the event being read, or (when the cursor fails moving on) the
             // one after the last read, as a walk in order would meet it.
             var at = positions.lowerBound
@@ -549,26 +594,51 @@ public final class EventLog: Sendable {
                     try txn.withCursor(databases.events) { cursor in
                         var entry = try cursor.seek(atLeast: positions.lowerBound)
                         while let e = entry {
-                            at = try e.decodeKey(as: UInt64.self)
+                            guard e.key.count == 8 else {
+                                throw ReplayCheck.problem(walk.expected, .undecodable, "a key of \(e.key.count) bytes is not a position")
+                            }
+                            at = UInt64(bigEndian: e.key.loadUnaligned(as: UInt64.self))
+                            try walk.checkOrder(key: at)
                             guard at < positions.upperBound else { break }
-                            let view = try ReplayLane.envelope(e.value, position: at)
-                            if reader.partition(of: view, count: lanes) == lane {
+                            let view: EnvelopeView
+                            do throws(EnvelopeDecodingError) { view = try EnvelopeView(e.value) } catch { throw ReplayCheck.problem(at, .undecodable, error.reason) }
+                            try walk.checkPosition(view, key: at)
+                            let (partition, streamHash) = reader.partition(of: view, count: lanes)
+                            if partition == lane {
+                                try walk.checkOwned(view, streamHash: streamHash)
                                 try reader.view(view, position: at) { event in
                                     do { try body(lane, event) } catch { throw Passed(error: error) }
                                 }
                             }
+                            walk.advance(view)
                             at += 1
                             entry = try cursor.next()
                         }
+                        if lane == 0 { ended.withLock { $0 = (walk.expected, walk.previousHashBytes, walk.lastTime) } }
                     }
                 }
             } catch {
+                if case EventLogError.brokenChain(let problem) = error { at = problem.position }
                 failures.withLock { $0.append((at, error)) }
             }
         }
-        guard let first = failures.withLock({ $0.min { $0.position < $1.position } }) else { return }
-        if let passed = first.error as? Passed { throw passed.error }
-        throw EventLogError.wrap(first.error)
+        if let first = failures.withLock({ $0.min { $0.position < $1.position } }) {
+            if let passed = first.error as? Passed { throw passed.error }
+            throw EventLogError.wrap(first.error)
+        }
+        guard let ended = ended.withLock({ $0 }) else { return }
+        check.end(at: ended.position, previousHash: ended.hash, lastTime: ended.time)
+    }
+
+    /// The hash and time of the envelope at `position` - 1, where a replay from `position` starts.
+    private func anchor(before position: UInt64) throws -> (hash: [UInt8], time: Int64)? {
+        guard position > 1 else { return nil }
+        return try environment.read { txn in
+            try txn.withValue(databases.events, position - 1) { bytes in
+                guard let bytes, let view = try? EnvelopeView(bytes) else { return nil }
+                return (Array(view.hash), view.recordedAtMicroseconds)
+            }
+        }
     }
 
     func recordedEvents(from position: UInt64, maxCount: Int, _ txn: Transaction) throws -> [RecordedEvent] {
@@ -580,13 +650,30 @@ public final class EventLog: Sendable {
         var stored: [StoredEnvelope] = []
         stored.reserveCapacity(min(maxCount, 16_384))
         try txn.withCursor(databases.events) { cursor in
-            var entry = try cursor.seek(atLeast: max(position, 1))
+            var expected = max(position, 1)
+            var entry = try cursor.seek(atLeast: expected)
             while let e = entry, stored.count < maxCount {
-                stored.append(StoredEnvelope(position: try e.decodeKey(as: UInt64.self), bytes: e.value))
+                // Positions run on without a gap: a reader that goes on from the last position it
+                // read (catch-up, a subscription) would otherwise read the same events forever.
+                let key = try Self.position(e, expected: expected)
+                stored.append(StoredEnvelope(position: key, bytes: e.value))
+                expected += 1
                 entry = try cursor.next()
             }
         }
         return stored
+    }
+
+    /// The key of an `events` entry, which must be `expected` (rule 1).
+    static func position(_ entry: Cursor.Entry, expected: UInt64) throws -> UInt64 {
+        guard entry.key.count == 8 else {
+            throw EventLogError.brokenChain(VerificationProblem(position: expected, rule: .undecodable, detail: "a key of \(entry.key.count) bytes is not a position"))
+        }
+        let key = UInt64(bigEndian: entry.key.loadUnaligned(as: UInt64.self))
+        guard key == expected else {
+            throw EventLogError.brokenChain(VerificationProblem(position: expected, rule: .gap, detail: "the next stored position is \(key)"))
+        }
+        return key
     }
 
     /// Up to `maxCount` envelopes as stored (payloads sealed) from global position `position` on.
@@ -595,12 +682,17 @@ public final class EventLog: Sendable {
             try environment.read { txn in
                 var out: [Envelope] = []
                 try txn.withCursor(databases.events) { cursor in
-                    var entry = try cursor.seek(atLeast: max(position, 1))
+                    var expected = max(position, 1)
+                    var entry = try cursor.seek(atLeast: expected)
                     while let e = entry, out.count < maxCount {
-                        let key = try e.decodeKey(as: UInt64.self)
-                        do { out.append(try Envelope(bytes: e.value)) } catch let error as EnvelopeDecodingError {
+                        let key = try Self.position(e, expected: expected)
+                        let envelope: Envelope
+                        do { envelope = try Envelope(bytes: e.value) } catch let error as EnvelopeDecodingError {
                             throw EventLogError.corruptEnvelope(position: key, reason: error.reason)
                         }
+                        guard envelope.position == key else { throw PayloadOpener.positionMismatch(key, envelope.position) }
+                        out.append(envelope)
+                        expected += 1
                         entry = try cursor.next()
                     }
                 }
@@ -690,6 +782,11 @@ struct PayloadOpener: @unchecked Sendable {
         bulk = count >= GCMContext.bulkThreshold
     }
 
+    /// An envelope stored under another position than its own (rule 3).
+    static func positionMismatch(_ key: UInt64, _ found: UInt64) -> EventLogError {
+        .brokenChain(VerificationProblem(position: key, rule: .positionMismatch, detail: "the envelope says position \(found)"))
+    }
+
     mutating func recordedEvent(_ bytes: UnsafeRawBufferPointer, position: UInt64) throws -> RecordedEvent {
         let view: EnvelopeView
         let envelope: Envelope
@@ -699,6 +796,7 @@ struct PayloadOpener: @unchecked Sendable {
         } catch {
             throw EventLogError.corruptEnvelope(position: position, reason: "\(error)")
         }
+        guard envelope.position == position else { throw Self.positionMismatch(position, envelope.position) }
         // The same stream as the last envelope: `Envelope` reused its id, so this is a pointer check.
         let sameStream = previous?.streamID == envelope.streamID
         previous = envelope

@@ -16,6 +16,9 @@ public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {
     case unsupportedFormat(path: String, found: String)
     /// A stored envelope could not be read.
     case corruptEnvelope(position: UInt64, reason: String)
+    /// The log breaks a rule of `Schemas/ledger-layout.md` ("A ledger is intact when") where a
+    /// read or a replay found it: what `reel audit verify` would report there.
+    case brokenChain(VerificationProblem)
     /// A sealed blob kept beside the log does not authenticate under its stream's key.
     case corruptBlob(stream: StreamID, context: String)
     /// The storage underneath failed.
@@ -51,6 +54,10 @@ public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path) is not a ledger this version of Reel can read (format \(found))"
         case .corruptEnvelope(let position, let reason):
             "the envelope at position \(position) is unreadable: \(reason)"
+        case .brokenChain(let problem):
+            problem.position == 0
+                ? "the ledger does not verify: \(problem.rule.rawValue): \(problem.detail)"
+                : "the ledger does not verify at position \(problem.position): \(problem.rule.rawValue): \(problem.detail)"
         case .corruptBlob(let stream, let context):
             "the sealed \(context) of stream \(stream) does not authenticate: it was altered or damaged"
         case .storage(let error):

@@ -27,8 +27,18 @@ struct LedgerVerifier {
         var view: EnvelopeView?
         var hashMatches = false
         var streamIsUTF8 = false
+        /// The stream id's keyed hash (`IndexDigest.streamHash`), for the versions table too.
         var streamHash: UInt64 = 0
+        /// The terms of the `stream-index` and `event-ids` entries this event needs.
+        var indexTerm: UInt64 = 0
+        var idTerm: UInt64 = 0
+        /// Whether the event closes its stream (`closingType`).
+        var closes = false
     }
+
+    /// The event type whose stream has a `closed-streams` entry, and no other (rule 10).
+    static let closingType = "account-deleted"
+    static let closingTypeBytes = Array(closingType.utf8)
 
     /// A chunk of envelopes and, once prepared, what the lanes found (pointers into the map).
     private struct Chunk: @unchecked Sendable {
@@ -40,7 +50,7 @@ struct LedgerVerifier {
             prepared.reserveCapacity(LedgerVerifier.chunkSize)
         }
 
-        static func prepare(_ p: Pending) -> Prepared {
+        static func prepare(_ p: Pending, key: IndexDigest.Key) -> Prepared {
             var out = Prepared()
             guard let view = try? EnvelopeView(p.bytes) else { return out }
             out.view = view
@@ -49,23 +59,52 @@ struct LedgerVerifier {
             let stream = view.streamIDBytes
             out.streamIsUTF8 = stream.allSatisfy { $0 < 0x80 }
                 || String(validating: stream.bindMemory(to: UInt8.self), as: UTF8.self) != nil
-            out.streamHash = StreamVersionTable.hash(stream)
+            out.streamHash = IndexDigest.streamHash(stream, key)
+            out.indexTerm = IndexDigest.streamIndexTerm(stream: out.streamHash, version: view.streamVersion, position: p.position, key)
+            let id = view.eventIDBytes
+            out.idTerm = IndexDigest.eventIDTerm(
+                high: UInt64(bigEndian: id.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                low: UInt64(bigEndian: id.loadUnaligned(fromByteOffset: 8, as: UInt64.self)), position: p.position, key)
+            let type = view.typeBytes
+            out.closes = type.count == LedgerVerifier.closingTypeBytes.count
+                && LedgerVerifier.closingTypeBytes.withUnsafeBytes { type.sameBytes(as: $0) }
             return out
         }
     }
 
     /// The order-dependent state of the walk. Only one lane at a time uses it (lane 0 of a round).
+    ///
+    /// Its fields are touched for every event by one lane at a time, with a barrier between rounds:
+    /// no dynamic exclusivity check each time (they cost 4% of a verify).
     private final class ChainCheck: @unchecked Sendable {
         let total: UInt64
-        var expected: UInt64 = 1
-        var previousHash = [UInt8](repeating: 0, count: 32)
-        var lastTime = Int64.min
-        var streams = StreamVersionTable()
-        var lastHead: LogHead?
+        @exclusivity(unchecked) var expected: UInt64 = 1
+        /// The hash field of the last envelope checked, in the map (valid for the read
+        /// transaction), or 32 zero bytes before the first.
+        @exclusivity(unchecked) var previousHash = UnsafeRawBufferPointer(ChainCheck.zeroHash)
+        @exclusivity(unchecked) var lastTime = Int64.min
+        /// Each stream's last version, the position of its last event and whether that closes it.
+        @exclusivity(unchecked) var streams = StreamVersionTable()
+        @exclusivity(unchecked) var lastHead: LogHead?
         /// What the last round's check found.
         var problem: VerificationReport?
+        let key: IndexDigest.Key
+        /// The entries the events need in `stream-index` and `event-ids`.
+        @exclusivity(unchecked) var indexNeeded = IndexDigest()
+        @exclusivity(unchecked) var idsNeeded = IndexDigest()
+        /// Walks of the two indexes, taken a step at a time by whichever lane is free.
+        var walks: [IndexWalk] = []
 
-        init(total: UInt64) { self.total = total }
+        init(total: UInt64, key: IndexDigest.Key) {
+            self.total = total
+            self.key = key
+        }
+
+        nonisolated(unsafe) private static let zeroHash: UnsafeMutableRawBufferPointer = {
+            let zeros = UnsafeMutableRawBufferPointer.allocate(byteCount: 32, alignment: 8)
+            zeros.initializeMemory(as: UInt8.self, repeating: 0)
+            return zeros
+        }()
 
         func report(_ position: UInt64, _ rule: VerificationProblem.Rule, _ detail: String) -> VerificationReport {
             VerificationReport(
@@ -84,7 +123,7 @@ struct LedgerVerifier {
                 }
                 if view.position != key { return report(key, .positionMismatch, "the envelope says position \(view.position)") }
                 if !found.hashMatches { return report(key, .hashMismatch, "the stored hash is not the SHA-256 of the envelope") }
-                if !previousHash.withUnsafeBytes({ $0.sameBytes(as: view.previousHash) }) {
+                if !previousHash.sameBytes(as: view.previousHash) {
                     return report(key, .brokenLink, "the previous hash is not the hash of position \(key - 1)")
                 }
                 guard found.streamIsUTF8 else { return report(key, .undecodable, "stream id is not UTF-8") }
@@ -94,14 +133,16 @@ struct LedgerVerifier {
                     let name = String(decoding: view.streamIDBytes, as: UTF8.self)
                     return report(key, .streamVersion, "stream \(name) goes from version \(last) to \(version)")
                 }
-                streams.set(index, version)
                 let time = view.recordedAtMicroseconds
                 if time < lastTime { return report(key, .timeOrder, "recorded-at goes back in time") }
+                streams.record(index, version: version, position: key, closes: found.closes)
                 lastTime = time
-                previousHash.withUnsafeMutableBytes { $0.copyMemory(from: view.hash) }
+                indexNeeded.add(found.indexTerm)
+                idsNeeded.add(found.idTerm)
+                previousHash = view.hash
                 expected += 1
                 if i == chunk.pending.count - 1 {
-                    lastHead = LogHead(position: key, recordedAtMicroseconds: time, hash: ChainHash(bytes: previousHash))
+                    lastHead = LogHead(position: key, recordedAtMicroseconds: time, hash: ChainHash(previousHash))
                 }
             }
             return nil
@@ -115,13 +156,18 @@ struct LedgerVerifier {
             preparing.prepared.removeAll(keepingCapacity: true)
             preparing.prepared.append(contentsOf: repeatElement(Prepared(), count: count))
             let pending = preparing.pending
+            let key = self.key
             problem = nil
             // Envelopes are prepared in blocks taken in turn, so lane 0 joins in once its own work is
-            // done and no lane waits on a fixed share another is still working through.
+            // done and no lane waits on a fixed share another is still working through. Before the
+            // blocks come a step of each index walk that is not done yet: taken first, while lane 0
+            // reads and checks, so the round does not end waiting on a long step.
+            let blocks = (count + Self.block - 1) / Self.block
+            let walks = self.walks.filter { !$0.finished }
             let taken = Atomic<Int>(0)
             preparing.prepared.withUnsafeMutableBufferPointer { buffer in
                 let out = DisjointWrites(buffer)
-                LanePool.shared.run(lanes: count == 0 ? 1 : Parallel.maximumLanes) { lane in
+                LanePool.shared.run(lanes: blocks + walks.count == 0 ? 1 : Parallel.maximumLanes) { lane in
                     if lane == 0 {
                         // Reading first starts the cursor's page faults as early as the round does;
                         // a walk problem is reported only after every earlier entry is checked.
@@ -130,9 +176,16 @@ struct LedgerVerifier {
                         if self.problem != nil { return }
                     }
                     while true {
-                        let start = taken.wrappingAdd(Self.block, ordering: .relaxed).oldValue
-                        guard start < count else { return }
-                        for i in start..<min(count, start + Self.block) { out.buffer[i] = Chunk.prepare(pending[i]) }
+                        let unit = taken.wrappingAdd(1, ordering: .relaxed).oldValue
+                        if unit < walks.count {
+                            // A little more than a chunk: the walks keep pace with the events.
+                            walks[unit].step(LedgerVerifier.chunkSize + LedgerVerifier.chunkSize / 8)
+                        } else if unit < walks.count + blocks {
+                            let start = (unit - walks.count) * Self.block
+                            for i in start..<min(count, start + Self.block) { out.buffer[i] = Chunk.prepare(pending[i], key: key) }
+                        } else {
+                            return
+                        }
                     }
                 }
             }
@@ -154,69 +207,37 @@ struct LedgerVerifier {
     func verify(_ environment: Environment, expectedHead: ChainHash?, progress: ((UInt64, UInt64) -> Void)?) throws -> VerificationReport {
         try environment.read { txn in
             let claimedHead = try? databases.head(txn)
-            let walk = ChainCheck(total: UInt64(try txn.count(databases.events)))
+            let walk = ChainCheck(total: UInt64(try txn.count(databases.events)), key: .random())
             func report(_ position: UInt64, _ rule: VerificationProblem.Rule, _ detail: String) -> VerificationReport {
                 walk.report(position, rule, detail)
             }
 
-            // Three chunks in flight: one read from the cursor, one prepared by the lanes, one
-            // checked in order. Reading the next chunk overlaps the hashing of the one before it.
-            let walked: VerificationReport? = try txn.withCursor(databases.events) { cursor in
-                var reading = Chunk()
-                var preparing = Chunk()
-                var checking = Chunk()
-                var ended: WalkEnd?
-                var next: UInt64 = 1
-                var started = false
-                /// Fills `reading` with up to a chunk of entries, in position order.
-                func read() {
-                    while ended == nil && reading.pending.count < Self.chunkSize {
-                        let entry: Cursor.Entry?
-                        do {
-                            entry = try started ? cursor.next() : cursor.first()
-                            started = true
-                        } catch {
-                            ended = .failure(error)
-                            return
-                        }
-                        guard let e = entry else { ended = .last; return }
-                        guard e.key.count == 8 else {
-                            ended = .problem(.undecodable, "a key of \(e.key.count) bytes is not a position")
-                            return
-                        }
-                        let key = e.key.loadUnaligned(as: UInt64.self).bigEndian
-                        guard key == next else {
-                            ended = .problem(.gap, "the next stored position is \(key)")
-                            return
-                        }
-                        reading.pending.append(Pending(position: key, bytes: e.value))
-                        next += 1
+            // The two indexes are walked in key order alongside, a step per round on whichever
+            // lane is free; their cursors are opened here, on the transaction's own thread.
+            let walked: VerificationReport? = try txn.withCursor(databases.streamIndex) { streamIndex in
+                try txn.withCursor(databases.eventIDs) { eventIDs in
+                    walk.walks = [
+                        IndexWalk(.streamIndex, cursor: streamIndex, key: walk.key), IndexWalk(.eventIDs, cursor: eventIDs, key: walk.key),
+                    ]
+                    if let problem = try walkEvents(txn, walk, progress: progress) {
+                        // An index entry of an earlier event is wrong: that is the first problem.
+                        return try firstIndexProblem(txn, walk, before: problem.problem?.position ?? 0) ?? problem
                     }
-                }
-                read()
-                swap(&preparing, &reading)
-                while !(preparing.pending.isEmpty && checking.pending.isEmpty) {
-                    // Lane 0 reads the next chunk into `reading` and checks `checking`; the lanes
-                    // prepare `preparing`. Then each moves one place on, and the buffer just checked
-                    // is emptied to be read into next round.
-                    let problem = walk.round(preparing: &preparing, checking: checking, walk: read)
-                    if let problem { return problem }
-                    if !checking.pending.isEmpty { progress?(walk.expected - 1, walk.total) }
-                    swap(&checking, &preparing)
-                    swap(&preparing, &reading)
-                    reading.pending.removeAll(keepingCapacity: true)
-                }
-                switch ended {
-                case .problem(let rule, let detail)?: return report(walk.expected, rule, detail)
-                case .failure(let error)?: throw error
-                case .last?: return nil
-                case nil: preconditionFailure("the walk ended before the cursor reached the last entry")
+                    for indexWalk in walk.walks { indexWalk.step(Int.max) }
+                    return nil
                 }
             }
             if let walked { return walked }
             let count = walk.expected - 1
             let lastHead = walk.lastHead
             let streams = walk.streams
+            for indexWalk in walk.walks {
+                if let failure = indexWalk.failure { throw failure }
+            }
+            // Rule 9, entry by entry: what the independent verifier checks as it walks. The digests
+            // say whether there is anything to find.
+            let indexesMatch = walk.walks[0].digest == walk.indexNeeded && walk.walks[1].digest == walk.idsNeeded
+            if !indexesMatch, let problem = try firstIndexProblem(txn, walk, before: count + 1) { return problem }
 
             switch (claimedHead, lastHead) {
             case (nil, nil): break
@@ -226,13 +247,13 @@ struct LedgerVerifier {
             case (nil, _):
                 return report(count, .headMismatch, "meta/head is missing")
             }
-            if let expectedHead, expectedHead != lastHead?.hash {
-                return report(count, .headMismatch, "the chain ends at \(lastHead?.hash.hex ?? "nothing"), not at the expected \(expectedHead.hex)")
-            }
-            let indexed = try txn.count(databases.streamIndex)
-            let ids = try txn.count(databases.eventIDs)
-            if UInt64(indexed) != count || UInt64(ids) != count {
-                return report(count, .indexMismatch, "\(count) events but \(indexed) stream-index and \(ids) event-id entries")
+            // Rule 9, the rest: no entry more than the events need, and the streams table.
+            if !indexesMatch {
+                for (name, db) in [("stream-index", databases.streamIndex), ("event-ids", databases.eventIDs)] {
+                    let entries = try txn.count(db)
+                    if UInt64(entries) != count { return report(count, .indexMismatch, "\(name) has \(entries) entries, expected \(count)") }
+                }
+                return report(count, .indexMismatch, walk.walks.compactMap(\.malformed).first ?? "stream-index or event-ids holds other entries than the events need")
             }
             let streamCount = try txn.count(databases.streams)
             if streamCount != streams.count {
@@ -244,7 +265,216 @@ struct LedgerVerifier {
                     return report(count, .indexMismatch, "the streams table disagrees with the log on stream \(String(decoding: name, as: UTF8.self))")
                 }
             }
+            if let problem = try closedStreamsProblem(txn, walk) { return problem }
+            if let expectedHead, expectedHead != lastHead?.hash {
+                return report(count, .headMismatch, "the chain ends at \(lastHead?.hash.hex ?? "nothing"), not at the expected \(expectedHead.hex)")
+            }
             return VerificationReport(eventsChecked: count, head: lastHead, problem: nil)
         }
+    }
+
+    /// Walks `events` through the rounds (rules 1-7); the first problem, or `nil` at the end.
+    private func walkEvents(_ txn: Transaction, _ walk: ChainCheck, progress: ((UInt64, UInt64) -> Void)?) throws -> VerificationReport? {
+        // Three chunks in flight: one read from the cursor, one prepared by the lanes, one
+        // checked in order. Reading the next chunk overlaps the hashing of the one before it.
+        try txn.withCursor(databases.events) { cursor in
+            var reading = Chunk()
+            var preparing = Chunk()
+            var checking = Chunk()
+            var ended: WalkEnd?
+            var next: UInt64 = 1
+            var started = false
+            /// Fills `reading` with up to a chunk of entries, in position order.
+            func read() {
+                while ended == nil && reading.pending.count < Self.chunkSize {
+                    let entry: Cursor.Entry?
+                    do {
+                        entry = try started ? cursor.next() : cursor.first()
+                        started = true
+                    } catch {
+                        ended = .failure(error)
+                        return
+                    }
+                    guard let e = entry else { ended = .last; return }
+                    guard e.key.count == 8 else {
+                        ended = .problem(.undecodable, "a key of \(e.key.count) bytes is not a position")
+                        return
+                    }
+                    let key = e.key.loadUnaligned(as: UInt64.self).bigEndian
+                    guard key == next else {
+                        ended = .problem(.gap, "the next stored position is \(key)")
+                        return
+                    }
+                    reading.pending.append(Pending(position: key, bytes: e.value))
+                    next += 1
+                }
+            }
+            read()
+            swap(&preparing, &reading)
+            while !(preparing.pending.isEmpty && checking.pending.isEmpty) {
+                // Lane 0 reads the next chunk into `reading` and checks `checking`; the lanes
+                // prepare `preparing`. Then each moves one place on, and the buffer just checked
+                // is emptied to be read into next round.
+                let problem = walk.round(preparing: &preparing, checking: checking, walk: read)
+                if let problem { return problem }
+                if !checking.pending.isEmpty { progress?(walk.expected - 1, walk.total) }
+                swap(&checking, &preparing)
+                swap(&preparing, &reading)
+                reading.pending.removeAll(keepingCapacity: true)
+            }
+            switch ended {
+            case .problem(let rule, let detail)?: return walk.report(walk.expected, rule, detail)
+            case .failure(let error)?: throw error
+            case .last?: return nil
+            case nil: preconditionFailure("the walk ended before the cursor reached the last entry")
+            }
+        }
+    }
+
+    /// The first event before `end` whose `stream-index` or `event-ids` entry is missing or names
+    /// another position, looked up one by one as `Tools/verify_ledger.py` does. Only run once the
+    /// digests disagree, or when the walk stopped at a problem (an index problem of an earlier
+    /// event comes first).
+    private func firstIndexProblem(_ txn: Transaction, _ walk: ChainCheck, before end: UInt64) throws -> VerificationReport? {
+        guard end > 1 else { return nil }
+        var found: VerificationReport?
+        try txn.withCursor(databases.events) { cursor in
+            var entry = try cursor.first()
+            var position: UInt64 = 1
+            while let e = entry, position < end, found == nil {
+                guard let view = try? EnvelopeView(e.value) else { return }
+                var key = Array(view.streamIDBytes)
+                key.append(0)
+                withUnsafeBytes(of: view.streamVersion.bigEndian) { key.append(contentsOf: $0) }
+                let name = String(decoding: view.streamIDBytes, as: UTF8.self)
+                // The events before it are intact (the walk checked them before it stopped).
+                func problem(_ detail: String) -> VerificationReport {
+                    VerificationReport(
+                        eventsChecked: position - 1, head: walk.lastHead,
+                        problem: VerificationProblem(position: position, rule: .indexMismatch, detail: detail))
+                }
+                if try txn.get(databases.streamIndex, key) != position {
+                    found = problem("the stream-index entry for version \(view.streamVersion) of stream \(name) is missing or names another position")
+                } else if try txn.get(databases.eventIDs, Array(view.eventIDBytes)) != position {
+                    found = problem("the event-ids entry for \(view.eventID.uuidString.lowercased()) is missing or names another position")
+                }
+                position += 1
+                entry = try cursor.next()
+            }
+        }
+        return found
+    }
+
+    /// Rule 10: a stream has a `closed-streams` entry exactly when its last event closes it.
+    private func closedStreamsProblem(_ txn: Transaction, _ walk: ChainCheck) throws -> VerificationReport? {
+        let count = walk.expected - 1
+        var entries = 0
+        var problem: VerificationReport?
+        try txn.withCursor(databases.closedStreams) { cursor in
+            var entry = try cursor.first()
+            while let e = entry, problem == nil {
+                entries += 1
+                let name = String(decoding: e.key, as: UTF8.self)
+                let index = walk.streams.find(e.key, hash: IndexDigest.streamHash(e.key, walk.key))
+                let at = index.map { walk.streams.lastPositions[$0] } ?? count
+                if e.value.count != 9 || e.value[0] > 1 {
+                    problem = walk.report(at, .closedStreams, "the closed-streams entry of \(name) is malformed")
+                } else if index == nil || !walk.streams.closes[index!] {
+                    problem = walk.report(at, .closedStreams, "closed-streams closes \(name), but its last event is not \(Self.closingType)")
+                }
+                entry = try cursor.next()
+            }
+        }
+        if let problem { return problem }
+        let streams = walk.streams
+        if entries != streams.closes.count(where: { $0 }) {
+            for index in streams.closes.indices.filter({ streams.closes[$0] }).sorted(by: { streams.lastPositions[$0] < streams.lastPositions[$1] }) {
+                if try txn.withValue(databases.closedStreams, String(decoding: streams.names[index], as: UTF8.self), { $0 == nil }) {
+                    return walk.report(
+                        streams.lastPositions[index], .closedStreams,
+                        "stream \(String(decoding: streams.names[index], as: UTF8.self)) ends with \(Self.closingType) but has no closed-streams entry")
+                }
+            }
+        }
+        return nil
+    }
+}
+
+/// One index walked in key order, a step at a time, into a digest of its entries (see
+/// `IndexDigest`). One lane at a time steps it: the rounds hand each walk to one lane.
+private final class IndexWalk: @unchecked Sendable {
+    enum Kind { case streamIndex, eventIDs }
+    let kind: Kind
+    private let cursor: Cursor
+    private let key: IndexDigest.Key
+    private(set) var digest = IndexDigest()
+    private(set) var finished = false
+    private var started = false
+    /// The first entry not of the database's shape.
+    private(set) var malformed: String?
+    private(set) var failure: (any Error)?
+    /// The stream id of the last `stream-index` entry (in the map) and its keyed hash: a stream's
+    /// entries come together.
+    private var lastStream: UnsafeRawBufferPointer?
+    private var lastStreamHash: UInt64 = 0
+
+    init(_ kind: Kind, cursor: Cursor, key: IndexDigest.Key) {
+        self.kind = kind
+        self.cursor = cursor
+        self.key = key
+    }
+
+    /// Walks up to `limit` more entries.
+    func step(_ limit: Int) {
+        var walked = 0
+        while !finished && walked < limit {
+            let entry: Cursor.Entry?
+            do {
+                entry = try started ? cursor.next() : cursor.first()
+                started = true
+            } catch {
+                failure = error
+                finished = true
+                return
+            }
+            guard let e = entry else {
+                finished = true
+                return
+            }
+            walked += 1
+            let k = e.key
+            switch kind {
+            case .streamIndex:
+                guard e.value.count == 8, k.count >= 10, k[k.count - 9] == 0 else {
+                    flag("stream-index holds an entry that is not stream id ‖ 0x00 ‖ version → position")
+                    continue
+                }
+                let stream = UnsafeRawBufferPointer(rebasing: k[..<(k.count - 9)])
+                if let lastStream, lastStream.sameBytes(as: stream) {
+                } else {
+                    lastStream = stream
+                    lastStreamHash = IndexDigest.streamHash(stream, key)
+                }
+                digest.add(
+                    IndexDigest.streamIndexTerm(
+                        stream: lastStreamHash, version: UInt64(bigEndian: k.loadUnaligned(fromByteOffset: k.count - 8, as: UInt64.self)),
+                        position: UInt64(bigEndian: e.value.loadUnaligned(as: UInt64.self)), key))
+            case .eventIDs:
+                guard e.value.count == 8, k.count == 16 else {
+                    flag("event-ids holds an entry that is not a 16-byte id → position")
+                    continue
+                }
+                digest.add(
+                    IndexDigest.eventIDTerm(
+                        high: UInt64(bigEndian: k.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                        low: UInt64(bigEndian: k.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+                        position: UInt64(bigEndian: e.value.loadUnaligned(as: UInt64.self)), key))
+            }
+        }
+    }
+
+    private func flag(_ what: String) {
+        if malformed == nil { malformed = what }
+        digest.add(0)
     }
 }

@@ -27,29 +27,19 @@ struct ReplayLane: @unchecked Sendable {
     }
 
     /// The last stream's bytes and the partition they fall in (see `partition`).
-    private var lastPartition: (bytes: UnsafeRawBufferPointer, partition: Int)?
+    private var lastPartition: (bytes: UnsafeRawBufferPointer, partition: Int, hash: UInt64)?
 
-    /// Reads the envelope at `position`, throwing `corruptEnvelope` when it is malformed.
-    static func envelope(_ bytes: UnsafeRawBufferPointer, position: UInt64) throws -> EnvelopeView {
-        do {
-            return try EnvelopeView(bytes)
-        } catch {
-            throw EventLogError.corruptEnvelope(position: position, reason: "\(error)")
-        }
-    }
-
-    /// Which of `count` partitions the envelope's stream falls in: a hash (FNV-1a) of its bytes,
-    /// the same in every lane and every run.
-    mutating func partition(of view: EnvelopeView, count: Int) -> Int {
+    /// Which of `count` partitions the envelope's stream falls in: a hash (FNV-1a,
+    /// `StreamVersionTable.hash`) of its bytes, the same in every lane and every run; and the hash.
+    mutating func partition(of view: EnvelopeView, count: Int) -> (partition: Int, hash: UInt64) {
         let bytes = view.streamIDBytes
         if let last = lastPartition, last.bytes.count == bytes.count, memcmp(last.bytes.baseAddress!, bytes.baseAddress!, bytes.count) == 0 {
-            return last.partition
+            return (last.partition, last.hash)
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hash = StreamVersionTable.hash(bytes)
         let partition = Int(hash % UInt64(count))
-        lastPartition = (bytes, partition)
-        return partition
+        lastPartition = (bytes, partition, hash)
+        return (partition, hash)
     }
 
     /// Opens the envelope read as `view` and passes its event's view to `body`.

@@ -22,6 +22,7 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
         case timeOrder = "time-order"
         case headMismatch = "head-mismatch"
         case indexMismatch = "index-mismatch"
+        case closedStreams = "closed-streams"
     }
 
     public let position: UInt64

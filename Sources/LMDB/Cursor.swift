@@ -15,7 +15,10 @@ public final class Cursor {
     }
 
     private var handle: OpaquePointer?
-    private unowned let transaction: Transaction
+    /// `unowned(unsafe)`: a cursor is used only inside its transaction's `withCursor`, which
+    /// invalidates it (`handle` is checked first), and a counted reference cost an atomic retain
+    /// and release on every move, contended when lanes step cursors of one transaction at once.
+    private unowned(unsafe) let transaction: Transaction
     private let name: String
 
     init(handle: OpaquePointer, transaction: Transaction, name: String) {
@@ -33,11 +36,19 @@ public final class Cursor {
         var k = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
         var v = MDB_val()
         let rc = mdb_cursor_get(handle, &k, &v, op)
-        if rc == MDB_NOTFOUND { return nil }
-        try check(rc, "mdb_cursor_get(\(name))")
+        if rc != MDB_SUCCESS {
+            // Only on this path: the error's name is made, and the transaction names the file.
+            if rc == MDB_NOTFOUND { return nil }
+            try failure(rc)
+        }
         return Entry(
             key: UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size),
             value: UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+    }
+
+    @inline(never)
+    private func failure(_ rc: Int32) throws {
+        try transaction.check(rc, "mdb_cursor_get(\(name))")
     }
 
     public func first() throws -> Entry? { try move(MDB_FIRST) }

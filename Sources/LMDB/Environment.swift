@@ -88,6 +88,8 @@ public final class Environment: @unchecked Sendable {
     private let writerThread = Atomic<UInt>(0)
     private let growths = Atomic<Int>(0)
     private let pageSize: Int
+    /// Where `DamageGuard` keeps this map (-1: not guarded).
+    let guardSlot: Int32
 
     private final class WeakEnvironment: @unchecked Sendable {
         weak var environment: Environment?
@@ -151,6 +153,8 @@ public final class Environment: @unchecked Sendable {
         self.path = canonicalPath
         self.configuration = configuration
         self.pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        // A file cut short would be mapped as if whole and fault on first read: refuse it first.
+        try DataFileCheck.checkBeforeOpening(directory: canonicalPath)
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "mdb_env_create")
         guard let env else { throw LMDBError(code: .invalid, function: "mdb_env_create") }
@@ -169,6 +173,7 @@ public final class Environment: @unchecked Sendable {
             throw LMDBError(code: .init(rawValue: rc), function: "mdb_env_open", message: "\(String(cString: mdb_strerror(rc))) (\(canonicalPath))")
         }
         handle = env
+        guardSlot = DamageGuard.register(env, path: canonicalPath, advice: nil)
         writerQueue = DispatchQueue(label: "reel.lmdb.writer", qos: .userInitiated)
         // Slots left by processes that died in a read transaction would pin old pages forever.
         if !configuration.readOnly {
@@ -178,6 +183,7 @@ public final class Environment: @unchecked Sendable {
     }
 
     deinit {
+        DamageGuard.unregister(guardSlot)
         mdb_env_close(handle)
         Self.registry.withLock { open in
             if let entry = open[path], entry.environment == nil { open[path] = nil }
@@ -201,7 +207,7 @@ public final class Environment: @unchecked Sendable {
             let flags = create ? UInt32(MDB_CREATE) : 0
             if create {
                 try write { txn in
-                    try check(mdb_dbi_open(try txn.liveHandle("mdb_dbi_open"), name, flags, &dbi), "mdb_dbi_open(\(name))")
+                    try txn.check(mdb_dbi_open(try txn.liveHandle("mdb_dbi_open"), name, flags, &dbi), "mdb_dbi_open(\(name))")
                 }
             } else {
                 // A handle opened in a transaction is discarded when that transaction aborts, and
@@ -213,7 +219,7 @@ public final class Environment: @unchecked Sendable {
                 txn.invalidate()
                 if rc != MDB_SUCCESS {
                     mdb_txn_abort(handle)
-                    throw LMDBError(rc, "mdb_dbi_open(\(name))")
+                    throw LMDBError(rc, "mdb_dbi_open(\(name))").naming(damagedFileOf: self)
                 }
                 try check(mdb_txn_commit(handle), "mdb_txn_commit")
             }
@@ -239,6 +245,7 @@ public final class Environment: @unchecked Sendable {
             if rc == MDB_MAP_RESIZED && attempts < 5 {
                 // Another process grew the map: adopt its size (0 = the size in the file's meta page).
                 try gate.exclusive("mdb_env_set_mapsize") {
+                    defer { DamageGuard.refresh(guardSlot) }
                     try check(mdb_env_set_mapsize(handle, 0), "mdb_env_set_mapsize")
                 }
                 continue
@@ -363,6 +370,7 @@ public final class Environment: @unchecked Sendable {
                 next = min((next + min(next, 4 << 30) + pageSize - 1) / pageSize * pageSize, limit)
             }
             guard next > current else { return false }
+            defer { DamageGuard.refresh(guardSlot) }
             try check(mdb_env_set_mapsize(handle, next), "mdb_env_set_mapsize")
             return true
         }

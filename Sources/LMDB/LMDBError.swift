@@ -46,8 +46,22 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let busy = Code(rawValue: EBUSY)
         public static let readOnly = Code(rawValue: EROFS)
         public static let ioError = Code(rawValue: EIO)
+        /// Reel's own, outside LMDB's range: a `data.mdb` of zero bytes (see `DataFileCheck`).
+        public static let emptyDataFile = Code(rawValue: -30_700)
 
-        public var description: String { String(cString: mdb_strerror(rawValue)) }
+        public var description: String {
+            self == .emptyDataFile ? "the data file is empty" : String(cString: mdb_strerror(rawValue))
+        }
+
+        /// Whether the code says a data file is damaged: LMDB found a page of the wrong type, a page
+        /// number past the end, a database record that does not fit (garbage where a record was),
+        /// or `DataFileCheck` refused the file.
+        public var meansDamage: Bool {
+            switch self {
+            case .corrupted, .pageNotFound, .panic, .incompatible, .invalid, .versionMismatch, .emptyDataFile: true
+            default: false
+            }
+        }
 
         /// Lets `catch LMDBError.Code.mapFull` match an `LMDBError` with that code.
         public static func ~= (pattern: Code, error: any Error) -> Bool {
@@ -72,6 +86,13 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(function): \(message) (\(code.rawValue))" }
+
+    /// The same error with `environment`'s data file named in its message when the code means
+    /// damage (LMDB's own messages name no file).
+    func naming(damagedFileOf environment: Environment) -> LMDBError {
+        guard code.meansDamage else { return self }
+        return LMDBError(code: code, function: function, message: "\(environment.path)/data.mdb: \(message)")
+    }
 
 }
 

@@ -37,6 +37,13 @@ public final class Transaction {
         try check(rc, function())
     }
 
+    /// Throws an `LMDBError` unless `rc` is `MDB_SUCCESS`; one that means a damaged file names it
+    /// (LMDB's messages name none).
+    @inline(__always)
+    func check(_ rc: Int32, _ function: @autoclosure () -> String) throws(LMDBError) {
+        if rc != MDB_SUCCESS { throw LMDBError(rc, function()).naming(damagedFileOf: environment) }
+    }
+
     @inline(__always)
     func checkDatabase<K, V>(_ db: Database<K, V>) {
         precondition(db.environmentID == ObjectIdentifier(environment), "database \(db.name) belongs to another environment")

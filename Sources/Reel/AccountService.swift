@@ -327,16 +327,27 @@ public final class AccountService: Sendable {
     }
 
     private func rebuild(checkOnly: Bool, compare comparing: Bool, progress: ((UInt64, UInt64) -> Void)?) throws -> RebuildReport {
+        do {
+            return try replayAll(checkOnly: checkOnly, compare: comparing, progress: progress)
+        } catch EventLogError.brokenChain(let problem) {
+            throw ReelError.rebuildRefused(EventLogError.brokenChain(problem).description)
+        }
+    }
+
+    /// The rebuild: every event replayed and checked as it is read (`ReplayCheck`: positions,
+    /// hashes, links, versions, time, head), so projections are never made from a broken log.
+    private func replayAll(checkOnly: Bool, compare comparing: Bool, progress: ((UInt64, UInt64) -> Void)?) throws -> RebuildReport {
         let started = ContinuousClock.now
         let total = try log.head()?.position ?? 0
         // The bulk, up to the head seen now (appends go on): split by stream over the lanes, each
         // of which reads, opens, decodes and applies its own accounts' events, so no one thread
         // applies everything. Batches report progress on this thread.
         let parts = (0..<Parallel.maximumLanes).map { _ in PartitionReplay(projector: projector) }
+        let check = ReplayCheck(partitions: parts.count)
         var next: UInt64 = 1
         while next <= total {
             let end = min(total + 1, next + 65_536)
-            try log.replay(next..<end, partitions: parts.count) { partition, view in try parts[partition].feed(view) }
+            try log.replay(next..<end, verifying: check) { partition, view in try parts[partition].feed(view) }
             next = end
             progress?(end - 1, total)
         }
@@ -352,18 +363,23 @@ public final class AccountService: Sendable {
         }
         // A check only reads: it runs in a read snapshot, so it works on a read-only ledger and
         // beside a change the ledger refuses.
-        func finish(_ txn: Transaction, head: UInt64, read: (UInt64) throws -> [RecordedEvent]) throws -> RebuildReport {
+        func finish(_ txn: Transaction, head: LogHead?, read: (UInt64) throws -> [RecordedEvent]) throws -> RebuildReport {
+            let headPosition = head?.position ?? 0
+            // The tail appended since the head was read, up to the end of the log: checked on from
+            // where the replay stopped, and the end must be the head.
             while true {
                 let batch = try read(next)
-                guard let last = batch.last else { break }
+                guard !batch.isEmpty else { break }
+                try check.check(batch)
                 for event in batch { try set.apply(event) }
-                next = last.position + 1
+                next += UInt64(batch.count)
             }
+            try check.finish(head: head)
             let live = try store.liveSlot(txn)
             // Encoded once: compared with the live states' bytes, then stored.
             let rebuilt = try storable(set)
             let encoded = try store.encoded(rebuilt)
-            let drift = comparing ? try compare(rebuilt, encoded: encoded, directory: set.directory, with: live, head: head, txn) : []
+            let drift = comparing ? try compare(rebuilt, encoded: encoded, directory: set.directory, with: live, head: headPosition, txn) : []
             if !checkOnly {
                 let spare = try store.spareSlot(txn)
                 try clear(spare, txn)
@@ -375,15 +391,16 @@ public final class AccountService: Sendable {
             let elapsed = (ContinuousClock.now - started).components
             let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
             return RebuildReport(
-                events: head, accounts: set.states.count, checkpoint: head, drift: drift, swapped: !checkOnly, seconds: seconds)
+                events: headPosition, accounts: set.states.count, checkpoint: headPosition, drift: drift, swapped: !checkOnly,
+                seconds: seconds)
         }
         if checkOnly {
             return try log.environment.read { txn in
-                try finish(txn, head: try log.head(in: txn)?.position ?? 0) { try log.read(from: $0, maxCount: 16_384, in: txn) }
+                try finish(txn, head: try log.head(in: txn)) { try log.read(from: $0, maxCount: 16_384, in: txn) }
             }
         }
         return try log.write { w in
-            try finish(w.transaction, head: w.headPosition) { try w.read(from: $0, maxCount: 16_384) }
+            try finish(w.transaction, head: try log.head(in: w.transaction)) { try w.read(from: $0, maxCount: 16_384) }
         }
     }
 

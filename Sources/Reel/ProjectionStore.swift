@@ -210,12 +210,12 @@ struct ProjectionStore: Sendable {
         var set = ProjectionSet(position: from, projector: projector) { try state(of: $0, slot, txn) }
         var applied = 0
         var next = from + 1
-        while true {
-            let batch = try write.read(from: next, maxCount: 4_096)
-            guard let last = batch.last else { break }
+        // Up to the head and no further: each batch is gapless and ends where the next begins.
+        while next <= write.headPosition {
+            let batch = try write.readToHead(from: next, maxCount: 4_096)
             for event in batch { try set.apply(event) }
             applied += batch.count
-            next = last.position + 1
+            next += UInt64(batch.count)
         }
         try save(set, into: slot, txn)
         return applied

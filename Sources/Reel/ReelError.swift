@@ -18,6 +18,9 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible {
     case asOfOutOfRange(String)
     /// An import would open an account under a handle that has one.
     case handleTaken(String)
+    /// A rebuild found the log it replays broken (the reason names the position and the rule)
+    /// and changed nothing.
+    case rebuildRefused(String)
 
     public var description: String {
         switch self {
@@ -30,6 +33,8 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingPhoto(let sha): "the photo \(sha) is missing from the photo store"
         case .asOfOutOfRange(let why): why
         case .handleTaken(let handle): "there is an account '\(handle)' already; import under another handle with --as"
+        case .rebuildRefused(let reason):
+            "refusing to rebuild the projections from a broken log: \(reason); nothing was changed (see 'reel audit verify')"
         }
     }
 }

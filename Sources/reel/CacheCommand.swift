@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import LMDB
 import Ledger
 
 /// `reel cache stats|clear`: the TMDb response cache in `<data-dir>/cache`.
@@ -23,7 +24,12 @@ struct CacheCommand: AsyncParsableCommand {
                 let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
                 let stats: CacheStatistics
                 if FileManager.default.fileExists(atPath: directory + "/data.mdb") {
-                    stats = try ResponseCache.open(at: directory).statistics(now: now)
+                    do {
+                        stats = try ResponseCache.open(at: directory).statistics(now: now)
+                    } catch let error as LMDBError where error.code.meansDamage {
+                        throw ReelFailure(
+                            message: "the TMDb response cache is damaged (\(error.message)); \(ResponseCache.damageAdvice)", status: .integrityFailure)
+                    }
                 } else {
                     stats = CacheStatistics(path: directory)
                 }
@@ -74,15 +80,17 @@ struct CacheCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReporting {
                 let directory = CatalogLocation.cacheDirectory(global)
-                var cleared = 0
-                if FileManager.default.fileExists(atPath: directory + "/data.mdb") {
-                    cleared = try ResponseCache.open(at: directory).clear()
-                    Console.changed("the cache was cleared")
-                }
+                // Removes the files and makes an empty cache: it works on a damaged cache too.
+                let cleared = try ResponseCache.clear(at: directory)
+                Console.changed("the cache was cleared")
                 if global.json {
-                    try printJSON(["path": .string(directory), "cleared": .integer(Int64(cleared))] as JSONValue)
+                    var document: [String: JSONValue] = ["path": .string(directory), "cleared": .integer(Int64(cleared.answers))]
+                    if let damage = cleared.damage { document["damaged"] = .string(damage) }
+                    try printJSON(JSONValue.object(document))
+                } else if let damage = cleared.damage {
+                    Console.line("the cache in \(directory) was damaged (\(TerminalText.field(damage))): removed it and made an empty one")
                 } else {
-                    Console.line("cleared \(cleared) cached answers from \(directory)")
+                    Console.line("cleared \(cleared.answers) cached answers from \(directory)")
                 }
             }
         }

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import LMDB
 import Ledger
 import Reel
 
@@ -48,7 +49,14 @@ enum CatalogLocation {
         if case .file = found.source, store.fileIsExposed {
             Terminal.notice("\(store.path) is readable by others; run 'chmod 600 \(store.path)'")
         }
-        let cache = try ResponseCache.open(at: cacheDirectory(global))
+        // The cache is only a cache: a damaged one is left aside with a note, not a failure.
+        let cache: ResponseCache?
+        do {
+            cache = try ResponseCache.open(at: cacheDirectory(global)) { Terminal.notice($0) }
+        } catch let error as LMDBError where error.code.meansDamage {
+            Terminal.notice("the TMDb response cache is damaged (\(error.message)); going on without it; \(ResponseCache.damageAdvice)")
+            cache = nil
+        }
         return CatalogClient.tmdb(
             baseURL: baseURL, credentials: found.credentials, cache: cache,
             limits: CatalogLimits.from(environment: ProcessInfo.processInfo.environment), offline: global.isOffline,

@@ -46,7 +46,7 @@ extension ReelFailure {
         case let error as ReelError:
             switch error {
             case .noAccount, .accountDeleted, .noLedger, .asOfOutOfRange: return ReelFailure(message: error.description, status: .notFound)
-            case .undecodableEvent, .corruptProjection, .missingPhoto:
+            case .undecodableEvent, .corruptProjection, .missingPhoto, .rebuildRefused:
                 return ReelFailure(message: error.description, status: .integrityFailure)
             case .handleTaken: return ReelFailure(message: error.description, status: .conflict)
             }
@@ -55,8 +55,8 @@ extension ReelFailure {
             case .wrongExpectedVersion, .duplicateEventID: return ReelFailure(message: error.description, status: .conflict)
             case .invalidStreamID, .invalidEventType, .payloadTooLarge: return ReelFailure(message: error.description, status: .usage)
             case .streamShredded: return ReelFailure(message: error.description, status: .notFound)
-            case .unsupportedFormat, .corruptEnvelope, .corruptBlob, .missingKeyStore, .foreignKeyStore, .missingKey, .missingLedger,
-                .unauthorizedShredding:
+            case .unsupportedFormat, .corruptEnvelope, .corruptBlob, .brokenChain, .missingKeyStore, .foreignKeyStore, .missingKey,
+                .missingLedger, .unauthorizedShredding:
                 return ReelFailure(message: error.description, status: .integrityFailure)
             case .storage(let storage): return from(storage)
             }
@@ -82,8 +82,11 @@ extension ReelFailure {
             case .noSpace: return ReelFailure(message: "\(error.message); nothing was changed", status: .noSpace)
             case .mapFull: return ReelFailure(message: "no space left for the ledger: \(error.message)", status: .unavailable)
             case .readOnly: return ReelFailure(message: error.message, status: .unavailable)
-            case .invalid, .versionMismatch, .corrupted, .panic:
+            case .invalid, .versionMismatch:
                 return ReelFailure(message: "the data directory does not hold a readable ledger: \(error.message)", status: .integrityFailure)
+            case .corrupted, .pageNotFound, .panic, .incompatible, .emptyDataFile:
+                // The message names the damaged file (see `DataFileCheck`, `Environment.read`).
+                return ReelFailure(message: "damaged data file \(error.message)", status: .integrityFailure)
             default: return ReelFailure(message: "storage failed: \(error)", status: .failure)
             }
         default:

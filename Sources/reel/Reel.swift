@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LMDB
 
 @main
 struct Reel: AsyncParsableCommand {
@@ -22,6 +23,8 @@ struct Reel: AsyncParsableCommand {
     /// `Console`, so a command whose output cannot be written exits 74 (`Console.finish`).
     static func main() async {
         Console.prepare()
+        // LMDB's assertions and faults in a damaged file: one line and 65, not a backtrace.
+        DamageGuard.configure(prefix: "reel: ", exitStatus: ExitStatus.integrityFailure.rawValue)
         do {
             var command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
             if var command = command as? any AsyncParsableCommand {

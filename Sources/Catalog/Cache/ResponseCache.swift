@@ -1,5 +1,10 @@
 import Foundation
 import LMDB
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// TMDb answers in their own LMDB environment (so the cache can be wiped without touching the
 /// ledger). Keyed by the request without credentials; a key longer than LMDB allows is stored
@@ -14,32 +19,96 @@ public final class ResponseCache: Sendable {
     private let entries: Database<String, [UInt8]>
     private let summaries: Database<String, [UInt8]>
 
+    /// What to do about a damaged cache, at the end of the line that reports it.
+    public static let damageAdvice = "run 'reel cache clear'"
+
     /// Opens (creating) the cache in `directory`. Commits are not fsync'd: losing the last few
     /// entries in a power cut costs a refetch, never the ledger.
-    public static func open(at directory: String) throws -> ResponseCache {
+    ///
+    /// A damaged file (see `DataFileCheck`) is an `LMDBError` whose code `meansDamage`. Damage
+    /// found later by a read or a write turns the cache off for the rest of the process (it is only
+    /// a cache: nothing more is read from it or written into it) and is told once to `onDamage`.
+    public static func open(at directory: String, onDamage: @escaping @Sendable (String) -> Void = { _ in }) throws -> ResponseCache {
         let environment = try Environment.open(
             at: directory,
             configuration: .init(initialMapSize: 16 << 20, maximumMapSize: 1 << 36, maxDatabases: 4, durability: .unsafeNoSync)
         )
+        // Damage LMDB meets as an assertion or a fault ends the process: say what to do then too.
+        environment.adviseOnDamage(damageAdvice)
         return ResponseCache(
             path: directory, environment: environment,
-            entries: try environment.database(named: "responses"), summaries: try environment.database(named: "summaries")
+            entries: try environment.database(named: "responses"), summaries: try environment.database(named: "summaries"), onDamage: onDamage
         )
     }
 
-    private init(path: String, environment: Environment, entries: Database<String, [UInt8]>, summaries: Database<String, [UInt8]>) {
+    /// What `clear(at:)` did.
+    public struct Cleared: Sendable {
+        /// How many answers the cache held (0 when it was damaged or there was none).
+        public let answers: Int
+        /// Why the old cache was unreadable, when it was.
+        public let damage: String?
+    }
+
+    /// Forgets every answer and summary by removing the cache's files and making an empty cache,
+    /// so it works on a damaged cache too (a clear through LMDB would walk the damaged pages). The
+    /// old file is read only to count its answers, with `pread` (`DataFileCheck`), never mapped. A
+    /// process that has the cache open meanwhile goes on with the removed file, unseen by others.
+    /// Without a cache, nothing is made. Call it before this process opens the cache.
+    public static func clear(at directory: String) throws -> Cleared {
+        var answers = 0
+        var damage: String?
+        do {
+            guard let check = try DataFileCheck.check(directory: directory) else { return Cleared(answers: 0, damage: nil) }
+            if let count = check.entries(ofDatabaseNamed: "responses") { answers = count } else { damage = "its pages do not parse" }
+        } catch let error as LMDBError where error.code.meansDamage {
+            damage = error.message
+        }
+        for name in ["data.mdb", "lock.mdb"] {
+            guard unlink(directory + "/" + name) == 0 || errno == ENOENT else {
+                let code = errno
+                throw LMDBError(code: .init(rawValue: code), function: "unlink", message: "\(directory)/\(name): \(String(cString: strerror(code)))")
+            }
+        }
+        _ = try open(at: directory)
+        return Cleared(answers: damage == nil ? answers : 0, damage: damage)
+    }
+
+    private init(
+        path: String, environment: Environment, entries: Database<String, [UInt8]>, summaries: Database<String, [UInt8]>,
+        onDamage: @escaping @Sendable (String) -> Void
+    ) {
         self.path = path
         self.environment = environment
         self.entries = entries
         self.summaries = summaries
+        self.onDamage = onDamage
+    }
+
+    private let onDamage: @Sendable (String) -> Void
+    /// Set once a read or write met damage: the cache is off from then on.
+    private let damaged = Atomic<Bool>(false)
+
+    /// Runs `body` unless the cache is off; damage it meets turns the cache off and is told once.
+    private func guarded<T>(_ off: T, _ body: () throws -> T) throws -> T {
+        guard !damaged.load(ordering: .relaxed) else { return off }
+        do {
+            return try body()
+        } catch let error as LMDBError where error.code.meansDamage {
+            if !damaged.exchange(true, ordering: .relaxed) {
+                onDamage("the TMDb response cache is damaged (\(error.message)); going on without it; \(Self.damageAdvice)")
+            }
+            return off
+        }
     }
 
     public func lookup(_ key: String) throws -> CachedResponse? {
         let stored = Self.storageKey(key)
-        return try environment.read { txn in
-            try txn.withValue(entries, stored) { bytes -> CachedResponse? in
-                guard let bytes, let entry = CachedResponse(decoding: bytes), entry.key == key else { return nil }
-                return entry
+        return try guarded(nil) {
+            try environment.read { txn in
+                try txn.withValue(entries, stored) { bytes -> CachedResponse? in
+                    guard let bytes, let entry = CachedResponse(decoding: bytes), entry.key == key else { return nil }
+                    return entry
+                }
             }
         }
     }
@@ -47,15 +116,17 @@ public final class ResponseCache: Sendable {
     public func store(_ entry: CachedResponse) throws {
         let stored = Self.storageKey(entry.key)
         let bytes = entry.encoded()
-        try environment.write { txn in try txn.put(entries, stored, bytes) }
+        try guarded(()) { try environment.write { txn in try txn.put(entries, stored, bytes) } }
     }
 
     /// The summaries stored under `keys` (details request keys), whatever their age, in the order
     /// of `keys` (nil where there is none), read in one transaction.
     public func summaries(_ keys: [String]) throws -> [CachedSummary?] {
-        try environment.read { txn in
-            try keys.map { key in
-                try txn.withValue(summaries, Self.storageKey(key)) { bytes in bytes.flatMap { CachedSummary(decoding: $0, of: key) } }
+        try guarded(keys.map { _ in nil }) {
+            try environment.read { txn in
+                try keys.map { key in
+                    try txn.withValue(summaries, Self.storageKey(key)) { bytes in bytes.flatMap { CachedSummary(decoding: $0, of: key) } }
+                }
             }
         }
     }
@@ -64,8 +135,10 @@ public final class ResponseCache: Sendable {
     public func store(_ entries: [CachedSummary]) throws {
         guard !entries.isEmpty else { return }
         let encoded = entries.map { (Self.storageKey($0.key), $0.encoded()) }
-        try environment.write { txn in
-            for (key, bytes) in encoded { try txn.put(summaries, key, bytes) }
+        try guarded(()) {
+            try environment.write { txn in
+                for (key, bytes) in encoded { try txn.put(summaries, key, bytes) }
+            }
         }
     }
 

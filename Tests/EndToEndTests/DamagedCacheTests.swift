@@ -1,0 +1,72 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// A damaged TMDb response cache (`DATA_DIR/cache/data.mdb`): `cache stats` says so in one line
+/// (65) and names the cure, `cache clear` cures it, and the commands that only use the cache go on
+/// without it, with one note.
+@Suite struct DamagedCacheTests {
+    typealias Home = CatalogCommandTests.Home
+    typealias Fault = DamagedFileTests.Fault
+
+    /// A cache with a few answers (the details of the saved titles, a discover list).
+    static func home(_ server: FakeTMDbProcess) throws -> Home {
+        let home = Home(server: server)
+        #expect(try home.reel(["fav", "add", "movie", "550", "603", "238"]).status == 0)
+        #expect(try home.reel(["movies"]).status == 0)
+        let stats = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        #expect(stats["entries"] as? Int ?? 0 > 2)
+        return home
+    }
+
+    @Test(arguments: Fault.allCases)
+    func aDamagedCacheIsReportedClearedAndOtherwiseLeftAside(_ fault: Fault) throws {
+        let server = try FakeTMDbProcess()
+        let home = try Self.home(server)
+        let file = home.data + "/cache/data.mdb"
+        try fault.apply(to: file)
+
+        // The commands that use the cache: a note at most, and the answer.
+        for arguments in [["show", "movie", "550"], ["saved"]] {
+            let out = try home.reel(arguments)
+            #expect(out.status == 0, "\(fault) \(arguments): \(out.stderr)")
+            let lines = out.stderr.split(separator: "\n")
+            #expect(lines.allSatisfy { $0.hasPrefix("reel: note: ") } && lines.count <= 1, "\(fault) \(arguments): \(out.stderr)")
+            if fault.cutsShort { #expect(out.stderr.contains("reel cache clear"), "\(fault) \(arguments): \(out.stderr)") }
+        }
+        #expect(try home.reel(["show", "movie", "550"]).stdout.contains("Fight Club"))
+
+        // Stats: one line, 65, the cure named; or, where the damage is in pages it does not read, figures.
+        try fault.apply(to: file)
+        let stats = try home.reel(["cache", "stats"])
+        #expect(!stats.stderr.contains("Backtrac") && !stats.stderr.contains("Program crashed"), "\(fault): \(stats.stderr)")
+        if fault.cutsShort || stats.status != 0 {
+            #expect(stats.status == 65, "\(fault): \(stats.stderr)")
+            #expect(stats.stderr.hasPrefix("reel: ") && stats.stderr.split(separator: "\n").count == 1, "\(fault): \(stats.stderr)")
+            #expect(stats.stderr.contains("cache/data.mdb") && stats.stderr.contains("run 'reel cache clear'"), "\(fault): \(stats.stderr)")
+        }
+
+        let cleared = try home.reel(["cache", "clear", "--json"])
+        #expect(cleared.status == 0, "\(fault): \(cleared.stderr)")
+        #expect(try Harness.validate(cleared.stdout, against: "cli/cache-clear.schema.json").status == 0)
+        if fault.cutsShort { #expect(try Harness.json(cleared.stdout)["damaged"] is String, "\(cleared.stdout)") }
+        let empty = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        #expect(empty["entries"] as? Int == 0)
+        // The cache works again: the next answer is cached.
+        let before = try server.requests()
+        #expect(try home.reel(["show", "movie", "238"]).status == 0)
+        let fetched = try server.requests()
+        #expect(fetched > before)
+        #expect(try home.reel(["show", "movie", "238"]).status == 0)
+        #expect(try server.requests() == fetched)
+    }
+
+    @Test func clearingAHealthyCacheStillCountsItsAnswers() throws {
+        let server = try FakeTMDbProcess()
+        let home = try Self.home(server)
+        let entries = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")["entries"] as? Int
+        let cleared = try home.json(["cache", "clear"], schema: "cache-clear.schema.json")
+        #expect(cleared["cleared"] as? Int == entries)
+        #expect(cleared["damaged"] == nil)
+    }
+}
