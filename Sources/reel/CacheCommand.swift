@@ -3,6 +3,7 @@ import Catalog
 import Foundation
 import LMDB
 import Ledger
+import Reel
 
 /// `reel cache stats|clear`: the TMDb response cache in `<data-dir>/cache`.
 struct CacheCommand: AsyncParsableCommand {

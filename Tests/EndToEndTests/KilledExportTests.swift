@@ -50,8 +50,11 @@ import Glibc
         while process.isRunning, seen == nil {
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd")) ?? []
             for fd in fds {
+                // Unnamed (O_TMPFILE) output shows as "(deleted)" until it is linked in: once it has
+                // a name the export is done, and a kill then (before the process exits) would test
+                // nothing but a finished export.
                 if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/\(fd)"),
-                    link.hasPrefix(directory)
+                    link.hasPrefix(directory), named || link.hasSuffix("(deleted)")
                 {
                     seen = link
                     kill(process.processIdentifier, SIGKILL)
