@@ -205,6 +205,10 @@ def faults():
             with open(p, "wb") as f:
                 f.write(b"\0" * 4096)
 
+    def cleared_cache(d):
+        cache_truncated(d)
+        run(d, "cache", "clear")
+
     def stream_index_edited(d):
         s = stream_of(d, "bob").encode()
         lmdb_put(d + "/ledger", b"stream-index", s + b"\x00" + struct.pack(">Q", 2), None, delete=True)
@@ -237,8 +241,12 @@ def faults():
         ("keys/data.mdb cut to half", 7, half("keys"), reads + [(WRITE, {65})]),
         ("keys/data.mdb cut to 2 pages", 7, two_pages("keys"), reads + [(WRITE, {65})]),
         ("ledger/data.mdb 64 KiB zeroed", 7, zeroed, [(r, {0, 65}) for r in READS] + [(WRITE, {0, 65})]),
-        ("ledger/data.mdb 4 KiB random", 7, random_bytes, [(r, {0, 65}) for r in READS] + [(WRITE, {0, 65})]),
-        ("cache/data.mdb truncated", 8, cache_truncated, [(["cache", "stats"], {65}), (["cache", "clear"], {0}), (["cache", "stats"], {0})]),
+        # Random bytes in a B-tree page LMDB does not check: a lookup may find nothing (66, a wrong
+        # answer), and a change may make a key for an account it failed to find before LMDB trips
+        # over the page (see README, "Damaged files").
+        ("ledger/data.mdb 4 KiB random", 7, random_bytes, [(r, {0, 65, 66}) for r in READS] + [(WRITE, {0, 65})]),
+        ("cache/data.mdb truncated", 8, cache_truncated, [(["cache", "stats"], {65}), (["cache", "clear"], {0})]),
+        ("cache/data.mdb truncated, then `reel cache clear`", 8, cleared_cache, [(["cache", "stats"], {0}), (["show", "movie", "550"], {0})]),
         ("stream-index entry removed", 9, stream_index_edited, [(["audit", "verify"], {65})]),
         ("event-ids entry pointed elsewhere", 9, event_ids_edited, [(["audit", "verify"], {65})]),
         ("closed-streams record forged", 2, forged_closed, [(["audit", "verify"], {65}), (WRITE, {65}), (["saved", "--user", "bob"], {0}), (["accounts"], {0})]),
@@ -277,7 +285,7 @@ def main():
                 # A failed check is a report on stdout (`audit verify`, `rebuild --check`), not an error line.
                 report = argv[0] == "audit" or "--check" in argv
                 good = (signal is None and not backtrace and p.returncode in expected
-                        and (p.returncode == 0 or len(lines) == 1 or report and not lines and p.stdout) and (not changed or may_change or p.returncode == 0 and argv == WRITE))
+                        and (p.returncode == 0 or len(lines) == 1 or report and not lines and p.stdout) and (not changed or may_change or argv == WRITE and (p.returncode == 0 or "random" in name)))
                 ok &= good
                 rows.append({"item": item, "fault": name, "command": "reel " + " ".join(argv), "exit": p.returncode,
                              "signal": signal, "backtrace": backtrace, "stderrLines": len(lines), "changed": changed,
