@@ -72,9 +72,6 @@ public final class EventLog: Sendable {
         }
     }
 
-    /// Whether the log was opened for reading only (a read-only file system).
-    public var isReadOnly: Bool { environment.configuration.readOnly }
-
     private init(directory: String, configuration: Configuration) throws {
         self.directory = directory
         let readOnly = configuration.ledger.readOnly
@@ -367,24 +364,12 @@ public final class EventLog: Sendable {
         _ = try wrapped { try sealingKey(for: stream) }
     }
 
-    /// Whether the stream's key is destroyed (its payloads and blobs are unreadable for good).
-    public func isShredded(_ stream: StreamID) throws -> Bool {
-        try wrapped {
-            if case .destroyed = try keyStore.state(of: stream) { return true }
-            return false
-        }
-    }
-
     /// Every stream whose key is destroyed.
     public func shreddedStreams() throws -> Set<StreamID> {
         try wrapped { try keyStore.destroyedStreams() }
     }
 
     /// Every closed stream, in stream id order.
-    public func closedStreams() throws -> [ClosedStream] {
-        try wrapped { try environment.read { txn in try closedStreams(txn) } }
-    }
-
     private func closedStreams(_ txn: Transaction) throws -> [ClosedStream] {
         try txn.withCursor(databases.closedStreams) { cursor in
             var out: [ClosedStream] = []

@@ -70,8 +70,6 @@ final class KeyStore: Sendable {
             })
     }
 
-    var environment: Environment { opened.withLock { $0.environment } }
-
     private var current: Opened { opened.withLock { $0 } }
 
     /// The handle on the file the directory holds now, reopened if it was replaced. `locked`: the

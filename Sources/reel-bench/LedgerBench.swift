@@ -114,24 +114,11 @@ enum Timing {
     /// `Process.waitUntilExit`, which polls a run loop and added 5–20 ms to a 20 ms process.
     /// A non-zero exit is an error.
     static func run(_ command: [String], environment: [String: String]) throws -> Double {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
-        guard spawned == 0 else { throw BenchmarkError("cannot run \(command[0]): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let status = Spawn.status(command, environment: environment)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        // Exited normally with 0: the low 7 bits (the signal) and the exit code are all zero.
         guard status == 0 else {
-            let what = status & 0x7F == 0 ? "exited \((status >> 8) & 0xFF)" : "was killed by signal \(status & 0x7F)"
+            let what = status == 127 ? "could not be started" : status > 128 ? "was killed by signal \(status - 128)" : "exited \(status)"
             throw BenchmarkError("\(command.joined(separator: " ")) \(what)")
         }
         return seconds
