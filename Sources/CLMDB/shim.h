@@ -85,6 +85,15 @@ static inline void reel_guard_write(const char *text, size_t length) {
     }
 }
 
+/* Two threads may fault on the same broken page at once (the verifier's lanes): the first one
+   prints its line and exits; any other waits for that exit instead of printing a second line. */
+static inline void reel_guard_claim(void) {
+    static int claimed;
+    if (__atomic_exchange_n(&claimed, 1, __ATOMIC_ACQ_REL) != 0) {
+        for (;;) pause();
+    }
+}
+
 /* How far past its map a read can run: LMDB hands out values of up to 4 GiB in place, so a
    garbage size overruns the map's end. */
 #define REEL_GUARD_OVERRUN ((uintptr_t)1 << 32)
@@ -97,6 +106,7 @@ static inline void reel_guard_fault(int sig, siginfo_t *info, void *context) {
         if (start == 0) continue;
         uintptr_t end = __atomic_load_n(&slot->end, __ATOMIC_ACQUIRE);
         if (address >= start && address < end + REEL_GUARD_OVERRUN) {
+            reel_guard_claim();
             reel_guard_write(slot->fault, slot->fault_length);
             _exit(slot->status);
         }
@@ -109,6 +119,7 @@ static inline void reel_guard_fault(int sig, siginfo_t *info, void *context) {
 #endif
     struct reel_guard_state *state = reel_guard();
     if (pc != 0 && pc >= state->code_start && pc < state->code_end) {
+        reel_guard_claim();
         int which = __atomic_load_n(&state->general_index, __ATOMIC_ACQUIRE);
         reel_guard_write(state->general[which], state->general_length[which]);
         _exit(state->general_status);
@@ -123,6 +134,7 @@ static inline void reel_guard_assert(MDB_env *env, const char *text) {
     for (int i = 0; i < REEL_GUARD_SLOTS; i++) {
         struct reel_guard_slot *slot = &reel_guard()->slots[i];
         if (__atomic_load_n(&slot->env, __ATOMIC_ACQUIRE) != env) continue;
+        reel_guard_claim();
         reel_guard_write(slot->head, slot->head_length);
         reel_guard_write(text, strlen(text));
         reel_guard_write(slot->tail, slot->tail_length);

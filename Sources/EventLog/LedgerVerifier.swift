@@ -206,7 +206,10 @@ struct LedgerVerifier {
 
     func verify(_ environment: Environment, expectedHead: ChainHash?, progress: ((UInt64, UInt64) -> Void)?) throws -> VerificationReport {
         try environment.read { txn in
-            let claimedHead = try? databases.head(txn)
+            // A head that does not decode is reported as missing; a page LMDB cannot read is damage,
+            // and the transaction is unusable after it, so that is thrown, not swallowed.
+            let claimedHead: LogHead?
+            do { claimedHead = try databases.head(txn) } catch let error as LMDBError { throw error } catch { claimedHead = nil }
             let walk = ChainCheck(total: UInt64(try txn.count(databases.events)), key: .random())
             func report(_ position: UInt64, _ rule: VerificationProblem.Rule, _ detail: String) -> VerificationReport {
                 walk.report(position, rule, detail)

@@ -39,9 +39,22 @@ public final class Transaction {
 
     /// Throws an `LMDBError` unless `rc` is `MDB_SUCCESS`; one that means a damaged file names it
     /// (LMDB's messages name none).
+    ///
+    /// `MDB_BAD_TXN` from LMDB itself (not after `MDB_MAP_FULL`, which is retried) means an earlier
+    /// call met a broken page and said nothing: `mdb_cursor_open` refreshes a database's root and
+    /// ignores that read's failure, leaving the transaction poisoned. That is damage, not a bug.
     @inline(__always)
     func check(_ rc: Int32, _ function: @autoclosure () -> String) throws(LMDBError) {
-        if rc != MDB_SUCCESS { throw LMDBError(rc, function()).naming(damagedFileOf: environment) }
+        if rc != MDB_SUCCESS { throw failure(rc, function()) }
+    }
+
+    @inline(never)
+    private func failure(_ rc: Int32, _ function: String) -> LMDBError {
+        if rc == MDB_BAD_TXN && !hitMapFull {
+            return LMDBError(code: .corrupted, function: function, message: "an earlier read met a broken page")
+                .naming(damagedFileOf: environment)
+        }
+        return LMDBError(rc, function).naming(damagedFileOf: environment)
     }
 
     @inline(__always)
