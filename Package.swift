@@ -1,6 +1,14 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// Module hygiene, as Hummingbird does: an `import` is internal unless written `public import`, so
+/// a layer's dependencies are declared, not leaked; and a member is visible only where its module
+/// is imported.
+let hygiene: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "Reel",
     platforms: [.macOS(.v14)],
@@ -13,6 +21,7 @@ let package = Package(
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "Reel", targets: ["Reel"]),
         .library(name: "Catalog", targets: ["Catalog"]),
+        .library(name: "Failures", targets: ["Failures"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
@@ -27,24 +36,26 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
-        .target(name: "LMDB", dependencies: ["CLMDB"]),
+        // What kind of failure an error is (usage, not found, tampered, ...), for every module.
+        .target(name: "Failures", swiftSettings: hygiene),
+        .target(name: "LMDB", dependencies: ["CLMDB", "Failures"]),
         // AES-256-GCM with a reusable key schedule from the system's OpenSSL libcrypto, loaded with
         // dlopen on first bulk use (headers: Debian libssl-dev); see GCMContext.
         .systemLibrary(name: "CLibCrypto"),
         .target(
             name: "EventLog",
-            dependencies: ["LMDB", "CLibCrypto", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["LMDB", "Failures", "CLibCrypto", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The domain: pure Swift, no storage and no network.
-        .target(name: "Ledger"),
+        .target(name: "Ledger", dependencies: ["Failures"]),
         // Application services: the domain wired to the log, projections in the store, and
         // hydration (ledger items filled in with catalog details).
-        .target(name: "Reel", dependencies: ["Ledger", "EventLog", "LMDB", "Catalog", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Reel", dependencies: ["Failures", "Ledger", "EventLog", "LMDB", "Catalog", .product(name: "Crypto", package: "swift-crypto")]),
         // TMDb: models, the polite HTTP client, its LMDB response cache, and the bundled sample catalog.
         .target(
             name: "Catalog",
             dependencies: [
-                "Ledger", "LMDB",
+                "Failures", "Ledger", "LMDB",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -70,7 +81,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "reel",
-            dependencies: ["Reel", "Ledger", "EventLog", "Catalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Reel", "Failures", "Ledger", "EventLog", "Catalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "reel-bench",

@@ -94,7 +94,7 @@ struct TMDbCommand: AsyncParsableCommand {
                 case .empty:
                     throw ReelFailure(message: "no credential on standard input (try: reel tmdb login < token.txt)", status: .usage)
                 case .malformed:
-                    throw ReelFailure(message: ReelFailure.malformedCredential("on standard input"), status: .usage)
+                    throw ReelFailure(message: CredentialStore.malformedCredential("on standard input"), status: .usage)
                 case .secret(let given):
                     secret = given
                 }

@@ -1,0 +1,11 @@
+public import Failures
+
+extension DomainError: KindedError {
+    public var kind: FailureKind {
+        switch self {
+        case .accountDeleted: .notFound
+        case .undecodableEvent: .tampered
+        default: .usage
+        }
+    }
+}

@@ -1,0 +1,11 @@
+public import Failures
+
+extension ReelError: KindedError {
+    public var kind: FailureKind {
+        switch self {
+        case .noAccount, .accountDeleted, .noLedger, .asOfOutOfRange: .notFound
+        case .undecodableEvent, .corruptProjection, .missingPhoto, .rebuildRefused: .tampered
+        case .handleTaken: .temporary
+        }
+    }
+}
