@@ -1,5 +1,4 @@
 import ArgumentParser
-import Catalog
 import Ledger
 import Reel
 
@@ -25,28 +24,9 @@ struct Fav: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("TMDb ids (positive whole numbers).", valueName: "id")) var ids: [String]
 
         func run() async throws {
-            try await runReporting {
-                let keys = try MediaKeys.parse(mediaType, ids)
-                CatalogLocation.prepare(for: [mediaType])
-                let context = try AccountContext.load(global)
-                let (lookups, isSample) = try await CatalogLocation.withClient(global) { client in
-                    (try await Hydrator(client: client, language: context.language).lookUp(keys), client.source == .sample)
-                }
-                let absent = keys.filter { lookups[$0] == .notFound }
-                if !absent.isEmpty && !isSample {
-                    let noun = mediaType == .movie ? "movie" : "series"
-                    let list = absent.map { String($0.id) }.joined(separator: ", ")
-                    throw ReelFailure(message: "TMDb has no \(noun) with id \(list); nothing saved", status: .notFound)
-                }
-                for key in keys {
-                    switch lookups[key] {
-                    case .notFound?: Terminal.notice("the sample catalog does not know \(key); saved without checking (TMDb credentials let Reel check ids)")
-                    case .notCached?: Terminal.notice("offline: saved \(key) without checking that TMDb has it")
-                    case .failed(let reason)?: Terminal.notice("could not check \(key) with TMDb (\(reason)); saved it without checking")
-                    case .known?, nil: break
-                    }
-                }
-                try CommandOutput.run(.addFavorites(keys), global: global, titles: lookups.compactMapValues(\.summary))
+            try await global.withApplication { app in
+                let report = try await app.addFavorites(try MediaKeys.parse(mediaType, ids), for: try global.handle())
+                try CommandOutput.render(report, json: global.json)
             }
         }
     }
@@ -60,15 +40,9 @@ struct Fav: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("TMDb ids (positive whole numbers).", valueName: "id")) var ids: [String]
 
         func run() async throws {
-            try await runReporting {
-                let keys = try MediaKeys.parse(mediaType, ids)
-                let context = try AccountContext.load(global)
-                // Titles only name what was removed: a title TMDb lost can still be removed, and a
-                // catalog that cannot answer only leaves the names out.
-                let lookups = (try? await CatalogLocation.withClient(global) { client in
-                    try await Hydrator(client: client, language: context.language).lookUp(keys)
-                }) ?? [:]
-                try CommandOutput.run(.removeFavorites(keys), global: global, titles: lookups.compactMapValues(\.summary))
+            try await global.withApplication { app in
+                let report = try await app.removeFavorites(try MediaKeys.parse(mediaType, ids), for: try global.handle())
+                try CommandOutput.render(report, json: global.json)
             }
         }
     }

@@ -33,7 +33,7 @@ struct History: AsyncParsableCommand {
                 }
                 return (found, client.source == .sample)
             }
-            for notice in TitleList.notices(for: Array(lookups.values), sample: isSample) where !global.json { Terminal.notice(notice) }
+            for notice in TitleLookup.notices(for: Array(lookups.values), sample: isSample) where !global.json { Terminal.notice(notice) }
             func title(_ entry: HistoryEntry) -> String? { entry.mediaKey.flatMap { lookups[$0]?.summary?.label } }
             if global.json {
                 let deletedAt = try service.deletedAccount(handle).flatMap { $0.stream == stream ? $0.deletedAt : nil }

@@ -1,6 +1,4 @@
 import ArgumentParser
-import Catalog
-import Foundation
 import Ledger
 import Reel
 
@@ -19,14 +17,10 @@ struct Saved: AsyncParsableCommand {
             """
     )
 
-    enum SortKey: String, ExpressibleByArgument, CaseIterable {
-        case added, title, release, rating
-    }
-
     @OptionGroup var global: GlobalOptions
     @Option(name: .customLong("type"), help: "Only movie or tv.") var mediaType: MediaType?
     @Option(help: ArgumentHelp("Only titles containing this text (case and accents ignored).", valueName: "text")) var search: String?
-    @Option(help: "Order by added (default), title, release or rating.") var sort: SortKey = .added
+    @Option(help: "Order by added (default), title, release or rating.") var sort: SavedListQuery.Order = .added
     @Flag(help: "Reverse the order (newest, last, latest or best first).") var desc = false
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Only titles with all of these genres (names or ids).", valueName: "genre"))
     var genre: [String] = []
@@ -34,106 +28,49 @@ struct Saved: AsyncParsableCommand {
     @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
 
     func run() async throws {
-        try await runReporting {
+        try await global.withApplication { app in
             if !global.json { TitleList.prepareNumbers() }
-            CatalogLocation.prepare(for: mediaType.map { [$0] } ?? [.movie, .tv])
-            let handle = try global.handle()
-            let service = try LedgerLocation.existingService(global)
-            let view = try service.view(of: handle, asOf: asOf?.value)
-            // Details in the language the account reads now, also when looking into the past.
-            let live = asOf == nil ? view : (try? service.view(of: handle)) ?? view
-            let language = live.state.settings.language.description
-            let all = view.state.saved.items
-            var items = all
-            if let mediaType { items = items.filter { $0.key.mediaType == mediaType } }
-
-            let (lookups, isSample) = try await CatalogLocation.withClient(global) { client in
-                let progress = ProgressLine(label: "fetching details", threshold: 20)
-                defer { progress.finish() }
-                let found = try await Hydrator(client: client, language: language).lookUp(items.map(\.key)) {
-                    progress.update(UInt64($0), of: UInt64($1))
-                }
-                return (found, client.source == .sample)
-            }
-            var notices = TitleList.notices(for: items.lazy.compactMap { lookups[$0.key] }, sample: isSample)
-            func summary(_ item: SavedItem) -> TitleSummary? { lookups[item.key]?.summary }
-
-            if let search {
-                items = items.filter { item in
-                    summary(item)?.matches(search) ?? TextFolding.contains(item.key.description, search)
-                }
-            }
-            if !genre.isEmpty {
-                let unknown = items.filter { summary($0) == nil }.count
-                items = items.filter { item in
-                    guard let s = summary(item) else { return false }
-                    return anyGenre ? genre.contains(where: s.hasGenre) : genre.allSatisfy(s.hasGenre)
-                }
-                if unknown > 0 { notices.append("\(unknown) title\(unknown == 1 ? "" : "s") without details left out of the genre filter") }
-            }
-            items = Self.sorted(items, by: sort, descending: desc, details: summary)
-
-            let rows = items.map { TitleList.Row(key: $0.key, lookup: lookups[$0.key] ?? .notCached, savedAt: $0.addedAt, addedAt: $0.addedAt) }
-            let missing = rows.reduce(0) { count, row in if case .known = row.lookup { count } else { count + 1 } }
-            if global.json {
-                let document: JSONValue = [
-                    "user": .string(handle.value), "stream": .string(view.stream.rawValue), "asOf": JSONForm.asOf(view.asOf),
-                    "language": .string(language), "sort": .string(sort.rawValue), "descending": .bool(desc),
-                    "type": .init(mediaType.map { .string($0.rawValue) }), "search": .init(search.map(JSONValue.string)),
-                    "genres": .array(genre.map(JSONValue.string)), "anyGenre": .bool(anyGenre),
-                    "total": .integer(Int64(all.count)), "count": .integer(Int64(items.count)),
-                    "detailsMissing": .integer(Int64(missing)),
-                    "notices": .array(notices.map(JSONValue.string)),
-                    "items": .array(zip(items, rows).map { item, row in
-                        TitleList.json(row).merging(["addedAt": JSONForm.time(item.addedAt), "position": .integer(Int64(item.position))])
-                    }),
-                ]
-                try printJSON(document)
-                return
-            }
-            for notice in notices { Terminal.notice(notice) }
-            if let asOf = view.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
-            guard !items.isEmpty else {
-                Console.line(all.isEmpty ? "nothing saved" : "nothing saved matches")
-                return
-            }
-            Console.line(TitleList(rows: rows, showsType: true, showsAdded: true, numbered: true).render(width: Terminal.width))
-            let movies = items.reduce(0) { $0 + ($1.key.mediaType == .movie ? 1 : 0) }
-            var footer = "\(items.count) of \(all.count) saved (movies: \(movies), series: \(items.count - movies))"
-            if missing > 0 { footer += "; \(missing) without details" }
-            Console.line(Terminal.dim(Terminal.fit(footer)))
+            let query = SavedListQuery(
+                mediaType: mediaType, search: search, order: sort, descending: desc, genres: genre, anyGenre: anyGenre, asOf: asOf?.value)
+            let progress = ProgressLine(label: "fetching details", threshold: 20)
+            let report = try await app.savedList(of: try global.handle(), query) { progress.update(UInt64($0), of: UInt64($1)) }
+            progress.finish()
+            try global.json ? printJSON(json(report)) : render(report)
         }
     }
 
-    /// Items in the order asked for. Titles without details (nothing to sort them by) go last.
-    static func sorted(
-        _ items: [SavedItem], by key: SortKey, descending: Bool, details: (SavedItem) -> TitleSummary?
-    ) -> [SavedItem] {
-        guard key != .added else { return descending ? items.reversed() : items }
-        let known = items.filter { details($0) != nil }
-        let unknown = items.filter { details($0) == nil }
-        // Ties keep the order added (the sort is stable over the added order).
-        let ordered = known.enumerated().sorted { a, b in
-            let x = details(a.element)!, y = details(b.element)!
-            let order: ComparisonResult
-            switch key {
-            case .added: order = .orderedSame
-            case .title: order = TextFolding.fold(x.title).compare(TextFolding.fold(y.title))
-            case .release: order = Self.compare(x.date, y.date)
-            case .rating: order = x.voteAverage == y.voteAverage ? .orderedSame : (x.voteAverage < y.voteAverage ? .orderedAscending : .orderedDescending)
-            }
-            if order == .orderedSame { return a.offset < b.offset }
-            return descending ? order == .orderedDescending : order == .orderedAscending
-        }.map(\.element)
-        return ordered + unknown
+    private func json(_ report: SavedListReport) -> JSONValue {
+        [
+            "user": .string(report.handle.value), "stream": .string(report.stream.rawValue), "asOf": JSONForm.asOf(report.asOf),
+            "language": .string(report.language), "sort": .string(sort.rawValue), "descending": .bool(desc),
+            "type": .init(mediaType.map { .string($0.rawValue) }), "search": .init(search.map(JSONValue.string)),
+            "genres": .array(genre.map(JSONValue.string)), "anyGenre": .bool(anyGenre),
+            "total": .integer(Int64(report.total)), "count": .integer(Int64(report.items.count)),
+            "detailsMissing": .integer(Int64(report.detailsMissing)),
+            "notices": .array(report.notices.map(JSONValue.string)),
+            "items": .array(report.items.map { item in
+                TitleList.json(Self.row(item)).merging(["addedAt": JSONForm.time(item.saved.addedAt), "position": .integer(Int64(item.saved.position))])
+            }),
+        ]
     }
 
-    private static func compare(_ a: TMDbDate?, _ b: TMDbDate?) -> ComparisonResult {
-        switch (a, b) {
-        case let (x?, y?): x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
-        case (nil, nil): .orderedSame
-        case (nil, _): .orderedDescending  // undated after dated
-        case (_, nil): .orderedAscending
+    private func render(_ report: SavedListReport) {
+        for notice in report.notices { Terminal.notice(notice) }
+        if let asOf = report.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
+        guard !report.items.isEmpty else {
+            Console.line(report.total == 0 ? "nothing saved" : "nothing saved matches")
+            return
         }
+        Console.line(TitleList(rows: report.items.map(Self.row), showsType: true, showsAdded: true, numbered: true).render(width: Terminal.width))
+        let movies = report.items.reduce(0) { $0 + ($1.saved.key.mediaType == .movie ? 1 : 0) }
+        var footer = "\(report.items.count) of \(report.total) saved (movies: \(movies), series: \(report.items.count - movies))"
+        if report.detailsMissing > 0 { footer += "; \(report.detailsMissing) without details" }
+        Console.line(Terminal.dim(Terminal.fit(footer)))
+    }
+
+    private static func row(_ item: SavedListReport.Item) -> TitleList.Row {
+        TitleList.Row(key: item.saved.key, lookup: item.lookup, savedAt: item.saved.addedAt, addedAt: item.saved.addedAt)
     }
 }
+
+extension SavedListQuery.Order: ExpressibleByArgument {}

@@ -51,10 +51,10 @@ struct SettingsCommand: AsyncParsableCommand {
         @Argument(help: "The new name.") var name: String
 
         func run() async throws {
-            try await runReporting {
+            try await global.withApplication { app in
                 let name: ProfileName
                 do { name = try ProfileName(self.name) } catch { throw ReelFailure(message: "\(error)", status: .usage) }
-                try CommandOutput.run(.rename(name), global: global)
+                try CommandOutput.render(try app.change(.rename(name), for: try global.handle()), json: global.json)
             }
         }
     }
@@ -74,9 +74,9 @@ struct SettingsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await runReporting {
+            try await global.withApplication { app in
                 guard let path else {
-                    try CommandOutput.run(.removePhoto, global: global)
+                    try CommandOutput.render(try app.change(.removePhoto, for: try global.handle()), json: global.json)
                     return
                 }
                 let bytes = try PhotoFile.read(path)
@@ -84,7 +84,7 @@ struct SettingsCommand: AsyncParsableCommand {
                 do { reference = try AccountService.photoReference(for: bytes) } catch let error as DomainError {
                     throw ReelFailure(message: "\(path): \(error.description)", status: .usage)
                 }
-                try CommandOutput.run(.changePhoto(reference), global: global, photo: bytes)
+                try CommandOutput.render(try app.change(.changePhoto(reference), for: try global.handle(), photo: bytes), json: global.json)
             }
         }
     }
@@ -97,10 +97,10 @@ struct SettingsCommand: AsyncParsableCommand {
         @Argument(help: "The language tag.") var tag: String
 
         func run() async throws {
-            try await runReporting {
+            try await global.withApplication { app in
                 let tag: LanguageTag
                 do { tag = try LanguageTag(self.tag) } catch { throw ReelFailure(message: "\(error)", status: .usage) }
-                try CommandOutput.run(.switchLanguage(tag), global: global)
+                try CommandOutput.render(try app.change(.switchLanguage(tag), for: try global.handle()), json: global.json)
             }
         }
     }

@@ -52,3 +52,33 @@ extension TitleLookup {
         }
     }
 }
+
+extension TitleLookup {
+    /// One line per kind of missing detail, for a reader (stderr, or a JSON document's `notices`).
+    public static func notices(for lookups: some Sequence<TitleLookup>, sample: Bool) -> [String] {
+        var notCached = 0
+        var notFound = 0
+        var failed = 0
+        var firstFailure: String?
+        for lookup in lookups {
+            switch lookup {
+            case .known: break
+            case .notCached: notCached += 1
+            case .notFound: notFound += 1
+            case .failed(let reason):
+                failed += 1
+                if firstFailure == nil { firstFailure = reason }
+            }
+        }
+        var notices: [String] = []
+        if notCached > 0 { notices.append("offline: \(notCached) title\(notCached == 1 ? "'s" : "s'") details are not cached") }
+        if notFound > 0 {
+            let titles = "\(notFound) of these titles"
+            notices.append(sample ? "the sample catalog does not know \(titles) (TMDb credentials show every title)" : "TMDb does not have \(titles) (any more)")
+        }
+        if let firstFailure {
+            notices.append("details of \(failed) title\(failed == 1 ? "" : "s") could not be fetched: \(firstFailure)")
+        }
+        return notices
+    }
+}

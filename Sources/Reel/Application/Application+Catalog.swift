@@ -1,0 +1,50 @@
+import Catalog
+import LMDB
+import Ledger
+
+extension Application {
+    /// Starts getting ready for titles of `mediaTypes` while the caller reads the ledger: without
+    /// credentials, the sample catalog reads its facts of those kinds on another thread; with
+    /// TMDb there is nothing to do ahead.
+    public func prepareCatalog(for mediaTypes: Set<MediaType>) {
+        do {
+            guard try credentials() == nil else { return }
+        } catch {
+            return  // making the client reports it
+        }
+        SampleCatalog.bundled.prepare(mediaTypes)
+    }
+
+    /// Whether the catalog is the bundled sample (no credentials).
+    public func catalogIsSample() throws -> Bool { try catalog().source == .sample }
+
+    func makeCatalogClient() throws -> CatalogClient {
+        let notice = configuration.notice
+        guard let found = try credentials() else {
+            notice(CatalogError.missingCredentials.description)
+            return CatalogClient.sample()
+        }
+        let store = CredentialStore(environment: configuration.environment)
+        if case .file = found.source, store.fileIsExposed {
+            notice("\(store.path) is readable by others; run 'chmod 600 \(store.path)'")
+        }
+        // The cache is only a cache: a damaged one is left aside with a note, not a failure.
+        let cache: ResponseCache?
+        do {
+            cache = try ResponseCache.open(at: configuration.cacheDirectory) { notice($0) }
+        } catch let error as LMDBError where error.code.meansDamage {
+            notice("the TMDb response cache is damaged (\(error.message)); going on without it; \(ResponseCache.damageAdvice)")
+            cache = nil
+        }
+        return CatalogClient.tmdb(
+            baseURL: configuration.catalogBaseURL, credentials: found.credentials, cache: cache,
+            limits: CatalogLimits.from(environment: configuration.environment), offline: configuration.offline,
+            notice: notice
+        )
+    }
+
+    /// Catalog details of `keys` in `language`, fetched in parallel where not cached.
+    func lookUp(_ keys: [MediaKey], language: String, progress: ((Int, Int) -> Void)? = nil) async throws -> [MediaKey: TitleLookup] {
+        try await Hydrator(client: try catalog(), language: language).lookUp(keys, progress: progress)
+    }
+}

@@ -1,0 +1,43 @@
+import Failures
+import Foundation
+import Ledger
+
+extension Application {
+    /// Saves `keys` (what is saved already is left as it is). Each id is checked with the catalog
+    /// first: an id TMDb does not have fails the whole change (nothing saved). Ids that cannot be
+    /// checked (offline, TMDb unreachable, the sample catalog) are saved with a note.
+    public func addFavorites(_ keys: [MediaKey], for handle: AccountHandle) async throws -> ChangeReport {
+        prepareCatalog(for: Set(keys.map(\.mediaType)))
+        let language = try reader(handle).language
+        let lookups = try await lookUp(keys, language: language)
+        let absent = keys.filter { lookups[$0] == .notFound }
+        if !absent.isEmpty, try !catalogIsSample() {
+            let noun = absent[0].mediaType == .movie ? "movie" : "series"
+            throw Failure(.notFound, "TMDb has no \(noun) with id \(absent.map { String($0.id) }.joined(separator: ", ")); nothing saved")
+        }
+        let notes: [FavoriteNote] = keys.compactMap { key in
+            switch lookups[key] {
+            case .notFound?: .unknownToSample(key)
+            case .notCached?: .savedOffline(key)
+            case .failed(let reason)?: .unchecked(key, reason: reason)
+            case .known?, nil: nil
+            }
+        }
+        let report = try record(.addFavorites(keys), for: handle)
+        return ChangeReport(command: report, titles: lookups.compactMapValues(\.summary), notes: notes)
+    }
+
+    /// Removes `keys` (what is not saved is left as it is). Titles only name what was removed: a
+    /// title TMDb lost can still be removed, and a catalog that cannot answer leaves names out.
+    public func removeFavorites(_ keys: [MediaKey], for handle: AccountHandle) async throws -> ChangeReport {
+        let language = try reader(handle).language
+        let lookups = (try? await lookUp(keys, language: language)) ?? [:]
+        let report = try record(.removeFavorites(keys), for: handle)
+        return ChangeReport(command: report, titles: lookups.compactMapValues(\.summary), notes: [])
+    }
+
+    /// Any other change of the account (name, language, photo) by the domain's command.
+    public func change(_ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil) throws -> ChangeReport {
+        ChangeReport(command: try record(command, for: handle, photo: photo), titles: [:], notes: [])
+    }
+}

@@ -1,0 +1,74 @@
+import Catalog
+import Foundation
+import Ledger
+
+extension Application {
+    /// The saved list, now or as of a point in the past, filled in with catalog details in the
+    /// language the account reads now; titles not yet known are fetched in parallel
+    /// (`progress`: done, total).
+    public func savedList(of handle: AccountHandle, _ query: SavedListQuery, progress: ((Int, Int) -> Void)? = nil) async throws
+        -> SavedListReport
+    {
+        prepareCatalog(for: query.mediaType.map { [$0] } ?? [.movie, .tv])
+        let view = try account(handle, asOf: query.asOf)
+        let live = query.asOf == nil ? view : (try? account(handle)) ?? view
+        let language = live.state.settings.language.description
+        let all = view.state.saved.items
+        var items = all
+        if let mediaType = query.mediaType { items = items.filter { $0.key.mediaType == mediaType } }
+
+        let lookups = try await lookUp(items.map(\.key), language: language, progress: progress)
+        var notices = TitleLookup.notices(for: items.lazy.compactMap { lookups[$0.key] }, sample: try catalogIsSample())
+        func summary(_ item: SavedItem) -> TitleSummary? { lookups[item.key]?.summary }
+
+        if let search = query.search {
+            items = items.filter { item in
+                summary(item)?.matches(search) ?? TextFolding.contains(item.key.description, search)
+            }
+        }
+        if !query.genres.isEmpty {
+            let unknown = items.filter { summary($0) == nil }.count
+            items = items.filter { item in
+                guard let s = summary(item) else { return false }
+                return query.anyGenre ? query.genres.contains(where: s.hasGenre) : query.genres.allSatisfy(s.hasGenre)
+            }
+            if unknown > 0 { notices.append("\(unknown) title\(unknown == 1 ? "" : "s") without details left out of the genre filter") }
+        }
+        items = Self.sorted(items, by: query.order, descending: query.descending, details: summary)
+        return SavedListReport(
+            handle: handle, stream: view.stream, asOf: view.asOf, language: language, total: all.count,
+            items: items.map { SavedListReport.Item(saved: $0, lookup: lookups[$0.key] ?? .notCached) }, notices: notices)
+    }
+
+    /// Items in the order asked for. Titles without details (nothing to sort them by) go last.
+    static func sorted(
+        _ items: [SavedItem], by key: SavedListQuery.Order, descending: Bool, details: (SavedItem) -> TitleSummary?
+    ) -> [SavedItem] {
+        guard key != .added else { return descending ? items.reversed() : items }
+        let known = items.filter { details($0) != nil }
+        let unknown = items.filter { details($0) == nil }
+        // Ties keep the order added (the sort is stable over the added order).
+        let ordered = known.enumerated().sorted { a, b in
+            let x = details(a.element)!, y = details(b.element)!
+            let order: ComparisonResult
+            switch key {
+            case .added: order = .orderedSame
+            case .title: order = TextFolding.fold(x.title).compare(TextFolding.fold(y.title))
+            case .release: order = compare(x.date, y.date)
+            case .rating: order = x.voteAverage == y.voteAverage ? .orderedSame : (x.voteAverage < y.voteAverage ? .orderedAscending : .orderedDescending)
+            }
+            if order == .orderedSame { return a.offset < b.offset }
+            return descending ? order == .orderedDescending : order == .orderedAscending
+        }.map(\.element)
+        return ordered + unknown
+    }
+
+    private static func compare(_ a: TMDbDate?, _ b: TMDbDate?) -> ComparisonResult {
+        switch (a, b) {
+        case let (x?, y?): x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
+        case (nil, nil): .orderedSame
+        case (nil, _): .orderedDescending  // undated after dated
+        case (_, nil): .orderedAscending
+        }
+    }
+}

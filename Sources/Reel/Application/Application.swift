@@ -1,0 +1,122 @@
+import Catalog
+import Foundation
+import Ledger
+import Synchronization
+
+/// Reel's application core: one per process, the same for every front end (the `reel` command,
+/// the terminal app, the HTTP service). Its methods are the use cases — add favorites, the saved
+/// list, export, delete, browse — with typed inputs and typed reports; a front end parses its
+/// input, calls one of them and renders the report. Nothing here prints.
+///
+/// What a use case needs is loaded at most once, and only when one needs it: the ledger (opened,
+/// or made by the first change), each account's view, the credentials, the catalog client. Call
+/// `close()` before the process ends, so the catalog's connections shut down cleanly.
+public final class Application: Sendable {
+    public let configuration: Configuration
+
+    private struct Loaded {
+        var ledger: AccountService?
+        /// `true` once the ledger was looked for and there was none (nothing was made).
+        var ledgerMissing = false
+        var views: [AccountHandle: AccountView] = [:]
+        var credentials: CredentialStore.Found??
+        var catalog: CatalogClient?
+    }
+
+    private let loaded = Mutex(Loaded())
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Closes what was opened: the catalog client's connections.
+    public func close() async {
+        let client = loaded.withLock { loaded in
+            defer { loaded.catalog = nil }
+            return loaded.catalog
+        }
+        await client?.shutdown()
+    }
+
+    // MARK: - The ledger, opened once
+
+    /// The ledger, made when missing: for use cases that change something.
+    func ledger() throws -> AccountService {
+        try loaded.withLock { loaded in
+            if let ledger = loaded.ledger { return ledger }
+            let ledger = try AccountService.open(at: configuration.dataDirectory)
+            loaded.ledger = ledger
+            loaded.ledgerMissing = false
+            return ledger
+        }
+    }
+
+    /// The ledger when there is one, else `nil` (nothing is made): for use cases that only read
+    /// and have something to say without one (browsing, dry runs).
+    func existingLedger() throws -> AccountService? {
+        try loaded.withLock { loaded in
+            if let ledger = loaded.ledger { return ledger }
+            if loaded.ledgerMissing { return nil }
+            guard AccountService.ledgerExists(at: configuration.dataDirectory) else {
+                loaded.ledgerMissing = true
+                return nil
+            }
+            let ledger = try AccountService.open(at: configuration.dataDirectory)
+            loaded.ledger = ledger
+            return ledger
+        }
+    }
+
+    /// The ledger, which must exist: for use cases that only read (no ledger is not found).
+    func requiredLedger() throws -> AccountService {
+        guard let ledger = try existingLedger() else { throw ReelError.noLedger(configuration.dataDirectory) }
+        return ledger
+    }
+
+    /// The account's view now, read once per process (a change made through `record` refreshes it).
+    func view(of handle: AccountHandle) throws -> AccountView {
+        if let view = loaded.withLock({ $0.views[handle] }) { return view }
+        let view = try requiredLedger().view(of: handle)
+        loaded.withLock { $0.views[handle] = view }
+        return view
+    }
+
+    /// Runs `command` for `handle` and forgets the account's view read before it.
+    func record(_ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil, step: (DeletionStep) -> Void = { _ in }) throws
+        -> CommandReport
+    {
+        let report = try ledger().execute(command, for: handle, photo: photo, step: step)
+        loaded.withLock { _ = $0.views.removeValue(forKey: handle) }
+        return report
+    }
+
+    /// What browsing needs from the account: its language and what it saved. Without a ledger
+    /// or an account it is English and nothing saved, and nothing is made.
+    public func reader(_ handle: AccountHandle) throws -> AccountReader {
+        guard try existingLedger() != nil else { return .none }
+        do {
+            return AccountReader(try view(of: handle))
+        } catch ReelError.noAccount, ReelError.accountDeleted {
+            return .none
+        }
+    }
+
+    // MARK: - Credentials and the catalog, loaded once
+
+    /// The configured TMDb credentials, read once (`nil`: none configured).
+    func credentials() throws -> CredentialStore.Found? {
+        if let found = loaded.withLock({ $0.credentials }) { return found }
+        let found = try CredentialStore(environment: configuration.environment).load()
+        loaded.withLock { $0.credentials = .some(found) }
+        return found
+    }
+
+    /// The catalog client, made once: TMDb with the response cache when credentials are
+    /// configured, else the bundled sample catalog (with a notice).
+    func catalog() throws -> CatalogClient {
+        if let client = loaded.withLock({ $0.catalog }) { return client }
+        let client = try makeCatalogClient()
+        loaded.withLock { $0.catalog = client }
+        return client
+    }
+}

@@ -1,0 +1,36 @@
+import Catalog
+
+extension Application {
+    /// Where the application keeps its data and how it reaches the catalog; a front end fills it
+    /// in from its flags and the environment.
+    public struct Configuration: Sendable {
+        /// The data directory: `ledger/`, `keys/`, `cache/`.
+        public var dataDirectory: String
+        /// Answer catalog requests from the cache only.
+        public var offline: Bool
+        /// The variables credentials, the TMDb base URL and the request limits are read from.
+        public var environment: [String: String]
+        /// Where notes about the catalog go (no credentials, a damaged cache, a file readable by
+        /// others): a front end shows them as it shows notes.
+        public var notice: @Sendable (String) -> Void
+
+        public init(
+            dataDirectory: String, offline: Bool = false, environment: [String: String] = [:],
+            notice: @escaping @Sendable (String) -> Void = { _ in }
+        ) {
+            self.dataDirectory = dataDirectory
+            self.offline = offline
+            self.environment = environment
+            self.notice = notice
+        }
+
+        /// `REEL_TMDB_BASE_URL`, else TMDb's.
+        public var catalogBaseURL: String {
+            let value = environment["REEL_TMDB_BASE_URL"] ?? ""
+            return value.isEmpty ? CatalogClient.defaultBaseURL : value
+        }
+
+        /// Where the TMDb response cache lives.
+        public var cacheDirectory: String { AccountService.catalogCacheDirectory(in: dataDirectory) }
+    }
+}

@@ -1,0 +1,33 @@
+import Ledger
+
+/// Which saved titles to show and in what order.
+public struct SavedListQuery: Sendable {
+    public enum Order: String, Sendable, CaseIterable {
+        case added, title, release, rating
+    }
+
+    public var mediaType: MediaType?
+    /// Only titles containing this text (case and accents ignored).
+    public var search: String?
+    public var order: Order = .added
+    /// Newest, last, latest or best first.
+    public var descending = false
+    /// Only titles with all of these genres (names in the account's language, or TMDb ids).
+    public var genres: [String] = []
+    /// With several genres: titles with any of them.
+    public var anyGenre = false
+    public var asOf: AsOf?
+
+    public init(
+        mediaType: MediaType? = nil, search: String? = nil, order: Order = .added, descending: Bool = false, genres: [String] = [],
+        anyGenre: Bool = false, asOf: AsOf? = nil
+    ) {
+        self.mediaType = mediaType
+        self.search = search
+        self.order = order
+        self.descending = descending
+        self.genres = genres
+        self.anyGenre = anyGenre
+        self.asOf = asOf
+    }
+}

@@ -1,0 +1,27 @@
+import EventLog
+import Ledger
+
+/// The saved list as asked for: its items in order with their catalog details, and what a reader
+/// should know about missing details.
+public struct SavedListReport: Sendable {
+    public struct Item: Sendable {
+        public let saved: SavedItem
+        public let lookup: TitleLookup
+    }
+
+    public let handle: AccountHandle
+    public let stream: StreamID
+    /// The point the list was read as of; `nil`: now.
+    public let asOf: AsOf?
+    /// The language details are in: the one the account reads now, also for a past list.
+    public let language: String
+    /// How many titles are saved, before filtering.
+    public let total: Int
+    public let items: [Item]
+    public let notices: [String]
+
+    /// Items without catalog details.
+    public var detailsMissing: Int {
+        items.reduce(0) { count, item in if case .known = item.lookup { count } else { count + 1 } }
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Reel
+
+extension GlobalOptions {
+    /// The application for this command's options: one per process, made when the command runs.
+    func makeApplication() -> Application {
+        Application(
+            Application.Configuration(
+                dataDirectory: resolvedDataDirectory, offline: isOffline, environment: ProcessInfo.processInfo.environment,
+                notice: { Terminal.notice($0) }))
+    }
+
+    /// Runs a command body with the application, printing a failure as one line on stderr with
+    /// its exit status (`runReporting`); the application is closed either way.
+    func withApplication(_ body: (Application) async throws -> Void) async throws {
+        try await runReporting {
+            let application = makeApplication()
+            do {
+                try await body(application)
+            } catch {
+                await application.close()
+                throw error
+            }
+            await application.close()
+        }
+    }
+}
