@@ -9,9 +9,8 @@ struct Accounts: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        try await runReporting {
-            let service = try LedgerLocation.existingService(global)
-            let accounts = try service.accounts()
+        try await global.withApplication { app in
+            let accounts = try app.accounts()
             if global.json {
                 let document: JSONValue = [
                     "accounts": .array(

@@ -58,10 +58,9 @@ struct Audit: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await runReporting {
-                let log = try LedgerLocation.openExisting(global.resolvedDataDirectory)
+            try await global.withApplication { app in
                 let progress = ProgressLine(label: "verifying")
-                let report = try log.verify(expectedHead: expectHead.flatMap(ChainHash.init(hex:))) { done, total in
+                let report = try app.verifyLedger(expectedHead: expectHead.flatMap(ChainHash.init(hex:))) { done, total in
                     progress.update(done, of: total)
                 }
                 progress.finish()

@@ -21,23 +21,9 @@ struct Backup: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await runReporting {
-            let source = global.resolvedDataDirectory
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) {
-                let contents = (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? ["?"]
-                guard isDirectory.boolValue, contents.isEmpty else {
-                    throw ReelFailure(message: "\(target) exists and is not an empty directory", status: .usage)
-                }
-            }
-            let log = try LedgerLocation.openExisting(source)
-            try log.backup(to: target)
+        try await global.withApplication { app in
+            let report = try app.backup(to: target)
             Console.changed("the backup was written")
-            let copy = try EventLog.open(at: target)
-            let report = try copy.verify()
-            guard report.isIntact else {
-                throw ReelFailure(message: "the copy in \(target) does not verify: \(report.problem!)", status: .integrityFailure)
-            }
             let output = Output(target: target, events: report.eventsChecked, headHash: report.head?.hash.hex)
             if global.json {
                 try printJSON(output)

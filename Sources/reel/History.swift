@@ -19,43 +19,38 @@ struct History: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await runReporting {
-            let handle = try global.handle()
-            let service = try LedgerLocation.existingService(global)
-            let (stream, entries) = try service.history(of: handle, asOf: asOf?.value, limit: limit)
-            let context = try AccountContext.load(global)
-            let keys = entries.compactMap(\.mediaKey)
-            let (lookups, isSample): ([MediaKey: TitleLookup], Bool) = keys.isEmpty ? ([:], false) : try await CatalogLocation.withClient(global) { client in
-                let progress = ProgressLine(label: "fetching details", threshold: 20)
-                defer { progress.finish() }
-                let found = try await Hydrator(client: client, language: context.language).lookUp(keys) {
-                    progress.update(UInt64($0), of: UInt64($1))
-                }
-                return (found, client.source == .sample)
+        try await global.withApplication { app in
+            let progress = ProgressLine(label: "fetching details", threshold: 20)
+            let report = try await app.history(of: try global.handle(), asOf: asOf?.value, limit: limit) {
+                progress.update(UInt64($0), of: UInt64($1))
             }
-            for notice in TitleLookup.notices(for: Array(lookups.values), sample: isSample) where !global.json { Terminal.notice(notice) }
-            func title(_ entry: HistoryEntry) -> String? { entry.mediaKey.flatMap { lookups[$0]?.summary?.label } }
-            if global.json {
-                let deletedAt = try service.deletedAccount(handle).flatMap { $0.stream == stream ? $0.deletedAt : nil }
-                let document: JSONValue = [
-                    "user": .string(handle.value), "stream": .string(stream.rawValue), "asOf": JSONForm.asOf(asOf?.value),
-                    "deletedAt": JSONForm.time(deletedAt),
-                    "events": .array(entries.map { entry in
-                        JSONForm.entry(entry).merging(["summary": .string(entry.summary(title: title(entry))), "title": .init(title(entry).map(JSONValue.string))])
-                    }),
-                ]
-                try printJSON(document)
-                return
-            }
-            if let asOf = asOf?.value { Console.line(Terminal.dim("as of \(asOf)")) }
-            if let deleted = try service.deletedAccount(handle), deleted.stream == stream {
-                Console.line(Terminal.dim("the account '\(handle)' was deleted on \(Timestamp.short(deleted.deletedAt)) UTC: its events are shredded (type, position and time only)"))
-            }
-            var table = TextTable(["POSITION", "VERSION", "TIME (UTC)", "WHAT HAPPENED"], alignments: [.right, .right, .left, .left])
-            for entry in entries {
-                table.add(["\(entry.position)", "v\(entry.streamVersion)", Timestamp.short(entry.recordedAt), entry.summary(title: title(entry))])
-            }
-            Console.line(entries.isEmpty ? "no events" : table.render(width: Terminal.width, flexible: [.init(3, minimum: 16)], droppable: [1, 0]))
+            progress.finish()
+            try global.json ? printJSON(json(report)) : render(report)
         }
+    }
+
+    private func json(_ report: HistoryReport) -> JSONValue {
+        [
+            "user": .string(report.handle.value), "stream": .string(report.stream.rawValue), "asOf": JSONForm.asOf(report.asOf),
+            "deletedAt": JSONForm.time(report.deletedAt),
+            "events": .array(report.entries.map { entry in
+                JSONForm.entry(entry).merging([
+                    "summary": .string(entry.summary(title: report.title(entry))), "title": .init(report.title(entry).map(JSONValue.string)),
+                ])
+            }),
+        ]
+    }
+
+    private func render(_ report: HistoryReport) {
+        for notice in report.notices { Terminal.notice(notice) }
+        if let asOf = report.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
+        if let deletedAt = report.deletedAt {
+            Console.line(Terminal.dim("the account '\(report.handle)' was deleted on \(Timestamp.short(deletedAt)) UTC: its events are shredded (type, position and time only)"))
+        }
+        var table = TextTable(["POSITION", "VERSION", "TIME (UTC)", "WHAT HAPPENED"], alignments: [.right, .right, .left, .left])
+        for entry in report.entries {
+            table.add(["\(entry.position)", "v\(entry.streamVersion)", Timestamp.short(entry.recordedAt), entry.summary(title: report.title(entry))])
+        }
+        Console.line(report.entries.isEmpty ? "no events" : table.render(width: Terminal.width, flexible: [.init(3, minimum: 16)], droppable: [1, 0]))
     }
 }

@@ -25,10 +25,9 @@ struct Projections: AsyncParsableCommand {
         @Flag(help: "Compare only; exit 65 on drift.") var check = false
 
         func run() async throws {
-            try await runReporting {
-                let service = try LedgerLocation.existingService(global)
+            try await global.withApplication { app in
                 let progress = ProgressLine(label: check ? "checking" : "rebuilding")
-                let report = try service.rebuildProjections(checkOnly: check) { done, total in progress.update(done, of: total) }
+                let report = try app.rebuildProjections(checkOnly: check) { done, total in progress.update(done, of: total) }
                 progress.finish()
                 if report.swapped { Console.changed("the projections were rebuilt") }
                 let rate = report.seconds > 0 ? Double(report.events) / report.seconds : 0

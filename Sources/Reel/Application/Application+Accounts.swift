@@ -9,13 +9,27 @@ extension Application {
         return try requiredLedger().view(of: handle, asOf: asOf)
     }
 
-    /// The account's events, newest last, as of a point if given, the last `limit` of them.
-    public func history(of handle: AccountHandle, asOf: AsOf? = nil, limit: Int? = nil) throws -> (StreamID, [HistoryEntry]) {
-        try requiredLedger().history(of: handle, asOf: asOf, limit: limit)
-    }
-
     /// Every account in the ledger, deleted ones included.
     public func accounts() throws -> [AccountSummary] {
         try requiredLedger().accounts()
+    }
+}
+
+extension Application {
+    /// The account's events, oldest first, the last `limit` of them, naming the titles saved and
+    /// removed (from the catalog, in the account's language; `progress`: fetched, total).
+    public func history(
+        of handle: AccountHandle, asOf: AsOf? = nil, limit: Int? = nil, progress: ((Int, Int) -> Void)? = nil
+    ) async throws -> HistoryReport {
+        let ledger = try requiredLedger()
+        let (stream, entries) = try ledger.history(of: handle, asOf: asOf, limit: limit)
+        let language = try reader(handle).language
+        let keys = entries.compactMap(\.mediaKey)
+        let lookups = keys.isEmpty ? [:] : try await lookUp(keys, language: language, progress: progress)
+        let notices = keys.isEmpty ? [] : TitleLookup.notices(for: Array(lookups.values), sample: try catalogIsSample())
+        let deletedAt = try ledger.deletedAccount(handle).flatMap { $0.stream == stream ? $0.deletedAt : nil }
+        return HistoryReport(
+            handle: handle, stream: stream, asOf: asOf, entries: entries, deletedAt: deletedAt,
+            titles: lookups.compactMapValues { $0.summary?.label }, notices: notices)
     }
 }

@@ -1,4 +1,5 @@
 import Catalog
+import EventLog
 import Foundation
 import Ledger
 import Synchronization
@@ -15,6 +16,8 @@ public final class Application: Sendable {
     public let configuration: Configuration
 
     private struct Loaded {
+        /// The event log alone, for use cases that must not touch the projections (verify, backup).
+        var log: EventLog?
         var ledger: AccountService?
         /// `true` once the ledger was looked for and there was none (nothing was made).
         var ledgerMissing = false
@@ -42,13 +45,7 @@ public final class Application: Sendable {
 
     /// The ledger, made when missing: for use cases that change something.
     func ledger() throws -> AccountService {
-        try loaded.withLock { loaded in
-            if let ledger = loaded.ledger { return ledger }
-            let ledger = try AccountService.open(at: configuration.dataDirectory)
-            loaded.ledger = ledger
-            loaded.ledgerMissing = false
-            return ledger
-        }
+        try loaded.withLock { loaded in try Self.service(&loaded, configuration.dataDirectory) }
     }
 
     /// The ledger when there is one, else `nil` (nothing is made): for use cases that only read
@@ -56,15 +53,39 @@ public final class Application: Sendable {
     func existingLedger() throws -> AccountService? {
         try loaded.withLock { loaded in
             if let ledger = loaded.ledger { return ledger }
-            if loaded.ledgerMissing { return nil }
-            guard AccountService.ledgerExists(at: configuration.dataDirectory) else {
-                loaded.ledgerMissing = true
-                return nil
-            }
-            let ledger = try AccountService.open(at: configuration.dataDirectory)
-            loaded.ledger = ledger
-            return ledger
+            guard try Self.exists(&loaded, configuration.dataDirectory) else { return nil }
+            return try Self.service(&loaded, configuration.dataDirectory)
         }
+    }
+
+    /// The event log of an existing ledger, without its projections (which opening the
+    /// service brings up to date, a write): for verifying and copying it as it is.
+    func existingLog() throws -> EventLog {
+        try loaded.withLock { loaded in
+            if let log = loaded.log { return log }
+            guard try Self.exists(&loaded, configuration.dataDirectory) else { throw ReelError.noLedger(configuration.dataDirectory) }
+            let log = try EventLog.open(at: configuration.dataDirectory)
+            loaded.log = log
+            return log
+        }
+    }
+
+    private static func exists(_ loaded: inout Loaded, _ directory: String) throws -> Bool {
+        if loaded.log != nil { return true }
+        if loaded.ledgerMissing { return false }
+        loaded.ledgerMissing = !AccountService.ledgerExists(at: directory)
+        return !loaded.ledgerMissing
+    }
+
+    /// The service over the log opened already, or over a log opened now (made when missing).
+    private static func service(_ loaded: inout Loaded, _ directory: String) throws -> AccountService {
+        if let ledger = loaded.ledger { return ledger }
+        let log = try loaded.log ?? EventLog.open(at: directory)
+        loaded.log = log
+        let ledger = try AccountService(log: log)
+        loaded.ledger = ledger
+        loaded.ledgerMissing = false
+        return ledger
     }
 
     /// The ledger, which must exist: for use cases that only read (no ledger is not found).

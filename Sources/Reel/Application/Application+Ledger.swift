@@ -1,0 +1,35 @@
+import EventLog
+import Failures
+import Foundation
+
+extension Application {
+    /// Checks the whole ledger: every event's hash chain, seal and index entry, and the head
+    /// against `expectedHead` when given (`progress`: events checked, total).
+    public func verifyLedger(expectedHead: ChainHash? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
+        try existingLog().verify(expectedHead: expectedHead, progress: progress)
+    }
+
+    /// Replays the whole log into fresh projections, reports drift from the live ones and swaps
+    /// them in (with `checkOnly`, compares only).
+    public func rebuildProjections(checkOnly: Bool, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> RebuildReport {
+        try requiredLedger().rebuildProjections(checkOnly: checkOnly, progress: progress)
+    }
+
+    /// Writes a compacted copy of the ledger and its keys into `target` (new or empty), then
+    /// opens the copy and verifies it; a copy that does not verify is an integrity failure.
+    public func backup(to target: String) throws -> VerificationReport {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: target, isDirectory: &isDirectory) {
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: target)) ?? ["?"]
+            guard isDirectory.boolValue, contents.isEmpty else {
+                throw Failure(.usage, "\(target) exists and is not an empty directory")
+            }
+        }
+        try existingLog().backup(to: target)
+        let report = try EventLog.open(at: target).verify()
+        guard report.isIntact else {
+            throw Failure(.tampered, "the copy in \(target) does not verify: \(report.problem!)")
+        }
+        return report
+    }
+}
