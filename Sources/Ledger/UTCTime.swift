@@ -19,8 +19,7 @@ public enum UTCTime {
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
             (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
         else { return nil }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        guard day <= [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][Int(month - 1)] else { return nil }
+        guard let days = days(year: year, month: month, day: day) else { return nil }
         var micros: Int64 = 0
         if b.count > 20 {
             guard b[19] == 0x2E, (21...27).contains(b.count), let fraction = number(20..<(b.count - 1)) else { return nil }
@@ -29,15 +28,23 @@ public enum UTCTime {
         } else if b[19] != 0x5A {
             return nil
         }
-        // Days from the civil date (Howard Hinnant's algorithm), the inverse of `iso`.
+        return ((days * 86_400 + hour * 3_600 + minute * 60 + second) * 1_000_000) + micros
+    }
+
+    /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm, the inverse of `iso`),
+    /// or `nil` when the date does not exist (February 31, month 13): never normalised to another day.
+    public static func days(year: Int64, month: Int64, day: Int64) -> Int64? {
+        guard (1...12).contains(month), day >= 1 else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day <= lengths[Int(month - 1)] else { return nil }
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
         let mp = month > 2 ? month - 3 : month + 9
         let doy = (153 * mp + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
-        return ((days * 86_400 + hour * 3_600 + minute * 60 + second) * 1_000_000) + micros
+        return era * 146_097 + doe - 719_468
     }
 
     public static func iso(_ micros: Int64) -> String {

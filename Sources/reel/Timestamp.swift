@@ -1,9 +1,4 @@
-import Foundation
 import Ledger
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// ISO 8601 times in UTC, as Reel prints and reads them.
 enum Timestamp {
@@ -33,19 +28,12 @@ enum Timestamp {
             return value
         }
         func at(_ i: Int, _ c: Character) -> Bool { i < chars.count && chars[i] == c.asciiValue! }
+        // A day the month does not have (2026-02-31) is refused, not carried into the next month.
         guard let year = number(0, 4), at(4, "-"), let month = number(5, 2), at(7, "-"), let day = number(8, 2),
-            (1...12).contains(month), (1...31).contains(day)
+            let days = UTCTime.days(year: Int64(year), month: Int64(month), day: Int64(day))
         else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
         if chars.count == 10 {
-            parts.tm_hour = 23
-            parts.tm_min = 59
-            parts.tm_sec = 59
-            let seconds = timegm(&parts)
-            return Int64(seconds) * 1_000_000 + 999_999
+            return (days * 86_400 + 86_399) * 1_000_000 + 999_999
         }
         guard at(10, "T") || at(10, " "), let hour = number(11, 2), at(13, ":"), let minute = number(14, 2),
             hour < 24, minute < 60
@@ -81,10 +69,7 @@ enum Timestamp {
             return nil  // a time without a zone is ambiguous
         }
         guard i == chars.count else { return nil }
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        let seconds = Int64(timegm(&parts)) - Int64(offset)
+        let seconds = days * 86_400 + Int64(hour * 3_600 + minute * 60 + second) - Int64(offset)
         return seconds * 1_000_000 + Int64(micros)
     }
 }

@@ -93,6 +93,9 @@ import Testing
             (["fav", "remove", "tv", "x"], "'x' is not a TMDb id"),
             (["saved", "--sort", "price"], "'price' is invalid"),
             (["saved", "--as-of", "yesterday"], "'yesterday' is invalid"),
+            // A day the month does not have was carried into March by timegm.
+            (["saved", "--as-of", "2026-02-31"], "'2026-02-31' is invalid"),
+            (["history", "--as-of", "2025-02-29T10:00Z"], "'2025-02-29T10:00Z' is invalid"),
             (["history", "--limit", "0"], "--limit takes a positive number"),
             (["nonsense"], "Unexpected argument 'nonsense'"),
         ] {

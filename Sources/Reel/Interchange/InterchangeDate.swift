@@ -1,3 +1,4 @@
+import Ledger
 /// Dates and times as other apps' exports write them, to microseconds since 1970-01-01T00:00:00Z,
 /// in pure Swift (civil date to days after Howard Hinnant's algorithm).
 enum InterchangeDate {
@@ -13,7 +14,7 @@ enum InterchangeDate {
 
     private static func iso(_ b: [UInt8]) -> Int64? {
         guard b.count >= 10, b[4] == 0x2D, b[7] == 0x2D, let year = number(b, 0..<4), let month = number(b, 5..<7),
-            let day = number(b, 8..<10), let days = days(year: year, month: month, day: day)
+            let day = number(b, 8..<10), let days = UTCTime.days(year: year, month: month, day: day)
         else { return nil }
         if b.count == 10 { return days * 86_400 * 1_000_000 }
         // THH:MM, then optionally :SS, .fraction, and a zone.
@@ -70,27 +71,12 @@ enum InterchangeDate {
             let day = number(parts[2], 0..<parts[2].count), parts[3].count == 8, parts[3][2] == 0x3A, parts[3][5] == 0x3A,
             let hour = number(parts[3], 0..<2), let minute = number(parts[3], 3..<5), let second = number(parts[3], 6..<8),
             hour < 24, minute < 60, second < 60, parts[4].count == 4, let year = number(parts[4], 0..<4),
-            let days = days(year: year, month: Int64(month + 1), day: day)
+            let days = UTCTime.days(year: year, month: Int64(month + 1), day: day)
         else { return nil }
         return (days * 86_400 + hour * 3_600 + minute * 60 + second) * 1_000_000
     }
 
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// Days since 1970-01-01 of a civil date, or `nil` when the date does not exist.
-    static func days(year: Int64, month: Int64, day: Int64) -> Int64? {
-        guard (1...12).contains(month), day >= 1 else { return nil }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let lengths: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard day <= lengths[Int(month - 1)] else { return nil }
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
