@@ -137,7 +137,7 @@ public final class AccountService: Sendable {
     /// Checks a photo file's content and size, and makes its reference (SHA-256 of the bytes).
     public static func photoReference(for bytes: [UInt8]) throws -> PhotoReference {
         let format = try PhotoFormat.inspect(bytes)
-        return PhotoReference(sha256: PhotoDigest.sha256Hex(bytes), format: format, bytes: bytes.count)
+        return PhotoReference(sha256: ContentDigest.sha256Hex(bytes), format: format, bytes: bytes.count)
     }
 
     /// The stored bytes of the account's current photo, if it has one.

@@ -19,8 +19,8 @@ struct About: AsyncParsableCommand {
             let exists = AccountService.ledgerExists(at: dir)
             if global.json {
                 let document: JSONValue = [
-                    "name": "reel", "version": .string(Reel.configuration.version),
-                    "description": .string(Reel.configuration.abstract), "dataDirectory": .string(dir),
+                    "name": "reel", "version": .string(ReelCommand.configuration.version),
+                    "description": .string(ReelCommand.configuration.abstract), "dataDirectory": .string(dir),
                     "ledger": .string(dir + "/ledger"), "keys": .string(dir + "/keys"), "ledgerExists": .bool(exists),
                     "user": .string(handle.value), "attribution": .string(Self.attribution),
                     "tmdb": "https://www.themoviedb.org", "bulkCipher": .string(EventLog.bulkCipher),
@@ -28,7 +28,7 @@ struct About: AsyncParsableCommand {
                 try printJSON(document)
                 return
             }
-            Console.line(Terminal.bold("Reel \(Reel.configuration.version)") + " — \(Reel.configuration.abstract)")
+            Console.line(Terminal.bold("Reel \(ReelCommand.configuration.version)") + " — \(ReelCommand.configuration.abstract)")
             Console.line("""
 
                 Every change you make (a favorite added or removed, your name, photo or language) is an \

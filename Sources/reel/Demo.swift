@@ -94,7 +94,7 @@ struct Demo: AsyncParsableCommand {
             Console.line(Terminal.bold("$ reel \(shown)"))
             var full = arguments + ["--data-dir", directory]
             if !arguments.contains("--user") { full += ["--user", ann] }
-            var command = try Reel.parseAsRoot(full)
+            var command = try ReelCommand.parseAsRoot(full)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

@@ -132,15 +132,4 @@ struct TitleList {
             "saved": .bool(row.savedAt != nil), "savedAt": JSONForm.time(row.savedAt), "problem": problem,
         ]
     }
-
-    /// A title's catalog details for documents that keep them (the export).
-    static func detailsJSON(_ s: TitleSummary) -> JSONValue {
-        [
-            "title": .string(s.title), "originalTitle": .init(s.originalTitle.map(JSONValue.string)),
-            "date": .init(s.date.map { .string($0.description) }), "year": .init(s.year.map { .integer(Int64($0)) }),
-            "genres": .array(s.genres.map { ["id": .integer(Int64($0.id)), "name": .string($0.name)] }),
-            "voteAverage": .double(s.voteAverage), "voteCount": .integer(Int64(s.voteCount)),
-            "posterPath": .init(s.posterPath.map(JSONValue.string)),
-        ]
-    }
 }

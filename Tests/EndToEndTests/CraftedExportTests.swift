@@ -30,7 +30,7 @@ import Testing
             let sealed = try service.log.sealBlob(photo, for: stream, context: ProjectionStore.photoContext)
             try service.log.environment.reserve(sealed.count * 2 + (1 << 20))
             try service.log.environment.write { txn in
-                try txn.put(service.store.photos, try ProjectionStore.photoKey(stream, PhotoDigest.sha256Hex(photo), log: service.log), sealed)
+                try txn.put(service.store.photos, try ProjectionStore.photoKey(stream, ContentDigest.sha256Hex(photo), log: service.log), sealed)
             }
         }
         try service.catchUpIfNeeded()
@@ -38,7 +38,7 @@ import Testing
     }
 
     static func photoPayload(_ bytes: [UInt8], type: String = "image/png", size: Int? = nil, width: Int, height: Int) -> String {
-        #"{"photo":{"bytes":\#(size ?? bytes.count),"contentType":"\#(type)","height":\#(height),"sha256":"\#(PhotoDigest.sha256Hex(bytes))","width":\#(width)}}"#
+        #"{"photo":{"bytes":\#(size ?? bytes.count),"contentType":"\#(type)","height":\#(height),"sha256":"\#(ContentDigest.sha256Hex(bytes))","width":\#(width)}}"#
     }
 
     /// A crafted export, the history index of its crafted entry, and what the refusal must name.

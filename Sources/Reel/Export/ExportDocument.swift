@@ -286,7 +286,7 @@ public struct ExportDocument: Sendable {
             let size = photo["bytes"]?.integerValue, let width = photo["width"]?.integerValue, let height = photo["height"]?.integerValue,
             let text = photo["data"]?.stringValue, let bytes = CanonicalBase64.decode(Array(text.utf8))
         else { throw ExportError(where: "settings.photo", "incomplete (sha256, contentType, bytes, width, height and canonical base64 data)") }
-        guard bytes.count == size, PhotoDigest.sha256Hex(bytes) == sha else {
+        guard bytes.count == size, ContentDigest.sha256Hex(bytes) == sha else {
             throw ExportError(where: "settings.photo", "the photo's data does not match its size and SHA-256")
         }
         let stated = PhotoReference(sha256: sha, contentType: type, bytes: Int(size), width: Int(width), height: Int(height))

@@ -1,8 +1,8 @@
 import Crypto
 
-/// The SHA-256 that names a photo.
-enum PhotoDigest {
-    static func sha256Hex(_ bytes: [UInt8]) -> String {
+/// The SHA-256 of some content in hex: what names a photo, and the digest an export's summary shows.
+public enum ContentDigest {
+    public static func sha256Hex(_ bytes: [UInt8]) -> String {
         let hex = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(64)

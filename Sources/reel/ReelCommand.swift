@@ -3,7 +3,7 @@ import Foundation
 import LMDB
 
 @main
-struct Reel: AsyncParsableCommand {
+struct ReelCommand: AsyncParsableCommand {
     // Every command names itself (`commandName`): without it, ArgumentParser derives each name
     // with `String(describing:)`, whose protocol-conformance lookups scan the whole binary's
     // conformance records, about 3 ms of every run (`fav add` 21.6-22.2 -> 18.5-18.9 ms).
