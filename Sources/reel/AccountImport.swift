@@ -26,127 +26,70 @@ struct AccountImport: AsyncParsableCommand {
     @Option(name: .customLong("as"), help: ArgumentHelp("The handle to import into (default: the export's, or --user).", valueName: "handle"))
     var handle: String?
     @Option(help: ArgumentHelp("reel, letterboxd, imdb or trakt (default: recognised from the content).", valueName: "format"))
-    var format: String?
+    var format: InterchangeFormat?
     @Flag(help: "Show what would be imported; write nothing.") var dryRun = false
 
     func validate() throws {
-        if let format, !["reel", "letterboxd", "imdb", "trakt"].contains(format) {
-            throw ValidationError("--format takes reel, letterboxd, imdb or trakt")
-        }
         if let handle { _ = try AccountHandle(handle) }
     }
 
     func run() async throws {
-        try await runReporting {
+        try await global.withApplication { app in
             let bytes = try InputFile.read(file, limit: InputLimit.export, what: "an import")
-            let kind = format.flatMap(InterchangeFormat.init(name:)) ?? InterchangeFormat.detect(bytes)
-            guard let kind else {
-                throw ReelFailure(
-                    message: "\(file): not a file Reel can import (a Reel export, a Letterboxd or IMDb CSV, or a Trakt JSON); name its format with --format",
-                    status: .usage)
-            }
-            // Other apps' lists are far smaller than a whole account's export.
-            if kind != .reelExport, bytes.count > InputLimit.list {
-                throw InputFile.failure(.tooLarge(path: file, limit: InputLimit.list), what: kind.description)
-            }
-            if kind == .reelExport {
-                try restore(bytes)
-            } else {
-                try await importList(bytes, kind)
+            let progress = ProgressLine(label: "matching titles", threshold: 20)
+            let report = try await app.importFile(
+                bytes, file: file, format: format, as: try handle.map { try AccountHandle($0) }, defaultHandle: try global.handle(),
+                dryRun: dryRun, progress: { progress.update(UInt64($0), of: UInt64($1)) }, step: { Failpoint.reach("import:\($0.rawValue)") })
+            progress.finish()
+            switch report {
+            case .restored(let restored, let source, let sourceStream): try render(restored, source: source, sourceStream: sourceStream)
+            case .list(let list): try render(list)
             }
         }
     }
 
-    /// Another app's list: rows matched to TMDb titles, saved into the account with their dates.
-    private func importList(_ bytes: [UInt8], _ kind: InterchangeFormat) async throws {
-        let titles = try Self.titles(in: bytes, kind, file: file)
-        let target = try handle.map { try AccountHandle($0) } ?? global.handle()
-        let existing = try LedgerLocation.existingServiceIfAny(global)
-        let current = try existing.flatMap { service in try? service.view(of: target) }?.state
-        let language = current?.settings.language.value ?? LanguageTag.default.value
-        let matches = try await CatalogLocation.withClient(global) { client in
-            let progress = ProgressLine(label: "matching titles", threshold: 20)
-            defer { progress.finish() }
-            return try await TitleMatcher(client: client, language: language).match(titles) { progress.update(UInt64($0), of: UInt64($1)) }
-        }
-        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
-        let favorites = zip(titles, matches).compactMap { title, match in match.key.map { ImportedFavorite(key: $0, addedAt: title.addedAt ?? now) } }
-        let unmatched = zip(titles, matches).compactMap { title, match -> (ImportedTitle, String)? in
-            if case .unmatched(let reason) = match { return (title, reason) }
-            return nil
-        }
-        let command = Command.importFavorites(favorites, source: kind.name)
-        let outcomes: [Outcome]
-        var stream: String?
-        if dryRun {
-            outcomes = try Decider.decide(command, for: target, state: current).outcomes
-        } else if favorites.isEmpty {
-            outcomes = []
-        } else {
-            // The ledger is made only now, when there is something to write.
-            let report = try (existing ?? LedgerLocation.service(global)).execute(command, for: target)
-            Failpoint.reach("import:\(ImportStep.committed.rawValue)")
-            outcomes = report.outcomes
-            stream = report.stream?.rawValue
-            if !report.appended.isEmpty { Console.changed("the import was saved") }
-        }
-        let added = outcomes.filter { if case .favoriteAdded = $0 { return true } else { return false } }.count
-        let already = outcomes.filter { if case .alreadySaved = $0 { return true } else { return false } }.count
+    private func render(_ report: ListImportReport) throws {
+        if report.changed { Console.changed("the import was saved") }
         if global.json {
             try printJSON([
-                "file": .string(file), "format": .string(kind.name), "dryRun": .bool(dryRun), "user": .string(target.value),
-                "stream": .init(stream.map(JSONValue.string)), "rows": .integer(Int64(titles.count)),
-                "matched": .integer(Int64(favorites.count)), "added": .integer(Int64(added)), "alreadySaved": .integer(Int64(already)),
-                "unmatched": .array(unmatched.map { title, reason in
-                    ["location": .string(title.location.description), "title": .string(title.label), "reason": .string(reason)]
+                "file": .string(file), "format": .string(report.format.name), "dryRun": .bool(dryRun), "user": .string(report.handle.value),
+                "stream": .init(report.stream.map { .string($0.rawValue) }), "rows": .integer(Int64(report.rows)),
+                "matched": .integer(Int64(report.matched)), "added": .integer(Int64(report.added)), "alreadySaved": .integer(Int64(report.alreadySaved)),
+                "unmatched": .array(report.unmatched.map { u in
+                    ["location": .string(u.title.location.description), "title": .string(u.title.label), "reason": .string(u.reason)]
                 }),
             ] as JSONValue)
             return
         }
         let verb = dryRun ? "would add" : "added"
-        Console.line("\(file) (\(kind)): \(titles.count) \(titles.count == 1 ? "row" : "rows"), \(verb) \(added) to '\(target)', \(already) already saved, \(unmatched.count) unmatched")
-        for (title, reason) in unmatched {
+        Console.line(
+            "\(file) (\(report.format)): \(report.rows) \(report.rows == 1 ? "row" : "rows"), \(verb) \(report.added) to '\(report.handle)', \(report.alreadySaved) already saved, \(report.unmatched.count) unmatched")
+        for u in report.unmatched {
             // The title is the file's own text, the reason may quote TMDb: one safe line each.
-            Console.line(Terminal.yellow("  unmatched \(title.location): \(TerminalText.field(title.label)): \(TerminalText.field(reason))"))
+            Console.line(Terminal.yellow("  unmatched \(u.title.location): \(TerminalText.field(u.title.label)): \(TerminalText.field(u.reason))"))
         }
         if dryRun { Console.line(Terminal.dim("dry run: nothing was written")) }
     }
 
-    /// The rows of a list file; a file that does not parse is one line naming where.
-    private static func titles(in bytes: [UInt8], _ kind: InterchangeFormat, file: String) throws -> [ImportedTitle] {
-        do {
-            return try kind.readTitles(bytes) ?? []
-        } catch let error as InterchangeError {
-            throw ReelFailure(message: "\(file): \(error.description); nothing imported", status: .integrityFailure)
-        } catch {
-            throw ReelFailure(message: "\(file): \(error); nothing imported", status: .integrityFailure)
-        }
-    }
-
-    private func restore(_ bytes: [UInt8]) throws {
-        let document = try ExportFile.verified(bytes, file: file, suffix: "; nothing imported")
-        let target = try handle.map { try AccountHandle($0) } ?? document.handle
-        let service = try dryRun ? LedgerLocation.existingServiceIfAny(global) : LedgerLocation.service(global)
-        let report: RestoreReport
-        if let service {
-            report = try service.restore(document, as: target, dryRun: dryRun) { Failpoint.reach("import:\($0.rawValue)") }
-            if !dryRun { Console.changed("the account was restored") }
-        } else {
-            let (events, skipped) = document.restoredEvents(as: target)
-            report = RestoreReport(handle: target, stream: nil, events: events.count, saved: document.state.saved.count, skipped: skipped, state: document.state)
-        }
+    private func render(_ report: RestoreReport, source: AccountHandle, sourceStream: String) throws {
+        if !dryRun, report.stream != nil { Console.changed("the account was restored") }
         if global.json {
             try printJSON([
-                "file": .string(file), "format": "reel", "dryRun": .bool(dryRun), "user": .string(target.value),
-                "stream": JSONForm.stream(report.stream), "sourceStream": .string(document.sourceStream),
+                "file": .string(file), "format": "reel", "dryRun": .bool(dryRun), "user": .string(report.handle.value),
+                "stream": JSONForm.stream(report.stream), "sourceStream": .string(sourceStream),
                 "events": .integer(Int64(report.events)), "saved": .integer(Int64(report.saved)), "skipped": .integer(Int64(report.skipped)),
                 "settings": JSONForm.settings(report.state.settings),
             ] as JSONValue)
             return
         }
         let verb = dryRun ? "would restore" : "restored"
-        Console.line("\(verb) '\(document.handle)' as '\(target)': \(report.events) events, \(report.saved) saved titles" + (report.stream.map { " (new stream \($0))" } ?? ""))
+        Console.line("\(verb) '\(source)' as '\(report.handle)': \(report.events) events, \(report.saved) saved titles" + (report.stream.map { " (new stream \($0))" } ?? ""))
         if report.skipped > 0 { Terminal.notice("\(report.skipped) events of types this Reel does not know were not carried over") }
         if dryRun { Console.line(Terminal.dim("dry run: nothing was written")) }
     }
+}
+
+extension InterchangeFormat: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+    public static var allValueStrings: [String] { names }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Ledger
+import Failures
 import Reel
 
 /// `reel account verify-export FILE`: checks a Reel export without changing anything.
@@ -14,15 +15,15 @@ struct AccountVerifyExport: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The export file.", valueName: "file"), transform: PathArgument.parse) var file: String
 
     func run() async throws {
-        try await runReporting {
+        try await global.withApplication { app in
             let bytes = try InputFile.read(file, limit: InputLimit.export, what: "a Reel export")
             let document: ExportDocument
             do {
-                document = try ExportFile.verified(bytes, file: file)
-            } catch let failure as ReelFailure {
+                document = try app.verifyExport(bytes, file: file)
+            } catch let failure as Failure {
                 if global.json {
                     try printJSON([
-                        "file": .string(file), "ok": false, "problem": .string(failure.message), "handle": .null, "stream": .null,
+                        "file": .string(file), "ok": false, "problem": .string(failure.summary), "handle": .null, "stream": .null,
                         "events": .null, "saved": .null, "firstPosition": .null, "lastPosition": .null, "headPosition": .null,
                         "headHash": .null, "exportedAt": .null,
                     ] as JSONValue)

@@ -1,0 +1,105 @@
+import Failures
+import EventLog
+import Foundation
+import Ledger
+
+extension Application {
+    /// Imports `bytes` (the file `file`, named in messages) in `format`, or the format recognised
+    /// from the content: a Reel export is verified and restored as a new account (`handle`, else
+    /// the exported one); another app's list is matched to TMDb titles and saved into `handle`
+    /// (else `defaultHandle`). With `dryRun` nothing is written and no ledger is made.
+    /// `progress` counts titles matched; `step` names each step of a restore as it is reached.
+    public func importFile(
+        _ bytes: [UInt8], file: String, format: InterchangeFormat?, as handle: AccountHandle?, defaultHandle: AccountHandle,
+        dryRun: Bool, progress: ((Int, Int) -> Void)? = nil, step: (ImportStep) -> Void = { _ in }
+    ) async throws -> ImportReport {
+        guard let kind = format ?? InterchangeFormat.detect(bytes) else {
+            throw Failure(
+                .usage,
+                "\(file): not a file Reel can import (a Reel export, a Letterboxd or IMDb CSV, or a Trakt JSON); name its format with --format")
+        }
+        // Other apps' lists are far smaller than a whole account's export.
+        if kind != .reelExport, bytes.count > InputLimit.list {
+            throw Failure(.usage, "\(file) is larger than the limit of \(InputLimit.words(InputLimit.list)) for \(kind.description); nothing was read past it")
+        }
+        if kind == .reelExport {
+            return try restore(bytes, file: file, as: handle, dryRun: dryRun, step: step)
+        }
+        return .list(try await importList(bytes, kind, file: file, into: handle ?? defaultHandle, dryRun: dryRun, progress: progress, step: step))
+    }
+
+    private func restore(_ bytes: [UInt8], file: String, as handle: AccountHandle?, dryRun: Bool, step: (ImportStep) -> Void) throws
+        -> ImportReport
+    {
+        let document = try Self.verifiedExport(bytes, file: file, suffix: "; nothing imported")
+        let target = handle ?? document.handle
+        let report: RestoreReport
+        if let ledger = try dryRun ? existingLedger() : ledger() {
+            report = try ledger.restore(document, as: target, dryRun: dryRun, step: step)
+        } else {
+            let (events, skipped) = document.restoredEvents(as: target)
+            report = RestoreReport(handle: target, stream: nil, events: events.count, saved: document.state.saved.count, skipped: skipped, state: document.state)
+        }
+        return .restored(report, sourceHandle: document.handle, sourceStream: document.sourceStream)
+    }
+
+    private func importList(
+        _ bytes: [UInt8], _ kind: InterchangeFormat, file: String, into target: AccountHandle, dryRun: Bool,
+        progress: ((Int, Int) -> Void)?, step: (ImportStep) -> Void
+    ) async throws -> ListImportReport {
+        let titles: [ImportedTitle]
+        do {
+            titles = try kind.readTitles(bytes) ?? []
+        } catch {
+            throw Failure(.data, "\(file): \(error.description); nothing imported")
+        }
+        let existing = try existingLedger()
+        let current = try existing.flatMap { ledger in try? ledger.view(of: target) }?.state
+        let language = current?.settings.language.value ?? LanguageTag.default.value
+        let matches = try await TitleMatcher(client: try catalog(), language: language).match(titles, progress: progress)
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let favorites = zip(titles, matches).compactMap { title, match in match.key.map { ImportedFavorite(key: $0, addedAt: title.addedAt ?? now) } }
+        let unmatched = zip(titles, matches).compactMap { title, match -> ListImportReport.Unmatched? in
+            if case .unmatched(let reason) = match { return .init(title: title, reason: reason) }
+            return nil
+        }
+        let command = Command.importFavorites(favorites, source: kind.name)
+        var outcomes: [Outcome] = []
+        var stream: StreamID?
+        var changed = false
+        if dryRun {
+            outcomes = try Decider.decide(command, for: target, state: current).outcomes
+        } else if !favorites.isEmpty {
+            // The ledger is made only now, when there is something to write.
+            let report = try record(command, for: target)
+            step(.committed)
+            outcomes = report.outcomes
+            stream = report.stream
+            changed = !report.appended.isEmpty
+        }
+        return ListImportReport(
+            format: kind, handle: target, stream: stream, rows: titles.count, matched: favorites.count,
+            added: outcomes.filter { if case .favoriteAdded = $0 { true } else { false } }.count,
+            alreadySaved: outcomes.filter { if case .alreadySaved = $0 { true } else { false } }.count,
+            unmatched: unmatched, changed: changed)
+    }
+
+    /// Parses and verifies a Reel export a person named: one line naming the file and where it fails.
+    static func verifiedExport(_ bytes: [UInt8], file: String, suffix: String = "") throws -> ExportDocument {
+        do {
+            return try ExportDocument(parsing: bytes)
+        } catch let error as ExportError {
+            throw Failure(.tampered, "\(file): \(error.description)\(suffix)")
+        } catch {
+            throw Failure(.tampered, "\(file): \(error)\(suffix)")
+        }
+    }
+}
+
+extension Application {
+    /// Verifies a Reel export (`file` names it in messages): its seals, hashes and chain. A file
+    /// that does not verify is a `.tampered` failure saying where.
+    public func verifyExport(_ bytes: [UInt8], file: String) throws -> ExportDocument {
+        try Self.verifiedExport(bytes, file: file)
+    }
+}
