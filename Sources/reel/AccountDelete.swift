@@ -26,43 +26,24 @@ struct AccountDelete: AsyncParsableCommand {
     @Flag(help: "Do not ask for confirmation (needed when not run at a terminal).") var yes = false
 
     func run() async throws {
-        try await runReporting {
+        try await global.withApplication { app in
             let handle = try global.handle()
-            let service = try LedgerLocation.existingService(global)
-            let view: AccountView
-            do {
-                view = try service.view(of: handle)
-            } catch ReelError.noAccount {
-                throw ReelFailure(message: "there is no account '\(handle)'", status: .notFound)
-            } catch ReelError.accountDeleted(_, let time) {
-                throw ReelFailure(message: "the account '\(handle)' is deleted already (on \(UTCTime.iso(time)))", status: .notFound)
-            }
+            _ = try app.accountToDelete(handle)
             if !yes { try confirm(handle) }
-            // Exports of this account killed while they were being written: their plaintext goes first.
-            PendingExports(dataDirectory: global.resolvedDataDirectory).sweep(stream: view.stream.rawValue)
-            let started = ContinuousClock.now
-            let report = try service.execute(.deleteAccount, for: handle) { step in
-                Failpoint.reach("delete:\(step.rawValue)")
-            }
+            let report = try app.deleteAccount(handle) { Failpoint.reach("delete:\($0.rawValue)") }
             Console.changed("the account was deleted")
-            let elapsed = (ContinuousClock.now - started).components
-            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-            guard let deleted = report.appended.last else {
-                throw ReelFailure(message: "the account '\(handle)' was not deleted", status: .failure)
-            }
-            let events = deleted.streamVersion
             if global.json {
                 let document: JSONValue = [
-                    "user": .string(handle.value), "stream": .string(view.stream.rawValue),
-                    "deletedAt": JSONForm.time(deleted.recordedAt), "position": .integer(Int64(deleted.position)),
-                    "events": .integer(Int64(events)), "keyDestroyed": true,
-                    "seconds": .double(seconds),
+                    "user": .string(handle.value), "stream": .string(report.stream.rawValue),
+                    "deletedAt": JSONForm.time(report.deletedAt), "position": .integer(Int64(report.position)),
+                    "events": .integer(Int64(report.events)), "keyDestroyed": true,
+                    "seconds": .double(report.seconds),
                 ]
                 try printJSON(document)
                 return
             }
             Console.line(Terminal.green("deleted the account '\(handle)' for good"))
-            Console.line("  \(events) events stay in the ledger (stream \(view.stream)), their payloads unreadable: the key is destroyed")
+            Console.line("  \(report.events) events stay in the ledger (stream \(report.stream)), their payloads unreadable: the key is destroyed")
             Console.line("  the audit chain still verifies; the handle '\(handle)' is free for a new account")
         }
     }
