@@ -1,7 +1,6 @@
 import ArgumentParser
 import Catalog
 import Foundation
-import LMDB
 import Ledger
 import Reel
 
@@ -20,20 +19,8 @@ struct CacheCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await runReporting {
-                let directory = CatalogLocation.cacheDirectory(global)
-                let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
-                let stats: CacheStatistics
-                if FileManager.default.fileExists(atPath: directory + "/data.mdb") {
-                    do {
-                        stats = try ResponseCache.open(at: directory).statistics(now: now)
-                    } catch let error as LMDBError where error.code.meansDamage {
-                        throw ReelFailure(
-                            message: "the TMDb response cache is damaged (\(error.message)); \(ResponseCache.damageAdvice)", status: .integrityFailure)
-                    }
-                } else {
-                    stats = CacheStatistics(path: directory)
-                }
+            try await global.withApplication { app in
+                let stats = try app.cacheStatistics()
                 if global.json {
                     let groups = stats.byEndpoint.mapValues { g -> JSONValue in
                         ["entries": .integer(Int64(g.entries)), "fresh": .integer(Int64(g.fresh)), "bytes": .integer(Int64(g.bytes))]
@@ -79,10 +66,9 @@ struct CacheCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await runReporting {
-                let directory = CatalogLocation.cacheDirectory(global)
-                // Removes the files and makes an empty cache: it works on a damaged cache too.
-                let cleared = try ResponseCache.clear(at: directory)
+            try await global.withApplication { app in
+                let directory = app.configuration.cacheDirectory
+                let cleared = try app.clearCache()
                 Console.changed("the cache was cleared")
                 if global.json {
                     var document: [String: JSONValue] = ["path": .string(directory), "cleared": .integer(Int64(cleared.answers))]

@@ -1,0 +1,24 @@
+import Catalog
+import Failures
+import Foundation
+import LMDB
+
+extension Application {
+    /// How many TMDb answers are cached, how fresh, how big (an empty report when there is no
+    /// cache; a damaged one is a `.tampered` failure with what to do).
+    public func cacheStatistics() throws -> CacheStatistics {
+        let directory = configuration.cacheDirectory
+        guard FileManager.default.fileExists(atPath: directory + "/data.mdb") else { return CacheStatistics(path: directory) }
+        do {
+            return try ResponseCache.open(at: directory).statistics(now: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        } catch let error as LMDBError where error.code.meansDamage {
+            throw Failure(.tampered, "the TMDb response cache is damaged (\(error.message)); \(ResponseCache.damageAdvice)")
+        }
+    }
+
+    /// Forgets every cached answer (the ledger is not touched): removes the files and makes an
+    /// empty cache, also when the cache is damaged.
+    public func clearCache() throws -> ResponseCache.Cleared {
+        try ResponseCache.clear(at: configuration.cacheDirectory)
+    }
+}
