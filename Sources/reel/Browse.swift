@@ -93,6 +93,7 @@ enum Browse {
             let progress = ProgressLine.pages()
             defer { progress.finish() }
             let report = try await app.titleList(query, for: try global.handle()) { progress.update(UInt64($0), of: UInt64($1)) }
+            progress.finish()  // before the list is written (the defer: when fetching fails)
             try global.json ? printJSON(json(report)) : render(report)
         }
     }

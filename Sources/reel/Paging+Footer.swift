@@ -15,8 +15,3 @@ extension Paging {
         guard (1...50).contains(pages) else { throw ValidationError("--pages takes 1 to 50") }
     }
 }
-
-extension ProgressLine {
-    /// The progress of fetching pages (shown from two pages on); `finish` it afterwards.
-    static func pages() -> ProgressLine { ProgressLine(label: "fetching pages", threshold: 2) }
-}

@@ -32,6 +32,7 @@ struct Search: AsyncParsableCommand {
             defer { progress.finish() }
             let search = SearchQuery(query, kind: kind, year: year, page: page, pages: pages)
             let report = try await app.search(search, for: try global.handle()) { progress.update(UInt64($0), of: UInt64($1)) }
+            progress.finish()  // before the list is written (the defer: when fetching fails)
             try global.json ? printJSON(json(report)) : render(report)
         }
     }
