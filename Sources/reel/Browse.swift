@@ -1,5 +1,4 @@
 import ArgumentParser
-import Catalog
 import Foundation
 import Ledger
 import Reel
@@ -21,7 +20,7 @@ struct Movies: AsyncParsableCommand {
     func validate() throws { try browse.check(person: withPerson) }
 
     func run() async throws {
-        try await runReporting { try await Browse.run(.movie, browse, person: withPerson, global: global) }
+        try await Browse.run(browse.query(.movie, person: withPerson), global: global)
     }
 }
 
@@ -38,11 +37,11 @@ struct Series: AsyncParsableCommand {
     func validate() throws { try browse.check(person: nil) }
 
     func run() async throws {
-        try await runReporting { try await Browse.run(.tv, browse, person: nil, global: global) }
+        try await Browse.run(browse.query(.tv, person: nil), global: global)
     }
 }
 
-extension DiscoverQuery.Order: ExpressibleByArgument {}
+extension TitleListQuery.Order: ExpressibleByArgument {}
 
 enum Browse {
     static let discussion = """
@@ -52,7 +51,7 @@ enum Browse {
         """
 
     struct Options: ParsableArguments {
-        @Option(help: "Order by popularity (default), release, rating or title.") var sort: DiscoverQuery.Order = .popularity
+        @Option(help: "Order by popularity (default), release, rating or title.") var sort: TitleListQuery.Order = .popularity
         @Flag(help: "Highest, newest or Z first (the default, except for --sort title).") var desc = false
         @Flag(help: "Lowest, oldest or A first (the default for --sort title).") var asc = false
         @Option(parsing: .upToNextOption, help: ArgumentHelp("Only titles with all of these genres (names or ids).", valueName: "genre"))
@@ -67,8 +66,7 @@ enum Browse {
         func check(person: String?) throws {
             if desc && asc { throw ValidationError("--desc and --asc contradict each other; give one") }
             if popular && topRated { throw ValidationError("--popular and --top-rated are two lists; give one") }
-            guard (1...Page<MovieSummary>.maximumPage).contains(page) else { throw ValidationError("--page takes 1 to 500 (TMDb serves no page past 500)") }
-            guard (1...50).contains(pages) else { throw ValidationError("--pages takes 1 to 50") }
+            try Paging.validate(page: page, pages: pages)
             if let year, !(1874...2100).contains(year) { throw ValidationError("--year takes a year such as 1999") }
             if popular || topRated {
                 var filters: [String] = []
@@ -82,79 +80,59 @@ enum Browse {
             }
         }
 
-        var descending: Bool { desc || (!asc && sort != .title) }
-
-        var list: String { popular ? "popular" : topRated ? "top-rated" : "discover" }
+        func query(_ mediaType: MediaType, person: String?) -> TitleListQuery {
+            TitleListQuery(
+                mediaType: mediaType, list: popular ? .popular : topRated ? .topRated : .discover, order: sort,
+                descending: desc || (!asc && sort != .title), genres: genre, anyGenre: anyGenre, year: year, person: person,
+                page: page, pages: pages)
+        }
     }
 
-    static func run(_ mediaType: MediaType, _ options: Options, person: String?, global: GlobalOptions) async throws {
-        let context = try AccountContext.load(global)
-        let language = context.language
-        let result = try await CatalogLocation.withClient(global) { client in
-            let genres = try await client.genres(mediaType, language: language)
-            let genreIDs = try await GenreNames.resolve(options.genre, mediaType: mediaType, in: genres, client: client)
-            var people: PersonLookup.Found?
-            if let person { people = try await PersonLookup.resolve(person, client: client, language: language) }
-            var query = DiscoverQuery(mediaType: mediaType)
-            query.order = options.sort
-            query.descending = options.descending
-            query.genres = genreIDs.map(\.id)
-            query.genreMatch = options.anyGenre ? .any : .all
-            query.people = people.map { [$0.id] } ?? []
-            query.year = options.year
-            query.language = language
-            let list = options.list
-            let fetched = try await PageFetcher.fetch(from: options.page, count: options.pages) { [query] page in
-                var query = query
-                query.page = page
-                return try await Self.page(mediaType, list, query, client: client)
-            }
-            return (genres, genreIDs, people, fetched)
+    static func run(_ query: TitleListQuery, global: GlobalOptions) async throws {
+        try await global.withApplication { app in
+            let progress = ProgressLine.pages()
+            defer { progress.finish() }
+            let report = try await app.titleList(query, for: try global.handle()) { progress.update(UInt64($0), of: UInt64($1)) }
+            progress.finish()  // before the list is written (the defer: when fetching fails)
+            try global.json ? printJSON(json(report)) : render(report)
         }
-        let (genres, chosen, people, fetched) = result
-        let rows = fetched.results.compactMap { TitleSummary($0, genres: genres) }.map {
-            TitleList.Row(key: $0.key, lookup: .known($0), savedAt: context.savedAt[$0.key])
-        }
-        if global.json {
-            let document: JSONValue = [
-                "mediaType": .string(mediaType.rawValue), "list": .string(options.list), "language": .string(language),
-                "sort": options.list == "discover" ? .string(options.sort.rawValue) : .null,
-                "descending": options.list == "discover" ? .bool(options.descending) : .null,
-                "genres": .array(chosen.map { ["id": .integer(Int64($0.id)), "name": .string($0.name)] }),
-                "anyGenre": .bool(options.anyGenre), "year": .init(options.year.map { .integer(Int64($0)) }),
-                "person": .init(people.map { ["id": .integer(Int64($0.id)), "name": .string($0.name)] }),
-                "page": .integer(Int64(options.page)), "pages": .integer(Int64(fetched.pagesFetched)),
-                "totalPages": .integer(Int64(fetched.totalPages)), "totalResults": .integer(Int64(fetched.totalResults)),
-                "count": .integer(Int64(rows.count)), "results": .array(rows.map(TitleList.json)),
-            ]
-            try printJSON(document)
-            return
-        }
-        var heading = [options.list == "popular" ? "Popular" : options.list == "top-rated" ? "Top rated" : "Discover"]
-        heading[0] += mediaType == .movie ? " movies" : " series"
-        if options.list == "discover" { heading.append("by \(options.sort.rawValue), \(options.descending ? "descending" : "ascending")") }
-        if !chosen.isEmpty { heading.append(chosen.map(\.name).joined(separator: options.anyGenre ? " or " : " and ")) }
-        if let year = options.year { heading.append(String(year)) }
-        if let people { heading.append("with \(people.name)") }
+    }
+
+    static func row(_ row: TitleListReport.Row) -> TitleList.Row {
+        TitleList.Row(key: row.summary.key, lookup: .known(row.summary), savedAt: row.savedAt)
+    }
+
+    private static func json(_ report: TitleListReport) -> JSONValue {
+        let query = report.query
+        let discover = query.list == .discover
+        return [
+            "mediaType": .string(query.mediaType.rawValue), "list": .string(query.list.rawValue), "language": .string(report.language),
+            "sort": discover ? .string(query.order.rawValue) : .null, "descending": discover ? .bool(query.descending) : .null,
+            "genres": .array(report.genres.map { ["id": .integer(Int64($0.id)), "name": .string($0.name)] }),
+            "anyGenre": .bool(query.anyGenre), "year": .init(query.year.map { .integer(Int64($0)) }),
+            "person": .init(report.person.map { ["id": .integer(Int64($0.id)), "name": .string($0.name)] }),
+            "page": .integer(Int64(query.page)), "pages": .integer(Int64(report.paging.pagesFetched)),
+            "totalPages": .integer(Int64(report.paging.totalPages)), "totalResults": .integer(Int64(report.paging.totalResults)),
+            "count": .integer(Int64(report.rows.count)), "results": .array(report.rows.map { TitleList.json(row($0)) }),
+        ]
+    }
+
+    private static func render(_ report: TitleListReport) {
+        let query = report.query
+        var heading = [query.list == .popular ? "Popular" : query.list == .topRated ? "Top rated" : "Discover"]
+        heading[0] += query.mediaType == .movie ? " movies" : " series"
+        if query.list == .discover { heading.append("by \(query.order.rawValue), \(query.descending ? "descending" : "ascending")") }
+        if !report.genres.isEmpty { heading.append(report.genres.map(\.name).joined(separator: query.anyGenre ? " or " : " and ")) }
+        if let year = query.year { heading.append(String(year)) }
+        if let person = report.person { heading.append("with \(person.name)") }
         // Genre and person names come from TMDb.
         Console.line(Terminal.bold(Terminal.fit(TerminalText.field(heading.joined(separator: " · ")))))
-        guard !rows.isEmpty else {
-            Console.line("no titles" + (options.page > 1 ? " on page \(options.page)" : ""))
+        guard !report.rows.isEmpty else {
+            Console.line("no titles" + (query.page > 1 ? " on page \(query.page)" : ""))
             return
         }
-        Console.line(TitleList(rows: rows, showsType: false).render(width: Terminal.width))
-        Console.line(Terminal.dim(Terminal.fit(fetched.footer() + (rows.contains { $0.savedAt != nil } ? "; \(TitleList.savedMark) saved" : ""))))
-    }
-
-    private static func page(_ mediaType: MediaType, _ list: String, _ query: DiscoverQuery, client: CatalogClient) async throws -> PageFetcher.Slice<MediaSummary> {
-        func wrap<T>(_ page: Page<T>, _ f: (T) -> MediaSummary) -> PageFetcher.Slice<MediaSummary> { PageFetcher.Slice(page, f) }
-        switch (mediaType, list) {
-        case (.movie, "popular"): return wrap(try await client.popularMovies(page: query.page, language: query.language), MediaSummary.movie)
-        case (.movie, "top-rated"): return wrap(try await client.topRatedMovies(page: query.page, language: query.language), MediaSummary.movie)
-        case (.movie, _): return wrap(try await client.discoverMovies(query), MediaSummary.movie)
-        case (.tv, "popular"): return wrap(try await client.popularSeries(page: query.page, language: query.language), MediaSummary.series)
-        case (.tv, "top-rated"): return wrap(try await client.topRatedSeries(page: query.page, language: query.language), MediaSummary.series)
-        case (.tv, _): return wrap(try await client.discoverSeries(query), MediaSummary.series)
-        }
+        Console.line(TitleList(rows: report.rows.map(row), showsType: false).render(width: Terminal.width))
+        let saved = report.rows.contains { $0.savedAt != nil } ? "; \(TitleList.savedMark) saved" : ""
+        Console.line(Terminal.dim(Terminal.fit(report.paging.footer() + saved)))
     }
 }

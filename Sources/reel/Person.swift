@@ -1,5 +1,4 @@
 import ArgumentParser
-import Catalog
 import Foundation
 import Ledger
 import Reel
@@ -25,89 +24,73 @@ struct Person: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await runReporting {
-            let context = try AccountContext.load(global)
-            let language = context.language
+        try await global.withApplication { app in
             let wanted = person.isEmpty ? Self.defaultPerson : person.joined(separator: " ")
-            let (details, images) = try await CatalogLocation.withClient(global) { client in
-                let found = try await PersonLookup.resolve(wanted, client: client, language: language)
-                return (try await client.person(found.id, language: language), try await client.configuration().images)
-            }
-            var credits = details.combinedCredits?.filmography ?? []
-            let total = credits.count
-            if let limit { credits = Array(credits.prefix(limit)) }
-            func key(_ credit: PersonCredit) -> MediaKey? { try? MediaKey(credit.media.isMovie ? .movie : .tv, Int64(credit.media.id)) }
-            let profileURL = images.url(details.profilePath, kind: .profile, size: "h632")
-
-            if global.json {
-                let document: JSONValue = [
-                    "id": .integer(Int64(details.id)), "name": .string(details.name), "language": .string(language),
-                    "knownForDepartment": .init(details.knownForDepartment.map(JSONValue.string)),
-                    "birthday": .init(details.birthday.map { .string($0.description) }),
-                    "deathday": .init(details.deathday.map { .string($0.description) }),
-                    "placeOfBirth": .init(details.placeOfBirth.map(JSONValue.string)),
-                    "alsoKnownAs": .array(details.alsoKnownAs.map(JSONValue.string)),
-                    "biography": .init(details.biography.map(JSONValue.string)), "popularity": .double(details.popularity),
-                    "profileURL": .init(profileURL.map(JSONValue.string)), "imdbId": .init(details.imdbID.map(JSONValue.string)),
-                    "creditCount": .integer(Int64(total)),
-                    "credits": .array(credits.compactMap { credit in
-                        guard let key = key(credit) else { return nil }
-                        return [
-                            "mediaType": .string(key.mediaType.rawValue), "id": .integer(key.id), "title": .string(credit.media.title),
-                            "date": .init(credit.media.date.map { .string($0.description) }),
-                            "year": .init(credit.media.date.map { .integer(Int64($0.year)) }),
-                            "role": .init(Self.role(credit).map(JSONValue.string)),
-                            "saved": .bool(context.savedAt[key] != nil), "savedAt": JSONForm.time(context.savedAt[key]),
-                        ]
-                    }),
-                ]
-                try printJSON(document)
-                return
-            }
-            // Names, places and the biography come from TMDb: each made terminal-safe before it is
-            // painted or wrapped.
-            let safe = TerminalText.field
-            var lines = [Terminal.bold(safe(details.name)) + "  " + Terminal.dim("person \(details.id)")]
-            var facts: [String] = []
-            if let department = details.knownForDepartment { facts.append("known for \(department)") }
-            if let birthday = details.birthday {
-                facts.append("born \(birthday)" + (details.placeOfBirth.map { " in \($0)" } ?? ""))
-            }
-            if let deathday = details.deathday { facts.append("died \(deathday)") }
-            if !facts.isEmpty { lines.append(Terminal.fit(safe(facts.joined(separator: " · ")))) }
-            if let biography = details.biography {
-                lines.append("")
-                for paragraph in TerminalText.lines(biography) where !paragraph.isEmpty {
-                    lines.append(contentsOf: Terminal.wrap(paragraph, width: Terminal.width))
-                }
-            }
-            if let profileURL { lines.append("Photo: \(safe(profileURL))") }
-            Console.line(lines.joined(separator: "\n"))
-            guard !credits.isEmpty else {
-                Console.line("\nno credits")
-                return
-            }
-            Console.line("")
-            var table = TextTable([" ", "YEAR", "TYPE", "TMDB ID", "TITLE", "ROLE"], alignments: [.left, .right, .left, .right, .left, .left])
-            for credit in credits {
-                guard let key = key(credit) else { continue }
-                table.add([
-                    context.savedAt[key] != nil ? TitleList.savedMark : " ", credit.media.date.map { String($0.year) } ?? "",
-                    key.mediaType.rawValue, String(key.id), credit.media.title, Self.role(credit) ?? "",
-                ])
-            }
-            Console.line(table.render(width: Terminal.width, flexible: [.init(5, minimum: 10), .init(4, minimum: 10)], droppable: [5, 2]))
-            let shown = credits.count < total ? "\(credits.count) of \(total)" : "\(total)"
-            Console.line(Terminal.dim(Terminal.fit("\(shown) titles, newest first" + (credits.contains { key($0).flatMap { context.savedAt[$0] } != nil } ? "; \(TitleList.savedMark) saved" : ""))))
+            let report = try await app.person(wanted, limit: limit, for: try global.handle())
+            try global.json ? printJSON(json(report)) : render(report)
         }
     }
 
-    /// `Sherlock Holmes (15 episodes)`, `Director`.
-    static func role(_ credit: PersonCredit) -> String? {
-        var role = credit.character.flatMap { $0.isEmpty ? nil : $0 } ?? credit.job
-        if let count = credit.episodeCount, count > 0, role != nil {
-            role! += " (\(count) episode\(count == 1 ? "" : "s"))"
+    private func json(_ report: PersonReport) -> JSONValue {
+        let details = report.details
+        return [
+            "id": .integer(Int64(details.id)), "name": .string(details.name), "language": .string(report.language),
+            "knownForDepartment": .init(details.knownForDepartment.map(JSONValue.string)),
+            "birthday": .init(details.birthday.map { .string($0.description) }),
+            "deathday": .init(details.deathday.map { .string($0.description) }),
+            "placeOfBirth": .init(details.placeOfBirth.map(JSONValue.string)),
+            "alsoKnownAs": .array(details.alsoKnownAs.map(JSONValue.string)),
+            "biography": .init(details.biography.map(JSONValue.string)), "popularity": .double(details.popularity),
+            "profileURL": .init(report.profileURL.map(JSONValue.string)), "imdbId": .init(details.imdbID.map(JSONValue.string)),
+            "creditCount": .integer(Int64(report.total)),
+            "credits": .array(report.credits.map { credit in
+                [
+                    "mediaType": .string(credit.key.mediaType.rawValue), "id": .integer(credit.key.id), "title": .string(credit.title),
+                    "date": .init(credit.date.map { .string($0.description) }),
+                    "year": .init(credit.date.map { .integer(Int64($0.year)) }),
+                    "role": .init(credit.role.map(JSONValue.string)),
+                    "saved": .bool(credit.savedAt != nil), "savedAt": JSONForm.time(credit.savedAt),
+                ]
+            }),
+        ]
+    }
+
+    private func render(_ report: PersonReport) {
+        let details = report.details
+        // Names, places and the biography come from TMDb: each made terminal-safe before it is
+        // painted or wrapped.
+        let safe = TerminalText.field
+        var lines = [Terminal.bold(safe(details.name)) + "  " + Terminal.dim("person \(details.id)")]
+        var facts: [String] = []
+        if let department = details.knownForDepartment { facts.append("known for \(department)") }
+        if let birthday = details.birthday {
+            facts.append("born \(birthday)" + (details.placeOfBirth.map { " in \($0)" } ?? ""))
         }
-        return role
+        if let deathday = details.deathday { facts.append("died \(deathday)") }
+        if !facts.isEmpty { lines.append(Terminal.fit(safe(facts.joined(separator: " · ")))) }
+        if let biography = details.biography {
+            lines.append("")
+            for paragraph in TerminalText.lines(biography) where !paragraph.isEmpty {
+                lines.append(contentsOf: Terminal.wrap(paragraph, width: Terminal.width))
+            }
+        }
+        if let profileURL = report.profileURL { lines.append("Photo: \(safe(profileURL))") }
+        Console.line(lines.joined(separator: "\n"))
+        guard report.shown > 0 else {
+            Console.line("\nno credits")
+            return
+        }
+        Console.line("")
+        var table = TextTable([" ", "YEAR", "TYPE", "TMDB ID", "TITLE", "ROLE"], alignments: [.left, .right, .left, .right, .left, .left])
+        for credit in report.credits {
+            table.add([
+                credit.savedAt != nil ? TitleList.savedMark : " ", credit.date.map { String($0.year) } ?? "",
+                credit.key.mediaType.rawValue, String(credit.key.id), credit.title, credit.role ?? "",
+            ])
+        }
+        Console.line(table.render(width: Terminal.width, flexible: [.init(5, minimum: 10), .init(4, minimum: 10)], droppable: [5, 2]))
+        let shown = report.shown < report.total ? "\(report.shown) of \(report.total)" : "\(report.total)"
+        let saved = report.credits.contains { $0.savedAt != nil } ? "; \(TitleList.savedMark) saved" : ""
+        Console.line(Terminal.dim(Terminal.fit("\(shown) titles, newest first" + saved)))
     }
 }

@@ -17,6 +17,9 @@ final class ProgressLine: @unchecked Sendable {
         self.threshold = threshold
     }
 
+    /// The progress of fetching pages of a TMDb list (shown from two pages on).
+    static func pages() -> ProgressLine { ProgressLine(label: "fetching pages", threshold: 2) }
+
     func update(_ done: UInt64, of total: UInt64) {
         guard enabled, total > 0, total >= threshold else { return }
         let percent = min(100, done * 100 / total)

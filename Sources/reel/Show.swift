@@ -1,5 +1,4 @@
 import ArgumentParser
-import Catalog
 import Foundation
 import Ledger
 import Reel
@@ -19,36 +18,16 @@ struct Show: AsyncParsableCommand {
     @Flag(help: "Also list similar titles.") var similar = false
 
     func run() async throws {
-        try await runReporting {
+        try await global.withApplication { app in
             let key: MediaKey
             do { key = try MediaKey(mediaType, parsing: id) } catch {
                 throw ReelFailure(message: "\(error)", status: .usage)
             }
-            let handle = try global.handle()
-            // The account's language and saved list, when there is a ledger and an account.
-            var language = LanguageTag.default.description
-            var savedAt: Int64?
-            if AccountService.ledgerExists(at: global.resolvedDataDirectory) {
-                let service = try LedgerLocation.existingService(global)
-                do {
-                    let view = try service.view(of: handle)
-                    language = view.state.settings.language.description
-                    savedAt = view.state.saved.items.first { $0.key == key }?.addedAt
-                } catch ReelError.noAccount, ReelError.accountDeleted {
-                    // No account yet: English, and nothing saved.
-                }
-            }
-            let details = try await CatalogLocation.withClient(global) { client in
-                do {
-                    return try await TitleDetails.fetch(key, language: language, similar: similar, from: client)
-                } catch CatalogError.notFound {
-                    throw ReelFailure(message: "TMDb has no \(mediaType == .movie ? "movie" : "series") with id \(id)", status: .notFound)
-                }
-            }
+            let details = try await app.titleDetails(key, similar: similar, for: try global.handle())
             if global.json {
-                try printJSON(details.json(savedAt: savedAt, language: language))
+                try printJSON(details.json())
             } else {
-                Console.line(details.render(savedAt: savedAt, width: Terminal.width))
+                Console.line(details.render(width: Terminal.width))
             }
         }
     }

@@ -1,101 +1,36 @@
-import Catalog
 import Foundation
 import Ledger
 import Reel
 
-/// A movie's or series' details as `reel show` presents them: one shape for both, built from
-/// the catalog's answers.
-struct TitleDetails {
-    let key: MediaKey
-    let title: String
-    let originalTitle: String?
-    let date: TMDbDate?
-    let endDate: TMDbDate?
-    let genres: [String]
-    let overview: String?
-    let tagline: String?
-    let voteAverage: Double
-    let voteCount: Int
-    let popularity: Double
-    let runtime: Int?
-    let seasons: Int?
-    let episodes: Int?
-    let status: String?
-    let originalLanguage: String?
-    let spokenLanguages: [String]
-    let companies: [String]
-    let people: [(role: String, names: [String])]
-    let trailers: [(name: String, url: String)]
-    let posterURL: String?
-    let backdropURL: String?
-    let similar: [(key: MediaKey, title: String, year: Int?)]
-
-    static func fetch(_ key: MediaKey, language: String, similar wantSimilar: Bool, from client: CatalogClient) async throws -> TitleDetails {
-        let images = try await client.configuration().images
-        var appending: Set<CatalogRequest.Appendix> = [.credits, .videos]
-        if wantSimilar { appending.insert(.similar) }
-        switch key.mediaType {
-        case .movie:
-            let m = try await client.movie(Int(key.id), language: language, appending: appending)
-            let directors: [String] = m.credits?.directors.map(\.name) ?? []
-            let cast: [String] = m.credits.map { Array($0.cast.prefix(5)).map(\.name) } ?? []
-            let trailers: [(name: String, url: String)] = (m.videos?.trailers ?? []).compactMap { v in v.watchURL.map { (v.name, $0) } }
-            let similar: [(key: MediaKey, title: String, year: Int?)] = (m.similar?.results ?? []).compactMap { s in
-                guard let k = try? MediaKey(.movie, Int64(s.id)) else { return nil }
-                return (k, s.title, s.releaseDate?.year)
-            }
-            return TitleDetails(
-                key: key, title: m.title, originalTitle: m.originalTitle, date: m.releaseDate, endDate: nil,
-                genres: m.genres.map(\.name), overview: m.overview, tagline: m.tagline, voteAverage: m.voteAverage,
-                voteCount: m.voteCount, popularity: m.popularity, runtime: m.runtime, seasons: nil, episodes: nil,
-                status: m.status, originalLanguage: m.originalLanguage, spokenLanguages: m.spokenLanguages.map(\.displayName),
-                companies: m.productionCompanies.map(\.name),
-                people: [("Directed by", directors), ("Starring", cast)], trailers: trailers,
-                posterURL: images.url(m.posterPath, kind: .poster, size: "w500"),
-                backdropURL: images.url(m.backdropPath, kind: .backdrop, size: "w1280"), similar: similar
-            )
-        case .tv:
-            let s = try await client.series(Int(key.id), language: language, appending: appending)
-            let creators: [String] = s.createdBy.map(\.name)
-            let cast: [String] = s.credits.map { Array($0.cast.prefix(5)).map(\.name) } ?? []
-            let trailers: [(name: String, url: String)] = (s.videos?.trailers ?? []).compactMap { v in v.watchURL.map { (v.name, $0) } }
-            let similar: [(key: MediaKey, title: String, year: Int?)] = (s.similar?.results ?? []).compactMap { r in
-                guard let k = try? MediaKey(.tv, Int64(r.id)) else { return nil }
-                return (k, r.name, r.firstAirDate?.year)
-            }
-            return TitleDetails(
-                key: key, title: s.name, originalTitle: s.originalName, date: s.firstAirDate, endDate: s.lastAirDate,
-                genres: s.genres.map(\.name), overview: s.overview, tagline: s.tagline, voteAverage: s.voteAverage,
-                voteCount: s.voteCount, popularity: s.popularity, runtime: s.episodeRunTime.first, seasons: s.numberOfSeasons,
-                episodes: s.numberOfEpisodes, status: s.status, originalLanguage: s.originalLanguage,
-                spokenLanguages: s.spokenLanguages.map(\.displayName), companies: (s.networks + s.productionCompanies).map(\.name),
-                people: [("Created by", creators), ("Starring", cast)], trailers: trailers,
-                posterURL: images.url(s.posterPath, kind: .poster, size: "w500"),
-                backdropURL: images.url(s.backdropPath, kind: .backdrop, size: "w1280"), similar: similar
-            )
-        }
-    }
-
+/// A title's details as `reel show` presents them: text (each text from TMDb made
+/// terminal-safe) or JSON.
+extension TitleDetailsReport {
     /// The same details with every text from TMDb made one terminal-safe line (`TerminalText`);
     /// the overview keeps its paragraphs, each made safe by `render`.
-    private func terminalSafe() -> TitleDetails {
+    private func terminalSafe() -> TitleDetailsReport {
         let safe = TerminalText.field
-        return TitleDetails(
-            key: key, title: safe(title), originalTitle: originalTitle.map(safe), date: date, endDate: endDate,
-            genres: genres.map(safe), overview: overview, tagline: tagline.map(safe), voteAverage: voteAverage,
-            voteCount: voteCount, popularity: popularity, runtime: runtime, seasons: seasons, episodes: episodes,
-            status: status.map(safe), originalLanguage: originalLanguage.map(safe), spokenLanguages: spokenLanguages.map(safe),
-            companies: companies.map(safe), people: people.map { ($0.role, $0.names.map(safe)) },
-            trailers: trailers.map { (safe($0.name), safe($0.url)) }, posterURL: posterURL.map(safe),
-            backdropURL: backdropURL.map(safe), similar: similar.map { ($0.key, safe($0.title), $0.year) })
+        var details = self
+        details.title = safe(title)
+        details.originalTitle = originalTitle.map(safe)
+        details.genres = genres.map(safe)
+        details.tagline = tagline.map(safe)
+        details.status = status.map(safe)
+        details.originalLanguage = originalLanguage.map(safe)
+        details.spokenLanguages = spokenLanguages.map(safe)
+        details.companies = companies.map(safe)
+        details.people = people.map { ($0.role, $0.names.map(safe)) }
+        details.trailers = trailers.map { (safe($0.name), safe($0.url)) }
+        details.posterURL = posterURL.map(safe)
+        details.backdropURL = backdropURL.map(safe)
+        for i in details.similar.indices { details.similar[i].title = safe(similar[i].title) }
+        return details
     }
 
-    func render(savedAt: Int64?, width: Int) -> String {
-        let details = terminalSafe()
-        return details.renderSafe(savedAt: savedAt, width: width)
+    func render(width: Int) -> String {
+        terminalSafe().renderSafe(width: width)
     }
 
-    private func renderSafe(savedAt: Int64?, width: Int) -> String {
+    private func renderSafe(width: Int) -> String {
         var lines: [String] = []
         let year = date.map { " (\($0.year))" } ?? ""
         lines.append(Terminal.bold(title + year) + "  " + Terminal.dim(key.description))
@@ -138,7 +73,7 @@ struct TitleDetails {
         }.joined(separator: "\n")
     }
 
-    func json(savedAt: Int64?, language: String) -> JSONValue {
+    func json() -> JSONValue {
         func list(_ items: [String]) -> JSONValue { .array(items.map(JSONValue.string)) }
         return [
             "mediaType": .string(key.mediaType.rawValue), "id": .integer(key.id), "language": .string(language),

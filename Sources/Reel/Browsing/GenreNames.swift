@@ -1,4 +1,5 @@
 import Catalog
+import Failures
 import Ledger
 
 /// `--genre` values made TMDb genre ids: names in the account's language (case and accents
@@ -23,9 +24,7 @@ enum GenreNames {
                 continue
             }
             let noun = mediaType == .movie ? "movie" : "series"
-            throw ReelFailure(
-                message: "no \(noun) genre '\(name)'; the genres are: \(genres.genres.map(\.name).joined(separator: ", "))",
-                status: .usage)
+            throw Failure(.usage, "no \(noun) genre '\(name)'; the genres are: \(genres.genres.map(\.name).joined(separator: ", "))")
         }
         return found
     }

@@ -1,0 +1,94 @@
+import Catalog
+import Ledger
+
+/// A movie's or series' details in the account's language, one shape for both, built from the
+/// catalog's answers, and whether the account saved it. Its texts are TMDb's as they came (a
+/// front end makes them safe for where it shows them), so its fields can be replaced.
+public struct TitleDetailsReport: Sendable {
+    public typealias Date = TMDbDate
+
+    public struct Similar: Sendable {
+        public var key: MediaKey
+        public var title: String
+        public var year: Int?
+    }
+
+    public var key: MediaKey
+    public var language: String
+    public var title: String
+    public var originalTitle: String?
+    public var date: Date?
+    /// Series: the last air date.
+    public var endDate: Date?
+    public var genres: [String]
+    public var overview: String?
+    public var tagline: String?
+    public var voteAverage: Double
+    public var voteCount: Int
+    public var popularity: Double
+    /// Minutes (series: per episode).
+    public var runtime: Int?
+    public var seasons: Int?
+    public var episodes: Int?
+    public var status: String?
+    public var originalLanguage: String?
+    public var spokenLanguages: [String]
+    public var companies: [String]
+    /// `Directed by` (movies) or `Created by` (series), then `Starring` (the first five of the cast).
+    public var people: [(role: String, names: [String])]
+    public var trailers: [(name: String, url: String)]
+    public var posterURL: String?
+    public var backdropURL: String?
+    public var similar: [Similar]
+    /// When the account saved the title; `nil`: not saved.
+    public var savedAt: Int64?
+
+    /// The details of `key` from `client`, with similar titles when asked for.
+    static func fetch(_ key: MediaKey, language: String, similar wantSimilar: Bool, savedAt: Int64?, from client: CatalogClient) async throws
+        -> TitleDetailsReport
+    {
+        let images = try await client.configuration().images
+        var appending: Set<CatalogRequest.Appendix> = [.credits, .videos]
+        if wantSimilar { appending.insert(.similar) }
+        switch key.mediaType {
+        case .movie:
+            let m = try await client.movie(Int(key.id), language: language, appending: appending)
+            let directors: [String] = m.credits?.directors.map(\.name) ?? []
+            let cast: [String] = m.credits.map { Array($0.cast.prefix(5)).map(\.name) } ?? []
+            let trailers: [(name: String, url: String)] = (m.videos?.trailers ?? []).compactMap { v in v.watchURL.map { (v.name, $0) } }
+            let similar: [Similar] = (m.similar?.results ?? []).compactMap { s in
+                guard let k = try? MediaKey(.movie, Int64(s.id)) else { return nil }
+                return Similar(key: k, title: s.title, year: s.releaseDate?.year)
+            }
+            return TitleDetailsReport(
+                key: key, language: language, title: m.title, originalTitle: m.originalTitle, date: m.releaseDate, endDate: nil,
+                genres: m.genres.map(\.name), overview: m.overview, tagline: m.tagline, voteAverage: m.voteAverage,
+                voteCount: m.voteCount, popularity: m.popularity, runtime: m.runtime, seasons: nil, episodes: nil,
+                status: m.status, originalLanguage: m.originalLanguage, spokenLanguages: m.spokenLanguages.map(\.displayName),
+                companies: m.productionCompanies.map(\.name),
+                people: [("Directed by", directors), ("Starring", cast)], trailers: trailers,
+                posterURL: images.url(m.posterPath, kind: .poster, size: "w500"),
+                backdropURL: images.url(m.backdropPath, kind: .backdrop, size: "w1280"), similar: similar, savedAt: savedAt
+            )
+        case .tv:
+            let s = try await client.series(Int(key.id), language: language, appending: appending)
+            let creators: [String] = s.createdBy.map(\.name)
+            let cast: [String] = s.credits.map { Array($0.cast.prefix(5)).map(\.name) } ?? []
+            let trailers: [(name: String, url: String)] = (s.videos?.trailers ?? []).compactMap { v in v.watchURL.map { (v.name, $0) } }
+            let similar: [Similar] = (s.similar?.results ?? []).compactMap { r in
+                guard let k = try? MediaKey(.tv, Int64(r.id)) else { return nil }
+                return Similar(key: k, title: r.name, year: r.firstAirDate?.year)
+            }
+            return TitleDetailsReport(
+                key: key, language: language, title: s.name, originalTitle: s.originalName, date: s.firstAirDate, endDate: s.lastAirDate,
+                genres: s.genres.map(\.name), overview: s.overview, tagline: s.tagline, voteAverage: s.voteAverage,
+                voteCount: s.voteCount, popularity: s.popularity, runtime: s.episodeRunTime.first, seasons: s.numberOfSeasons,
+                episodes: s.numberOfEpisodes, status: s.status, originalLanguage: s.originalLanguage,
+                spokenLanguages: s.spokenLanguages.map(\.displayName), companies: (s.networks + s.productionCompanies).map(\.name),
+                people: [("Created by", creators), ("Starring", cast)], trailers: trailers,
+                posterURL: images.url(s.posterPath, kind: .poster, size: "w500"),
+                backdropURL: images.url(s.backdropPath, kind: .backdrop, size: "w1280"), similar: similar, savedAt: savedAt
+            )
+        }
+    }
+}

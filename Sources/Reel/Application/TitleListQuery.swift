@@ -1,0 +1,43 @@
+import Catalog
+import Ledger
+
+/// Which list of movies or series to browse: TMDb's discover with its filters and order, or its
+/// popular or top-rated chart; which pages of it.
+public struct TitleListQuery: Sendable {
+    public typealias Order = DiscoverQuery.Order
+
+    public enum List: String, Sendable, CaseIterable {
+        case discover, popular, topRated = "top-rated"
+    }
+
+    public var mediaType: MediaType
+    public var list: List = .discover
+    public var order: Order = .popularity
+    public var descending = true
+    /// Only titles with all of these genres (names in the account's language, English names, or
+    /// TMDb ids).
+    public var genres: [String] = []
+    /// With several genres: titles with any of them.
+    public var anyGenre = false
+    public var year: Int?
+    /// Only movies with this person in the cast or crew: a name or a TMDb person id.
+    public var person: String?
+    public var page = 1
+    public var pages = 1
+
+    public init(
+        mediaType: MediaType, list: List = .discover, order: Order = .popularity, descending: Bool = true, genres: [String] = [],
+        anyGenre: Bool = false, year: Int? = nil, person: String? = nil, page: Int = 1, pages: Int = 1
+    ) {
+        self.mediaType = mediaType
+        self.list = list
+        self.order = order
+        self.descending = descending
+        self.genres = genres
+        self.anyGenre = anyGenre
+        self.year = year
+        self.person = person
+        self.page = page
+        self.pages = pages
+    }
+}
