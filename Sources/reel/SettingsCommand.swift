@@ -18,10 +18,9 @@ struct SettingsCommand: AsyncParsableCommand {
         @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
 
         func run() async throws {
-            try await runReporting {
+            try await global.withApplication { app in
                 let handle = try global.handle()
-                let service = try LedgerLocation.existingService(global)
-                let view = try service.view(of: handle, asOf: asOf?.value)
+                let view = try app.account(handle, asOf: asOf?.value)
                 let settings = view.state.settings
                 if global.json {
                     var document = JSONForm.settings(settings).objectValue ?? [:]

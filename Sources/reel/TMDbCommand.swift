@@ -25,35 +25,20 @@ struct TMDbCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await runReporting {
-                let store = CredentialStore()
-                let found = try store.load()
-                var checked = false
-                var accepted: Bool?
-                var problem: String?
-                if let found, !global.isOffline {
-                    let client = CatalogClient.tmdb(baseURL: CatalogLocation.baseURL, credentials: found.credentials, cache: nil,
-                                                    limits: CatalogLimits.from(environment: ProcessInfo.processInfo.environment))
-                    let outcome = await TMDbCommand.check(client)
-                    if let error = outcome {
-                        if case .invalidCredentials = error { accepted = false }
-                        problem = error.description
-                    } else {
-                        accepted = true
-                    }
-                    checked = true
-                }
+            try await global.withApplication { app in
+                let status = try await app.credentialStatus()
+                let (found, checked, accepted, problem) = (status.found, status.checked, status.accepted, status.problem)
                 let kind: String? = found.map { $0.credentials.isAPIKey ? "apiKey" : "token" }
                 if global.json {
                     let document: JSONValue = [
                         "catalog": .string(found == nil ? "sample" : "tmdb"), "credential": .init(kind.map(JSONValue.string)),
-                        "source": .init(found.map { .string($0.source.description) }), "baseURL": .string(CatalogLocation.baseURL),
-                        "configFile": .string(store.path), "checked": .bool(checked), "accepted": .init(accepted.map(JSONValue.bool)),
+                        "source": .init(found.map { .string($0.source.description) }), "baseURL": .string(status.baseURL),
+                        "configFile": .string(status.configFile), "checked": .bool(checked), "accepted": .init(accepted.map(JSONValue.bool)),
                         "problem": .init(problem.map(JSONValue.string)),
                     ]
                     try printJSON(document)
                 } else if let found {
-                    Console.line("catalog: TMDb at \(CatalogLocation.baseURL)")
+                    Console.line("catalog: TMDb at \(status.baseURL)")
                     Console.line("credential: \(found.credentials) from \(found.source)")
                     if !checked {
                         Console.line("not checked (offline)")
@@ -64,7 +49,7 @@ struct TMDbCommand: AsyncParsableCommand {
                     }
                 } else {
                     Console.line("catalog: the bundled sample catalog (no TMDb credentials)")
-                    Console.line("to use TMDb: export TMDB_API_TOKEN=… or run 'reel tmdb login' (writes \(store.path), mode 0600)")
+                    Console.line("to use TMDb: export TMDB_API_TOKEN=… or run 'reel tmdb login' (writes \(status.configFile), mode 0600)")
                 }
                 if accepted == false { throw ExitCode(ExitStatus.credentials.rawValue) }
                 if checked && accepted == nil { throw ExitCode(ExitStatus.unavailable.rawValue) }
@@ -88,7 +73,7 @@ struct TMDbCommand: AsyncParsableCommand {
         var noCheck = false
 
         func run() async throws {
-            try await runReporting {
+            try await global.withApplication { app in
                 let secret: String
                 switch Credentials.given(try Self.readSecret()) {
                 case .empty:
@@ -102,23 +87,12 @@ struct TMDbCommand: AsyncParsableCommand {
                 if !apiKey, case .apiKey = credentials {
                     Terminal.notice("that looks like a v3 API key (32 hex characters), so it is saved as a v3 key (sent as api_key), not as a token")
                 }
-                var checked = false
-                if !noCheck && !global.isOffline {
-                    let client = CatalogClient.tmdb(baseURL: CatalogLocation.baseURL, credentials: credentials, cache: nil)
-                    if let error = await TMDbCommand.check(client) {
-                        if case .invalidCredentials = error { throw error }
-                        Terminal.notice("could not check the credential now (\(error)); saving it anyway")
-                    } else {
-                        checked = true
-                    }
-                }
-                let store = CredentialStore()
-                try store.save(credentials)
+                let (path, checked) = try await app.login(credentials, check: !noCheck)
                 Console.changed("the credential was saved")
                 if global.json {
-                    try printJSON(["saved": .string(store.path), "credential": .string(credentials.isAPIKey ? "apiKey" : "token"), "checked": .bool(checked)] as JSONValue)
+                    try printJSON(["saved": .string(path), "credential": .string(credentials.isAPIKey ? "apiKey" : "token"), "checked": .bool(checked)] as JSONValue)
                 } else {
-                    Console.line("saved \(credentials) to \(store.path)" + (checked ? "; TMDb accepts it" : ""))
+                    Console.line("saved \(credentials) to \(path)" + (checked ? "; TMDb accepts it" : ""))
                 }
             }
         }
@@ -150,35 +124,18 @@ struct TMDbCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            try await runReporting {
-                let store = CredentialStore()
-                let removed = try store.remove()
+            try await global.withApplication { app in
+                let (removed, path) = try app.logout()
                 if removed { Console.changed("the credential file was removed") }
                 if global.json {
-                    try printJSON(["removed": .bool(removed), "path": .string(store.path)] as JSONValue)
+                    try printJSON(["removed": .bool(removed), "path": .string(path)] as JSONValue)
                 } else {
-                    Console.line(removed ? "removed \(store.path)" : "no saved credential at \(store.path)")
+                    Console.line(removed ? "removed \(path)" : "no saved credential at \(path)")
                 }
                 if ProcessInfo.processInfo.environment["TMDB_API_TOKEN"] != nil || ProcessInfo.processInfo.environment["TMDB_API_KEY"] != nil {
                     Terminal.notice("TMDB_API_TOKEN or TMDB_API_KEY is still set in the environment")
                 }
             }
         }
-    }
-}
-
-extension TMDbCommand {
-    /// Asks TMDb whether it accepts the client's credential; nil when it does. Shuts the client down.
-    static func check(_ client: CatalogClient) async -> CatalogError? {
-        var failure: CatalogError?
-        do {
-            try await client.validateCredentials()
-        } catch let error as CatalogError {
-            failure = error
-        } catch {
-            failure = .unavailable(endpoint: "/authentication", reason: "\(error)")
-        }
-        await client.shutdown()
-        return failure
     }
 }

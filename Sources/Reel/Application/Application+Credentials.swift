@@ -1,0 +1,63 @@
+import Catalog
+import Foundation
+
+extension Application {
+    /// Which credential is configured and, unless offline, whether TMDb accepts it.
+    public func credentialStatus() async throws -> CredentialStatus {
+        let store = CredentialStore(environment: configuration.environment)
+        let found = try credentials()
+        var accepted: Bool?
+        var problem: String?
+        if let found, !configuration.offline {
+            if let error = await check(found.credentials, limits: CatalogLimits.from(environment: configuration.environment)) {
+                if case .invalidCredentials = error { accepted = false }
+                problem = error.description
+            } else {
+                accepted = true
+            }
+        }
+        return CredentialStatus(
+            found: found, configFile: store.path, baseURL: configuration.catalogBaseURL, checked: found != nil && !configuration.offline,
+            accepted: accepted, problem: problem)
+    }
+
+    /// Saves `credentials` in Reel's credentials file (mode 0600), after asking TMDb whether it
+    /// accepts them unless `check` is false or offline: a refused credential is not saved; one
+    /// that cannot be checked now is saved with a note. Returns the file and whether TMDb said yes.
+    public func login(_ credentials: Credentials, check: Bool) async throws -> (path: String, checked: Bool) {
+        var checked = false
+        if check && !configuration.offline {
+            if let error = await self.check(credentials, limits: CatalogLimits()) {
+                if case .invalidCredentials = error { throw error }
+                configuration.notice("could not check the credential now (\(error)); saving it anyway")
+            } else {
+                checked = true
+            }
+        }
+        let store = CredentialStore(environment: configuration.environment)
+        try store.save(credentials)
+        return (store.path, checked)
+    }
+
+    /// Removes Reel's credentials file (environment variables are not touched): whether there
+    /// was one, and where.
+    public func logout() throws -> (removed: Bool, path: String) {
+        let store = CredentialStore(environment: configuration.environment)
+        return (try store.remove(), store.path)
+    }
+
+    /// Asks TMDb whether it accepts `credentials`; `nil` when it does.
+    private func check(_ credentials: Credentials, limits: CatalogLimits) async -> CatalogError? {
+        let client = CatalogClient.tmdb(baseURL: configuration.catalogBaseURL, credentials: credentials, cache: nil, limits: limits)
+        var failure: CatalogError?
+        do {
+            try await client.validateCredentials()
+        } catch let error as CatalogError {
+            failure = error
+        } catch {
+            failure = .unavailable(endpoint: "/authentication", reason: "\(error)")
+        }
+        await client.shutdown()
+        return failure
+    }
+}
