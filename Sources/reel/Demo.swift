@@ -77,8 +77,8 @@ struct Demo: AsyncParsableCommand {
             }
             if let saved {
                 Self.restoreStandardOutput(saved)
-                let log = try LedgerLocation.openExisting(directory)
-                try printJSON(try log.envelopes(from: 1, maxCount: Int.max).map(EnvelopeJSON.init))
+                let app = Application(Application.Configuration(dataDirectory: directory))
+                try printJSON(try app.envelopes())
             }
         }
     }

@@ -33,3 +33,10 @@ extension Application {
         return report
     }
 }
+
+extension Application {
+    /// Every envelope of the log, in order, as the documented JSON form (`Schemas/envelope.schema.json`).
+    public func envelopes() throws -> [EnvelopeJSON] {
+        try existingLog().envelopes(from: 1, maxCount: Int.max).map(EnvelopeJSON.init)
+    }
+}
