@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import JSONKit
 import Ledger
 
 /// `reel genres [movie|tv]`: TMDb's genres, named in the account's language.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// The catalog as the rest of Reel sees it: typed answers for TMDb requests, whoever serves them

@@ -1,8 +1,9 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
-import Foundation
 import Synchronization
 
 /// TMDb over HTTP: one shared AsyncHTTPClient (pooled, keep-alive connections), credentials
