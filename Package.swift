@@ -22,12 +22,18 @@ let package = Package(
         .library(name: "Reel", targets: ["Reel"]),
         .library(name: "Catalog", targets: ["Catalog"]),
         .library(name: "Failures", targets: ["Failures"]),
+        .library(name: "JSONKit", targets: ["JSONKit"]),
+        .library(name: "Files", targets: ["Files"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Already in the graph through AsyncHTTPClient; named because Catalog imports from them
+        // (the decompression limit's type; TLS errors, to classify them).
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
     ],
     targets: [
         // LMDB comes from the system (Debian: liblmdb-dev); nothing of it is vendored.
@@ -38,6 +44,12 @@ let package = Package(
         ),
         // What kind of failure an error is (usage, not found, tampered, ...), for every module.
         .target(name: "Failures", swiftSettings: hygiene),
+        // JSON as bytes and values: the strict parser, the canonical and the indented printer.
+        // Plumbing for the ledger's payloads, TMDb's answers, the sample catalog and `--json`.
+        .target(name: "JSONKit", dependencies: ["Failures"], swiftSettings: hygiene),
+        // Files read up to a limit (imports, photos) and written whole or not at all, mode 0600
+        // (exports, the credentials file).
+        .target(name: "Files", dependencies: ["Failures"], swiftSettings: hygiene),
         .target(name: "LMDB", dependencies: ["CLMDB", "Failures"]),
         // AES-256-GCM with a reusable key schedule from the system's OpenSSL libcrypto, loaded with
         // dlopen on first bulk use (headers: Debian libssl-dev); see GCMContext.
@@ -47,33 +59,37 @@ let package = Package(
             dependencies: ["LMDB", "Failures", "CLibCrypto", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The domain: pure Swift, no storage and no network.
-        .target(name: "Ledger", dependencies: ["Failures"]),
+        .target(name: "Ledger", dependencies: ["Failures", "JSONKit"], swiftSettings: hygiene),
         // Application services: the domain wired to the log, projections in the store, and
         // hydration (ledger items filled in with catalog details).
-        .target(name: "Reel", dependencies: ["Failures", "Ledger", "EventLog", "LMDB", "Catalog", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "Reel", dependencies: ["Failures", "Files", "JSONKit", "Ledger", "EventLog", "LMDB", "Catalog", .product(name: "Crypto", package: "swift-crypto")]),
         // TMDb: models, the polite HTTP client, its LMDB response cache, and the bundled sample catalog.
         .target(
             name: "Catalog",
             dependencies: [
-                "Failures", "Ledger", "LMDB",
+                "Failures", "Files", "JSONKit", "Ledger", "LMDB",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             // SampleData/*.json is the source of Sample/SampleData.swift (Tools/embed_sample_catalog.py).
-            exclude: ["SampleData"]
+            exclude: ["SampleData"],
+            swiftSettings: hygiene
         ),
         // A TMDb-compatible HTTP server over the sample catalog, with fault injection.
         .target(
             name: "FakeTMDb",
             dependencies: [
-                "Catalog", "Ledger",
+                "Catalog", "JSONKit", "Ledger",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: hygiene
         ),
         .executableTarget(
             name: "fake-tmdb",
@@ -81,7 +97,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "reel",
-            dependencies: ["Reel", "Failures", "Ledger", "EventLog", "Catalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Reel", "Failures", "Files", "JSONKit", "Ledger", "EventLog", "Catalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "reel-bench",
@@ -94,9 +110,22 @@ let package = Package(
         .target(name: "ReelTestSupport", path: "Sources/ReelTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "ReelTestSupport"]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "FakeTMDb", "Ledger", "ReelTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReelTests", dependencies: ["Reel", "Ledger", "EventLog", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "ReelTestSupport"]),
+        .testTarget(name: "FilesTests", dependencies: ["Files", "ReelTestSupport"]),
+        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "JSONKit", "ReelTestSupport"]),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: [
+                "Catalog", "FakeTMDb", "JSONKit", "Ledger", "ReelTestSupport",
+                // To make the transport's errors as AsyncHTTPClient, NIO and NIOSSL throw them.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(name: "ReelTests", dependencies: ["Reel", "JSONKit", "Ledger", "EventLog", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // Reel, Ledger and LMDB only to craft hostile exports with valid hashes (CraftedExport).
         .testTarget(name: "EndToEndTests", dependencies: ["EventLog", "Reel", "Ledger", "LMDB", "ReelTestSupport"]),
     ]

@@ -1,6 +1,7 @@
 import Catalog
 import Crypto
 import Foundation
+import JSONKit
 import Ledger
 import NIOCore
 import NIOHTTP1
@@ -275,22 +276,16 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
 
     /// `body` (JSON) with every string member passed through `change` (member name, text).
     static func rewriting(_ body: [UInt8], _ change: (String, String) -> String) -> [UInt8] {
-        func rewrite(_ value: Any, key: String?) -> Any {
+        func rewrite(_ value: JSONValue, key: String?) -> JSONValue {
             switch value {
-            case let text as String:
-                return key.map { change($0, text) } ?? text
-            case let object as [String: Any]:
-                return Dictionary(uniqueKeysWithValues: object.map { ($0.key, rewrite($0.value, key: $0.key)) })
-            case let array as [Any]:
-                return array.map { rewrite($0, key: key) }
-            default:
-                return value
+            case .string(let text): .string(key.map { change($0, text) } ?? text)
+            case .object(let members): .object(Dictionary(uniqueKeysWithValues: members.map { ($0.key, rewrite($0.value, key: $0.key)) }))
+            case .array(let items): .array(items.map { rewrite($0, key: key) })
+            default: value
             }
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)),
-              let data = try? JSONSerialization.data(withJSONObject: rewrite(object, key: nil))
-        else { return body }
-        return Array(data)
+        guard let value = try? JSONValue(parsing: body) else { return body }
+        return rewrite(value, key: nil).encoded()
     }
 
     /// TMDb's body for an error status.

@@ -1,3 +1,4 @@
+public import JSONKit
 import Ledger
 
 /// What the fake server counted: requests to the API (control requests excluded), by path and

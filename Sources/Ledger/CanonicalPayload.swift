@@ -1,3 +1,5 @@
+import JSONKit
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,5 @@
+public import JSONKit
+
 /// Everything that can happen to an account: the events of Reel's domain, schema version 1.
 ///
 /// Each has a JSON Schema in `Schemas/events/<type>.v<version>.schema.json`.

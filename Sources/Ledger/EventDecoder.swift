@@ -1,3 +1,5 @@
+public import JSONKit
+
 /// Reads stored events into domain events: parses the payload, runs it through the upcasters up to
 /// the current schema version of its type, then decodes the current shape.
 public struct EventDecoder: Sendable {

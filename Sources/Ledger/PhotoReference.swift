@@ -1,3 +1,5 @@
+import JSONKit
+
 /// A stored profile photo, as events name it: the SHA-256 of its bytes (which are kept sealed
 /// beside the log, under the account's key), its content type, size and dimensions.
 public struct PhotoReference: Sendable, Hashable {

@@ -1,3 +1,5 @@
+public import JSONKit
+
 /// Rewrites one event type's payload from one schema version to the next.
 ///
 /// Events are never rewritten on disk: a version 1 event stays version 1 in the log and is

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import JSONKit
 import Ledger
 
 /// One event of an account's history, as `reel history` shows it.

@@ -1,4 +1,5 @@
 import EventLog
+import JSONKit
 import Ledger
 
 /// Applies stored events to account states: decodes each (through the upcasters) and runs the

@@ -1,5 +1,7 @@
 import ArgumentParser
+import Files
 import Foundation
+import JSONKit
 import Ledger
 import Reel
 

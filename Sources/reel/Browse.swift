@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JSONKit
 import Ledger
 import Reel
 

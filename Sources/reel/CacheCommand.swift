@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import JSONKit
 import Ledger
 import Reel
 

@@ -1,3 +1,4 @@
+import Files
 import Reel
 
 /// Reads a file a person named (an import, an export to verify, a photo) with `BoundedFile`: at

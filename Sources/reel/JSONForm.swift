@@ -1,4 +1,5 @@
 import EventLog
+import JSONKit
 import Ledger
 import Reel
 

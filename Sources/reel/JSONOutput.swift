@@ -1,4 +1,5 @@
 import Foundation
+import JSONKit
 import Ledger
 
 /// Writes one JSON document to stdout: sorted keys, so output is stable for scripts and tests.

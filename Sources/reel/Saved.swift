@@ -1,4 +1,5 @@
 import ArgumentParser
+import JSONKit
 import Ledger
 import Reel
 

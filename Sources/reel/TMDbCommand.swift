@@ -1,6 +1,8 @@
 import ArgumentParser
 import Catalog
+import Files
 import Foundation
+import JSONKit
 import Ledger
 import Reel
 

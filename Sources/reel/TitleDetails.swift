@@ -1,4 +1,5 @@
 import Foundation
+import JSONKit
 import Ledger
 import Reel
 

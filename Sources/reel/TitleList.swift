@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import JSONKit
 import Ledger
 import Reel
 

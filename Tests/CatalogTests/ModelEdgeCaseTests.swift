@@ -4,8 +4,8 @@ import ReelTestSupport
 import Testing
 @testable import Catalog
 
-private func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
-    try JSONDecoder().decode(T.self, from: Data(json.utf8))
+private func decode<T: Decodable>(_ type: T.Type, _ json: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
+    try decodeAsTheClientDoes(T.self, Array(json.utf8), sourceLocation: sourceLocation)
 }
 
 /// `{"id":1,"title":"T", …extra}` as a movie list item or details.

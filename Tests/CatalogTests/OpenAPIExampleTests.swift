@@ -77,7 +77,7 @@ import Testing
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ path: String, _ status: String = "200") throws -> T {
-        try JSONDecoder().decode(T.self, from: exampleData(path, status))
+        try decodeAsTheClientDoes(T.self, Array(exampleData(path, status)))
     }
 
     @Test func theDocumentIsTheOfficialV3Spec() throws {

@@ -72,8 +72,8 @@ enum Raw {
     static func isNull(_ any: Any?) -> Bool { any == nil || any is NSNull }
 }
 
-private func decode<T: Decodable>(_ type: T.Type, sample name: String) throws -> T {
-    try JSONDecoder().decode(T.self, from: TMDbReference.sample(name))
+private func decode<T: Decodable>(_ type: T.Type, sample name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> T {
+    try decodeAsTheClientDoes(T.self, Array(TMDbReference.sample(name)), sourceLocation: sourceLocation)
 }
 
 @Suite struct SampleDecodingTests {

@@ -21,7 +21,7 @@ enum SampleAPI {
         let a = answer(path, query)
         try #require(a.status == 200, "\(path) \(query) → \(a.status) \(text(a))")
         do {
-            return try JSONDecoder().decode(T.self, from: Data(a.body))
+            return try decodeAsTheClientDoes(T.self, a.body)
         } catch {
             Issue.record("\(path) \(query) does not decode as \(T.self): \(error)\n\(text(a).prefix(400))")
             throw error

@@ -1,6 +1,7 @@
 import Crypto
 import EventLog
 import Foundation
+import JSONKit
 import Ledger
 import ReelTestSupport
 import Testing

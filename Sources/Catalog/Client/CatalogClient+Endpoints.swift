@@ -1,4 +1,4 @@
-import Ledger
+public import Ledger
 
 /// Typed calls for each TMDb endpoint the viewer uses.
 extension CatalogClient {

@@ -1,4 +1,4 @@
-import Ledger
+public import Ledger
 
 /// Many titles' summaries at once, for lists (the saved list, history, `fav add`).
 extension CatalogClient {

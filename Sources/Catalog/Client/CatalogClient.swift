@@ -1,4 +1,5 @@
-import Foundation
+public import Foundation
+import JSONKit
 import Synchronization
 
 /// The catalog as the rest of Reel sees it: typed answers for TMDb requests, whoever serves them
@@ -199,7 +200,7 @@ public final class CatalogClient: Sendable {
 
     private func error(for response: TransportResponse, _ request: CatalogRequest) -> CatalogError {
         // Decoded only for the statuses whose message is shown (a 404 or 429 says all in its status).
-        func body() -> TMDbErrorBody? { try? JSONDecoder().decode(TMDbErrorBody.self, from: Data(response.body)) }
+        func body() -> TMDbErrorBody? { try? JSONValueDecoder().decode(TMDbErrorBody.self, from: response.body) }
         let endpoint = request.description
         switch response.status {
         case 401:
@@ -224,7 +225,7 @@ public final class CatalogClient: Sendable {
 
     static func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8], _ request: CatalogRequest) throws -> T {
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body))
+            return try JSONValueDecoder().decode(T.self, from: body)
         } catch let error as DecodingError {
             throw CatalogError.malformedResponse(endpoint: request.description, detail: describe(error))
         } catch {

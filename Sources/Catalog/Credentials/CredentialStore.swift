@@ -1,4 +1,6 @@
-import Foundation
+import Files
+public import Foundation
+import JSONKit
 
 /// Where TMDb credentials come from: `TMDB_API_TOKEN` or `TMDB_API_KEY` in the environment
 /// first, then `credentials.json` in Reel's XDG config directory (written with mode 0600 in a
@@ -58,17 +60,17 @@ public struct CredentialStore: Sendable {
         guard info.st_size <= Self.maximumFileBytes else {
             throw .unreadable(path: path, reason: "is larger than \(Self.maximumFileBytes) bytes, more than a credential takes")
         }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        let bytes: [UInt8]
+        do { bytes = try BoundedFile.read(path, limit: Self.maximumFileBytes) } catch {
             throw .unreadable(path: path, reason: "cannot be read")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let object = (try? JSONValue(parsing: bytes))?.objectValue else {
             throw .unreadable(path: path, reason: "is not a JSON object")
         }
-        if let token = try (object["tmdb_api_token"] as? String).flatMap({ (raw) throws(StoreError) in try Self.secret(raw, from: path) }) {
+        if let token = try object["tmdb_api_token"]?.stringValue.flatMap({ (raw) throws(StoreError) in try Self.secret(raw, from: path) }) {
             return Found(credentials: .bearer(token), source: .file(path))
         }
-        if let key = try (object["tmdb_api_key"] as? String).flatMap({ (raw) throws(StoreError) in try Self.secret(raw, from: path) }) {
+        if let key = try object["tmdb_api_key"]?.stringValue.flatMap({ (raw) throws(StoreError) in try Self.secret(raw, from: path) }) {
             return Found(credentials: .apiKey(key), source: .file(path))
         }
         throw .unreadable(path: path, reason: "has neither tmdb_api_token nor tmdb_api_key")
@@ -84,29 +86,43 @@ public struct CredentialStore: Sendable {
         return mode.intValue & 0o077 != 0
     }
 
-    /// Writes the credential to the config file atomically (temporary file, then rename), mode
-    /// 0600 from the first byte.
+    /// Writes the credential to the config file whole or not at all, mode 0600 from the first
+    /// byte, through `OutputFile` (an unnamed file linked in, or a randomly named one renamed
+    /// over the old file; the file and its directory synced). Only a new file or a regular one
+    /// is written: a symbolic link or anything else at the path is refused and left as it is.
     public func save(_ credentials: Credentials) throws(StoreError) {
         guard !credentials.secret.isEmpty else { throw .empty }
         guard Credentials.given(credentials.secret) == .secret(credentials.secret) else { throw .malformed(source: "what was given") }
         let directory = (path as NSString).deletingLastPathComponent
-        let name = credentials.isAPIKey ? "tmdb_api_key" : "tmdb_api_token"
-        let json = "{\"\(name)\": \(Self.quoted(credentials.secret))}\n"
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw .unwritable(path: directory, reason: "cannot create the directory")
         }
-        let temporary = directory + "/.credentials.\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .unwritable(path: path, reason: String(cString: strerror(errno))) }
-        let bytes = Array(json.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw .unwritable(path: path, reason: String(cString: strerror(errno)))
+        do {
+            try OutputFile.write(Self.fileBytes(credentials), to: path)
+        } catch {
+            throw .unwritable(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// The file's bytes, as they have always been: `{"tmdb_api_token": "..."}` and a line break.
+    static func fileBytes(_ credentials: Credentials) -> [UInt8] {
+        var bytes = Array("{".utf8)
+        JSONValue.writeString(credentials.isAPIKey ? "tmdb_api_key" : "tmdb_api_token", to: &bytes)
+        bytes.append(contentsOf: ": ".utf8)
+        JSONValue.writeString(credentials.secret, to: &bytes)
+        bytes.append(contentsOf: "}\n".utf8)
+        return bytes
+    }
+
+    /// What follows "cannot write PATH: " for a failed write.
+    private static func reason(_ error: OutputFileError) -> String {
+        switch error {
+        case .permission(_, let reason), .writeFailed(_, let reason): reason
+        case .notRegularFile(_, let kind): "it is \(kind)"
+        case .noDirectory(_, let directory): "the directory \(directory) does not exist"
+        case .invalidPath: "it is not the path of a file"
         }
     }
 
@@ -129,18 +145,5 @@ public struct CredentialStore: Sendable {
         case .secret(let secret): return secret
         case .malformed: throw .malformed(source: source)
         }
-    }
-
-    private static func quoted(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A TMDb credential: the API Read Access Token (sent as `Authorization: Bearer`) or a v3 API key
 /// (the `api_key` query parameter). Its description never shows the secret.
 public enum Credentials: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {

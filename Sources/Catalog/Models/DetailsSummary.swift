@@ -1,4 +1,4 @@
-import Ledger
+public import Ledger
 
 /// A movie's or series' details cut down to what a list of titles shows: title, original title,
 /// date, genres, rating, popularity and poster (Reel's `TitleSummary`). What the summary cache

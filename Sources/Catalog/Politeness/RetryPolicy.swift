@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// When and how long to wait before trying a request again: on 429, 5xx and transient network
 /// failures, with exponential backoff and jitter, or exactly what `Retry-After` says when the

@@ -1,4 +1,4 @@
-import Ledger
+public import Ledger
 
 /// The TMDb v3 requests the viewer needs, built in one place with TMDb's path and parameter names.
 extension CatalogRequest {

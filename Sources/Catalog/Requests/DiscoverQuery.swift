@@ -1,4 +1,4 @@
-import Ledger
+public import Ledger
 
 /// `GET /discover/movie` and `/discover/tv`: what to browse and in which order.
 public struct DiscoverQuery: Sendable, Hashable {

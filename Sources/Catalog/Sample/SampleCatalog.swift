@@ -1,5 +1,6 @@
 import Foundation
-import Ledger
+import JSONKit
+public import Ledger
 import Synchronization
 
 /// The bundled sample catalog: facts indexed by id, and the TMDb-shaped JSON built from them for

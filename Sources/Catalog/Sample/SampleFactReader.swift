@@ -1,3 +1,4 @@
+import JSONKit
 import Ledger
 
 /// Reads one object of the sample catalog's JSON into facts, with JSONDecoder's rules for the

@@ -1,4 +1,5 @@
 import Foundation
+import JSONKit
 import Ledger
 
 /// Answers TMDb v3 requests from a `SampleCatalog` with TMDb's paths, query semantics and error

@@ -1,8 +1,10 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
-import Foundation
+import NIOSSL
 import Synchronization
 
 /// TMDb over HTTP: one shared AsyncHTTPClient (pooled, keep-alive connections), credentials
@@ -77,49 +79,81 @@ public final class HTTPTransport: CatalogTransport {
         try? await client.shutdown()
     }
 
-    /// Maps AsyncHTTPClient's and NIO's errors to what a user can act on. The URL (which may hold
-    /// an `api_key`) is never part of the description.
+    /// Maps AsyncHTTPClient's, NIO's and NIOSSL's errors to what a user can act on, by the
+    /// error's type and code (never by the words of its description, which change between
+    /// versions). The URL (which may hold an `api_key`) is never part of the description.
     static func failure(from error: any Error) -> TransportFailure {
-        if let failure = error as? TransportFailure { return failure }
-        if let e = error as? HTTPClientError {
-            if [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout, .getConnectionFromPoolTimeout].contains(e) { return .timedOut }
-            if e == .remoteConnectionClosed { return .connectionReset }
-            if e == .bodyLengthMismatch { return .truncatedBody }
-            if e == .invalidURL || e == .emptyHost { return .other("the TMDb base URL is not a valid http(s) URL (REEL_TMDB_BASE_URL?)") }
+        switch error {
+        case let failure as TransportFailure: return failure
+        case let client as HTTPClientError: return failure(from: client)
+        case let channel as ChannelError: return failure(from: channel)
+        case let io as IOError: return failure(errno: io.errnoCode)
+        case let connect as NIOConnectionError: return failure(from: connect)
+        case let unknown as SocketAddressError.UnknownHost: return .unresolvableHost(unknown.host)
+        case is NIOHTTPDecoderError, is HTTPParserError: return .truncatedBody
+        case let tls as NIOSSLError: return failure(from: tls)
+        case let tls as NIOSSLExtraError: return .tls(String(describing: tls))
+        case let tls as BoringSSLError: return .tls(String(describing: tls))
+        // The peer never answered TLS's closing message: the connection ended uncleanly.
+        case is NIOSSLCloseTimedOutError: return .connectionReset
+        default: return .other("network error (\(type(of: error)))")
         }
-        if let channelError = error as? ChannelError {
-            switch channelError {
-            case .connectTimeout: return .timedOut
-            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: return .connectionReset
-            default: break
-            }
+    }
+
+    private static func failure(from error: HTTPClientError) -> TransportFailure {
+        switch error {
+        case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout,
+            .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+            return .timedOut
+        case .remoteConnectionClosed: return .connectionReset
+        case .bodyLengthMismatch: return .truncatedBody
+        case .invalidURL, .emptyHost, .emptyScheme:
+            return .other("the TMDb base URL is not a valid http(s) URL (REEL_TMDB_BASE_URL?)")
+        default: return .other("network error (\(type(of: error)))")
         }
-        if let io = error as? IOError {
-            switch io.errnoCode {
-            case ECONNREFUSED: return .connectionRefused
-            case ECONNRESET, EPIPE: return .connectionReset
-            case ETIMEDOUT: return .timedOut
-            default: return .other("network error (errno \(io.errnoCode))")
-            }
+    }
+
+    private static func failure(from error: ChannelError) -> TransportFailure {
+        switch error {
+        case .connectTimeout: .timedOut
+        case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: .connectionReset
+        default: .other("network error (\(type(of: error)))")
         }
-        if let connect = error as? NIOConnectionError {
-            if connect.dnsAError != nil || connect.dnsAAAAError != nil, connect.connectionErrors.isEmpty {
-                return .unresolvableHost(connect.host)
-            }
-            for attempt in connect.connectionErrors {
-                if let io = attempt.error as? IOError, io.errnoCode == ECONNREFUSED { return .connectionRefused }
-            }
+    }
+
+    /// A system call's failure on the connection.
+    static func failure(errno code: Int32) -> TransportFailure {
+        switch code {
+        case ECONNREFUSED: .connectionRefused
+        case ECONNRESET, EPIPE, ECONNABORTED: .connectionReset
+        case ETIMEDOUT: .timedOut
+        case ENETUNREACH, EHOSTUNREACH: .other("the TMDb host cannot be reached (no network?)")
+        default: .other("network error (errno \(code))")
+        }
+    }
+
+    /// Every address of the host failed: a host with no address at all does not resolve;
+    /// otherwise a refusal of any address is a refusal, and the first address's failure says
+    /// what happened to the others.
+    private static func failure(from error: NIOConnectionError) -> TransportFailure {
+        guard let first = error.connectionErrors.first else {
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return .unresolvableHost(error.host) }
             return .connectionRefused
         }
-        if error is NIOHTTPDecoderError || error is HTTPParserError { return .truncatedBody }
-        let text = String(describing: error)
-        if text.contains("Refused") || text.contains("refused") { return .connectionRefused }
-        if text.lowercased().contains("ssl") || text.lowercased().contains("tls") || text.contains("certificate") {
-            return .tls(String(describing: type(of: error)))
+        for attempt in error.connectionErrors {
+            if let io = attempt.error as? IOError, io.errnoCode == ECONNREFUSED { return .connectionRefused }
         }
-        if text.contains("Resolution") || text.contains("getaddrinfo") || text.contains("DNS") {
-            return .unresolvableHost("the TMDb host")
+        return failure(from: first.error)
+    }
+
+    private static func failure(from error: NIOSSLError) -> TransportFailure {
+        switch error {
+        case .handshakeFailed(let reason): .tls("the handshake failed (\(reason))")
+        case .unableToValidateCertificate, .noCertificateToValidate, .cannotMatchULabel:
+            .tls("the server's certificate could not be verified (\(error))")
+        // The peer closed the connection without TLS's closing message.
+        case .uncleanShutdown: .connectionReset
+        default: .tls(String(describing: error))
         }
-        return .other("network error (\(type(of: error)))")
     }
 }

@@ -1,3 +1,4 @@
+import Files
 import Failures
 import Ledger
 

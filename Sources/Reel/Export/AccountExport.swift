@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import JSONKit
 import Ledger
 
 /// One account taken out of the ledger: its settings, saved list and whole decrypted history,

@@ -1,5 +1,7 @@
 import EventLog
+import Files
 import Foundation
+import JSONKit
 import Ledger
 
 /// A Reel export read back and verified (the procedure of `Schemas/export.md`): every sealed

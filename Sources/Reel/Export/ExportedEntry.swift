@@ -1,3 +1,4 @@
+import JSONKit
 import Ledger
 
 /// The fields of one history element of a Reel export, as the checks of `ExportDocument` need

@@ -1,3 +1,4 @@
+import JSONKit
 import Ledger
 
 extension TitleSummary {

@@ -1,3 +1,4 @@
+import Files
 import Ledger
 
 /// The most Reel reads of each kind of input (README "Limits"). A reader takes at most the limit
@@ -17,17 +18,5 @@ public enum InputLimit {
     public static let credential = 4_096
 
     /// "5,000,000 bytes (5 MB)", "536,870,912 bytes (512 MiB)".
-    public static func words(_ limit: Int) -> String {
-        var digits = String(limit)
-        var grouped = ""
-        while digits.count > 3 {
-            grouped = "," + digits.suffix(3) + grouped
-            digits.removeLast(3)
-        }
-        let exact = digits + grouped + " bytes"
-        if limit % 1_000_000 == 0 { return exact + " (\(limit / 1_000_000) MB)" }
-        if limit % (1 << 20) == 0 { return exact + " (\(limit >> 20) MiB)" }
-        if limit % (1 << 10) == 0 { return exact + " (\(limit >> 10) KiB)" }
-        return exact
-    }
+    public static func words(_ limit: Int) -> String { ByteCount.words(limit) }
 }

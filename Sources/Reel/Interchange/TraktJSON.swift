@@ -1,3 +1,4 @@
+import JSONKit
 import Ledger
 
 /// Trakt's list JSON, as its API and its data export give a watchlist (and other lists): an array

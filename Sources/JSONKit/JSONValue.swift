@@ -1,4 +1,5 @@
-/// A JSON document as a value: what event payloads are made of, and what upcasters rewrite.
+/// A JSON document as a value: what event payloads are made of, what upcasters rewrite, what
+/// `--json` prints and what the sample catalog answers with.
 ///
 /// `encoded()` is deterministic (object keys sorted, no insignificant whitespace), so the same
 /// event always serialises to the same bytes.
@@ -12,30 +13,38 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 
     /// Parses UTF-8 JSON text (RFC 8259); throws `JSONParseError` naming the byte offset.
+    ///
+    /// Inlinable so that a caller in another module copies its bytes (an array, a slice of an
+    /// export) specialised for their type, not element by element through the generic
+    /// `Collection` witnesses; replays parse every payload through here.
+    @inlinable
     public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
         self = try JSONParser.parse(Array(bytes))
     }
 
-    /// Parses a document whose top level is an object, leaving out the array member `name`,
-    /// whose elements are only delimited: byte ranges of `bytes`, each to be parsed on its own
-    /// (a large array, in parallel, without a tree of the whole). `nil` when there is no such array.
     /// How deep arrays and objects may nest in a document (the document's own value is level 1).
     public static var maximumDepth: Int { JSONParser.maximumDepth }
 
+    /// Parses a document whose top level is an object, leaving out the array member `name`,
+    /// whose elements are only delimited: byte ranges of `bytes`, each to be parsed on its own
+    /// (a large array, in parallel, without a tree of the whole). `nil` when there is no such array.
     public static func parse(_ bytes: [UInt8], deferringElementsOf name: String) throws(JSONParseError) -> (value: JSONValue, elements: [Range<Int>]?) {
         try JSONParser.parse(bytes, deferringElementsOf: name)
     }
 
+    @inlinable
     public subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
 
+    @inlinable
     public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
+    @inlinable
     public var integerValue: Int64? {
         switch self {
         case .integer(let i): return i
@@ -44,6 +53,7 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    @inlinable
     public var objectValue: [String: JSONValue]? {
         if case .object(let members) = self { return members }
         return nil
@@ -85,9 +95,11 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    /// `"s"` with JSON escapes; `backspaceAndFormFeed` writes 0x08 and 0x0C as `\b` and `\f`
-    /// (JSONEncoder's way) instead of `\u0008` and `\u000c` (the canonical form's).
-    static func writeString(_ s: String, backspaceAndFormFeed: Bool = false, to out: inout [UInt8]) {
+    /// Appends `"s"` with JSON escapes to `out`; `backspaceAndFormFeed` writes 0x08 and 0x0C as
+    /// `\b` and `\f` (JSONEncoder's way) instead of `\u0008` and `\u000c` (the canonical form's).
+    /// Public for writers that make JSON bytes directly, without a tree (the ledger's canonical
+    /// favorites, the credentials file).
+    public static func writeString(_ s: String, backspaceAndFormFeed: Bool = false, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in s.utf8 {
             switch byte {
@@ -139,12 +151,14 @@ extension JSONValue: Encodable {
 
 extension JSONValue {
     /// `.null` for `nil`, else the wrapped value.
+    @inlinable
     public init(_ optional: JSONValue?) { self = optional ?? .null }
 }
 
 extension JSONValue {
     /// An object with `other`'s members added (replacing members of the same name); any other
     /// value is returned as it is.
+    @inlinable
     public func merging(_ other: [String: JSONValue]) -> JSONValue {
         guard case .object(let members) = self else { return self }
         return .object(members.merging(other) { _, new in new })

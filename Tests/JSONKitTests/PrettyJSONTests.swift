@@ -1,5 +1,5 @@
 import Foundation
-import Ledger
+import JSONKit
 import ReelTestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import ReelTestSupport
 import Testing
 
-@testable import Reel
+@testable import Files
 
 #if canImport(Glibc)
 import Glibc
@@ -106,12 +106,11 @@ import Glibc
         close(fds[0])
     }
 
-    @Test func limitsAreSaidInWords() {
-        #expect(InputLimit.words(InputLimit.photo) == "5,000,000 bytes (5 MB)")
-        #expect(InputLimit.words(InputLimit.export) == "536,870,912 bytes (512 MiB)")
-        #expect(InputLimit.words(InputLimit.list) == "67,108,864 bytes (64 MiB)")
-        #expect(InputLimit.words(InputLimit.credential) == "4,096 bytes (4 KiB)")
-        #expect(InputLimit.words(999) == "999 bytes")
+    @Test func byteCountsAreSaidInWords() {
+        #expect(ByteCount.words(5_000_000) == "5,000,000 bytes (5 MB)")
+        #expect(ByteCount.words(512 << 20) == "536,870,912 bytes (512 MiB)")
+        #expect(ByteCount.words(4_096) == "4,096 bytes (4 KiB)")
+        #expect(ByteCount.words(999) == "999 bytes")
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import ReelTestSupport
 import Testing
 
-@testable import Reel
+@testable import Files
 
 #if canImport(Glibc)
 import Glibc

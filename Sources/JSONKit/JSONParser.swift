@@ -6,6 +6,7 @@ import Darwin
 
 /// A strict RFC 8259 parser over UTF-8 bytes, small and allocation-light: payloads are parsed on
 /// every replay, so this is on the rebuild's hot path.
+@usableFromInline
 struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
@@ -15,6 +16,7 @@ struct JSONParser {
     private var deferredName: String?
     private var deferred: [Range<Int>]?
 
+    @usableFromInline
     static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()

@@ -11,7 +11,7 @@ public enum InputFileError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .notFound(let path): "\(path): no such file"
         case .isDirectory(let path): "\(path) is a directory, not a file"
-        case .tooLarge(let path, let limit): "\(path) is larger than the limit of \(InputLimit.words(limit))"
+        case .tooLarge(let path, let limit): "\(path) is larger than the limit of \(ByteCount.words(limit))"
         case .unreadable(let path, let reason, _): "\(path): cannot be read (\(reason))"
         }
     }

@@ -1,6 +1,6 @@
 import ReelTestSupport
 import Foundation
-import Ledger
+import JSONKit
 import Testing
 
 private func parse(_ text: String) throws(JSONParseError) -> JSONValue { try JSONValue(parsing: Array(text.utf8)) }
