@@ -53,12 +53,17 @@ struct SettingsCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The new name.") var name: String
 
+        func validate() throws { _ = try profileName() }
+
         func run() async throws {
             try await global.withApplication { app in
-                let name: ProfileName
-                do { name = try ProfileName(self.name) } catch { throw ReelFailure(message: "\(error)", status: .usage) }
-                try CommandOutput.render(try app.change(.rename(name), for: try global.handle()), json: global.json)
+                try CommandOutput.render(try app.change(.rename(try profileName()), for: try global.handle()), json: global.json)
             }
+        }
+
+        /// The name as the domain takes it; `validate()` refuses one it does not (exit 64).
+        private func profileName() throws -> ProfileName {
+            do { return try ProfileName(name) } catch { throw ValidationError(refusing: error) }
         }
     }
 
@@ -99,12 +104,17 @@ struct SettingsCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The language tag.") var tag: String
 
+        func validate() throws { _ = try languageTag() }
+
         func run() async throws {
             try await global.withApplication { app in
-                let tag: LanguageTag
-                do { tag = try LanguageTag(self.tag) } catch { throw ReelFailure(message: "\(error)", status: .usage) }
-                try CommandOutput.render(try app.change(.switchLanguage(tag), for: try global.handle()), json: global.json)
+                try CommandOutput.render(try app.change(.switchLanguage(try languageTag()), for: try global.handle()), json: global.json)
             }
+        }
+
+        /// The tag as the domain takes it; `validate()` refuses one it does not (exit 64).
+        private func languageTag() throws -> LanguageTag {
+            do { return try LanguageTag(tag) } catch { throw ValidationError(refusing: error) }
         }
     }
 }
