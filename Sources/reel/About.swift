@@ -1,5 +1,4 @@
 import ArgumentParser
-import EventLog
 import Foundation
 import JSONKit
 import Ledger
@@ -14,38 +13,40 @@ struct About: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        try await runReporting {
-            let dir = global.resolvedDataDirectory
+        try await global.withApplication { app in
+            let report = app.about()
             let handle = try global.handle()
-            let exists = AccountService.ledgerExists(at: dir)
-            if global.json {
-                let document: JSONValue = [
-                    "name": "reel", "version": .string(ReelCommand.configuration.version),
-                    "description": .string(ReelCommand.configuration.abstract), "dataDirectory": .string(dir),
-                    "ledger": .string(dir + "/ledger"), "keys": .string(dir + "/keys"), "ledgerExists": .bool(exists),
-                    "user": .string(handle.value), "attribution": .string(Self.attribution),
-                    "tmdb": "https://www.themoviedb.org", "bulkCipher": .string(EventLog.bulkCipher),
-                ]
-                try printJSON(document)
-                return
-            }
-            Console.line(Terminal.bold("Reel \(ReelCommand.configuration.version)") + " — \(ReelCommand.configuration.abstract)")
-            Console.line("""
-
-                Every change you make (a favorite added or removed, your name, photo or language) is an \
-                event appended to a tamper-evident log; your saved list and settings are computed from it. \
-                Each account's events are sealed under the account's own key.
-
-                """)
-            var table = TextTable(["WHAT", "WHERE"])
-            table.add(["data directory", dir + (exists ? "" : " (no ledger yet)")])
-            table.add(["ledger (events, projections, photos)", dir + "/ledger"])
-            table.add(["account keys", dir + "/keys"])
-            table.add(["account", handle.value])
-            table.add(["bulk sealing (AES-256-GCM)", EventLog.bulkCipher == "libcrypto" ? "OpenSSL libcrypto" : "swift-crypto (libcrypto not in use)"])
-            Console.line(table.render())
-            Console.line("\nMovie and series data: The Movie Database (TMDB), https://www.themoviedb.org")
-            Console.line(Self.attribution)
+            try global.json ? printJSON(json(report, handle)) : render(report, handle)
         }
+    }
+
+    private func json(_ report: AboutReport, _ handle: AccountHandle) -> JSONValue {
+        [
+            "name": "reel", "version": .string(ReelCommand.configuration.version),
+            "description": .string(ReelCommand.configuration.abstract), "dataDirectory": .string(report.dataDirectory),
+            "ledger": .string(report.ledgerDirectory), "keys": .string(report.keysDirectory), "ledgerExists": .bool(report.ledgerExists),
+            "user": .string(handle.value), "attribution": .string(Self.attribution),
+            "tmdb": "https://www.themoviedb.org", "bulkCipher": .string(report.bulkCipher),
+        ]
+    }
+
+    private func render(_ report: AboutReport, _ handle: AccountHandle) {
+        Console.line(Terminal.bold("Reel \(ReelCommand.configuration.version)") + " — \(ReelCommand.configuration.abstract)")
+        Console.line("""
+
+            Every change you make (a favorite added or removed, your name, photo or language) is an \
+            event appended to a tamper-evident log; your saved list and settings are computed from it. \
+            Each account's events are sealed under the account's own key.
+
+            """)
+        var table = TextTable(["WHAT", "WHERE"])
+        table.add(["data directory", report.dataDirectory + (report.ledgerExists ? "" : " (no ledger yet)")])
+        table.add(["ledger (events, projections, photos)", report.ledgerDirectory])
+        table.add(["account keys", report.keysDirectory])
+        table.add(["account", handle.value])
+        table.add(["bulk sealing (AES-256-GCM)", report.usesLibcrypto ? "OpenSSL libcrypto" : "swift-crypto (libcrypto not in use)"])
+        Console.line(table.render())
+        Console.line("\nMovie and series data: The Movie Database (TMDB), https://www.themoviedb.org")
+        Console.line(Self.attribution)
     }
 }

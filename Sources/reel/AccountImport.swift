@@ -31,16 +31,14 @@ struct AccountImport: AsyncParsableCommand {
     var format: InterchangeFormat?
     @Flag(help: "Show what would be imported; write nothing.") var dryRun = false
 
-    func validate() throws {
-        if let handle { _ = try AccountHandle(handle) }
-    }
+    func validate() throws { _ = try importHandle() }
 
     func run() async throws {
         try await global.withApplication { app in
             let bytes = try InputFile.read(file, limit: InputLimit.export, what: "an import")
             let progress = ProgressLine(label: "matching titles", threshold: 20)
             let report = try await app.importFile(
-                bytes, file: file, format: format, as: try handle.map { try AccountHandle($0) }, defaultHandle: try global.handle(),
+                bytes, file: file, format: format, as: try importHandle(), defaultHandle: try global.handle(),
                 dryRun: dryRun, progress: { progress.update(UInt64($0), of: UInt64($1)) }, step: { Failpoint.reach("import:\($0.rawValue)") })
             progress.finish()
             switch report {
@@ -48,6 +46,11 @@ struct AccountImport: AsyncParsableCommand {
             case .list(let list): try render(list)
             }
         }
+    }
+
+    /// `--as`, checked: `validate()` refuses a malformed handle as a usage mistake (exit 64).
+    private func importHandle() throws -> AccountHandle? {
+        do { return try handle.map { try AccountHandle($0) } } catch { throw ValidationError(refusing: error) }
     }
 
     private func render(_ report: ListImportReport) throws {

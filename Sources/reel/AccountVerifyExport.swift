@@ -23,28 +23,42 @@ struct AccountVerifyExport: AsyncParsableCommand {
             do {
                 document = try app.verifyExport(bytes, file: file)
             } catch let failure as Failure {
-                if global.json {
-                    try printJSON([
-                        "file": .string(file), "ok": false, "problem": .string(failure.summary), "handle": .null, "stream": .null,
-                        "events": .null, "saved": .null, "firstPosition": .null, "lastPosition": .null, "headPosition": .null,
-                        "headHash": .null, "exportedAt": .null,
-                    ] as JSONValue)
-                }
+                if global.json { try printJSON(json(problem: failure)) }
                 throw failure
             }
-            let first = document.events.first?.position ?? 0, last = document.events.last?.position ?? 0
-            if global.json {
-                try printJSON([
-                    "file": .string(file), "ok": true, "problem": .null, "handle": .string(document.handle.value),
-                    "stream": .string(document.sourceStream), "events": .integer(Int64(document.events.count)),
-                    "saved": .integer(Int64(document.state.saved.count)), "firstPosition": .integer(Int64(first)),
-                    "lastPosition": .integer(Int64(last)), "headPosition": .integer(Int64(document.headPosition)),
-                    "headHash": .string(document.headHash), "exportedAt": .string(UTCTime.iso(document.exportedAt)),
-                ] as JSONValue)
-                return
-            }
-            Console.line("\(file): verified: account '\(document.handle)', \(document.events.count) events (positions \(first)–\(last)), \(document.state.saved.count) saved")
-            Console.line(Terminal.dim("  exported \(Timestamp.short(document.exportedAt)) UTC at head position \(document.headPosition), hash \(document.headHash)"))
+            try global.json ? printJSON(json(document)) : render(document)
         }
+    }
+
+    /// The same keys as a verified file's document, `null` where nothing could be read, so a
+    /// script sees one shape either way.
+    private func json(problem failure: Failure) -> JSONValue {
+        [
+            "file": .string(file), "ok": false, "problem": .string(failure.summary), "handle": .null, "stream": .null,
+            "events": .null, "saved": .null, "firstPosition": .null, "lastPosition": .null, "headPosition": .null,
+            "headHash": .null, "exportedAt": .null,
+        ]
+    }
+
+    private func json(_ document: ExportDocument) -> JSONValue {
+        let (first, last) = Self.positions(document)
+        return [
+            "file": .string(file), "ok": true, "problem": .null, "handle": .string(document.handle.value),
+            "stream": .string(document.sourceStream), "events": .integer(Int64(document.events.count)),
+            "saved": .integer(Int64(document.state.saved.count)), "firstPosition": .integer(Int64(first)),
+            "lastPosition": .integer(Int64(last)), "headPosition": .integer(Int64(document.headPosition)),
+            "headHash": .string(document.headHash), "exportedAt": .string(UTCTime.iso(document.exportedAt)),
+        ]
+    }
+
+    private func render(_ document: ExportDocument) {
+        let (first, last) = Self.positions(document)
+        Console.line("\(file): verified: account '\(document.handle)', \(document.events.count) events (positions \(first)–\(last)), \(document.state.saved.count) saved")
+        Console.line(Terminal.dim("  exported \(Timestamp.short(document.exportedAt)) UTC at head position \(document.headPosition), hash \(document.headHash)"))
+    }
+
+    /// The log positions of the first and last exported events (0 for an export without events).
+    private static func positions(_ document: ExportDocument) -> (first: UInt64, last: UInt64) {
+        (document.events.first?.position ?? 0, document.events.last?.position ?? 0)
     }
 }

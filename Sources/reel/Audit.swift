@@ -40,6 +40,14 @@ struct Audit: AsyncParsableCommand {
 
             enum CodingKeys: String, CodingKey { case ok, events, headPosition, headHash, problem }
 
+            init(_ report: VerificationReport) {
+                ok = report.isIntact
+                events = report.eventsChecked
+                headPosition = report.head?.position
+                headHash = report.head?.hash.hex
+                problem = report.problem.map { .init(position: $0.position, rule: $0.rule.rawValue, detail: $0.detail) }
+            }
+
             /// Every key is written, `null` included: scripts can rely on the shape.
             func encode(to encoder: any Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
@@ -64,21 +72,19 @@ struct Audit: AsyncParsableCommand {
                     progress.update(done, of: total)
                 }
                 progress.finish()
-                let output = Output(
-                    ok: report.isIntact, events: report.eventsChecked, headPosition: report.head?.position,
-                    headHash: report.head?.hash.hex,
-                    problem: report.problem.map { .init(position: $0.position, rule: $0.rule.rawValue, detail: $0.detail) })
-                if global.json {
-                    try printJSON(output)
-                } else if let problem = report.problem {
-                    Console.line("DAMAGED at position \(problem.position): \(problem.rule.rawValue): \(TerminalText.field(problem.detail))")
-                    Console.line("(\(report.eventsChecked) events before it are intact)")
-                } else if let head = report.head {
-                    Console.line("intact: \(report.eventsChecked) events, head position \(head.position), hash \(head.hash.hex)")
-                } else {
-                    Console.line("intact: the ledger is empty")
-                }
+                try global.json ? printJSON(Output(report)) : render(report)
                 if !report.isIntact { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
+            }
+        }
+
+        private func render(_ report: VerificationReport) {
+            if let problem = report.problem {
+                Console.line("DAMAGED at position \(problem.position): \(problem.rule.rawValue): \(TerminalText.field(problem.detail))")
+                Console.line("(\(report.eventsChecked) events before it are intact)")
+            } else if let head = report.head {
+                Console.line("intact: \(report.eventsChecked) events, head position \(head.position), hash \(head.hash.hex)")
+            } else {
+                Console.line("intact: the ledger is empty")
             }
         }
     }

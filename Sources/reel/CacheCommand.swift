@@ -22,36 +22,39 @@ struct CacheCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.withApplication { app in
                 let stats = try app.cacheStatistics()
-                if global.json {
-                    let groups = stats.byEndpoint.mapValues { g -> JSONValue in
-                        ["entries": .integer(Int64(g.entries)), "fresh": .integer(Int64(g.fresh)), "bytes": .integer(Int64(g.bytes))]
-                    }
-                    let document: JSONValue = [
-                        "path": .string(stats.path), "entries": .integer(Int64(stats.entries)),
-                        "fresh": .integer(Int64(stats.fresh)), "stale": .integer(Int64(stats.stale)),
-                        "bytes": .integer(Int64(stats.bytes)), "fileBytes": .integer(Int64(stats.fileBytes)),
-                        "oldest": .init(stats.oldestStoredAt.map { .string(UTCTime.iso($0)) }),
-                        "newest": .init(stats.newestStoredAt.map { .string(UTCTime.iso($0)) }),
-                        "byEndpoint": .object(groups),
-                    ]
-                    try printJSON(document)
-                    return
-                }
-                Console.line("cache: \(stats.path)")
-                if stats.entries == 0 {
-                    Console.line("empty")
-                    return
-                }
-                Console.line("\(stats.entries) answers (\(stats.fresh) fresh, \(stats.stale) stale), \(Self.size(stats.bytes)) of bodies, \(Self.size(stats.fileBytes)) on disk")
-                if let oldest = stats.oldestStoredAt, let newest = stats.newestStoredAt {
-                    Console.line("stored between \(Timestamp.short(oldest)) and \(Timestamp.short(newest))")
-                }
-                var table = TextTable(["ENDPOINT", "ENTRIES", "FRESH", "SIZE"])
-                for (name, group) in stats.byEndpoint.sorted(by: { $0.key < $1.key }) {
-                    table.add([name, String(group.entries), String(group.fresh), Self.size(group.bytes)])
-                }
-                Console.line(table.render())
+                try global.json ? printJSON(json(stats)) : render(stats)
             }
+        }
+
+        private func json(_ stats: CacheStatistics) -> JSONValue {
+            let groups = stats.byEndpoint.mapValues { g -> JSONValue in
+                ["entries": .integer(Int64(g.entries)), "fresh": .integer(Int64(g.fresh)), "bytes": .integer(Int64(g.bytes))]
+            }
+            return [
+                "path": .string(stats.path), "entries": .integer(Int64(stats.entries)),
+                "fresh": .integer(Int64(stats.fresh)), "stale": .integer(Int64(stats.stale)),
+                "bytes": .integer(Int64(stats.bytes)), "fileBytes": .integer(Int64(stats.fileBytes)),
+                "oldest": .init(stats.oldestStoredAt.map { .string(UTCTime.iso($0)) }),
+                "newest": .init(stats.newestStoredAt.map { .string(UTCTime.iso($0)) }),
+                "byEndpoint": .object(groups),
+            ]
+        }
+
+        private func render(_ stats: CacheStatistics) {
+            Console.line("cache: \(stats.path)")
+            if stats.entries == 0 {
+                Console.line("empty")
+                return
+            }
+            Console.line("\(stats.entries) answers (\(stats.fresh) fresh, \(stats.stale) stale), \(Self.size(stats.bytes)) of bodies, \(Self.size(stats.fileBytes)) on disk")
+            if let oldest = stats.oldestStoredAt, let newest = stats.newestStoredAt {
+                Console.line("stored between \(Timestamp.short(oldest)) and \(Timestamp.short(newest))")
+            }
+            var table = TextTable(["ENDPOINT", "ENTRIES", "FRESH", "SIZE"])
+            for (name, group) in stats.byEndpoint.sorted(by: { $0.key < $1.key }) {
+                table.add([name, String(group.entries), String(group.fresh), Self.size(group.bytes)])
+            }
+            Console.line(table.render())
         }
 
         static func size(_ bytes: Int) -> String {

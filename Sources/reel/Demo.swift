@@ -32,55 +32,49 @@ struct Demo: AsyncParsableCommand {
                 ).path
             let suffix = UUID().uuidString.prefix(4).lowercased()
             let ann = "ann-\(suffix)"
-            let ben = "ben-\(suffix)"
-            let steps: [(String, [String])] = [
-                (
-                    "Browse: 1999's dramas, best rated first",
-                    ["movies", "--genre", "Drama", "--year", "1999", "--sort", "rating"]
-                ),
-                ("Search movies, series and people at once", ["search", "matrix"]),
-                (
-                    "Save two movies (the first change opens the account)",
-                    ["fav", "add", "movie", "550", "603"]
-                ),
-                ("Save a series", ["fav", "add", "tv", "1399"]),
-                (
-                    "Save one again: the domain is idempotent, nothing is appended",
-                    ["fav", "add", "movie", "550"]
-                ),
-                ("A title's details", ["show", "movie", "603"]),
-                ("Profile settings", ["settings", "name", "Ann Example"]),
-                ("", ["settings", "language", "de-DE"]),
-                (
-                    "The saved list, now in German, best rated first",
-                    ["saved", "--sort", "rating", "--desc"]
-                ),
-                ("Remove one", ["fav", "remove", "movie", "603"]),
-                ("Time travel: the list as it was at stream version 4", ["saved", "--as-of", "v4"]),
-                ("The history, in words", ["history"]),
-                ("A second account", ["fav", "add", "tv", "94605", "--user", ben]),
-                ("", ["accounts"]),
-                (
-                    "Replay the whole log and compare with the live projections",
-                    ["projections", "rebuild", "--check"]
-                ),
-                ("Walk the hash chain", ["audit", "verify"]),
-            ]
-            let quiet = global.json
-            if quiet { fflush(nil) }
-            let saved = quiet ? Self.silenceStandardOutput() : nil
-            do {
-                try await Self.tour(steps, in: directory, as: ann)
-            } catch {
-                if let saved { Self.restoreStandardOutput(saved) }
-                throw error
-            }
-            if let saved {
-                Self.restoreStandardOutput(saved)
-                let app = Application(Application.Configuration(dataDirectory: directory))
-                try printJSON(try app.envelopes())
-            }
+            let steps = Self.steps(ann: ann, ben: "ben-\(suffix)")
+            guard global.json else { return try await Self.tour(steps, in: directory, as: ann) }
+            try await Self.withoutStandardOutput { try await Self.tour(steps, in: directory, as: ann) }
+            try printJSON(try Application(Application.Configuration(dataDirectory: directory)).envelopes())
         }
+    }
+
+    /// The tour: a caption (empty to run on under the previous one) and the command's arguments,
+    /// run as `ann` unless they name `--user`.
+    private static func steps(ann: String, ben: String) -> [(String, [String])] {
+        [
+            (
+                "Browse: 1999's dramas, best rated first",
+                ["movies", "--genre", "Drama", "--year", "1999", "--sort", "rating"]
+            ),
+            ("Search movies, series and people at once", ["search", "matrix"]),
+            (
+                "Save two movies (the first change opens the account)",
+                ["fav", "add", "movie", "550", "603"]
+            ),
+            ("Save a series", ["fav", "add", "tv", "1399"]),
+            (
+                "Save one again: the domain is idempotent, nothing is appended",
+                ["fav", "add", "movie", "550"]
+            ),
+            ("A title's details", ["show", "movie", "603"]),
+            ("Profile settings", ["settings", "name", "Ann Example"]),
+            ("", ["settings", "language", "de-DE"]),
+            (
+                "The saved list, now in German, best rated first",
+                ["saved", "--sort", "rating", "--desc"]
+            ),
+            ("Remove one", ["fav", "remove", "movie", "603"]),
+            ("Time travel: the list as it was at stream version 4", ["saved", "--as-of", "v4"]),
+            ("The history, in words", ["history"]),
+            ("A second account", ["fav", "add", "tv", "94605", "--user", ben]),
+            ("", ["accounts"]),
+            (
+                "Replay the whole log and compare with the live projections",
+                ["projections", "rebuild", "--check"]
+            ),
+            ("Walk the hash chain", ["audit", "verify"]),
+        ]
     }
 
     private static func tour(_ steps: [(String, [String])], in directory: String, as ann: String)
@@ -106,6 +100,20 @@ struct Demo: AsyncParsableCommand {
         Console.line(Terminal.dim("# Try it yourself: reel saved --user \(ann) --data-dir \(directory)"))
         Console.line(Terminal.dim("# Verify without Reel: python3 Tools/verify_ledger.py \(directory)/ledger"))
         fflush(nil)
+    }
+
+    /// Runs `body` with stdout pointed at /dev/null (what was written before is flushed first),
+    /// and restores it either way: with --json, only the envelopes are printed.
+    private static func withoutStandardOutput(_ body: () async throws -> Void) async throws {
+        fflush(nil)
+        let saved = silenceStandardOutput()
+        do {
+            try await body()
+        } catch {
+            restoreStandardOutput(saved)
+            throw error
+        }
+        restoreStandardOutput(saved)
     }
 
     /// Points stdout at /dev/null; answers the descriptor to restore.

@@ -23,6 +23,8 @@ struct Fav: AsyncParsableCommand {
         @Argument(help: "movie or tv.") var mediaType: MediaType
         @Argument(help: ArgumentHelp("TMDb ids (positive whole numbers).", valueName: "id")) var ids: [String]
 
+        func validate() throws { _ = try MediaKeys.parse(mediaType, ids) }
+
         func run() async throws {
             try await global.withApplication { app in
                 let report = try await app.addFavorites(try MediaKeys.parse(mediaType, ids), for: try global.handle())
@@ -39,6 +41,8 @@ struct Fav: AsyncParsableCommand {
         @Argument(help: "movie or tv.") var mediaType: MediaType
         @Argument(help: ArgumentHelp("TMDb ids (positive whole numbers).", valueName: "id")) var ids: [String]
 
+        func validate() throws { _ = try MediaKeys.parse(mediaType, ids) }
+
         func run() async throws {
             try await global.withApplication { app in
                 let report = try await app.removeFavorites(try MediaKeys.parse(mediaType, ids), for: try global.handle())
@@ -52,11 +56,12 @@ extension MediaType: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 
+/// The ids of `fav add` and `fav remove`, checked by their `validate()` before anything runs.
 enum MediaKeys {
     static func parse(_ type: MediaType, _ ids: [String]) throws -> [MediaKey] {
-        guard !ids.isEmpty else { throw ReelFailure(message: "give at least one TMDb id", status: .usage) }
+        guard !ids.isEmpty else { throw ValidationError("give at least one TMDb id") }
         return try ids.map { text in
-            do { return try MediaKey(type, parsing: text) } catch { throw ReelFailure(message: "\(error)", status: .usage) }
+            do { return try MediaKey(type, parsing: text) } catch { throw ValidationError(refusing: error) }
         }
     }
 }

@@ -25,8 +25,13 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// `REEL_DATA_DIR` set to "" is a mistake like `--data-dir ""`, not a request for the
-    /// default; `~` in it is expanded as in `--data-dir` (see `PathArgument`).
+    /// default; `~` in it is expanded as in `--data-dir` (see `PathArgument`). A malformed
+    /// `--user` is a usage mistake whatever the command; `REEL_USER` is checked by `handle()`
+    /// only where a command acts on the account, since a shell may set it for every command.
     func validate() throws {
+        if let user {
+            do { _ = try AccountHandle(user) } catch { throw ValidationError(refusing: error) }
+        }
         guard dataDir == nil, let value = ProcessInfo.processInfo.environment["REEL_DATA_DIR"] else { return }
         do {
             _ = try PathArgument.parse(value)

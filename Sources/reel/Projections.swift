@@ -31,25 +31,32 @@ struct Projections: AsyncParsableCommand {
                 let report = try app.rebuildProjections(checkOnly: check) { done, total in progress.update(done, of: total) }
                 progress.finish()
                 if report.swapped { Console.changed("the projections were rebuilt") }
-                let rate = report.seconds > 0 ? Double(report.events) / report.seconds : 0
-                if global.json {
-                    let document: JSONValue = [
-                        "ok": .bool(report.drift.isEmpty), "check": .bool(check), "swapped": .bool(report.swapped),
-                        "events": .integer(Int64(report.events)), "accounts": .integer(Int64(report.accounts)),
-                        "checkpoint": .integer(Int64(report.checkpoint)), "seconds": .double(report.seconds),
-                        "eventsPerSecond": .integer(Int64(rate)),
-                        "drift": .array(
-                            report.drift.map { ["kind": .string($0.kind.rawValue), "subject": .string($0.subject), "detail": .string($0.detail)] }),
-                    ]
-                    try printJSON(document)
-                } else {
-                    for d in report.drift { Console.line(Terminal.yellow(TerminalText.field("drift: \(d.kind.rawValue): \(d.subject): \(d.detail)"))) }
-                    let what = report.drift.isEmpty ? "no drift" : "\(report.drift.count) drift(s)"
-                    let done = check ? "checked" : (report.drift.isEmpty ? "rebuilt" : "rebuilt and repaired")
-                    Console.line("\(done): \(report.events) events, \(report.accounts) accounts, \(what) (\(String(format: "%.2f", report.seconds)) s, \(Int(rate)) events/s)")
-                }
+                try global.json ? printJSON(json(report)) : render(report)
                 if check && !report.drift.isEmpty { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
             }
+        }
+
+        private func json(_ report: RebuildReport) -> JSONValue {
+            [
+                "ok": .bool(report.drift.isEmpty), "check": .bool(check), "swapped": .bool(report.swapped),
+                "events": .integer(Int64(report.events)), "accounts": .integer(Int64(report.accounts)),
+                "checkpoint": .integer(Int64(report.checkpoint)), "seconds": .double(report.seconds),
+                "eventsPerSecond": .integer(Int64(Self.rate(report))),
+                "drift": .array(
+                    report.drift.map { ["kind": .string($0.kind.rawValue), "subject": .string($0.subject), "detail": .string($0.detail)] }),
+            ]
+        }
+
+        private func render(_ report: RebuildReport) {
+            for d in report.drift { Console.line(Terminal.yellow(TerminalText.field("drift: \(d.kind.rawValue): \(d.subject): \(d.detail)"))) }
+            let what = report.drift.isEmpty ? "no drift" : "\(report.drift.count) drift(s)"
+            let done = check ? "checked" : (report.drift.isEmpty ? "rebuilt" : "rebuilt and repaired")
+            Console.line("\(done): \(report.events) events, \(report.accounts) accounts, \(what) (\(String(format: "%.2f", report.seconds)) s, \(Int(Self.rate(report))) events/s)")
+        }
+
+        /// Events replayed per second (0 when the replay took no measurable time).
+        private static func rate(_ report: RebuildReport) -> Double {
+            report.seconds > 0 ? Double(report.events) / report.seconds : 0
         }
     }
 }

@@ -23,26 +23,30 @@ struct SettingsCommand: AsyncParsableCommand {
             try await global.withApplication { app in
                 let handle = try global.handle()
                 let view = try app.account(handle, asOf: asOf?.value)
-                let settings = view.state.settings
-                if global.json {
-                    var document = JSONForm.settings(settings).objectValue ?? [:]
-                    document["user"] = .string(handle.value)
-                    document["stream"] = .string(view.stream.rawValue)
-                    document["asOf"] = JSONForm.asOf(view.asOf)
-                    try printJSON(JSONValue.object(document))
-                    return
-                }
-                if let asOf = view.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
-                var table = TextTable(["SETTING", "VALUE"])
-                table.add(["account", handle.value])
-                table.add(["name", settings.name?.value ?? "(not set)"])
-                table.add(["language", "\(settings.language) (\(settings.language.languageName))"])
-                let photo = settings.photo.map {
-                    "\($0.contentType == "image/png" ? "PNG" : "JPEG") \($0.width)x\($0.height), \($0.bytes) bytes, sha256 \($0.sha256.prefix(12))…"
-                }
-                table.add(["photo", photo ?? "(none)"])
-                Console.line(table.render())
+                try global.json ? printJSON(json(view, handle)) : render(view, handle)
             }
+        }
+
+        private func json(_ view: AccountView, _ handle: AccountHandle) -> JSONValue {
+            var document = JSONForm.settings(view.state.settings).objectValue ?? [:]
+            document["user"] = .string(handle.value)
+            document["stream"] = .string(view.stream.rawValue)
+            document["asOf"] = JSONForm.asOf(view.asOf)
+            return .object(document)
+        }
+
+        private func render(_ view: AccountView, _ handle: AccountHandle) {
+            let settings = view.state.settings
+            if let asOf = view.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
+            var table = TextTable(["SETTING", "VALUE"])
+            table.add(["account", handle.value])
+            table.add(["name", settings.name?.value ?? "(not set)"])
+            table.add(["language", "\(settings.language) (\(settings.language.languageName))"])
+            let photo = settings.photo.map {
+                "\($0.contentType == "image/png" ? "PNG" : "JPEG") \($0.width)x\($0.height), \($0.bytes) bytes, sha256 \($0.sha256.prefix(12))…"
+            }
+            table.add(["photo", photo ?? "(none)"])
+            Console.line(table.render())
         }
     }
 
@@ -51,12 +55,17 @@ struct SettingsCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The new name.") var name: String
 
+        func validate() throws { _ = try profileName() }
+
         func run() async throws {
             try await global.withApplication { app in
-                let name: ProfileName
-                do { name = try ProfileName(self.name) } catch { throw ReelFailure(message: "\(error)", status: .usage) }
-                try CommandOutput.render(try app.change(.rename(name), for: try global.handle()), json: global.json)
+                try CommandOutput.render(try app.change(.rename(try profileName()), for: try global.handle()), json: global.json)
             }
+        }
+
+        /// The name as the domain takes it; `validate()` refuses one it does not (exit 64).
+        private func profileName() throws -> ProfileName {
+            do { return try ProfileName(name) } catch { throw ValidationError(refusing: error) }
         }
     }
 
@@ -97,12 +106,17 @@ struct SettingsCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The language tag.") var tag: String
 
+        func validate() throws { _ = try languageTag() }
+
         func run() async throws {
             try await global.withApplication { app in
-                let tag: LanguageTag
-                do { tag = try LanguageTag(self.tag) } catch { throw ReelFailure(message: "\(error)", status: .usage) }
-                try CommandOutput.render(try app.change(.switchLanguage(tag), for: try global.handle()), json: global.json)
+                try CommandOutput.render(try app.change(.switchLanguage(try languageTag()), for: try global.handle()), json: global.json)
             }
+        }
+
+        /// The tag as the domain takes it; `validate()` refuses one it does not (exit 64).
+        private func languageTag() throws -> LanguageTag {
+            do { return try LanguageTag(tag) } catch { throw ValidationError(refusing: error) }
         }
     }
 }

@@ -17,18 +17,21 @@ struct Show: AsyncParsableCommand {
     @Argument(help: "The TMDb id.") var id: String
     @Flag(help: "Also list similar titles.") var similar = false
 
+    func validate() throws { _ = try key() }
+
     func run() async throws {
         try await global.withApplication { app in
-            let key: MediaKey
-            do { key = try MediaKey(mediaType, parsing: id) } catch {
-                throw ReelFailure(message: "\(error)", status: .usage)
-            }
-            let details = try await app.titleDetails(key, similar: similar, for: try global.handle())
+            let details = try await app.titleDetails(try key(), similar: similar, for: try global.handle())
             if global.json {
                 try printJSON(details.json())
             } else {
                 Console.line(details.render(width: Terminal.width))
             }
         }
+    }
+
+    /// The title asked for; `validate()` refuses an id that is not a TMDb id (exit 64).
+    private func key() throws -> MediaKey {
+        do { return try MediaKey(mediaType, parsing: id) } catch { throw ValidationError(refusing: error) }
     }
 }

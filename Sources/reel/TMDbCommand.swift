@@ -29,32 +29,36 @@ struct TMDbCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.withApplication { app in
                 let status = try await app.credentialStatus()
-                let (found, checked, accepted, problem) = (status.found, status.checked, status.accepted, status.problem)
-                let kind: String? = found.map { $0.credentials.isAPIKey ? "apiKey" : "token" }
-                if global.json {
-                    let document: JSONValue = [
-                        "catalog": .string(found == nil ? "sample" : "tmdb"), "credential": .init(kind.map(JSONValue.string)),
-                        "source": .init(found.map { .string($0.source.description) }), "baseURL": .string(status.baseURL),
-                        "configFile": .string(status.configFile), "checked": .bool(checked), "accepted": .init(accepted.map(JSONValue.bool)),
-                        "problem": .init(problem.map(JSONValue.string)),
-                    ]
-                    try printJSON(document)
-                } else if let found {
-                    Console.line("catalog: TMDb at \(status.baseURL)")
-                    Console.line("credential: \(found.credentials) from \(found.source)")
-                    if !checked {
-                        Console.line("not checked (offline)")
-                    } else if accepted == true {
-                        Console.line("TMDb accepts it")
-                    } else if let problem {
-                        Console.error(problem)
-                    }
-                } else {
-                    Console.line("catalog: the bundled sample catalog (no TMDb credentials)")
-                    Console.line("to use TMDb: export TMDB_API_TOKEN=… or run 'reel tmdb login' (writes \(status.configFile), mode 0600)")
-                }
-                if accepted == false { throw ExitCode(ExitStatus.credentials.rawValue) }
-                if checked && accepted == nil { throw ExitCode(ExitStatus.unavailable.rawValue) }
+                try global.json ? printJSON(json(status)) : render(status)
+                if status.accepted == false { throw ExitCode(ExitStatus.credentials.rawValue) }
+                if status.checked && status.accepted == nil { throw ExitCode(ExitStatus.unavailable.rawValue) }
+            }
+        }
+
+        private func json(_ status: CredentialStatus) -> JSONValue {
+            let found = status.found
+            return [
+                "catalog": .string(found == nil ? "sample" : "tmdb"), "credential": .init(found.map { .string($0.credentials.isAPIKey ? "apiKey" : "token") }),
+                "source": .init(found.map { .string($0.source.description) }), "baseURL": .string(status.baseURL),
+                "configFile": .string(status.configFile), "checked": .bool(status.checked), "accepted": .init(status.accepted.map(JSONValue.bool)),
+                "problem": .init(status.problem.map(JSONValue.string)),
+            ]
+        }
+
+        private func render(_ status: CredentialStatus) {
+            guard let found = status.found else {
+                Console.line("catalog: the bundled sample catalog (no TMDb credentials)")
+                Console.line("to use TMDb: export TMDB_API_TOKEN=… or run 'reel tmdb login' (writes \(status.configFile), mode 0600)")
+                return
+            }
+            Console.line("catalog: TMDb at \(status.baseURL)")
+            Console.line("credential: \(found.credentials) from \(found.source)")
+            if !status.checked {
+                Console.line("not checked (offline)")
+            } else if status.accepted == true {
+                Console.line("TMDb accepts it")
+            } else if let problem = status.problem {
+                Console.error(problem)
             }
         }
     }
@@ -76,15 +80,7 @@ struct TMDbCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.withApplication { app in
-                let secret: String
-                switch Credentials.given(try Self.readSecret()) {
-                case .empty:
-                    throw ReelFailure(message: "no credential on standard input (try: reel tmdb login < token.txt)", status: .usage)
-                case .malformed:
-                    throw ReelFailure(message: CredentialStore.malformedCredential("on standard input"), status: .usage)
-                case .secret(let given):
-                    secret = given
-                }
+                let secret = try Self.secret(Self.readSecret())
                 let credentials: Credentials = apiKey || Credentials.bearer(secret).looksLikeV3KeyUsedAsToken ? .apiKey(secret) : .bearer(secret)
                 if !apiKey, case .apiKey = credentials {
                     Terminal.notice("that looks like a v3 API key (32 hex characters), so it is saved as a v3 key (sent as api_key), not as a token")
@@ -96,6 +92,18 @@ struct TMDbCommand: AsyncParsableCommand {
                 } else {
                     Console.line("saved \(credentials) to \(path)" + (checked ? "; TMDb accepts it" : ""))
                 }
+            }
+        }
+
+        /// The credential in what was read, or a usage failure saying why there is none.
+        static func secret(_ input: String) throws -> String {
+            switch Credentials.given(input) {
+            case .empty:
+                throw ReelFailure(message: "no credential on standard input (try: reel tmdb login < token.txt)", status: .usage)
+            case .malformed:
+                throw ReelFailure(message: CredentialStore.malformedCredential("on standard input"), status: .usage)
+            case .secret(let given):
+                return given
             }
         }
 

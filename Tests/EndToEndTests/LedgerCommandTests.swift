@@ -98,6 +98,13 @@ import Testing
             (["history", "--as-of", "2025-02-29T10:00Z"], "'2025-02-29T10:00Z' is invalid"),
             (["history", "--limit", "0"], "--limit takes a positive number"),
             (["nonsense"], "Unexpected argument 'nonsense'"),
+            // The refused text is the person's: shown whole, on one line.
+            (["fav", "add", "movie", "1\n2"], "'1 2' is not a TMDb id"),
+            (["settings", "language", "de\nDE"], "'de DE' is not a language tag"),
+            // A malformed --user or --as is a usage mistake, also where the account is not used.
+            (["fav", "add", "movie", "2", "--user", "Not A Handle"], "'Not A Handle' is not an account handle"),
+            (["accounts", "--user", "Not A Handle"], "'Not A Handle' is not an account handle"),
+            (["account", "import", "missing.csv", "--as", "Not A Handle"], "'Not A Handle' is not an account handle"),
         ] {
             try ledger.fails(arguments, status: 64, message)
         }

@@ -1,0 +1,25 @@
+/// Where this installation keeps its data and how it seals it: what `reel about` shows, so a
+/// person knows which files hold their history before they back them up or delete them.
+public struct AboutReport: Sendable, Equatable {
+    /// The data directory the application was configured with.
+    public let dataDirectory: String
+    /// The event log, the projections and the photos.
+    public let ledgerDirectory: String
+    /// The per-account keys (kept apart from the ledger, so a crypto-shredded key leaves no copy).
+    public let keysDirectory: String
+    /// Whether a ledger (or its key store) is there yet; the first change makes one.
+    public let ledgerExists: Bool
+    /// The AES-256-GCM implementation sealing bulk payloads: `libcrypto` or `swift-crypto`.
+    public let bulkCipher: String
+
+    public init(dataDirectory: String, ledgerDirectory: String, keysDirectory: String, ledgerExists: Bool, bulkCipher: String) {
+        self.dataDirectory = dataDirectory
+        self.ledgerDirectory = ledgerDirectory
+        self.keysDirectory = keysDirectory
+        self.ledgerExists = ledgerExists
+        self.bulkCipher = bulkCipher
+    }
+
+    /// True when OpenSSL's libcrypto seals the payloads (the fast path), false for swift-crypto.
+    public var usesLibcrypto: Bool { bulkCipher == "libcrypto" }
+}
