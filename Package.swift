@@ -97,7 +97,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "reel",
-            dependencies: ["Reel", "Failures", "Files", "JSONKit", "Ledger", "EventLog", "Catalog", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            // The command-line face: it imports the application core and nothing below it.
+            dependencies: ["Reel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/ReelCLI",
+            swiftSettings: hygiene
         ),
         .executableTarget(
             name: "reel-bench",

@@ -1,0 +1,22 @@
+// What a front end needs to name, and nothing more, so that it imports `Reel` alone (README,
+// Architecture): the domain's vocabulary (accounts, titles, commands, outcomes), the kinds of
+// failure, JSON values for `--json`, safe file input and output, and the few storage and catalog types that reports carry.
+// A front end never reaches the log, LMDB or the catalog client themselves.
+
+@_exported public import Failures
+// Files a person names: bounded reads, atomic private writes (`--out`), killed exports.
+@_exported public import Files
+@_exported public import JSONKit
+@_exported public import Ledger
+
+// Storage types reports carry (ids, hashes, verification results).
+@_exported public import struct EventLog.ChainHash
+@_exported public import struct EventLog.EnvelopeJSON
+@_exported public import struct EventLog.StreamID
+@_exported public import struct EventLog.VerificationProblem
+@_exported public import struct EventLog.VerificationReport
+
+// Catalog types reports carry (credentials a person gives, cache figures, TMDb dates).
+@_exported public import struct Catalog.CacheStatistics
+@_exported public import enum Catalog.Credentials
+@_exported public import struct Catalog.TMDbDate

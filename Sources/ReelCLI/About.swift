@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+/// `reel about`: what Reel is, where its data lives, and TMDb's attribution.
+struct About: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "about", abstract: "What Reel is, where your data lives, and credits.")
+
+    static let attribution = "This product uses the TMDB API but is not endorsed or certified by TMDB."
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() async throws {
+        try await global.withApplication { app in
+            let report = app.about()
+            let handle = try global.handle()
+            try global.json ? printJSON(json(report, handle)) : render(report, handle)
+        }
+    }
+
+    private func json(_ report: AboutReport, _ handle: AccountHandle) -> JSONValue {
+        [
+            "name": "reel", "version": .string(ReelCommand.configuration.version),
+            "description": .string(ReelCommand.configuration.abstract), "dataDirectory": .string(report.dataDirectory),
+            "ledger": .string(report.ledgerDirectory), "keys": .string(report.keysDirectory), "ledgerExists": .bool(report.ledgerExists),
+            "user": .string(handle.value), "attribution": .string(Self.attribution),
+            "tmdb": "https://www.themoviedb.org", "bulkCipher": .string(report.bulkCipher),
+        ]
+    }
+
+    private func render(_ report: AboutReport, _ handle: AccountHandle) {
+        Console.line(Terminal.bold("Reel \(ReelCommand.configuration.version)") + " — \(ReelCommand.configuration.abstract)")
+        Console.line("""
+
+            Every change you make (a favorite added or removed, your name, photo or language) is an \
+            event appended to a tamper-evident log; your saved list and settings are computed from it. \
+            Each account's events are sealed under the account's own key.
+
+            """)
+        var table = TextTable(["WHAT", "WHERE"])
+        table.add(["data directory", report.dataDirectory + (report.ledgerExists ? "" : " (no ledger yet)")])
+        table.add(["ledger (events, projections, photos)", report.ledgerDirectory])
+        table.add(["account keys", report.keysDirectory])
+        table.add(["account", handle.value])
+        table.add(["bulk sealing (AES-256-GCM)", report.usesLibcrypto ? "OpenSSL libcrypto" : "swift-crypto (libcrypto not in use)"])
+        Console.line(table.render())
+        Console.line("\nMovie and series data: The Movie Database (TMDB), https://www.themoviedb.org")
+        Console.line(Self.attribution)
+    }
+}

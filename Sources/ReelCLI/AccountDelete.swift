@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `reel account delete`: appends `account deleted`, then destroys the account's key.
+struct AccountDelete: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete the account for good (crypto-shredding): its history stays, unreadable.",
+        discussion: """
+            Appends 'account deleted', destroys the account's key (the key store is replaced by one it \
+            was never written into) and removes the TMDb response cache, so no \
+            file in the data directory keeps the account's name, photo, saved list or key. The audit \
+            chain still verifies; 'reel history' shows the events as shredded (type, position and \
+            time only). The handle is free for a new account afterwards. Backups made earlier with \
+            'reel backup' still hold the key: delete them too.
+            At a terminal, asks for the handle to be typed again; elsewhere, pass --yes.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Do not ask for confirmation (needed when not run at a terminal).") var yes = false
+
+    func run() async throws {
+        try await global.withApplication { app in
+            let handle = try global.handle()
+            _ = try app.accountToDelete(handle)
+            if !yes { try confirm(handle) }
+            let report = try app.deleteAccount(handle) { Failpoint.reach("delete:\($0.rawValue)") }
+            Console.changed("the account was deleted")
+            if global.json {
+                let document: JSONValue = [
+                    "user": .string(handle.value), "stream": .string(report.stream.rawValue),
+                    "deletedAt": JSONForm.time(report.deletedAt), "position": .integer(Int64(report.position)),
+                    "events": .integer(Int64(report.events)), "keyDestroyed": true,
+                    "seconds": .double(report.seconds),
+                ]
+                try printJSON(document)
+                return
+            }
+            Console.line(Terminal.green("deleted the account '\(handle)' for good"))
+            Console.line("  \(report.events) events stay in the ledger (stream \(report.stream)), their payloads unreadable: the key is destroyed")
+            Console.line("  the audit chain still verifies; the handle '\(handle)' is free for a new account")
+        }
+    }
+
+    /// At a terminal: the handle typed again, or nothing happens. Elsewhere: `--yes` is required.
+    private func confirm(_ handle: AccountHandle) throws {
+        guard isatty(0) == 1 else {
+            throw ReelFailure(message: "deleting an account needs --yes when stdin is not a terminal", status: .usage)
+        }
+        Console.writeError(
+            "This deletes the account '\(handle)' for good: its saved list, settings and history become unreadable.\nType the handle to confirm: ")
+        let typed = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces)
+        guard typed == handle.value else {
+            throw ReelFailure(message: "the handle typed does not match '\(handle)'; nothing deleted", status: .failure)
+        }
+    }
+}

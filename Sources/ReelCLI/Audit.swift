@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+struct Audit: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Check the ledger's integrity.",
+        subcommands: [Verify.self]
+    )
+
+    struct Verify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "verify",
+            abstract: "Walk the whole hash chain; exit 0 only when the ledger is intact.",
+            discussion: """
+                Checks every rule of Schemas/ledger-layout.md. On damage, prints the first bad position and \
+                which rule failed, and exits 65. Record the printed head hash somewhere safe: passing it \
+                back with --expect-head also catches a ledger rewritten from scratch.
+                """
+        )
+
+        @OptionGroup var global: GlobalOptions
+
+        @Option(help: ArgumentHelp("Fail unless the chain ends at this hash (64 hex digits).", valueName: "hash"))
+        var expectHead: String?
+
+        struct Output: Encodable {
+            let ok: Bool
+            let events: UInt64
+            let headPosition: UInt64?
+            let headHash: String?
+            let problem: Problem?
+            struct Problem: Encodable {
+                let position: UInt64
+                let rule: String
+                let detail: String
+            }
+
+            enum CodingKeys: String, CodingKey { case ok, events, headPosition, headHash, problem }
+
+            init(_ report: VerificationReport) {
+                ok = report.isIntact
+                events = report.eventsChecked
+                headPosition = report.head?.position
+                headHash = report.head?.hash.hex
+                problem = report.problem.map { .init(position: $0.position, rule: $0.rule.rawValue, detail: $0.detail) }
+            }
+
+            /// Every key is written, `null` included: scripts can rely on the shape.
+            func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(ok, forKey: .ok)
+                try c.encode(events, forKey: .events)
+                try c.encode(headPosition, forKey: .headPosition)
+                try c.encode(headHash, forKey: .headHash)
+                try c.encode(problem, forKey: .problem)
+            }
+        }
+
+        func validate() throws {
+            if let expectHead, ChainHash(hex: expectHead) == nil {
+                throw ValidationError("--expect-head takes a SHA-256 hash as 64 hex digits")
+            }
+        }
+
+        func run() async throws {
+            try await global.withApplication { app in
+                let progress = ProgressLine(label: "verifying")
+                let report = try app.verifyLedger(expectedHead: expectHead.flatMap(ChainHash.init(hex:))) { done, total in
+                    progress.update(done, of: total)
+                }
+                progress.finish()
+                try global.json ? printJSON(Output(report)) : render(report)
+                if !report.isIntact { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
+            }
+        }
+
+        private func render(_ report: VerificationReport) {
+            if let problem = report.problem {
+                Console.line("DAMAGED at position \(problem.position): \(problem.rule.rawValue): \(TerminalText.field(problem.detail))")
+                Console.line("(\(report.eventsChecked) events before it are intact)")
+            } else if let head = report.head {
+                Console.line("intact: \(report.eventsChecked) events, head position \(head.position), hash \(head.hash.hex)")
+            } else {
+                Console.line("intact: the ledger is empty")
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+/// `reel history`: the account's events, oldest first, in words, naming the titles saved and
+/// removed (from the catalog, in the account's language).
+struct History: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List the account's events, newest last: position, time and what happened.")
+
+    @OptionGroup var global: GlobalOptions
+    @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
+    @Option(help: ArgumentHelp("Only the last N events.", valueName: "n")) var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit takes a positive number") }
+    }
+
+    func run() async throws {
+        try await global.withApplication { app in
+            let progress = ProgressLine(label: "fetching details", threshold: 20)
+            let report = try await app.history(of: try global.handle(), asOf: asOf?.value, limit: limit) {
+                progress.update(UInt64($0), of: UInt64($1))
+            }
+            progress.finish()
+            try global.json ? printJSON(json(report)) : render(report)
+        }
+    }
+
+    private func json(_ report: HistoryReport) -> JSONValue {
+        [
+            "user": .string(report.handle.value), "stream": .string(report.stream.rawValue), "asOf": JSONForm.asOf(report.asOf),
+            "deletedAt": JSONForm.time(report.deletedAt),
+            "events": .array(report.entries.map { entry in
+                JSONForm.entry(entry).merging([
+                    "summary": .string(entry.summary(title: report.title(entry))), "title": .init(report.title(entry).map(JSONValue.string)),
+                ])
+            }),
+        ]
+    }
+
+    private func render(_ report: HistoryReport) {
+        for notice in report.notices { Terminal.notice(notice) }
+        if let asOf = report.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
+        if let deletedAt = report.deletedAt {
+            Console.line(Terminal.dim("the account '\(report.handle)' was deleted on \(Timestamp.short(deletedAt)) UTC: its events are shredded (type, position and time only)"))
+        }
+        var table = TextTable(["POSITION", "VERSION", "TIME (UTC)", "WHAT HAPPENED"], alignments: [.right, .right, .left, .left])
+        for entry in report.entries {
+            table.add(["\(entry.position)", "v\(entry.streamVersion)", Timestamp.short(entry.recordedAt), entry.summary(title: report.title(entry))])
+        }
+        Console.line(report.entries.isEmpty ? "no events" : table.render(width: Terminal.width, flexible: [.init(3, minimum: 16)], droppable: [1, 0]))
+    }
+}

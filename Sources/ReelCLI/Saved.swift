@@ -1,0 +1,73 @@
+import ArgumentParser
+import Reel
+
+/// `reel saved`: the saved list, now or as of a point in the past, filled in with catalog
+/// details (titles, years, genres, ratings) in the account's language.
+struct Saved: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "saved",
+        abstract: "Show the saved list.",
+        discussion: """
+            Titles, years, genres and ratings come from TMDb (or the bundled sample catalog without \
+            credentials), in the account's language; titles not yet known are fetched in parallel. \
+            Offline (--offline), cached details are used and titles without them are marked. \
+            --search matches titles and original titles, ignoring case and accents; --genre takes \
+            genre names in the account's language or TMDb genre ids.
+            """
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Option(name: .customLong("type"), help: "Only movie or tv.") var mediaType: MediaType?
+    @Option(help: ArgumentHelp("Only titles containing this text (case and accents ignored).", valueName: "text")) var search: String?
+    @Option(help: "Order by added (default), title, release or rating.") var sort: SavedListQuery.Order = .added
+    @Flag(help: "Reverse the order (newest, last, latest or best first).") var desc = false
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only titles with all of these genres (names or ids).", valueName: "genre"))
+    var genre: [String] = []
+    @Flag(help: "With several --genre: titles with any of them.") var anyGenre = false
+    @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
+
+    func run() async throws {
+        try await global.withApplication { app in
+            if !global.json { TitleList.prepareNumbers() }
+            let query = SavedListQuery(
+                mediaType: mediaType, search: search, order: sort, descending: desc, genres: genre, anyGenre: anyGenre, asOf: asOf?.value)
+            let progress = ProgressLine(label: "fetching details", threshold: 20)
+            let report = try await app.savedList(of: try global.handle(), query) { progress.update(UInt64($0), of: UInt64($1)) }
+            progress.finish()
+            try global.json ? printJSON(json(report)) : render(report)
+        }
+    }
+
+    private func json(_ report: SavedListReport) -> JSONValue {
+        [
+            "user": .string(report.handle.value), "stream": .string(report.stream.rawValue), "asOf": JSONForm.asOf(report.asOf),
+            "language": .string(report.language), "sort": .string(sort.rawValue), "descending": .bool(desc),
+            "type": .init(mediaType.map { .string($0.rawValue) }), "search": .init(search.map(JSONValue.string)),
+            "genres": .array(genre.map(JSONValue.string)), "anyGenre": .bool(anyGenre),
+            "total": .integer(Int64(report.total)), "count": .integer(Int64(report.items.count)),
+            "detailsMissing": .integer(Int64(report.detailsMissing)),
+            "notices": .array(report.notices.map(JSONValue.string)),
+            "items": .array(report.items.map { item in
+                TitleList.json(Self.row(item)).merging(["addedAt": JSONForm.time(item.saved.addedAt), "position": .integer(Int64(item.saved.position))])
+            }),
+        ]
+    }
+
+    private func render(_ report: SavedListReport) {
+        for notice in report.notices { Terminal.notice(notice) }
+        if let asOf = report.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
+        guard !report.items.isEmpty else {
+            Console.line(report.total == 0 ? "nothing saved" : "nothing saved matches")
+            return
+        }
+        Console.line(TitleList(rows: report.items.map(Self.row), showsType: true, showsAdded: true, numbered: true).render(width: Terminal.width))
+        let movies = report.items.reduce(0) { $0 + ($1.saved.key.mediaType == .movie ? 1 : 0) }
+        var footer = "\(report.items.count) of \(report.total) saved (movies: \(movies), series: \(report.items.count - movies))"
+        if report.detailsMissing > 0 { footer += "; \(report.detailsMissing) without details" }
+        Console.line(Terminal.dim(Terminal.fit(footer)))
+    }
+
+    private static func row(_ item: SavedListReport.Item) -> TitleList.Row {
+        TitleList.Row(key: item.saved.key, lookup: item.lookup, savedAt: item.saved.addedAt, addedAt: item.saved.addedAt)
+    }
+}

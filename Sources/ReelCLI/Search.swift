@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+/// `reel search QUERY`: movies, series and people by name, in the account's language.
+struct Search: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search TMDb for movies, series or people.",
+        discussion: "--type multi (the default) searches movies, series and people at once. TMDb serves 20 results a page."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("What to look for (several words are one query).", valueName: "query")) var words: [String]
+    @Option(name: .customLong("type"), help: "movie, tv, person or multi (default).") var kind: SearchQuery.Kind = .multi
+    @Option(help: ArgumentHelp("Only titles released (first aired) in this year (--type movie or tv).", valueName: "year")) var year: Int?
+    @Option(help: ArgumentHelp("The page to show (1–500).", valueName: "n")) var page: Int = 1
+    @Option(help: ArgumentHelp("How many pages to fetch from --page on (1–50).", valueName: "n")) var pages: Int = 1
+
+    var query: String { words.joined(separator: " ").trimmingCharacters(in: .whitespaces) }
+
+    func validate() throws {
+        if query.isEmpty { throw ValidationError("give something to search for") }
+        try Paging.validate(page: page, pages: pages)
+        if year != nil && (kind == .person || kind == .multi) { throw ValidationError("--year applies to --type movie or tv") }
+    }
+
+    func run() async throws {
+        try await global.withApplication { app in
+            let progress = ProgressLine.pages()
+            defer { progress.finish() }
+            let search = SearchQuery(query, kind: kind, year: year, page: page, pages: pages)
+            let report = try await app.search(search, for: try global.handle()) { progress.update(UInt64($0), of: UInt64($1)) }
+            progress.finish()  // before the list is written (the defer: when fetching fails)
+            try global.json ? printJSON(json(report)) : render(report)
+        }
+    }
+
+    private func json(_ report: SearchReport) -> JSONValue {
+        let results: [JSONValue] = report.results.map { found in
+            switch found {
+            case .title(let row): TitleList.json(Browse.row(row))
+            case .person(let person): Self.json(person)
+            }
+        }
+        return [
+            "query": .string(query), "type": .string(kind.rawValue), "language": .string(report.language),
+            "year": .init(year.map { .integer(Int64($0)) }), "page": .integer(Int64(page)),
+            "pages": .integer(Int64(report.paging.pagesFetched)), "totalPages": .integer(Int64(report.paging.totalPages)),
+            "totalResults": .integer(Int64(report.paging.totalResults)), "count": .integer(Int64(results.count)),
+            "results": .array(results),
+        ]
+    }
+
+    private func render(_ report: SearchReport) {
+        let titles = report.titles.map(Browse.row)
+        let people = report.people
+        guard !titles.isEmpty || !people.isEmpty else {
+            Console.line("nothing found for '\(TerminalText.field(query))'" + (page > 1 ? " on page \(page)" : ""))
+            return
+        }
+        if !titles.isEmpty {
+            Console.line(TitleList(rows: titles, showsType: kind == .multi).render(width: Terminal.width))
+        }
+        if !people.isEmpty {
+            if !titles.isEmpty { Console.line("") }
+            var table = TextTable(["PERSON ID", "NAME", "KNOWN FOR"], alignments: [.right, .left, .left])
+            for person in people {
+                let knownFor = person.knownFor.map(\.title).joined(separator: ", ")
+                table.add([String(person.id), person.name, [person.knownForDepartment, knownFor.isEmpty ? nil : knownFor].compactMap { $0 }.joined(separator: ": ")])
+            }
+            Console.line(table.render(width: Terminal.width, flexible: [.init(2, minimum: 10), .init(1, minimum: 10)], droppable: [2]))
+        }
+        let (noun, one) = kind == .person ? ("people", "person") : kind == .multi ? ("results", "result") : ("titles", "title")
+        Console.line(Terminal.dim(Terminal.fit(report.paging.footer(noun, one: one) + (titles.contains { $0.savedAt != nil } ? "; \(TitleList.savedMark) saved" : ""))))
+    }
+
+    static func json(_ person: SearchReport.Person) -> JSONValue {
+        [
+            "mediaType": "person", "id": .integer(Int64(person.id)), "name": .string(person.name),
+            "knownForDepartment": .init(person.knownForDepartment.map(JSONValue.string)), "popularity": .double(person.popularity),
+            "profilePath": .init(person.profilePath.map(JSONValue.string)),
+            "knownFor": .array(person.knownFor.map { media in
+                ["mediaType": .string(media.isMovie ? "movie" : "tv"), "id": .integer(Int64(media.id)), "title": .string(media.title)]
+            }),
+        ]
+    }
+}

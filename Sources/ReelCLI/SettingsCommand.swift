@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+/// `reel settings`: show them, or change the name, photo or language.
+struct SettingsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings",
+        abstract: "Show the profile settings, or change them.",
+        subcommands: [Show.self, Name.self, Photo.self, Language.self],
+        defaultSubcommand: Show.self
+    )
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show name, photo and language.")
+        @OptionGroup var global: GlobalOptions
+        @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
+
+        func run() async throws {
+            try await global.withApplication { app in
+                let handle = try global.handle()
+                let view = try app.account(handle, asOf: asOf?.value)
+                try global.json ? printJSON(json(view, handle)) : render(view, handle)
+            }
+        }
+
+        private func json(_ view: AccountView, _ handle: AccountHandle) -> JSONValue {
+            var document = JSONForm.settings(view.state.settings).objectValue ?? [:]
+            document["user"] = .string(handle.value)
+            document["stream"] = .string(view.stream.rawValue)
+            document["asOf"] = JSONForm.asOf(view.asOf)
+            return .object(document)
+        }
+
+        private func render(_ view: AccountView, _ handle: AccountHandle) {
+            let settings = view.state.settings
+            if let asOf = view.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
+            var table = TextTable(["SETTING", "VALUE"])
+            table.add(["account", handle.value])
+            table.add(["name", settings.name?.value ?? "(not set)"])
+            table.add(["language", "\(settings.language) (\(settings.language.languageName))"])
+            let photo = settings.photo.map {
+                "\($0.contentType == "image/png" ? "PNG" : "JPEG") \($0.width)x\($0.height), \($0.bytes) bytes, sha256 \($0.sha256.prefix(12))…"
+            }
+            table.add(["photo", photo ?? "(none)"])
+            Console.line(table.render())
+        }
+    }
+
+    struct Name: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "name", abstract: "Set the display name (1-100 characters).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The new name.") var name: String
+
+        func validate() throws { _ = try profileName() }
+
+        func run() async throws {
+            try await global.withApplication { app in
+                try CommandOutput.render(try app.change(.rename(try profileName()), for: try global.handle()), json: global.json)
+            }
+        }
+
+        /// The name as the domain takes it; `validate()` refuses one it does not (exit 64).
+        private func profileName() throws -> ProfileName {
+            do { return try ProfileName(name) } catch { throw ValidationError(refusing: error) }
+        }
+    }
+
+    struct Photo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "photo",
+            abstract: "Set the profile photo from a JPEG or PNG file (up to 5 MB), or remove it with --remove.",
+            discussion: "The file is checked by its content, not its name, and stored sealed under the account's key.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("A JPEG or PNG file.", valueName: "path"), transform: PathArgument.parse) var path: String?
+        @Flag(help: "Remove the photo.") var remove = false
+
+        func validate() throws {
+            if remove && path != nil { throw ValidationError("give a photo file or --remove, not both") }
+            if !remove && path == nil { throw ValidationError("give a photo file (JPEG or PNG), or --remove") }
+        }
+
+        func run() async throws {
+            try await global.withApplication { app in
+                guard let path else {
+                    try CommandOutput.render(try app.change(.removePhoto, for: try global.handle()), json: global.json)
+                    return
+                }
+                let bytes = try PhotoFile.read(path)
+                let reference: PhotoReference
+                do { reference = try AccountService.photoReference(for: bytes) } catch let error as DomainError {
+                    throw ReelFailure(message: "\(path): \(error.description)", status: .usage)
+                }
+                try CommandOutput.render(try app.change(.changePhoto(reference), for: try global.handle(), photo: bytes), json: global.json)
+            }
+        }
+    }
+
+    struct Language: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "language",
+            abstract: "Set the language for titles and overviews: a TMDb tag such as en-US, de-DE, pt-BR or fr.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The language tag.") var tag: String
+
+        func validate() throws { _ = try languageTag() }
+
+        func run() async throws {
+            try await global.withApplication { app in
+                try CommandOutput.render(try app.change(.switchLanguage(try languageTag()), for: try global.handle()), json: global.json)
+            }
+        }
+
+        /// The tag as the domain takes it; `validate()` refuses one it does not (exit 64).
+        private func languageTag() throws -> LanguageTag {
+            do { return try LanguageTag(tag) } catch { throw ValidationError(refusing: error) }
+        }
+    }
+}
+
+/// Reads a photo file with errors a person can act on: at most the photo limit (5 MB) and one
+/// byte, whatever the file is, so `/dev/zero` or an endless FIFO is refused after 5 MB.
+enum PhotoFile {
+    static func read(_ path: String) throws -> [UInt8] {
+        do {
+            return try BoundedFile.read(path, limit: InputLimit.photo)
+        } catch .isDirectory {
+            throw ReelFailure(message: "\(path): is a directory, not a photo", status: .usage)
+        } catch .tooLarge {
+            throw ReelFailure(
+                message: "\(path): invalid photo: the file has more bytes than the limit; the limit is \(InputLimit.photo) (5 MB), and nothing past it was read",
+                status: .usage)
+        } catch {
+            throw InputFile.failure(error, what: "a photo")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Reel
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What stdout is: colour only on a terminal, and never with `NO_COLOR` or `TERM=dumb`.
+enum Terminal {
+    static let colours: Bool = {
+        let env = ProcessInfo.processInfo.environment
+        if let noColor = env["NO_COLOR"], !noColor.isEmpty { return false }
+        if env["TERM"] == "dumb" { return false }
+        return isatty(1) == 1
+    }()
+
+    static func bold(_ text: String) -> String { paint(text, "1") }
+    static func dim(_ text: String) -> String { paint(text, "2") }
+    static func green(_ text: String) -> String { paint(text, "32") }
+    static func yellow(_ text: String) -> String { paint(text, "33") }
+
+    /// `text` without the colour codes `paint` adds: what the terminal shows.
+    static func unpainted(_ text: String) -> String {
+        guard text.contains("\u{1B}") else { return text }
+        var result = ""
+        var inEscape = false
+        for character in text {
+            if inEscape {
+                if character == "m" { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    private static func paint(_ text: String, _ code: String) -> String {
+        colours ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// The colour sequences `paint` writes, which output may keep (`Console.line`); none without
+    /// colours, so then no ESC at all reaches stdout.
+    static let styles: Set<String> = colours ? Set(["0", "1", "2", "32", "33"].map { "\u{1B}[\($0)m" }) : []
+
+    /// Columns to lay text out in: the terminal's width when stdout is one, else `COLUMNS`,
+    /// else 100.
+    static let width: Int = {
+        var size = winsize()
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        return 100
+    }()
+
+    /// A line of prose wrapped at word boundaries to `width` (a single long word, such as a URL,
+    /// stays whole).
+    static func fit(_ text: String) -> String { text.count <= width ? text : wrap(text, width: width).joined(separator: "\n") }
+
+    /// Words wrapped to `width` columns.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// A notice for people, on stderr (stdout stays clean for pipes).
+    static func notice(_ text: String) {
+        Console.error("note: \(text)")
+    }
+}

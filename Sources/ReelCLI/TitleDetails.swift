@@ -1,0 +1,94 @@
+import Foundation
+import Reel
+
+/// A title's details as `reel show` presents them: text (each text from TMDb made
+/// terminal-safe) or JSON.
+extension TitleDetailsReport {
+    /// The same details with every text from TMDb made one terminal-safe line (`TerminalText`);
+    /// the overview keeps its paragraphs, each made safe by `render`.
+    private func terminalSafe() -> TitleDetailsReport {
+        let safe = TerminalText.field
+        var details = self
+        details.title = safe(title)
+        details.originalTitle = originalTitle.map(safe)
+        details.genres = genres.map(safe)
+        details.tagline = tagline.map(safe)
+        details.status = status.map(safe)
+        details.originalLanguage = originalLanguage.map(safe)
+        details.spokenLanguages = spokenLanguages.map(safe)
+        details.companies = companies.map(safe)
+        details.people = people.map { ($0.role, $0.names.map(safe)) }
+        details.trailers = trailers.map { (safe($0.name), safe($0.url)) }
+        details.posterURL = posterURL.map(safe)
+        details.backdropURL = backdropURL.map(safe)
+        for i in details.similar.indices { details.similar[i].title = safe(similar[i].title) }
+        return details
+    }
+
+    func render(width: Int) -> String {
+        terminalSafe().renderSafe(width: width)
+    }
+
+    private func renderSafe(width: Int) -> String {
+        var lines: [String] = []
+        let year = date.map { " (\($0.year))" } ?? ""
+        lines.append(Terminal.bold(title + year) + "  " + Terminal.dim(key.description))
+        if let originalTitle, originalTitle != title { lines.append("Original title: \(originalTitle)") }
+        var facts: [String] = []
+        if let date { facts.append((key.mediaType == .movie ? "released " : "first aired ") + date.description) }
+        if let endDate, key.mediaType == .tv { facts.append("last aired \(endDate)") }
+        if let runtime { facts.append(key.mediaType == .movie ? "\(runtime) min" : "\(runtime) min per episode") }
+        if let seasons { facts.append("\(seasons) season\(seasons == 1 ? "" : "s")") }
+        if let episodes { facts.append("\(episodes) episodes") }
+        if let status { facts.append(status) }
+        if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
+        if !genres.isEmpty { lines.append("Genres: " + genres.joined(separator: ", ")) }
+        lines.append(String(format: "Rating: %.1f/10 from %@ votes · popularity %.1f", voteAverage, voteCount.formatted(), popularity))
+        if let tagline { lines.append(Terminal.yellow("“\(tagline)”")) }
+        if let overview {
+            lines.append("")
+            lines.append(contentsOf: TerminalText.lines(overview))
+            lines.append("")
+        }
+        for (role, names) in people where !names.isEmpty { lines.append("\(role): " + names.joined(separator: ", ")) }
+        var languages: [String] = []
+        if let originalLanguage { languages.append("original \(originalLanguage)") }
+        if !spokenLanguages.isEmpty { languages.append("spoken " + spokenLanguages.joined(separator: ", ")) }
+        if !languages.isEmpty { lines.append("Languages: " + languages.joined(separator: "; ")) }
+        if !companies.isEmpty { lines.append("Production: " + companies.joined(separator: ", ")) }
+        for trailer in trailers.prefix(3) { lines.append("Trailer: \(trailer.url)  \(Terminal.dim(trailer.name))") }
+        if let posterURL { lines.append("Poster: \(posterURL)") }
+        if let backdropURL { lines.append("Backdrop: \(backdropURL)") }
+        lines.append(savedAt.map { Terminal.green("Saved since \(Timestamp.short($0))") } ?? "Not saved (reel fav add \(key))")
+        if !similar.isEmpty {
+            lines.append("")
+            lines.append("Similar:")
+            for s in similar { lines.append("  \(s.key)  \(s.title)" + (s.year.map { " (\($0))" } ?? "")) }
+        }
+        // Lines wider than the terminal are wrapped; a painted one loses its colour to be wrapped.
+        return lines.flatMap { line -> [String] in
+            let plain = Terminal.unpainted(line)
+            return plain.count <= width ? [line] : Terminal.wrap(plain, width: width)
+        }.joined(separator: "\n")
+    }
+
+    func json() -> JSONValue {
+        func list(_ items: [String]) -> JSONValue { .array(items.map(JSONValue.string)) }
+        return [
+            "mediaType": .string(key.mediaType.rawValue), "id": .integer(key.id), "language": .string(language),
+            "title": .string(title), "originalTitle": .init(originalTitle.map(JSONValue.string)),
+            "date": .init(date.map { .string($0.description) }), "lastAirDate": .init(endDate.map { .string($0.description) }),
+            "genres": list(genres), "overview": .init(overview.map(JSONValue.string)), "tagline": .init(tagline.map(JSONValue.string)),
+            "voteAverage": .double(voteAverage), "voteCount": .integer(Int64(voteCount)), "popularity": .double(popularity),
+            "runtime": .init(runtime.map { .integer(Int64($0)) }), "seasons": .init(seasons.map { .integer(Int64($0)) }),
+            "episodes": .init(episodes.map { .integer(Int64($0)) }), "status": .init(status.map(JSONValue.string)),
+            "originalLanguage": .init(originalLanguage.map(JSONValue.string)), "spokenLanguages": list(spokenLanguages),
+            "companies": list(companies),
+            "people": .array(people.map { ["role": .string($0.role), "names": list($0.names)] }),
+            "trailers": .array(trailers.map { ["name": .string($0.name), "url": .string($0.url)] }),
+            "posterURL": .init(posterURL.map(JSONValue.string)), "backdropURL": .init(backdropURL.map(JSONValue.string)),
+            "saved": .bool(savedAt != nil), "savedAt": .init(savedAt.map { .string(UTCTime.iso($0)) }),
+            "similar": .array(similar.map { ["mediaType": .string($0.key.mediaType.rawValue), "id": .integer($0.key.id), "title": .string($0.title), "year": .init($0.year.map { .integer(Int64($0)) })] }),
+        ]
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Reel
+
+/// Lists of titles as people and scripts see them: one row per title with its year, genres and
+/// rating, a ★ on titles in the saved list, and a JSON form shared by every list command
+/// (`Schemas/cli/title-list.schema.json#/$defs/title`).
+struct TitleList {
+    struct Row {
+        let key: MediaKey
+        let lookup: TitleLookup
+        let savedAt: Int64?
+        /// For saved lists: when the item was added.
+        var addedAt: Int64? = nil
+    }
+
+    var rows: [Row] = []
+    /// Show the media type column (lists that mix movies and series).
+    var showsType = true
+    /// Show the date each item was added (the saved list).
+    var showsAdded = false
+    /// Number the rows (the saved list).
+    var numbered = false
+
+    static let savedMark = "★"
+
+    func render(width: Int) -> String {
+        var headers = numbered ? ["#"] : []
+        var alignments: [TextTable.Alignment] = numbered ? [.right] : []
+        headers += [" "]
+        alignments += [.left]
+        if showsType { headers.append("TYPE"); alignments.append(.left) }
+        headers += ["TMDB ID", "TITLE", "YEAR", "GENRES", "RATING"]
+        alignments += [.right, .left, .right, .left, .right]
+        if showsAdded { headers.append("ADDED"); alignments.append(.left) }
+        func column(_ name: String) -> Int? { headers.firstIndex(of: name) }
+        var table = TextTable(headers, alignments: alignments)
+        table.reserveCapacity(rows: rows.count)
+        // Saved lists run to thousands of rows added on a few days: each day is written once.
+        var days: [Int64: String] = [:]
+        func day(_ micros: Int64) -> String {
+            let perDay: Int64 = 86_400_000_000
+            let number = micros >= 0 ? micros / perDay : -((-micros - 1) / perDay) - 1
+            if let text = days[number] { return text }
+            let text = Timestamp.day(micros)
+            days[number] = text
+            return text
+        }
+        var cells: [String] = []
+        cells.reserveCapacity(headers.count)
+        for (i, row) in rows.enumerated() {
+            cells.removeAll(keepingCapacity: true)
+            if numbered { cells.append(String(i + 1)) }
+            cells.append(row.savedAt != nil ? Self.savedMark : " ")
+            if showsType { cells.append(row.key.mediaType.rawValue) }
+            cells.append(String(row.key.id))
+            cells.append(row.lookup.placeholder)
+            if case .known(let summary) = row.lookup {
+                cells.append(summary.year.map(String.init) ?? "")
+                cells.append(summary.genres.map(\.name).joined(separator: ", "))
+                cells.append(Self.rating(summary))
+            } else {
+                cells += ["", "", ""]
+            }
+            if showsAdded { cells.append(row.addedAt.map(day) ?? "") }
+            table.add(cells)
+        }
+        // Genres give way first, then the title; at narrow widths whole columns go, least useful first.
+        return table.render(
+            width: width, flexible: [.init(column("GENRES")!, minimum: 12), .init(column("TITLE")!, minimum: 10)],
+            droppable: ["ADDED", "GENRES", "RATING", "TYPE", "#"].compactMap(column))
+    }
+
+    /// `7.9 (31,204)`: the average and how many votes it rests on; `–` without votes.
+    static func rating(_ summary: TitleSummary) -> String {
+        summary.voteCount == 0 ? "–" : oneDecimal(summary.voteAverage) + " (\(grouped(summary.voteCount)))"
+    }
+
+    /// `String(format: "%.1f", value)`: the value's exact binary expansion rounded to tenths, ties
+    /// to even, as the C library rounds; without Foundation's per-call cost (a saved list has
+    /// thousands of rows). Negative, huge and non-finite values go to `String(format:)`.
+    static func oneDecimal(_ value: Double) -> String {
+        guard value.isFinite, value.sign == .plus, value < 1e15 else { return String(format: "%.1f", value) }
+        // n = 10 × value rounded, each comparison made with a fused multiply-add, whose sign is exact.
+        var n = (value * 10).rounded(.down)
+        if (-n).addingProduct(value, 10) < 0 { n -= 1 }
+        if (-(n + 1)).addingProduct(value, 10) >= 0 { n += 1 }
+        let overHalf = (-(n + 0.5)).addingProduct(value, 10)
+        if overHalf > 0 || (overHalf == 0 && n.truncatingRemainder(dividingBy: 2) != 0) { n += 1 }
+        let tenths = Int64(n)
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// `n.formatted()`: grouped by thousands as the locale does. When the locale writes whole
+    /// numbers as English does (checked once against `formatted()` itself), the groups are made
+    /// here: `formatted()` costs microseconds a call.
+    static func grouped(_ n: Int) -> String {
+        guard groupsLikeEnglish, n >= 0 else { return n.formatted() }
+        let digits = String(n)
+        guard digits.utf8.count > 3 else { return digits }
+        var text = ""
+        text.reserveCapacity(digits.utf8.count * 4 / 3)
+        for (i, digit) in digits.enumerated() {
+            if i > 0, (digits.utf8.count - i) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+
+    /// Loads the locale's number formats (a few milliseconds, once) on another thread, so they
+    /// are ready by the time a long list writes its first rating.
+    static func prepareNumbers() {
+        Task.detached(priority: .userInitiated) { _ = groupsLikeEnglish }
+    }
+
+    private static let groupsLikeEnglish: Bool =
+        999.formatted() == "999" && 1_000.formatted() == "1,000" && 12_345.formatted() == "12,345"
+            && 1_234_567.formatted() == "1,234,567" && 1_234_567_890.formatted() == "1,234,567,890"
+
+    static func json(_ row: Row) -> JSONValue {
+        let s = row.lookup.summary
+        var problem: JSONValue = .null
+        if case .failed(let reason) = row.lookup { problem = .string(reason) }
+        return [
+            "mediaType": .string(row.key.mediaType.rawValue), "id": .integer(row.key.id), "details": .string(row.lookup.status),
+            "title": .init(s.map { .string($0.title) }), "originalTitle": .init(s?.originalTitle.map(JSONValue.string)),
+            "date": .init(s?.date.map { .string($0.description) }), "year": .init(s?.year.map { .integer(Int64($0)) }),
+            "genres": .init(s.map { .array($0.genres.map { ["id": .integer(Int64($0.id)), "name": .string($0.name)] }) }),
+            "voteAverage": .init(s.map { .double($0.voteAverage) }), "voteCount": .init(s.map { .integer(Int64($0.voteCount)) }),
+            "popularity": .init(s.map { .double($0.popularity) }), "posterPath": .init(s?.posterPath.map(JSONValue.string)),
+            "saved": .bool(row.savedAt != nil), "savedAt": JSONForm.time(row.savedAt), "problem": problem,
+        ]
+    }
+}
