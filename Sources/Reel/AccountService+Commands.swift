@@ -10,7 +10,7 @@ extension AccountService {
     ///
     /// `.deleteAccount` deletes for good: the account's stream is closed in the same transaction,
     /// the key store's replacement without its key is prepared before the commit and swapped in
-    /// after it (`LedgerWrite.destroyKeysOnCommit`); `step` names each step as it is reached.
+    /// after it (`EventStoreWrite.destroyKeysOnCommit`); `step` names each step as it is reached.
     public func execute(
         _ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil, step: (DeletionStep) -> Void = { _ in }
     ) throws -> CommandReport {
@@ -29,7 +29,7 @@ extension AccountService {
     func record(_ command: Command, for handle: AccountHandle, photo: [UInt8]?, step: (DeletionStep) -> Void) throws -> CommandReport {
         let store = self.store
         return try log.write(shredding: { step(.init($0)) }) { w in
-            let txn = w.transaction
+            let txn = w
             try store.catchUp(w, projector: projector)
             let slot = try store.liveSlot(txn)
             let existing = try store.stream(for: handle, slot, txn)
@@ -46,7 +46,7 @@ extension AccountService {
             let recorded = try w.append(proposed, to: stream, expected: expected)
             if case .changePhoto(let reference) = command, let photo {
                 let sealed = try log.sealBlob(photo, for: stream, context: ProjectionStore.photoContext)
-                try txn.put(store.photos, try ProjectionStore.photoKey(stream, reference.sha256, log: log), sealed)
+                try txn.table(store.photos).put(try ProjectionStore.photoKey(stream, reference.sha256, log: log), sealed)
             }
             var set = ProjectionSet(position: try store.checkpoint(slot, txn), projector: projector) {
                 try store.state(of: $0, slot, txn)
@@ -57,7 +57,7 @@ extension AccountService {
                 let time = deleted.envelope.recordedAtMicroseconds
                 try w.close(stream, atMicroseconds: time)
                 let record = DeletedAccount(stream: stream, handle: handle, openedAt: state.openedAt ?? time, deletedAt: time)
-                try txn.put(store.deletedAccounts, stream.rawValue, record.bytes)
+                try txn.table(store.deletedAccounts).put(Array(stream.rawValue.utf8), record.bytes)
                 try store.removePhotos(of: stream, txn)
                 step(.appending)
                 // The key store's replacement is written now, before the commit: a disk too full
@@ -83,14 +83,14 @@ extension AccountService {
     public func photo(of handle: AccountHandle) throws -> (PhotoReference, [UInt8])? {
         let view = try view(of: handle)
         guard let reference = view.state.settings.photo else { return nil }
-        return (reference, try log.environment.read { txn in try storedPhoto(reference, of: view.stream, txn) })
+        return (reference, try log.read { txn in try storedPhoto(reference, of: view.stream, txn) })
     }
 
     /// The photo's bytes, opened from the photo store.
-    func storedPhoto(_ reference: PhotoReference, of stream: StreamID, _ txn: Transaction) throws -> [UInt8] {
+    func storedPhoto(_ reference: PhotoReference, of stream: StreamID, _ txn: any EventStoreSnapshot) throws -> [UInt8] {
         var bytes: [UInt8]? = nil
         for key in [try ProjectionStore.photoKey(stream, reference.sha256, log: log), ProjectionStore.legacyPhotoKey(stream, reference.sha256)] where bytes == nil {
-            bytes = try txn.withValue(store.photos, key) { sealed in
+            bytes = try txn.table(store.photos).withValue(key) { sealed in
                 guard let sealed else { return nil }
                 return try log.openBlob(sealed, for: stream, context: ProjectionStore.photoContext)
             }

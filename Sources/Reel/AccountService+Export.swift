@@ -9,13 +9,13 @@ extension AccountService {
     /// snapshot (appends going on meanwhile are not half in it).
     public func export(of handle: AccountHandle) throws -> AccountExport {
         let store = self.store
-        return try log.environment.read { txn in
+        return try log.read { txn in
             let slot = try store.liveSlot(txn)
             guard let stream = try store.stream(for: handle, slot, txn), let state = try store.state(of: stream, slot, txn) else {
                 throw try missing(handle, txn)
             }
-            let events = try log.read(stream: stream, in: txn)
-            guard let head = try log.head(in: txn), UInt64(events.count) == state.version else {
+            let events = try txn.read(stream: stream)
+            guard let head = try txn.head(), UInt64(events.count) == state.version else {
                 throw ReelError.corruptProjection(stream: stream.rawValue, reason: "it is at version \(state.version), the log at \(events.count)")
             }
             if let unreadable = events.first(where: \.isShredded) {
@@ -37,7 +37,7 @@ extension AccountService {
     ) throws -> RestoreReport {
         let (events, skipped) = document.restoredEvents(as: handle)
         let store = self.store
-        let taken = try log.environment.read { txn in try store.stream(for: handle, try store.liveSlot(txn), txn) }
+        let taken = try log.read { txn in try store.stream(for: handle, try store.liveSlot(txn), txn) }
         if taken != nil { throw ReelError.handleTaken(handle.value) }
         if dryRun {
             return RestoreReport(handle: handle, stream: nil, events: events.count, saved: document.state.saved.count, skipped: skipped, state: document.state)
@@ -52,15 +52,15 @@ extension AccountService {
             try ProposedEvent(id: item.0, type: item.1.type, schemaVersion: item.1.schemaVersion, payload: CanonicalPayload.bytes(of: item.1))
         }
         try log.reserveRoom(forAppending: proposed, to: stream)
-        let restored: AccountState = try log.write { w in
-            let txn = w.transaction
+        let restored: AccountState = try log.write(shredding: { _ in }) { w in
+            let txn = w
             try store.catchUp(w, projector: projector)
             let slot = try store.liveSlot(txn)
             if try store.stream(for: handle, slot, txn) != nil { throw ReelError.handleTaken(handle.value) }
             let appended = try w.appendEvents(proposed, to: stream, expected: .noStream)
             if let (reference, bytes) = document.photo {
                 let sealed = try log.sealBlob(bytes, for: stream, context: ProjectionStore.photoContext)
-                try txn.put(store.photos, try ProjectionStore.photoKey(stream, reference.sha256, log: log), sealed)
+                try txn.table(store.photos).put(try ProjectionStore.photoKey(stream, reference.sha256, log: log), sealed)
             }
             var set = ProjectionSet(position: try store.checkpoint(slot, txn), projector: projector) { try store.state(of: $0, slot, txn) }
             try set.apply(

@@ -43,12 +43,13 @@ extension AccountService {
         // fill the map, roll back and compare everything again.
         if !checkOnly {
             let store = self.store
-            let live = try log.environment.read { txn in try store.bytes(of: try store.liveSlot(txn), txn) }
-            try log.environment.reserve(live + live / 4 + (1 << 20))
+            let live = try log.read { txn in try store.bytes(of: try store.liveSlot(txn), txn) }
+            try log.reserveRoom(bytes: live + live / 4 + (1 << 20))
         }
         // A check only reads: it runs in a read snapshot, so it works on a read-only ledger and
         // beside a change the ledger refuses.
-        func finish(_ txn: Transaction, head: LogHead?, read: (UInt64) throws -> [RecordedEvent]) throws -> RebuildReport {
+        // `write` is the write transaction that swaps the sets in: none for a check only.
+        func finish(_ txn: any EventStoreSnapshot, write: (any EventStoreWrite)?, head: LogHead?, read: (UInt64) throws -> [RecordedEvent]) throws -> RebuildReport {
             let headPosition = head?.position ?? 0
             // The tail appended since the head was read, up to the end of the log: checked on from
             // where the replay stopped, and the end must be the head.
@@ -65,13 +66,13 @@ extension AccountService {
             let rebuilt = try storable(set)
             let encoded = try store.encoded(rebuilt)
             let drift = comparing ? try compare(rebuilt, encoded: encoded, directory: set.directory, with: live, head: headPosition, txn) : []
-            if !checkOnly {
+            if let txn = write {
                 let spare = try store.spareSlot(txn)
-                try clear(spare, txn)
+                try store.clear(spare, txn)
                 try store.save(rebuilt, encoded: encoded, into: spare, txn)
-                try txn.put(store.control, "live", Array(spare.name.utf8))
-                try txn.put(store.control, "format", Array(ProjectionStore.format.utf8))
-                try clear(live, txn)
+                try txn.table(store.control).put(Array("live".utf8), Array(spare.name.utf8))
+                try txn.table(store.control).put(Array("format".utf8), Array(ProjectionStore.format.utf8))
+                try store.clear(live, txn)
             }
             let elapsed = (ContinuousClock.now - started).components
             let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
@@ -80,19 +81,13 @@ extension AccountService {
                 seconds: seconds)
         }
         if checkOnly {
-            return try log.environment.read { txn in
-                try finish(txn, head: try log.head(in: txn)) { try log.read(from: $0, maxCount: 16_384, in: txn) }
+            return try log.read { txn in
+                try finish(txn, write: nil, head: try txn.head()) { try txn.read(from: $0, maxCount: 16_384) }
             }
         }
-        return try log.write { w in
-            try finish(w.transaction, head: try log.head(in: w.transaction)) { try w.read(from: $0, maxCount: 16_384) }
+        return try log.write(shredding: { _ in }) { w in
+            try finish(w, write: w, head: try w.head()) { try w.read(from: $0, maxCount: 16_384) }
         }
-    }
-
-    func clear(_ slot: ProjectionStore.Slot, _ txn: Transaction) throws {
-        try txn.clear(slot.states)
-        try txn.clear(slot.handles)
-        try txn.clear(slot.meta)
     }
 
     /// The set without what is not stored: deleted accounts, and streams whose key is destroyed.
@@ -108,7 +103,7 @@ extension AccountService {
     /// slot. States whose bytes match are not decoded; only what differs is sorted and described.
     func compare(
         _ rebuilt: ProjectionSet, encoded: [ProjectionStore.EncodedState], directory: [AccountHandle: StreamID],
-        with slot: ProjectionStore.Slot, head: UInt64, _ txn: Transaction
+        with slot: ProjectionStore.Slot, head: UInt64, _ txn: any EventStoreSnapshot
     ) throws -> [RebuildReport.Drift] {
         var drift: [RebuildReport.Drift] = []
         let checkpoint = try store.checkpoint(slot, txn)

@@ -8,7 +8,7 @@ extension AccountService {
     /// The account's saved list and settings: live, or as of a point in its past.
     public func view(of handle: AccountHandle, asOf: AsOf? = nil) throws -> AccountView {
         guard let asOf else {
-            return try log.environment.read { txn in
+            return try log.read { txn in
                 let slot = try store.liveSlot(txn)
                 guard let stream = try store.stream(for: handle, slot, txn), let state = try store.state(of: stream, slot, txn) else {
                     throw try missing(handle, txn)
@@ -17,7 +17,7 @@ extension AccountService {
             }
         }
         let stream = try resolve(handle)
-        let events = try log.read(stream: stream).filter {
+        let events = try log.read(stream: stream, from: 1, maxCount: .max).filter {
             asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.recordedAtMicroseconds)
         }
         guard !events.isEmpty else {
@@ -31,7 +31,7 @@ extension AccountService {
     /// The account's events, oldest first: all, or up to a point; the last `limit` of them.
     public func history(of handle: AccountHandle, asOf: AsOf? = nil, limit: Int? = nil) throws -> (StreamID, [HistoryEntry]) {
         let stream = try resolve(handle)
-        var events = try log.read(stream: stream)
+        var events = try log.read(stream: stream, from: 1, maxCount: .max)
         if let asOf {
             events = events.filter {
                 asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.recordedAtMicroseconds)
@@ -43,7 +43,7 @@ extension AccountService {
 
     /// The open account of `handle`, else its most recently deleted one.
     func resolve(_ handle: AccountHandle) throws -> StreamID {
-        try log.environment.read { txn in
+        try log.read { txn in
             let slot = try store.liveSlot(txn)
             if let stream = try store.stream(for: handle, slot, txn) { return stream }
             guard let latest = try latestDeleted(handle, txn) else { throw ReelError.noAccount(handle.value) }
@@ -52,25 +52,25 @@ extension AccountService {
     }
 
     /// Why `handle` has no open account: it never had one, or it was deleted.
-    func missing(_ handle: AccountHandle, _ txn: Transaction) throws -> ReelError {
+    func missing(_ handle: AccountHandle, _ txn: any EventStoreSnapshot) throws -> ReelError {
         guard let deleted = try latestDeleted(handle, txn) else { return .noAccount(handle.value) }
         return .accountDeleted(handle.value, at: deleted.deletedAt)
     }
 
-    func latestDeleted(_ handle: AccountHandle, _ txn: Transaction) throws -> DeletedAccount? {
+    func latestDeleted(_ handle: AccountHandle, _ txn: any EventStoreSnapshot) throws -> DeletedAccount? {
         try store.deletedAccounts(txn).values.filter { $0.belongs(to: handle) }.max { $0.deletedAt < $1.deletedAt }
     }
 
     /// The deleted account `handle` had most recently, if any (its handle is known only as a digest).
     public func deletedAccount(_ handle: AccountHandle) throws -> DeletedAccount? {
-        try log.environment.read { txn in try latestDeleted(handle, txn) }
+        try log.read { txn in try latestDeleted(handle, txn) }
     }
 
     /// Every account the ledger holds: open ones by handle, then deleted ones (whose handles are
     /// no longer known) by stream.
     public func accounts() throws -> [AccountSummary] {
         let streams = try log.streams()
-        let (states, deleted) = try log.environment.read { txn in
+        let (states, deleted) = try log.read { txn in
             (try store.allStates(try store.liveSlot(txn), txn), try store.deletedAccounts(txn))
         }
         return streams.map { summary in

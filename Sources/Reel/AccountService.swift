@@ -7,7 +7,7 @@ import Ledger
 /// with the projections updated in the same write transaction; views read the projections, or
 /// replay the log for a point in the past.
 public final class AccountService: Sendable {
-    public let log: EventLog
+    public let log: any EventStore
     let store: ProjectionStore
     let projector: Projector
 
@@ -20,11 +20,7 @@ public final class AccountService: Sendable {
     /// missing), or cannot be looked into (so that opening it reports the permission problem
     /// instead of "no ledger").
     public static func ledgerExists(at directory: String) -> Bool {
-        for file in ["/ledger/data.mdb", "/keys/data.mdb"] {
-            var info = stat()
-            if stat(directory + file, &info) == 0 || errno == EACCES { return true }
-        }
-        return false
+        EventLog.exists(in: directory)
     }
 
     /// Opens the ledger in `directory` only if there is one.
@@ -33,8 +29,9 @@ public final class AccountService: Sendable {
         return try open(at: directory)
     }
 
-    /// `decoder` reads stored events (tests pass one with extra upcasters).
-    public init(log: EventLog, decoder: EventDecoder = .standard) throws {
+    /// Reel over `log`, any store behind the boundary. `decoder` reads stored events (tests pass one
+    /// with extra upcasters).
+    public init(log: any EventStore, decoder: EventDecoder = .standard) throws {
         self.log = log
         store = try ProjectionStore(log: log)
         projector = Projector(decoder: decoder)
@@ -44,10 +41,10 @@ public final class AccountService: Sendable {
 
     /// Projections of an older format (handles in the clear) are rebuilt in the current one.
     private func upgradeProjectionsIfNeeded() throws {
-        let format = try log.environment.read { txn in try txn.get(store.control, "format") }
+        let format = try log.read { txn in try txn.table(store.control).get(Array("format".utf8)) }
         guard format != Array(ProjectionStore.format.utf8) else { return }
         if try log.head() == nil {
-            try log.write { w in try w.transaction.put(store.control, "format", Array(ProjectionStore.format.utf8)) }
+            try log.write(shredding: { _ in }) { w in try w.table(store.control).put(Array("format".utf8), Array(ProjectionStore.format.utf8)) }
         } else {
             _ = try rebuild(checkOnly: false, compare: false, progress: nil)
         }
@@ -57,10 +54,10 @@ public final class AccountService: Sendable {
     /// projections existed). Returns how many.
     @discardableResult
     public func catchUpIfNeeded() throws -> Int {
-        let behind = try log.environment.read { txn in
+        let behind = try log.read { txn in
             try store.checkpoint(try store.liveSlot(txn), txn)
         } < (try log.head()?.position ?? 0)
         guard behind else { return 0 }
-        return try log.write { try store.catchUp($0, projector: projector) }
+        return try log.write(shredding: { _ in }) { try store.catchUp($0, projector: projector) }
     }
 }

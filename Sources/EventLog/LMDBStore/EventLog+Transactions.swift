@@ -25,7 +25,7 @@ extension EventLog {
                 let value = try body(write)
                 // An append that failed midway left part of its batch: never commit that.
                 if let broken = write.brokenBy { throw broken }
-                try writer.writeHead(write.head, txn)
+                try writer.writeHead(write.currentHead, txn)
                 appended = write.appended
                 replacement = write.replacement
                 return value

@@ -49,6 +49,8 @@ public final class EventLog: Sendable {
     let writer: LedgerWriter
     let committer: GroupCommitter
     let signal = CommitSignal()
+    /// The projection tables opened (`projectionTable(named:)`), by their store handle.
+    let projectionTables = Mutex<[Database<[UInt8], [UInt8]>]>([])
     let pollInterval: Duration
 
     /// Opens the log in `directory`, making a new one where there is none. On a read-only file
