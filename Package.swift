@@ -90,10 +90,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The store boundary's contract, written once: every store's tests run it (EventStoreContract).
+        .target(name: "EventStoreContract", dependencies: ["EventLog"], swiftSettings: hygiene),
         // Helpers shared by the test targets only.
         .target(name: "ReelTestSupport", path: "Sources/ReelTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "ReelTestSupport"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "FakeTMDb", "Ledger", "ReelTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "Ledger", "EventLog", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
