@@ -38,13 +38,14 @@ let package = Package(
         ),
         // What kind of failure an error is (usage, not found, tampered, ...), for every module.
         .target(name: "Failures", swiftSettings: hygiene),
-        .target(name: "LMDB", dependencies: ["CLMDB", "Failures"]),
+        .target(name: "LMDB", dependencies: ["CLMDB", "Failures"], swiftSettings: hygiene),
         // AES-256-GCM with a reusable key schedule from the system's OpenSSL libcrypto, loaded with
         // dlopen on first bulk use (headers: Debian libssl-dev); see GCMContext.
         .systemLibrary(name: "CLibCrypto"),
         .target(
             name: "EventLog",
-            dependencies: ["LMDB", "Failures", "CLibCrypto", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["LMDB", "Failures", "CLibCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: hygiene
         ),
         // The domain: pure Swift, no storage and no network.
         .target(name: "Ledger", dependencies: ["Failures"]),

@@ -1,4 +1,4 @@
-import LMDB
+public import LMDB
 
 /// What can go wrong with the log, in words a caller can act on.
 public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {

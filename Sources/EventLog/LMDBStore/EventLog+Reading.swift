@@ -1,5 +1,5 @@
-import Foundation
-import LMDB
+public import Foundation
+public import LMDB
 
 /// Reading: the head, streams, event ids, events by position and by stream.
 extension EventLog {

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import LMDB
+public import LMDB
 import Synchronization
 
 /// Reel's append-only event log: global positions, one stream per account, sealed payloads and a

@@ -1,5 +1,5 @@
 import Foundation
-import LMDB
+public import LMDB
 
 /// One write transaction of the ledger, lent to `EventLog.write {}`: appends, plus whatever else the
 /// caller keeps in the same environment (projections), committed together or not at all.

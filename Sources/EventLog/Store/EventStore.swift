@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The store boundary: Reel's event log as any backend keeps it. `EventLog` is the embedded LMDB
 /// store; a PostgreSQL store implements the same contract, and `EventStoreContract` (in the
