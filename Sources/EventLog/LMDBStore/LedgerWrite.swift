@@ -1,14 +1,15 @@
 import Foundation
-public import LMDB
+import LMDB
 
-/// One write transaction of the ledger, lent to `EventLog.write {}`: appends, plus whatever else the
-/// caller keeps in the same environment (projections), committed together or not at all.
+/// One write transaction of the LMDB store, lent to `EventLog.write {}`: appends, plus the caller's
+/// projection tables (named databases of `ledger/`), committed together or not at all.
 ///
 /// Valid only inside the closure. The closure may run more than once (when the map must grow), so
 /// it must act only through this transaction.
 public final class LedgerWrite: EventStoreWrite {
-    /// The LMDB transaction, for the caller's own databases in the ledger environment.
-    public let transaction: Transaction
+    /// The LMDB transaction. It stays inside the LMDB store: callers keep their own data in
+    /// projection tables (`table(_:)`), which any store offers.
+    let transaction: Transaction
     private let log: EventLog
     var currentHead: LogHead?
     private(set) var appended = false
