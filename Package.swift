@@ -50,13 +50,14 @@ let package = Package(
         // Files read up to a limit (imports, photos) and written whole or not at all, mode 0600
         // (exports, the credentials file).
         .target(name: "Files", dependencies: ["Failures"], swiftSettings: hygiene),
-        .target(name: "LMDB", dependencies: ["CLMDB", "Failures"]),
+        .target(name: "LMDB", dependencies: ["CLMDB", "Failures"], swiftSettings: hygiene),
         // AES-256-GCM with a reusable key schedule from the system's OpenSSL libcrypto, loaded with
         // dlopen on first bulk use (headers: Debian libssl-dev); see GCMContext.
         .systemLibrary(name: "CLibCrypto"),
         .target(
             name: "EventLog",
-            dependencies: ["LMDB", "Failures", "CLibCrypto", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["LMDB", "Failures", "CLibCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: hygiene
         ),
         // The domain: pure Swift, no storage and no network.
         .target(name: "Ledger", dependencies: ["Failures", "JSONKit"], swiftSettings: hygiene),
@@ -109,10 +110,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The store boundary's contract, written once: every store's tests run it (EventStoreContract).
+        .target(name: "EventStoreContract", dependencies: ["EventLog"], swiftSettings: hygiene),
         // Helpers shared by the test targets only.
         .target(name: "ReelTestSupport", path: "Sources/ReelTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "ReelTestSupport"]),
         .testTarget(name: "FilesTests", dependencies: ["Files", "ReelTestSupport"]),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "JSONKit", "ReelTestSupport"]),

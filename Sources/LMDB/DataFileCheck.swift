@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CLMDB
 import Glibc
 #endif
 

@@ -2,7 +2,7 @@ import CLMDB
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// Replacing an environment's files, for a store that must leave no bytes of deleted records
@@ -72,7 +72,7 @@ extension Environment {
     /// directory until it is complete. `body` may run again (with a larger map) when the first
     /// map was too small; on failure the directory is removed.
     public static func writeFresh(
-        at directory: String, fileMode: mode_t, estimatedBytes: Int, databases: [String], _ body: (FreshTransaction) throws -> Void
+        at directory: String, fileMode: Glibc.mode_t, estimatedBytes: Int, databases: [String], _ body: (FreshTransaction) throws -> Void
     ) throws {
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
         var mapSize = max(1 << 20, (estimatedBytes * 3 / pageSize + 64) * pageSize)

@@ -3,7 +3,7 @@ import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// An open LMDB environment: one directory holding `data.mdb` and `lock.mdb`.
@@ -33,7 +33,7 @@ public final class Environment: @unchecked Sendable {
         /// Reader slots in the lock file (shared by every process using the environment).
         public var maxReaders: UInt32
         /// Permission bits for new files.
-        public var fileMode: mode_t
+        public var fileMode: Glibc.mode_t
         public var durability: Durability
         /// `false` sets `MDB_NORDAHEAD`, better for random reads of a map larger than memory.
         public var readAhead: Bool
@@ -43,7 +43,7 @@ public final class Environment: @unchecked Sendable {
 
         public init(
             initialMapSize: Int = 64 << 20, maximumMapSize: Int = 1 << 44, maxDatabases: UInt32 = 32,
-            maxReaders: UInt32 = 1024, fileMode: mode_t = 0o600, durability: Durability = .full,
+            maxReaders: UInt32 = 1024, fileMode: Glibc.mode_t = 0o600, durability: Durability = .full,
             readAhead: Bool = true, readOnly: Bool = false
         ) {
             self.initialMapSize = initialMapSize

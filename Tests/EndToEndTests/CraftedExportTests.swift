@@ -28,9 +28,9 @@ import Testing
         }
         if let photo {
             let sealed = try service.log.sealBlob(photo, for: stream, context: ProjectionStore.photoContext)
-            try service.log.environment.reserve(sealed.count * 2 + (1 << 20))
-            try service.log.environment.write { txn in
-                try txn.put(service.store.photos, try ProjectionStore.photoKey(stream, ContentDigest.sha256Hex(photo), log: service.log), sealed)
+            try service.log.reserveRoom(bytes: sealed.count * 2 + (1 << 20))
+            try service.log.write { w in
+                try w.table(service.store.photos).put(try ProjectionStore.photoKey(stream, ContentDigest.sha256Hex(photo), log: service.log), sealed)
             }
         }
         try service.catchUpIfNeeded()

@@ -120,12 +120,13 @@ import Testing
     }
 
     /// A payload that cannot be sealed midway through a large batch (a cipher failure, forced
-    /// here): the batch's transaction commits nothing.
+    /// here): the batch's transaction commits nothing, and the caller learns it was the cipher
+    /// (not "the data directory does not hold a readable ledger", as once).
     @Test func aSealingFailureMidwayCommitsNothing() throws {
         let log = try EventLog.open(at: temporaryDirectory())
         let stream = try StreamID("ann")
         let batch = try events(1_000, tag: 6)
-        #expect(throws: EventLogError.self) {
+        #expect(throws: GCMFailure.self) {
             try SealedBatch.$failingEventForTesting.withValue(600) { try log.append(batch, to: stream) }
         }
         #expect(try log.head() == nil)
@@ -142,7 +143,7 @@ import Testing
         let stream = try StreamID("ann")
         let batch = try events(1_000, tag: 7)
         let other = try events(1, tag: 8)
-        #expect(throws: EventLogError.self) {
+        #expect(throws: GCMFailure.self) {
             try log.write { write in
                 _ = try? SealedBatch.$failingEventForTesting.withValue(600) { try write.append(batch, to: stream) }
                 try write.append(other, to: try StreamID("ben"))

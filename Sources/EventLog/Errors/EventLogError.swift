@@ -1,4 +1,4 @@
-import LMDB
+public import LMDB
 
 /// What can go wrong with the log, in words a caller can act on.
 public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -81,10 +81,15 @@ public enum EventLogError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension EventLogError {
-    /// Wraps anything thrown below into an `EventLogError`, keeping LMDB's code.
-    static func wrap(_ error: any Error) -> EventLogError {
-        if let error = error as? EventLogError { return error }
-        if let error = error as? LMDBError { return .storage(error) }
-        return .storage(LMDBError(code: .invalid, function: "eventlog", message: "\(error)"))
+    /// An error from below as the log reports it: LMDB's become `.storage`, keeping LMDB's code,
+    /// and a value LMDB returned in a shape its type cannot have is unreadable ledger data.
+    /// Anything else (the log's own errors, a caller's, a cipher's failure) passes as it was
+    /// thrown, so no error loses its cause or its kind on the way up.
+    static func wrap(_ error: any Error) -> any Error {
+        switch error {
+        case let error as LMDBError: EventLogError.storage(error)
+        case let error as LMDBDecodingError: EventLogError.storage(LMDBError(code: .invalid, function: "eventlog", message: "\(error)"))
+        default: error
+        }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A stored event seen in place during a replay: its metadata read out of the envelope and its
 /// payload opened into the reading lane's buffer, without copying the envelope or allocating the

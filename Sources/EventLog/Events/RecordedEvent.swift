@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A stored event with its payload opened, or without it once the stream's key is destroyed.
 public struct RecordedEvent: Sendable {

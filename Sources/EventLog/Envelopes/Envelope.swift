@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Crypto
 
 /// One stored event as it is on disk: its place in the log, its metadata, its sealed payload and

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An event to append: what happened, as a type name, a schema version and a payload.
 ///

@@ -19,3 +19,14 @@ extension EventLogError: KindedError {
         return description
     }
 }
+
+extension EnvelopeDecodingError: KindedError {
+    /// Stored bytes that are not an envelope: the ledger (or an export) was altered or damaged.
+    public var kind: FailureKind { .tampered }
+    public var summary: String { "bytes that are not an envelope: \(reason)" }
+}
+
+extension GCMFailure: KindedError {
+    /// The cipher itself failed (out of memory, say): nothing about the data is wrong.
+    var kind: FailureKind { .storage }
+}

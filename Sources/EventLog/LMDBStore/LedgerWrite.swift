@@ -1,16 +1,17 @@
 import Foundation
 import LMDB
 
-/// One write transaction of the ledger, lent to `EventLog.write {}`: appends, plus whatever else the
-/// caller keeps in the same environment (projections), committed together or not at all.
+/// One write transaction of the LMDB store, lent to `EventLog.write {}`: appends, plus the caller's
+/// projection tables (named databases of `ledger/`), committed together or not at all.
 ///
 /// Valid only inside the closure. The closure may run more than once (when the map must grow), so
 /// it must act only through this transaction.
-public final class LedgerWrite {
-    /// The LMDB transaction, for the caller's own databases in the ledger environment.
-    public let transaction: Transaction
+public final class LedgerWrite: EventStoreWrite {
+    /// The LMDB transaction. It stays inside the LMDB store: callers keep their own data in
+    /// projection tables (`table(_:)`), which any store offers.
+    let transaction: Transaction
     private let log: EventLog
-    var head: LogHead?
+    var currentHead: LogHead?
     private(set) var appended = false
     /// The error of an append that failed after writing part of its batch (a payload the cipher
     /// could not seal): this transaction must not commit, whatever the caller does with the error.
@@ -22,11 +23,11 @@ public final class LedgerWrite {
     init(log: EventLog, transaction: Transaction) throws {
         self.log = log
         self.transaction = transaction
-        head = try log.databases.head(transaction)
+        currentHead = try log.databases.head(transaction)
     }
 
     /// The last event's position in this transaction (0 for an empty log).
-    public var headPosition: UInt64 { head?.position ?? 0 }
+    public var headPosition: UInt64 { currentHead?.position ?? 0 }
 
     public func version(of stream: StreamID) throws -> UInt64 {
         try wrapped { try log.databases.version(of: stream, transaction) }
@@ -70,14 +71,14 @@ public final class LedgerWrite {
             batch: try SealedBatch(events, stream: stream, key: try log.sealingKey(for: stream, in: transaction)), expected: expected)
         var made: [T] = []
         made.reserveCapacity(events.count)
-        let before = head?.position
+        let before = currentHead?.position
         let result: AppendResult
         do {
             result = try request.batch.whileSealing {
-                try LedgerWriter(databases: log.databases).append(request, transaction, head: &head) { made.append(try each($0)) }
+                try LedgerWriter(databases: log.databases).append(request, transaction, head: &currentHead) { made.append(try each($0)) }
             }
         } catch {
-            if head?.position != before { brokenBy = EventLogError.wrap(error) }
+            if currentHead?.position != before { brokenBy = EventLogError.wrap(error) }
             throw error
         }
         if !result.deduplicated { appended = true }
@@ -121,6 +122,20 @@ public final class LedgerWrite {
         }
     }
 
+    /// The last event's position, time and hash in this transaction.
+    public func head() throws -> LogHead? { currentHead }
+
+    /// Up to `maxCount` events of `stream` from stream version `version` on, as this transaction
+    /// sees them (see `EventLog.read(stream:from:maxCount:in:)`).
+    public func read(stream: StreamID, from version: UInt64, maxCount: Int) throws -> [RecordedEvent] {
+        try log.read(stream: stream, from: version, maxCount: maxCount, in: transaction)
+    }
+
+    /// A projection table in this transaction: written with the appends, or not at all.
+    public func table(_ name: ProjectionTableName) -> any ProjectionTable {
+        LMDBProjectionTable(database: log.projectionDatabase(name), transaction: transaction)
+    }
+
     /// Up to `maxCount` events from global position `position` on, as this transaction sees them.
     public func read(from position: UInt64, maxCount: Int = Int.max) throws -> [RecordedEvent] {
         try wrapped { try log.recordedEvents(from: position, maxCount: maxCount, transaction) }
@@ -144,7 +159,7 @@ public final class LedgerWrite {
     /// Checks that a replay (`check`, which went on over everything up to here) ended at this
     /// transaction's head (see `ReplayCheck.finish`).
     public func finish(_ check: ReplayCheck) throws {
-        try check.finish(head: head)
+        try check.finish(head: currentHead)
     }
 
     private func wrapped<T>(_ body: () throws -> T) throws -> T {

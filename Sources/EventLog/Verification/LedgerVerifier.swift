@@ -1,3 +1,4 @@
+import Foundation
 import Crypto
 import LMDB
 import Synchronization

@@ -1,3 +1,4 @@
+import LMDB
 import Crypto
 import Foundation
 

@@ -1,0 +1,24 @@
+import LMDB
+
+/// A read snapshot of the LMDB store: one LMDB read transaction of `ledger/`, lent to
+/// `EventLog.read {}`. Valid only inside the closure.
+public struct LedgerSnapshot: EventStoreSnapshot {
+    let log: EventLog
+    let transaction: Transaction
+
+    public func head() throws -> LogHead? {
+        try log.head(in: transaction)
+    }
+
+    public func read(from position: UInt64, maxCount: Int) throws -> [RecordedEvent] {
+        try log.read(from: position, maxCount: maxCount, in: transaction)
+    }
+
+    public func read(stream: StreamID, from version: UInt64, maxCount: Int) throws -> [RecordedEvent] {
+        try log.read(stream: stream, from: version, maxCount: maxCount, in: transaction)
+    }
+
+    public func table(_ name: ProjectionTableName) -> any ProjectionTable {
+        LMDBProjectionTable(database: log.projectionDatabase(name), transaction: transaction)
+    }
+}

@@ -1,0 +1,25 @@
+/// A read snapshot of an `EventStore` (`EventStore.read`): the log and its projection tables as of
+/// one commit. Valid only inside the closure it is lent to.
+public protocol EventStoreSnapshot {
+    /// The last event's position, time and hash in this snapshot; `nil` for an empty log.
+    func head() throws -> LogHead?
+
+    /// Up to `maxCount` events from global position `position` on, as this snapshot sees them
+    /// (see `EventStore.read(from:maxCount:)`).
+    func read(from position: UInt64, maxCount: Int) throws -> [RecordedEvent]
+
+    /// Up to `maxCount` events of `stream` from version `version` on, as this snapshot sees them
+    /// (see `EventStore.read(stream:from:maxCount:)`).
+    func read(stream: StreamID, from version: UInt64, maxCount: Int) throws -> [RecordedEvent]
+
+    /// The projection table `name` as this snapshot (or write transaction) sees it. In a read
+    /// snapshot its writes throw.
+    func table(_ name: ProjectionTableName) -> any ProjectionTable
+}
+
+extension EventStoreSnapshot {
+    /// Every event of `stream` in this snapshot.
+    public func read(stream: StreamID) throws -> [RecordedEvent] {
+        try read(stream: stream, from: 1, maxCount: .max)
+    }
+}

@@ -1,0 +1,41 @@
+/// One write transaction of an `EventStore` (`EventStore.write`): appends, closes and the caller's
+/// projection tables, committed together or not at all. Valid only inside the closure it is lent
+/// to; reads through it see its own writes.
+public protocol EventStoreWrite: EventStoreSnapshot {
+    /// The last event's position in this transaction (0 for an empty log).
+    var headPosition: UInt64 { get }
+
+    /// The stream's version in this transaction.
+    func version(of stream: StreamID) throws -> UInt64
+
+    /// Appends `events` to `stream` atomically and returns them as recorded (payloads in the
+    /// clear); a retry appends nothing and returns the events as first stored. Throws as
+    /// `EventStore.append` does; an append that fails midway fails the whole transaction.
+    @discardableResult
+    func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion) throws -> [RecordedEvent]
+
+    /// Appends like `append`, returning only where each event went (for a large batch whose
+    /// caller holds the events already).
+    func appendEvents(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion) throws -> [AppendedEvent]
+
+    /// Closes `stream` for good: it accepts no more events, and its key is destroyed by the next
+    /// write unless `destroyKeysOnCommit` destroys it with this one.
+    func close(_ stream: StreamID, atMicroseconds time: Int64) throws
+
+    /// Prepares, now, the destruction of the keys of `streams` (closed in this transaction), done
+    /// once this transaction commits. Throws `unauthorizedShredding` for a stream not closed here;
+    /// a failure to prepare (no space) fails the transaction with nothing changed.
+    func destroyKeysOnCommit(_ streams: [StreamID], atMicroseconds time: Int64) throws
+
+    /// Up to `maxCount` events from `position` on, none past this transaction's head, all of which
+    /// the log must hold (else `brokenChain`).
+    func readToHead(from position: UInt64, maxCount: Int) throws -> [RecordedEvent]
+}
+
+extension EventStoreWrite {
+    /// Appends with no expectation of the stream's version.
+    @discardableResult
+    public func append(_ events: [ProposedEvent], to stream: StreamID) throws -> [RecordedEvent] {
+        try append(events, to: stream, expected: .any)
+    }
+}

@@ -1,0 +1,47 @@
+/// A keyspace of projections kept with the log: byte keys in byte order, byte values, read and
+/// written inside the store's own transaction (`EventStoreSnapshot.table`), so projections change
+/// atomically with the events they are made of, on any backend.
+///
+/// A table lent by a snapshot or a transaction is valid only while that lasts. Bytes passed to a
+/// closure are valid only during the call: copy what you keep.
+public protocol ProjectionTable {
+    /// Calls `body` with the value stored under `key` (`nil` when there is none).
+    func withValue<R>(_ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R
+
+    /// Calls `body` with each entry whose key is `key` or after it, in key order, until `body`
+    /// returns `false` or the table ends.
+    func forEach(from key: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws
+
+    /// Stores `value` under `key`, replacing what was there. Throws in a read snapshot.
+    func put(_ key: [UInt8], _ value: [UInt8]) throws
+
+    /// Removes `key`'s entry, if any. Throws in a read snapshot.
+    func delete(_ key: [UInt8]) throws
+
+    /// Removes every entry. Throws in a read snapshot.
+    func removeAll() throws
+
+    /// About how many bytes the table takes in the store: what a copy of it needs.
+    func storedBytes() throws -> Int
+}
+
+extension ProjectionTable {
+    /// A copy of the value stored under `key`.
+    public func get(_ key: [UInt8]) throws -> [UInt8]? {
+        try withValue(key) { $0.map { Array($0) } }
+    }
+
+    /// Every entry, in key order.
+    public func forEach(_ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws {
+        try forEach(from: [], body)
+    }
+
+    /// The entries whose keys start with `prefix`, in key order.
+    public func forEach(prefix: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Void) throws {
+        try forEach(from: prefix) { key, value in
+            guard key.starts(with: prefix) else { return false }
+            try body(key, value)
+            return true
+        }
+    }
+}

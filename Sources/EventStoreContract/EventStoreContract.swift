@@ -1,0 +1,311 @@
+public import EventLog
+import Foundation
+
+/// The contract of `EventStore`, written once and run against every store: the LMDB store in
+/// `EventLogTests`, a PostgreSQL store in its own tests. Each clause makes a fresh store with
+/// `make` and throws `ContractViolation` where the store breaks it (no test framework here, so any
+/// test target can run it: `try await contract.check(clause)`).
+public struct EventStoreContract<Store: EventStore>: Sendable {
+    /// One promise of the contract.
+    public enum Clause: String, CaseIterable, Sendable, CustomStringConvertible {
+        case positionsAreGaplessAndStreamsVersioned
+        case aWrongExpectedVersionStoresNothing
+        case aRetryIsDeduplicatedAndAPartialOneRefused
+        case readsByPositionAndByStreamHonourTheirBounds
+        case aWriteCommitsAppendsAndProjectionTablesTogether
+        case aFailedWriteLeavesNeitherEventsNorProjections
+        case projectionTablesAreOrderedAndReadOnlyInASnapshot
+        case aReplayGivesEachStreamToOneLaneInOrder
+        case anIntactLogVerifies
+        case shreddingDestroysTheKeyOnCommitAndKeepsTheChain
+        case blobsOpenOnlyUnderTheirStreamAndContext
+        case concurrentAppendsEachGetTheirOwnResult
+
+        public var description: String { rawValue }
+    }
+
+    let make: @Sendable () throws -> Store
+    /// The event type that closes a stream for good in the stores `make` makes.
+    let closingType: String
+
+    public init(closingType: String = "account-deleted", make: @escaping @Sendable () throws -> Store) {
+        self.make = make
+        self.closingType = closingType
+    }
+
+    /// Checks `clause` against a fresh store.
+    public func check(_ clause: Clause) async throws {
+        let store = try make()
+        switch clause {
+        case .positionsAreGaplessAndStreamsVersioned: try positions(store)
+        case .aWrongExpectedVersionStoresNothing: try wrongExpectedVersion(store)
+        case .aRetryIsDeduplicatedAndAPartialOneRefused: try retries(store)
+        case .readsByPositionAndByStreamHonourTheirBounds: try reads(store)
+        case .aWriteCommitsAppendsAndProjectionTablesTogether: try writeCommits(store)
+        case .aFailedWriteLeavesNeitherEventsNorProjections: try failedWrite(store)
+        case .projectionTablesAreOrderedAndReadOnlyInASnapshot: try tables(store)
+        case .aReplayGivesEachStreamToOneLaneInOrder: try replay(store)
+        case .anIntactLogVerifies: try verifies(store)
+        case .shreddingDestroysTheKeyOnCommitAndKeepsTheChain: try shredding(store)
+        case .blobsOpenOnlyUnderTheirStreamAndContext: try blobs(store)
+        case .concurrentAppendsEachGetTheirOwnResult: try await concurrentAppends(store)
+        }
+    }
+
+    // MARK: - Clauses
+
+    func positions(_ store: Store) throws {
+        let ann = try StreamID("ann"), ben = try StreamID("ben")
+        let a = try store.append([try event(), try event()], to: ann, expected: .noStream)
+        let b = try store.append([try event()], to: ben, expected: .noStream)
+        let c = try store.append([try event()], to: ann, expected: .exact(2))
+        try expect(a.positions == [1, 2] && a.streamVersion == 2, "first append: \(a)")
+        try expect(b.positions == [3] && b.streamVersion == 1, "second stream: \(b)")
+        try expect(c.positions == [4] && c.streamVersion == 3, "third append: \(c)")
+        try expect(try store.head()?.position == 4, "head after four events")
+        try expect(try store.version(of: ann) == 3 && store.version(of: ben) == 1, "stream versions")
+        try expect(try store.version(of: try StreamID("nobody")) == 0, "a stream never written is at 0")
+        try expect(
+            try store.streams() == [StreamSummary(stream: ann, version: 3), StreamSummary(stream: ben, version: 1)], "streams in id order")
+        let all = try store.read(from: 1, maxCount: .max)
+        try expect(all.map(\.position) == [1, 2, 3, 4], "positions run on without a gap")
+        try expect(all.map(\.streamID) == [ann, ann, ben, ann], "each event in its stream")
+    }
+
+    func wrongExpectedVersion(_ store: Store) throws {
+        let ann = try StreamID("ann")
+        try store.append([try event()], to: ann, expected: .noStream)
+        for expected in [ExpectedVersion.noStream, .exact(0), .exact(2)] {
+            do {
+                try store.append([try event(), try event()], to: ann, expected: expected)
+                throw ContractViolation("an append expecting \(expected) of a stream at 1 was stored")
+            } catch EventLogError.wrongExpectedVersion(let stream, let wanted, let actual) {
+                try expect(stream == ann && wanted == expected && actual == 1, "the conflict names stream, expected and actual")
+            }
+        }
+        try expect(try store.head()?.position == 1 && store.version(of: ann) == 1, "nothing of a refused append is stored")
+    }
+
+    func retries(_ store: Store) throws {
+        let ann = try StreamID("ann")
+        let events = [try event(), try event()]
+        let first = try store.append(events, to: ann, expected: .noStream)
+        let again = try store.append(events, to: ann, expected: .noStream)
+        try expect(!first.deduplicated && again.deduplicated && again.positions == first.positions, "a retry answers the first positions")
+        try expect(try store.head()?.position == 2, "a retry stores nothing")
+        try expect(try store.position(of: events[1].id) == 2, "an event id finds its position")
+        do {
+            try store.append([events[0], try event()], to: ann, expected: .any)
+            throw ContractViolation("a partial retry was stored")
+        } catch EventLogError.duplicateEventID(_, let position) {
+            try expect(position == 1, "the duplicate names where the id is stored")
+        }
+        do {
+            try store.append([events[0]], to: try StreamID("ben"), expected: .any)
+            throw ContractViolation("a known id was stored again in another stream")
+        } catch EventLogError.duplicateEventID {}
+        try expect(try store.head()?.position == 2, "refused retries store nothing")
+    }
+
+    func reads(_ store: Store) throws {
+        let ann = try StreamID("ann"), ben = try StreamID("ben")
+        for i in 0..<6 { try store.append([try event()], to: i % 2 == 0 ? ann : ben, expected: .any) }
+        try expect(try store.read(from: 2, maxCount: 3).map(\.position) == [2, 3, 4], "read from a position, at most maxCount")
+        try expect(try store.read(from: 7, maxCount: 10).isEmpty, "read past the head is empty")
+        try expect(try store.read(stream: ann, from: 2, maxCount: .max).map(\.position) == [3, 5], "read a stream from a version")
+        try expect(try store.read(stream: ben, from: 1, maxCount: 2).map(\.streamVersion) == [1, 2], "read a stream, at most maxCount")
+        let opened = try store.read(stream: ann, from: 1, maxCount: 1)
+        try expect(opened.first?.payload == Array(#"{"n":1}"#.utf8), "payloads read back opened")
+        let snapshot = try store.read { s in (try s.head()?.position, try s.read(from: 1, maxCount: .max).count, try s.read(stream: ben).count) }
+        try expect(snapshot == (6, 6, 3), "a snapshot reads the same log")
+    }
+
+    func writeCommits(_ store: Store) throws {
+        let table = try store.projectionTable(named: "contract-checkpoints")
+        let ann = try StreamID("ann")
+        let recorded = try store.write(shredding: { _ in }) { w -> [RecordedEvent] in
+            let recorded = try w.append([try event(), try event()], to: ann, expected: .noStream)
+            try w.table(table).put(Array("checkpoint".utf8), [UInt8(recorded.last!.position)])
+            try expect(w.headPosition == 2 && (try w.version(of: ann)) == 2, "a write reads its own appends")
+            try expect(try w.readToHead(from: 1, maxCount: 10).count == 2, "readToHead reads up to the write's head")
+            return recorded
+        }
+        try expect(recorded.map(\.position) == [1, 2] && recorded[0].payload != nil, "appends in a write are returned as recorded")
+        let stored = try store.read { s in try s.table(table).get(Array("checkpoint".utf8)) }
+        try expect(stored == [2] && (try store.head()?.position) == 2, "the projection and the events committed together")
+    }
+
+    func failedWrite(_ store: Store) throws {
+        let table = try store.projectionTable(named: "contract-checkpoints")
+        do {
+            try store.write(shredding: { _ in }) { w in
+                try w.append([try event()], to: try StreamID("ann"), expected: .noStream)
+                try w.table(table).put(Array("checkpoint".utf8), [1])
+                throw Refused()
+            }
+            throw ContractViolation("a write whose body threw committed")
+        } catch is Refused {}
+        try expect(try store.head() == nil, "no event of a failed write is stored")
+        try expect(try store.read { s in try s.table(table).get(Array("checkpoint".utf8)) } == nil, "no projection of a failed write is stored")
+    }
+
+    func tables(_ store: Store) throws {
+        let table = try store.projectionTable(named: "contract-table")
+        let other = try store.projectionTable(named: "contract-other")
+        try store.write(shredding: { _ in }) { w in
+            for key in ["b", "a\u{0}2", "a\u{0}1", "c"] { try w.table(table).put(Array(key.utf8), Array(key.uppercased().utf8)) }
+            try w.table(other).put(Array("a".utf8), [9])
+        }
+        func keys(_ s: some EventStoreSnapshot, from: String = "", prefix: String? = nil) throws -> [String] {
+            var out: [String] = []
+            if let prefix {
+                try s.table(table).forEach(prefix: Array(prefix.utf8)) { key, _ in out.append(String(decoding: key, as: UTF8.self)) }
+            } else {
+                try s.table(table).forEach(from: Array(from.utf8)) { key, _ in
+                    out.append(String(decoding: key, as: UTF8.self))
+                    return true
+                }
+            }
+            return out
+        }
+        try store.read { s in
+            try expect(try keys(s) == ["a\u{0}1", "a\u{0}2", "b", "c"], "entries in byte order")
+            try expect(try keys(s, from: "a\u{0}2") == ["a\u{0}2", "b", "c"], "entries from a key on")
+            try expect(try keys(s, prefix: "a\u{0}") == ["a\u{0}1", "a\u{0}2"], "entries under a prefix")
+            try expect(try s.table(other).get(Array("a".utf8)) == [9] && s.table(other).get(Array("b".utf8)) == nil, "tables are apart")
+            try expect(try s.table(table).storedBytes() > 0, "a table with entries takes room")
+            do {
+                try s.table(table).put(Array("d".utf8), [1])
+                throw ContractViolation("a snapshot's table took a write")
+            } catch is ContractViolation { throw ContractViolation("a snapshot's table took a write") } catch {}
+        }
+        try store.write(shredding: { _ in }) { w in
+            try w.table(table).delete(Array("b".utf8))
+            try w.table(table).delete(Array("absent".utf8))
+            try w.table(other).removeAll()
+        }
+        try store.read { s in
+            try expect(try keys(s) == ["a\u{0}1", "a\u{0}2", "c"], "a deleted entry is gone")
+            try expect(try s.table(other).get(Array("a".utf8)) == nil, "removeAll empties the table")
+        }
+    }
+
+    func replay(_ store: Store) throws {
+        let streams = try (0..<5).map { try StreamID("s\($0)") }
+        for i in 0..<60 { try store.append([try event()], to: streams[(i * 7) % 5], expected: .any) }
+        let check = ReplayCheck(partitions: 3)
+        let seen = Seen()
+        try store.replay(1..<61, verifying: check) { lane, view in
+            seen.add(lane: lane, stream: view.streamID, version: view.streamVersion, position: view.position, payload: view.payload.map(Array.init))
+        }
+        try check.finish(head: try store.head())
+        let all = seen.all
+        try expect(all.map(\.position).sorted() == Array(1...60), "every position replayed once")
+        for stream in streams {
+            let mine = all.filter { $0.stream == stream }
+            try expect(Set(mine.map(\.lane)).count == 1, "stream \(stream) stays on one lane")
+            try expect(mine.map(\.version) == Array(1...UInt64(mine.count)), "stream \(stream) in version order")
+        }
+        try expect(all.allSatisfy { $0.payload == Array(#"{"n":1}"#.utf8) }, "payloads opened in the replay")
+    }
+
+    func verifies(_ store: Store) throws {
+        for i in 0..<10 { try store.append([try event()], to: try StreamID("s\(i % 3)"), expected: .any) }
+        let report = try store.verify(expectedHead: nil, progress: nil)
+        try expect(report.isIntact, "an intact log verifies: \(report)")
+    }
+
+    func shredding(_ store: Store) throws {
+        let ann = try StreamID("ann"), ben = try StreamID("ben")
+        try store.append([try event()], to: ann, expected: .noStream)
+        try store.append([try event()], to: ben, expected: .noStream)
+        let sealed = try store.sealBlob([1, 2, 3], for: ann, context: "contract")
+        var steps: [ShreddingStep] = []
+        try store.write(shredding: { steps.append($0) }) { w in
+            let closing = try w.append([try event(closingType)], to: ann, expected: .exact(1))
+            try w.close(ann, atMicroseconds: closing[0].envelope.recordedAtMicroseconds)
+            try w.destroyKeysOnCommit([ann], atMicroseconds: closing[0].envelope.recordedAtMicroseconds)
+        }
+        try expect(steps.contains(.committed), "the key is destroyed after the commit")
+        try expect(try store.shreddedStreams() == [ann], "the closed stream's key is destroyed, the other's kept")
+        try expect(try store.read(stream: ann, from: 1, maxCount: .max).allSatisfy { $0.payload == nil }, "a shredded stream's payloads are unreadable")
+        try expect(try store.read(stream: ben, from: 1, maxCount: .max).allSatisfy { $0.payload != nil }, "another stream's payloads still open")
+        try expect(try sealed.withUnsafeBytes { try store.openBlob($0, for: ann, context: "contract") } == nil, "its blobs no longer open")
+        try expect(try store.verify(expectedHead: nil, progress: nil).isIntact, "the chain still verifies")
+        do {
+            try store.append([try event()], to: ann, expected: .any)
+            throw ContractViolation("a shredded stream took an event")
+        } catch EventLogError.streamShredded(let stream) {
+            try expect(stream == ann, "the refusal names the stream")
+        }
+        try expect(try store.completeShredding(step: { _ in }).isEmpty, "nothing is left pending")
+        do {
+            try store.write(shredding: { _ in }) { w in try w.destroyKeysOnCommit([ben], atMicroseconds: 0) }
+            throw ContractViolation("the key of a stream not closed was destroyed")
+        } catch EventLogError.unauthorizedShredding {}
+        try expect(try store.shreddedStreams() == [ann], "a refused destruction destroys nothing")
+    }
+
+    func blobs(_ store: Store) throws {
+        let ann = try StreamID("ann"), ben = try StreamID("ben")
+        try store.prepareKey(for: ann)
+        try store.prepareKey(for: ben)
+        let sealed = try store.sealBlob(Array("photo".utf8), for: ann, context: "photo")
+        try expect(try sealed.withUnsafeBytes { try store.openBlob($0, for: ann, context: "photo") } == Array("photo".utf8), "a blob opens")
+        for (stream, context) in [(ben, "photo"), (ann, "state")] {
+            do {
+                _ = try sealed.withUnsafeBytes { try store.openBlob($0, for: stream, context: context) }
+                throw ContractViolation("a blob opened under \(stream) as \(context)")
+            } catch EventLogError.corruptBlob {}
+        }
+        let a = try store.blobName([1, 2], for: ann, context: "photo")
+        try expect(a == (try store.blobName([1, 2], for: ann, context: "photo")), "a blob's name is stable")
+        try expect(a != (try store.blobName([1, 2], for: ben, context: "photo")), "a blob's name depends on the stream's key")
+    }
+
+    func concurrentAppends(_ store: Store) async throws {
+        let results = try await withThrowingTaskGroup(of: (Int, AppendResult).self) { group in
+            for i in 0..<16 {
+                group.addTask {
+                    (i, try await store.append([try event(), try event()], to: try StreamID("s\(i)"), expected: .noStream))
+                }
+            }
+            var out: [Int: AppendResult] = [:]
+            for try await (i, result) in group { out[i] = result }
+            return out
+        }
+        let positions = results.values.flatMap(\.positions).sorted()
+        try expect(positions == Array(1...32), "the appends took every position once")
+        try expect(results.values.allSatisfy { $0.streamVersion == 2 && $0.positions[1] == $0.positions[0] + 1 }, "each append is whole")
+    }
+
+    // MARK: - Helpers
+
+    func event(_ type: String = "favorite-added") throws -> ProposedEvent {
+        try ProposedEvent(type: type, payload: Array(#"{"n":1}"#.utf8))
+    }
+
+    func expect(_ condition: @autoclosure () throws -> Bool, _ what: String) throws {
+        guard try condition() else { throw ContractViolation(what) }
+    }
+}
+
+/// The error a contract's write body throws to fail its transaction.
+private struct Refused: Error {}
+
+/// What a replay's lanes saw, gathered across them.
+private final class Seen: @unchecked Sendable {
+    struct Entry { let lane: Int; let stream: StreamID; let version: UInt64; let position: UInt64; let payload: [UInt8]? }
+    private let lock = NSLock()
+    private var entries: [Entry] = []
+    func add(lane: Int, stream: StreamID, version: UInt64, position: UInt64, payload: [UInt8]?) {
+        lock.withLock { entries.append(Entry(lane: lane, stream: stream, version: version, position: position, payload: payload)) }
+    }
+    var all: [Entry] { lock.withLock { entries.sorted { $0.position < $1.position } } }
+}
+
+/// A store broke a clause of `EventStoreContract`.
+public struct ContractViolation: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

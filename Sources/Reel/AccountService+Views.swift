@@ -1,0 +1,84 @@
+import EventLog
+import Foundation
+import LMDB
+import Ledger
+
+/// Views: the projections read live, or the log replayed for a point in the past.
+extension AccountService {
+    /// The account's saved list and settings: live, or as of a point in its past.
+    public func view(of handle: AccountHandle, asOf: AsOf? = nil) throws -> AccountView {
+        guard let asOf else {
+            return try log.read { txn in
+                let slot = try store.liveSlot(txn)
+                guard let stream = try store.stream(for: handle, slot, txn), let state = try store.state(of: stream, slot, txn) else {
+                    throw try missing(handle, txn)
+                }
+                return AccountView(handle: handle, stream: stream, state: state, asOf: nil)
+            }
+        }
+        let stream = try resolve(handle)
+        let events = try log.read(stream: stream, from: 1, maxCount: .max).filter {
+            asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.recordedAtMicroseconds)
+        }
+        guard !events.isEmpty else {
+            throw ReelError.asOfOutOfRange("the account '\(handle)' had no events at \(asOf.description) or before")
+        }
+        var state = AccountState()
+        for event in events { try projector.apply(event, to: &state) }
+        return AccountView(handle: handle, stream: stream, state: state, asOf: asOf)
+    }
+
+    /// The account's events, oldest first: all, or up to a point; the last `limit` of them.
+    public func history(of handle: AccountHandle, asOf: AsOf? = nil, limit: Int? = nil) throws -> (StreamID, [HistoryEntry]) {
+        let stream = try resolve(handle)
+        var events = try log.read(stream: stream, from: 1, maxCount: .max)
+        if let asOf {
+            events = events.filter {
+                asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.recordedAtMicroseconds)
+            }
+        }
+        if let limit, events.count > limit { events.removeFirst(events.count - limit) }
+        return (stream, try events.map { HistoryEntry($0, decoded: try projector.decoded($0)) })
+    }
+
+    /// The open account of `handle`, else its most recently deleted one.
+    func resolve(_ handle: AccountHandle) throws -> StreamID {
+        try log.read { txn in
+            let slot = try store.liveSlot(txn)
+            if let stream = try store.stream(for: handle, slot, txn) { return stream }
+            guard let latest = try latestDeleted(handle, txn) else { throw ReelError.noAccount(handle.value) }
+            return latest.stream
+        }
+    }
+
+    /// Why `handle` has no open account: it never had one, or it was deleted.
+    func missing(_ handle: AccountHandle, _ txn: any EventStoreSnapshot) throws -> ReelError {
+        guard let deleted = try latestDeleted(handle, txn) else { return .noAccount(handle.value) }
+        return .accountDeleted(handle.value, at: deleted.deletedAt)
+    }
+
+    func latestDeleted(_ handle: AccountHandle, _ txn: any EventStoreSnapshot) throws -> DeletedAccount? {
+        try store.deletedAccounts(txn).values.filter { $0.belongs(to: handle) }.max { $0.deletedAt < $1.deletedAt }
+    }
+
+    /// The deleted account `handle` had most recently, if any (its handle is known only as a digest).
+    public func deletedAccount(_ handle: AccountHandle) throws -> DeletedAccount? {
+        try log.read { txn in try latestDeleted(handle, txn) }
+    }
+
+    /// Every account the ledger holds: open ones by handle, then deleted ones (whose handles are
+    /// no longer known) by stream.
+    public func accounts() throws -> [AccountSummary] {
+        let streams = try log.streams()
+        let (states, deleted) = try log.read { txn in
+            (try store.allStates(try store.liveSlot(txn), txn), try store.deletedAccounts(txn))
+        }
+        return streams.map { summary in
+            let state = states[summary.stream]
+            let record = deleted[summary.stream]
+            return AccountSummary(
+                handle: state?.handle, stream: summary.stream, status: state?.status ?? .deleted, events: summary.version,
+                saved: state?.saved.count ?? 0, openedAt: state?.openedAt ?? record?.openedAt, deletedAt: state?.deletedAt ?? record?.deletedAt)
+        }.sorted { ($0.handle?.value ?? "~", $0.stream) < ($1.handle?.value ?? "~", $1.stream) }
+    }
+}
