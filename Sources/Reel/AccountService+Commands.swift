@@ -1,6 +1,6 @@
 import EventLog
+import Catalog
 import Foundation
-import LMDB
 import Ledger
 
 /// Commands: decided by the domain, appended with the projections in one transaction.
@@ -18,7 +18,7 @@ extension AccountService {
         if report.appended.contains(where: { $0.event == .accountDeleted }) {
             // The response cache would tell which titles the account looked up, in its language,
             // in live and in freed pages alike: it goes whole (it is only a cache).
-            try? Environment.removeTree(Self.catalogCacheDirectory(in: log.directory))
+            try? ResponseCache.remove(at: Self.catalogCacheDirectory(in: log.directory))
         }
         return report
     }

@@ -1,6 +1,5 @@
 import EventLog
 import Foundation
-import LMDB
 import Ledger
 
 /// Export and restore: an account's whole history out, and back in as a new account.

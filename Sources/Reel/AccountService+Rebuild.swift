@@ -1,6 +1,5 @@
 import EventLog
 import Foundation
-import LMDB
 import Ledger
 
 /// Rebuild: the projections replayed from the whole log, compared and swapped in.

@@ -1,6 +1,5 @@
 import EventLog
 import Foundation
-import LMDB
 import Ledger
 
 /// Views: the projections read live, or the log replayed for a point in the past.

@@ -1,6 +1,5 @@
 import EventLog
 import Foundation
-import LMDB
 import Ledger
 
 /// Reel's application service: commands become events through the domain's decisions, appended

@@ -1,7 +1,6 @@
 import Catalog
 import Failures
 import Foundation
-import LMDB
 
 extension Application {
     /// How many TMDb answers are cached, how fresh, how big (an empty report when there is no
@@ -11,8 +10,9 @@ extension Application {
         guard FileManager.default.fileExists(atPath: directory + "/data.mdb") else { return CacheStatistics(path: directory) }
         do {
             return try ResponseCache.open(at: directory).statistics(now: Int64(Date().timeIntervalSince1970 * 1_000_000))
-        } catch let error as LMDBError where error.code.meansDamage {
-            throw Failure(.tampered, "the TMDb response cache is damaged (\(error.message)); \(ResponseCache.damageAdvice)")
+        } catch {
+            guard let damage = ResponseCache.damage(in: error) else { throw error }
+            throw Failure(.tampered, "the TMDb response cache is damaged (\(damage)); \(ResponseCache.damageAdvice)")
         }
     }
 

@@ -1,5 +1,4 @@
 import Catalog
-import LMDB
 import Ledger
 
 extension Application {
@@ -32,8 +31,9 @@ extension Application {
         let cache: ResponseCache?
         do {
             cache = try ResponseCache.open(at: configuration.cacheDirectory) { notice($0) }
-        } catch let error as LMDBError where error.code.meansDamage {
-            notice("the TMDb response cache is damaged (\(error.message)); going on without it; \(ResponseCache.damageAdvice)")
+        } catch {
+            guard let damage = ResponseCache.damage(in: error) else { throw error }
+            notice("the TMDb response cache is damaged (\(damage)); going on without it; \(ResponseCache.damageAdvice)")
             cache = nil
         }
         return CatalogClient.tmdb(
