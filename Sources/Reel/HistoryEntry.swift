@@ -1,5 +1,5 @@
 import EventLog
-import Foundation
+public import Foundation
 import JSONKit
 import Ledger
 

@@ -1,3 +1,4 @@
+import Foundation
 import Ledger
 
 /// What a change did, with what a front end needs to say it: the command's report, the titles

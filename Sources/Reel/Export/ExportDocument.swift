@@ -1,6 +1,6 @@
 import EventLog
 import Files
-import Foundation
+public import Foundation
 import JSONKit
 import Ledger
 
