@@ -1,10 +1,37 @@
 import Foundation
 
-/// A fresh directory under the system temp dir, for one test's LMDB files.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh directory for one test's files (LMDB environments, exports, traces), inside this test
+/// process's own directory `reel-tests/run-<pid>` under the system temp dir. The process removes
+/// its directory when it exits; directories of runs whose process is gone (killed, crashed) are
+/// removed by the next run, so test files never pile up.
 public func temporaryDirectory(_ name: String = #function) -> String {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent("reel-tests").path
-    try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
-    let template = base + "/" + name.filter { $0.isLetter || $0.isNumber } + "-XXXXXX"
+    let template = TestRun.directory + "/" + name.filter { $0.isLetter || $0.isNumber } + "-XXXXXX"
     var bytes = Array(template.utf8CString)
     return bytes.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+}
+
+enum TestRun {
+    static let base = FileManager.default.temporaryDirectory.appendingPathComponent("reel-tests").path
+
+    /// `reel-tests/run-<pid>`, made on first use, removed at exit.
+    static let directory: String = {
+        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        removeAbandonedRuns()
+        let directory = base + "/run-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: TestRun.directory) }
+        return directory
+    }()
+
+    /// Removes `run-<pid>` directories whose process no longer runs.
+    private static func removeAbandonedRuns() {
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where entry.hasPrefix("run-") {
+            guard let pid = Int32(entry.dropFirst(4)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: base + "/" + entry)
+        }
+    }
 }
