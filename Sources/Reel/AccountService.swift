@@ -22,12 +22,6 @@ public final class AccountService: Sendable {
         EventLog.exists(in: directory)
     }
 
-    /// Opens the ledger in `directory` only if there is one.
-    public static func openExisting(at directory: String) throws -> AccountService {
-        guard ledgerExists(at: directory) else { throw ReelError.noLedger(directory) }
-        return try open(at: directory)
-    }
-
     /// Reel over `log`, any store behind the boundary. `decoder` reads stored events (tests pass one
     /// with extra upcasters).
     public init(log: any EventStore, decoder: EventDecoder = .standard) throws {

@@ -19,14 +19,11 @@ struct Fav: AsyncParsableCommand {
                 catalog (no credentials), ids that cannot be checked are saved with a note.
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "movie or tv.") var mediaType: MediaType
-        @Argument(help: ArgumentHelp("TMDb ids (positive whole numbers).", valueName: "id")) var ids: [String]
-
-        func validate() throws { _ = try MediaKeys.parse(mediaType, ids) }
+        @OptionGroup var titles: TitleIDs
 
         func run() async throws {
             try await global.withApplication { app in
-                let report = try await app.addFavorites(try MediaKeys.parse(mediaType, ids), for: try global.handle())
+                let report = try await app.addFavorites(try titles.keys(), for: try global.handle())
                 try CommandOutput.render(report, json: global.json)
             }
         }
@@ -37,27 +34,28 @@ struct Fav: AsyncParsableCommand {
             commandName: "remove",
             abstract: "Remove movies or series from the saved list (what is not saved is left as it is).")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "movie or tv.") var mediaType: MediaType
-        @Argument(help: ArgumentHelp("TMDb ids (positive whole numbers).", valueName: "id")) var ids: [String]
-
-        func validate() throws { _ = try MediaKeys.parse(mediaType, ids) }
+        @OptionGroup var titles: TitleIDs
 
         func run() async throws {
             try await global.withApplication { app in
-                let report = try await app.removeFavorites(try MediaKeys.parse(mediaType, ids), for: try global.handle())
+                let report = try await app.removeFavorites(try titles.keys(), for: try global.handle())
                 try CommandOutput.render(report, json: global.json)
             }
         }
     }
 }
 
+/// `movie|tv ID...` of `fav add` and `fav remove`, checked by `validate()` before anything runs.
+struct TitleIDs: ParsableArguments {
+    @Argument(help: "movie or tv.") var mediaType: MediaType
+    @Argument(help: ArgumentHelp("TMDb ids (positive whole numbers).", valueName: "id")) var ids: [String]
 
-/// The ids of `fav add` and `fav remove`, checked by their `validate()` before anything runs.
-enum MediaKeys {
-    static func parse(_ type: MediaType, _ ids: [String]) throws -> [MediaKey] {
+    func validate() throws { _ = try keys() }
+
+    func keys() throws -> [MediaKey] {
         guard !ids.isEmpty else { throw ValidationError("give at least one TMDb id") }
         return try ids.map { text in
-            do { return try MediaKey(type, parsing: text) } catch { throw ValidationError(refusing: error) }
+            do { return try MediaKey(mediaType, parsing: text) } catch { throw ValidationError(refusing: error) }
         }
     }
 }

@@ -11,13 +11,5 @@ enum InputFile {
         }
     }
 
-    static func failure(_ error: InputFileError, what: String) -> ReelFailure {
-        switch error {
-        case .notFound: ReelFailure(message: error.description, status: .notFound)
-        case .isDirectory: ReelFailure(message: error.description, status: .usage)
-        case .tooLarge(let path, let limit):
-            ReelFailure(message: "\(path) is larger than the limit of \(InputLimit.words(limit)) for \(what); nothing was read past it", status: .usage)
-        case .unreadable: ReelFailure(message: error.description, status: .unavailable)
-        }
-    }
+    static func failure(_ error: InputFileError, what: String) -> Failure { error.failure(what: what) }
 }

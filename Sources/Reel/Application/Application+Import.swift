@@ -20,7 +20,7 @@ extension Application {
         }
         // Other apps' lists are far smaller than a whole account's export.
         if kind != .reelExport, bytes.count > InputLimit.list {
-            throw Failure(.usage, "\(file) is larger than the limit of \(InputLimit.words(InputLimit.list)) for \(kind.description); nothing was read past it")
+            throw InputFileError.tooLarge(path: file, limit: InputLimit.list).failure(what: kind.description)
         }
         if kind == .reelExport {
             return try restore(bytes, file: file, as: handle, dryRun: dryRun, step: step)

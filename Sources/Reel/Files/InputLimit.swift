@@ -20,3 +20,15 @@ public enum InputLimit {
     /// "5,000,000 bytes (5 MB)", "536,870,912 bytes (512 MiB)".
     public static func words(_ limit: Int) -> String { ByteCount.words(limit) }
 }
+
+extension InputFileError {
+    /// The failure a person reads when the file (`what` it was meant to be: "a photo", "an
+    /// import") was not read: over its limit, what was refused and that nothing past the limit
+    /// was read; else the error's own words and kind.
+    public func failure(what: String) -> Failure {
+        if case .tooLarge(let path, let limit) = self {
+            return Failure(.usage, "\(path) is larger than the limit of \(InputLimit.words(limit)) for \(what); nothing was read past it")
+        }
+        return Failure(kind, description)
+    }
+}
