@@ -64,16 +64,35 @@ public struct DataFileCheck: Sendable {
             throw LMDBError(code: .init(rawValue: code), function: "open", message: "\(path): \(String(cString: strerror(code)))")
         }
         defer { close(fd) }
+        // The size and the meta pages are reads another process's commit can fall between: it
+        // grows the file and then writes a newer meta page, so a size taken before that commit
+        // and a meta page read after it look like a file cut short. So a file that seems short is
+        // measured again after its meta pages were read (`sizeAfterReading`), and a meta page read
+        // while it was written (torn) is read again: damage stays, a commit does not, so a verdict
+        // of damage is taken only when three looks agree.
+        var looks = 0
+        while true {
+            looks += 1
+            let size = try fileSize(fd, path)
+            let read = { (offset: Int, count: Int) in try readBytes(fd, path, offset, count) }
+            switch try inspect(size: size, read: read, sizeAfterReading: { try fileSize(fd, path) }) {
+            case .success(let meta):
+                return DataFileCheck(path: path, size: size, meta: meta)
+            case .failure(let found) where found.damage == .empty || looks == 3:
+                throw error(found.damage, path: path)
+            case .failure:
+                usleep(1_000)
+            }
+        }
+    }
+
+    private static func fileSize(_ fd: Int32, _ path: String) throws -> Int {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let code = errno
             throw LMDBError(code: .init(rawValue: code), function: "fstat", message: "\(path): \(String(cString: strerror(code)))")
         }
-        let size = Int(info.st_size)
-        switch try inspect(size: size, read: { offset, count in try readBytes(fd, path, offset, count) }) {
-        case .success(let meta): return DataFileCheck(path: path, size: size, meta: meta)
-        case .failure(let found): throw error(found.damage, path: path)
-        }
+        return Int(info.st_size)
     }
 
     /// `check` as `Environment` runs it before `mdb_env_open`. A file found empty is looked at
@@ -108,7 +127,11 @@ public struct DataFileCheck: Sendable {
     }
 
     /// The meta pages' verdict on a file of `size` bytes read through `read(offset, count)`.
-    static func inspect(size: Int, read: (Int, Int) throws -> [UInt8]) rethrows -> Result<Meta, DamageFound> {
+    /// `sizeAfterReading` measures the file again, after the meta pages were read; a file whose
+    /// pages a concurrent commit wrote (before its meta page) holds them by then.
+    static func inspect(
+        size: Int, read: (Int, Int) throws -> [UInt8], sizeAfterReading: () throws -> Int
+    ) rethrows -> Result<Meta, DamageFound> {
         guard size > 0 else { return .failure(DamageFound(.empty)) }
         guard size >= headerSize + metaSize else { return .failure(DamageFound(.invalidMeta("\(size) bytes is too short to hold a meta page"))) }
         let first = try read(0, headerSize + metaSize)
@@ -127,7 +150,9 @@ public struct DataFileCheck: Sendable {
         guard newest.lastPage >= 1, newest.lastPage < Int.max / newest.pageSize else {
             return .failure(DamageFound(.invalidMeta("the meta page names last page \(newest.lastPage)")))
         }
-        guard size >= newest.requiredBytes else { return .failure(DamageFound(.truncated(size: size, required: newest.requiredBytes))) }
+        guard try size >= newest.requiredBytes || sizeAfterReading() >= newest.requiredBytes else {
+            return .failure(DamageFound(.truncated(size: size, required: newest.requiredBytes)))
+        }
         return .success(newest)
     }
 

@@ -61,10 +61,11 @@ struct KeysRace: AsyncParsableCommand {
                 if worker < adders {
                     made += 1
                     let handle = "n\(worker)-\(made)"
-                    let status = Spawn.status([reel, "fav", "add", "movie", "603", "--user", handle], environment: environment)
-                    tally.record(add: handle, status: status)
+                    let (status, error) = Spawn.statusAndError([reel, "fav", "add", "movie", "603", "--user", handle], environment: environment)
+                    tally.record(add: handle, status: status, error: error)
                 } else {
-                    tally.record(read: Spawn.status([reel, "accounts"], environment: environment))
+                    let (status, error) = Spawn.statusAndError([reel, "accounts"], environment: environment)
+                    tally.record(read: status, error: error)
                 }
             }
         }
@@ -114,7 +115,7 @@ struct KeysRace: AsyncParsableCommand {
             let document: [String: Any] = [
                 "deletes": victims.count, "deleteFailures": deleteFailures, "seconds": seconds,
                 "opens": tally.adds + tally.reads, "adds": tally.adds, "acknowledged": acknowledged.count, "reads": tally.reads,
-                "failures": tally.failures.map { ["command": $0.0, "status": Int($0.1)] },
+                "failures": tally.failures.map { ["command": $0.0, "status": Int($0.1), "stderr": $0.2] },
                 "keysLost": keysLost, "liveKeys": live, "destroyedKeys": destroyed, "openAccounts": open.count,
                 "deletedAccounts": deleted, "auditVerify": Int(verify), "rebuildCheck": Int(check), "ok": ok,
             ]
@@ -124,7 +125,7 @@ struct KeysRace: AsyncParsableCommand {
             print("reel-bench keys-race: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(adders) adder and \(readers) reader processes in loops")
             print("  deletions              \(victims.count) in \(String(format: "%.1f", seconds)) s (\(deleteProcesses ? "a process each" : "in one process")), \(deleteFailures) failed")
             print("  concurrent opens       \(tally.adds + tally.reads) processes: \(tally.adds) `fav add` of new accounts (\(acknowledged.count) exited 0), \(tally.reads) `accounts`")
-            print("  failed commands        \(tally.failures.count)\(tally.failures.prefix(3).map { " [\($0.0): exit \($0.1)]" }.joined())")
+            print("  failed commands        \(tally.failures.count)\(tally.failures.prefix(3).map { " [\($0.0): exit \($0.1): \($0.2)]" }.joined())")
             print("  keys lost              \(keysLost)")
             print("  key store              \(live) live (open accounts: \(open.count)), \(destroyed) destroyed (deleted accounts: \(deleted))")
             print("  audit verify           \(verify == 0 ? "intact" : "exit \(verify)"); projections rebuild --check: \(check == 0 ? "no drift" : "exit \(check)")")
@@ -147,24 +148,24 @@ private final class Tally: @unchecked Sendable {
     private let lock = NSLock()
     private(set) var adds = 0, reads = 0
     private var acked: [String] = []
-    private var failed: [(String, Int32)] = []
+    private var failed: [(String, Int32, String)] = []
 
-    func record(add handle: String, status: Int32) {
+    func record(add handle: String, status: Int32, error: String) {
         lock.withLock {
             adds += 1
-            if status == 0 { acked.append(handle) } else { failed.append(("fav add --user \(handle)", status)) }
+            if status == 0 { acked.append(handle) } else { failed.append(("fav add --user \(handle)", status, error)) }
         }
     }
 
-    func record(read status: Int32) {
+    func record(read status: Int32, error: String) {
         lock.withLock {
             reads += 1
-            if status != 0 { failed.append(("accounts", status)) }
+            if status != 0 { failed.append(("accounts", status, error)) }
         }
     }
 
     var acknowledged: [String] { lock.withLock { acked } }
-    var failures: [(String, Int32)] { lock.withLock { failed } }
+    var failures: [(String, Int32, String)] { lock.withLock { failed } }
 }
 
 extension Thread {

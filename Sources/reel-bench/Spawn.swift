@@ -12,6 +12,16 @@ enum Spawn {
         run(command, environment: environment, stdout: nil)
     }
 
+    /// The exit status and, when it is not 0, the last line of standard error (what went wrong).
+    static func statusAndError(_ command: [String], environment: [String: String]) -> (status: Int32, error: String) {
+        let file = NSTemporaryDirectory() + "reel-bench-err-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        defer { unlink(file) }
+        let status = run(command, environment: environment, stdout: nil, stderr: file)
+        guard status != 0 else { return (0, "") }
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        return (status, text.split(separator: "\n").last.map(String.init) ?? "")
+    }
+
     /// The exit status and standard output.
     static func output(_ command: [String], environment: [String: String]) -> (status: Int32, stdout: String) {
         let file = NSTemporaryDirectory() + "reel-bench-out-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
@@ -20,13 +30,13 @@ enum Spawn {
         return (status, (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
     }
 
-    private static func run(_ command: [String], environment: [String: String], stdout: String?) -> Int32 {
+    private static func run(_ command: [String], environment: [String: String], stdout: String?, stderr: String? = nil) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = command.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }

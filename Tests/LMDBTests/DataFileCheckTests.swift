@@ -1,6 +1,7 @@
 import Foundation
 import LMDB
 import ReelTestSupport
+import Synchronization
 import Testing
 
 /// `DataFileCheck` reads the meta pages with `pread` before LMDB maps a file, so a file cut short
@@ -34,6 +35,30 @@ import Testing
         #expect(check.entries(ofDatabaseNamed: "pages") == 500)
         #expect(check.entries(ofDatabaseNamed: "no such database") == 0)
         #expect(try DataFileCheck.check(directory: temporaryDirectory()) == nil)
+    }
+
+    /// A commit falling between the check's reads (the file's size, then its meta pages) grows
+    /// the file and writes a newer meta page: that is a file growing, not a file cut short. Seen
+    /// in the wild as `reel accounts` exiting 65 while another process saved favorites.
+    @Test func commitsDuringTheCheckAreNotMistakenForAFileCutShort() throws {
+        let dir = temporaryDirectory()
+        let env = try Environment.open(at: dir, configuration: .init(durability: .unsafeNoSync))
+        let db: Database<UInt64, [UInt8]> = try env.database(named: "pages")
+        let done = Mutex(false)
+        let writer = Thread {
+            // Each commit adds pages at the end of the file.
+            for key: UInt64 in 0..<3_000 { try? env.write { txn in try txn.put(db, key, [UInt8](repeating: 7, count: 5_000)) } }
+            done.withLock { $0 = true }
+        }
+        writer.start()
+        var checks = 0
+        var refused: [String] = []
+        while !done.withLock({ $0 }) {
+            checks += 1
+            do { _ = try DataFileCheck.check(directory: dir) } catch { refused.append("\(error)") }
+        }
+        #expect(checks > 100, "too few checks ran during the commits to race them: \(checks)")
+        #expect(refused.count == 0, "\(refused.count) of \(checks) checks refused a growing file: \(refused.prefix(3))")
     }
 
     @Test(arguments: ["half", "two pages", "last page cut"])
