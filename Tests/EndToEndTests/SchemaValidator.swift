@@ -1,0 +1,91 @@
+import Foundation
+
+/// One Python process, started on first use and kept for the test run, that validates JSON
+/// documents against schema files with `jsonschema` (Draft 2020-12, formats checked). Requests
+/// go one at a time (a lock); if the process dies it is started again for the next request.
+final class SchemaValidator: @unchecked Sendable {
+    static let shared = SchemaValidator()
+
+    /// Reads one request a line, `{"schema": path, "document": text}`, and answers one line,
+    /// `{"status": 0|1, "stdout": …, "stderr": …}` as the one-shot script printed them.
+    private static let server = """
+        import json, sys, traceback, jsonschema
+        validators = {}
+        for line in sys.stdin:
+            request = json.loads(line)
+            try:
+                path = request["schema"]
+                if path not in validators:
+                    schema = json.load(open(path))
+                    jsonschema.Draft202012Validator.check_schema(schema)
+                    validators[path] = (schema, jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()))
+                schema, validator = validators[path]
+                doc = json.loads(request["document"])
+                docs = doc if isinstance(doc, list) and schema.get("type") == "object" else [doc]
+                for d in docs: validator.validate(d)
+                answer = {"status": 0, "stdout": "valid %d\\n" % len(docs), "stderr": ""}
+            except Exception:
+                answer = {"status": 1, "stdout": "", "stderr": traceback.format_exc()}
+            sys.stdout.write(json.dumps(answer) + "\\n")
+            sys.stdout.flush()
+        """
+
+    private let lock = NSLock()
+    private var process: Process?
+    private var input: FileHandle?
+    private var output: FileHandle?
+    private var buffered = Data()
+
+    func validate(_ document: String, against schemaPath: String) throws -> Harness.Output {
+        try lock.withLock {
+            let request = try JSONSerialization.data(withJSONObject: ["schema": schemaPath, "document": document]) + Data("\n".utf8)
+            if let answer = try? exchange(request) { return answer }
+            stop()  // A server that died (or never started) is started again, once.
+            return try exchange(request)
+        }
+    }
+
+    private func exchange(_ request: Data) throws -> Harness.Output {
+        // Checked first: writing to a pipe nobody reads would end this process with SIGPIPE.
+        if process?.isRunning != true { stop(); try start() }
+        guard let input, let output else { throw ValidatorError.notRunning }
+        try input.write(contentsOf: request)
+        while true {
+            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffered[buffered.startIndex..<newline]
+                buffered = Data(buffered[(newline + 1)...])
+                let answer = try JSONSerialization.jsonObject(with: line) as? [String: Any] ?? [:]
+                return Harness.Output(
+                    status: Int32(answer["status"] as? Int ?? 1), stdout: answer["stdout"] as? String ?? "",
+                    stderr: answer["stderr"] as? String ?? "")
+            }
+            let more = output.availableData
+            if more.isEmpty { throw ValidatorError.notRunning }
+            buffered.append(more)
+        }
+    }
+
+    private func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.server]
+        let toServer = Pipe(), fromServer = Pipe()
+        process.standardInput = toServer
+        process.standardOutput = fromServer
+        process.standardError = FileHandle.standardError
+        try process.run()
+        self.process = process
+        input = toServer.fileHandleForWriting
+        output = fromServer.fileHandleForReading
+        buffered = Data()
+    }
+
+    private func stop() {
+        process?.terminate()
+        process = nil
+        input = nil
+        output = nil
+    }
+
+    enum ValidatorError: Error { case notRunning }
+}
