@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// One Python process, started on first use and kept for the test run, that validates JSON
 /// documents against schema files with `jsonschema` (Draft 2020-12, formats checked). Requests
@@ -88,4 +89,20 @@ final class SchemaValidator: @unchecked Sendable {
     }
 
     enum ValidatorError: Error { case notRunning }
+}
+
+/// The shared validator must still be able to say no, and go on after a document it rejects.
+@Suite struct SchemaValidatorTests {
+    @Test func itPassesAConformingDocumentAndFailsOthersNamingWhy() throws {
+        let schema = "cli/cache-clear.schema.json"
+        let good = try Harness.validate(#"{"path": "/data/cache", "cleared": 3}"#, against: schema)
+        #expect(good.status == 0 && good.stdout == "valid 1\n", "\(good)")
+        let extra = try Harness.validate(#"{"path": "/data/cache", "cleared": 3, "secret": 1}"#, against: schema)
+        #expect(extra.status == 1 && extra.stderr.contains("secret"), "\(extra)")
+        let notJSON = try Harness.validate("{", against: schema)
+        #expect(notJSON.status == 1, "\(notJSON)")
+        let list = try Harness.validate(#"[{"path": "/a/cache", "cleared": 0}, {"path": "/b/cache", "cleared": -1}]"#, against: schema)
+        #expect(list.status == 1 && list.stderr.contains("-1"), "each entry of a list is checked: \(list)")
+        #expect(try Harness.validate(#"{"path": "/data/cache", "cleared": 0}"#, against: schema).status == 0, "still serving")
+    }
 }
