@@ -1,4 +1,5 @@
 import EventLog
+import Failures
 import Foundation
 import LMDB
 import Ledger
@@ -89,7 +90,50 @@ import Testing
         }
     }
 
+    /// Every crafted export through `Application`, as any front end asks: `verify-export`, and
+    /// `import` as a new handle, as a dry run and into a data directory without a ledger. Each is
+    /// refused as tampered data (65), in one line naming the entry, and nothing is written.
     @Test(arguments: Crafted.allCases)
+    func aCraftedExportIsRefusedInProcessWhateverTheImport(_ crafted: Crafted) async throws {
+        let (bytes, naming) = try crafted.make()
+        let file = "/crafted/\(crafted).json"
+        let app = Application(.init(dataDirectory: temporaryDirectory("crafted-app"), offline: true, environment: [:]))
+        let newcomer = try AccountHandle("newcomer")
+        _ = try await app.addFavorites([try MediaKey(.movie, 550)], for: try AccountHandle("mover"))
+        let before = (try app.accounts(), try app.verifyLedger().head)
+        func expectRefused(_ context: String, _ body: () async throws -> Void) async {
+            do {
+                try await body()
+                Issue.record("\(crafted): \(context): not refused")
+            } catch let error as any KindedError {
+                #expect(error.kind == .tampered, "\(crafted): \(context): \(error.kind)")
+                let line = error.summary
+                #expect(line.contains(file) && naming.allSatisfy(line.contains) && !line.contains("\n"), "\(crafted): \(context): \(line)")
+                #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(crafted): a control character in: \(line)")
+            } catch {
+                Issue.record("\(crafted): \(context): an error without a kind: \(error)")
+            }
+        }
+        await expectRefused("verify-export") { _ = try app.verifyExport(bytes, file: file) }
+        for dryRun in [false, true] {
+            await expectRefused("import, dry run \(dryRun)") {
+                _ = try await app.importFile(bytes, file: file, format: nil, as: newcomer, defaultHandle: newcomer, dryRun: dryRun)
+            }
+        }
+        #expect(try app.accounts() == before.0 && app.verifyLedger().head == before.1, "\(crafted): something was written")
+        let emptyDirectory = temporaryDirectory("crafted-empty")
+        let empty = Application(.init(dataDirectory: emptyDirectory, offline: true, environment: [:]))
+        await expectRefused("import into no ledger") {
+            _ = try await empty.importFile(bytes, file: file, format: nil, as: nil, defaultHandle: newcomer, dryRun: false)
+        }
+        #expect(try AccountMoveTests.files(under: emptyDirectory) == [], "\(crafted): a refused import created files")
+        await app.close()
+        await empty.close()
+    }
+
+    /// Through `reel`, for stderr and the exit code: the crafted texts that carry escape codes
+    /// (which must not reach the terminal), and a file that is not an image at all.
+    @Test(arguments: [Crafted.languageWithEscape, .importSourceWithEscape, .scriptDeclaredAsPNG])
     func aCraftedExportWithValidHashesIsRefusedByVerifyAndImportAndNothingIsWritten(_ crafted: Crafted) throws {
         let (bytes, naming) = try crafted.make()
         let file = temporaryDirectory("crafted-file") + "/\(crafted).json"
