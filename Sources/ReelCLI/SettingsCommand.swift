@@ -86,12 +86,8 @@ struct SettingsCommand: AsyncParsableCommand {
                     try CommandOutput.render(try app.change(.removePhoto, for: try global.handle()), json: global.json)
                     return
                 }
-                let bytes = try PhotoFile.read(path)
-                let reference: PhotoReference
-                do { reference = try AccountService.photoReference(for: bytes) } catch let error as DomainError {
-                    throw ReelFailure(message: "\(path): \(error.description)", status: .usage)
-                }
-                try CommandOutput.render(try app.change(.changePhoto(reference), for: try global.handle(), photo: bytes), json: global.json)
+                let bytes = try Application.readPhoto(at: path)
+                try CommandOutput.render(try app.changePhoto(to: bytes, from: path, for: try global.handle()), json: global.json)
             }
         }
     }
@@ -114,24 +110,6 @@ struct SettingsCommand: AsyncParsableCommand {
         /// The tag as the domain takes it; `validate()` refuses one it does not (exit 64).
         private func languageTag() throws -> LanguageTag {
             do { return try LanguageTag(tag) } catch { throw ValidationError(refusing: error) }
-        }
-    }
-}
-
-/// Reads a photo file with errors a person can act on: at most the photo limit (5 MB) and one
-/// byte, whatever the file is, so `/dev/zero` or an endless FIFO is refused after 5 MB.
-enum PhotoFile {
-    static func read(_ path: String) throws -> [UInt8] {
-        do {
-            return try BoundedFile.read(path, limit: InputLimit.photo)
-        } catch .isDirectory {
-            throw ReelFailure(message: "\(path): is a directory, not a photo", status: .usage)
-        } catch .tooLarge {
-            throw ReelFailure(
-                message: "\(path): invalid photo: the file has more bytes than the limit; the limit is \(InputLimit.photo) (5 MB), and nothing past it was read",
-                status: .usage)
-        } catch {
-            throw InputFile.failure(error, what: "a photo")
         }
     }
 }

@@ -154,4 +154,25 @@ import Testing
         #expect(DomainError.accountDeleted("ann").kind == .notFound)
         #expect(Failure(.usage, "x").summary == "x")
     }
+
+    @Test func aPhotoIsReadUpToItsLimitAndCheckedBeforeItIsSaved() async throws {
+        let (app, _) = Self.application()
+        let file = temporaryDirectory("photo") + "/me.png"
+        try Data(DamagedExports.png).write(to: URL(fileURLWithPath: file))
+        let bytes = try Application.readPhoto(at: file)
+        let changed = try app.changePhoto(to: bytes, from: file, for: ann)
+        #expect(changed.changed)
+        #expect(try app.account(ann).state.settings.photo?.sha256 == ContentDigest.sha256Hex(DamagedExports.png))
+
+        let script = Array("#!/bin/sh\nrm -rf ~\n".utf8)
+        #expect(throws: Failure(.usage, "script.sh: invalid photo: the file is neither a JPEG nor a PNG image")) {
+            _ = try app.changePhoto(to: script, from: "script.sh", for: ann)
+        }
+        #expect(throws: Failure(.usage, "/dev/zero: invalid photo: the file has more bytes than the limit; the limit is 5000000 (5 MB), and nothing past it was read")) {
+            _ = try Application.readPhoto(at: "/dev/zero")
+        }
+        #expect(throws: Failure(.usage, "/tmp: is a directory, not a photo")) { _ = try Application.readPhoto(at: "/tmp") }
+        #expect(try app.account(ann).state.settings.photo?.sha256 == ContentDigest.sha256Hex(DamagedExports.png), "a refused photo changes nothing")
+        await app.close()
+    }
 }

@@ -54,7 +54,7 @@ extension Application {
             throw Failure(.data, "\(file): \(error.description); nothing imported")
         }
         let existing = try existingLedger()
-        let current = try existing.flatMap { ledger in try? ledger.view(of: target) }?.state
+        let current = existing.flatMap { ledger in try? ledger.view(of: target) }?.state
         let language = current?.settings.language.value ?? LanguageTag.default.value
         let matches = try await TitleMatcher(client: try catalog(), language: language).match(titles, progress: progress)
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
@@ -88,10 +88,8 @@ extension Application {
     static func verifiedExport(_ bytes: [UInt8], file: String, suffix: String = "") throws -> ExportDocument {
         do {
             return try ExportDocument(parsing: bytes)
-        } catch let error as ExportError {
-            throw Failure(.tampered, "\(file): \(error.description)\(suffix)")
         } catch {
-            throw Failure(.tampered, "\(file): \(error)\(suffix)")
+            throw Failure(.tampered, "\(file): \(error.description)\(suffix)")
         }
     }
 }

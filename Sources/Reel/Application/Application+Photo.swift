@@ -1,0 +1,34 @@
+import Failures
+import Files
+import Ledger
+
+extension Application {
+    /// Reads the photo file a person named: at most the photo limit (5 MB) and one byte, whatever
+    /// the file is, so `/dev/zero` or an endless FIFO is refused after 5 MB; one line naming the
+    /// file when it cannot be read, is a directory or is too large.
+    public static func readPhoto(at path: String) throws -> [UInt8] {
+        do {
+            return try BoundedFile.read(path, limit: InputLimit.photo)
+        } catch .isDirectory {
+            throw Failure(.usage, "\(path): is a directory, not a photo")
+        } catch .tooLarge {
+            throw Failure(
+                .usage,
+                "\(path): invalid photo: the file has more bytes than the limit; the limit is \(InputLimit.photo) (5 MB), and nothing past it was read")
+        } catch {
+            throw error.failure(what: "a photo")
+        }
+    }
+
+    /// Sets the account's photo to `bytes` (from `source`, named in a refusal): a JPEG or PNG of
+    /// at most 5 MB whose header is whole; anything else is a usage failure naming the source.
+    public func changePhoto(to bytes: [UInt8], from source: String, for handle: AccountHandle) throws -> ChangeReport {
+        let reference: PhotoReference
+        do {
+            reference = try AccountService.photoReference(for: bytes)
+        } catch let error as DomainError {
+            throw Failure(.usage, "\(source): \(error.description)")
+        }
+        return try change(.changePhoto(reference), for: handle, photo: bytes)
+    }
+}
