@@ -50,12 +50,22 @@ import Glibc
         #expect(Self.contents(path) == Self.bytes)
         #expect(Self.mode(path) & 0o7777 == 0o600)
         #expect(Self.entries(dir) == ["export.json"])
-        // A relative path (no directory part) too.
-        let cwd = FileManager.default.currentDirectoryPath
-        defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
-        FileManager.default.changeCurrentDirectoryPath(dir)
-        try OutputFile.write(Self.bytes + Self.bytes, to: "export.json", unnamedTemporary: unnamed)
-        #expect(Self.contents(path) == Self.bytes + Self.bytes)
+    }
+
+    /// A relative path (no directory part) too. The working directory is the process's: this is
+    /// the one test that changes it, both ways in turn (two cases running at once each changed it
+    /// under the other, and one wrote where the other had gone).
+    @Test func aRelativePathIsWrittenInTheWorkingDirectory() throws {
+        for unnamed in [true, false] {
+            let dir = temporaryDirectory("out")
+            let cwd = FileManager.default.currentDirectoryPath
+            defer { _ = FileManager.default.changeCurrentDirectoryPath(cwd) }
+            _ = FileManager.default.changeCurrentDirectoryPath(dir)
+            try Data("old".utf8).write(to: URL(fileURLWithPath: dir + "/export.json"))
+            try OutputFile.write(Self.bytes + Self.bytes, to: "export.json", unnamedTemporary: unnamed)
+            #expect(Self.contents(dir + "/export.json") == Self.bytes + Self.bytes, "unnamed: \(unnamed)")
+            #expect(Self.entries(dir) == ["export.json"], "unnamed: \(unnamed)")
+        }
     }
 
     /// Whatever is at the path that is not a regular file, refused and left exactly as it was.
