@@ -16,7 +16,9 @@ extension AccountService {
             }
         }
         let stream = try resolve(handle)
-        let events = try log.read(stream: stream, from: 1, maxCount: .max).filter {
+        let all = try log.read(stream: stream, from: 1, maxCount: .max)
+        try checkReached(asOf, streamVersion: all.last?.streamVersion ?? 0, of: handle)
+        let events = all.filter {
             asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.recordedAtMicroseconds)
         }
         guard !events.isEmpty else {
@@ -32,12 +34,27 @@ extension AccountService {
         let stream = try resolve(handle)
         var events = try log.read(stream: stream, from: 1, maxCount: .max)
         if let asOf {
+            try checkReached(asOf, streamVersion: events.last?.streamVersion ?? 0, of: handle)
             events = events.filter {
                 asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.recordedAtMicroseconds)
             }
         }
         if let limit, events.count > limit { events.removeFirst(events.count - limit) }
         return (stream, try events.map { HistoryEntry($0, decoded: try projector.decoded($0)) })
+    }
+
+    /// Refuses a point past the end, a stream version the account has not reached or a position
+    /// the log has not: it would show today's state labelled as a point that never was.
+    func checkReached(_ asOf: AsOf, streamVersion last: UInt64, of handle: AccountHandle) throws {
+        switch asOf {
+        case .streamVersion(let version) where version > last:
+            throw ReelError.asOfOutOfRange("the account '\(handle)' has reached stream version \(last); \(asOf.description) is past its end")
+        case .position(let position):
+            let head = try log.head()?.position ?? 0
+            if position > head { throw ReelError.asOfOutOfRange("the ledger ends at position \(head); \(asOf.description) is past its end") }
+        default:
+            break
+        }
     }
 
     /// The open account of `handle`, else its most recently deleted one.

@@ -19,6 +19,6 @@ struct AsOfArgument: ExpressibleByArgument {
     }
 
     static let help = ArgumentHelp(
-        "A log position (1234), a stream version (v12) or an ISO 8601 time (2026-11-21T09:30:00Z; a date alone means the end of that day, UTC).",
+        "A log position (1234), a stream version (v12) or a time as history prints it (2026-11-21 09:30, UTC), in ISO 8601 with a zone (2026-11-21T09:30:00+01:00), or a date (the end of that day, UTC).",
         valueName: "point")
 }

@@ -14,8 +14,8 @@ enum Timestamp {
         return String(full.prefix(10)) + " " + String(full.dropFirst(11).prefix(8))
     }
 
-    /// Parses `YYYY-MM-DD` (the end of that day, UTC), or `YYYY-MM-DDTHH:MM[:SS[.fraction]]` with
-    /// `Z` or a `±HH:MM` offset. Returns microseconds since the epoch.
+    /// Parses `YYYY-MM-DD` (the end of that day, UTC), or `YYYY-MM-DD[T ]HH:MM[:SS[.fraction]]`
+    /// with `Z`, a `±HH:MM` offset or no zone (UTC). Returns microseconds since the epoch.
     static func parse(_ text: String) -> Int64? {
         let chars = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int? {
@@ -65,9 +65,7 @@ enum Timestamp {
             guard let oh = number(i + 1, 2), at(i + 3, ":"), let om = number(i + 4, 2) else { return nil }
             offset = sign * (oh * 3600 + om * 60)
             i += 6
-        } else {
-            return nil  // a time without a zone is ambiguous
-        }
+        }  // No zone: UTC, as `history` and `saved` print times (`2026-11-24 07:56`).
         guard i == chars.count else { return nil }
         let seconds = days * 86_400 + Int64(hour * 3_600 + minute * 60 + second) - Int64(offset)
         return seconds * 1_000_000 + Int64(micros)
