@@ -14,7 +14,7 @@ extension DomainEvent {
         case .favoriteImported(let key, _, let source):
             _ = try MediaKey(key.mediaType, key.id)
             try ImportedFavorite.check(source: source)
-        case .profileNameChanged(let name): _ = try ProfileName(name.value)
+        case .profileNameChanged(let name): _ = try ProfileName(typed: name.value)
         case .profilePhotoChanged(let photo): try photo.check()
         case .languageSwitched(let tag): _ = try LanguageTag(tag.value)
         case .profilePhotoRemoved, .accountDeleted: break

@@ -12,5 +12,33 @@ public struct ProfileName: Sendable, Hashable, CustomStringConvertible {
         self.value = value
     }
 
+    /// A name a person gives now (`settings name`, an import): what `init(_:)` takes, and
+    /// neither an invisible formatting character that is not part of writing (a right-to-left
+    /// override, a zero-width space, a byte-order mark: it would reorder or hide what the name
+    /// shows; the zero-width joiners that emoji and some scripts need are kept) nor a name with no
+    /// visible character. Names recorded before this check still read through `init(_:)`.
+    public init(typed value: String) throws(DomainError) {
+        try self.init(value)
+        if let hidden = value.unicodeScalars.first(where: { $0.properties.generalCategory == .format && !Self.joiners.contains($0.value) }) {
+            throw .invalidName(
+                "a name cannot contain invisible formatting characters (U+\(String(hidden.value, radix: 16, uppercase: true).leftPadded(to: 4)))")
+        }
+        let visible = value.unicodeScalars.contains { scalar in
+            switch scalar.properties.generalCategory {
+            case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format, .nonspacingMark, .enclosingMark: false
+            default: !scalar.properties.isWhitespace
+            }
+        }
+        guard visible else { throw .invalidName("a name needs at least one visible character") }
+    }
+
+    /// U+200C and U+200D: zero-width (non-)joiners, part of emoji sequences and of Persian,
+    /// Arabic and Indic writing.
+    private static let joiners: Set<UInt32> = [0x200C, 0x200D]
+
     public var description: String { value }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -40,7 +40,7 @@ struct SettingsCommand: AsyncParsableCommand {
             table.add(["name", settings.name?.value ?? "(not set)"])
             table.add(["language", "\(settings.language) (\(settings.language.languageName))"])
             let photo = settings.photo.map {
-                "\($0.contentType == "image/png" ? "PNG" : "JPEG") \($0.width)x\($0.height), \($0.bytes) bytes, sha256 \($0.sha256.prefix(12))…"
+                "\($0.contentType == "image/png" ? "PNG" : "JPEG") \($0.width)x\($0.height), \(Counted.of($0.bytes, "byte")), sha256 \($0.sha256.prefix(12))…"
             }
             table.add(["photo", photo ?? "(none)"])
             Console.line(table.render())
@@ -62,7 +62,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
         /// The name as the domain takes it; `validate()` refuses one it does not (exit 64).
         private func profileName() throws -> ProfileName {
-            do { return try ProfileName(name) } catch { throw ValidationError(refusing: error) }
+            do { return try ProfileName(typed: name) } catch { throw ValidationError(refusing: error) }
         }
     }
 
