@@ -76,10 +76,10 @@ struct AccountExportCommand: AsyncParsableCommand {
         }
         if format == .letterboxd {
             Console.line("exported '\(handle)': \(report.listed) saved movies as Letterboxd's import CSV → \(out)")
-            Console.line(Terminal.dim("  import it at letterboxd.com/import (or into a list); \(document.count) bytes"))
+            Console.line(Terminal.dim("  import it at letterboxd.com/import (or into a list); \(Counted.of(document.count, "byte"))"))
             return
         }
         Console.line("exported '\(handle)': \(report.events) events, \(report.saved) saved titles → \(out)")
-        Console.line(Terminal.dim("  \(document.count) bytes, sha256 \(digest); check it with 'reel account verify-export \(out)'"))
+        Console.line(Terminal.dim("  \(Counted.of(document.count, "byte")), sha256 \(digest); check it with 'reel account verify-export \(out)'"))
     }
 }

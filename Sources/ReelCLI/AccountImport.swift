@@ -11,7 +11,7 @@ struct AccountImport: AsyncParsableCommand {
             The format is recognised from the content, or given with --format: \
             reel (a 'reel account export' file: verified, then restored as a new account with a new \
             stream and key, in one transaction; --as names the handle, default the exported one), \
-            letterboxd (its export CSVs, or the import CSV 'reel account export-letterboxd' writes), \
+            letterboxd (its export CSVs, or the CSV 'reel account export --format letterboxd' writes), \
             imdb (a list or watchlist CSV), trakt (a watchlist JSON). Other apps' titles are matched to \
             TMDb ids (directly, through IMDb ids, or by title and year) and saved into the account \
             (--as, else --user), keeping when they were first saved there; titles already saved are \

@@ -4,7 +4,16 @@ public import ArgumentParser
 public import Reel
 
 extension MediaType: ExpressibleByArgument {
-    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+    /// TMDb's names (`movie`, `tv`) and the commands' (`movies`, `series`), in any case.
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "movie", "movies": self = .movie
+        case "tv", "series": self = .tv
+        default: return nil
+        }
+    }
+
+    public static var allValueStrings: [String] { ["movie", "series", "tv"] }
 }
 
 extension TitleListQuery.Order: ExpressibleByArgument {}

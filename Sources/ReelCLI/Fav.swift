@@ -1,7 +1,7 @@
 import ArgumentParser
 import Reel
 
-/// `reel fav add|remove movie|tv ID...`
+/// `reel fav add|remove movie|series ID...` or `reel fav add|remove "a title"`.
 struct Fav: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fav",
@@ -12,18 +12,25 @@ struct Fav: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
-            abstract: "Save movies or series by TMDb id (what is saved already is left as it is).",
+            abstract: "Save a movie or series by title, or movies or series by TMDb id (what is saved already is left as it is).",
             discussion: """
-                Each id is checked with TMDb first: an id TMDb does not have is an error (exit 66) and \
-                nothing is saved. Offline, or when TMDb cannot be reached, or with the bundled sample \
-                catalog (no credentials), ids that cannot be checked are saved with a note.
+                A title ('reel fav add "fight club"') is searched for in the account's language among \
+                movies and series (--type and --year narrow it): the only result, or the only one whose \
+                title is exactly what was typed, is saved and named. When several could be meant, they \
+                are listed with their ids and nothing is saved (exit 64); at a terminal you can pick \
+                one by number instead. Nothing found is exit 66. \
+                Ids ('reel fav add movie 550 603') are checked with TMDb first: an id TMDb does not have \
+                is an error (exit 66) and nothing is saved. Offline, or when TMDb cannot be reached, or \
+                with the bundled sample catalog (no credentials), ids that cannot be checked are saved \
+                with a note.
                 """)
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var titles: TitleIDs
+        @OptionGroup var titles: TitleArguments
 
         func run() async throws {
             try await global.withApplication { app in
-                let report = try await app.addFavorites(try titles.keys(), for: try global.handle())
+                let handle = try global.handle()
+                let report = try await app.addFavorites(try await titles.keys(app, for: handle), for: handle)
                 try CommandOutput.render(report, json: global.json)
             }
         }
@@ -32,30 +39,16 @@ struct Fav: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove",
-            abstract: "Remove movies or series from the saved list (what is not saved is left as it is).")
+            abstract: "Remove a movie or series by title, or movies or series by id, from the saved list (what is not saved is left as it is).")
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var titles: TitleIDs
+        @OptionGroup var titles: TitleArguments
 
         func run() async throws {
             try await global.withApplication { app in
-                let report = try await app.removeFavorites(try titles.keys(), for: try global.handle())
+                let handle = try global.handle()
+                let report = try await app.removeFavorites(try await titles.keys(app, for: handle), for: handle)
                 try CommandOutput.render(report, json: global.json)
             }
-        }
-    }
-}
-
-/// `movie|tv ID...` of `fav add` and `fav remove`, checked by `validate()` before anything runs.
-struct TitleIDs: ParsableArguments {
-    @Argument(help: "movie or tv.") var mediaType: MediaType
-    @Argument(help: ArgumentHelp("TMDb ids (positive whole numbers).", valueName: "id")) var ids: [String]
-
-    func validate() throws { _ = try keys() }
-
-    func keys() throws -> [MediaKey] {
-        guard !ids.isEmpty else { throw ValidationError("give at least one TMDb id") }
-        return try ids.map { text in
-            do { return try MediaKey(mediaType, parsing: text) } catch { throw ValidationError(refusing: error) }
         }
     }
 }

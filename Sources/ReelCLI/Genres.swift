@@ -6,7 +6,7 @@ struct Genres: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "genres", abstract: "List TMDb's movie and series genres, in the account's language.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "movie or tv (default: both).") var mediaType: MediaType?
+    @Argument(help: "movie or series (tv; default: both).") var mediaType: MediaType?
 
     func run() async throws {
         try await global.withApplication { app in

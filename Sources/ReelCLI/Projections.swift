@@ -49,7 +49,7 @@ struct Projections: AsyncParsableCommand {
             for d in report.drift { Console.line(Terminal.yellow(TerminalText.field("drift: \(d.kind.rawValue): \(d.subject): \(d.detail)"))) }
             let what = report.drift.isEmpty ? "no drift" : "\(report.drift.count) drift(s)"
             let done = check ? "checked" : (report.drift.isEmpty ? "rebuilt" : "rebuilt and repaired")
-            Console.line("\(done): \(report.events) events, \(report.accounts) accounts, \(what) (\(String(format: "%.2f", report.seconds)) s, \(Int(Self.rate(report))) events/s)")
+            Console.line("\(done): \(Counted.of(Int(report.events), "event")), \(Counted.of(Int(report.accounts), "account")), \(what) (\(String(format: "%.2f", report.seconds)) s, \(Int(Self.rate(report))) events/s)")
         }
 
         /// Events replayed per second (0 when the replay took no measurable time).

@@ -17,7 +17,7 @@ struct Saved: AsyncParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-    @Option(name: .customLong("type"), help: "Only movie or tv.") var mediaType: MediaType?
+    @Option(name: .customLong("type"), help: "Only movie or series (tv).") var mediaType: MediaType?
     @Option(help: ArgumentHelp("Only titles containing this text (case and accents ignored).", valueName: "text")) var search: String?
     @Option(help: "Order by added (default), title, release or rating.") var sort: SavedListQuery.Order = .added
     @Flag(help: "Reverse the order (newest, last, latest or best first).") var desc = false

@@ -12,7 +12,7 @@ struct Show: AsyncParsableCommand {
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "movie or tv.") var mediaType: MediaType
+    @Argument(help: "movie or series (tv).") var mediaType: MediaType
     @Argument(help: "The TMDb id.") var id: String
     @Flag(help: "Also list similar titles.") var similar = false
 

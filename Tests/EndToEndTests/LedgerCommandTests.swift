@@ -88,9 +88,9 @@ import Testing
             (["fav", "add", "movie", "--", "-5"], "'-5' is not a TMDb id"),
             (["fav", "add", "movie", "12abc"], "'12abc' is not a TMDb id"),
             (["fav", "add", "movie", "99999999999"], "not a TMDb id"),
-            (["fav", "add", "film", "3"], "'film' is invalid"),
-            (["fav", "add", "movie"], "Missing expected argument"),
-            (["fav", "remove", "tv", "x"], "'x' is not a TMDb id"),
+            // Words that are not a media type and ids are a title to search for (SaveByNameTests).
+            (["fav", "add", "movie"], "give at least one TMDb id"),
+            (["fav", "remove", "tv", "7x"], "'7x' is not a TMDb id"),
             (["saved", "--sort", "price"], "'price' is invalid"),
             (["saved", "--as-of", "yesterday"], "'yesterday' is invalid"),
             // A day the month does not have was carried into March by timegm.

@@ -116,7 +116,7 @@ import Glibc
     /// A failing command keeps its own status and message when its output is lost too.
     @Test func aCommandThatFailsKeepsItsOwnStatus() throws {
         let data = try Self.ledger()
-        let run = try Self.run(["fav", "add", "movie", "abc"], data: data, stdout: "/dev/full")
+        let run = try Self.run(["fav", "add", "movie", "12abc"], data: data, stdout: "/dev/full")
         #expect(run.status == 64)
         #expect(run.problems.count == 1 && !run.stderr.contains("cannot write the output"), "\(run.stderr)")
     }

@@ -127,4 +127,35 @@ import Testing
         #expect(try await app.genres(.tv, for: ann).lists.map(\.mediaType) == [.tv])
         await app.close()
     }
+
+    @Test func aTitleResolvesToTheOneThatClearlyWinsOrToItsCandidates() async throws {
+        let (app, _) = Self.application()
+        func keys(_ text: String, _ type: MediaType? = nil, year: Int? = nil) async throws -> [String] {
+            switch try await app.resolveTitle(text, mediaType: type, year: year, for: ann) {
+            case .found(let summary): ["found \(summary.key)"]
+            case .ambiguous(let candidates): candidates.map { "\($0.key)" }.sorted()
+            case .notFound: []
+            }
+        }
+        var found = try await keys("fight club")
+        #expect(found == ["found movie 550"])
+        // Case and accents aside, the exact title wins.
+        found = try await keys("FIGHT CLÚB")
+        #expect(found == ["found movie 550"])
+        found = try await keys("avengers")
+        #expect(found == ["movie 299534", "movie 299536"])
+        found = try await keys("avengers", year: 2019)
+        #expect(found == ["found movie 299534"])
+        found = try await keys("breaking bad", .tv)
+        #expect(found == ["found tv 1396"])
+        found = try await keys("breaking bad", .movie)
+        #expect(found == [])
+        found = try await keys("no such title anywhere")
+        #expect(found == [])
+        // In the account's language: the German title finds the same film.
+        _ = try app.change(.switchLanguage(try LanguageTag("de-DE")), for: ann)
+        found = try await keys("Der Pate", .movie)
+        #expect(found == ["found movie 238"])
+        await app.close()
+    }
 }

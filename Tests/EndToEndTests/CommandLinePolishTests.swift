@@ -1,0 +1,69 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// Parts of issue 19 ("The command line a newcomer enjoys") through the built binary: points
+/// past the end refused, times as `history` prints them accepted, names that hide or reorder
+/// text refused, counts in words that agree, help that names commands that exist.
+@Suite struct CommandLinePolishTests {
+    typealias Ledger = LedgerCommandTests.Ledger
+
+    static func ledger() throws -> Ledger {
+        let ledger = Ledger()
+        for command in [["fav", "add", "movie", "550"], ["fav", "add", "movie", "603"], ["settings", "name", "Ann"]] {
+            #expect(try ledger.reel(command, user: "ann").status == 0)
+        }
+        return ledger
+    }
+
+    @Test func aPointPastTheEndIsRefusedNotShownAsToday() throws {
+        let ledger = try Self.ledger()
+        for command in ["saved", "history", "settings"] {
+            try ledger.fails([command, "--as-of", "v999"], user: "ann", status: 66, "the account 'ann' has reached stream version 4; stream version 999 is past its end")
+            try ledger.fails([command, "--as-of", "999999"], user: "ann", status: 66, "the ledger ends at position 4; position 999999 is past its end")
+        }
+        let last = try ledger.reel(["saved", "--as-of", "v4"], user: "ann")
+        #expect(last.status == 0 && last.stdout.contains("The Matrix") || last.stdout.contains("Matrix"), "\(last.stdout)\(last.stderr)")
+    }
+
+    @Test func aTimeAsHistoryPrintsItIsTakenAsUTC() throws {
+        let ledger = try Self.ledger()
+        let history = try ledger.json(["history"], user: "ann", schema: "history.schema.json")
+        let events = history["events"] as? [[String: Any]] ?? []
+        let second = try #require(events.count > 1 ? events[1]["recordedAt"] as? String : nil)  // 2026-11-24T07:56:01.123456Z
+        let minuteLater = try #require(ISO8601DateFormatter().date(from: String(second.prefix(19)) + "Z")).addingTimeInterval(60)
+        let printed = ISO8601DateFormatter().string(from: minuteLater)  // 2026-11-24T07:57:01Z
+        let asHistoryPrints = String(printed.prefix(10)) + " " + String(printed.dropFirst(11).prefix(5))
+        for point in [asHistoryPrints, String(printed.prefix(19)), printed] {
+            let out = try ledger.reel(["saved", "--as-of", point, "--json"], user: "ann")
+            #expect(out.status == 0, "--as-of \(point): \(out.stderr)")
+        }
+        let bad = try ledger.reel(["saved", "--as-of", "2026-11-24 25:00"], user: "ann")
+        #expect(bad.status == 64, "\(bad.stderr)")
+    }
+
+    @Test func namesThatHideOrReorderTextAreRefused() throws {
+        let ledger = try Self.ledger()
+        try ledger.fails(["settings", "name", "Ann\u{202E}nnA"], user: "ann", status: 64, "invisible formatting characters (U+202E)")
+        try ledger.fails(["settings", "name", "\u{200B}\u{200B}"], user: "ann", status: 64, "invisible formatting characters (U+200B)")
+        try ledger.fails(["settings", "name", "\u{0301}\u{0301}"], user: "ann", status: 64, "a name needs at least one visible character")
+        // Emoji sequences keep their joiners; accents on letters are letters.
+        for name in ["👩‍👩‍👧 Family", "Renée", "می‌خواهم"] {
+            let out = try ledger.reel(["settings", "name", name], user: "ann")
+            #expect(out.status == 0, "\(name): \(out.stderr)")
+        }
+    }
+
+    @Test func countsReadInWordsThatAgree() throws {
+        let ledger = Ledger()
+        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: "ann").status == 0)
+        let rebuilt = try ledger.reel(["projections", "rebuild", "--check"])
+        #expect(rebuilt.status == 0 && rebuilt.stdout.contains("2 events, 1 account,"), "\(rebuilt.stdout)")
+    }
+
+    @Test func importHelpNamesCommandsThatExist() throws {
+        let help = try Harness.reel(["account", "import", "--help"])
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")  // as wrapped to any width
+        #expect(!words.contains("export-letterboxd") && words.contains("reel account export --format letterboxd"), "\(help.stdout)")
+    }
+}

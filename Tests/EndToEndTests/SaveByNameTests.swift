@@ -1,0 +1,110 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// `reel fav add|remove` by title (issue 19, "Save by name"), through the built binary with the
+/// bundled sample catalog: a title that clearly wins is saved and named; several are listed and
+/// nothing is saved (64), or offered as a numbered choice at a real terminal; none is 66; ids and
+/// `series` as a media type keep working.
+@Suite struct SaveByNameTests {
+    typealias Ledger = LedgerCommandTests.Ledger
+
+    /// Exit `status` and one line on stderr naming `message`, besides the sample catalog's note.
+    static func fails(_ ledger: Ledger, _ arguments: [String], status: Int32, _ message: String) throws {
+        let out = try ledger.reel(arguments, user: "ann")
+        let lines = out.stderr.split(separator: "\n").filter { !$0.hasPrefix("reel: note:") }
+        #expect(out.status == status, "\(arguments): exit \(out.status), \(out.stderr)")
+        #expect(lines.count == 1 && lines[0].hasPrefix("reel: ") && lines[0].contains(message), "\(arguments): \(out.stderr)")
+        #expect(out.stdout.isEmpty, "\(arguments): \(out.stdout)")
+    }
+
+    static func saved(_ ledger: Ledger) throws -> [String] {
+        let list = try ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
+        return (list["items"] as? [[String: Any]] ?? []).map { "\($0["mediaType"] ?? "?") \($0["id"] ?? "?")" }
+    }
+
+    @Test func aTitleThatClearlyWinsIsSavedAndNamed() throws {
+        let ledger = Ledger()
+        let added = try ledger.reel(["fav", "add", "fight club"], user: "ann")
+        #expect(added.status == 0 && added.stdout.contains("added movie 550 Fight Club (1999)"), "\(added.stdout)\(added.stderr)")
+        // An exact title beats longer ones ("Dune" over "Dune: Part Two"); words need no quotes.
+        let dune = try ledger.reel(["fav", "add", "Dune"], user: "ann")
+        #expect(dune.status == 0 && dune.stdout.contains("added movie 438631 Dune (2021)"), "\(dune.stdout)\(dune.stderr)")
+        let series = try ledger.reel(["fav", "add", "series", "breaking", "bad"], user: "ann")
+        #expect(series.status == 0 && series.stdout.contains("added tv 1396 Breaking Bad (2008)"), "\(series.stdout)\(series.stderr)")
+        let typed = try ledger.reel(["fav", "add", "the office", "--type", "series"], user: "ann")
+        #expect(typed.status == 0 && typed.stdout.contains("added tv 2316 The Office"), "\(typed.stdout)\(typed.stderr)")
+        #expect(try Self.saved(ledger) == ["movie 550", "movie 438631", "tv 1396", "tv 2316"])
+
+        let removed = try ledger.reel(["fav", "remove", "Fight Club"], user: "ann")
+        #expect(removed.status == 0 && removed.stdout.contains("removed movie 550 Fight Club (1999)"), "\(removed.stdout)\(removed.stderr)")
+        #expect(try Self.saved(ledger) == ["movie 438631", "tv 1396", "tv 2316"])
+    }
+
+    @Test func severalCandidatesAreNamedAndNothingIsSaved() throws {
+        let ledger = Ledger()
+        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: "ann").status == 0)
+        let out = try ledger.reel(["fav", "add", "avengers"], user: "ann")
+        #expect(out.status == 64, "\(out.stderr)")
+        #expect(out.stdout.isEmpty && out.stderr.split(separator: "\n").filter { !$0.hasPrefix("reel: note:") }.count == 1, "\(out.stdout)\(out.stderr)")
+        for fragment in ["\"avengers\" could be 2 titles", "movie 299534 Avengers: Endgame (2019)", "movie 299536 Avengers: Infinity War (2018)", "nothing saved"] {
+            #expect(out.stderr.contains(fragment), "\(out.stderr) should name \(fragment)")
+        }
+        // --year narrows to one.
+        let narrowed = try ledger.reel(["fav", "add", "avengers", "--year", "2018"], user: "ann")
+        #expect(narrowed.status == 0 && narrowed.stdout.contains("added movie 299536 Avengers: Infinity War (2018)"), "\(narrowed.stdout)\(narrowed.stderr)")
+        #expect(try Self.saved(ledger) == ["movie 550", "movie 299536"])
+    }
+
+    @Test func nothingFoundIs66AndMistakesAre64() throws {
+        let ledger = Ledger()
+        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: "ann").status == 0)
+        try Self.fails(ledger, ["fav", "add", "fight club", "--year", "2005"], status: 66, "no movie or series from 2005 matches \"fight club\"; try reel search \"fight club\"")
+        try Self.fails(ledger, ["fav", "add", "no such title anywhere"], status: 66, "no movie or series matches \"no such title anywhere\"")
+        try Self.fails(ledger, ["fav", "add", "movie", "550", "--year", "1999"], status: 64, "--type and --year narrow a title; ids need neither")
+        try Self.fails(ledger, ["fav", "add", "movie", "heat", "--type", "series"], status: 64, "'movie' and --type series disagree")
+        try Self.fails(ledger, ["fav", "add"], status: 64, "give a title, or movie or series and TMDb ids")
+        try Self.fails(ledger, ["fav", "add", "\u{200B}"], status: 64, "give a title to search for")
+        try Self.fails(ledger, ["fav", "add", "movie", "55x"], status: 64, "55x")
+        #expect(try Self.saved(ledger) == ["movie 550"])
+    }
+
+    @Test func idsAndSeriesAsAMediaTypeKeepWorking() throws {
+        let ledger = Ledger()
+        #expect(try ledger.reel(["fav", "add", "movie", "550", "603"], user: "ann").status == 0)
+        #expect(try ledger.reel(["fav", "add", "series", "1396"], user: "ann").status == 0)
+        #expect(try ledger.reel(["fav", "add", "movies", "13"], user: "ann").status == 0)
+        #expect(try Self.saved(ledger) == ["movie 550", "movie 603", "tv 1396", "movie 13"])
+        let series = try ledger.reel(["saved", "--type", "series"], user: "ann")
+        #expect(series.status == 0 && series.stdout.contains("Breaking Bad") && !series.stdout.contains("Fight Club"), "\(series.stdout)\(series.stderr)")
+        let show = try ledger.reel(["show", "series", "1396"], user: "ann")
+        #expect(show.status == 0 && show.stdout.contains("Breaking Bad"), "\(show.stdout)\(show.stderr)")
+    }
+
+    /// At a terminal the candidates are numbered and one can be picked; Enter cancels.
+    @Test func aTerminalOffersANumberedChoice() throws {
+        let ledger = Ledger()
+        let environment = [
+            "TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": ledger.dir + "/config", "REEL_DATA_DIR": ledger.dir,
+            "REEL_USER": "ann", "NO_COLOR": "1",
+        ]
+        let pick = try TerminalSession([Harness.binaries + "/reel", "fav", "add", "the hobbit"], environment: environment)
+        defer { pick.end() }
+        let asked = try pick.waitFor("Which one? [1-3, Enter to cancel]")
+        #expect(asked.contains("1  movie") && asked.contains("The Hobbit: An Unexpected Journey (2012)"), "\(asked)")
+        let line = try #require(asked.split(separator: "\n").first { $0.contains("The Hobbit: The Desolation of Smaug") })
+        let number = String(line.trimmingCharacters(in: .whitespaces).prefix(1))
+        try pick.type(number, "Enter")
+        let done = try pick.waitFor("exit ")
+        #expect(done.contains("added movie 57158 The Hobbit: The Desolation of Smaug (2013)") && done.contains("exit 0"), "\(done)")
+        #expect(try Self.saved(ledger) == ["movie 57158"])
+
+        let cancel = try TerminalSession([Harness.binaries + "/reel", "fav", "add", "the hobbit"], environment: environment)
+        defer { cancel.end() }
+        try cancel.waitFor("Which one?")
+        try cancel.type("Enter")
+        let cancelled = try cancel.waitFor("exit ")
+        #expect(cancelled.contains("reel: cancelled; nothing saved") && cancelled.contains("exit 64"), "\(cancelled)")
+        #expect(try Self.saved(ledger) == ["movie 57158"])
+    }
+}
