@@ -32,7 +32,7 @@ struct TitleArguments: ParsableArguments {
                     do { return try MediaKey(type, parsing: text) } catch { throw ValidationError(refusing: error) }
                 })
             }
-            if let mediaType, mediaType != type { throw ValidationError("'\(first)' and --type \(mediaType == .movie ? "movie" : "series") disagree") }
+            if let mediaType, mediaType != type { throw ValidationError("'\(first)' and --type \(mediaType.noun) disagree") }
             return .title(try Self.title(Array(rest)), type)
         }
         return .title(try Self.title(words), mediaType)
@@ -57,7 +57,7 @@ struct TitleArguments: ParsableArguments {
             case .found(let summary):
                 return [summary.key]
             case .notFound:
-                let kind = type.map { $0 == .movie ? "movie" : "series" } ?? "movie or series"
+                let kind = type?.noun ?? "movie or series"
                 let shown = TerminalText.field(text)
                 throw Failure(.notFound, "no \(kind)\(year.map { " from \($0)" } ?? "") matches \"\(shown)\"; try reel search \"\(shown)\"")
             case .ambiguous(let candidates):
@@ -73,7 +73,7 @@ enum TitleChoice {
     static let shown = 9
 
     static func label(_ summary: TitleSummary) -> String {
-        "\(summary.key.mediaType == .movie ? "movie" : "series") \(summary.key.id) \(TerminalText.field(summary.label))"
+        "\(summary.key.mediaType.noun) \(summary.key.id) \(TerminalText.field(summary.label))"
     }
 
     static func refusal(_ text: String, _ candidates: [TitleSummary]) -> Failure {
@@ -81,7 +81,7 @@ enum TitleChoice {
         let more = candidates.count > 5 ? " and \(candidates.count - 5) more" : ""
         return Failure(
             .usage,
-            "\"\(TerminalText.field(text))\" could be \(candidates.count) titles: \(named)\(more); nothing saved. Name one by id (reel fav add \(candidates[0].key.mediaType == .movie ? "movie" : "series") \(candidates[0].key.id)) or narrow with --type and --year")
+            "\"\(TerminalText.field(text))\" could be \(candidates.count) titles: \(named)\(more); nothing saved. Name one by id (reel fav add \(candidates[0].key.mediaType.noun) \(candidates[0].key.id)) or narrow with --type and --year")
     }
 
     /// Lists up to nine candidates on stderr and reads a number; `nil` when nothing was chosen.

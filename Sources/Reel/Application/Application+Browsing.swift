@@ -102,7 +102,7 @@ extension Application {
             return try await TitleDetailsReport.fetch(
                 key, language: reader.language, similar: similar, savedAt: reader.savedAt[key], from: client)
         } catch CatalogError.notFound {
-            throw Failure(.notFound, "TMDb has no \(key.mediaType == .movie ? "movie" : "series") with id \(key.id)")
+            throw Failure(.notFound, "TMDb has no \(key.mediaType.noun) with id \(key.id)")
         }
     }
 

@@ -12,7 +12,7 @@ extension Application {
         let lookups = try await lookUp(keys, language: language)
         let absent = keys.filter { lookups[$0] == .notFound }
         if !absent.isEmpty, try !catalogIsSample() {
-            let noun = absent[0].mediaType == .movie ? "movie" : "series"
+            let noun = absent[0].mediaType.noun
             throw Failure(.notFound, "TMDb has no \(noun) with id \(absent.map { String($0.id) }.joined(separator: ", ")); nothing saved")
         }
         let notes: [FavoriteNote] = keys.compactMap { key in

@@ -23,7 +23,7 @@ enum GenreNames {
                 found.append(Genre(id: genre.id, name: genres.name(of: genre.id) ?? genre.name))
                 continue
             }
-            let noun = mediaType == .movie ? "movie" : "series"
+            let noun = mediaType.noun
             throw Failure(.usage, "no \(noun) genre '\(name)'; the genres are: \(genres.genres.map(\.name).joined(separator: ", "))")
         }
         return found

@@ -29,7 +29,7 @@ public struct TitleMatcher: Sendable {
                 let found = try await client.find(imdbID: imdb, language: language)
                 let ids = mediaType == .movie ? found.movieResults.map(\.id) : found.tvResults.map(\.id)
                 if let id = ids.first { return .matched(try MediaKey(mediaType, Int64(id))) }
-                if title.title == nil { return .unmatched(reason: "TMDb has no \(mediaType == .movie ? "movie" : "series") with IMDb id \(imdb)") }
+                if title.title == nil { return .unmatched(reason: "TMDb has no \(mediaType.noun) with IMDb id \(imdb)") }
             }
             guard let text = title.title, !text.isEmpty else { return .unmatched(reason: "no TMDb id, IMDb id or title to match") }
             return try await search(text, year: title.year, mediaType: mediaType)
