@@ -82,8 +82,8 @@ extension AccountService {
     /// The stored bytes of the account's current photo, if it has one.
     public func photo(of handle: AccountHandle) throws -> (PhotoReference, [UInt8])? {
         let view = try view(of: handle)
-        guard let reference = view.state.settings.photo else { return nil }
-        return (reference, try log.read { txn in try storedPhoto(reference, of: view.stream, txn) })
+        guard let reference = view.state.settings.photo, let stream = view.stream else { return nil }
+        return (reference, try log.read { txn in try storedPhoto(reference, of: stream, txn) })
     }
 
     /// The photo's bytes, opened from the photo store.

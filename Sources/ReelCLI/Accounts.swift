@@ -30,7 +30,7 @@ struct Accounts: AsyncParsableCommand {
 
     private func render(_ accounts: [AccountSummary]) {
         guard !accounts.isEmpty else {
-            Console.line("no accounts")
+            Console.line("no accounts yet: \(FirstRun.hint)")
             return
         }
         let anyDeleted = accounts.contains { $0.status == .deleted }

@@ -30,7 +30,7 @@ struct History: AsyncParsableCommand {
 
     private func json(_ report: HistoryReport) -> JSONValue {
         [
-            "user": .string(report.handle.value), "stream": .string(report.stream.rawValue), "asOf": JSONForm.asOf(report.asOf),
+            "user": .string(report.handle.value), "stream": JSONForm.stream(report.stream), "asOf": JSONForm.asOf(report.asOf),
             "deletedAt": JSONForm.time(report.deletedAt),
             "events": .array(report.entries.map { entry in
                 JSONForm.entry(entry).merging([
@@ -50,6 +50,10 @@ struct History: AsyncParsableCommand {
         for entry in report.entries {
             table.add(["\(entry.position)", "v\(entry.streamVersion)", Timestamp.short(entry.recordedAt), entry.summary(title: report.title(entry))])
         }
-        Console.line(report.entries.isEmpty ? "no events" : table.render(width: Terminal.width, flexible: [.init(3, minimum: 16)], droppable: [1, 0]))
+        guard !report.entries.isEmpty else {
+            Console.line(report.stream == nil ? "no events yet: \(FirstRun.hint)" : "no events")
+            return
+        }
+        Console.line(table.render(width: Terminal.width, flexible: [.init(3, minimum: 16)], droppable: [1, 0]))
     }
 }

@@ -49,5 +49,6 @@ enum JSONForm {
         ]
     }
 
+    /// An account's stream id, `null` for an account that has made no change yet.
     static func stream(_ s: StreamID?) -> JSONValue { s.map { .string($0.rawValue) } ?? .null }
 }

@@ -40,7 +40,7 @@ struct Saved: AsyncParsableCommand {
 
     private func json(_ report: SavedListReport) -> JSONValue {
         [
-            "user": .string(report.handle.value), "stream": .string(report.stream.rawValue), "asOf": JSONForm.asOf(report.asOf),
+            "user": .string(report.handle.value), "stream": JSONForm.stream(report.stream), "asOf": JSONForm.asOf(report.asOf),
             "language": .string(report.language), "sort": .string(sort.rawValue), "descending": .bool(desc),
             "type": .init(mediaType.map { .string($0.rawValue) }), "search": .init(search.map(JSONValue.string)),
             "genres": .array(genre.map(JSONValue.string)), "anyGenre": .bool(anyGenre),
@@ -57,7 +57,7 @@ struct Saved: AsyncParsableCommand {
         for notice in report.notices { Terminal.notice(notice) }
         if let asOf = report.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
         guard !report.items.isEmpty else {
-            Console.line(report.total == 0 ? "nothing saved" : "nothing saved matches")
+            Console.line(report.stream == nil ? "nothing saved yet: \(FirstRun.hint)" : report.total == 0 ? "nothing saved" : "nothing saved matches")
             return
         }
         Console.line(TitleList(rows: report.items.map(Self.row), showsType: true, showsAdded: true, numbered: true).render(width: Terminal.width))

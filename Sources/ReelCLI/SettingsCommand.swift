@@ -27,7 +27,7 @@ struct SettingsCommand: AsyncParsableCommand {
         private func json(_ view: AccountView, _ handle: AccountHandle) -> JSONValue {
             var document = JSONForm.settings(view.state.settings).objectValue ?? [:]
             document["user"] = .string(handle.value)
-            document["stream"] = .string(view.stream.rawValue)
+            document["stream"] = JSONForm.stream(view.stream)
             document["asOf"] = JSONForm.asOf(view.asOf)
             return .object(document)
         }
@@ -44,6 +44,7 @@ struct SettingsCommand: AsyncParsableCommand {
             }
             table.add(["photo", photo ?? "(none)"])
             Console.line(table.render())
+            if view.isUnopened { Console.line(Terminal.dim("the defaults: the account '\(handle)' has made no change yet")) }
         }
     }
 

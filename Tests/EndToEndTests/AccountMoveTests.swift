@@ -106,9 +106,9 @@ import Glibc
         return found.sorted()
     }
 
-    /// Expects no account `user`: `saved` says there is none.
+    /// Expects no account `user`: exporting it says there is none.
     static func expectFree(_ user: String, in ledger: Ledger, _ context: String) throws {
-        let out = try ledger.reel(["saved"], user: user)
+        let out = try ledger.reel(["account", "export"], user: user)
         #expect(out.status == 66, "\(context): '\(user)' should be free: exit \(out.status) \(out.stdout)\(out.stderr)")
         #expect(out.stderr.contains("there is no account '\(user)'"), "\(context): \(out.stderr)")
         #expect(try stream(of: user, in: ledger) == nil, "\(context)")

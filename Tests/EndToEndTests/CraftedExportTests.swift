@@ -23,7 +23,7 @@ import Testing
         let handle = try AccountHandle("crafty")
         _ = try service.execute(.addFavorites([try MediaKey(.movie, 550)]), for: handle)
         _ = try service.execute(.rename(try ProfileName("Crafty")), for: handle)
-        let stream = try service.view(of: handle).stream
+        let stream = try #require(try service.view(of: handle).stream)
         _ = try service.log.write { w in
             try w.append(raw.map { try ProposedEvent(type: $0.type, schemaVersion: 1, payload: Array($0.payload.utf8)) }, to: stream)
         }

@@ -283,7 +283,7 @@ import Glibc
             let out = try ledger.reel(["fav", "add", "movie", "603"], user: "new\(n)")
             if out.status != 0 {
                 Self.expectFailure(out, 73, "no space left", "fav add on a full disk")
-                Self.expectFailure(try ledger.reel(["saved"], user: "new\(n)"), 66, "there is no account", "the refused account")
+                Self.expectFailure(try ledger.reel(["account", "export"], user: "new\(n)"), 66, "there is no account", "the refused account")
                 refused = true
             }
         }

@@ -61,12 +61,18 @@ import Testing
         await app.close()
     }
 
-    @Test func withoutALedgerReadsAreNotFoundAndNothingIsMade() async throws {
+    @Test func withoutALedgerAnAccountReadsAsNewAndNothingIsMade() async throws {
         let (app, _) = Self.application()
-        await #expect(throws: ReelError.noLedger(app.configuration.dataDirectory)) {
-            _ = try await app.savedList(of: ann, SavedListQuery())
-        }
-        #expect(throws: ReelError.noLedger(app.configuration.dataDirectory)) { _ = try app.accounts() }
+        let list = try await app.savedList(of: ann, SavedListQuery())
+        #expect(list.items.isEmpty && list.total == 0 && list.stream == nil)
+        let view = try app.account(ann)
+        #expect(view.isUnopened && view.state.settings == Settings())
+        let history = try await app.history(of: ann)
+        #expect(history.entries.isEmpty && history.stream == nil)
+        #expect(try app.accounts().isEmpty)
+        // A point in the past of an account that never was is not found.
+        #expect(throws: ReelError.noLedger(app.configuration.dataDirectory)) { _ = try app.account(ann, asOf: .streamVersion(1)) }
+        await #expect(throws: ReelError.noLedger(app.configuration.dataDirectory)) { _ = try await app.history(of: ann, asOf: .streamVersion(1)) }
         #expect(!AccountService.ledgerExists(at: app.configuration.dataDirectory))
         await app.close()
     }
@@ -97,7 +103,7 @@ import Testing
         let dry = try await app.importFile(export.document, file: "ann.json", format: nil, as: bob, defaultHandle: ann, dryRun: true)
         guard case .restored(let wouldBe, _, _) = dry else { Issue.record("not a restore: \(dry)"); return }
         #expect(wouldBe.stream == nil && wouldBe.saved == 2)
-        #expect(throws: ReelError.noAccount("bob")) { _ = try app.account(bob) }
+        #expect(try app.account(bob).isUnopened, "a dry run opens no account")
         let restored = try await app.importFile(export.document, file: "ann.json", format: nil, as: bob, defaultHandle: ann, dryRun: false)
         guard case .restored(let report, let source, _) = restored else { Issue.record("not a restore: \(restored)"); return }
         #expect(source == ann && report.stream != nil)

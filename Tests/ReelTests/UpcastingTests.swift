@@ -30,7 +30,7 @@ import Testing
         let today = try AccountService.open(at: dir)
         let ann = try AccountHandle("ann")
         _ = try today.execute(.switchLanguage(try LanguageTag("pt-BR")), for: ann)
-        let stream = try today.view(of: ann).stream
+        let stream = try #require(try today.view(of: ann).stream)
         let version = try today.log.version(of: stream)
 
         // A later Reel writes version 2 of the same event type.

@@ -2,16 +2,33 @@ import EventLog
 import Ledger
 
 extension Application {
-    /// The account's view, now or as of a point in the past (read from the ledger, which must
-    /// exist; no account is not found).
+    /// The account's view, now or as of a point in the past. Now, an account that has made no
+    /// change yet (no ledger, or no account by that handle) reads as nothing saved and the default
+    /// settings (`AccountView.isUnopened`): a first run is not a failure. A deleted account, and a
+    /// point in the past of an account that never was, are not found.
     public func account(_ handle: AccountHandle, asOf: AsOf? = nil) throws -> AccountView {
-        guard let asOf else { return try view(of: handle) }
+        guard let asOf else {
+            guard try existingLedger() != nil else { return .unopened(handle) }
+            do { return try view(of: handle) } catch ReelError.noAccount { return .unopened(handle) }
+        }
         return try requiredLedger().view(of: handle, asOf: asOf)
     }
 
-    /// Every account in the ledger, deleted ones included.
+    /// True when `handle` has made no change yet: there is no ledger, or no account, open or
+    /// deleted, by that handle.
+    func isUnopened(_ handle: AccountHandle) throws -> Bool {
+        guard let ledger = try existingLedger() else { return true }
+        do {
+            _ = try ledger.resolve(handle)
+            return false
+        } catch ReelError.noAccount {
+            return true
+        }
+    }
+
+    /// Every account in the ledger, deleted ones included; none without a ledger.
     public func accounts() throws -> [AccountSummary] {
-        try requiredLedger().accounts()
+        try existingLedger()?.accounts() ?? []
     }
 }
 
@@ -21,6 +38,10 @@ extension Application {
     public func history(
         of handle: AccountHandle, asOf: AsOf? = nil, limit: Int? = nil, progress: ((Int, Int) -> Void)? = nil
     ) async throws -> HistoryReport {
+        if asOf == nil, try isUnopened(handle) {
+            // No change made yet: no events (a point in the past of such an account is not found).
+            return HistoryReport(handle: handle, stream: nil, asOf: nil, entries: [], deletedAt: nil, titles: [:], notices: [])
+        }
         let ledger = try requiredLedger()
         let (stream, entries) = try ledger.history(of: handle, asOf: asOf, limit: limit)
         let language = try reader(handle).language

@@ -19,8 +19,8 @@ extension Application {
     /// plaintext), then the deletion event closes its stream and its key is destroyed; the
     /// response cache goes whole. `step` names each step as it is reached.
     public func deleteAccount(_ handle: AccountHandle, step: (DeletionStep) -> Void = { _ in }) throws -> DeletionReport {
-        let view = try accountToDelete(handle)
-        PendingExports(dataDirectory: configuration.dataDirectory).sweep(stream: view.stream.rawValue)
+        guard let stream = try accountToDelete(handle).stream else { throw Failure(.notFound, "there is no account '\(handle)'") }
+        PendingExports(dataDirectory: configuration.dataDirectory).sweep(stream: stream.rawValue)
         let started = ContinuousClock.now
         let report = try record(.deleteAccount, for: handle, step: step)
         let elapsed = (ContinuousClock.now - started).components
@@ -28,7 +28,7 @@ extension Application {
             throw Failure(.storage, "the account '\(handle)' was not deleted")
         }
         return DeletionReport(
-            handle: handle, stream: view.stream, deletedAt: deleted.recordedAt, position: deleted.position, events: deleted.streamVersion,
+            handle: handle, stream: stream, deletedAt: deleted.recordedAt, position: deleted.position, events: deleted.streamVersion,
             seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
     }
 }

@@ -4,7 +4,8 @@ import Ledger
 /// An account's events in words, with the titles the catalog knows for the ones about a title.
 public struct HistoryReport: Sendable {
     public let handle: AccountHandle
-    public let stream: StreamID
+    /// `nil` when the account has not been opened yet (no events).
+    public let stream: StreamID?
     public let asOf: AsOf?
     public let entries: [HistoryEntry]
     /// When the account was deleted (its events are shredded), `nil` while it lives.

@@ -10,7 +10,8 @@ public struct SavedListReport: Sendable {
     }
 
     public let handle: AccountHandle
-    public let stream: StreamID
+    /// `nil` when the account has not been opened yet (nothing saved, ever).
+    public let stream: StreamID?
     /// The point the list was read as of; `nil`: now.
     public let asOf: AsOf?
     /// The language details are in: the one the account reads now, also for a past list.
