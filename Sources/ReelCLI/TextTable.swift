@@ -77,6 +77,11 @@ struct TextTable {
                 guard excess > 0, let next = toDrop.popFirst() else { break }
                 kept.removeAll { $0 == next }
             }
+            // A wrapping column loses nothing by narrowing: with nothing left to drop, it gives the
+            // rest, down to a few columns.
+            if let wrapping, kept.contains(wrapping), total(fitted) > width {
+                fitted[wrapping] = max(min(fitted[wrapping], 8), fitted[wrapping] - (total(fitted) - width))
+            }
             widths = fitted
         }
         // Lines are written as UTF-8 bytes into one buffer: tables run to thousands of rows.
