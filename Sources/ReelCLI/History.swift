@@ -50,6 +50,10 @@ struct History: AsyncParsableCommand {
         for entry in report.entries {
             table.add(["\(entry.position)", "v\(entry.streamVersion)", Timestamp.short(entry.recordedAt), entry.summary(title: report.title(entry))])
         }
-        Console.line(report.entries.isEmpty ? "no events" : table.render(width: Terminal.width, flexible: [.init(3, minimum: 16)], droppable: [1, 0]))
+        // What happened wraps, indented to its column, rather than losing the end of a title; below
+        // 24 columns for it, the version goes, then the position.
+        Console.line(
+            report.entries.isEmpty
+                ? "no events" : table.render(width: Terminal.width, flexible: [.init(3, minimum: 24)], droppable: [1, 0], wrapping: 3))
     }
 }
