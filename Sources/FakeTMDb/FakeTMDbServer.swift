@@ -243,6 +243,12 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             return ok(path, query, head) { key, text in
                 ["title", "original_title", "name", "original_name"].contains(key) ? "=HYPERLINK(\"https://evil.example/\",\"\(text)\")" : text
             }
+        case .wideText?:
+            return ok(path, query, head) { key, text in
+                guard ["title", "original_title", "name", "original_name"].contains(key) else { return text }
+                let index = text.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) & 0xFFFF }
+                return Fault.wideTitles[index % Fault.wideTitles.count]
+            }
         case nil:
             break
         }
@@ -315,7 +321,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             return Reply(status: 200, headers: json, body: Array(#"{"reset":true}"#.utf8))
         case "/__fault":
             guard let fault = Fault(parameters: params) else {
-                return Reply(status: 400, headers: json, body: Array(#"{"error":"unknown fault: kind=status&status=N[&retry_after=S], malformed, wrong-type, truncate, reset, latency&ms=N, hostile, formula; count=N, path=PREFIX"}"#.utf8))
+                return Reply(status: 400, headers: json, body: Array(#"{"error":"unknown fault: kind=status&status=N[&retry_after=S], malformed, wrong-type, truncate, reset, latency&ms=N, hostile, formula, wide; count=N, path=PREFIX"}"#.utf8))
             }
             state.inject(fault)
             return Reply(status: 200, headers: json, body: Array(#"{"injected":true}"#.utf8))

@@ -20,6 +20,10 @@ public struct Fault: Sendable, Equatable {
         /// Answer normally, but with every title and name a spreadsheet formula,
         /// `=HYPERLINK("https://evil.example/","TITLE")`, as in a CSV injection.
         case formulaText
+        /// Answer normally, but with every title and name one of `wideTitles` (chosen by the
+        /// text it replaces, so the same title always reads the same): Japanese, Korean, emoji,
+        /// combining accents, Hebrew and Arabic, for tests of layout by terminal columns.
+        case wideText
     }
 
     /// What `hostileText` wraps each text in: `prefix + text + suffix`. It sets the window title
@@ -27,6 +31,21 @@ public struct Fault: Sendable, Equatable {
     /// direction (RLO, LRI), with a C1 CSI and a DEL for good measure.
     public static let hostilePrefix = "\u{1B}]0;reel-pwned\u{07}\u{1B}[31m"
     public static let hostileSuffix = "\u{1B}[2J\r\nFORGED LINE\t\u{202E}txt.exe\u{2066}\u{9B}1m\u{7F}"
+
+    /// What `wideText` names titles and people: scripts and sequences that take other than one
+    /// terminal column per character.
+    public static let wideTitles = [
+        "千と千尋の神隠し",  // ideographs and hiragana: 2 columns each
+        "기생충",  // Hangul syllables
+        "올드보이 오리지널 무삭제 감독판 특별 한정 리마스터 에디션",  // long Korean, with spaces to wrap at
+        "カウボーイビバップ 天国の扉 ＤＶＤ",  // katakana, fullwidth Latin
+        "🎬 Movie Night 🍿🍿",  // emoji presentation
+        "👨\u{200D}👩\u{200D}👧 Family Trip 🇯🇵🇰🇷",  // a ZWJ family, flags
+        "❤\u{FE0F} Love Actually 👍🏽",  // VS16, a skin tone
+        "Ame\u{301}lie Poulain, le Fabuleux Destin",  // a combining accent
+        "ואלס עם באשיר",  // Hebrew
+        "الرسالة",  // Arabic
+    ]
 
     public var kind: Kind
     /// How many requests it applies to.
@@ -42,7 +61,7 @@ public struct Fault: Sendable, Equatable {
 
     /// Reads a fault from control-request parameters:
     /// `kind=status&status=429&retry_after=2&count=3&path=/movie`,
-    /// `kind=malformed|wrong-type|truncate|reset|hostile|formula`, `kind=latency&ms=500`.
+    /// `kind=malformed|wrong-type|truncate|reset|hostile|formula|wide`, `kind=latency&ms=500`.
     public init?(parameters p: [String: String]) {
         let count = p["count"].flatMap(Int.init) ?? 1
         let prefix = p["path"].flatMap { $0.isEmpty ? nil : $0 }
@@ -56,6 +75,7 @@ public struct Fault: Sendable, Equatable {
         case "reset": self.init(.connectionReset, count: count, pathPrefix: prefix)
         case "hostile": self.init(.hostileText, count: count, pathPrefix: prefix)
         case "formula": self.init(.formulaText, count: count, pathPrefix: prefix)
+        case "wide": self.init(.wideText, count: count, pathPrefix: prefix)
         case "latency":
             guard let ms = p["ms"].flatMap(Int.init), ms >= 0 else { return nil }
             self.init(.latency(ms), count: count, pathPrefix: prefix)

@@ -29,22 +29,26 @@ struct About: AsyncParsableCommand {
     }
 
     private func render(_ report: AboutReport, _ handle: AccountHandle) {
-        Console.line(Terminal.bold("Reel \(ReelCommand.configuration.version)") + " — \(ReelCommand.configuration.abstract)")
-        Console.line("""
-
+        let name = "Reel \(ReelCommand.configuration.version)"
+        let heading = Terminal.fit(name + " — " + ReelCommand.configuration.abstract)
+        Console.line(heading.hasPrefix(name) ? Terminal.bold(name) + heading.dropFirst(name.count) : heading)
+        Console.line("")
+        Console.line(Terminal.fit("""
             Every change you make (a favorite added or removed, your name, photo or language) is an \
             event appended to a tamper-evident log; your saved list and settings are computed from it. \
             Each account's events are sealed under the account's own key.
-
-            """)
+            """))
+        Console.line("")
         var table = TextTable(["WHAT", "WHERE"])
         table.add(["data directory", report.dataDirectory + (report.ledgerExists ? "" : " (no ledger yet)")])
         table.add(["ledger (events, projections, photos)", report.ledgerDirectory])
         table.add(["account keys", report.keysDirectory])
         table.add(["account", handle.value])
         table.add(["bulk sealing (AES-256-GCM)", report.usesLibcrypto ? "OpenSSL libcrypto" : "swift-crypto (libcrypto not in use)"])
-        Console.line(table.render())
-        Console.line("\nMovie and series data: The Movie Database (TMDB), https://www.themoviedb.org")
-        Console.line(Self.attribution)
+        // Paths wrap (broken after a slash), so they are there whole to read, however narrow.
+        Console.line(table.render(width: Terminal.width, flexible: [.init(1, minimum: 20), .init(0, minimum: 12)], wrapping: 1))
+        Console.line("")
+        Console.line(Terminal.fit("Movie and series data: The Movie Database (TMDB), https://www.themoviedb.org"))
+        Console.line(Terminal.fit(Self.attribution))
     }
 }

@@ -44,7 +44,15 @@ struct Accounts: AsyncParsableCommand {
                     a.openedAt.map(Timestamp.short) ?? "-",
                 ] + (anyDeleted ? [a.deletedAt.map(Timestamp.short) ?? "-"] : []) + [a.stream.rawValue])
         }
-        if anyDeleted { Console.line(Terminal.dim("deleted accounts are shown without their handles, which are kept only as digests")) }
-        Console.line(table.render())
+        if anyDeleted { Console.line(Terminal.dim(Terminal.fit("deleted accounts are shown without their handles, which are kept only as digests"))) }
+        Console.line(table.render(width: Terminal.width, flexible: [.init(0, minimum: 9)], droppable: Self.droppable(anyDeleted: anyDeleted)))
+    }
+
+    /// The columns left out at narrow widths, first to last. The stream is an internal name, the
+    /// first to go, except that a deleted account has no other: then it stays, whole, and the
+    /// counts and times go (`--json` has them all).
+    private static func droppable(anyDeleted: Bool) -> [Int] {
+        // HANDLE 0, STATUS 1, EVENTS 2, SAVED 3, OPENED 4, then DELETED 5 when shown, then STREAM.
+        anyDeleted ? [4, 5, 3, 2, 1] : [5, 4, 3, 2]
     }
 }

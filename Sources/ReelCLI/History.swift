@@ -54,6 +54,8 @@ struct History: AsyncParsableCommand {
             Console.line(report.stream == nil ? "no events yet: \(FirstRun.hint)" : "no events")
             return
         }
-        Console.line(table.render(width: Terminal.width, flexible: [.init(3, minimum: 16)], droppable: [1, 0]))
+        // What happened wraps, indented to its column, rather than losing the end of a title; below
+        // 24 columns for it, the version goes, then the position.
+        Console.line(table.render(width: Terminal.width, flexible: [.init(3, minimum: 24)], droppable: [1, 0], wrapping: 3))
     }
 }

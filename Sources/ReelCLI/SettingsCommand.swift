@@ -43,7 +43,8 @@ struct SettingsCommand: AsyncParsableCommand {
                 "\($0.contentType == "image/png" ? "PNG" : "JPEG") \($0.width)x\($0.height), \(Counted.of($0.bytes, "byte")), sha256 \($0.sha256.prefix(12))…"
             }
             table.add(["photo", photo ?? "(none)"])
-            Console.line(table.render())
+            // A long name (up to 100 characters, perhaps CJK) wraps within the terminal.
+            Console.line(table.render(width: Terminal.width, flexible: [.init(1, minimum: 12)], wrapping: 1))
             if view.isUnopened { Console.line(Terminal.dim("the defaults: the account '\(handle)' has made no change yet")) }
         }
     }

@@ -55,23 +55,16 @@ enum Terminal {
         return 100
     }()
 
-    /// A line of prose wrapped at word boundaries to `width` (a single long word, such as a URL,
-    /// stays whole).
-    static func fit(_ text: String) -> String { text.count <= width ? text : wrap(text, width: width).joined(separator: "\n") }
+    /// A line of prose wrapped at word boundaries to `width` columns (a single long word, such as
+    /// a URL, stays whole; CJK text, which has no spaces, breaks between characters).
+    static func fit(_ text: String) -> String {
+        DisplayWidth.columns(text) <= width ? text : wrap(text, width: width).joined(separator: "\n")
+    }
 
-    /// Words wrapped to `width` columns.
-    static func wrap(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
+    /// Words wrapped to `width` columns (`DisplayWidth.wrap`); with `breakingWords`, a word wider
+    /// than a line (a path) is broken too, after a `/` where it can be.
+    static func wrap(_ text: String, width: Int, breakingWords: Bool = false) -> [String] {
+        DisplayWidth.wrap(text, width: width, breakingWords: breakingWords)
     }
 
     /// A notice for people, on stderr (stdout stays clean for pipes).

@@ -1,13 +1,16 @@
 import Reel
 
-/// Aligned columns for human output: every cell padded to its column's widest, by character
-/// count. Given a width, the table fits itself to it: flexible columns (titles, genres) shrink
-/// to their minimum in the order given, cells that no longer fit end in an ellipsis, and when
-/// even that is too wide, droppable columns are left out in the order given.
+/// Aligned columns for human output: every cell padded to its column's widest, in terminal
+/// columns (`DisplayWidth`: a CJK character or an emoji takes two, a combining accent none).
+/// Given a width, the table fits itself to it: flexible columns (titles, genres) shrink to their
+/// minimum in the order given, cells that no longer fit end in an ellipsis (never half a wide
+/// character: the cell is padded instead), and when even that is too wide, droppable columns are
+/// left out in the order given. The last column may wrap instead: its long cells go on
+/// continuation lines, indented to where the column starts.
 struct TextTable {
     enum Alignment { case left, right }
 
-    /// A column that may shrink, down to `minimum` characters.
+    /// A column that may shrink, down to `minimum` columns.
     struct Flexible {
         let column: Int
         let minimum: Int
@@ -21,7 +24,7 @@ struct TextTable {
     let headers: [String]
     let alignments: [Alignment]
     /// The rows' cells, one row after another, `headers.count` to a row (lists run to thousands
-    /// of rows: one array, not one per row), with each cell's length in characters, counted once.
+    /// of rows: one array, not one per row), with each cell's width in columns, counted once.
     private var cells: [String] = []
     private var lengths: [Int] = []
 
@@ -51,7 +54,10 @@ struct TextTable {
 
     static let gap = 2
 
-    func render(width: Int? = nil, flexible: [Flexible] = [], droppable: [Int] = []) -> String {
+    /// The table, fitted to `width` columns when given. `wrapping` names the column (the last
+    /// one, left-aligned) whose cells wider than it continue on the next lines instead of being
+    /// cut.
+    func render(width: Int? = nil, flexible: [Flexible] = [], droppable: [Int] = [], wrapping: Int? = nil) -> String {
         var kept = Array(headers.indices)
         let headerLengths = headers.map(Self.length)
         var widths = headerLengths
@@ -71,10 +77,20 @@ struct TextTable {
                 guard excess > 0, let next = toDrop.popFirst() else { break }
                 kept.removeAll { $0 == next }
             }
+            // A wrapping column loses nothing by narrowing: with nothing left to drop, it gives the
+            // rest, down to a few columns.
+            if let wrapping, kept.contains(wrapping), total(fitted) > width {
+                fitted[wrapping] = max(min(fitted[wrapping], 8), fitted[wrapping] - (total(fitted) - width))
+            }
             widths = fitted
         }
         // Lines are written as UTF-8 bytes into one buffer: tables run to thousands of rows.
         let lineCapacity = kept.map { widths[$0] * 2 }.reduce(Self.gap * kept.count, +)
+        // Where the wrapping column starts, when it is the last one shown and left-aligned.
+        let wrapped = wrapping.flatMap { column -> (column: Int, indent: Int)? in
+            guard column == kept.last, alignments[column] == .left else { return nil }
+            return (column, kept.dropLast().map { widths[$0] + Self.gap }.reduce(0, +))
+        }
         /// The line of the cells at `first...` (`headers.count` of them) in `cells`.
         func line(_ cells: [String], _ lengths: [Int], from first: Int, into out: inout [UInt8]) {
             let start = out.count
@@ -82,6 +98,10 @@ struct TextTable {
                 if position > 0 { Self.pad(&out, Self.gap) }
                 var cell = cells[first + i]
                 var length = lengths[first + i]
+                if length > widths[i], let wrapped, wrapped.column == i {
+                    Self.wrap(cell, width: widths[i], indent: wrapped.indent, into: &out)
+                    continue
+                }
                 if length > widths[i] {
                     cell = Self.truncate(cell, to: widths[i])
                     length = Self.length(cell)
@@ -110,6 +130,18 @@ struct TextTable {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `cell` on as many lines as it takes at `width` columns, each after the first indented by
+    /// `indent` spaces.
+    private static func wrap(_ cell: String, width: Int, indent: Int, into out: inout [UInt8]) {
+        for (n, piece) in DisplayWidth.wrap(cell, width: width, breakingWords: true).enumerated() {
+            if n > 0 {
+                out.append(0x0A)
+                pad(&out, indent)
+            }
+            out.append(contentsOf: piece.utf8)
+        }
+    }
+
     private static func pad(_ out: inout [UInt8], _ n: Int) {
         if n > 0 { out.append(contentsOf: repeatElement(0x20, count: n)) }
     }
@@ -131,18 +163,9 @@ struct TextTable {
         }
     }
 
-    /// A cell's length in characters: its byte count when it is plain ASCII (no CR, which pairs
-    /// with LF into one character), else its character count.
-    static func length(_ text: String) -> Int {
-        text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? text.utf8.count : text.count
-    }
+    /// A cell's width in columns (`DisplayWidth`, which counts plain ASCII by its bytes).
+    static func length(_ text: String) -> Int { DisplayWidth.columns(text) }
 
-    /// `text` cut to `width` characters, the last one an ellipsis when anything was cut.
-    static func truncate(_ text: String, to width: Int) -> String {
-        guard text.count > width else { return text }
-        guard width > 1 else { return String(text.prefix(width)) }
-        var kept = String(text.prefix(width - 1))
-        while kept.last == " " { kept.removeLast() }
-        return kept + "…"
-    }
+    /// `text` cut to `width` columns, the last one an ellipsis when anything was cut.
+    static func truncate(_ text: String, to width: Int) -> String { DisplayWidth.truncate(text, to: width) }
 }

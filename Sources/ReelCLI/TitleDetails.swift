@@ -60,16 +60,23 @@ extension TitleDetailsReport {
         if let posterURL { lines.append("Poster: \(posterURL)") }
         if let backdropURL { lines.append("Backdrop: \(backdropURL)") }
         lines.append(savedAt.map { Terminal.green("Saved since \(Timestamp.short($0))") } ?? "Not saved (reel fav add \(key))")
-        if !similar.isEmpty {
-            lines.append("")
-            lines.append("Similar:")
-            for s in similar { lines.append("  \(s.key)  \(s.title)" + (s.year.map { " (\($0))" } ?? "")) }
-        }
         // Lines wider than the terminal are wrapped; a painted one loses its colour to be wrapped.
-        return lines.flatMap { line -> [String] in
+        var text = lines.flatMap { line -> [String] in
             let plain = Terminal.unpainted(line)
-            return plain.count <= width ? [line] : Terminal.wrap(plain, width: width)
+            return DisplayWidth.columns(plain) <= width ? [line] : Terminal.wrap(plain, width: width)
         }.joined(separator: "\n")
+        if !similar.isEmpty { text += "\n\nSimilar:\n" + similarTable(width: width) }
+        return text
+    }
+
+    /// The similar titles as the lists show titles: aligned columns, a ★ on those the account saved.
+    private func similarTable(width: Int) -> String {
+        var table = TextTable([" ", "TMDB ID", "TITLE", "YEAR"], alignments: [.left, .right, .left, .right])
+        for s in similar {
+            table.add([s.savedAt != nil ? TitleList.savedMark : " ", String(s.key.id), s.title, s.year.map(String.init) ?? ""])
+        }
+        let legend = similar.contains { $0.savedAt != nil } ? "\n" + Terminal.dim("\(TitleList.savedMark) saved") : ""
+        return table.render(width: width, flexible: [.init(2, minimum: 10)]) + legend
     }
 
     func json() -> JSONValue {
@@ -88,7 +95,12 @@ extension TitleDetailsReport {
             "trailers": .array(trailers.map { ["name": .string($0.name), "url": .string($0.url)] }),
             "posterURL": .init(posterURL.map(JSONValue.string)), "backdropURL": .init(backdropURL.map(JSONValue.string)),
             "saved": .bool(savedAt != nil), "savedAt": .init(savedAt.map { .string(UTCTime.iso($0)) }),
-            "similar": .array(similar.map { ["mediaType": .string($0.key.mediaType.rawValue), "id": .integer($0.key.id), "title": .string($0.title), "year": .init($0.year.map { .integer(Int64($0)) })] }),
+            "similar": .array(similar.map { s in
+                [
+                    "mediaType": .string(s.key.mediaType.rawValue), "id": .integer(s.key.id), "title": .string(s.title),
+                    "year": .init(s.year.map { .integer(Int64($0)) }), "saved": .bool(s.savedAt != nil),
+                ]
+            }),
         ]
     }
 }

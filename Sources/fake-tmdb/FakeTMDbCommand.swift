@@ -11,7 +11,7 @@ struct FakeTMDbCommand: AsyncParsableCommand {
         discussion: """
             Point Reel at it with REEL_TMDB_BASE_URL=http://127.0.0.1:PORT/3 and any TMDB_API_TOKEN
             (or the one given with --token). Control endpoints: POST /__fault?kind=status&status=429&retry_after=1
-            (also kind=malformed, wrong-type, truncate, reset, latency&ms=N, hostile, formula; count=N; path=PREFIX),
+            (also kind=malformed, wrong-type, truncate, reset, latency&ms=N, hostile, formula, wide; count=N; path=PREFIX),
             GET /__stats, POST /__reset.
             """
     )

@@ -100,7 +100,7 @@ extension Application {
         let client = try catalog()
         do {
             return try await TitleDetailsReport.fetch(
-                key, language: reader.language, similar: similar, savedAt: reader.savedAt[key], from: client)
+                key, language: reader.language, similar: similar, saved: reader.savedAt, from: client)
         } catch CatalogError.notFound {
             throw Failure(.notFound, "TMDb has no \(key.mediaType.noun) with id \(key.id)")
         }

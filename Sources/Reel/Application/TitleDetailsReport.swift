@@ -11,6 +11,8 @@ public struct TitleDetailsReport: Sendable {
         public var key: MediaKey
         public var title: String
         public var year: Int?
+        /// When the account saved it; `nil`: not saved.
+        public var savedAt: Int64?
     }
 
     public var key: MediaKey
@@ -43,10 +45,12 @@ public struct TitleDetailsReport: Sendable {
     /// When the account saved the title; `nil`: not saved.
     public var savedAt: Int64?
 
-    /// The details of `key` from `client`, with similar titles when asked for.
-    static func fetch(_ key: MediaKey, language: String, similar wantSimilar: Bool, savedAt: Int64?, from client: CatalogClient) async throws
-        -> TitleDetailsReport
+    /// The details of `key` from `client`, with similar titles when asked for; `saved` tells
+    /// which of them the account saved, and when.
+    static func fetch(_ key: MediaKey, language: String, similar wantSimilar: Bool, saved: [MediaKey: Int64], from client: CatalogClient)
+        async throws -> TitleDetailsReport
     {
+        let savedAt = saved[key]
         let images = try await client.configuration().images
         var appending: Set<CatalogRequest.Appendix> = [.credits, .videos]
         if wantSimilar { appending.insert(.similar) }
@@ -58,7 +62,7 @@ public struct TitleDetailsReport: Sendable {
             let trailers: [(name: String, url: String)] = (m.videos?.trailers ?? []).compactMap { v in v.watchURL.map { (v.name, $0) } }
             let similar: [Similar] = (m.similar?.results ?? []).compactMap { s in
                 guard let k = try? MediaKey(.movie, Int64(s.id)) else { return nil }
-                return Similar(key: k, title: s.title, year: s.releaseDate?.year)
+                return Similar(key: k, title: s.title, year: s.releaseDate?.year, savedAt: saved[k])
             }
             return TitleDetailsReport(
                 key: key, language: language, title: m.title, originalTitle: m.originalTitle, date: m.releaseDate, endDate: nil,
@@ -77,7 +81,7 @@ public struct TitleDetailsReport: Sendable {
             let trailers: [(name: String, url: String)] = (s.videos?.trailers ?? []).compactMap { v in v.watchURL.map { (v.name, $0) } }
             let similar: [Similar] = (s.similar?.results ?? []).compactMap { r in
                 guard let k = try? MediaKey(.tv, Int64(r.id)) else { return nil }
-                return Similar(key: k, title: r.name, year: r.firstAirDate?.year)
+                return Similar(key: k, title: r.name, year: r.firstAirDate?.year, savedAt: saved[k])
             }
             return TitleDetailsReport(
                 key: key, language: language, title: s.name, originalTitle: s.originalName, date: s.firstAirDate, endDate: s.lastAirDate,
