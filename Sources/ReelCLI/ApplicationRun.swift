@@ -7,7 +7,7 @@ extension GlobalOptions {
         Application(
             Application.Configuration(
                 dataDirectory: resolvedDataDirectory, offline: isOffline, environment: ProcessInfo.processInfo.environment,
-                notice: { Terminal.notice($0) }))
+                notice: { Terminal.notice($0.text) }))
     }
 
     /// Runs a command body with the application, printing a failure as one line on stderr with

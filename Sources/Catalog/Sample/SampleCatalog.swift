@@ -14,6 +14,13 @@ public final class SampleCatalog: Sendable {
     /// The catalog compiled into Reel. Each kind of fact is read from its JSON when first needed.
     public static let bundled = SampleCatalog(moviesJSON: SampleData.movies, seriesJSON: SampleData.series, peopleJSON: SampleData.people)
 
+    /// Whether the sample catalog has text in the language of `tag` (it has English and German,
+    /// as its genre names do); for any other language it answers in English.
+    public static func speaks(_ tag: String) -> Bool {
+        let language = SampleLanguage(tag)
+        return language.isEnglish || language.isGerman
+    }
+
     /// Ids from here on are synthetic movies (see `withSyntheticMovies`).
     public static let syntheticBase = 90_000_000
 

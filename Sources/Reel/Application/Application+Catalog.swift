@@ -18,9 +18,9 @@ extension Application {
     public func catalogIsSample() throws -> Bool { try catalog().source == .sample }
 
     func makeCatalogClient() throws -> CatalogClient {
-        let notice = configuration.notice
+        let notice: @Sendable (String) -> Void = { [configuration] in configuration.notice(Notice($0)) }
         guard let found = try credentials() else {
-            notice(CatalogError.missingCredentials.description)
+            configuration.notice(Notice(CatalogError.missingCredentials.description, routine: "sample-catalog"))
             return CatalogClient.sample()
         }
         let store = CredentialStore(environment: configuration.environment)

@@ -29,7 +29,7 @@ extension Application {
         if check && !configuration.offline {
             if let error = await self.check(credentials, limits: CatalogLimits()) {
                 if case .invalidCredentials = error { throw error }
-                configuration.notice("could not check the credential now (\(error)); saving it anyway")
+                configuration.notice(Notice("could not check the credential now (\(error)); saving it anyway"))
             } else {
                 checked = true
             }

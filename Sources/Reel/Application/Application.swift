@@ -24,6 +24,8 @@ public final class Application: Sendable {
         var views: [AccountHandle: AccountView] = [:]
         var credentials: CredentialStore.Found??
         var catalog: CatalogClient?
+        /// Languages the sample catalog lacks that were noted already (`noteSampleLanguage`).
+        var sampleLanguageNoted: Set<String> = []
     }
 
     private let loaded = Mutex(Loaded())
@@ -114,12 +116,18 @@ public final class Application: Sendable {
     /// What browsing needs from the account: its language and what it saved. Without a ledger
     /// or an account it is English and nothing saved, and nothing is made.
     public func reader(_ handle: AccountHandle) throws -> AccountReader {
-        guard try existingLedger() != nil else { return .none }
-        do {
-            return AccountReader(try view(of: handle))
-        } catch ReelError.noAccount, ReelError.accountDeleted {
-            return .none
+        let reader: AccountReader
+        if try existingLedger() == nil {
+            reader = .none
+        } else {
+            do {
+                reader = AccountReader(try view(of: handle))
+            } catch ReelError.noAccount, ReelError.accountDeleted {
+                reader = .none
+            }
         }
+        noteSampleLanguage(reader.language)
+        return reader
     }
 
     // MARK: - Credentials and the catalog, loaded once
@@ -139,5 +147,17 @@ public final class Application: Sendable {
         let client = try makeCatalogClient()
         loaded.withLock { $0.catalog = client }
         return client
+    }
+
+    /// Says once per process, when the catalog is the bundled sample (no credentials) and it has
+    /// no text in `language`, that titles are shown in English: TMDb would show them translated.
+    func noteSampleLanguage(_ language: String) {
+        guard !SampleCatalog.speaks(language), (try? credentials().map { _ in true } ?? false) == false else { return }
+        let first = loaded.withLock { loaded in loaded.sampleLanguageNoted.insert(language).inserted }
+        guard first else { return }
+        configuration.notice(
+            Notice(
+                "the sample catalog has no \(language) text; titles are shown in English (TMDb credentials show every language)",
+                routine: "sample-language-\(language)"))
     }
 }

@@ -11,12 +11,12 @@ extension Application {
         /// The variables credentials, the TMDb base URL and the request limits are read from.
         public var environment: [String: String]
         /// Where notes about the catalog go (no credentials, a damaged cache, a file readable by
-        /// others): a front end shows them as it shows notes.
-        public var notice: @Sendable (String) -> Void
+        /// others): a front end shows them as it shows notes, routine ones as often as it likes.
+        public var notice: @Sendable (Notice) -> Void
 
         public init(
             dataDirectory: String, offline: Bool = false, environment: [String: String] = [:],
-            notice: @escaping @Sendable (String) -> Void = { _ in }
+            notice: @escaping @Sendable (Notice) -> Void = { _ in }
         ) {
             self.dataDirectory = dataDirectory
             self.offline = offline
