@@ -14,7 +14,7 @@ struct AccountExportCommand: AsyncParsableCommand {
             (Tools/verify_export.py; the procedure is in Schemas/export.md). The file holds the account's \
             data in the clear: it is written with mode 0600, atomically (an unnamed temporary file, then \
             a link or a rename), so a killed export leaves nothing behind. --out must be a new path or a \
-            regular file; a directory, a device, a FIFO, a socket or a symbolic link is refused.
+            regular file; a directory, a device, a FIFO, a socket or a symbolic link is refused. \
             Without --out the document goes to stdout.
             """)
 
