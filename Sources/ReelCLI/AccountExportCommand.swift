@@ -21,7 +21,7 @@ struct AccountExportCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Option(
         help: ArgumentHelp("Write the export to this file (a new path or a regular file; made atomically, mode 0600).", valueName: "file"),
-        transform: PathArgument.parse)
+        completion: .file(), transform: PathArgument.parse)
     var out: String?
     @Flag(help: "Leave out catalog details of the saved titles (no catalog requests).") var noDetails = false
     @Option(help: ArgumentHelp("reel (the whole account, default) or letterboxd (the saved movies as Letterboxd's import CSV).", valueName: "format"))

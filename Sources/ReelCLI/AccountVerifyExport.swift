@@ -10,7 +10,7 @@ struct AccountVerifyExport: AsyncParsableCommand {
         discussion: "Exit 0 when the file verifies; 65 with the first problem (and where) otherwise. Schemas/export.md gives the procedure; Tools/verify_export.py is an independent implementation.")
 
     @OptionGroup var global: LedgerOptions
-    @Argument(help: ArgumentHelp("The export file.", valueName: "file"), transform: PathArgument.parse) var file: String
+    @Argument(help: ArgumentHelp("The export file.", valueName: "file"), completion: .file(), transform: PathArgument.parse) var file: String
 
     func run() async throws {
         try await global.withApplication { app in

@@ -11,7 +11,7 @@ struct Backup: AsyncParsableCommand {
 
     @OptionGroup var global: LedgerOptions
 
-    @Argument(help: ArgumentHelp("A directory that does not exist yet (or is empty).", valueName: "target"), transform: PathArgument.parse)
+    @Argument(help: ArgumentHelp("A directory that does not exist yet (or is empty).", valueName: "target"), completion: .directory, transform: PathArgument.parse)
     var target: String
 
     struct Output: Encodable {

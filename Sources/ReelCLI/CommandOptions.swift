@@ -7,7 +7,7 @@ import Foundation
 /// `--help` and ignored, so `reel --offline backup D` or `REEL_USER` in a shell is no mistake;
 /// a malformed `--user` is refused by every command all the same.
 struct CommandOptions<Scope: OptionScope>: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(Scope.dataDirectoryHelp, valueName: "dir"), transform: PathArgument.parse)
+    @Option(name: .long, help: ArgumentHelp(Scope.dataDirectoryHelp, valueName: "dir"), completion: .directory, transform: PathArgument.parse)
     var dataDir: String?
 
     @Option(name: .long, help: ArgumentHelp(

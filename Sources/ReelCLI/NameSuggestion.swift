@@ -9,10 +9,10 @@ enum NameSuggestion {
         let allowed = typed.count <= 3 ? 1 : 2
         let scored = names.map { (name: $0, distance: distance(typed, $0.lowercased())) }.filter { $0.distance <= allowed }
         if let best = scored.map(\.distance).min() {
-            return scored.filter { $0.distance == best }.map(\.name)
+            return scored.filter { $0.distance == best }.map(\.name).sorted()
         }
         let started = names.filter { $0.lowercased().hasPrefix(typed) }
-        return started.count <= 3 ? started : []
+        return started.count <= 3 ? started.sorted() : []
     }
 
     /// The optimal-string-alignment distance: insertions, deletions, substitutions and swaps

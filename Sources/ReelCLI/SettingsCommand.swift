@@ -72,7 +72,7 @@ struct SettingsCommand: AsyncParsableCommand {
             abstract: "Set the profile photo from a JPEG or PNG file (up to 5 MB), or remove it with --remove.",
             discussion: "The file is checked by its content, not its name, and stored sealed under the account's key.")
         @OptionGroup var global: AccountOptions
-        @Argument(help: ArgumentHelp("A JPEG or PNG file.", valueName: "path"), transform: PathArgument.parse) var path: String?
+        @Argument(help: ArgumentHelp("A JPEG or PNG file.", valueName: "path"), completion: .file(extensions: ["jpg", "jpeg", "png", "JPG", "JPEG", "PNG"]), transform: PathArgument.parse) var path: String?
         @Flag(help: "Remove the photo.") var remove = false
 
         func validate() throws {
@@ -97,7 +97,7 @@ struct SettingsCommand: AsyncParsableCommand {
             commandName: "language",
             abstract: "Set the language for titles and overviews: a TMDb tag such as en-US, de-DE, pt-BR or fr.")
         @OptionGroup var global: AccountOptions
-        @Argument(help: "The language tag.") var tag: String
+        @Argument(help: "The language tag.", completion: Completions.languageTags) var tag: String
 
         func validate() throws { _ = try languageTag() }
 
