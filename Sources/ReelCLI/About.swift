@@ -8,7 +8,7 @@ struct About: AsyncParsableCommand {
 
     static let attribution = "This product uses the TMDB API but is not endorsed or certified by TMDB."
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: AccountOptions
 
     func run() async throws {
         try await global.withApplication { app in

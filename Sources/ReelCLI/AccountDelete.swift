@@ -21,7 +21,7 @@ struct AccountDelete: AsyncParsableCommand {
             At a terminal, asks for the handle to be typed again; elsewhere, pass --yes.
             """)
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: AccountOptions
     @Flag(help: "Do not ask for confirmation (needed when not run at a terminal).") var yes = false
 
     func run() async throws {

@@ -14,14 +14,14 @@ struct AccountExportCommand: AsyncParsableCommand {
             (Tools/verify_export.py; the procedure is in Schemas/export.md). The file holds the account's \
             data in the clear: it is written with mode 0600, atomically (an unnamed temporary file, then \
             a link or a rename), so a killed export leaves nothing behind. --out must be a new path or a \
-            regular file; a directory, a device, a FIFO, a socket or a symbolic link is refused.
+            regular file; a directory, a device, a FIFO, a socket or a symbolic link is refused. \
             Without --out the document goes to stdout.
             """)
 
     @OptionGroup var global: GlobalOptions
     @Option(
         help: ArgumentHelp("Write the export to this file (a new path or a regular file; made atomically, mode 0600).", valueName: "file"),
-        transform: PathArgument.parse)
+        completion: .file(), transform: PathArgument.parse)
     var out: String?
     @Flag(help: "Leave out catalog details of the saved titles (no catalog requests).") var noDetails = false
     @Option(help: ArgumentHelp("reel (the whole account, default) or letterboxd (the saved movies as Letterboxd's import CSV).", valueName: "format"))

@@ -21,7 +21,7 @@ struct AccountImport: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("The file to import.", valueName: "file"), transform: PathArgument.parse) var file: String
+    @Argument(help: ArgumentHelp("The file to import.", valueName: "file"), completion: .file(), transform: PathArgument.parse) var file: String
     @Option(name: .customLong("as"), help: ArgumentHelp("The handle to import into (default: the export's, or --user).", valueName: "handle"))
     var handle: String?
     @Option(help: ArgumentHelp("reel, letterboxd, imdb or trakt (default: recognised from the content).", valueName: "format"))

@@ -9,8 +9,8 @@ struct AccountVerifyExport: AsyncParsableCommand {
         abstract: "Check an export: envelopes, hashes, payload digests, and that its history replays to its saved list and settings.",
         discussion: "Exit 0 when the file verifies; 65 with the first problem (and where) otherwise. Schemas/export.md gives the procedure; Tools/verify_export.py is an independent implementation.")
 
-    @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("The export file.", valueName: "file"), transform: PathArgument.parse) var file: String
+    @OptionGroup var global: LedgerOptions
+    @Argument(help: ArgumentHelp("The export file.", valueName: "file"), completion: .file(), transform: PathArgument.parse) var file: String
 
     func run() async throws {
         try await global.withApplication { app in

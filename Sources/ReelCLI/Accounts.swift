@@ -5,7 +5,7 @@ import Reel
 struct Accounts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "accounts", abstract: "List the accounts with their event counts.")
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: LedgerOptions
 
     func run() async throws {
         try await global.withApplication { app in

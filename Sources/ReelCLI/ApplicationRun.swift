@@ -1,7 +1,7 @@
 import Foundation
 import Reel
 
-extension GlobalOptions {
+extension CommandOptions {
     /// The application for this command's options: one per process, made when the command runs.
     func makeApplication() -> Application {
         Application(

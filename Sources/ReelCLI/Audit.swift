@@ -20,7 +20,7 @@ struct Audit: AsyncParsableCommand {
                 """
         )
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: LedgerOptions
 
         @Option(help: ArgumentHelp("Fail unless the chain ends at this hash (64 hex digits).", valueName: "hash"))
         var expectHead: String?

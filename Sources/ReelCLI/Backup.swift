@@ -9,9 +9,9 @@ struct Backup: AsyncParsableCommand {
         discussion: "The copy holds the stream keys: keep it as safe as the original. Writers may go on meanwhile."
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: LedgerOptions
 
-    @Argument(help: ArgumentHelp("A directory that does not exist yet (or is empty).", valueName: "target"), transform: PathArgument.parse)
+    @Argument(help: ArgumentHelp("A directory that does not exist yet (or is empty).", valueName: "target"), completion: .directory, transform: PathArgument.parse)
     var target: String
 
     struct Output: Encodable {

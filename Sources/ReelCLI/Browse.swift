@@ -52,7 +52,7 @@ enum Browse {
         @Option(help: "Order by popularity (default), release, rating or title.") var sort: TitleListQuery.Order = .popularity
         @Flag(help: "Highest, newest or Z first (the default, except for --sort title).") var desc = false
         @Flag(help: "Lowest, oldest or A first (the default for --sort title).") var asc = false
-        @Option(parsing: .upToNextOption, help: ArgumentHelp("Only titles with all of these genres (names or ids).", valueName: "genre"))
+        @Option(parsing: .upToNextOption, help: ArgumentHelp("Only titles with all of these genres (names or ids).", valueName: "genre"), completion: Completions.genres)
         var genre: [String] = []
         @Flag(help: "With several --genre: titles with any of them.") var anyGenre = false
         @Option(help: ArgumentHelp("Only titles released (first aired) in this year.", valueName: "year")) var year: Int?

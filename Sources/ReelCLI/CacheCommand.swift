@@ -14,7 +14,7 @@ struct CacheCommand: AsyncParsableCommand {
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "stats", abstract: "How many answers are cached, how fresh, how big.")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: LedgerOptions
 
         func run() async throws {
             try await global.withApplication { app in
@@ -64,7 +64,7 @@ struct CacheCommand: AsyncParsableCommand {
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "clear", abstract: "Forget every cached answer (the ledger is not touched).")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: LedgerOptions
 
         func run() async throws {
             try await global.withApplication { app in

@@ -19,7 +19,7 @@ struct Demo: AsyncParsableCommand {
             "With --json, the tour runs quietly and the ledger's envelopes are printed as one JSON array."
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: CommandOptions<DemoScope>
 
     func run() async throws {
         try await runReporting {
@@ -31,14 +31,15 @@ struct Demo: AsyncParsableCommand {
             let suffix = UUID().uuidString.prefix(4).lowercased()
             let ann = "ann-\(suffix)"
             let steps = Self.steps(ann: ann, ben: "ben-\(suffix)")
-            guard global.json else { return try await Self.tour(steps, in: directory, as: ann) }
-            try await Self.withoutStandardOutput { try await Self.tour(steps, in: directory, as: ann) }
+            let tour = { try await Self.tour(steps, in: directory, as: ann, offline: global.offline) }
+            guard global.json else { return try await tour() }
+            try await Self.withoutStandardOutput(tour)
             try printJSON(try Application(Application.Configuration(dataDirectory: directory)).envelopes())
         }
     }
 
     /// The tour: a caption (empty to run on under the previous one) and the command's arguments,
-    /// run as `ann` unless they name `--user`.
+    /// run as `ann` unless they name `--user`, and with `--offline` when the demo was given it.
     private static func steps(ann: String, ben: String) -> [(String, [String])] {
         [
             (
@@ -75,7 +76,7 @@ struct Demo: AsyncParsableCommand {
         ]
     }
 
-    private static func tour(_ steps: [(String, [String])], in directory: String, as ann: String)
+    private static func tour(_ steps: [(String, [String])], in directory: String, as ann: String, offline: Bool)
         async throws
     {
         Console.line(Terminal.bold("Reel demo") + " in \(directory) as '\(ann)'")
@@ -86,6 +87,7 @@ struct Demo: AsyncParsableCommand {
             Console.line(Terminal.bold("$ reel \(shown)"))
             var full = arguments + ["--data-dir", directory]
             if !arguments.contains("--user") { full += ["--user", ann] }
+            if offline { full.append("--offline") }
             var command = try ReelCommand.parseAsRoot(full)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()

@@ -20,7 +20,7 @@ struct Projections: AsyncParsableCommand {
                 """
         )
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: LedgerOptions
         @Flag(help: "Compare only; exit 65 on drift.") var check = false
 
         func run() async throws {

@@ -26,7 +26,7 @@ struct ReelCommand: AsyncParsableCommand {
         // LMDB's assertions and faults in a damaged file: one line and 65, not a backtrace.
         Application.reportDamagedFilesInOneLine(prefix: "reel: ", exitStatus: ExitStatus.integrityFailure.rawValue)
         do {
-            var command = try parseAsRoot(hoistingGlobalOptions(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(prepared(Array(CommandLine.arguments.dropFirst())))
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -50,6 +50,16 @@ struct ReelCommand: AsyncParsableCommand {
             Foundation.exit(code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
         }
         Foundation.exit(Console.finish())
+    }
+
+    /// The words as ArgumentParser should see them: global options moved behind the subcommand,
+    /// a mistyped subcommand refused (`UnknownCommand`), negative numbers kept as values
+    /// (`NegativeNumbers`). A shell's completion request (`---completion`) is passed on untouched.
+    static func prepared(_ arguments: [String]) throws -> [String] {
+        guard arguments.first != "---completion" else { return arguments }
+        let hoisted = hoistingGlobalOptions(arguments)
+        try UnknownCommand.check(hoisted)
+        return NegativeNumbers.protecting(hoisted)
     }
 
     /// Global options (`--json`, `--offline`, `--data-dir D`, `--user U`) may come before the

@@ -13,7 +13,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show name, photo and language.")
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: AccountOptions
         @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
 
         func run() async throws {
@@ -51,7 +51,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Name: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "name", abstract: "Set the display name (1-100 characters).")
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: AccountOptions
         @Argument(help: "The new name.") var name: String
 
         func validate() throws { _ = try profileName() }
@@ -73,8 +73,8 @@ struct SettingsCommand: AsyncParsableCommand {
             commandName: "photo",
             abstract: "Set the profile photo from a JPEG or PNG file (up to 5 MB), or remove it with --remove.",
             discussion: "The file is checked by its content, not its name, and stored sealed under the account's key.")
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("A JPEG or PNG file.", valueName: "path"), transform: PathArgument.parse) var path: String?
+        @OptionGroup var global: AccountOptions
+        @Argument(help: ArgumentHelp("A JPEG or PNG file.", valueName: "path"), completion: .file(extensions: ["jpg", "jpeg", "png", "JPG", "JPEG", "PNG"]), transform: PathArgument.parse) var path: String?
         @Flag(help: "Remove the photo.") var remove = false
 
         func validate() throws {
@@ -98,8 +98,8 @@ struct SettingsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "language",
             abstract: "Set the language for titles and overviews: a TMDb tag such as en-US, de-DE, pt-BR or fr.")
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: "The language tag.") var tag: String
+        @OptionGroup var global: AccountOptions
+        @Argument(help: "The language tag.", completion: Completions.languageTags) var tag: String
 
         func validate() throws { _ = try languageTag() }
 

@@ -8,10 +8,11 @@ struct TMDbCommand: AsyncParsableCommand {
         commandName: "tmdb",
         abstract: "Configure and check TMDb credentials.",
         discussion: """
-            Reel reads TMDB_API_TOKEN (the API Read Access Token, sent as a bearer token) or TMDB_API_KEY
-            (the v3 key) from the environment, else from credentials.json in $XDG_CONFIG_HOME/reel (mode 0600).
-            Without either, the bundled sample catalog serves. REEL_TMDB_BASE_URL points Reel at another
-            TMDb-compatible server (such as fake-tmdb).
+            Reel reads TMDB_API_TOKEN (the API Read Access Token, sent as a bearer token) or \
+            TMDB_API_KEY (the v3 key) from the environment, else from credentials.json in \
+            $XDG_CONFIG_HOME/reel (mode 0600). Without either, the bundled sample catalog serves.
+
+            REEL_TMDB_BASE_URL points Reel at another TMDb-compatible server (such as fake-tmdb).
             """,
         subcommands: [Status.self, Login.self, Logout.self],
         defaultSubcommand: Status.self
@@ -20,7 +21,7 @@ struct TMDbCommand: AsyncParsableCommand {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "status", abstract: "Which credentials are configured, and whether TMDb accepts them.")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: CatalogOptions
 
         func run() async throws {
             try await global.withApplication { app in
@@ -66,7 +67,7 @@ struct TMDbCommand: AsyncParsableCommand {
             discussion: "Example: reel tmdb login < token.txt. A 32-character hexadecimal value is a v3 API key; anything else is taken as the API Read Access Token."
         )
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: CatalogOptions
 
         @Flag(name: .customLong("api-key"), help: "The value is a v3 API key (default: guessed from its shape).")
         var apiKey = false
@@ -127,7 +128,7 @@ struct TMDbCommand: AsyncParsableCommand {
     struct Logout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "logout", abstract: "Remove the saved credential file (environment variables are not touched).")
 
-        @OptionGroup var global: GlobalOptions
+        @OptionGroup var global: LedgerOptions
 
         func run() async throws {
             try await global.withApplication { app in

@@ -97,7 +97,7 @@ import Testing
             (["saved", "--as-of", "2026-02-31"], "'2026-02-31' is invalid"),
             (["history", "--as-of", "2025-02-29T10:00Z"], "'2025-02-29T10:00Z' is invalid"),
             (["history", "--limit", "0"], "--limit takes a positive number"),
-            (["nonsense"], "Unexpected argument 'nonsense'"),
+            (["nonsense"], "unknown command 'nonsense'"),
             // The refused text is the person's: shown whole, on one line.
             (["fav", "add", "movie", "1\n2"], "'1 2' is not a TMDb id"),
             (["settings", "language", "de\nDE"], "'de DE' is not a language tag"),

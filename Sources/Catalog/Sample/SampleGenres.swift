@@ -1,6 +1,8 @@
+public import Ledger
+
 /// TMDb's genre lists in English (reference sample `genre-*-list.json`) and German (the official
 /// OpenAPI examples), the two languages the sample catalog speaks.
-enum SampleGenres {
+public enum SampleGenres {
     static let movie: [(id: Int, en: String, de: String)] = [
         (28, "Action", "Action"), (12, "Adventure", "Abenteuer"), (16, "Animation", "Animation"),
         (35, "Comedy", "Komödie"), (80, "Crime", "Krimi"), (99, "Documentary", "Dokumentarfilm"),
@@ -19,4 +21,10 @@ enum SampleGenres {
         (10765, "Sci-Fi & Fantasy", "Sci-Fi & Fantasy"), (10766, "Soap", "Soap"), (10767, "Talk", "Talk"),
         (10768, "War & Politics", "War & Politics"), (37, "Western", "Western"),
     ]
+
+    /// TMDb's English names of `mediaType`'s genres, which `--genre` takes whatever the account's
+    /// language (shell completion offers them without asking TMDb).
+    public static func englishNames(_ mediaType: MediaType) -> [String] {
+        (mediaType == .movie ? movie : tv).map(\.en)
+    }
 }

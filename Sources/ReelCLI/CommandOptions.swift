@@ -2,19 +2,23 @@ import Reel
 import ArgumentParser
 import Foundation
 
-/// Options every command takes.
-struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Where the ledger lives (env REEL_DATA_DIR; default $XDG_DATA_HOME/reel).", valueName: "dir"),
-            transform: PathArgument.parse)
+/// Options every command takes: `--data-dir` and `--json`, and `--user` and `--offline` where
+/// they mean something (`OptionScope`). Where they do not, they are still taken, hidden from
+/// `--help` and ignored, so `reel --offline backup D` or `REEL_USER` in a shell is no mistake;
+/// a malformed `--user` is refused by every command all the same.
+struct CommandOptions<Scope: OptionScope>: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(Scope.dataDirectoryHelp, valueName: "dir"), completion: .directory, transform: PathArgument.parse)
     var dataDir: String?
 
-    @Option(name: .long, help: ArgumentHelp("The account to act on (env REEL_USER; default 'default').", valueName: "handle"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The account to act on (env REEL_USER; default 'default').", valueName: "handle", visibility: Scope.usesAccount ? .default : .hidden))
     var user: String?
 
     @Flag(name: .long, help: "Print one JSON document instead of text.")
     var json = false
 
-    @Flag(name: .long, help: "Answer catalog requests from the cache only (env REEL_OFFLINE=1).")
+    @Flag(name: .long, help: ArgumentHelp(
+        "Answer catalog requests from the cache only (env REEL_OFFLINE=1).", visibility: Scope.usesCatalog ? .default : .hidden))
     var offline = false
 
     /// `--offline`, or `REEL_OFFLINE` set to 1/true/yes.
@@ -65,3 +69,12 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 }
+
+/// The options of a command that acts on an account and reads the catalog (`fav add`, `saved`).
+typealias GlobalOptions = CommandOptions<AccountAndCatalog>
+/// The options of a command that acts on an account but never reads the catalog (`settings name`).
+typealias AccountOptions = CommandOptions<AccountOnly>
+/// The options of a command that reads the catalog, or asks TMDb, for no account (`tmdb status`).
+typealias CatalogOptions = CommandOptions<CatalogOnly>
+/// The options of a command about the whole ledger or its files (`backup`, `audit verify`).
+typealias LedgerOptions = CommandOptions<LedgerOnly>

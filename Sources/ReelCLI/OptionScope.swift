@@ -1,0 +1,40 @@
+/// Which of the global options mean something to a command: `--user` where it acts on one
+/// account, `--offline` where it reads the catalog or asks TMDb. The others are hidden from its
+/// help (`CommandOptions`).
+protocol OptionScope {
+    static var usesAccount: Bool { get }
+    static var usesCatalog: Bool { get }
+    /// `--data-dir`'s help: where this command's data goes when none is named.
+    static var dataDirectoryHelp: String { get }
+}
+
+extension OptionScope {
+    static var dataDirectoryHelp: String { "Where the ledger lives (env REEL_DATA_DIR; default $XDG_DATA_HOME/reel)." }
+}
+
+enum AccountAndCatalog: OptionScope {
+    static let usesAccount = true
+    static let usesCatalog = true
+}
+
+enum AccountOnly: OptionScope {
+    static let usesAccount = true
+    static let usesCatalog = false
+}
+
+enum CatalogOnly: OptionScope {
+    static let usesAccount = false
+    static let usesCatalog = true
+}
+
+enum LedgerOnly: OptionScope {
+    static let usesAccount = false
+    static let usesCatalog = false
+}
+
+/// `reel demo`: its own accounts, the catalog, and a new scratch directory unless one is named.
+enum DemoScope: OptionScope {
+    static let usesAccount = false
+    static let usesCatalog = true
+    static let dataDirectoryHelp = "Where the tour's ledger goes (env REEL_DATA_DIR; default a new reel-demo-… directory in $TMPDIR, else /tmp)."
+}
