@@ -18,7 +18,7 @@ import Testing
     static func application(_ name: String = #function) -> (Application, Notices) {
         let notices = Notices()
         let environment = ["HOME": temporaryDirectory(name + "-home")]
-        let app = Application(.init(dataDirectory: temporaryDirectory(name), environment: environment) { notices.append($0) })
+        let app = Application(.init(dataDirectory: temporaryDirectory(name), environment: environment) { notices.append($0.text) })
         return (app, notices)
     }
 

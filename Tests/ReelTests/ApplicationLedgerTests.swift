@@ -19,7 +19,7 @@ import Testing
     static func application(_ name: String = #function, offline: Bool = false) -> (Application, ApplicationBrowsingTests.Notices) {
         let notices = ApplicationBrowsingTests.Notices()
         let environment = ["HOME": temporaryDirectory(name + "-home")]
-        let app = Application(.init(dataDirectory: temporaryDirectory(name), offline: offline, environment: environment) { notices.append($0) })
+        let app = Application(.init(dataDirectory: temporaryDirectory(name), offline: offline, environment: environment) { notices.append($0.text) })
         return (app, notices)
     }
 
