@@ -7,7 +7,7 @@ extension CommandOptions {
         Application(
             Application.Configuration(
                 dataDirectory: resolvedDataDirectory, offline: isOffline, environment: ProcessInfo.processInfo.environment,
-                notice: { Terminal.notice($0.text) }))
+                notice: { [directory = resolvedDataDirectory] in Notes.show($0, dataDirectory: directory) }))
     }
 
     /// Runs a command body with the application, printing a failure as one line on stderr with

@@ -14,21 +14,17 @@ struct Backup: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A directory that does not exist yet (or is empty).", valueName: "target"), completion: .directory, transform: PathArgument.parse)
     var target: String
 
-    struct Output: Encodable {
-        let target: String
-        let events: UInt64
-        let headHash: String?
-    }
-
     func run() async throws {
         try await global.withApplication { app in
             let report = try app.backup(to: target)
             Console.changed("the backup was written")
-            let output = Output(target: target, events: report.eventsChecked, headHash: report.head?.hash.hex)
+            let head = report.head?.hash.hex
             if global.json {
-                try printJSON(output)
+                // Schemas/cli/backup.schema.json
+                let document: JSONValue = ["target": .string(target), "events": .integer(Int64(report.eventsChecked)), "headHash": .init(head.map(JSONValue.string))]
+                try printJSON(document)
             } else {
-                Console.line("backed up \(report.eventsChecked) events to \(target) (verified, head \(report.head?.hash.hex ?? "none"))")
+                Console.line("backed up \(Counted.of(Int(report.eventsChecked), "event")) to \(target) (verified, head \(head ?? "none"))")
             }
         }
     }

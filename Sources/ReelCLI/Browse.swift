@@ -81,7 +81,7 @@ enum Browse {
         func query(_ mediaType: MediaType, person: String?) -> TitleListQuery {
             TitleListQuery(
                 mediaType: mediaType, list: popular ? .popular : topRated ? .topRated : .discover, order: sort,
-                descending: desc || (!asc && sort != .title), genres: genre, anyGenre: anyGenre, year: year, person: person,
+                descending: desc || (!asc && sort.descendsByDefault), genres: genre, anyGenre: anyGenre, year: year, person: person,
                 page: page, pages: pages)
         }
     }

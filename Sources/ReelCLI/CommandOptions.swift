@@ -21,6 +21,12 @@ struct CommandOptions<Scope: OptionScope>: ParsableArguments {
         "Answer catalog requests from the cache only (env REEL_OFFLINE=1).", visibility: Scope.usesCatalog ? .default : .hidden))
     var offline = false
 
+    @Flag(name: [.customShort("q"), .long], help: "Print no notes and no progress, only errors (env REEL_QUIET=1).")
+    var quiet = false
+
+    @Flag(name: .long, help: "Print every note each time, also the ones shown once a day (the sample catalog's).")
+    var verbose = false
+
     /// `--offline`, or `REEL_OFFLINE` set to 1/true/yes.
     var isOffline: Bool {
         if offline { return true }
@@ -33,6 +39,8 @@ struct CommandOptions<Scope: OptionScope>: ParsableArguments {
     /// `--user` is a usage mistake whatever the command; `REEL_USER` is checked by `handle()`
     /// only where a command acts on the account, since a shell may set it for every command.
     func validate() throws {
+        if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other; give one") }
+        Notes.choose(quiet: quiet, verbose: verbose)
         if let user {
             do { _ = try AccountHandle(user) } catch { throw ValidationError(refusing: error) }
         }

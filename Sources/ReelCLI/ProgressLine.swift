@@ -9,7 +9,7 @@ import Glibc
 /// long enough (at least `threshold` steps) to be worth watching.
 final class ProgressLine: @unchecked Sendable {
     private let label: String
-    private let enabled = isatty(2) == 1
+    private let enabled = isatty(2) == 1 && !Notes.isQuiet
     private let threshold: UInt64
     private var shown = false
 

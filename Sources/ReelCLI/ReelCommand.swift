@@ -13,7 +13,7 @@ struct ReelCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Movies.self, Series.self, Search.self, Show.self, Person.self, Genres.self,
-            Fav.self, Saved.self, SettingsCommand.self, History.self, Accounts.self, Audit.self, Projections.self,
+            Fav.self, Saved.self, SettingsCommand.self, Languages.self, History.self, Accounts.self, Audit.self, Projections.self,
             Account.self, Backup.self, CacheCommand.self, TMDbCommand.self, About.self, Demo.self,
         ]
     )
@@ -62,14 +62,14 @@ struct ReelCommand: AsyncParsableCommand {
         return NegativeNumbers.protecting(hoisted)
     }
 
-    /// Global options (`--json`, `--offline`, `--data-dir D`, `--user U`) may come before the
+    /// Global options (`--json`, `--offline`, `--quiet`, `--verbose`, `--data-dir D`, `--user U`) may come before the
     /// subcommand (`reel --json about`); each subcommand parses them, so they are moved behind it.
     static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
         var leading: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if argument == "--json" || argument == "--offline" || argument.hasPrefix("--data-dir=") || argument.hasPrefix("--user=") {
+            if ["--json", "--offline", "--quiet", "-q", "--verbose"].contains(argument) || argument.hasPrefix("--data-dir=") || argument.hasPrefix("--user=") {
                 leading.append(argument)
                 index += 1
             } else if (argument == "--data-dir" || argument == "--user") && index + 1 < arguments.count {

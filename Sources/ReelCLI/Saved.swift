@@ -20,17 +20,25 @@ struct Saved: AsyncParsableCommand {
     @Option(name: .customLong("type"), help: "Only movie or series (tv).") var mediaType: MediaType?
     @Option(help: ArgumentHelp("Only titles containing this text (case and accents ignored).", valueName: "text")) var search: String?
     @Option(help: "Order by added (default), title, release or rating.") var sort: SavedListQuery.Order = .added
-    @Flag(help: "Reverse the order (newest, last, latest or best first).") var desc = false
+    @Flag(help: "Last saved, Z, newest or best first (the default for --sort release and rating).") var desc = false
+    @Flag(help: "First saved, A, oldest or worst first (the default for --sort added and title).") var asc = false
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Only titles with all of these genres (names or ids).", valueName: "genre"))
     var genre: [String] = []
     @Flag(help: "With several --genre: titles with any of them.") var anyGenre = false
     @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
 
+    func validate() throws {
+        if desc && asc { throw ValidationError("--desc and --asc contradict each other; give one") }
+    }
+
+    /// The direction asked for, else the key's own.
+    private var descending: Bool { desc || (!asc && sort.descendsByDefault) }
+
     func run() async throws {
         try await global.withApplication { app in
             if !global.json { TitleList.prepareNumbers() }
             let query = SavedListQuery(
-                mediaType: mediaType, search: search, order: sort, descending: desc, genres: genre, anyGenre: anyGenre, asOf: asOf?.value)
+                mediaType: mediaType, search: search, order: sort, descending: descending, genres: genre, anyGenre: anyGenre, asOf: asOf?.value)
             let progress = ProgressLine(label: "fetching details", threshold: 20)
             let report = try await app.savedList(of: try global.handle(), query) { progress.update(UInt64($0), of: UInt64($1)) }
             progress.finish()
@@ -41,7 +49,7 @@ struct Saved: AsyncParsableCommand {
     private func json(_ report: SavedListReport) -> JSONValue {
         [
             "user": .string(report.handle.value), "stream": JSONForm.stream(report.stream), "asOf": JSONForm.asOf(report.asOf),
-            "language": .string(report.language), "sort": .string(sort.rawValue), "descending": .bool(desc),
+            "language": .string(report.language), "sort": .string(sort.rawValue), "descending": .bool(descending),
             "type": .init(mediaType.map { .string($0.rawValue) }), "search": .init(search.map(JSONValue.string)),
             "genres": .array(genre.map(JSONValue.string)), "anyGenre": .bool(anyGenre),
             "total": .integer(Int64(report.total)), "count": .integer(Int64(report.items.count)),

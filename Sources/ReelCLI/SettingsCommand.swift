@@ -111,7 +111,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
         /// The tag as the domain takes it; `validate()` refuses one it does not (exit 64).
         private func languageTag() throws -> LanguageTag {
-            do { return try LanguageTag(tag) } catch { throw ValidationError(refusing: error) }
+            do { return try LanguageTag(typed: tag) } catch { throw ValidationError(refusing: error) }
         }
     }
 }

@@ -67,8 +67,9 @@ enum Terminal {
         DisplayWidth.wrap(text, width: width, breakingWords: breakingWords)
     }
 
-    /// A notice for people, on stderr (stdout stays clean for pipes).
+    /// A notice for people, on stderr (stdout stays clean for pipes); none with `--quiet`.
     static func notice(_ text: String) {
+        guard !Notes.isQuiet else { return }
         Console.error("note: \(text)")
     }
 }

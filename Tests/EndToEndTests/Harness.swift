@@ -28,12 +28,18 @@ enum Harness {
     }
 
     /// Runs `executable` (a path, or a name looked up in PATH) to completion.
+    /// The state directory every command run by the tests shares (`ShownNotices` keeps its file
+    /// there, keyed by data directory).
+    static let stateHome = temporaryDirectory("state")
+
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : "/usr/bin/env")
         process.arguments = executable.contains("/") ? arguments : [executable] + arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        // Which routine notes were shown today goes here, not into the home directory.
+        env["XDG_STATE_HOME"] = stateHome
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let outURL = URL(fileURLWithPath: temporaryDirectory("out") + "/stdout")

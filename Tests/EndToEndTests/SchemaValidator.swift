@@ -10,8 +10,22 @@ final class SchemaValidator: @unchecked Sendable {
     /// Reads one request a line, `{"schema": path, "document": text}`, and answers one line,
     /// `{"status": 0|1, "stdout": …, "stderr": …}` as the one-shot script printed them.
     private static let server = """
-        import json, sys, traceback, jsonschema
+        import json, os, sys, traceback, jsonschema
+        from referencing import Registry, Resource
         validators = {}
+        registries = {}
+        def registry(path):
+            # Every schema under Schemas/ by its $id, so one may $ref another ("../envelope.schema.json").
+            root = path[:path.rindex("/Schemas/") + len("/Schemas")] if "/Schemas/" in path else os.path.dirname(path)
+            if root not in registries:
+                resources = []
+                for directory, _, names in os.walk(root):
+                    for name in names:
+                        if name.endswith(".schema.json"):
+                            contents = json.load(open(os.path.join(directory, name)))
+                            if "$id" in contents: resources.append((contents["$id"], Resource.from_contents(contents)))
+                registries[root] = Registry().with_resources(resources)
+            return registries[root]
         for line in sys.stdin:
             request = json.loads(line)
             try:
@@ -19,7 +33,7 @@ final class SchemaValidator: @unchecked Sendable {
                 if path not in validators:
                     schema = json.load(open(path))
                     jsonschema.Draft202012Validator.check_schema(schema)
-                    validators[path] = (schema, jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker()))
+                    validators[path] = (schema, jsonschema.Draft202012Validator(schema, registry=registry(path), format_checker=jsonschema.FormatChecker()))
                 schema, validator = validators[path]
                 doc = json.loads(request["document"])
                 docs = doc if isinstance(doc, list) and schema.get("type") == "object" else [doc]

@@ -4,13 +4,17 @@ import Ledger
 public struct SavedListQuery: Sendable {
     public enum Order: String, Sendable, CaseIterable {
         case added, title, release, rating
+
+        /// The direction each key sorts in unless told otherwise, the same as `movies` has: the
+        /// best rated and the newest released first; titles A to Z; the list in the order saved.
+        public var descendsByDefault: Bool { self == .rating || self == .release }
     }
 
     public var mediaType: MediaType?
     /// Only titles containing this text (case and accents ignored).
     public var search: String?
     public var order: Order = .added
-    /// Newest, last, latest or best first.
+    /// Last saved, Z, newest or best first.
     public var descending = false
     /// Only titles with all of these genres (names in the account's language, or TMDb ids).
     public var genres: [String] = []

@@ -41,3 +41,9 @@ public struct TitleListQuery: Sendable {
         self.pages = pages
     }
 }
+
+extension DiscoverQuery.Order {
+    /// The direction each key sorts in unless told otherwise: titles A to Z, the rest highest,
+    /// newest or best first (as `saved` sorts its keys).
+    public var descendsByDefault: Bool { self != .title }
+}
