@@ -136,6 +136,9 @@ public final class Environment: @unchecked Sendable {
             prefix += component
             var info = stat()
             if stat(prefix, &info) == 0 {
+                guard info.st_mode & S_IFMT == S_IFDIR else {
+                    throw LMDBError(code: .notADirectory, function: "mkdir", message: "\(prefix) is a file, not a directory")
+                }
                 prefix += "/"
                 continue
             }

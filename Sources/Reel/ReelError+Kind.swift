@@ -5,7 +5,7 @@ extension ReelError: KindedError {
         switch self {
         case .noAccount, .accountDeleted, .noLedger, .asOfOutOfRange: .notFound
         case .undecodableEvent, .corruptProjection, .missingPhoto, .rebuildRefused: .tampered
-        case .handleTaken: .temporary
+        case .handleTaken: .usage
         }
     }
 }

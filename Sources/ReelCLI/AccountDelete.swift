@@ -54,9 +54,12 @@ struct AccountDelete: AsyncParsableCommand {
         }
         Console.writeError(
             "This deletes the account '\(handle)' for good: its saved list, settings and history become unreadable.\nType the handle to confirm: ")
-        let typed = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces)
+        guard let typed = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces), !typed.isEmpty else {
+            Console.writeError("\n")
+            throw ReelFailure(message: "cancelled; nothing deleted", status: .usage)
+        }
         guard typed == handle.value else {
-            throw ReelFailure(message: "the handle typed does not match '\(handle)'; nothing deleted", status: .failure)
+            throw ReelFailure(message: "the handle typed does not match '\(handle)'; nothing deleted", status: .usage)
         }
     }
 }

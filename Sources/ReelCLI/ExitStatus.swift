@@ -5,7 +5,6 @@ import Foundation
 /// The exit codes `reel` documents in the README; scripts depend on them.
 enum ExitStatus: Int32 {
     case success = 0
-    case failure = 1
     case usage = 64
     case integrityFailure = 65
     case notFound = 66
@@ -19,6 +18,10 @@ enum ExitStatus: Int32 {
     case conflict = 75
     /// TMDb refused the configured credentials.
     case credentials = 77
+    /// A bug: an error no kind describes. The message says what it was.
+    case internalError = 70
+    /// The storage engine or the system failed in a way no other code names.
+    case storageFailure = 71
 }
 
 /// A failure to report as one line on stderr with its exit status.
@@ -39,7 +42,7 @@ extension ExitStatus {
         case .outputFailed: .outputFailed
         case .temporary: .conflict
         case .refusedCredentials: .credentials
-        case .storage: .failure
+        case .storage: .storageFailure
         }
     }
 }
@@ -51,7 +54,7 @@ extension ReelFailure {
         switch error {
         case let failure as ReelFailure: failure
         case let error as any KindedError: ReelFailure(message: error.summary, status: ExitStatus(error.kind))
-        default: ReelFailure(message: "\(error)", status: .failure)
+        default: ReelFailure(message: "internal error: \(error) (please report it)", status: .internalError)
         }
     }
 }

@@ -53,7 +53,7 @@ struct TMDbCommand: AsyncParsableCommand {
             if !status.checked {
                 Console.line("not checked (offline)")
             } else if status.accepted == true {
-                Console.line("TMDb accepts it")
+                Console.line(status.problem.map { "TMDb accepts it (\($0))" } ?? "TMDb accepts it")
             } else if let problem = status.problem {
                 Console.error(problem)
             }

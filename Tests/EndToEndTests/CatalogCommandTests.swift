@@ -427,7 +427,7 @@ final class FakeTMDbProcess: @unchecked Sendable {
         #expect(sample.status == 66, "\(sample.stderr)")
         #expect(sample.stdout.isEmpty)
         let sampleLines = Self.lines(sample.stderr)
-        #expect(sampleLines.last == "reel: TMDb has no movie with id 999999999", "\(sample.stderr)")
+        #expect(sampleLines.last == "reel: the sample catalog has no movie with id 999999999 (TMDb credentials show every title and person)", "\(sample.stderr)")
         #expect(sampleLines.count == 2 && sampleLines.first?.contains("sample catalog") == true, "\(sample.stderr)")
 
         let server = try FakeTMDbProcess()

@@ -112,7 +112,7 @@ import Testing
         await #expect {
             _ = try await app.titleDetails(try MediaKey(.tv, 999_999_999), for: ann)
         } throws: { error in
-            (error as? Failure) == Failure(.notFound, "TMDb has no series with id 999999999")
+            (error as? Failure) == Failure(.notFound, "the sample catalog has no series with id 999999999 (TMDb credentials show every title and person)")
         }
         await app.close()
     }

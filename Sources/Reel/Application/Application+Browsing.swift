@@ -102,7 +102,7 @@ extension Application {
             return try await TitleDetailsReport.fetch(
                 key, language: reader.language, similar: similar, saved: reader.savedAt, from: client)
         } catch CatalogError.notFound {
-            throw Failure(.notFound, "TMDb has no \(key.mediaType.noun) with id \(key.id)")
+            throw Failure(.notFound, client.source.hasNo("\(key.mediaType.noun) with id \(key.id)"))
         }
     }
 

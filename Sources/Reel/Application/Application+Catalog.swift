@@ -1,3 +1,5 @@
+import Failures
+import Foundation
 import Catalog
 import Ledger
 
@@ -23,6 +25,7 @@ extension Application {
             configuration.notice(Notice(CatalogError.missingCredentials.description, routine: "sample-catalog"))
             return CatalogClient.sample()
         }
+        try Self.checkBaseURL(configuration.catalogBaseURL)
         let store = CredentialStore(environment: configuration.environment)
         if case .file = found.source, store.fileIsExposed {
             notice("\(store.path) is readable by others; run 'chmod 600 \(store.path)'")
@@ -41,6 +44,15 @@ extension Application {
             limits: CatalogLimits.from(environment: configuration.environment), offline: configuration.offline,
             notice: notice
         )
+    }
+
+    /// A TMDb base URL that is no http(s) URL with a host is a mistake in the environment, not
+    /// TMDb being unavailable.
+    static func checkBaseURL(_ text: String) throws {
+        let url = URL(string: text)
+        guard let scheme = url?.scheme?.lowercased(), scheme == "http" || scheme == "https", url?.host?.isEmpty == false else {
+            throw Failure(.usage, "REEL_TMDB_BASE_URL '\(text)' is not an http(s) URL (such as \(CatalogClient.defaultBaseURL))")
+        }
     }
 
     /// Catalog details of `keys` in `language`, fetched in parallel where not cached.

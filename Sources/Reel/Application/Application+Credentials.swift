@@ -9,9 +9,21 @@ extension Application {
         var accepted: Bool?
         var problem: String?
         if let found, !configuration.offline {
-            if let error = await check(found.credentials, limits: CatalogLimits.from(environment: configuration.environment)) {
+            let limits = CatalogLimits.from(environment: configuration.environment)
+            if let error = await check(found.credentials, limits: limits) {
                 if case .invalidCredentials = error { accepted = false }
                 problem = error.description
+                if Self.lacksAuthentication(error) {
+                    // A server (a proxy, a mirror) without TMDb's /authentication: a small catalog
+                    // request says as much about the credential.
+                    if let second = await check(found.credentials, limits: limits, byCatalogRequest: true) {
+                        if case .invalidCredentials = second { accepted = false }
+                        problem = "could not verify the credential: \(configuration.catalogBaseURL) has no /authentication, and a catalog request failed: \(second)"
+                    } else {
+                        accepted = true
+                        problem = "\(configuration.catalogBaseURL) has no /authentication; a catalog request with the credential works"
+                    }
+                }
             } else {
                 accepted = true
             }
@@ -46,12 +58,26 @@ extension Application {
         return (try store.remove(), store.path)
     }
 
-    /// Asks TMDb whether it accepts `credentials`; `nil` when it does.
-    private func check(_ credentials: Credentials, limits: CatalogLimits) async -> CatalogError? {
+    /// Whether `error` says the server has no `/authentication` (it answered, but not there).
+    static func lacksAuthentication(_ error: CatalogError) -> Bool {
+        switch error {
+        case .notFound: true
+        case .rejected(_, let status, _): [404, 405, 501].contains(status)
+        default: false
+        }
+    }
+
+    /// Asks TMDb whether it accepts `credentials` (`/authentication`, or with `byCatalogRequest`
+    /// the movie genres); `nil` when it does.
+    private func check(_ credentials: Credentials, limits: CatalogLimits, byCatalogRequest: Bool = false) async -> CatalogError? {
         let client = CatalogClient.tmdb(baseURL: configuration.catalogBaseURL, credentials: credentials, cache: nil, limits: limits)
         var failure: CatalogError?
         do {
-            try await client.validateCredentials()
+            if byCatalogRequest {
+                _ = try await client.genres(.movie, language: "en-US")
+            } else {
+                try await client.validateCredentials()
+            }
         } catch let error as CatalogError {
             failure = error
         } catch {

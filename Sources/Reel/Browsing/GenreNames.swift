@@ -11,7 +11,13 @@ enum GenreNames {
         var found: [Genre] = []
         for name in wanted {
             if let id = Int(name), id > 0 {
-                found.append(Genre(id: id, name: genres.name(of: id) ?? "#\(id)"))
+                // An id the genre list does not have finds nothing: a mistake, as an unknown name is
+                // (with no list at all, offline and not cached, the id is taken on trust).
+                guard let known = genres.name(of: id) ?? (genres.genres.isEmpty ? "#\(id)" : nil) else {
+                    let listed = genres.genres.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
+                    throw Failure(.usage, "no \(mediaType.noun) genre has the id \(id); the genres are: \(listed)")
+                }
+                found.append(Genre(id: id, name: known))
                 continue
             }
             if let genre = match(name, in: genres) {

@@ -14,13 +14,13 @@ enum PersonLookup {
                 let person = try await client.person(id, language: language)
                 return PersonName(id: person.id, name: person.name)
             } catch CatalogError.notFound {
-                throw Failure(.notFound, "TMDb has no person with id \(id)")
+                throw Failure(.notFound, client.source.hasNo("person with id \(id)"))
             }
         }
         guard !trimmed.isEmpty else { throw Failure(.usage, "give a person's name or TMDb id") }
         let page = try await client.searchPeople(trimmed, language: language)
         guard let best = page.results.max(by: { $0.popularity < $1.popularity }) else {
-            throw Failure(.notFound, "TMDb knows no person named '\(trimmed)'")
+            throw Failure(.notFound, client.source.knowsNo("person named '\(trimmed)'"))
         }
         return PersonName(id: best.id, name: best.name)
     }
