@@ -57,6 +57,7 @@ struct AccountImport: AsyncParsableCommand {
                 "file": .string(file), "format": .string(report.format.name), "dryRun": .bool(dryRun), "user": .string(report.handle.value),
                 "stream": .init(report.stream.map { .string($0.rawValue) }), "rows": .integer(Int64(report.rows)),
                 "matched": .integer(Int64(report.matched)), "added": .integer(Int64(report.added)), "alreadySaved": .integer(Int64(report.alreadySaved)),
+                "repeated": .integer(Int64(report.repeated)),
                 "unmatched": .array(report.unmatched.map { u in
                     ["location": .string(u.title.location.description), "title": .string(u.title.label), "reason": .string(u.reason)]
                 }),
@@ -65,7 +66,7 @@ struct AccountImport: AsyncParsableCommand {
         }
         let verb = dryRun ? "would add" : "added"
         Console.line(
-            "\(file) (\(report.format)): \(report.rows) \(report.rows == 1 ? "row" : "rows"), \(verb) \(report.added) to '\(report.handle)', \(report.alreadySaved) already saved, \(report.unmatched.count) unmatched")
+            "\(file) (\(report.format)): \(report.rows) \(report.rows == 1 ? "row" : "rows"), \(verb) \(report.added) to '\(report.handle)', \(report.alreadySaved) already saved, \(report.repeated) repeated, \(report.unmatched.count) unmatched")
         for u in report.unmatched {
             // The title is the file's own text, the reason may quote TMDb: one safe line each.
             Console.line(Terminal.yellow("  unmatched \(u.title.location): \(TerminalText.field(u.title.label)): \(TerminalText.field(u.reason))"))

@@ -122,10 +122,13 @@ extension AccountMoveTests {
     }
 
     /// Expects a list import to save `added` (key and date) into `mover`, leave what it had, find
-    /// `already` saved, list `unmatched`; a dry run before it writes nothing, and running it again adds nothing.
+    /// `already` saved, count `repeated` rows naming a title an earlier row names, list `unmatched`;
+    /// the counts add up to the rows; a dry run before it writes nothing, and running it again adds nothing.
     static func expectListImport(
-        _ name: String, _ text: String, format: String, rows: Int, added: [(key: String, addedAt: String)], already: Int, unmatched: [String]
+        _ name: String, _ text: String, format: String, rows: Int, added: [(key: String, addedAt: String)], already: Int, repeated: Int = 0,
+        unmatched: [String]
     ) throws {
+        #expect(added.count + already + repeated + unmatched.count == rows, "\(name): the expected counts add up")
         let ledger = try makeLedger()
         let stream = try Self.stream(of: handle, in: ledger)
         let original = try saved(ledger, handle)
@@ -139,7 +142,8 @@ extension AccountMoveTests {
         let (report, file) = try importList(ledger, name, text)
         #expect(report["file"] as? String == file && report["format"] as? String == format && report["dryRun"] as? Bool == false, "\(name): \(report)")
         #expect(report["user"] as? String == handle && report["stream"] as? String == stream, "\(name): into the existing account: \(report)")
-        #expect(report["rows"] as? Int == rows && report["matched"] as? Int == added.count + already, "\(name): \(report)")
+        #expect(report["rows"] as? Int == rows && report["matched"] as? Int == added.count + already + repeated, "\(name): \(report)")
+        #expect(report["repeated"] as? Int == repeated, "\(name): \(report)")
         #expect(report["added"] as? Int == added.count && report["alreadySaved"] as? Int == already, "\(name): \(report)")
         #expect(Self.unmatched(report) == unmatched, "\(name): \(report)")
         #expect((report["unmatched"] as? [[String: Any]] ?? []).allSatisfy { !($0["reason"] as? String ?? "").isEmpty })
@@ -156,6 +160,7 @@ extension AccountMoveTests {
 
         let again = try ledger.json(["account", "import", file], user: handle, schema: "account-import.schema.json")
         #expect(again["added"] as? Int == 0 && again["alreadySaved"] as? Int == added.count + already, "\(name): again: \(again)")
+        #expect(again["repeated"] as? Int == repeated, "\(name): again: \(again)")
         #expect(Self.unmatched(again) == unmatched, "\(name): again")
         #expect(try ledger.eventCount() == events, "\(name): running it again appended events")
         #expect(try saved(ledger, handle) == now, "\(name)")
@@ -163,8 +168,16 @@ extension AccountMoveTests {
 
         let human = try ledger.reel(["account", "import", file], user: handle)
         #expect(human.status == 0, "\(human.stderr)")
-        #expect(human.stdout.contains("added 0 to 'mover', \(added.count + already) already saved, \(unmatched.count) unmatched"), "\(human.stdout)")
-        for row in unmatched { #expect(human.stdout.contains("unmatched \(row)"), "\(name): \(human.stdout)") }
+        #expect(
+            human.stdout.contains("\(rows) rows, added 0 to 'mover', \(added.count + already) already saved, \(repeated) repeated, \(unmatched.count) unmatched"),
+            "\(human.stdout)")
+        for row in unmatched {
+            let line = human.stdout.split(separator: "\n").first { $0.contains("unmatched \(row)") }.map(String.init)
+            #expect(line != nil, "\(name): \(human.stdout)")
+            // The row's title is named once, not again in the reason.
+            let title = String(row.drop { $0 != ":" }.dropFirst(2))
+            #expect(line.map { $0.components(separatedBy: title).count == 2 } == true, "\(name): \(line ?? "")")
+        }
     }
 
     @Test func aLetterboxdExportIsMatchedByTitleAndYearAndKeepsItsDates() throws {
@@ -179,6 +192,22 @@ extension AccountMoveTests {
         try Self.expectListImport(
             "watchlist.csv", csv, format: "letterboxd", rows: 4,
             added: [("movie 603", "2023-04-05T00:00:00.000000Z"), ("movie 680", "2023-05-06T00:00:00.000000Z")], already: 1,
+            unmatched: ["line 5: Zq Nowhere Picture (2001)"])
+    }
+
+    /// A Letterboxd diary lists a film each time it was watched: saved once, the other rows counted
+    /// as repeated, so the counts add up to the rows (text and JSON alike).
+    @Test func aDiaryWithAFilmWatchedTwiceCountsTheRepeat() throws {
+        let csv = """
+            Date,Name,Year,Letterboxd URI
+            2023-04-05,The Matrix,1999,https://boxd.it/2bA8
+            2023-05-06,The Matrix,1999,https://boxd.it/2bA8
+            2023-06-07,Fight Club,1999,https://boxd.it/2a9q
+            2023-07-08,Zq Nowhere Picture,2001,https://boxd.it/zZq1
+
+            """
+        try Self.expectListImport(
+            "diary.csv", csv, format: "letterboxd", rows: 4, added: [("movie 603", "2023-04-05T00:00:00.000000Z")], already: 1, repeated: 1,
             unmatched: ["line 5: Zq Nowhere Picture (2001)"])
     }
 

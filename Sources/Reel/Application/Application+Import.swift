@@ -81,7 +81,7 @@ extension Application {
             format: kind, handle: target, stream: stream, rows: titles.count, matched: favorites.count,
             added: outcomes.filter { if case .favoriteAdded = $0 { true } else { false } }.count,
             alreadySaved: outcomes.filter { if case .alreadySaved = $0 { true } else { false } }.count,
-            unmatched: unmatched, changed: changed)
+            repeated: favorites.count - Set(favorites.map(\.key)).count, unmatched: unmatched, changed: changed)
     }
 
     /// Parses and verifies a Reel export a person named: one line naming the file and where it fails.

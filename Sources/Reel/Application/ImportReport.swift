@@ -24,6 +24,9 @@ public struct ListImportReport: Sendable {
     public let matched: Int
     public let added: Int
     public let alreadySaved: Int
+    /// Matched rows naming a title an earlier row of the file named (a diary lists a film each
+    /// time it was watched): saved once. `added + alreadySaved + repeated + unmatched.count == rows`.
+    public let repeated: Int
     /// Rows that could not be matched, never dropped silently.
     public let unmatched: [Unmatched]
     /// Whether anything was written.

@@ -59,8 +59,9 @@ public struct TitleMatcher: Sendable {
         let sameYear = candidates.filter { year == nil || $0.year == year }
         let exact = sameYear.first { $0.titles.contains { TextFolding.fold($0) == wanted } }
         guard let chosen = exact ?? (sameYear.count == 1 ? sameYear.first : nil) else {
-            let label = year.map { "\(text) (\($0))" } ?? text
-            return .unmatched(reason: sameYear.isEmpty ? "no TMDb match for \(label)" : "\(sameYear.count) TMDb titles could be \(label); none has exactly that title")
+            // The row's title is shown beside the reason already: the reason does not repeat it.
+            let year = year.map { " from \($0)" } ?? ""
+            return .unmatched(reason: sameYear.isEmpty ? "no TMDb match" : "\(sameYear.count) TMDb titles\(year) could be it; none has exactly that title")
         }
         return .matched(try MediaKey(mediaType, Int64(chosen.id)))
     }
