@@ -46,7 +46,7 @@ struct Fav: AsyncParsableCommand {
         func run() async throws {
             try await global.withApplication { app in
                 let handle = try global.handle()
-                let report = try await app.removeFavorites(try await titles.keys(app, for: handle), for: handle)
+                let report = try await app.removeFavorites(try await titles.keys(app, for: handle, command: "fav remove"), for: handle)
                 try CommandOutput.render(report, json: global.json)
             }
         }

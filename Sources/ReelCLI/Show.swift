@@ -8,29 +8,31 @@ struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show a movie's or series' details.",
-        discussion: "Details come from TMDb (or the bundled sample catalog without credentials), in the account's language."
+        discussion: """
+            Name the title ('reel show "fight club"', --type and --year to narrow) or give its type and \
+            TMDb id ('reel show movie 550'). Details come from TMDb (or the bundled sample catalog \
+            without credentials), in the account's language.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "movie or series (tv).") var mediaType: MediaType
-    @Argument(help: "The TMDb id.") var id: String
+    @OptionGroup var title: TitleArguments
     @Flag(help: "Also list similar titles.") var similar = false
 
-    func validate() throws { _ = try key() }
+    func validate() throws {
+        if case .ids(let keys) = try title.request(), keys.count > 1 { throw ValidationError("show takes one title; give one id") }
+    }
 
     func run() async throws {
         try await global.withApplication { app in
-            let details = try await app.titleDetails(try key(), similar: similar, for: try global.handle())
+            let handle = try global.handle()
+            guard let key = try await title.keys(app, for: handle, command: "show").first else { return }
+            let details = try await app.titleDetails(key, similar: similar, for: handle)
             if global.json {
                 try printJSON(details.json())
             } else {
                 Console.line(details.render(width: Terminal.width))
             }
         }
-    }
-
-    /// The title asked for; `validate()` refuses an id that is not a TMDb id (exit 64).
-    private func key() throws -> MediaKey {
-        do { return try MediaKey(mediaType, parsing: id) } catch { throw ValidationError(refusing: error) }
     }
 }

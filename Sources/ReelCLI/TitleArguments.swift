@@ -48,7 +48,8 @@ struct TitleArguments: ParsableArguments {
 
     /// The titles meant: the ids, or the one title the search finds. Several candidates are listed
     /// to pick from at a terminal, else refused (64) naming them; none is not found (66).
-    func keys(_ app: Application, for handle: AccountHandle) async throws -> [MediaKey] {
+    /// `command` (`fav add`, `fav remove`, `show`) is what the messages name.
+    func keys(_ app: Application, for handle: AccountHandle, command: String = "fav add") async throws -> [MediaKey] {
         switch try request() {
         case .ids(let keys):
             return keys
@@ -61,8 +62,8 @@ struct TitleArguments: ParsableArguments {
                 let shown = TerminalText.field(text)
                 throw Failure(.notFound, "no \(kind)\(year.map { " from \($0)" } ?? "") matches \"\(shown)\"; try reel search \"\(shown)\"")
             case .ambiguous(let candidates):
-                if isatty(0) == 1 && isatty(2) == 1, let chosen = try TitleChoice.ask(text, candidates) { return [chosen.key] }
-                throw TitleChoice.refusal(text, candidates)
+                if isatty(0) == 1 && isatty(2) == 1, let chosen = try TitleChoice.ask(text, candidates, command: command) { return [chosen.key] }
+                throw TitleChoice.refusal(text, candidates, command: command)
             }
         }
     }
@@ -76,26 +77,35 @@ enum TitleChoice {
         "\(summary.key.mediaType.noun) \(summary.key.id) \(TerminalText.field(summary.label))"
     }
 
-    static func refusal(_ text: String, _ candidates: [TitleSummary]) -> Failure {
+    /// What did not happen when no title was chosen: `nothing saved`.
+    static func nothing(_ command: String) -> String {
+        switch command {
+        case "fav add": "nothing saved"
+        case "fav remove": "nothing removed"
+        default: "nothing shown"
+        }
+    }
+
+    static func refusal(_ text: String, _ candidates: [TitleSummary], command: String) -> Failure {
         let named = candidates.prefix(5).map { label($0) }.joined(separator: ", ")
         let more = candidates.count > 5 ? " and \(candidates.count - 5) more" : ""
         return Failure(
             .usage,
-            "\"\(TerminalText.field(text))\" could be \(candidates.count) titles: \(named)\(more); nothing saved. Name one by id (reel fav add \(candidates[0].key.mediaType.noun) \(candidates[0].key.id)) or narrow with --type and --year")
+            "\"\(TerminalText.field(text))\" could be \(candidates.count) titles: \(named)\(more); \(nothing(command)). Name one by id (reel \(command) \(candidates[0].key.mediaType.noun) \(candidates[0].key.id)) or narrow with --type and --year")
     }
 
     /// Lists up to nine candidates on stderr and reads a number; `nil` when nothing was chosen.
-    static func ask(_ text: String, _ candidates: [TitleSummary]) throws -> TitleSummary? {
+    static func ask(_ text: String, _ candidates: [TitleSummary], command: String) throws -> TitleSummary? {
         let listed = Array(candidates.prefix(shown))
         var prompt = "\"\(TerminalText.field(text))\" could be:\n"
         for (index, summary) in listed.enumerated() { prompt += "  \(index + 1)  \(label(summary))\n" }
         prompt += "Which one? [1-\(listed.count), Enter to cancel] "
         Console.writeError(prompt)
         guard let line = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
-            throw Failure(.usage, "cancelled; nothing saved")
+            throw Failure(.usage, "cancelled; \(nothing(command))")
         }
         guard let number = Int(line), (1...listed.count).contains(number) else {
-            throw Failure(.usage, "'\(TerminalText.field(line))' is not one of 1-\(listed.count); nothing saved")
+            throw Failure(.usage, "'\(TerminalText.field(line))' is not one of 1-\(listed.count); \(nothing(command))")
         }
         return listed[number - 1]
     }

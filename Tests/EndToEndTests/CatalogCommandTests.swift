@@ -416,8 +416,9 @@ final class FakeTMDbProcess: @unchecked Sendable {
         let home = Home()
         try home.fails(["show", "movie", "abc"], status: 64, "'abc' is not a TMDb id")
         try home.fails(["show", "movie", "0"], status: 64, "not a TMDb id")
-        try home.fails(["show", "film", "5"], status: 64, "'film' is invalid")
-        try home.fails(["show", "movie"], status: 64, "Missing expected argument")
+        // Words that are not a media type and ids are a title to find, as with fav add.
+        try home.fails(["show", "film", "5"], status: 66, "no movie or series matches \"film 5\"")
+        try home.fails(["show", "movie"], status: 64, "give at least one TMDb id")
         #expect(!FileManager.default.fileExists(atPath: home.data + "/ledger"))
     }
 

@@ -41,6 +41,24 @@ import Testing
         #expect(try Self.saved(ledger) == ["movie 438631", "tv 1396", "tv 2316"])
     }
 
+    /// `reel show` takes a title as `fav add` does: the one that clearly wins is shown, with
+    /// whether it is saved; several are named (64, with `show` in the advice); ids work as before.
+    @Test func showTakesATitleToo() throws {
+        let ledger = Ledger()
+        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: "ann").status == 0)
+        let byTitle = try ledger.json(["show", "fight club"], user: "ann", schema: "show.schema.json")
+        #expect(byTitle["id"] as? Int == 550 && byTitle["mediaType"] as? String == "movie" && byTitle["saved"] as? Bool == true, "\(byTitle)")
+        let text = try ledger.reel(["show", "breaking", "bad"], user: "ann")
+        #expect(text.status == 0 && text.stdout.hasPrefix("Breaking Bad (2008)  tv 1396"), "\(text.stdout)\(text.stderr)")
+        let byId = try ledger.json(["show", "series", "1396"], user: "ann", schema: "show.schema.json")
+        #expect(byId["id"] as? Int == 1396 && byId["saved"] as? Bool == false, "\(byId)")
+        try Self.fails(ledger, ["show", "avengers"], status: 64, "\"avengers\" could be 2 titles")
+        let advice = try ledger.reel(["show", "avengers"], user: "ann")
+        #expect(advice.stderr.contains("nothing shown. Name one by id (reel show movie "), "\(advice.stderr)")
+        try Self.fails(ledger, ["show", "zq no such film"], status: 66, "no movie or series matches \"zq no such film\"")
+        try Self.fails(ledger, ["show", "movie", "550", "603"], status: 64, "show takes one title")
+    }
+
     @Test func severalCandidatesAreNamedAndNothingIsSaved() throws {
         let ledger = Ledger()
         #expect(try ledger.reel(["fav", "add", "movie", "550"], user: "ann").status == 0)
