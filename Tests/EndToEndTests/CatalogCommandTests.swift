@@ -414,10 +414,12 @@ final class FakeTMDbProcess: @unchecked Sendable {
 
     @Test func badIdsAndTypesAreUsageErrors() throws {
         let home = Home()
-        try home.fails(["show", "movie", "abc"], status: 64, "'abc' is not a TMDb id")
         try home.fails(["show", "movie", "0"], status: 64, "not a TMDb id")
-        // Words that are not a media type and ids are a title to find, as with fav add.
-        try home.fails(["show", "film", "5"], status: 66, "no movie or series matches \"film 5\"")
+        try home.fails(["show", "movie", "-5"], status: 64, "'-5' is not a TMDb id")
+        // Words that are not ids are a title to find, as with fav add (quiet: the search reads the
+        // catalog, whose note would be a second line).
+        try home.fails(["show", "movie", "abc"], environment: ["REEL_QUIET": "1"], status: 66, "no movie matches \"abc\"")
+        try home.fails(["show", "film", "5"], environment: ["REEL_QUIET": "1"], status: 66, "no movie or series matches \"film 5\"")
         try home.fails(["show", "movie"], status: 64, "give at least one TMDb id")
         #expect(!FileManager.default.fileExists(atPath: home.data + "/ledger"))
     }
