@@ -269,14 +269,14 @@ import Glibc
         #expect(try Self.saved(ledger, Self.handle).map(\.key) == Self.savedKeys)
     }
 
-    @Test func importingOverAnExistingHandleIsAConflictAndWritesNothing() throws {
+    @Test func importingOverAnExistingHandleIsRefusedAndWritesNothing() throws {
         let ledger = try Self.makeLedger()
         let file = try Self.export(ledger)
         let before = try Self.snapshot(ledger)
         for extra in [[], ["--json"], ["--as", Self.other], ["--as", Self.handle, "--dry-run"]] {
             let taken = extra.contains(Self.other) ? Self.other : Self.handle
             try Self.refuses(
-                ledger, ["account", "import", file] + extra, status: 75, file: nil, naming: ["there is an account '\(taken)' already", "--as"],
+                ledger, ["account", "import", file] + extra, status: 64, file: nil, naming: ["there is an account '\(taken)' already", "--as"],
                 "import \(extra)")
         }
         #expect(try Self.snapshot(ledger) == before)
@@ -343,7 +343,7 @@ import Glibc
             let accounts = try Self.accounts(ledger)
             #expect(accounts.count == 3 && accounts.contains { $0["handle"] as? String == "copy" && $0["events"] as? Int == 9 }, "\(step): \(accounts)")
             try Self.expectLedgerIntact(ledger, step)
-            try Self.refuses(ledger, ["account", "import", file, "--as", "copy"], status: 75, file: nil, naming: ["'copy' already"], "\(step): again")
+            try Self.refuses(ledger, ["account", "import", file, "--as", "copy"], status: 64, file: nil, naming: ["'copy' already"], "\(step): again")
             return
         }
         // Not committed: no trace in what any command shows.
