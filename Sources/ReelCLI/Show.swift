@@ -11,7 +11,7 @@ struct Show: AsyncParsableCommand {
         discussion: "Details come from TMDb (or the bundled sample catalog without credentials), in the account's language."
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TimedGlobalOptions
     @Argument(help: "movie or series (tv).") var mediaType: MediaType
     @Argument(help: "The TMDb id.") var id: String
     @Flag(help: "Also list similar titles.") var similar = false
