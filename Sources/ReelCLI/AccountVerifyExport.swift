@@ -9,7 +9,7 @@ struct AccountVerifyExport: AsyncParsableCommand {
         abstract: "Check an export: envelopes, hashes, payload digests, and that its history replays to its saved list and settings.",
         discussion: "Exit 0 when the file verifies; 65 with the first problem (and where) otherwise. Schemas/export.md gives the procedure; Tools/verify_export.py is an independent implementation.")
 
-    @OptionGroup var global: LedgerOptions
+    @OptionGroup var global: TimedLedgerOptions
     @Argument(help: ArgumentHelp("The export file.", valueName: "file"), completion: .file(), transform: PathArgument.parse) var file: String
 
     func run() async throws {
@@ -50,7 +50,7 @@ struct AccountVerifyExport: AsyncParsableCommand {
     private func render(_ document: ExportDocument) {
         let (first, last) = Self.positions(document)
         Console.line("\(file): verified: account '\(document.handle)', \(document.events.count) events (positions \(first)–\(last)), \(document.state.saved.count) saved")
-        Console.line(Terminal.dim("  exported \(Timestamp.short(document.exportedAt)) UTC at head position \(document.headPosition), hash \(document.headHash)"))
+        Console.line(Terminal.dim("  exported \(Timestamp.labelled(document.exportedAt)) at head position \(document.headPosition), hash \(document.headHash)"))
     }
 
     /// The log positions of the first and last exported events (0 for an export without events).

@@ -5,7 +5,7 @@ import Reel
 struct Accounts: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "accounts", abstract: "List the accounts with their event counts.")
 
-    @OptionGroup var global: LedgerOptions
+    @OptionGroup var global: TimedLedgerOptions
 
     func run() async throws {
         try await global.withApplication { app in
@@ -35,7 +35,8 @@ struct Accounts: AsyncParsableCommand {
         }
         let anyDeleted = accounts.contains { $0.status == .deleted }
         var table = TextTable(
-            ["HANDLE", "STATUS", "EVENTS", "SAVED", "OPENED (UTC)"] + (anyDeleted ? ["DELETED (UTC)"] : []) + ["STREAM"],
+            ["HANDLE", "STATUS", "EVENTS", "SAVED", "OPENED (\(Timestamp.zone(of: accounts.compactMap(\.openedAt))))"]
+                + (anyDeleted ? ["DELETED (\(Timestamp.zone(of: accounts.compactMap(\.deletedAt))))"] : []) + ["STREAM"],
             alignments: [.left, .left, .right, .right, .left] + (anyDeleted ? [.left] : []) + [.left])
         for a in accounts {
             table.add(

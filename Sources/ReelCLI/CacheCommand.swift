@@ -14,7 +14,7 @@ struct CacheCommand: AsyncParsableCommand {
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "stats", abstract: "How many answers are cached, how fresh, how big.")
 
-        @OptionGroup var global: LedgerOptions
+        @OptionGroup var global: TimedLedgerOptions
 
         func run() async throws {
             try await global.withApplication { app in
@@ -45,7 +45,7 @@ struct CacheCommand: AsyncParsableCommand {
             }
             Console.line("\(stats.entries) answers (\(stats.fresh) fresh, \(stats.stale) stale), \(Self.size(stats.bytes)) of bodies, \(Self.size(stats.fileBytes)) on disk")
             if let oldest = stats.oldestStoredAt, let newest = stats.newestStoredAt {
-                Console.line("stored between \(Timestamp.short(oldest)) and \(Timestamp.short(newest))")
+                Console.line("stored between \(Timestamp.labelled(oldest)) and \(Timestamp.labelled(newest))")
             }
             var table = TextTable(["ENDPOINT", "ENTRIES", "FRESH", "SIZE"])
             for (name, group) in stats.byEndpoint.sorted(by: { $0.key < $1.key }) {

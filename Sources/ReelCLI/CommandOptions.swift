@@ -2,8 +2,8 @@ import Reel
 import ArgumentParser
 import Foundation
 
-/// Options every command takes: `--data-dir` and `--json`, and `--user` and `--offline` where
-/// they mean something (`OptionScope`). Where they do not, they are still taken, hidden from
+/// Options every command takes: `--data-dir` and `--json`, and `--user`, `--offline` and `--utc`
+/// where they mean something (`OptionScope`). Where they do not, they are still taken, hidden from
 /// `--help` and ignored, so `reel --offline backup D` or `REEL_USER` in a shell is no mistake;
 /// a malformed `--user` is refused by every command all the same.
 struct CommandOptions<Scope: OptionScope>: ParsableArguments {
@@ -20,6 +20,11 @@ struct CommandOptions<Scope: OptionScope>: ParsableArguments {
     @Flag(name: .long, help: ArgumentHelp(
         "Answer catalog requests from the cache only (env REEL_OFFLINE=1).", visibility: Scope.usesCatalog ? .default : .hidden))
     var offline = false
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Print times in UTC instead of the local time zone (env REEL_UTC=1); --json is always UTC.",
+        visibility: Scope.printsTimes ? .default : .hidden))
+    var utc = false
 
     @Flag(name: [.customShort("q"), .long], help: "Print no notes and no progress, only errors (env REEL_QUIET=1).")
     var quiet = false
@@ -41,6 +46,7 @@ struct CommandOptions<Scope: OptionScope>: ParsableArguments {
     func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other; give one") }
         Notes.choose(quiet: quiet, verbose: verbose)
+        DisplayZone.choose(utc: utc)
         if let user {
             do { _ = try AccountHandle(user) } catch { throw ValidationError(refusing: error) }
         }
@@ -80,9 +86,15 @@ struct CommandOptions<Scope: OptionScope>: ParsableArguments {
 
 /// The options of a command that acts on an account and reads the catalog (`fav add`, `saved`).
 typealias GlobalOptions = CommandOptions<AccountAndCatalog>
+/// The options of such a command that prints times (`saved`, `show`, `history`).
+typealias TimedGlobalOptions = CommandOptions<PrintingTimes<AccountAndCatalog>>
 /// The options of a command that acts on an account but never reads the catalog (`settings name`).
 typealias AccountOptions = CommandOptions<AccountOnly>
+/// The options of such a command that prints times (`settings`, as of a time).
+typealias TimedAccountOptions = CommandOptions<PrintingTimes<AccountOnly>>
 /// The options of a command that reads the catalog, or asks TMDb, for no account (`tmdb status`).
 typealias CatalogOptions = CommandOptions<CatalogOnly>
 /// The options of a command about the whole ledger or its files (`backup`, `audit verify`).
 typealias LedgerOptions = CommandOptions<LedgerOnly>
+/// The options of such a command that prints times (`accounts`, `cache stats`, `account verify-export`).
+typealias TimedLedgerOptions = CommandOptions<PrintingTimes<LedgerOnly>>

@@ -31,7 +31,7 @@ struct Demo: AsyncParsableCommand {
             let suffix = UUID().uuidString.prefix(4).lowercased()
             let ann = "ann-\(suffix)"
             let steps = Self.steps(ann: ann, ben: "ben-\(suffix)")
-            let tour = { try await Self.tour(steps, in: directory, as: ann, offline: global.offline) }
+            let tour = { try await Self.tour(steps, in: directory, as: ann, offline: global.offline, utc: global.utc) }
             guard global.json else { return try await tour() }
             try await Self.withoutStandardOutput(tour)
             try printJSON(try Application(Application.Configuration(dataDirectory: directory)).envelopes())
@@ -39,7 +39,7 @@ struct Demo: AsyncParsableCommand {
     }
 
     /// The tour: a caption (empty to run on under the previous one) and the command's arguments,
-    /// run as `ann` unless they name `--user`, and with `--offline` when the demo was given it.
+    /// run as `ann` unless they name `--user`, and with `--offline` and `--utc` when the demo was given them.
     private static func steps(ann: String, ben: String) -> [(String, [String])] {
         [
             (
@@ -76,7 +76,7 @@ struct Demo: AsyncParsableCommand {
         ]
     }
 
-    private static func tour(_ steps: [(String, [String])], in directory: String, as ann: String, offline: Bool)
+    private static func tour(_ steps: [(String, [String])], in directory: String, as ann: String, offline: Bool, utc: Bool)
         async throws
     {
         Console.line(Terminal.bold("Reel demo") + " in \(directory) as '\(ann)'")
@@ -88,6 +88,7 @@ struct Demo: AsyncParsableCommand {
             var full = arguments + ["--data-dir", directory]
             if !arguments.contains("--user") { full += ["--user", ann] }
             if offline { full.append("--offline") }
+            if utc { full.append("--utc") }
             var command = try ReelCommand.parseAsRoot(full)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()

@@ -9,7 +9,7 @@ struct History: AsyncParsableCommand {
         commandName: "history",
         abstract: "List the account's events, newest last: position, time and what happened.")
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TimedGlobalOptions
     @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
     @Option(help: ArgumentHelp("Only the last N events.", valueName: "n")) var limit: Int?
 
@@ -42,11 +42,12 @@ struct History: AsyncParsableCommand {
 
     private func render(_ report: HistoryReport) {
         for notice in report.notices { Terminal.notice(notice) }
-        if let asOf = report.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
+        if let asOf = report.asOf { Console.line(Terminal.dim("as of \(Timestamp.point(asOf))")) }
         if let deletedAt = report.deletedAt {
-            Console.line(Terminal.dim("the account '\(report.handle)' was deleted on \(Timestamp.short(deletedAt)) UTC: its events are shredded (type, position and time only)"))
+            Console.line(Terminal.dim("the account '\(report.handle)' was deleted on \(Timestamp.labelled(deletedAt)): its events are shredded (type, position and time only)"))
         }
-        var table = TextTable(["POSITION", "VERSION", "TIME (UTC)", "WHAT HAPPENED"], alignments: [.right, .right, .left, .left])
+        let zone = Timestamp.zone(of: report.entries.lazy.map(\.recordedAt))
+        var table = TextTable(["POSITION", "VERSION", "TIME (\(zone))", "WHAT HAPPENED"], alignments: [.right, .right, .left, .left])
         for entry in report.entries {
             table.add(["\(entry.position)", "v\(entry.streamVersion)", Timestamp.short(entry.recordedAt), entry.summary(title: report.title(entry))])
         }

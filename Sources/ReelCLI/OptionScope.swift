@@ -6,10 +6,21 @@ protocol OptionScope {
     static var usesCatalog: Bool { get }
     /// `--data-dir`'s help: where this command's data goes when none is named.
     static var dataDirectoryHelp: String { get }
+    /// Whether the command prints times in text, so that `--utc` is in its help.
+    static var printsTimes: Bool { get }
 }
 
 extension OptionScope {
     static var dataDirectoryHelp: String { "Where the ledger lives (env REEL_DATA_DIR; default $XDG_DATA_HOME/reel)." }
+    static var printsTimes: Bool { false }
+}
+
+/// The scope `Base` of a command that prints times as well (`history`, `accounts`).
+enum PrintingTimes<Base: OptionScope>: OptionScope {
+    static var usesAccount: Bool { Base.usesAccount }
+    static var usesCatalog: Bool { Base.usesCatalog }
+    static var dataDirectoryHelp: String { Base.dataDirectoryHelp }
+    static var printsTimes: Bool { true }
 }
 
 enum AccountAndCatalog: OptionScope {
@@ -37,4 +48,5 @@ enum DemoScope: OptionScope {
     static let usesAccount = false
     static let usesCatalog = true
     static let dataDirectoryHelp = "Where the tour's ledger goes (env REEL_DATA_DIR; default a new reel-demo-… directory in $TMPDIR, else /tmp)."
+    static let printsTimes = true
 }

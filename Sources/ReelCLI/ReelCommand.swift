@@ -62,14 +62,14 @@ struct ReelCommand: AsyncParsableCommand {
         return NegativeNumbers.protecting(hoisted)
     }
 
-    /// Global options (`--json`, `--offline`, `--quiet`, `--verbose`, `--data-dir D`, `--user U`) may come before the
+    /// Global options (`--json`, `--offline`, `--utc`, `--quiet`, `--verbose`, `--data-dir D`, `--user U`) may come before the
     /// subcommand (`reel --json about`); each subcommand parses them, so they are moved behind it.
     static func hoistingGlobalOptions(_ arguments: [String]) -> [String] {
         var leading: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if ["--json", "--offline", "--quiet", "-q", "--verbose"].contains(argument) || argument.hasPrefix("--data-dir=") || argument.hasPrefix("--user=") {
+            if ["--json", "--offline", "--utc", "--quiet", "-q", "--verbose"].contains(argument) || argument.hasPrefix("--data-dir=") || argument.hasPrefix("--user=") {
                 leading.append(argument)
                 index += 1
             } else if (argument == "--data-dir" || argument == "--user") && index + 1 < arguments.count {

@@ -16,7 +16,7 @@ struct Saved: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TimedGlobalOptions
     @Option(name: .customLong("type"), help: "Only movie or series (tv).") var mediaType: MediaType?
     @Option(help: ArgumentHelp("Only titles containing this text (case and accents ignored).", valueName: "text")) var search: String?
     @Option(help: "Order by added (default), title, release or rating.") var sort: SavedListQuery.Order = .added
@@ -63,7 +63,7 @@ struct Saved: AsyncParsableCommand {
 
     private func render(_ report: SavedListReport) {
         for notice in report.notices { Terminal.notice(notice) }
-        if let asOf = report.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
+        if let asOf = report.asOf { Console.line(Terminal.dim("as of \(Timestamp.point(asOf))")) }
         guard !report.items.isEmpty else {
             Console.line(report.stream == nil ? "nothing saved yet: \(FirstRun.hint)" : report.total == 0 ? "nothing saved" : "nothing saved matches")
             return

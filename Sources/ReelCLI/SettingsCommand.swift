@@ -13,7 +13,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show name, photo and language.")
-        @OptionGroup var global: AccountOptions
+        @OptionGroup var global: TimedAccountOptions
         @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
 
         func run() async throws {
@@ -34,7 +34,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
         private func render(_ view: AccountView, _ handle: AccountHandle) {
             let settings = view.state.settings
-            if let asOf = view.asOf { Console.line(Terminal.dim("as of \(asOf)")) }
+            if let asOf = view.asOf { Console.line(Terminal.dim("as of \(Timestamp.point(asOf))")) }
             var table = TextTable(["SETTING", "VALUE"])
             table.add(["account", handle.value])
             table.add(["name", settings.name?.value ?? "(not set)"])

@@ -15,7 +15,7 @@ struct Show: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var global: GlobalOptions
+    @OptionGroup var global: TimedGlobalOptions
     @OptionGroup var title: TitleArguments
     @Flag(help: "Also list similar titles.") var similar = false
 

@@ -59,7 +59,7 @@ extension TitleDetailsReport {
         for trailer in trailers.prefix(3) { lines.append("Trailer: \(trailer.url)  \(Terminal.dim(trailer.name))") }
         if let posterURL { lines.append("Poster: \(posterURL)") }
         if let backdropURL { lines.append("Backdrop: \(backdropURL)") }
-        lines.append(savedAt.map { Terminal.green("Saved since \(Timestamp.short($0))") } ?? "Not saved (reel fav add \(key))")
+        lines.append(savedAt.map { Terminal.green("Saved since \(Timestamp.labelled($0))") } ?? "Not saved (reel fav add \(key))")
         // Lines wider than the terminal are wrapped; a painted one loses its colour to be wrapped.
         var text = lines.flatMap { line -> [String] in
             let plain = Terminal.unpainted(line)

@@ -31,20 +31,11 @@ struct TitleList {
         if showsType { headers.append("TYPE"); alignments.append(.left) }
         headers += ["TMDB ID", "TITLE", "YEAR", "GENRES", "RATING"]
         alignments += [.right, .left, .right, .left, .right]
-        if showsAdded { headers.append("ADDED"); alignments.append(.left) }
+        let added = showsAdded ? Self.addedDays(rows) : (days: [], zone: "")
+        if showsAdded { headers.append("ADDED (\(added.zone))"); alignments.append(.left) }
         func column(_ name: String) -> Int? { headers.firstIndex(of: name) }
         var table = TextTable(headers, alignments: alignments)
         table.reserveCapacity(rows: rows.count)
-        // Saved lists run to thousands of rows added on a few days: each day is written once.
-        var days: [Int64: String] = [:]
-        func day(_ micros: Int64) -> String {
-            let perDay: Int64 = 86_400_000_000
-            let number = micros >= 0 ? micros / perDay : -((-micros - 1) / perDay) - 1
-            if let text = days[number] { return text }
-            let text = Timestamp.day(micros)
-            days[number] = text
-            return text
-        }
         var cells: [String] = []
         cells.reserveCapacity(headers.count)
         for (i, row) in rows.enumerated() {
@@ -61,13 +52,39 @@ struct TitleList {
             } else {
                 cells += ["", "", ""]
             }
-            if showsAdded { cells.append(row.addedAt.map(day) ?? "") }
+            if showsAdded { cells.append(added.days[i]) }
             table.add(cells)
         }
         // Genres give way first, then the title; at narrow widths whole columns go, least useful first.
         return table.render(
             width: width, flexible: [.init(column("GENRES")!, minimum: 12), .init(column("TITLE")!, minimum: 10)],
-            droppable: ["ADDED", "GENRES", "RATING", "TYPE", "#"].compactMap(column))
+            droppable: ["ADDED (\(added.zone))", "GENRES", "RATING", "TYPE", "#"].compactMap(column))
+    }
+
+    /// Each row's day added on the shown zone's clock, and the zone for the header (`JST`,
+    /// `CET/CEST`). Saved lists run to thousands of rows added on a few days: each day is
+    /// written once.
+    private static func addedDays(_ rows: [Row]) -> (days: [String], zone: String) {
+        var texts: [Int64: String] = [:]
+        var zones: [String] = []
+        var days: [String] = []
+        days.reserveCapacity(rows.count)
+        for row in rows {
+            guard let micros = row.addedAt else {
+                days.append("")
+                continue
+            }
+            let (number, zone) = Timestamp.dayNumber(micros)
+            if zones.last != zone.name && !zones.contains(zone.name) { zones.append(zone.name) }
+            if let text = texts[number] {
+                days.append(text)
+            } else {
+                let text = Timestamp.day(number: number)
+                texts[number] = text
+                days.append(text)
+            }
+        }
+        return (days, zones.isEmpty ? DisplayZone.offsetNow.name : zones.joined(separator: "/"))
     }
 
     /// `7.9 (31,204)`: the average and how many votes it rests on; `–` without votes.

@@ -26,7 +26,9 @@ import Testing
         #expect(last.status == 0 && last.stdout.contains("The Matrix") || last.stdout.contains("Matrix"), "\(last.stdout)\(last.stderr)")
     }
 
-    @Test func aTimeAsHistoryPrintsItIsTakenAsUTC() throws {
+    /// A time without a zone is on the clock text output shows: UTC here (`TZ=UTC`, or `--utc`),
+    /// and in Tokyo nine hours ahead, when the same words are before any event.
+    @Test func aTimeAsHistoryPrintsItIsTakenInTheZoneTextIsShownIn() throws {
         let ledger = try Self.ledger()
         let history = try ledger.json(["history"], user: "ann", schema: "history.schema.json")
         let events = history["events"] as? [[String: Any]] ?? []
@@ -35,9 +37,18 @@ import Testing
         let printed = ISO8601DateFormatter().string(from: minuteLater)  // 2026-11-24T07:57:01Z
         let asHistoryPrints = String(printed.prefix(10)) + " " + String(printed.dropFirst(11).prefix(5))
         for point in [asHistoryPrints, String(printed.prefix(19)), printed] {
-            let out = try ledger.reel(["saved", "--as-of", point, "--json"], user: "ann")
+            let out = try ledger.reel(["saved", "--as-of", point, "--json"], user: "ann", environment: ["TZ": "UTC"])
             #expect(out.status == 0, "--as-of \(point): \(out.stderr)")
         }
+        let tokyo = ["TZ": "Asia/Tokyo"]
+        for point in [asHistoryPrints, String(printed.prefix(19))] {
+            let inTokyo = try ledger.reel(["saved", "--as-of", point, "--json"], user: "ann", environment: tokyo)
+            #expect(inTokyo.status == 66 && inTokyo.stderr.contains("had no events at"), "--as-of \(point) in Tokyo: \(inTokyo.stderr)")
+            let utc = try ledger.reel(["saved", "--as-of", point, "--json", "--utc"], user: "ann", environment: tokyo)
+            #expect(utc.status == 0, "--as-of \(point) --utc in Tokyo: \(utc.stderr)")
+        }
+        let zoned = try ledger.reel(["saved", "--as-of", printed, "--json"], user: "ann", environment: tokyo)
+        #expect(zoned.status == 0, "--as-of \(printed) in Tokyo: \(zoned.stderr)")
         let bad = try ledger.reel(["saved", "--as-of", "2026-11-24 25:00"], user: "ann")
         #expect(bad.status == 64, "\(bad.stderr)")
     }

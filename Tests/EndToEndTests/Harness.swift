@@ -40,6 +40,9 @@ enum Harness {
         env["NO_COLOR"] = "1"
         // Which routine notes were shown today goes here, not into the home directory.
         env["XDG_STATE_HOME"] = stateHome
+        // Text output shows local times: the same on every machine unless a test names a zone.
+        env["TZ"] = "UTC"
+        env["REEL_UTC"] = nil
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let outURL = URL(fileURLWithPath: temporaryDirectory("out") + "/stdout")
