@@ -65,10 +65,24 @@ final class TerminalSession {
         // Nothing else of this process's: the server outlives the client, and an inherited pipe
         // (the test runner's) held open by it kept `swift test` waiting.
         closeFrom3(&actions)
+        // No signal blocked and every one at its default: `posix_spawn` otherwise passes on this
+        // thread's mask, where the test runtime blocks SIGHUP, SIGINT and SIGTERM, so the tmux
+        // server and the program in its pane ignored `kill-server` (both lived on until the
+        // pane's `sleep 60` ended) and Ctrl-C.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = (["tmux"] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "tmux", &actions, nil, argv, environ)
+        let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ)
         guard spawned == 0 else { throw SessionError.tmux("cannot run tmux: \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
