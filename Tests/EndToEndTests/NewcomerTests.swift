@@ -306,8 +306,11 @@ import Testing
         try Data("hi\n".utf8).write(to: URL(fileURLWithPath: file))
         try place.fails(["backup", file], status: 64, "\(file) exists and is not an empty directory")
         for dataDirectory in [file, file + "/below", file + "/below/deeper"] {
-            try place.fails(["fav", "add", "movie", "13", "--data-dir", dataDirectory], status: 64,
-                            "the data directory cannot be made: \(file) is a file, not a directory")
+            try place.fails(["fav", "add", "movie", "13", "--data-dir", dataDirectory], status: 64, "\(file) is a file, not a directory")
+            // Reading there is the same mistake, not an empty first run.
+            for read in [["saved"], ["accounts"], ["history"], ["settings"], ["movies"], ["audit", "verify"]] {
+                try place.fails(read + ["--data-dir", dataDirectory], user: "ann", status: 64, "\(file) is a file, not a directory")
+            }
         }
         // Also from REEL_DATA_DIR.
         let viaEnvironment = Place(ledger: Ledger(dir: file + "/below"), state: place.state)

@@ -1,3 +1,4 @@
+import Failures
 import Catalog
 import EventLog
 import Foundation
@@ -75,6 +76,7 @@ public final class Application: Sendable {
     private static func exists(_ loaded: inout Loaded, _ directory: String) throws -> Bool {
         if loaded.log != nil { return true }
         if loaded.ledgerMissing { return false }
+        try checkDataDirectory(directory)
         loaded.ledgerMissing = !AccountService.ledgerExists(at: directory)
         return !loaded.ledgerMissing
     }
@@ -88,6 +90,23 @@ public final class Application: Sendable {
         loaded.ledger = ledger
         loaded.ledgerMissing = false
         return ledger
+    }
+
+    /// Refuses a data directory that is a file, or lies below one: a mistake in `--data-dir`, not
+    /// a data directory with no ledger yet (reading would show an empty list as if all were well).
+    static func checkDataDirectory(_ directory: String) throws {
+        var path = directory
+        while !path.isEmpty {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else {
+                    throw Failure(.usage, "the data directory \(directory) cannot be used: \(path) is a file, not a directory")
+                }
+                return
+            }
+            guard let slash = path.lastIndex(of: "/") else { return }
+            path = String(path[..<slash])
+        }
     }
 
     /// The ledger, which must exist: for use cases that only read (no ledger is not found).
