@@ -1,3 +1,4 @@
+import Failures
 /// A number of bytes as people read it in a message: digits grouped by thousands, and the round
 /// unit it is a whole number of, if any.
 public enum ByteCount {
@@ -11,13 +12,5 @@ public enum ByteCount {
     }
 
     /// `27,917`: digits grouped by thousands (a minus sign first for a negative number).
-    public static func grouped(_ number: Int) -> String {
-        var digits = String(number.magnitude)
-        var grouped = ""
-        while digits.count > 3 {
-            grouped = "," + digits.suffix(3) + grouped
-            digits.removeLast(3)
-        }
-        return (number < 0 ? "-" : "") + digits + grouped
-    }
+    public static func grouped(_ number: Int) -> String { GroupedDigits.of(number) }
 }

@@ -5,7 +5,7 @@ extension LMDBError: KindedError {
         switch code {
         case .accessDenied, .mapFull, .readOnly: .unavailable
         case .noSpace: .noSpace
-        case .notADirectory: .usage
+        case .notADirectory, .nameTooLong: .usage
         case .invalid, .versionMismatch: .tampered
         default: code.meansDamage ? .tampered : .storage
         }
@@ -18,7 +18,7 @@ extension LMDBError: KindedError {
         case .noSpace: "\(message); nothing was changed"
         case .mapFull: "no space left for the ledger: \(message)"
         case .readOnly: message
-        case .notADirectory: "the data directory cannot be made: \(message)"
+        case .notADirectory, .nameTooLong: "the data directory cannot be made: \(message)"
         case .invalid, .versionMismatch: "the data directory does not hold a readable ledger: \(message)"
         default: code.meansDamage ? "damaged data file \(message)" : "storage failed: \(self)"
         }

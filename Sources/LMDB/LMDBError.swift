@@ -46,6 +46,7 @@ public struct LMDBError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let busy = Code(rawValue: EBUSY)
         public static let readOnly = Code(rawValue: EROFS)
         public static let notADirectory = Code(rawValue: ENOTDIR)
+        public static let nameTooLong = Code(rawValue: ENAMETOOLONG)
         public static let ioError = Code(rawValue: EIO)
         /// Reel's own, outside LMDB's range: a `data.mdb` of zero bytes (see `DataFileCheck`).
         public static let emptyDataFile = Code(rawValue: -30_700)

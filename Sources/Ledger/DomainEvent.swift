@@ -1,3 +1,4 @@
+import Failures
 public import JSONKit
 
 /// Everything that can happen to an account: the events of Reel's domain, schema version 1.
@@ -62,7 +63,7 @@ public enum DomainEvent: Sendable, Hashable {
         case .favoriteRemoved(let key): "removed \(key)"
         case .profileNameChanged(let name): "changed name to \"\(name)\""
         case .profilePhotoChanged(let photo):
-            "changed photo (\(photo.contentType == "image/png" ? "PNG" : "JPEG"), \(photo.width)x\(photo.height), \(photo.bytes) bytes)"
+            "changed photo (\(photo.contentType == "image/png" ? "PNG" : "JPEG"), \(photo.width)x\(photo.height), \(GroupedDigits.of(photo.bytes)) bytes)"
         case .profilePhotoRemoved: "removed photo"
         case .languageSwitched(let tag): "switched language to \(tag) (\(tag.languageName))"
         case .accountDeleted: "deleted the account"

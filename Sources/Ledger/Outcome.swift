@@ -1,3 +1,4 @@
+import Failures
 /// What a command did, or why it did nothing, item by item.
 public enum Outcome: Sendable, Hashable {
     case accountOpened(AccountHandle)
@@ -56,7 +57,7 @@ public enum Outcome: Sendable, Hashable {
         case .notSaved(let key): "\(key) is not saved; nothing to do"
         case .nameChanged(let name): "name set to \"\(name)\""
         case .nameUnchanged(let name): "the name is already \"\(name)\"; nothing to do"
-        case .photoChanged(let photo): "photo set (\(photo.width)x\(photo.height), \(photo.bytes) bytes)"
+        case .photoChanged(let photo): "photo set (\(photo.width)x\(photo.height), \(GroupedDigits.of(photo.bytes)) bytes)"
         case .photoUnchanged: "this photo is already set; nothing to do"
         case .photoRemoved: "photo removed"
         case .noPhotoToRemove: "there is no photo; nothing to do"

@@ -1,3 +1,4 @@
+import Failures
 /// What a photo file really is, read from its bytes (never its name): JPEG or PNG, and its size.
 public struct PhotoFormat: Sendable, Equatable {
     public enum Kind: String, Sendable {
@@ -26,7 +27,7 @@ public struct PhotoFormat: Sendable, Equatable {
     public static func inspect(_ bytes: [UInt8]) throws(DomainError) -> PhotoFormat {
         guard !bytes.isEmpty else { throw .invalidPhoto("the file is empty") }
         guard bytes.count <= maximumBytes else {
-            throw .invalidPhoto("the file has \(bytes.count) bytes; the limit is \(maximumBytes) (5 MB)")
+            throw .invalidPhoto("the file has \(GroupedDigits.of(bytes.count)) bytes; the limit is \(GroupedDigits.of(maximumBytes)) (5 MB)")
         }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return try png(bytes) }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try jpeg(bytes) }

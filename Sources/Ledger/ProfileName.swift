@@ -26,11 +26,15 @@ public struct ProfileName: Sendable, Hashable, CustomStringConvertible {
         let visible = value.unicodeScalars.contains { scalar in
             switch scalar.properties.generalCategory {
             case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format, .nonspacingMark, .enclosingMark: false
-            default: !scalar.properties.isWhitespace
+            default: !scalar.properties.isWhitespace && !Self.blanks.contains(scalar.value)
             }
         }
         guard visible else { throw .invalidName("a name needs at least one visible character") }
     }
+
+    /// Letters and symbols that draw nothing: the Hangul fillers (U+115F, U+1160, U+3164,
+    /// U+FFA0) and the blank braille pattern (U+2800). A name of only these looks empty.
+    private static let blanks: Set<UInt32> = [0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800]
 
     /// U+200C and U+200D: zero-width (non-)joiners, part of emoji sequences and of Persian,
     /// Arabic and Indic writing.

@@ -46,7 +46,22 @@ struct Accounts: AsyncParsableCommand {
                 ] + (anyDeleted ? [a.deletedAt.map(Timestamp.short) ?? "-"] : []) + [a.stream.rawValue])
         }
         if anyDeleted { Console.line(Terminal.dim(Terminal.fit("deleted accounts are shown without their handles, which are kept only as digests"))) }
-        Console.line(table.render(width: Terminal.width, flexible: [.init(0, minimum: 9)], droppable: Self.droppable(anyDeleted: anyDeleted)))
+        Console.line(Self.fitted(table, anyDeleted: anyDeleted))
+    }
+
+    /// The table in the terminal's width: columns are left out first, so a handle (what `--user`
+    /// takes) stays whole where it can; only when that is not enough are the handle and, with a
+    /// deleted account, the stream cut.
+    private static func fitted(_ table: TextTable, anyDeleted: Bool) -> String {
+        let width = Terminal.width
+        let dropping = table.render(width: width, droppable: droppable(anyDeleted: anyDeleted))
+        guard dropping.split(separator: "\n").contains(where: { DisplayWidth.columns(Terminal.unpainted(String($0))) > width }) else {
+            return dropping
+        }
+        let stream = table.headers.count - 1
+        // The stream gives way before the handle.
+        let flexible: [TextTable.Flexible] = (anyDeleted ? [.init(stream, minimum: 12)] : []) + [.init(0, minimum: 9)]
+        return table.render(width: width, flexible: flexible, droppable: droppable(anyDeleted: anyDeleted))
     }
 
     /// The columns left out at narrow widths, first to last. The stream is an internal name, the

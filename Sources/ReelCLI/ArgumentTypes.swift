@@ -20,7 +20,20 @@ extension TitleListQuery.Order: ExpressibleByArgument {}
 
 extension SavedListQuery.Order: ExpressibleByArgument {}
 
-extension SearchQuery.Kind: ExpressibleByArgument {}
+extension SearchQuery.Kind: ExpressibleByArgument {
+    /// TMDb's names and the commands' (`movies`, `series`, `people`, `all`), in any case.
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "movie", "movies": self = .movie
+        case "tv", "series": self = .tv
+        case "person", "people": self = .person
+        case "multi", "all": self = .multi
+        default: return nil
+        }
+    }
+
+    public static var allValueStrings: [String] { ["movie", "series", "tv", "person", "multi"] }
+}
 
 extension InterchangeFormat: ExpressibleByArgument {
     public init?(argument: String) { self.init(name: argument) }

@@ -31,7 +31,8 @@ struct Demo: AsyncParsableCommand {
             let suffix = UUID().uuidString.prefix(4).lowercased()
             let ann = "ann-\(suffix)"
             let steps = Self.steps(ann: ann, ben: "ben-\(suffix)")
-            let tour = { try await Self.tour(steps, in: directory, as: ann, offline: global.offline, utc: global.utc) }
+            let passed = [(global.offline, "--offline"), (global.utc, "--utc"), (global.quiet, "--quiet"), (global.verbose, "--verbose")]
+            let tour = { try await Self.tour(steps, in: directory, as: ann, passing: passed.filter(\.0).map(\.1)) }
             guard global.json else { return try await tour() }
             try await Self.withoutStandardOutput(tour)
             try printJSON(try Application(Application.Configuration(dataDirectory: directory)).envelopes())
@@ -39,7 +40,8 @@ struct Demo: AsyncParsableCommand {
     }
 
     /// The tour: a caption (empty to run on under the previous one) and the command's arguments,
-    /// run as `ann` unless they name `--user`, and with `--offline` and `--utc` when the demo was given them.
+    /// run as `ann` unless they name `--user`, and with `--offline`, `--utc`, `--quiet` and
+    /// `--verbose` when the demo was given them (`passing`).
     private static func steps(ann: String, ben: String) -> [(String, [String])] {
         [
             (
@@ -76,9 +78,7 @@ struct Demo: AsyncParsableCommand {
         ]
     }
 
-    private static func tour(_ steps: [(String, [String])], in directory: String, as ann: String, offline: Bool, utc: Bool)
-        async throws
-    {
+    private static func tour(_ steps: [(String, [String])], in directory: String, as ann: String, passing flags: [String]) async throws {
         Console.line(Terminal.bold("Reel demo") + " in \(directory) as '\(ann)'")
         for (caption, arguments) in steps {
             let shown = arguments.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")
@@ -87,8 +87,7 @@ struct Demo: AsyncParsableCommand {
             Console.line(Terminal.bold("$ reel \(shown)"))
             var full = arguments + ["--data-dir", directory]
             if !arguments.contains("--user") { full += ["--user", ann] }
-            if offline { full.append("--offline") }
-            if utc { full.append("--utc") }
+            full += flags
             var command = try ReelCommand.parseAsRoot(full)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()

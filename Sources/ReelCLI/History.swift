@@ -10,7 +10,7 @@ struct History: AsyncParsableCommand {
         abstract: "List the account's events, newest last: position, time and what happened.")
 
     @OptionGroup var global: TimedGlobalOptions
-    @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
+    @Option(name: .customLong("as-of"), help: AsOfArgument.help, transform: AsOfArgument.parse) var asOf: AsOfArgument?
     @Option(help: ArgumentHelp("Only the last N events.", valueName: "n")) var limit: Int?
 
     func validate() throws {

@@ -25,7 +25,7 @@ struct Saved: AsyncParsableCommand {
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Only titles with all of these genres (names or ids).", valueName: "genre"))
     var genre: [String] = []
     @Flag(help: "With several --genre: titles with any of them.") var anyGenre = false
-    @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
+    @Option(name: .customLong("as-of"), help: AsOfArgument.help, transform: AsOfArgument.parse) var asOf: AsOfArgument?
 
     func validate() throws {
         if desc && asc { throw ValidationError("--desc and --asc contradict each other; give one") }

@@ -12,7 +12,7 @@ struct Search: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("What to look for (several words are one query).", valueName: "query")) var words: [String]
-    @Option(name: .customLong("type"), help: "movie, tv, person or multi (default).") var kind: SearchQuery.Kind = .multi
+    @Option(name: .customLong("type"), help: "movie, series (tv), person or multi (default: all at once).") var kind: SearchQuery.Kind = .multi
     @Option(help: ArgumentHelp("Only titles released (first aired) in this year (--type movie or tv).", valueName: "year")) var year: Int?
     @Option(help: ArgumentHelp("The page to show (1–500).", valueName: "n")) var page: Int = 1
     @Option(help: ArgumentHelp("How many pages to fetch from --page on (1–50).", valueName: "n")) var pages: Int = 1
@@ -22,7 +22,7 @@ struct Search: AsyncParsableCommand {
     func validate() throws {
         if query.isEmpty { throw ValidationError("give something to search for") }
         try Paging.validate(page: page, pages: pages)
-        if year != nil && (kind == .person || kind == .multi) { throw ValidationError("--year applies to --type movie or tv") }
+        if year != nil && (kind == .person || kind == .multi) { throw ValidationError("--year applies to --type movie or series") }
     }
 
     func run() async throws {

@@ -14,7 +14,7 @@ struct SettingsCommand: AsyncParsableCommand {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show name, photo and language.")
         @OptionGroup var global: TimedAccountOptions
-        @Option(name: .customLong("as-of"), help: AsOfArgument.help) var asOf: AsOfArgument?
+        @Option(name: .customLong("as-of"), help: AsOfArgument.help, transform: AsOfArgument.parse) var asOf: AsOfArgument?
 
         func run() async throws {
             try await global.withApplication { app in

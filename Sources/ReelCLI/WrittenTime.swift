@@ -1,6 +1,7 @@
 import Reel
 
 /// A time as a person writes it for `--as-of`: `YYYY-MM-DD` (the end of that day), or
+/// (up to the end of the minute or second written, unless a fraction is given)
 /// `YYYY-MM-DD[T ]HH:MM[:SS[.fraction]]` followed by nothing (the zone text output shows, so what
 /// `history` prints pastes back as it is), `Z`, an offset (`+01:00`, `+0100`, `+01`), or a space
 /// and `UTC`, `GMT`, `UTC+09:00` or the local zone's name at that time (`JST`, `CET`, `CEST`).
@@ -57,14 +58,18 @@ struct WrittenTime {
             hour < 24, minute < 60
         else { return nil }
         var i = 16
-        var second: Int64 = 0
-        var fraction: Int64 = 0
+        // A time means the whole of what it names, as a date means the whole day: a minute written
+        // without seconds is up to its last microsecond, and so is a second without a fraction, so
+        // pasting the time `history` prints for an event includes that event.
+        var second: Int64 = 59
+        var fraction: Int64 = 999_999
         if at(i, ":") {
             guard let s = number(i + 1, 2), s < 61 else { return nil }
             second = s
             i += 3
             if at(i, ".") {
                 i += 1
+                fraction = 0
                 var digits = 0
                 while i < chars.count, chars[i] >= 0x30 && chars[i] <= 0x39 {
                     if digits < 6 { fraction = fraction * 10 + Int64(chars[i] - 0x30) }

@@ -51,6 +51,13 @@ import Testing
         #expect(zoned.status == 0, "--as-of \(printed) in Tokyo: \(zoned.stderr)")
         let bad = try ledger.reel(["saved", "--as-of", "2026-11-24 25:00"], user: "ann")
         #expect(bad.status == 64, "\(bad.stderr)")
+        // What is not a point says what one is.
+        for (point, message) in [
+            ("2026-11-24 25:00", "expected a log position (1234), a stream version (v12), a date (2026-11-24) or a time (2026-11-24 07:56"),
+            ("yesterday", "expected a log position (1234)"), ("0", "log positions count from 1"), ("v0", "stream versions count from v1"),
+        ] {
+            try ledger.fails(["saved", "--as-of", point], user: "ann", status: 64, message)
+        }
     }
 
     @Test func namesThatHideOrReorderTextAreRefused() throws {
@@ -58,6 +65,9 @@ import Testing
         try ledger.fails(["settings", "name", "Ann\u{202E}nnA"], user: "ann", status: 64, "invisible formatting characters (U+202E)")
         try ledger.fails(["settings", "name", "\u{200B}\u{200B}"], user: "ann", status: 64, "invisible formatting characters (U+200B)")
         try ledger.fails(["settings", "name", "\u{0301}\u{0301}"], user: "ann", status: 64, "a name needs at least one visible character")
+        for blank in ["\u{3164}", "\u{115F}\u{1160}", "\u{2800}\u{2800}", "\u{FFA0}"] {
+            try ledger.fails(["settings", "name", blank], user: "ann", status: 64, "a name needs at least one visible character")
+        }
         // Emoji sequences keep their joiners; accents on letters are letters.
         for name in ["👩‍👩‍👧 Family", "Renée", "می‌خواهم"] {
             let out = try ledger.reel(["settings", "name", name], user: "ann")

@@ -46,7 +46,7 @@ import Glibc
         let ledger = Ledger()
         let started = ContinuousClock.now
         let (out, rss) = try Self.measured(ledger, ["settings", "photo", "/dev/zero"])
-        Self.oneLine(out, 64, ["/dev/zero", "invalid photo: the file has more bytes than the limit; the limit is 5000000 (5 MB)"], "photo /dev/zero")
+        Self.oneLine(out, 64, ["/dev/zero", "invalid photo: the file has more bytes than the limit; the limit is 5,000,000 (5 MB)"], "photo /dev/zero")
         #expect(rss > 0 && rss < 64 * 1024, "peak memory \(rss) KiB")
         #expect(ContinuousClock.now - started < .seconds(20))
         #expect(try AccountMoveTests.files(under: ledger.dir) == [], "nothing is written")
@@ -62,7 +62,7 @@ import Glibc
         writer.arguments = ["-c", "exec cat /dev/zero > '\(fifo)'"]
         try writer.run()
         let (out, rss) = try Self.measured(ledger, ["settings", "photo", fifo])
-        Self.oneLine(out, 64, [fifo, "invalid photo: the file has more bytes than the limit; the limit is 5000000 (5 MB)"], "photo FIFO")
+        Self.oneLine(out, 64, [fifo, "invalid photo: the file has more bytes than the limit; the limit is 5,000,000 (5 MB)"], "photo FIFO")
         #expect(rss > 0 && rss < 64 * 1024, "peak memory \(rss) KiB")
         writer.waitUntilExit()
 

@@ -114,8 +114,9 @@ import Testing
     }
 
     /// The time `history` prints on Tokyo's clock, pasted into `--as-of` in Tokyo, is that
-    /// instant: The Matrix's row says 04:34:16 when it was saved at 04:34:16.5, so the list as
-    /// of then holds Fight Club, saved a second before, and not The Matrix.
+    /// second, to its end: The Matrix's row says 04:34:16 when it was saved at 04:34:16.5, so the
+    /// list as of then holds Fight Club, saved a second before, and The Matrix; a fraction names
+    /// the instant exactly (04:34:16.000000 is before The Matrix).
     @Test func aTimeHistoryPrintsInTokyoIsTheSameInstantInAsOf() throws {
         let ledger = try Self.ledger()
         let times = try Times(ledger)
@@ -124,17 +125,19 @@ import Testing
         let found = try #require(matrixRow.range(of: #"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"#, options: .regularExpression), "\(matrixRow)")
         let printed = String(matrixRow[found])
         #expect(printed == (try Self.wall(times.events[2], in: "Asia/Tokyo")))
-        let instant = String(times.events[2].prefix(19)) + ".000000Z"
+        let instant = String(times.events[2].prefix(19)) + ".999999Z"
 
         for point in [printed, printed + " JST", printed.replacingOccurrences(of: " ", with: "T") + "+09:00"] {
             let out = try ledger.reel(["saved", "--as-of", point, "--json"], user: "ann", environment: Self.tokyo)
             #expect(out.status == 0, "--as-of \(point): \(out.stderr)")
             let saved = try Harness.json(out.stdout)
-            #expect((saved["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550], "--as-of \(point): \(out.stdout)")
+            #expect((saved["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550, 603], "--as-of \(point): \(out.stdout)")
             #expect((saved["asOf"] as? [String: Any])?["value"] as? String == instant, "--as-of \(point): \(out.stdout)")
             let text = try ledger.reel(["saved", "--as-of", point], user: "ann", environment: Self.tokyo)
             #expect(Self.lines(text.stdout).first == "as of \(printed) JST", "\(text.stdout)")
         }
+        let exact = try ledger.reel(["saved", "--as-of", printed + ".000000", "--json"], user: "ann", environment: Self.tokyo)
+        #expect((try Harness.json(exact.stdout)["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550], "\(exact.stdout)\(exact.stderr)")
         // With --utc, the time history prints then is UTC's, and Tokyo's words are nine hours
         // later; without it, UTC's words are Tokyo's, nine hours before Ann existed.
         let utcPrinted = try Self.wall(times.events[2], in: "UTC")

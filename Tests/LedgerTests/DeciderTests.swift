@@ -265,5 +265,6 @@ private func openAccount(_ events: [DomainEvent] = []) -> AccountState {
         #expect(Outcome.languageSwitched(languageTag("de-DE")).message == "language set to de-DE (German)")
         #expect(Outcome.noAccount(ann).message == "there is no account 'ann'; nothing to do")
         #expect(Outcome.photoChanged(photoReference(1, bytes: 10, width: 3, height: 4)).message == "photo set (3x4, 10 bytes)")
+        #expect(Outcome.photoChanged(photoReference(1, bytes: 4_500_085, width: 3, height: 4)).message == "photo set (3x4, 4,500,085 bytes)")
     }
 }

@@ -174,7 +174,7 @@ import Testing
         #expect(throws: Failure(.usage, "script.sh: invalid photo: the file is neither a JPEG nor a PNG image")) {
             _ = try app.changePhoto(to: script, from: "script.sh", for: ann)
         }
-        #expect(throws: Failure(.usage, "/dev/zero: invalid photo: the file has more bytes than the limit; the limit is 5000000 (5 MB), and nothing past it was read")) {
+        #expect(throws: Failure(.usage, "/dev/zero: invalid photo: the file has more bytes than the limit; the limit is 5,000,000 (5 MB), and nothing past it was read")) {
             _ = try Application.readPhoto(at: "/dev/zero")
         }
         #expect(throws: Failure(.usage, "/tmp: is a directory, not a photo")) { _ = try Application.readPhoto(at: "/tmp") }

@@ -14,7 +14,7 @@ extension Application {
         } catch .tooLarge {
             throw Failure(
                 .usage,
-                "\(path): invalid photo: the file has more bytes than the limit; the limit is \(InputLimit.photo) (5 MB), and nothing past it was read")
+                "\(path): invalid photo: the file has more bytes than the limit; the limit is \(GroupedDigits.of(InputLimit.photo)) (5 MB), and nothing past it was read")
         } catch {
             throw error.failure(what: "a photo")
         }
