@@ -197,7 +197,7 @@ import Testing
         let before = try ledger.eventCount()
         try ledger.fails(["settings", "photo", files + "/fake.png"], user: "ann", status: 64, "neither a JPEG nor a PNG")
         try ledger.fails(["settings", "photo", files + "/cut.png"], user: "ann", status: 64, "truncated")
-        try ledger.fails(["settings", "photo", files + "/big.jpg"], user: "ann", status: 64, "the limit is 5000000")
+        try ledger.fails(["settings", "photo", files + "/big.jpg"], user: "ann", status: 64, "the limit is 5,000,000")
         try ledger.fails(["settings", "photo", files + "/none.png"], user: "ann", status: 66, "no such file")
         try ledger.fails(["settings", "photo", files], user: "ann", status: 64, "is a directory")
         try ledger.fails(["settings", "photo", files + "/me.png", "--remove"], user: "ann", status: 64, "not both")
