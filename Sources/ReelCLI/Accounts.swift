@@ -50,8 +50,8 @@ struct Accounts: AsyncParsableCommand {
     }
 
     /// The table in the terminal's width: columns are left out first, so a handle (what `--user`
-    /// takes) stays whole where it can; only when that is not enough are the handle and, with a
-    /// deleted account, the stream cut.
+    /// takes) stays whole where it can; only when that is not enough is the handle cut, and then,
+    /// with a deleted account, the stream (its only name).
     private static func fitted(_ table: TextTable, anyDeleted: Bool) -> String {
         let width = Terminal.width
         let dropping = table.render(width: width, droppable: droppable(anyDeleted: anyDeleted))
@@ -59,9 +59,8 @@ struct Accounts: AsyncParsableCommand {
             return dropping
         }
         let stream = table.headers.count - 1
-        // The stream gives way before the handle.
-        let flexible: [TextTable.Flexible] = (anyDeleted ? [.init(stream, minimum: 12)] : []) + [.init(0, minimum: 9)]
-        return table.render(width: width, flexible: flexible, droppable: droppable(anyDeleted: anyDeleted))
+        let flexible: [TextTable.Flexible] = [.init(0, minimum: 9)] + (anyDeleted ? [.init(stream, minimum: 12)] : [])
+        return table.render(width: width, flexible: flexible, droppable: droppable(anyDeleted: anyDeleted), droppingFirst: true)
     }
 
     /// The columns left out at narrow widths, first to last. The stream is an internal name, the

@@ -56,8 +56,9 @@ struct TextTable {
 
     /// The table, fitted to `width` columns when given. `wrapping` names the column (the last
     /// one, left-aligned) whose cells wider than it continue on the next lines instead of being
-    /// cut.
-    func render(width: Int? = nil, flexible: [Flexible] = [], droppable: [Int] = [], wrapping: Int? = nil) -> String {
+    /// cut. Flexible columns give way before any is dropped unless `droppingFirst`, when every
+    /// droppable column goes before a flexible one is cut.
+    func render(width: Int? = nil, flexible: [Flexible] = [], droppable: [Int] = [], wrapping: Int? = nil, droppingFirst: Bool = false) -> String {
         var kept = Array(headers.indices)
         let headerLengths = headers.map(Self.length)
         var widths = headerLengths
@@ -66,6 +67,7 @@ struct TextTable {
             func total(_ w: [Int]) -> Int { kept.map { w[$0] }.reduce(Self.gap * (kept.count - 1), +) }
             var fitted = widths
             var toDrop = droppable[...]
+            while droppingFirst, total(widths) > width, let next = toDrop.popFirst() { kept.removeAll { $0 == next } }
             while true {
                 fitted = widths
                 var excess = total(fitted) - width

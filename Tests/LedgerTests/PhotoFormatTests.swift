@@ -218,7 +218,7 @@ private func inspectionFailure(_ bytes: [UInt8], sourceLocation: SourceLocation 
         let png = PNG.image(width: 2, height: 2)
         let tooBig = png + Array(repeating: 0, count: 5_000_001 - png.count)
         let why = inspectionFailure(tooBig)
-        #expect(why?.contains("5000001") == true)
+        #expect(why?.contains("5,000,001") == true)
         #expect(why?.contains("5 MB") == true)
         let jpeg = JPEG.image(width: 2, height: 2)
         _ = inspectionFailure(jpeg + Array(repeating: 0, count: 6_000_000))
