@@ -63,7 +63,7 @@ def fingerprint(data):
         for name in sorted(files):
             path = os.path.join(base, name)
             rel = os.path.relpath(path, data)
-            if name == "lock.mdb" or rel.startswith("cache") or name == "keys.lock":
+            if name == "lock.mdb" or rel.startswith("cache") or name in ("keys.lock", "open.lock"):
                 continue
             h.update(rel.encode())
             try:

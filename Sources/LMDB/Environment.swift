@@ -130,7 +130,9 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    private static func createDirectory(_ path: String) throws {
+    /// Makes directory `path` and any missing parent (mode 0700); one that exists is fine. A
+    /// component that is a file is `.notADirectory`, one this user may not enter `.accessDenied`.
+    public static func createDirectory(_ path: String) throws {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component

@@ -12,11 +12,17 @@ import Testing
             process.arguments = ["worker", "--data-dir", dir, "--stream", stream, "--count", "\(count)", "--concurrency", "\(concurrency)", "--initial-map-size", "65536"]
             let acks = temporaryDirectory("acks") + "/acks"
             FileManager.default.createFile(atPath: acks, contents: nil)
+            FileManager.default.createFile(atPath: acks + ".err", contents: nil)
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: acks))
-            process.standardError = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: acks + ".err"))
             try process.run()
             return (process, acks)
         }
+    }
+
+    /// What a worker whose acks went to `acks` printed on stderr.
+    private func errors(_ acks: String) -> String {
+        (try? String(contentsOfFile: acks + ".err", encoding: .utf8)) ?? ""
     }
 
     private func acks(_ file: String) -> [(UInt64, UUID)] {
@@ -32,7 +38,10 @@ import Testing
         let dir = temporaryDirectory()
         let streams = ["ann", "ben", "cy", "dee"]
         let workers = try startWorkers(dir, streams: streams, count: 400)
-        for (process, _) in workers { process.waitUntilExit(); #expect(process.terminationStatus == 0) }
+        for (process, acks) in workers {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(errors(acks))")
+        }
         let acked = workers.flatMap { acks($0.1) }
         #expect(acked.count == 1_600)
         #expect(Set(acked.map(\.0)) == Set(1...1_600))
@@ -47,6 +56,27 @@ import Testing
         }
         #expect(try log.verify().isIntact)
         #expect(try Harness.python("verify_ledger.py", [dir + "/ledger"]).status == 0)
+    }
+
+    /// Processes that open a data directory nobody has opened yet, all at once: each finds what
+    /// the others are making (an empty `data.mdb`, a key store beside a ledger not yet written, a
+    /// ledger not yet paired). Without `open.lock` one removed a file another had just made, or
+    /// took the new key store for keys whose ledger was lost, in two runs of fifteen rounds out of three.
+    @Test func processesOpeningANewDataDirectoryAtOnceAllSucceed() throws {
+        for round in 1...40 {
+            let dir = temporaryDirectory()
+            let streams = (1...6).map { "s\($0)" }
+            let workers = try startWorkers(dir, streams: streams, count: 3, concurrency: 1)
+            for (process, acks) in workers {
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0, "round \(round): \(errors(acks))")
+            }
+            let acked = workers.flatMap { acks($0.1) }
+            #expect(Set(acked.map(\.0)) == Set(1...18), "round \(round)")
+            let log = try EventLog.open(at: dir)
+            #expect(try log.head()?.position == 18, "round \(round)")
+            #expect(try log.verify().isIntact, "round \(round)")
+        }
     }
 
     @Test func aProcessKilledMidAppendLosesNothingItAcknowledged() async throws {

@@ -12,7 +12,7 @@ import Synchronization
 /// swapped in for the whole directory.
 ///
 /// Every process follows one protocol (`Schemas/ledger-layout.md`, "The key store's life
-/// cycle"), built on `KeyStoreLock`: opens of `keys/` under the shared lock, every change under
+/// cycle"), built on `FileLock.keyStore`: opens of `keys/` under the shared lock, every change under
 /// the exclusive one. A handle on a replaced file still reads every key that existed then, so it
 /// is reopened only before a change (under the exclusive lock) and when a stream has no record in
 /// it (the key may have been made in the new file since).
@@ -42,7 +42,7 @@ final class KeyStore: Sendable {
     static let databaseNames = ["stream-keys", "meta"]
 
     let directory: String
-    let lock: KeyStoreLock
+    let lock: FileLock
     let configuration: Environment.Configuration
     private let opened: Mutex<Opened>
     private let cache = Mutex<[StreamID: State]>([:])
@@ -57,7 +57,7 @@ final class KeyStore: Sendable {
     /// caller decided it is a new data directory), else refused.
     init(dataDirectory: String, configuration: Environment.Configuration, create: Bool, events: UInt64) throws {
         directory = dataDirectory + "/keys"
-        lock = KeyStoreLock(dataDirectory: dataDirectory, readOnly: configuration.readOnly)
+        lock = FileLock.keyStore(dataDirectory: dataDirectory, readOnly: configuration.readOnly)
         self.configuration = configuration
         try Self.clearLeftovers(directory, lock: lock)
         let directory = self.directory
@@ -252,7 +252,7 @@ final class KeyStore: Sendable {
     /// (the file-system fallback's old copy). Between the fallback's two renames `keys/` is
     /// missing while `keys.old/` and a complete `keys.next/` exist: the swap is finished.
     /// Done under the exclusive lock, so a replacement in progress is never mistaken for one.
-    static func clearLeftovers(_ directory: String, lock: KeyStoreLock) throws {
+    static func clearLeftovers(_ directory: String, lock: FileLock) throws {
         let next = directory + ".next", old = directory + ".old"
         func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
         guard exists(next) || exists(old), !lock.readOnly else { return }

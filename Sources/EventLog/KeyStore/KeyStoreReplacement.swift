@@ -16,7 +16,7 @@ import Glibc
 /// its ledger transaction commits, so a full disk fails it with nothing changed.
 final class KeyStoreReplacement {
     private let store: KeyStore
-    private var held: KeyStoreLock.Held?
+    private var held: FileLock.Held?
     /// The streams whose keys this destroys, with when (the marker's time).
     let destroyed: [(stream: StreamID, atMicroseconds: Int64)]
     /// The replacement's generation: one more than the file it replaces (`meta/generation`). The

@@ -67,6 +67,14 @@ public final class EventLog: Sendable {
             configuration.keys.readOnly = true
         }
         do {
+            // Opens take their decisions on what they find (an empty file, a key store beside no
+            // ledger, a first pair id) one at a time, never on what another open is making.
+            var held: FileLock.Held?
+            if !configuration.ledger.readOnly {
+                try Environment.createDirectory(directory)
+                held = try FileLock.opening(dataDirectory: directory, readOnly: false).acquire(.exclusive)
+            }
+            defer { held?.release() }
             return try EventLog(directory: directory, configuration: configuration)
         } catch {
             throw EventLogError.wrap(error)
@@ -79,7 +87,7 @@ public final class EventLog: Sendable {
         let ledgerPath = directory + "/ledger"
         var ledgerFile = stat()
         let ledgerSize: Int? = stat(ledgerPath + "/data.mdb", &ledgerFile) == 0 ? Int(ledgerFile.st_size) : nil
-        try KeyStore.clearLeftovers(directory + "/keys", lock: KeyStoreLock(dataDirectory: directory, readOnly: configuration.keys.readOnly))
+        try KeyStore.clearLeftovers(directory + "/keys", lock: FileLock.keyStore(dataDirectory: directory, readOnly: configuration.keys.readOnly))
         if (ledgerSize ?? 0) == 0 && KeyStore.exists(in: directory) {
             // No ledger (or an empty file) beside a key store: only a key store with no keys may
             // be the rest of a first open that a crash interrupted.

@@ -109,7 +109,7 @@ public final class LedgerWrite: EventStoreWrite {
     /// Prepares, now, the key store's replacement that destroys the keys of `streams` (closed in
     /// this transaction), and has `EventLog.write` swap it in once this transaction commits. The
     /// preparing is what needs disk space: should it fail, the transaction fails with nothing
-    /// changed. The key store stays locked until then (see `KeyStoreLock`).
+    /// changed. The key store stays locked until then (see `FileLock`).
     public func destroyKeysOnCommit(_ streams: [StreamID], atMicroseconds time: Int64) throws {
         try wrapped {
             for stream in streams {
