@@ -1,3 +1,5 @@
+import Failures
+
 extension LanguageTag {
     /// A tag as a person types it: `en_US`, `en-us`, `EN`, a locale such as `en_US.UTF-8` (from
     /// `LANG`) or an English language name (`German`, `portuguese`) are read as the tag they
@@ -40,6 +42,12 @@ extension LanguageTag {
     static func suggestion(for tag: String) -> String? {
         let parts = tag.split(separator: "-").map(String.init)
         guard let first = parts.first else { return nil }
+        if parts.count == 1, first.count > 3 {
+            // A language's name misspelt (`portugese`, `germna`): the tag of the nearest name.
+            let known = LanguageCatalog.languages.filter { $0.key != "xx" }
+            let near = NameSuggestion.nearest(to: first, among: Array(known.values))
+            if near.count == 1, let code = known.first(where: { $0.value == near[0] })?.key { return "\(code) (\(near[0]))" }
+        }
         let language = Self.commonMistakes[first] ?? first
         guard LanguageCatalog.languages[language] != nil, language != "xx" else { return nil }
         guard parts.count == 2 else { return language == first ? nil : language }

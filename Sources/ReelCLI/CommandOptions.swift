@@ -7,7 +7,7 @@ import Foundation
 /// `--help` and ignored, so `reel --offline backup D` or `REEL_USER` in a shell is no mistake;
 /// a malformed `--user` is refused by every command all the same.
 struct CommandOptions<Scope: OptionScope>: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(Scope.dataDirectoryHelp, valueName: "dir"), completion: .directory, transform: PathArgument.parse)
+    @Option(name: .long, help: ArgumentHelp(Scope.dataDirectoryHelp, valueName: "dir", visibility: Scope.usesDataDirectory ? .default : .hidden), completion: .directory, transform: PathArgument.parse)
     var dataDir: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -94,6 +94,8 @@ typealias AccountOptions = CommandOptions<AccountOnly>
 typealias TimedAccountOptions = CommandOptions<PrintingTimes<AccountOnly>>
 /// The options of a command that reads the catalog, or asks TMDb, for no account (`tmdb status`).
 typealias CatalogOptions = CommandOptions<CatalogOnly>
+/// The options of a command about TMDb credentials only (`tmdb login`, `tmdb logout`).
+typealias CredentialOptions = CommandOptions<CredentialsOnly>
 /// The options of a command about the whole ledger or its files (`backup`, `audit verify`).
 typealias LedgerOptions = CommandOptions<LedgerOnly>
 /// The options of such a command that prints times (`accounts`, `cache stats`, `account verify-export`).

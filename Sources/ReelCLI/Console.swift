@@ -62,7 +62,15 @@ enum Console {
 
     /// `reel: MESSAGE` on stderr, on one line, with anything quoted from elsewhere made safe.
     static func error(_ message: String) {
-        _ = writeAll(STDERR_FILENO, Array("reel: \(TerminalText.field(message))\n".utf8))
+        _ = writeAll(STDERR_FILENO, Array("reel: \(shortened(TerminalText.field(message)))\n".utf8))
+    }
+
+    /// A message that quotes an argument of thousands of characters keeps its beginning and its
+    /// end (where the advice is) and says how much was left out between them.
+    static func shortened(_ message: String, limit: Int = 600) -> String {
+        guard message.count > limit else { return message }
+        let head = message.prefix(limit * 2 / 3), tail = message.suffix(limit / 4)
+        return "\(head)…(\(GroupedDigits.of(message.count - head.count - tail.count)) characters left out)…\(tail)"
     }
 
     /// Bytes to stderr as they are (progress lines, prompts): nothing to do when it fails.

@@ -8,11 +8,14 @@ protocol OptionScope {
     static var dataDirectoryHelp: String { get }
     /// Whether the command prints times in text, so that `--utc` is in its help.
     static var printsTimes: Bool { get }
+    /// Whether the command reads or writes the data directory, so that `--data-dir` is in its help.
+    static var usesDataDirectory: Bool { get }
 }
 
 extension OptionScope {
     static var dataDirectoryHelp: String { "Where the ledger lives (env REEL_DATA_DIR; default $XDG_DATA_HOME/reel)." }
     static var printsTimes: Bool { false }
+    static var usesDataDirectory: Bool { true }
 }
 
 /// The scope `Base` of a command that prints times as well (`history`, `accounts`).
@@ -21,6 +24,7 @@ enum PrintingTimes<Base: OptionScope>: OptionScope {
     static var usesCatalog: Bool { Base.usesCatalog }
     static var dataDirectoryHelp: String { Base.dataDirectoryHelp }
     static var printsTimes: Bool { true }
+    static var usesDataDirectory: Bool { Base.usesDataDirectory }
 }
 
 enum AccountAndCatalog: OptionScope {
@@ -49,4 +53,11 @@ enum DemoScope: OptionScope {
     static let usesCatalog = true
     static let dataDirectoryHelp = "Where the tour's ledger goes (env REEL_DATA_DIR; default a new reel-demo-… directory in $TMPDIR, else /tmp)."
     static let printsTimes = true
+}
+
+/// `tmdb login` and `tmdb logout`: the credentials file, which is not in the data directory.
+enum CredentialsOnly: OptionScope {
+    static let usesAccount = false
+    static let usesCatalog = false
+    static let usesDataDirectory = false
 }

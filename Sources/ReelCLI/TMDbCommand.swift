@@ -28,7 +28,7 @@ struct TMDbCommand: AsyncParsableCommand {
                 let status = try await app.credentialStatus()
                 try global.json ? printJSON(json(status)) : render(status)
                 if status.accepted == false { throw ExitCode(ExitStatus.credentials.rawValue) }
-                if status.checked && status.accepted == nil { throw ExitCode(ExitStatus.unavailable.rawValue) }
+                if status.checked && status.accepted == nil { throw ExitCode(ExitStatus(status.failure ?? .unavailable).rawValue) }
             }
         }
 
@@ -67,7 +67,7 @@ struct TMDbCommand: AsyncParsableCommand {
             discussion: "Example: reel tmdb login < token.txt. A 32-character hexadecimal value is a v3 API key; anything else is taken as the API Read Access Token."
         )
 
-        @OptionGroup var global: CatalogOptions
+        @OptionGroup var global: CredentialOptions
 
         @Flag(name: .customLong("api-key"), help: "The value is a v3 API key (default: guessed from its shape).")
         var apiKey = false
@@ -128,7 +128,7 @@ struct TMDbCommand: AsyncParsableCommand {
     struct Logout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "logout", abstract: "Remove the saved credential file (environment variables are not touched).")
 
-        @OptionGroup var global: LedgerOptions
+        @OptionGroup var global: CredentialOptions
 
         func run() async throws {
             try await global.withApplication { app in

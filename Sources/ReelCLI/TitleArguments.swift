@@ -74,7 +74,8 @@ enum TitleChoice {
     static let shown = 9
 
     static func label(_ summary: TitleSummary) -> String {
-        "\(summary.key.mediaType.noun) \(summary.key.id) \(TerminalText.field(summary.label))"
+        // As every list and history line writes a title's id (`tv 1396`), which the commands take.
+        "\(summary.key.mediaType.rawValue) \(summary.key.id) \(TerminalText.field(summary.label))"
     }
 
     /// What did not happen when no title was chosen: `nothing saved`.
@@ -91,7 +92,7 @@ enum TitleChoice {
         let more = candidates.count > 5 ? " and \(candidates.count - 5) more" : ""
         return Failure(
             .usage,
-            "\"\(TerminalText.field(text))\" could be \(candidates.count) titles: \(named)\(more); \(nothing(command)). Name one by id (reel \(command) \(candidates[0].key.mediaType.noun) \(candidates[0].key.id)) or narrow with --type and --year")
+            "\"\(TerminalText.field(text))\" could be \(candidates.count) titles: \(named)\(more); \(nothing(command)). Name one by id (reel \(command) \(candidates[0].key.mediaType.rawValue) \(candidates[0].key.id)) or narrow with --type and --year")
     }
 
     /// Lists up to nine candidates on stderr and reads a number; `nil` when nothing was chosen.
@@ -99,6 +100,9 @@ enum TitleChoice {
         let listed = Array(candidates.prefix(shown))
         var prompt = "\"\(TerminalText.field(text))\" could be:\n"
         for (index, summary) in listed.enumerated() { prompt += "  \(index + 1)  \(label(summary))\n" }
+        if candidates.count > listed.count {
+            prompt += "  and \(candidates.count - listed.count) more (narrow with --type and --year)\n"
+        }
         prompt += "Which one? [1-\(listed.count), Enter to cancel] "
         Console.writeError(prompt)
         guard let line = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {

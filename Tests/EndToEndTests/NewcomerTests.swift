@@ -447,4 +447,64 @@ import Testing
         let refused = try Harness.validate(String(decoding: try JSONSerialization.data(withJSONObject: broken), as: UTF8.self), against: "cli/demo.schema.json")
         #expect(refused.status != 0, "a document missing a hash passed the demo schema")
     }
+
+    // MARK: - 9. What a second look found
+
+    /// `tmdb login` and `logout` keep the credentials file, not the data directory, and ask no
+    /// account: their help lists neither, nor `--offline` (`--no-check` is login's way).
+    @Test func credentialCommandsListOnlyTheirOwnOptions() throws {
+        let place = Place()
+        for command in [["tmdb", "login"], ["tmdb", "logout"]] {
+            let help = try place.reel(command + ["--help"])
+            #expect(help.status == 0)
+            for hidden in ["--offline", "--data-dir", "--user"] { #expect(!help.stdout.contains(hidden), "\(command): \(hidden) in \(help.stdout)") }
+            #expect(help.stdout.contains("--json"), "\(help.stdout)")
+        }
+        let status = try place.reel(["tmdb", "status", "--help"])
+        #expect(status.stdout.contains("--offline") && status.stdout.contains("--data-dir"), "\(status.stdout)")
+    }
+
+    /// An answer from /authentication that makes no sense is bad data (65), not TMDb down (69).
+    @Test func aMalformedAnswerToTheCredentialCheckIsBadData() throws {
+        let server = try FakeTMDbProcess()
+        var home = CatalogCommandTests.Home(server: server)
+        home.environment["XDG_STATE_HOME"] = temporaryDirectory("newcomer-state-malformed")
+        try server.fault("kind=malformed&path=/authentication&count=20")
+        let out = try home.reel(["tmdb", "status"])
+        #expect(out.status == 65, "exit \(out.status): \(out.stderr)")
+        #expect(out.stderr.split(separator: "\n").count == 1 && out.stderr.contains("/authentication"), "\(out.stderr)")
+        let json = try home.json(["tmdb", "status"], status: 65, schema: "tmdb-status.schema.json")
+        #expect(json["accepted"] is NSNull && json["checked"] as? Bool == true, "\(json)")
+    }
+
+    /// An argument of thousands of characters is not echoed whole: the line keeps its start and its
+    /// end and says how much was left out.
+    @Test func aHugeArgumentIsNotEchoedWhole() throws {
+        let place = Place()
+        let huge = String(repeating: "x", count: 20_000)
+        let stderr = try place.fails(["settings", "language", huge], status: 64, "characters left out")
+        #expect(stderr.count < 1_000, "\(stderr.count) characters")
+        #expect(stderr.contains("is not a language tag"), "\(stderr)")
+        #expect(stderr.hasSuffix("(see 'reel help')\n"), "\(stderr)")
+    }
+
+    /// Removing from a data directory with no ledger changes nothing and makes nothing.
+    @Test func removingWhereThereIsNoLedgerMakesNone() throws {
+        let place = Place(ledger: Ledger(dir: temporaryDirectory("newcomer-none") + "/data"))
+        let out = try place.reel(["fav", "remove", "movie", "550", "--quiet"], user: "ann")
+        #expect(out.status == 0 && out.stdout == "movie 550 Fight Club (1999) is not saved; nothing to do\n", "\(out.stdout)\(out.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: place.ledger.dir), "the data directory was made")
+        let json = try place.json(["fav", "remove", "movie", "550"], user: "ann", schema: "command-result.schema.json")
+        #expect((json["appended"] as? [Any])?.isEmpty == true && json["changed"] as? Bool == false && json["stream"] is NSNull, "\(json)")
+        #expect(!FileManager.default.fileExists(atPath: place.ledger.dir), "the data directory was made")
+    }
+
+    /// A language's name misspelt gets the nearest one suggested.
+    @Test func aMisspeltLanguageNameGetsTheNearestSuggested() throws {
+        let place = Place()
+        try place.fails(["settings", "language", "portugese"], user: "ann", status: 64, "did you mean pt (Portuguese)?")
+        try place.fails(["settings", "language", "Germna"], user: "ann", status: 64, "did you mean de (German)?")
+        try place.fails(["settings", "language", "klingon"], user: "ann", status: 64, "('reel languages' lists them)")
+        #expect(try place.reel(["settings", "language", "portuguese"], user: "ann").status == 0)
+    }
 }

@@ -10,12 +10,14 @@ import Testing
     typealias Ledger = LedgerCommandTests.Ledger
 
     /// Exit `status` and one line on stderr naming `message`, besides the sample catalog's note.
-    static func fails(_ ledger: Ledger, _ arguments: [String], status: Int32, _ message: String) throws {
+    @discardableResult
+    static func fails(_ ledger: Ledger, _ arguments: [String], status: Int32, _ message: String) throws -> String {
         let out = try ledger.reel(arguments, user: "ann")
         let lines = out.stderr.split(separator: "\n").filter { !$0.hasPrefix("reel: note:") }
         #expect(out.status == status, "\(arguments): exit \(out.status), \(out.stderr)")
         #expect(lines.count == 1 && lines[0].hasPrefix("reel: ") && lines[0].contains(message), "\(arguments): \(out.stderr)")
         #expect(out.stdout.isEmpty, "\(arguments): \(out.stdout)")
+        return out.stderr
     }
 
     static func saved(_ ledger: Ledger) throws -> [String] {
@@ -124,5 +126,24 @@ import Testing
         let cancelled = try cancel.waitFor("exit ")
         #expect(cancelled.contains("reel: cancelled; nothing saved") && cancelled.contains("exit 64"), "\(cancelled)")
         #expect(try Self.saved(ledger) == ["movie 57158"])
+
+        // More candidates than the nine listed: the rest are counted, and how to narrow is said.
+        let many = try TerminalSession([Harness.binaries + "/reel", "fav", "add", "the"], environment: environment)
+        defer { many.end() }
+        let listed = try many.waitFor("Which one? [1-9, Enter to cancel]")
+        #expect(listed.contains("  and 11 more (narrow with --type and --year)"), "\(listed)")
+        #expect(listed.contains("tv 2316 The Office (2005)"), "\(listed)")
+        try many.type("Enter")
+        #expect(try many.waitFor("exit ").contains("exit 64"))
+    }
+
+    /// Candidates name a title's id as every list and history line does (`tv 1396`), and the
+    /// command suggested works as written.
+    @Test func candidatesNameIdsAsListsDo() throws {
+        let ledger = Ledger()
+        let refused = try Self.fails(ledger, ["fav", "add", "bad"], status: 64, "\"bad\" could be 2 titles: tv 1396 Breaking Bad (2008), movie 429")
+        #expect(refused.contains("Name one by id (reel fav add tv 1396)"), "\(refused)")
+        let suggested = try ledger.reel(["fav", "add", "tv", "1396"], user: "ann")
+        #expect(suggested.status == 0 && suggested.stdout.contains("added tv 1396 Breaking Bad (2008)"), "\(suggested.stderr)")
     }
 }

@@ -8,19 +8,23 @@ extension Application {
         let found = try credentials()
         var accepted: Bool?
         var problem: String?
+        var failure: FailureKind?
         if let found, !configuration.offline {
             let limits = CatalogLimits.from(environment: configuration.environment)
             if let error = await check(found.credentials, limits: limits) {
                 if case .invalidCredentials = error { accepted = false }
                 problem = error.description
+                failure = error.kind
                 if Self.lacksAuthentication(error) {
                     // A server (a proxy, a mirror) without TMDb's /authentication: a small catalog
                     // request says as much about the credential.
                     if let second = await check(found.credentials, limits: limits, byCatalogRequest: true) {
                         if case .invalidCredentials = second { accepted = false }
+                        failure = second.kind
                         problem = "could not verify the credential: \(configuration.catalogBaseURL) has no /authentication, and a catalog request failed: \(second)"
                     } else {
                         accepted = true
+                        failure = nil
                         problem = "\(configuration.catalogBaseURL) has no /authentication; a catalog request with the credential works"
                     }
                 }
@@ -30,7 +34,7 @@ extension Application {
         }
         return CredentialStatus(
             found: found, configFile: store.path, baseURL: configuration.catalogBaseURL, checked: found != nil && !configuration.offline,
-            accepted: accepted, problem: problem)
+            accepted: accepted, problem: problem, failure: failure)
     }
 
     /// Saves `credentials` in Reel's credentials file (mode 0600), after asking TMDb whether it

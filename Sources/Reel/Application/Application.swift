@@ -127,6 +127,13 @@ public final class Application: Sendable {
     func record(_ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil, step: (DeletionStep) -> Void = { _ in }) throws
         -> CommandReport
     {
+        // A command that would change nothing (removing what no ledger holds) makes no ledger.
+        if try existingLedger() == nil {
+            let decision = try Decider.decide(command, for: handle, state: nil)
+            if decision.events.isEmpty {
+                return CommandReport(handle: handle, stream: nil, outcomes: decision.outcomes, appended: [], state: nil)
+            }
+        }
         let report = try ledger().execute(command, for: handle, photo: photo, step: step)
         loaded.withLock { _ = $0.views.removeValue(forKey: handle) }
         return report

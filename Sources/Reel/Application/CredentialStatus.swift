@@ -1,4 +1,5 @@
 import Catalog
+public import Failures
 
 /// Which TMDb credential is configured, where from, and whether TMDb accepts it.
 public struct CredentialStatus: Sendable {
@@ -13,4 +14,7 @@ public struct CredentialStatus: Sendable {
     public let accepted: Bool?
     /// Why TMDb refused it or could not be asked.
     public let problem: String?
+    /// What kind of failure `problem` is, when TMDb could not say yes (refused credentials, no
+    /// network, an answer that made no sense); `nil` when it accepted them or was not asked.
+    public let failure: FailureKind?
 }

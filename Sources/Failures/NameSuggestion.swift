@@ -1,10 +1,10 @@
 /// The names a mistyped one was probably meant to be: those within a small edit distance
 /// (Damerau–Levenshtein, so `exprot` is one step from `export`), else the one it is the start of.
-enum NameSuggestion {
+public enum NameSuggestion {
     /// The nearest of `names` to `typed`, best first; several only when they are equally near.
     /// Empty when nothing is near: a word of three letters or fewer may be one edit off, a longer
     /// one two, so `foo` is not taken for `fav`. A word that starts a few names (`acc`) names them.
-    static func nearest(to typed: String, among names: [String]) -> [String] {
+    public static func nearest(to typed: String, among names: [String]) -> [String] {
         let typed = typed.lowercased()
         let allowed = typed.count <= 3 ? 1 : 2
         let scored = names.map { (name: $0, distance: distance(typed, $0.lowercased())) }.filter { $0.distance <= allowed }
@@ -17,7 +17,7 @@ enum NameSuggestion {
 
     /// The optimal-string-alignment distance: insertions, deletions, substitutions and swaps
     /// of two neighbouring characters each count one.
-    static func distance(_ a: String, _ b: String) -> Int {
+    public static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
