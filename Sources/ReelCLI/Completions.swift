@@ -12,6 +12,12 @@ enum Completions {
         return Application.englishGenreNames(type).filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
     }
 
+    /// `saved --genre`: the genre names of movies and of series (a saved list holds both).
+    static let savedGenres = CompletionKind.custom { _, _, prefix in
+        Array(Set(Application.englishGenreNames(.movie) + Application.englishGenreNames(.tv)))
+            .filter { $0.lowercased().hasPrefix(prefix.lowercased()) }.sorted()
+    }
+
     /// `settings language`: the language codes, and once one is typed, its tags with a region
     /// (`pt` → `pt`, `pt-AO` … `pt-BR` … `pt-PT` …).
     static let languageTags = CompletionKind.custom { _, _, prefix in

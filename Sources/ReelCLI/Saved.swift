@@ -22,7 +22,7 @@ struct Saved: AsyncParsableCommand {
     @Option(help: "Order by added (default), title, release or rating.") var sort: SavedListQuery.Order = .added
     @Flag(help: "Last saved, Z, newest or best first (the default for --sort release and rating).") var desc = false
     @Flag(help: "First saved, A, oldest or worst first (the default for --sort added and title).") var asc = false
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only titles with all of these genres (names or ids).", valueName: "genre"))
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Only titles with all of these genres (names or ids).", valueName: "genre"), completion: Completions.savedGenres)
     var genre: [String] = []
     @Flag(help: "With several --genre: titles with any of them.") var anyGenre = false
     @Option(name: .customLong("as-of"), help: AsOfArgument.help, transform: AsOfArgument.parse) var asOf: AsOfArgument?

@@ -144,6 +144,7 @@ import Testing
         #expect(try Self.bashCompletions("reel account import x --format ", in: dir) == ["imdb", "letterboxd", "reel", "trakt"])
         #expect(try Self.bashCompletions("reel series --genre Sc", in: dir) == ["Sci-Fi & Fantasy"])
         #expect(try Self.bashCompletions("reel movies --genre Sc", in: dir) == ["Science Fiction"])
+        #expect(try Self.bashCompletions("reel saved --genre Sc", in: dir) == ["Sci-Fi & Fantasy", "Science Fiction"])
         #expect(try Self.bashCompletions("reel settings language pt-B", in: dir).contains("pt-BR"))
         #expect(try Self.bashCompletions("reel mov", in: dir) == ["movies"])
     }
@@ -180,7 +181,7 @@ import Testing
             (["fav", "add"], true, true), (["saved"], true, true), (["movies"], true, true), (["account", "export"], true, true),
             (["settings", "name"], true, false), (["settings", "show"], true, false), (["about"], true, false),
             (["account", "delete"], true, false),
-            (["tmdb", "status"], false, true), (["tmdb", "login"], false, true), (["demo"], false, true),
+            (["tmdb", "status"], false, true), (["tmdb", "login"], false, false), (["demo"], false, true),
             (["backup"], false, false), (["tmdb", "logout"], false, false), (["cache", "stats"], false, false),
             (["accounts"], false, false), (["audit", "verify"], false, false), (["projections", "rebuild"], false, false),
         ]
@@ -188,7 +189,9 @@ import Testing
             let options = try Self.options(command)
             #expect(options.contains("--user <handle>") == user, "\(command) --user: \(options)")
             #expect(options.contains("--offline") == offline, "\(command) --offline: \(options)")
-            #expect(options.contains("--data-dir <dir>") && options.contains("--json"), "\(command): \(options)")
+            // The credential commands keep Reel's credentials file, not the data directory.
+            let dataDirectory = command != ["tmdb", "login"] && command != ["tmdb", "logout"]
+            #expect(options.contains("--data-dir <dir>") == dataDirectory && options.contains("--json"), "\(command): \(options)")
         }
     }
 
