@@ -44,16 +44,16 @@ struct TMDbCommand: AsyncParsableCommand {
 
         private func render(_ status: CredentialStatus) {
             guard let found = status.found else {
-                Console.line("catalog: the bundled sample catalog (no TMDb credentials)")
-                Console.line("to use TMDb: export TMDB_API_TOKEN=… or run 'reel tmdb login' (writes \(status.configFile), mode 0600)")
+                Console.line(Terminal.fit("catalog: the bundled sample catalog (no TMDb credentials)"))
+                Console.line(Terminal.fit("to use TMDb: export TMDB_API_TOKEN=… or run 'reel tmdb login' (writes \(status.configFile), mode 0600)"))
                 return
             }
-            Console.line("catalog: TMDb at \(status.baseURL)")
-            Console.line("credential: \(found.credentials) from \(found.source)")
+            Console.line(Terminal.fit("catalog: TMDb at \(status.baseURL)"))
+            Console.line(Terminal.fit("credential: \(found.credentials) from \(found.source)"))
             if !status.checked {
                 Console.line("not checked (offline)")
             } else if status.accepted == true {
-                Console.line(status.problem.map { "TMDb accepts it (\($0))" } ?? "TMDb accepts it")
+                Console.line(Terminal.fit(status.problem.map { "TMDb accepts it (\($0))" } ?? "TMDb accepts it"))
             } else if let problem = status.problem {
                 Console.error(problem)
             }

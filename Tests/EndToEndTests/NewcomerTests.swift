@@ -381,7 +381,7 @@ import Testing
         home.environment["XDG_STATE_HOME"] = temporaryDirectory("newcomer-state-tmdb")
         try server.fault("kind=status&status=404&path=/authentication&count=20")
 
-        let text = try home.reel(["tmdb", "status"])
+        let text = try home.reel(["tmdb", "status"], environment: ["COLUMNS": "200"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stderr.isEmpty, "\(text.stderr)")
         #expect(text.stdout.split(separator: "\n").map(String.init) == [
@@ -389,11 +389,17 @@ import Testing
             "credential: TMDb read access token (hidden) from the environment (TMDB_API_TOKEN)",
             "TMDb accepts it (\(server.baseURL) has no /authentication; a catalog request with the credential works)",
         ], "\(text.stdout)")
+        // In a narrow terminal the prose wraps at spaces.
+        let narrow = try home.reel(["tmdb", "status"], environment: ["COLUMNS": "40"])
+        for line in narrow.stdout.split(separator: "\n") where line.contains(" ") {
+            #expect(line.count <= 40, "\(line)")
+        }
+        #expect(narrow.stdout.replacingOccurrences(of: "\n", with: " ").contains("a catalog request with the credential works"), "\(narrow.stdout)")
         let json = try home.json(["tmdb", "status"], schema: "tmdb-status.schema.json")
         #expect(json["accepted"] as? Bool == true && json["checked"] as? Bool == true)
         #expect(json["problem"] as? String == "\(server.baseURL) has no /authentication; a catalog request with the credential works", "\(json)")
         let paths = try server.stats()["byPath"] as? [String: Int] ?? [:]
-        #expect(paths["/authentication"] == 2 && paths["/genre/movie/list"] == 2, "\(paths)")
+        #expect(paths["/authentication"] == 3 && paths["/genre/movie/list"] == 3, "\(paths)")
 
         // The catalog request failing too: not verified, and TMDb could not be reached (69).
         try server.fault("kind=status&status=503&path=/genre&count=100")
