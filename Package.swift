@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "Reel", targets: ["Reel"]),
+        .library(name: "ReelApp", targets: ["ReelApp"]),
         .library(name: "Catalog", targets: ["Catalog"]),
         .library(name: "Failures", targets: ["Failures"]),
         .library(name: "JSONKit", targets: ["JSONKit"]),
@@ -41,6 +42,12 @@ let package = Package(
             name: "CLMDB",
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
+        ),
+        // ncursesw comes from the system too (Debian: libncurses-dev), for the terminal app.
+        .systemLibrary(
+            name: "CNcursesW",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
         ),
         // What kind of failure an error is (usage, not found, tampered, ...), for every module.
         .target(name: "Failures", swiftSettings: hygiene),
@@ -98,10 +105,14 @@ let package = Package(
             name: "fake-tmdb",
             dependencies: ["FakeTMDb", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The terminal app (`reel ui`): a pure model, update and view over the application core,
+        // and a driver on ncursesw that owns the terminal and runs effects on tasks.
+        .target(name: "ReelApp", dependencies: ["Reel", "CNcursesW"], swiftSettings: hygiene),
         .executableTarget(
             name: "reel",
-            // The command-line face: it imports the application core and nothing below it.
-            dependencies: ["Reel", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // The command-line face: it imports the application core (and the terminal app, a
+            // face of its own) and nothing below it.
+            dependencies: ["Reel", "ReelApp", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/ReelCLI",
             swiftSettings: hygiene
         ),
@@ -133,6 +144,7 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "JSONKit", "Ledger", "EventLog", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // Reel, Ledger and LMDB only to craft hostile exports with valid hashes (CraftedExport).
         .testTarget(name: "EndToEndTests", dependencies: ["EventLog", "Reel", "Ledger", "LMDB", "ReelTestSupport"]),

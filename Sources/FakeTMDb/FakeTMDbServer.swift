@@ -116,12 +116,13 @@ final class ServerState: Sendable {
         }
     }
 
-    func recordArrival(path: String) {
+    func recordArrival(path: String, page: String? = nil) {
         let elapsed = ContinuousClock.now - started
         let ns = UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000)
         stats.withLock { s in
             s.requests += 1
             s.byPath[path, default: 0] += 1
+            if let page { s.byPage["\(path)?page=\(page)", default: 0] += 1 }
             s.arrivals.append(ns)
             s.inFlight += 1
             s.maxInFlight = max(s.maxInFlight, s.inFlight)
@@ -201,7 +202,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             return send(Reply(status: 404, body: SampleResponder.resourceNotFound.body), head: head, context: context, counted: false)
         }
         let apiPath = String(path.dropFirst(2))
-        state.recordArrival(path: apiPath)
+        state.recordArrival(path: apiPath, page: query.first { $0.name == "page" }?.value)
         var reply = answer(apiPath, query, head)
         reply.delay += state.options.latency
         send(reply, head: head, context: context, counted: true)

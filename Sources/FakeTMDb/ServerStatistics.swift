@@ -6,6 +6,9 @@ import Ledger
 public struct ServerStatistics: Sendable, Equatable {
     public var requests = 0
     public var byPath: [String: Int] = [:]
+    /// Requests that asked for a page, by path and page (`/discover/movie?page=2`): what a test
+    /// of paging counts.
+    public var byPage: [String: Int] = [:]
     public var byStatus: [Int: Int] = [:]
     public var notModified = 0
     public var unauthorized = 0
@@ -42,6 +45,7 @@ public struct ServerStatistics: Sendable, Equatable {
         [
             "requests": .integer(Int64(requests)),
             "byPath": .object(byPath.mapValues { .integer(Int64($0)) }),
+            "byPage": .object(byPage.mapValues { .integer(Int64($0)) }),
             "byStatus": .object(Dictionary(uniqueKeysWithValues: byStatus.map { (String($0.key), JSONValue.integer(Int64($0.value))) })),
             "notModified": .integer(Int64(notModified)),
             "unauthorized": .integer(Int64(unauthorized)),

@@ -1,4 +1,5 @@
 import Reel
+import ReelApp
 import ArgumentParser
 import Foundation
 
@@ -14,7 +15,7 @@ struct ReelCommand: AsyncParsableCommand {
         subcommands: [
             Movies.self, Series.self, Search.self, Show.self, Person.self, Genres.self,
             Fav.self, Saved.self, SettingsCommand.self, Languages.self, History.self, Accounts.self, Audit.self, Projections.self,
-            Account.self, Backup.self, CacheCommand.self, TMDbCommand.self, About.self, Demo.self,
+            Account.self, Backup.self, CacheCommand.self, TMDbCommand.self, About.self, Demo.self, UICommand.self,
         ]
     )
 
@@ -26,7 +27,11 @@ struct ReelCommand: AsyncParsableCommand {
         // LMDB's assertions and faults in a damaged file: one line and 65, not a backtrace.
         Application.reportDamagedFilesInOneLine(prefix: "reel: ", exitStatus: ExitStatus.integrityFailure.rawValue)
         do {
-            var command = try parseAsRoot(prepared(Array(CommandLine.arguments.dropFirst())))
+            var arguments = Array(CommandLine.arguments.dropFirst())
+            // `reel` alone at a terminal opens the terminal app; elsewhere (a pipe, a script) it
+            // prints the help as before.
+            if arguments.isEmpty && TerminalApp.canRun { arguments = ["ui"] }
+            var command = try parseAsRoot(prepared(arguments))
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

@@ -10,13 +10,30 @@ import Testing
         #expect(out.status == 0, "\(out.stderr)")
     }
 
-    @Test func theCommandLineImportsOnlyTheCoreAndArgumentParser() throws {
-        let system: Set<String> = ["Foundation", "Glibc", "Synchronization", "Dispatch"]
-        for (file, text) in try Self.commandLineSources() {
-            for line in text.split(separator: "\n") where line.range(of: #"^\s*(public |internal )?import "#, options: .regularExpression) != nil {
-                let module = String(line.split(separator: " ").last!)
-                #expect(module == "Reel" || module == "ArgumentParser" || system.contains(module), "\(file) imports \(module)")
+    static let system: Set<String> = ["Foundation", "Glibc", "Synchronization", "Dispatch"]
+
+    /// The command line imports the core, the terminal app (a face of its own, which `reel ui`
+    /// hands over to) and ArgumentParser.
+    @Test func theCommandLineImportsOnlyTheCoreTheTerminalAppAndArgumentParser() throws {
+        for (file, text) in try Self.sources("ReelCLI") {
+            for module in Self.imports(text) {
+                #expect(["Reel", "ReelApp", "ArgumentParser"].contains(module) || Self.system.contains(module), "\(file) imports \(module)")
             }
+        }
+    }
+
+    /// The terminal app is a front end: the core and ncursesw, nothing below the core.
+    @Test func theTerminalAppImportsOnlyTheCoreAndNcurses() throws {
+        for (file, text) in try Self.sources("ReelApp") {
+            for module in Self.imports(text) {
+                #expect(module == "Reel" || module == "CNcursesW" || Self.system.contains(module), "\(file) imports \(module)")
+            }
+        }
+    }
+
+    static func imports(_ text: String) -> [String] {
+        text.split(separator: "\n").filter { $0.range(of: #"^\s*(public |internal )?import "#, options: .regularExpression) != nil }.map {
+            String($0.split(separator: " ").last!)
         }
     }
 
@@ -31,10 +48,12 @@ import Testing
         }
     }
 
-    static func commandLineSources() throws -> [(String, String)] {
-        let directory = Harness.root + "/Sources/ReelCLI"
-        return try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".swift") }.sorted().map {
-            ($0, try String(contentsOfFile: directory + "/" + $0, encoding: .utf8))
-        }
+    static func commandLineSources() throws -> [(String, String)] { try sources("ReelCLI") }
+
+    /// Every Swift file below `Sources/FOLDER`, by its path there.
+    static func sources(_ folder: String) throws -> [(String, String)] {
+        let directory = Harness.root + "/Sources/" + folder
+        let files = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        return try files.sorted().map { ($0, try String(contentsOfFile: directory + "/" + $0, encoding: .utf8)) }
     }
 }

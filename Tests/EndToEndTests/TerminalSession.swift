@@ -1,5 +1,6 @@
 import Foundation
 import ReelTestSupport
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -44,6 +45,28 @@ final class TerminalSession {
             if Date() > deadline { throw SessionError.timedOut(waitingFor: text, screen: shown) }
             usleep(50_000)
         }
+    }
+
+    /// Resizes the window (the program in it gets SIGWINCH).
+    func resize(width: Int, height: Int) throws {
+        _ = try Self.tmux(["-S", socket, "resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// Where a pane running `stty -a` before and after a program left the two (see
+    /// `TerminalAppTests.session`).
+    private(set) var sttyDirectory: String?
+
+    func remembering(sttyDirectory: String) -> TerminalSession {
+        self.sttyDirectory = sttyDirectory
+        return self
+    }
+
+    /// The terminal's settings after the program are the ones before it.
+    func expectTerminalRestored(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        guard let directory = sttyDirectory else { return }
+        let before = try String(contentsOfFile: directory + "/before", encoding: .utf8)
+        let after = try String(contentsOfFile: directory + "/after", encoding: .utf8)
+        #expect(!before.isEmpty && before == after, "stty -a before:\n\(before)\nafter:\n\(after)", sourceLocation: sourceLocation)
     }
 
     /// Types `keys` (tmux key names, e.g. "2", "Enter").

@@ -30,6 +30,8 @@ public final class Application: Sendable {
     }
 
     private let loaded = Mutex(Loaded())
+    /// Held while the catalog client is made (`catalog()`).
+    private let catalogMaking = Mutex(())
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -170,9 +172,15 @@ public final class Application: Sendable {
     /// configured, else the bundled sample catalog (with a notice).
     func catalog() throws -> CatalogClient {
         if let client = loaded.withLock({ $0.catalog }) { return client }
-        let client = try makeCatalogClient()
-        loaded.withLock { $0.catalog = client }
-        return client
+        // One maker at a time: two use cases running at once (the terminal app's effects) each
+        // made a client, and the one dropped unclosed crashed the process (AsyncHTTPClient's
+        // deinit precondition). Not under `loaded`: making one reads the credentials through it.
+        return try catalogMaking.withLock { _ in
+            if let client = loaded.withLock({ $0.catalog }) { return client }
+            let client = try makeCatalogClient()
+            loaded.withLock { $0.catalog = client }
+            return client
+        }
     }
 
     /// Says once per process, when the catalog is the bundled sample (no credentials) and it has

@@ -1,0 +1,142 @@
+#ifndef REEL_CNCURSESW_SHIM_H
+#define REEL_CNCURSESW_SHIM_H
+/* The wide-character curses API (cchar_t, wget_wch, mvwadd_wch): asked for before the header. */
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <locale.h>
+#include <ncurses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <sys/ioctl.h>
+
+/* What Swift cannot call: attribute macros (A_BOLD is built by NCURSES_BITS), COLOR_PAIR,
+   getmaxyx, and the FILE pointers newterm takes. */
+
+typedef enum {
+    REEL_ATTR_BOLD = 1,
+    REEL_ATTR_REVERSE = 2,
+    REEL_ATTR_DIM = 4,
+    REEL_ATTR_UNDERLINE = 8,
+} reel_attr_flag;
+
+/// Opens the terminal on the process's stdin and stdout (newterm, not initscr, which exits the
+/// process when the terminal type is unknown) in raw mode (ctrl-c is a key), without echo, with
+/// keypad keys decoded, reads that never wait and no cursor. Returns 0, or -1 when curses
+/// cannot start.
+static inline int reel_curses_open(void) {
+    if (newterm(NULL, stdout, stdin) == NULL) return -1;
+    raw();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    set_escdelay(25);
+    curs_set(0);
+    return 0;
+}
+
+static inline int reel_curses_rows(void) { return getmaxy(stdscr); }
+static inline int reel_curses_columns(void) { return getmaxx(stdscr); }
+
+/// One key: OK with a character, KEY_CODE_YES with a KEY_ code, ERR when none is waiting.
+static inline int reel_curses_key(wint_t *key) { return wget_wch(stdscr, key); }
+
+/// Writes one cell: up to CCHARW_MAX scalars (a character and what combines with it) with
+/// `flags` (reel_attr_flag) in colour pair `pair` (0: the terminal's own colours).
+static inline int reel_curses_cell(int row, int column, const wchar_t *text, int flags, short pair) {
+    attr_t attributes = A_NORMAL;
+    if (flags & REEL_ATTR_BOLD) attributes |= A_BOLD;
+    if (flags & REEL_ATTR_REVERSE) attributes |= A_REVERSE;
+    if (flags & REEL_ATTR_DIM) attributes |= A_DIM;
+    if (flags & REEL_ATTR_UNDERLINE) attributes |= A_UNDERLINE;
+    cchar_t cell;
+    if (setcchar(&cell, text, attributes, pair, NULL) != OK) return ERR;
+    return mvwadd_wch(stdscr, row, column, &cell);
+}
+
+/* ---- Signals --------------------------------------------------------------------------------
+ * SIGINT, SIGTERM and SIGHUP from elsewhere end the app as `q` does (the terminal restored): the
+ * handler writes the signal's number to the app's wake-up pipe, which is all it does
+ * (async-signal-safe). Ctrl-C at the keyboard arrives as a key (raw mode). Only ReelApp calls
+ * these: each Swift module that calls a static inline function gets its own copy of the static.
+ */
+static inline int *reel_signal_pipe(void) {
+    static int fd = -1;
+    return &fd;
+}
+
+static inline void reel_signal_caught(int sig) {
+    int fd = *reel_signal_pipe();
+    if (fd >= 0) {
+        unsigned char byte = (unsigned char)sig;
+        ssize_t written = write(fd, &byte, 1);
+        (void)written;
+    }
+}
+
+/// Sends SIGINT, SIGTERM and SIGHUP to `fd` (a pipe's non-blocking write end), or back to their
+/// default actions when `fd` is -1. Returns 0, or -1 with errno.
+static inline int reel_catch_signals(int fd) {
+    *reel_signal_pipe() = fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    action.sa_handler = fd >= 0 ? reel_signal_caught : SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++) {
+        if (sigaction(signals[i], &action, NULL) != 0) return -1;
+    }
+    if (fd < 0) return 0;
+    /* Unblocked on the calling thread (the app's loop), so a process-directed signal has a
+       thread to land on: the test runtime (and some shells) start processes with them blocked. */
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < 3; i++) sigaddset(&set, signals[i]);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL) == 0 ? 0 : -1;
+}
+
+/* SIGWINCH: curses's own handler (which makes wget_wch return KEY_RESIZE) runs first, then the
+   loop is woken with the signal's number (it may be blocked in poll on another thread). */
+static inline struct sigaction *reel_previous_winch(void) {
+    static struct sigaction previous;
+    return &previous;
+}
+
+static inline void reel_winch_caught(int sig) {
+    struct sigaction *previous = reel_previous_winch();
+    if (!(previous->sa_flags & SA_SIGINFO) && previous->sa_handler != SIG_DFL && previous->sa_handler != SIG_IGN) {
+        previous->sa_handler(sig);
+    }
+    reel_signal_caught(sig);
+}
+
+/// Wakes the loop on SIGWINCH too; call after curses started (it installs its handler then).
+static inline int reel_catch_winch(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    action.sa_handler = reel_winch_caught;
+    action.sa_flags = SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGWINCH, &action, reel_previous_winch()) != 0) return -1;
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGWINCH);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL) == 0 ? 0 : -1;
+}
+
+/// The terminal's size as the kernel has it (rows, columns); -1 when it cannot be read.
+static inline int reel_terminal_size(int *rows, int *columns) {
+    struct winsize size;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0 || size.ws_row == 0 || size.ws_col == 0) return -1;
+    *rows = size.ws_row;
+    *columns = size.ws_col;
+    return 0;
+}
+#endif

@@ -1,0 +1,48 @@
+import Reel
+
+/// Everything the terminal app shows, as a value: `AppUpdate.update` makes the next one from a
+/// message, `AppView` draws one. No I/O reaches it; effects ask for I/O and come back as messages.
+public struct AppModel: Sendable, Equatable {
+    /// The smallest screen the app lays out; below it the screen says the size it needs.
+    public static let minimumWidth = 80
+    public static let minimumHeight = 24
+    /// Rows that are not the list: the tab bar, the list's heading, the status line.
+    static let chromeRows = 3
+
+    public var width: Int
+    public var height: Int
+    public var tab: Tab = .movies
+    public var movies = BrowseList(mediaType: .movie)
+    public var series = BrowseList(mediaType: .tv)
+    public var saved = SavedList()
+    public var showsHelp = false
+    public var status: StatusLine
+    /// Set by `q` on a tab and by ctrl-c: the driver restores the terminal and ends.
+    public var quitting = false
+
+    public init(width: Int, height: Int, account: String, catalog: CatalogKind = .unknown) {
+        self.width = width
+        self.height = height
+        self.status = StatusLine(account: account, catalog: catalog)
+    }
+
+    public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
+
+    /// How many list rows fit on the screen (a "screen" for paging and ctrl-d).
+    public var visibleRows: Int { max(1, height - Self.chromeRows) }
+
+    /// The browsed list of a tab (Movies, Series), if it has one.
+    public func browseList(_ tab: Tab) -> BrowseList? {
+        switch tab {
+        case .movies: movies
+        case .series: series
+        default: nil
+        }
+    }
+
+    /// The browsed list of `mediaType`.
+    subscript(list mediaType: MediaType) -> BrowseList {
+        get { mediaType == .movie ? movies : series }
+        set { if mediaType == .movie { movies = newValue } else { series = newValue } }
+    }
+}

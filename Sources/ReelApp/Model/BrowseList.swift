@@ -1,0 +1,33 @@
+public import Reel
+
+/// A browsed list (Movies, Series): the rows of the pages loaded so far, the cursor, and where
+/// paging stands. The next page is asked for once, when the cursor comes within a screen of the
+/// end (`AppUpdate`); while it loads the list shows a loading row.
+public struct BrowseList: Sendable, Equatable {
+    public let mediaType: MediaType
+    public var rows: [TitleRow] = []
+    public var cursor = ListCursor()
+    /// The last page loaded; 0 before the first.
+    public var pagesLoaded = 0
+    /// TMDb's last page of the list, once a page told.
+    public var totalPages: Int?
+    public var totalResults: Int?
+    /// The page being fetched, if one is.
+    public var loadingPage: Int?
+    /// Why the last page failed; `r` asks again.
+    public var error: String?
+
+    public init(mediaType: MediaType) {
+        self.mediaType = mediaType
+    }
+
+    /// True once the page loaded is TMDb's last.
+    public var isComplete: Bool { totalPages.map { pagesLoaded >= $0 } ?? false }
+
+    /// The page to ask for next, if any: none while one loads, after a failure (until `r`), or
+    /// after the last.
+    public var nextPage: Int? {
+        guard loadingPage == nil, error == nil, !isComplete else { return nil }
+        return pagesLoaded + 1
+    }
+}

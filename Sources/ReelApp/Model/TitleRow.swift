@@ -1,0 +1,48 @@
+public import Reel
+
+/// One row of a list as the app shows it: what the view needs, already taken from a report, so
+/// the model stays small, equatable and free of the catalog's types.
+public struct TitleRow: Sendable, Equatable {
+    public var key: MediaKey
+    public var title: String
+    public var year: Int?
+    public var genres: [String]
+    /// TMDb's vote average, `nil` with no votes (or no details).
+    public var rating: Double?
+    public var saved: Bool
+
+    public init(key: MediaKey, title: String, year: Int? = nil, genres: [String] = [], rating: Double? = nil, saved: Bool = false) {
+        self.key = key
+        self.title = title
+        self.year = year
+        self.genres = genres
+        self.rating = rating
+        self.saved = saved
+    }
+
+    /// A row of a browsed list.
+    public init(_ row: TitleListReport.Row) {
+        self.init(summary: row.summary, saved: row.savedAt != nil)
+    }
+
+    /// A row of the saved list: details when the catalog had them, else the key and why not.
+    public init(_ item: SavedListReport.Item) {
+        if let summary = item.lookup.summary {
+            self.init(summary: summary, saved: true)
+        } else {
+            let why = switch item.lookup {
+            case .notCached: "no details offline"
+            case .notFound: "not on TMDb"
+            case .failed: "details failed"
+            case .known: ""
+            }
+            self.init(key: item.saved.key, title: "\(item.saved.key.mediaType.rawValue) \(item.saved.key.id) (\(why))", saved: true)
+        }
+    }
+
+    private init(summary: TitleSummary, saved: Bool) {
+        self.init(
+            key: summary.key, title: summary.title, year: summary.year, genres: summary.genres.map(\.name),
+            rating: summary.voteCount == 0 ? nil : summary.voteAverage, saved: saved)
+    }
+}

@@ -1,0 +1,91 @@
+import CNcursesW
+import Glibc
+
+/// The terminal under ncursesw: started in raw mode (ctrl-c is a key, so it always reaches the
+/// app), without echo, with keypad keys decoded and reads that never wait; a `ScreenBuffer` is
+/// copied in row by row where it changed, and curses sends the terminal the least it must.
+/// `close()` gives the terminal back as it was (endwin); the driver calls it on every way out.
+final class CursesScreen {
+    enum Event { case key(Key), resized }
+
+    private var shown: ScreenBuffer?
+    private var open = false
+    private let colors: Bool
+
+    init(colors: Bool) throws(TerminalAppError) {
+        setlocale(LC_ALL, "")
+        guard reel_curses_open() == 0 else {
+            throw .setup("curses cannot drive this terminal (TERM=\(getenv("TERM").map { String(cString: $0) } ?? "unset"))")
+        }
+        open = true
+        self.colors = colors && has_colors()
+        if self.colors {
+            start_color()
+            use_default_colors()
+            init_pair(Int16(CellStyle.Color.saved.rawValue), Int16(COLOR_YELLOW), -1)
+            init_pair(Int16(CellStyle.Color.accent.rawValue), Int16(COLOR_CYAN), -1)
+            init_pair(Int16(CellStyle.Color.error.rawValue), Int16(COLOR_RED), -1)
+        }
+    }
+
+    deinit { close() }
+
+    /// Gives the terminal back (endwin); harmless to call twice.
+    func close() {
+        guard open else { return }
+        open = false
+        endwin()
+    }
+
+    var size: (width: Int, height: Int) { (Int(reel_curses_columns()), Int(reel_curses_rows())) }
+
+    /// After SIGWINCH: curses told of the kernel's size when its own handler did not (KEY_RESIZE
+    /// follows from curses either way).
+    func followTerminalSize() {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        guard reel_terminal_size(&rows, &columns) == 0, rows != reel_curses_rows() || columns != reel_curses_columns() else { return }
+        resizeterm(rows, columns)
+    }
+
+    /// The keys waiting, and resizes among them.
+    func events() -> [Event] {
+        var events: [Event] = []
+        var value: wint_t = 0
+        while true {
+            let status = reel_curses_key(&value)
+            if status == KEY_CODE_YES {
+                if Int32(value) == KEY_RESIZE {
+                    events.append(.resized)
+                } else if let key = KeyDecoder.code(UInt32(value)) {
+                    events.append(.key(key))
+                }
+            } else if status == OK {
+                if let key = KeyDecoder.character(UInt32(value)) { events.append(.key(key)) }
+            } else {
+                return events
+            }
+        }
+    }
+
+    /// Shows `buffer`: rows that differ from the one shown last are written, then curses updates
+    /// the terminal.
+    func show(_ buffer: ScreenBuffer) {
+        if let shown, shown.width != buffer.width || shown.height != buffer.height { self.shown = nil }
+        if shown == nil { erase() }
+        for y in 0..<buffer.height where shown?.rows[y] != buffer.rows[y] {
+            for (x, cell) in buffer.rows[y].enumerated() where !cell.text.isEmpty {
+                put(cell, row: y, column: x)
+            }
+        }
+        shown = buffer
+        refresh()
+    }
+
+    private func put(_ cell: ScreenBuffer.Cell, row: Int, column: Int) {
+        var text = cell.text.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) }
+        text.append(0)
+        let pair = colors ? Int16(cell.style.color.rawValue) : 0
+        _ = reel_curses_cell(Int32(row), Int32(column), text, Int32(cell.style.attributes.rawValue), pair)
+    }
+}

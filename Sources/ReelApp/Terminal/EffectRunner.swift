@@ -1,0 +1,46 @@
+import Reel
+
+/// Runs an effect against the application core — the same use cases the commands call — and
+/// says what came of it as a message.
+struct EffectRunner: Sendable {
+    let application: Application
+    let handle: AccountHandle
+
+    func run(_ effect: AppEffect) async -> AppMessage {
+        switch effect {
+        case .loadPage(let mediaType, let page):
+            do {
+                let report = try await application.titleList(TitleListQuery(mediaType: mediaType, page: page), for: handle)
+                let rows = report.rows.map(TitleRow.init)
+                return .pageLoaded(
+                    mediaType,
+                    TitlePage(
+                        page: page, rows: rows, totalPages: report.paging.totalPages, totalResults: report.paging.totalResults,
+                        language: report.language))
+            } catch {
+                return .pageFailed(mediaType, page: page, message: Self.describe(error))
+            }
+        case .loadSaved:
+            do {
+                let report = try await application.savedList(of: handle, SavedListQuery())
+                return .savedLoaded(report.items.map(TitleRow.init), language: report.language)
+            } catch {
+                return .savedFailed(Self.describe(error))
+            }
+        case .loadStatus:
+            let language = (try? application.account(handle).state.settings.language.description) ?? "en"
+            let catalog: CatalogKind
+            if application.configuration.offline {
+                catalog = .offline
+            } else {
+                catalog = (try? application.catalogIsSample()) == true ? .sample : .tmdb
+            }
+            return .statusLoaded(language: language, catalog: catalog)
+        }
+    }
+
+    /// One line, as the commands say it.
+    static func describe(_ error: any Error) -> String {
+        (error as? any KindedError)?.summary ?? "\(error)"
+    }
+}

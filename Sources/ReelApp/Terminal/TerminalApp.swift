@@ -1,0 +1,92 @@
+import CNcursesW
+import Foundation
+import Glibc
+public import Reel
+
+/// The terminal app (`reel ui`): owns the terminal for as long as it runs, on a thread of its
+/// own that waits in `poll` for keys, effects' results and signals; runs effects on tasks, so
+/// the screen never waits on the network; restores the terminal on every way out.
+public enum TerminalApp {
+    /// What the front end parsed: where the data is, whose account, whether to stay offline.
+    public struct Options: Sendable {
+        public var dataDirectory: String
+        public var handle: AccountHandle
+        public var offline: Bool
+        public var environment: [String: String]
+
+        public init(dataDirectory: String, handle: AccountHandle, offline: Bool, environment: [String: String]) {
+            self.dataDirectory = dataDirectory
+            self.handle = handle
+            self.offline = offline
+            self.environment = environment
+        }
+    }
+
+    /// True when standard input and output are terminals: `reel` alone opens the app only then.
+    public static var canRun: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
+    /// Runs the app until `q`, ctrl-c or a signal; throws when it cannot start.
+    public static func run(_ options: Options) async throws {
+        guard canRun else { throw TerminalAppError.notATerminal }
+        let inbox = try Inbox()
+        // Notes go to the status line: stderr is the screen now. Routine ones (the sample catalog
+        // is in use) the status line says already.
+        let application = Application(
+            Application.Configuration(
+                dataDirectory: options.dataDirectory, offline: options.offline, environment: options.environment,
+                notice: { notice in if notice.routine == nil { inbox.post(.notice(notice.text)) } }))
+        let runner = EffectRunner(application: application, handle: options.handle)
+        let colors = (options.environment["NO_COLOR"] ?? "").isEmpty
+        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<TerminalAppError?, Never>) in
+            let thread = Thread {
+                do throws(TerminalAppError) {
+                    try loop(inbox: inbox, runner: runner, account: options.handle.value, colors: colors)
+                    continuation.resume(returning: nil)
+                } catch {
+                    continuation.resume(returning: error)
+                }
+            }
+            thread.name = "reel-ui"
+            thread.start()
+        }
+        await application.close()
+        if let failure { throw failure }
+    }
+
+    /// The loop: keys and results in, `AppUpdate` for the next model, `AppView` to the screen.
+    private static func loop(inbox: Inbox, runner: EffectRunner, account: String, colors: Bool) throws(TerminalAppError) {
+        let screen = try CursesScreen(colors: colors)
+        defer { screen.close() }
+        reel_catch_signals(inbox.writeEnd)
+        reel_catch_winch()
+        defer { reel_catch_signals(-1) }
+        func launch(_ effects: [AppEffect]) {
+            for effect in effects { Task { inbox.post(await runner.run(effect)) } }
+        }
+        let size = screen.size
+        var (model, effects) = AppUpdate.start(AppModel(width: size.width, height: size.height, account: account))
+        launch(effects)
+        screen.show(AppView.draw(model))
+        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: inbox.readEnd, events: Int16(POLLIN), revents: 0)]
+        while !model.quitting {
+            _ = poll(&descriptors, 2, 1000)
+            let (posted, signalled) = inbox.drain()
+            screen.followTerminalSize()
+            var messages: [AppMessage] = screen.events().map { event in
+                switch event {
+                case .key(let key): .key(key)
+                case .resized: .resized(width: screen.size.width, height: screen.size.height)
+                }
+            }
+            if screen.size != (model.width, model.height) { messages.append(.resized(width: screen.size.width, height: screen.size.height)) }
+            messages += posted
+            if signalled { messages.append(.interrupted) }
+            let before = model
+            for message in messages {
+                (model, effects) = AppUpdate.update(model, message)
+                launch(effects)
+            }
+            if model != before && !model.quitting { screen.show(AppView.draw(model)) }
+        }
+    }
+}

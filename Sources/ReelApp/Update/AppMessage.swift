@@ -1,0 +1,19 @@
+public import Reel
+
+/// What happens to the app: a key, a new terminal size, or an effect's result coming back.
+public enum AppMessage: Sendable, Equatable {
+    case key(Key)
+    case resized(width: Int, height: Int)
+    /// A page of a browsed list arrived.
+    case pageLoaded(MediaType, TitlePage)
+    /// Asking for a page failed; why (one line).
+    case pageFailed(MediaType, page: Int, message: String)
+    case savedLoaded([TitleRow], language: String)
+    case savedFailed(String)
+    /// The account's language and where titles come from.
+    case statusLoaded(language: String, catalog: CatalogKind)
+    /// A note from the application core.
+    case notice(String)
+    /// SIGINT, SIGTERM or SIGHUP from elsewhere: end as ctrl-c does.
+    case interrupted
+}

@@ -1,0 +1,160 @@
+import Reel
+
+/// The app's logic as a pure function: a model and a message in, the next model and the effects
+/// to run out. Nothing here does I/O, so every key's meaning is tested without a terminal.
+///
+/// ```swift
+/// var (model, effects) = AppUpdate.start(AppModel(width: 100, height: 30, account: "ann"))
+/// (model, effects) = AppUpdate.update(model, .key(.character("2")))  // Series, page 1 asked for
+/// ```
+public enum AppUpdate {
+    /// The first model and effects: the status (language, catalog) and the first tab's first page.
+    public static func start(_ model: AppModel) -> (AppModel, [AppEffect]) {
+        let (next, effects) = filled(model)
+        return (next, [.loadStatus] + effects)
+    }
+
+    public static func update(_ model: AppModel, _ message: AppMessage) -> (AppModel, [AppEffect]) {
+        var next = model
+        var effects: [AppEffect] = []
+        switch message {
+        case .key(let key):
+            effects = handle(key, &next)
+        case .resized(let width, let height):
+            next.width = max(1, width)
+            next.height = max(1, height)
+            next.movies.cursor = next.movies.cursor.scrolled(count: next.movies.rows.count, visible: next.visibleRows)
+            next.series.cursor = next.series.cursor.scrolled(count: next.series.rows.count, visible: next.visibleRows)
+            next.saved.cursor = next.saved.cursor.scrolled(count: next.saved.rows.count, visible: next.visibleRows)
+        case .pageLoaded(let mediaType, let page):
+            guard next[list: mediaType].loadingPage == page.page else { break }
+            next[list: mediaType] = loaded(page, into: next[list: mediaType])
+            next.status.language = page.language
+            next.status.lastError = nil
+        case .pageFailed(let mediaType, let page, let message):
+            guard next[list: mediaType].loadingPage == page else { break }
+            next[list: mediaType].loadingPage = nil
+            next[list: mediaType].error = message
+            next.status.lastError = message
+        case .savedLoaded(let rows, let language):
+            next.saved.rows = rows
+            next.saved.loading = false
+            next.saved.loaded = true
+            next.saved.error = nil
+            next.saved.cursor = next.saved.cursor.scrolled(count: rows.count, visible: next.visibleRows)
+            next.status.language = language
+            next.status.lastError = nil
+        case .savedFailed(let message):
+            next.saved.loading = false
+            next.saved.error = message
+            next.status.lastError = message
+        case .statusLoaded(let language, let catalog):
+            next.status.language = language
+            next.status.catalog = catalog
+        case .notice(let text):
+            next.status.note = text
+        case .interrupted:
+            next.quitting = true
+        }
+        let (filledModel, more) = filled(next)
+        return (filledModel, effects + more)
+    }
+
+    // MARK: - Keys
+
+    private static func handle(_ key: Key, _ model: inout AppModel) -> [AppEffect] {
+        if key == .control("c") {
+            model.quitting = true
+            return []
+        }
+        if model.showsHelp {
+            model.showsHelp = false  // any key closes the help
+            return []
+        }
+        switch key {
+        case .character("q"): model.quitting = true
+        case .character("?"): model.showsHelp = true
+        case .character(let c) where ("1"..."5").contains(c): model.tab = Tab(rawValue: Int(String(c))! - 1)!
+        case .tab: model.tab = model.tab.next
+        case .backTab: model.tab = model.tab.previous
+        case .character("r"): return reload(&model)
+        default: move(key, &model)
+        }
+        return []
+    }
+
+    /// The cursor moved by a navigation key on the current tab's list; other keys do nothing.
+    private static func move(_ key: Key, _ model: inout AppModel) {
+        let visible = model.visibleRows
+        func moved(_ cursor: ListCursor, count: Int) -> ListCursor {
+            switch key {
+            case .down, .character("j"): cursor.moved(by: 1, count: count, visible: visible)
+            case .up, .character("k"): cursor.moved(by: -1, count: count, visible: visible)
+            case .home, .character("g"): cursor.moved(to: 0, count: count, visible: visible)
+            case .end, .character("G"): cursor.moved(to: count - 1, count: count, visible: visible)
+            case .control("d"): cursor.moved(by: max(1, visible / 2), count: count, visible: visible)
+            case .control("u"): cursor.moved(by: -max(1, visible / 2), count: count, visible: visible)
+            case .pageDown: cursor.moved(by: visible, count: count, visible: visible)
+            case .pageUp: cursor.moved(by: -visible, count: count, visible: visible)
+            default: cursor
+            }
+        }
+        switch model.tab {
+        case .movies: model.movies.cursor = moved(model.movies.cursor, count: model.movies.rows.count)
+        case .series: model.series.cursor = moved(model.series.cursor, count: model.series.rows.count)
+        case .saved: model.saved.cursor = moved(model.saved.cursor, count: model.saved.rows.count)
+        case .search, .settings: break
+        }
+    }
+
+    /// `r`: asks again for what failed (a browsed list's next page) or for the saved list.
+    private static func reload(_ model: inout AppModel) -> [AppEffect] {
+        switch model.tab {
+        case .movies: model.movies.error = nil
+        case .series: model.series.error = nil
+        case .saved:
+            guard !model.saved.loading else { return [] }
+            model.saved.loading = true
+            return [.loadSaved]
+        case .search, .settings: break
+        }
+        return []
+    }
+
+    // MARK: - Paging
+
+    /// A page added to the list that waits for it (a late answer to another page is dropped).
+    private static func loaded(_ page: TitlePage, into list: BrowseList) -> BrowseList {
+        var list = list
+        list.rows += page.rows
+        list.pagesLoaded = page.page
+        list.totalPages = min(page.totalPages, Paging.lastPage)
+        list.totalResults = page.totalResults
+        list.loadingPage = nil
+        list.error = nil
+        return list
+    }
+
+    /// What the current tab needs loaded: a browsed list's next page when the cursor is within a
+    /// screen of its end (its first page when it has none), the saved list once.
+    private static func filled(_ model: AppModel) -> (AppModel, [AppEffect]) {
+        guard !model.quitting else { return (model, []) }
+        var model = model
+        switch model.tab {
+        case .movies, .series:
+            let mediaType: MediaType = model.tab == .movies ? .movie : .tv
+            var list = model[list: mediaType]
+            let remaining = list.rows.count - 1 - list.cursor.position
+            guard let page = list.nextPage, remaining < model.visibleRows else { return (model, []) }
+            list.loadingPage = page
+            model[list: mediaType] = list
+            return (model, [.loadPage(mediaType, page: page)])
+        case .saved:
+            guard !model.saved.loaded, !model.saved.loading, model.saved.error == nil else { return (model, []) }
+            model.saved.loading = true
+            return (model, [.loadSaved])
+        case .search, .settings:
+            return (model, [])
+        }
+    }
+}

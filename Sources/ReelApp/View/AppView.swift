@@ -1,0 +1,90 @@
+import Reel
+
+/// Draws a model into a `ScreenBuffer`: the tab bar, the current tab, the status line, and the
+/// help over them. Pure: the same model always draws the same screen, so layouts are tested as
+/// text (`ScreenBuffer.lines()`).
+public enum AppView {
+    public static func draw(_ model: AppModel) -> ScreenBuffer {
+        var screen = ScreenBuffer(width: model.width, height: model.height)
+        if model.isTooSmall {
+            drawTooSmall(model, &screen)
+            return screen
+        }
+        drawTabs(model, &screen)
+        switch model.tab {
+        case .movies: ListView.draw(model.movies, heading: "Discover movies · by popularity, descending", model: model, into: &screen)
+        case .series: ListView.draw(model.series, heading: "Discover series · by popularity, descending", model: model, into: &screen)
+        case .saved: ListView.draw(model.saved, model: model, into: &screen)
+        case .search: drawSearch(&screen)
+        case .settings: drawSettings(model, &screen)
+        }
+        drawStatus(model, &screen)
+        if model.showsHelp { HelpOverlay.draw(into: &screen) }
+        return screen
+    }
+
+    private static func drawTooSmall(_ model: AppModel, _ screen: inout ScreenBuffer) {
+        let lines = [
+            "Reel needs a terminal of at least \(AppModel.minimumWidth)×\(AppModel.minimumHeight);",
+            "this one is \(model.width)×\(model.height).",
+        ]
+        let top = max(0, (model.height - lines.count) / 2)
+        for (offset, line) in lines.enumerated() {
+            let column = max(0, (model.width - DisplayWidth.columns(line)) / 2)
+            screen.write(line, row: top + offset, column: column)
+        }
+    }
+
+    /// ` 1 Movies  2 Series  3 Search  4 Saved  5 Settings`, the current one reversed.
+    private static func drawTabs(_ model: AppModel, _ screen: inout ScreenBuffer) {
+        var column = 0
+        for tab in Tab.allCases {
+            let label = " \(tab.rawValue + 1) \(tab.title) "
+            let style = tab == model.tab ? CellStyle([.reverse, .bold], color: .accent) : .plain
+            column += screen.write(label, row: 0, column: column, style: style)
+            column += 1
+        }
+        let help = "? help "
+        screen.write(help, row: 0, column: model.width - DisplayWidth.columns(help), style: CellStyle(.dim))
+    }
+
+    /// ` ann · en · TMDb · error: …` on the left, `q quit` on the right, reversed.
+    private static func drawStatus(_ model: AppModel, _ screen: inout ScreenBuffer) {
+        let row = model.height - 1
+        let status = model.status
+        var parts = [status.account, status.language ?? "…", status.catalog.name]
+        if let error = status.lastError {
+            parts.append("error: " + error)
+        } else if let note = status.note {
+            parts.append(note)
+        }
+        let right = " q quit "
+        screen.paint(row: row, style: CellStyle(.reverse))
+        let room = model.width - DisplayWidth.columns(right) - 1
+        screen.write(" " + parts.joined(separator: " · "), row: row, column: 0, limit: room, style: CellStyle(.reverse))
+        if status.lastError != nil {
+            // The error part in the error colour (nothing under NO_COLOR: reverse stays).
+            screen.paint(row: row, column: 1 + DisplayWidth.columns(parts.dropLast().joined(separator: " · ") + " · "), count: nil,
+                         style: CellStyle(.reverse, color: .error))
+            screen.paint(row: row, column: model.width - DisplayWidth.columns(right), style: CellStyle(.reverse))
+        }
+        screen.write(right, row: row, column: model.width - DisplayWidth.columns(right), style: CellStyle(.reverse))
+    }
+
+    private static func drawSearch(_ screen: inout ScreenBuffer) {
+        screen.write("Search", row: 1, column: 1, style: CellStyle(.bold))
+        screen.write("Live search comes in the next part of the terminal app; for now: reel search TEXT", row: 3, column: 1)
+    }
+
+    private static func drawSettings(_ model: AppModel, _ screen: inout ScreenBuffer) {
+        screen.write("Settings", row: 1, column: 1, style: CellStyle(.bold))
+        let rows = [
+            ("Account", model.status.account), ("Language", model.status.language ?? "…"), ("Catalog", model.status.catalog.name),
+        ]
+        for (offset, (name, value)) in rows.enumerated() {
+            screen.write(name, row: 3 + offset, column: 1, style: CellStyle(.dim))
+            screen.write(value, row: 3 + offset, column: 12)
+        }
+        screen.write("Changing them here comes in the next part; for now: reel settings", row: 4 + rows.count, column: 1)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// `reel ui` in a real terminal (tmux, 100×30) against the fake TMDb server: the Movies tab
+/// lists the discover list, paging asks for each page once, tabs switch, `q` and ctrl-c quit with
+/// the terminal as it was, and a resize lays the screen out again.
+@Suite struct TerminalAppTests {
+    /// A home on `server`: its own data, config and state directories.
+    static func environment(_ server: FakeTMDbProcess) -> [String: String] {
+        [
+            "TMDB_API_TOKEN": "any-token", "REEL_TMDB_BASE_URL": server.baseURL, "REEL_DATA_DIR": temporaryDirectory("ui-data"),
+            "XDG_CONFIG_HOME": temporaryDirectory("ui-config"), "XDG_STATE_HOME": temporaryDirectory("ui-state"), "REEL_USER": "ann",
+            "LANG": "C.UTF-8",
+        ]
+    }
+
+    /// `stty -a`, then the program, then `stty -a` again, in one pane: the two must match.
+    static func session(_ server: FakeTMDbProcess, _ arguments: [String] = ["ui"], width: Int = 100, height: Int = 30) throws -> TerminalSession {
+        let reel = Harness.binaries + "/reel"
+        let script = "stty -a > \"$STTY_DIR/before\"; '\(reel)' \(arguments.joined(separator: " ")); status=$?; stty -a > \"$STTY_DIR/after\"; exit $status"
+        var environment = Self.environment(server)
+        environment["STTY_DIR"] = temporaryDirectory("stty")
+        return try TerminalSession(["sh", "-c", script], environment: environment, width: width, height: height)
+            .remembering(sttyDirectory: environment["STTY_DIR"]!)
+    }
+
+    /// How often the server was asked for `path` at `page`.
+    static func asked(_ server: FakeTMDbProcess, _ path: String, page: Int) throws -> Int {
+        (try server.stats()["byPage"] as? [String: Int])?["\(path)?page=\(page)"] ?? 0
+    }
+
+    @Test func moviesPageOnceEachSeriesAndQuitRestoringTheTerminal() throws {
+        let server = try FakeTMDbProcess()
+        let terminal = try Self.session(server)
+        defer { terminal.end() }
+        var screen = try terminal.waitFor("Fight Club")
+        #expect(screen.contains("1 Movies") && screen.contains("Discover movies"), "\(screen)")
+        #expect(screen.contains("ann · en") && screen.contains("TMDb"), "the status line: \(screen)")
+        // To the end, page by page: TMDb's last page says so; each page was asked for once.
+        for _ in 0..<12 {
+            try terminal.type("G")
+            usleep(150_000)
+            if try terminal.screen().contains("end of the list") { break }
+        }
+        screen = try terminal.waitFor("end of the list: TMDb's last page")
+        let pages = try (1...6).map { try Self.asked(server, "/discover/movie", page: $0) }
+        #expect(pages[1] == 1, "page 2 asked for once: \(pages)")
+        #expect(pages.dropLast().allSatisfy { $0 == 1 } && pages.last == 0, "pages 1-5 once each, none past the last: \(pages)")
+        try terminal.type("g", "j")
+        try terminal.waitFor("›")
+
+        try terminal.type("2")
+        screen = try terminal.waitFor("Discover series")
+        try terminal.waitFor("Breaking Bad")
+        try terminal.type("q")
+        screen = try terminal.waitFor("exit 0")
+        try terminal.expectTerminalRestored()
+    }
+
+    @Test func ctrlCQuitsAndRestoresTheTerminal() throws {
+        let server = try FakeTMDbProcess()
+        let terminal = try Self.session(server)
+        defer { terminal.end() }
+        try terminal.waitFor("Fight Club")
+        try terminal.type("?")
+        try terminal.waitFor("quit, always")
+        try terminal.type("C-c")
+        try terminal.waitFor("exit 0")
+        try terminal.expectTerminalRestored()
+    }
+
+    @Test func aResizeLaysTheScreenOutAgain() throws {
+        let server = try FakeTMDbProcess()
+        let terminal = try Self.session(server)
+        defer { terminal.end() }
+        try terminal.waitFor("Fight Club")
+        try terminal.resize(width: 60, height: 20)
+        try terminal.waitFor("this one is 60×20")
+        try terminal.resize(width: 120, height: 40)
+        let screen = try terminal.waitFor("Fight Club")
+        let status = screen.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.contains("q quit") }
+        #expect(status.count == 1 && status[0].count <= 120 && status[0].hasSuffix("q quit"), "the status line at 120 columns: \(screen)")
+        try terminal.type("q")
+        try terminal.waitFor("exit 0")
+    }
+
+    @Test func reelAloneOpensTheAppAtATerminal() throws {
+        let server = try FakeTMDbProcess()
+        let terminal = try Self.session(server, [])
+        defer { terminal.end() }
+        try terminal.waitFor("Discover movies")
+        try terminal.type("q")
+        try terminal.waitFor("exit 0")
+        // Not at a terminal: the help as before, and `reel ui` says it needs one.
+        let home = CatalogCommandTests.Home(server: server)
+        let plain = try home.reel([])
+        #expect(plain.stdout.contains("USAGE") || plain.stdout.contains("SUBCOMMANDS"), "\(plain.stdout)\(plain.stderr)")
+        let ui = try home.reel(["ui"])
+        #expect(ui.status == 64 && ui.stderr.contains("needs a terminal"), "\(ui.status) \(ui.stderr)")
+    }
+}

@@ -1,0 +1,77 @@
+import Reel
+import ReelApp
+import Testing
+
+/// The terminal app's screens as text (`AppView.draw(model).lines()`), without a terminal.
+@Suite struct AppViewTests {
+    /// Movies at 80×24: a saved title, a wide (CJK) title, a title with a control sequence and no
+    /// votes, at TMDb's last page.
+    static func movies() -> AppModel {
+        var model = AppModel(width: 80, height: 24, account: "ann", catalog: .tmdb)
+        model.status.language = "en"
+        model.movies.rows = [
+            TitleRow(key: try! MediaKey(.movie, 550), title: "Fight Club", year: 1999, genres: ["Drama", "Thriller"], rating: 8.438, saved: true),
+            TitleRow(key: try! MediaKey(.movie, 129), title: "千と千尋の神隠し", year: 2001, genres: ["Animation", "Family", "Fantasy"], rating: 8.5),
+            TitleRow(key: try! MediaKey(.movie, 1), title: "Bad\u{1B}]0;pwned\u{07}Title", year: nil, genres: [], rating: nil),
+        ]
+        model.movies.pagesLoaded = 1
+        model.movies.totalPages = 1
+        model.movies.totalResults = 3
+        model.movies.cursor = ListCursor(position: 1)
+        return model
+    }
+
+    @Test func moviesAt80x24() {
+        let lines = AppView.draw(Self.movies()).lines()
+        let expected = [
+            " 1 Movies   2 Series   3 Search   4 Saved   5 Settings                   ? help",
+            " Discover movies · by popularity, descending                      3 of 3 titles",
+            "  ★ Fight Club                                1999  Drama, Thriller         8.4",
+            "›   千と千尋の神隠し                          2001  Animation, Family, Fa…  8.5",
+            "    Bad�]0;pwned�Title                                                        –",
+            "    end of the list: TMDb's last page",
+        ] + Array(repeating: "", count: 17) + [
+            " ann · en · TMDb                                                         q quit",
+        ]
+        #expect(lines == expected, "\n\(lines.joined(separator: "\n"))")
+    }
+
+    @Test func theCursorRowIsReversedAndTheStarColoured() {
+        let screen = AppView.draw(Self.movies())
+        #expect(screen.rows[3][10].style.attributes.contains(.reverse))
+        #expect(!screen.rows[2][10].style.attributes.contains(.reverse))
+        #expect(screen.rows[2][2].text == "★" && screen.rows[2][2].style.color == .saved)
+        // A wide character takes its cell and the next, which holds no text.
+        #expect(screen.rows[3][4].text == "千" && screen.rows[3][5].text == "")
+    }
+
+    @Test func theHelpListsEveryKey() {
+        var model = Self.movies()
+        model.showsHelp = true
+        let text = AppView.draw(model).lines().joined(separator: "\n")
+        for key in ["1 – 5", "tab  shift-tab", "j k", "g G", "ctrl-d ctrl-u", "?", "q", "ctrl-c", "quit, always"] {
+            #expect(text.contains(key), "\(key) in\n\(text)")
+        }
+    }
+
+    @Test func aScreenTooSmallSaysTheSizeItNeeds() {
+        var model = Self.movies()
+        model.width = 60
+        model.height = 20
+        let lines = AppView.draw(model).lines()
+        #expect(lines.count == 20)
+        #expect(lines[9] == "          Reel needs a terminal of at least 80×24;")
+        #expect(lines[10] == "                     this one is 60×20.")
+        #expect(lines.enumerated().allSatisfy { $0.offset == 9 || $0.offset == 10 || $0.element.isEmpty })
+    }
+
+    @Test func aPageLoadingAndAPageThatFailedShowBelowTheList() {
+        var model = Self.movies()
+        model.movies.totalPages = 4
+        model.movies.loadingPage = 2
+        #expect(AppView.draw(model).lines()[5] == "    loading page 2…")
+        model.movies.loadingPage = nil
+        model.movies.error = "TMDb is unavailable"
+        #expect(AppView.draw(model).lines()[5] == "    page 2 failed: TMDb is unavailable (r retries)")
+    }
+}
