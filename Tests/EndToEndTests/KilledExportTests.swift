@@ -34,7 +34,7 @@ import Glibc
 
     /// Starts `reel account export --out FILE`, waits until it has a file open in FILE's directory
     /// (it is writing), and kills it with SIGKILL. `nil` when the export finished first.
-    static func killWhileWriting(_ ledger: Ledger, to file: String, named: Bool) throws -> String? {
+    static func killWhileWriting(_ ledger: Ledger, to file: String, named: Bool, previous: Data? = nil) throws -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
         process.arguments = ["account", "export", "--no-details", "--out", file]
@@ -64,6 +64,13 @@ import Glibc
         }
         process.waitUntilExit()
         guard let seen, process.terminationReason == .uncaughtSignal else { return nil }
+        // The kill can land just after the file got its name (seeing the open file and killing
+        // are two steps): then the export finished first, and what has the name must be whole.
+        if let written = FileManager.default.contents(atPath: file), written != previous {
+            let check = try ledger.reel(["account", "verify-export", file])
+            #expect(check.status == 0, "an export killed after it was named is not whole: \(check.stderr)")
+            return nil
+        }
         return seen
     }
 
@@ -71,7 +78,7 @@ import Glibc
     /// finished first is undone (the file removed, or `previous` put back).
     static func caughtWriting(_ ledger: Ledger, to file: String, named: Bool, previous: Data? = nil) throws -> String {
         for _ in 0..<10 {
-            if let open = try killWhileWriting(ledger, to: file, named: named) { return open }
+            if let open = try killWhileWriting(ledger, to: file, named: named, previous: previous) { return open }
             if let previous {
                 try previous.write(to: URL(fileURLWithPath: file))
             } else if FileManager.default.fileExists(atPath: file) {
