@@ -58,6 +58,43 @@ import Testing
         try terminal.expectTerminalRestored()
     }
 
+    /// The genre picker narrows the discover list, `o` sorts it another way, `l` switches to a
+    /// chart: each asks TMDb for the list afresh and the heading says what is shown.
+    @Test func genresSortAndChartsChangeWhatMoviesLists() throws {
+        let server = try FakeTMDbProcess()
+        let terminal = try Self.session(server)
+        defer { terminal.end() }
+        try terminal.waitFor("Fight Club")
+        try terminal.type("f")
+        try terminal.waitFor("Genres")
+        try terminal.type("j", "j")
+        try terminal.waitFor("›[ ] Animation")
+        try terminal.type("Space")
+        try terminal.waitFor("›[x] Animation")
+        try terminal.type("Enter")
+        var screen = try terminal.waitFor("Discover movies · by popularity, descending · Animation")
+        screen = try terminal.waitFor("Toy Story")
+        #expect(!screen.contains("Fight Club") && !screen.contains("Genres"), "\(screen)")
+        try terminal.type("o")
+        try terminal.waitFor("by release date, descending · Animation")
+        try terminal.type("l")
+        screen = try terminal.waitFor("Popular movies")
+        // The heading changes at once; the page comes when the server has answered.
+        var popular = 0
+        for _ in 0..<100 where popular == 0 {
+            usleep(50_000)
+            popular = try Self.asked(server, "/movie/popular", page: 1)
+        }
+        for _ in 0..<100 where try terminal.screen().contains("loading") { usleep(50_000) }
+        screen = try terminal.screen()
+        #expect(screen.contains(" titles"), "the popular list arrived: \(screen)")
+        popular = try Self.asked(server, "/movie/popular", page: 1)
+        #expect(popular == 1, "/movie/popular page 1 asked for \(popular) times")
+        try terminal.type("q")
+        try terminal.waitFor("exit 0")
+        try terminal.expectTerminalRestored()
+    }
+
     @Test func ctrlCQuitsAndRestoresTheTerminal() throws {
         let server = try FakeTMDbProcess()
         let terminal = try Self.session(server)

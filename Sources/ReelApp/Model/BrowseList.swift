@@ -16,9 +16,22 @@ public struct BrowseList: Sendable, Equatable {
     public var loadingPage: Int?
     /// Why the last page failed; `r` asks again.
     public var error: String?
+    /// What the list shows; changing it starts the list again from page 1.
+    public var query = BrowseQuery()
+    /// The genre filter, while it is open over the list.
+    public var genrePicker: GenrePicker?
+    /// The year filter, while it is being typed.
+    public var yearField: YearField?
 
     public init(mediaType: MediaType) {
         self.mediaType = mediaType
+    }
+
+    /// The list started again for `query`: no rows, the cursor at the top, page 1 to load. A
+    /// page of the old query arriving late is dropped (`AppUpdate` compares queries).
+    public mutating func restart(_ query: BrowseQuery) {
+        self = BrowseList(mediaType: mediaType)
+        self.query = query
     }
 
     /// True once the page loaded is TMDb's last.

@@ -1,3 +1,5 @@
+public import Reel
+
 /// The app's tabs, in the order the tab bar shows them and `1`–`5` choose them.
 public enum Tab: Int, CaseIterable, Sendable, Equatable {
     case movies, series, search, saved, settings
@@ -9,6 +11,15 @@ public enum Tab: Int, CaseIterable, Sendable, Equatable {
         case .search: "Search"
         case .saved: "Saved"
         case .settings: "Settings"
+        }
+    }
+
+    /// The kind of title a browsed tab lists (Movies, Series); `nil` for the others.
+    public var mediaType: MediaType? {
+        switch self {
+        case .movies: .movie
+        case .series: .tv
+        default: nil
         }
     }
 

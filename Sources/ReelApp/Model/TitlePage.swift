@@ -7,12 +7,15 @@ public struct TitlePage: Sendable, Equatable {
     public var totalResults: Int
     /// The language the titles are in (the account's).
     public var language: String
+    /// The query the page answers: a page of a query the list no longer shows is dropped.
+    public var query: BrowseQuery
 
-    public init(page: Int, rows: [TitleRow], totalPages: Int, totalResults: Int, language: String) {
+    public init(page: Int, rows: [TitleRow], totalPages: Int, totalResults: Int, language: String, query: BrowseQuery = BrowseQuery()) {
         self.page = page
         self.rows = rows
         self.totalPages = totalPages
         self.totalResults = totalResults
         self.language = language
+        self.query = query
     }
 }

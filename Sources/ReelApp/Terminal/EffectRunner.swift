@@ -8,17 +8,17 @@ struct EffectRunner: Sendable {
 
     func run(_ effect: AppEffect) async -> AppMessage {
         switch effect {
-        case .loadPage(let mediaType, let page):
+        case .loadPage(let mediaType, let page, let query):
             do {
-                let report = try await application.titleList(TitleListQuery(mediaType: mediaType, page: page), for: handle)
+                let report = try await application.titleList(query.titleListQuery(mediaType, page: page), for: handle)
                 let rows = report.rows.map(TitleRow.init)
                 return .pageLoaded(
                     mediaType,
                     TitlePage(
                         page: page, rows: rows, totalPages: report.paging.totalPages, totalResults: report.paging.totalResults,
-                        language: report.language))
+                        language: report.language, query: query))
             } catch {
-                return .pageFailed(mediaType, page: page, message: Self.describe(error))
+                return .pageFailed(mediaType, page: page, message: Self.describe(error), query: query)
             }
         case .loadSaved:
             do {

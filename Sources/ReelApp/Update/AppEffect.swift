@@ -3,8 +3,9 @@ public import Reel
 /// I/O the app asks for; the driver runs each on a task, and its result comes back as an
 /// `AppMessage`. The screen never waits for one.
 public enum AppEffect: Sendable, Equatable {
-    /// Page `page` of the discover list of `mediaType` (popularity, descending).
-    case loadPage(MediaType, page: Int)
+    /// Page `page` of the list of `mediaType` that `query` names (discover by popularity,
+    /// descending, unless told otherwise).
+    case loadPage(MediaType, page: Int, query: BrowseQuery = BrowseQuery())
     /// The hydrated saved list.
     case loadSaved
     /// The account's language and the catalog in use.

@@ -7,7 +7,7 @@ public enum AppMessage: Sendable, Equatable {
     /// A page of a browsed list arrived.
     case pageLoaded(MediaType, TitlePage)
     /// Asking for a page failed; why (one line).
-    case pageFailed(MediaType, page: Int, message: String)
+    case pageFailed(MediaType, page: Int, message: String, query: BrowseQuery = BrowseQuery())
     case savedLoaded([TitleRow], language: String)
     case savedFailed(String)
     /// The account's language and where titles come from.

@@ -27,12 +27,12 @@ public enum AppUpdate {
             next.series.cursor = next.series.cursor.scrolled(count: next.series.rows.count, visible: next.visibleRows)
             next.saved.cursor = next.saved.cursor.scrolled(count: next.saved.rows.count, visible: next.visibleRows)
         case .pageLoaded(let mediaType, let page):
-            guard next[list: mediaType].loadingPage == page.page else { break }
+            guard next[list: mediaType].loadingPage == page.page, next[list: mediaType].query == page.query else { break }
             next[list: mediaType] = loaded(page, into: next[list: mediaType])
             next.status.language = page.language
             next.status.lastError = nil
-        case .pageFailed(let mediaType, let page, let message):
-            guard next[list: mediaType].loadingPage == page else { break }
+        case .pageFailed(let mediaType, let page, let message, let query):
+            guard next[list: mediaType].loadingPage == page, next[list: mediaType].query == query else { break }
             next[list: mediaType].loadingPage = nil
             next[list: mediaType].error = message
             next.status.lastError = message
@@ -70,6 +70,11 @@ public enum AppUpdate {
         if model.showsHelp {
             model.showsHelp = false  // any key closes the help
             return []
+        }
+        if let mediaType = model.tab.mediaType {
+            let outcome = BrowseUpdate.handle(key, &model[list: mediaType])
+            if let note = outcome.note { model.status.note = note }
+            if outcome.handled { return [] }
         }
         switch key {
         case .character("q"): model.quitting = true
@@ -143,12 +148,13 @@ public enum AppUpdate {
         switch model.tab {
         case .movies, .series:
             let mediaType: MediaType = model.tab == .movies ? .movie : .tv
+            guard model[list: mediaType].genrePicker == nil && model[list: mediaType].yearField == nil else { return (model, []) }
             var list = model[list: mediaType]
             let remaining = list.rows.count - 1 - list.cursor.position
             guard let page = list.nextPage, remaining < model.visibleRows else { return (model, []) }
             list.loadingPage = page
             model[list: mediaType] = list
-            return (model, [.loadPage(mediaType, page: page)])
+            return (model, [.loadPage(mediaType, page: page, query: list.query)])
         case .saved:
             guard !model.saved.loaded, !model.saved.loading, model.saved.error == nil else { return (model, []) }
             model.saved.loading = true

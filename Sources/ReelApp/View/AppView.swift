@@ -12,8 +12,10 @@ public enum AppView {
         }
         drawTabs(model, &screen)
         switch model.tab {
-        case .movies: ListView.draw(model.movies, heading: "Discover movies · by popularity, descending", model: model, into: &screen)
-        case .series: ListView.draw(model.series, heading: "Discover series · by popularity, descending", model: model, into: &screen)
+        case .movies, .series:
+            let list = model.tab == .movies ? model.movies : model.series
+            ListView.draw(list, heading: list.query.heading(list.mediaType), model: model, into: &screen)
+            FilterView.draw(list, into: &screen)
         case .saved: ListView.draw(model.saved, model: model, into: &screen)
         case .search: drawSearch(&screen)
         case .settings: drawSettings(model, &screen)
