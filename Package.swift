@@ -29,6 +29,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         // Already in the graph through AsyncHTTPClient; named because Catalog imports from them
@@ -107,7 +108,8 @@ let package = Package(
         ),
         // The terminal app (`reel ui`): a pure model, update and view over the application core,
         // and a driver on ncursesw that owns the terminal and runs effects on tasks.
-        .target(name: "ReelApp", dependencies: ["Reel", "CNcursesW"], swiftSettings: hygiene),
+        .target(
+            name: "ReelApp", dependencies: ["Reel", "CNcursesW", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: hygiene),
         .executableTarget(
             name: "reel",
             // The command-line face: it imports the application core (and the terminal app, a
@@ -144,7 +146,7 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel"]),
+        .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "ReelTestSupport"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "JSONKit", "Ledger", "EventLog", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // Reel, Ledger and LMDB only to craft hostile exports with valid hashes (CraftedExport).
         .testTarget(name: "EndToEndTests", dependencies: ["EventLog", "Reel", "Ledger", "LMDB", "ReelTestSupport"]),

@@ -16,10 +16,17 @@ import Testing
     }
 
     /// `stty -a`, then the program, then `stty -a` again, in one pane: the two must match.
-    static func session(_ server: FakeTMDbProcess, _ arguments: [String] = ["ui"], width: Int = 100, height: Int = 30) throws -> TerminalSession {
+    static func session(
+        _ server: FakeTMDbProcess, _ arguments: [String] = ["ui"], width: Int = 100, height: Int = 30, keys: String? = nil
+    ) throws -> TerminalSession {
         let reel = Harness.binaries + "/reel"
         let script = "stty -a > \"$STTY_DIR/before\"; '\(reel)' \(arguments.joined(separator: " ")); status=$?; stty -a > \"$STTY_DIR/after\"; exit $status"
         var environment = Self.environment(server)
+        if let keys {
+            let dir = environment["XDG_CONFIG_HOME"]! + "/reel"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            try keys.write(toFile: dir + "/keys.toml", atomically: true, encoding: .utf8)
+        }
         environment["STTY_DIR"] = temporaryDirectory("stty")
         return try TerminalSession(["sh", "-c", script], environment: environment, width: width, height: height)
             .remembering(sttyDirectory: environment["STTY_DIR"]!)
@@ -120,6 +127,38 @@ import Testing
         #expect(status.count == 1 && status[0].count <= 120 && status[0].hasSuffix("q quit"), "the status line at 120 columns: \(screen)")
         try terminal.type("q")
         try terminal.waitFor("exit 0")
+    }
+
+    /// `keys.toml` binds other keys: they act, the defaults they replaced do not, and the help
+    /// says so; a file binding one key twice stops the app before it takes the screen.
+    @Test func keysTomlRebindsKeysAndAConflictIsOneLineNamingTheLine() throws {
+        let server = try FakeTMDbProcess()
+        let terminal = try Self.session(server, keys: "[keys]\ndown = \"n\"\nquit = \"x\"\n")
+        defer { terminal.end() }
+        try terminal.waitFor("Fight Club")
+        try terminal.type("n", "n")
+        var screen = try terminal.screen()
+        let cursor = screen.split(separator: "\n").firstIndex { $0.hasPrefix("›") }
+        #expect(cursor == 4, "n moved the cursor two rows down: \(screen)")
+        try terminal.type("j", "q")
+        usleep(300_000)
+        screen = try terminal.screen()
+        #expect(screen.split(separator: "\n").firstIndex { $0.hasPrefix("›") } == 4 && !screen.contains("exit "), "j and q are unbound: \(screen)")
+        try terminal.type("?")
+        try terminal.waitFor("quit, always")
+        screen = try terminal.screen()
+        #expect(screen.contains("n ↑") == false && screen.contains("n  k ↑"), "\(screen)")
+        try terminal.type("Escape", "x")
+        try terminal.waitFor("exit 0")
+        try terminal.expectTerminalRestored()
+
+        let conflict = try Self.session(server, keys: "[keys]\ndown = \"n\"\n\nyear = \"n\"\n")
+        defer { conflict.end() }
+        screen = try conflict.waitFor("exit 64")
+        // The pane wraps the one line at 100 columns.
+        let joined = screen.replacingOccurrences(of: "\n", with: "")
+        #expect(joined.contains("reel: ") && joined.contains("keys.toml line 4: n is bound to both down and year"), "\(screen)")
+        try conflict.expectTerminalRestored()
     }
 
     @Test func reelAloneOpensTheAppAtATerminal() throws {

@@ -49,7 +49,7 @@ import Testing
         var model = Self.movies()
         model.showsHelp = true
         let text = AppView.draw(model).lines().joined(separator: "\n")
-        for key in ["1 – 5", "tab  shift-tab", "j k", "g G", "ctrl-d ctrl-u", "?", "q", "ctrl-c", "quit, always"] {
+        for key in ["1  2  3  4  5", "tab  shift-tab", "j ↓  k ↑", "g home  G end", "ctrl-d  ctrl-u", "pgdn  pgup", "o  O", "f  y  c", "?", "q", "ctrl-c", "quit, always"] {
             #expect(text.contains(key), "\(key) in\n\(text)")
         }
     }

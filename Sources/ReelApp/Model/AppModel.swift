@@ -19,11 +19,20 @@ public struct AppModel: Sendable, Equatable {
     public var status: StatusLine
     /// Set by `q` on a tab and by ctrl-c: the driver restores the terminal and ends.
     public var quitting = false
+    /// Which key does what (`keys.toml`).
+    public var keys: KeyBindings
 
-    public init(width: Int, height: Int, account: String, catalog: CatalogKind = .unknown) {
+    public init(width: Int, height: Int, account: String, catalog: CatalogKind = .unknown, keys: KeyBindings = .standard) {
         self.width = width
         self.height = height
         self.status = StatusLine(account: account, catalog: catalog)
+        self.keys = keys
+    }
+
+    /// Whether a text field has the keys, so they are taken as typed, not as bound.
+    public var isTyping: Bool {
+        guard let mediaType = tab.mediaType else { return false }
+        return self[list: mediaType].yearField != nil
     }
 
     public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }

@@ -28,6 +28,8 @@ public enum TerminalApp {
     /// Runs the app until `q`, ctrl-c or a signal; throws when it cannot start.
     public static func run(_ options: Options) async throws {
         guard canRun else { throw TerminalAppError.notATerminal }
+        // Before the screen is taken: a mistake in keys.toml is one line on stderr.
+        let keys = try KeyBindingsFile.load(KeyBindingsFile.path(environment: options.environment))
         let inbox = try Inbox()
         // Notes go to the status line: stderr is the screen now. Routine ones (the sample catalog
         // is in use) the status line says already.
@@ -40,7 +42,7 @@ public enum TerminalApp {
         let failure = await withCheckedContinuation { (continuation: CheckedContinuation<TerminalAppError?, Never>) in
             let thread = Thread {
                 do throws(TerminalAppError) {
-                    try loop(inbox: inbox, runner: runner, account: options.handle.value, colors: colors)
+                    try loop(inbox: inbox, runner: runner, account: options.handle.value, colors: colors, keys: keys)
                     continuation.resume(returning: nil)
                 } catch {
                     continuation.resume(returning: error)
@@ -54,7 +56,7 @@ public enum TerminalApp {
     }
 
     /// The loop: keys and results in, `AppUpdate` for the next model, `AppView` to the screen.
-    private static func loop(inbox: Inbox, runner: EffectRunner, account: String, colors: Bool) throws(TerminalAppError) {
+    private static func loop(inbox: Inbox, runner: EffectRunner, account: String, colors: Bool, keys: KeyBindings) throws(TerminalAppError) {
         let screen = try CursesScreen(colors: colors)
         defer { screen.close() }
         reel_catch_signals(inbox.writeEnd)
@@ -64,7 +66,7 @@ public enum TerminalApp {
             for effect in effects { Task { inbox.post(await runner.run(effect)) } }
         }
         let size = screen.size
-        var (model, effects) = AppUpdate.start(AppModel(width: size.width, height: size.height, account: account))
+        var (model, effects) = AppUpdate.start(AppModel(width: size.width, height: size.height, account: account, keys: keys))
         launch(effects)
         screen.show(AppView.draw(model))
         var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: inbox.readEnd, events: Int16(POLLIN), revents: 0)]

@@ -18,8 +18,8 @@ public enum AppUpdate {
         var next = model
         var effects: [AppEffect] = []
         switch message {
-        case .key(let key):
-            effects = handle(key, &next)
+        case .key(let typed):
+            if let key = next.keys.translate(typed, typing: next.isTyping) { effects = handle(key, &next) }
         case .resized(let width, let height):
             next.width = max(1, width)
             next.height = max(1, height)

@@ -1,5 +1,5 @@
 /// A key as the app understands it, decoded from curses (`KeyDecoder`).
-public enum Key: Sendable, Equatable {
+public enum Key: Sendable, Hashable {
     /// A printable character (`j`, `?`, `1`, `é`).
     case character(Character)
     /// A control character, named by its letter: ctrl-d is `.control("d")`.

@@ -21,7 +21,7 @@ public enum AppView {
         case .settings: drawSettings(model, &screen)
         }
         drawStatus(model, &screen)
-        if model.showsHelp { HelpOverlay.draw(into: &screen) }
+        if model.showsHelp { HelpOverlay.draw(model.keys, into: &screen) }
         return screen
     }
 

@@ -1,23 +1,29 @@
 /// The help (`?`): every key the app knows, in a box over the screen; any key closes it.
 enum HelpOverlay {
-    static let keys: [(String, String)] = [
-        ("1 – 5", "Movies, Series, Search, Saved, Settings"),
-        ("tab  shift-tab", "next tab, previous tab"),
-        ("↓ ↑  j k", "down, up"),
-        ("g G  home end", "first row, last row"),
-        ("ctrl-d ctrl-u", "half a screen down, up"),
-        ("pgdn pgup", "a screen down, up"),
-        ("l", "Movies, Series: discover, popular, top rated"),
-        ("o O", "Movies, Series: next sort key; other direction"),
-        ("f y c", "Movies, Series: genres; year; no filters"),
-        ("r", "ask again for what failed; reload Saved"),
-        ("?", "this help (any key closes it)"),
-        ("q", "quit"),
-        ("ctrl-c", "quit, always"),
-    ]
+    /// The help's lines: the keys bound to each group of actions (as `keys.toml` left them), and
+    /// what they do.
+    static func entries(_ keys: KeyBindings) -> [(String, String)] {
+        let groups: [([KeyAction], String)] = [
+            ([.movies, .series, .search, .saved, .settings], "Movies, Series, Search, Saved, Settings"),
+            ([.nextTab, .previousTab], "next tab, previous tab"),
+            ([.down, .up], "down, up"),
+            ([.first, .last], "first row, last row"),
+            ([.halfDown, .halfUp], "half a screen down, up"),
+            ([.pageDown, .pageUp], "a screen down, up"),
+            ([.list], "Movies, Series: discover, popular, top rated"),
+            ([.sort, .reverse], "Movies, Series: next sort key; other direction"),
+            ([.genres, .year, .clear], "Movies, Series: genres; year; no filters"),
+            ([.reload], "ask again for what failed; reload Saved"),
+            ([.help], "this help (any key closes it)"),
+            ([.quit], "quit"),
+        ]
+        return groups.map { actions, meaning in (actions.map { keys.names($0) }.filter { !$0.isEmpty }.joined(separator: "  "), meaning) }
+            + [("ctrl-c", "quit, always")]
+    }
 
-    static func draw(into screen: inout ScreenBuffer) {
-        let width = 60
+    static func draw(_ keys: KeyBindings, into screen: inout ScreenBuffer) {
+        let keys = entries(keys)
+        let width = 72
         let height = keys.count + 4
         let left = max(0, (screen.width - width) / 2)
         let top = max(0, (screen.height - height) / 2)
@@ -33,7 +39,7 @@ enum HelpOverlay {
         }
         screen.write("└" + String(repeating: "─", count: width - 2) + "┘", row: top + height - 1, column: left, style: border)
         for (offset, (key, meaning)) in keys.enumerated() {
-            screen.write(key, row: top + 2 + offset, column: left + 3, style: CellStyle(.bold))
+            screen.write(key, row: top + 2 + offset, column: left + 3, limit: 16, style: CellStyle(.bold))
             screen.write(meaning, row: top + 2 + offset, column: left + 20, limit: width - 22)
         }
     }
