@@ -17,11 +17,12 @@ import Testing
 
     /// `stty -a`, then the program, then `stty -a` again, in one pane: the two must match.
     static func session(
-        _ server: FakeTMDbProcess, _ arguments: [String] = ["ui"], width: Int = 100, height: Int = 30, keys: String? = nil
+        _ server: FakeTMDbProcess, _ arguments: [String] = ["ui"], width: Int = 100, height: Int = 30, keys: String? = nil,
+        environment base: [String: String]? = nil
     ) throws -> TerminalSession {
         let reel = Harness.binaries + "/reel"
         let script = "stty -a > \"$STTY_DIR/before\"; '\(reel)' \(arguments.joined(separator: " ")); status=$?; stty -a > \"$STTY_DIR/after\"; exit $status"
-        var environment = Self.environment(server)
+        var environment = base ?? Self.environment(server)
         if let keys {
             let dir = environment["XDG_CONFIG_HOME"]! + "/reel"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -159,6 +160,28 @@ import Testing
         let joined = screen.replacingOccurrences(of: "\n", with: "")
         #expect(joined.contains("reel: ") && joined.contains("keys.toml line 4: n is bound to both down and year"), "\(screen)")
         try conflict.expectTerminalRestored()
+    }
+
+    /// The app open on the Saved tab holds no lock and no old snapshot another process waits for:
+    /// a deletion of its account from another terminal goes through at once, the ledger verifies.
+    @Test func anOpenAppBlocksNoDeletionElsewhere() throws {
+        let server = try FakeTMDbProcess()
+        let environment = Self.environment(server)
+        let add = try Harness.reel(["fav", "add", "movie", "550"], environment: environment)
+        #expect(add.status == 0, "\(add.stderr)")
+        let terminal = try Self.session(server, environment: environment)
+        defer { terminal.end() }
+        try terminal.waitFor("Fight Club")
+        try terminal.type("4")
+        try terminal.waitFor("1 saved")
+        let started = Date()
+        let delete = try Harness.reel(["account", "delete", "--yes"], environment: environment)
+        #expect(delete.status == 0, "\(delete.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10, "the deletion waited for the app")
+        let verify = try Harness.reel(["audit", "verify"], environment: environment)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        try terminal.type("q")
+        try terminal.waitFor("exit 0")
     }
 
     @Test func reelAloneOpensTheAppAtATerminal() throws {
