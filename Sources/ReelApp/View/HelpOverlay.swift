@@ -7,14 +7,20 @@ enum HelpOverlay {
         ("g G  home end", "first row, last row"),
         ("ctrl-d ctrl-u", "half a screen down, up"),
         ("pgdn pgup", "a screen down, up"),
+        ("enter", "open: details, a person, a cast member, a similar title"),
+        ("esc  q", "back from details or a person"),
+        ("s  space", "save or remove the title (details)"),
+        ("/", "Search: type in the field (every key is text)"),
+        ("enter ↓ esc", "Search: leave the field for the results"),
+        ("← →", "Search: all, movies, series, people"),
         ("r", "ask again for what failed; reload Saved"),
         ("?", "this help (any key closes it)"),
-        ("q", "quit"),
+        ("q", "quit (on a tab)"),
         ("ctrl-c", "quit, always"),
     ]
 
     static func draw(into screen: inout ScreenBuffer) {
-        let width = 60
+        let width = 70
         let height = keys.count + 4
         let left = max(0, (screen.width - width) / 2)
         let top = max(0, (screen.height - height) / 2)
