@@ -48,7 +48,7 @@ enum DetailsLayout {
         if !languages.isEmpty { add("Languages: " + languages.joined(separator: "; ")) }
         if !d.companies.isEmpty { add("Production: " + d.companies.joined(separator: ", ")) }
         // Trailers as text: curses cannot write an OSC 8 hyperlink, and terminals show a URL as one.
-        for trailer in d.trailers.prefix(3) { add("Trailer: \(trailer.url)  \(trailer.name)") }
+        for trailer in d.trailers.prefix(3) { add("Trailer: \(trailer.url) · \(trailer.name)") }
         if let poster = d.posterURL { add("Poster: \(poster)") }
         if let backdrop = d.backdropURL { add("Backdrop: \(backdrop)") }
         if !d.cast.isEmpty {

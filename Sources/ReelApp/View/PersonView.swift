@@ -9,7 +9,7 @@ enum PersonView {
         _ page: PersonPage?, name: String, loading: Bool, error: String?, cursor: ListCursor, row: Int, visible: Int, model: AppModel,
         into buffer: inout ScreenBuffer
     ) {
-        let count = page.map { "\($0.credits.count) titles, newest first" } ?? ""
+        let count = page.map { "\($0.credits.count) title\($0.credits.count == 1 ? "" : "s"), newest first" } ?? ""
         let countColumn = model.width - DisplayWidth.columns(count) - 1
         let used = buffer.write(page?.name ?? name, row: row, column: 1, limit: countColumn - 2, style: CellStyle(.bold))
         if let facts = page?.facts, !facts.isEmpty {
