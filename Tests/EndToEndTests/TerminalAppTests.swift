@@ -4,7 +4,8 @@ import Testing
 
 /// `reel ui` in a real terminal (tmux, 100×30) against the fake TMDb server: the Movies tab
 /// lists the discover list, paging asks for each page once, tabs switch, `q` and ctrl-c quit with
-/// the terminal as it was, and a resize lays the screen out again.
+/// the terminal as it was, a resize lays the screen out again, typing a search quickly asks the
+/// server once, and a title saved from its details is in the ledger another process reads.
 @Suite struct TerminalAppTests {
     /// A home on `server`: its own data, config and state directories.
     static func environment(_ server: FakeTMDbProcess) -> [String: String] {
@@ -16,13 +17,15 @@ import Testing
     }
 
     /// `stty -a`, then the program, then `stty -a` again, in one pane: the two must match.
+    /// `home`: the environment to run in (a new home on `server` without one); `keys`: a
+    /// keys.toml to put in its config directory.
     static func session(
-        _ server: FakeTMDbProcess, _ arguments: [String] = ["ui"], width: Int = 100, height: Int = 30, keys: String? = nil,
-        environment base: [String: String]? = nil
+        _ server: FakeTMDbProcess, _ arguments: [String] = ["ui"], width: Int = 100, height: Int = 30, home: [String: String]? = nil,
+        keys: String? = nil
     ) throws -> TerminalSession {
         let reel = Harness.binaries + "/reel"
         let script = "stty -a > \"$STTY_DIR/before\"; '\(reel)' \(arguments.joined(separator: " ")); status=$?; stty -a > \"$STTY_DIR/after\"; exit $status"
-        var environment = base ?? Self.environment(server)
+        var environment = home ?? Self.environment(server)
         if let keys {
             let dir = environment["XDG_CONFIG_HOME"]! + "/reel"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -169,7 +172,7 @@ import Testing
         let environment = Self.environment(server)
         let add = try Harness.reel(["fav", "add", "movie", "550"], environment: environment)
         #expect(add.status == 0, "\(add.stderr)")
-        let terminal = try Self.session(server, environment: environment)
+        let terminal = try Self.session(server, home: environment)
         defer { terminal.end() }
         try terminal.waitFor("Fight Club")
         try terminal.type("4")
@@ -197,5 +200,66 @@ import Testing
         #expect(plain.stdout.contains("USAGE") || plain.stdout.contains("SUBCOMMANDS"), "\(plain.stdout)\(plain.stderr)")
         let ui = try home.reel(["ui"])
         #expect(ui.status == 64 && ui.stderr.contains("needs a terminal"), "\(ui.status) \(ui.stderr)")
+    }
+
+    @Test func typingMatrixQuicklyAsksForOneSearch() throws {
+        let server = try FakeTMDbProcess()
+        let terminal = try Self.session(server)
+        defer { terminal.end() }
+        try terminal.waitFor("Fight Club")
+        try terminal.type("3")
+        // The field is empty: the default person's filmography.
+        var screen = try terminal.waitFor("Benedict Cumberbatch")
+        #expect(screen.contains("Search:") && screen.contains("[All]"), "\(screen)")
+        // Six keys at once, `q` among them after: typed keys are text, they neither quit nor switch tabs.
+        try terminal.type("m", "a", "t", "r", "i", "x")
+        screen = try terminal.waitFor("for “matrix”")
+        #expect(screen.contains("The Matrix"), "\(screen)")
+        usleep(600_000)  // a second search would have been asked for by now
+        let searches = (try server.stats()["byPath"] as? [String: Int])?.filter { $0.key.hasPrefix("/search/") } ?? [:]
+        #expect(searches == ["/search/multi": 1], "one search for six keys: \(searches)")
+        // The filter: → asks for movies only, once.
+        try terminal.type("Right")
+        screen = try terminal.waitFor("[Movies]")
+        try terminal.waitFor("for “matrix”")
+        usleep(600_000)
+        #expect((try server.stats()["byPath"] as? [String: Int])?["/search/movie"] == 1)
+        try terminal.type("q", "1")
+        screen = try terminal.waitFor("matrixq1")
+        #expect(screen.contains("Search:"), "q and 1 went into the field: \(screen)")
+        try terminal.type("Escape", "q")
+        try terminal.waitFor("exit 0")
+        try terminal.expectTerminalRestored()
+    }
+
+    @Test func savingFromDetailsIsInTheLedgerAnotherProcessReads() throws {
+        let server = try FakeTMDbProcess()
+        let environment = Self.environment(server)
+        let terminal = try Self.session(server, home: environment)
+        defer { terminal.end() }
+        try terminal.waitFor("Fight Club")
+        try terminal.type("3")
+        try terminal.waitFor("Benedict Cumberbatch")
+        try terminal.type("Right", "m", "a", "t", "r", "i", "x")
+        try terminal.waitFor("for “matrix”")
+        try terminal.type("Enter", "Enter")
+        var screen = try terminal.waitFor("s saves")
+        #expect(screen.contains("The Matrix (1999)") && screen.contains("movie 603") && screen.contains("Keanu Reeves"), "\(screen)")
+        try terminal.type("s")
+        screen = try terminal.waitFor("★ saved")
+        #expect(screen.contains("saved movie 603 The Matrix (1999)"), "the status line: \(screen)")
+        // Another process, while the app holds the ledger open, reads it there.
+        let home = CatalogCommandTests.Home(environment: environment)
+        let saved = try home.reel(["saved", "--json"])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let items = (try Harness.json(saved.stdout)["items"] as? [[String: Any]]) ?? []
+        #expect(items.map { $0["id"] as? Int } == [603], "\(saved.stdout)")
+        // Back to the results: the ★ shows there too.
+        try terminal.type("Escape")
+        screen = try terminal.waitFor("for “matrix”")
+        let row = screen.split(separator: "\n").first { $0.contains("The Matrix") && !$0.contains("Reloaded") && !$0.contains("Revolutions") }
+        #expect(row?.contains("★") == true, "\(screen)")
+        try terminal.type("q")
+        try terminal.waitFor("exit 0")
     }
 }

@@ -47,7 +47,7 @@ import Testing
         (next, effects) = Self.type(next, .character("1"), .character("2"))
         #expect(next.tab == .series && effects.isEmpty, "series page 1 is loading already: \(effects)")
         (next, effects) = Self.type(next, .tab)
-        #expect(next.tab == .search && effects.isEmpty)
+        #expect(next.tab == .search && effects == [.search(.loadDefaultPerson)], "the Search tab shows the default person: \(effects)")
         (next, effects) = Self.type(next, .tab)
         #expect(next.tab == .saved && effects == [.loadSaved])
         (next, effects) = Self.type(next, .tab, .tab)

@@ -15,6 +15,13 @@ public struct TitleDetailsReport: Sendable {
         public var savedAt: Int64?
     }
 
+    /// One of the cast, in billing order, with the TMDb person id a front end opens them by.
+    public struct CastMember: Sendable {
+        public var id: Int
+        public var name: String
+        public var character: String?
+    }
+
     public var key: MediaKey
     public var language: String
     public var title: String
@@ -38,6 +45,8 @@ public struct TitleDetailsReport: Sendable {
     public var companies: [String]
     /// `Directed by` (movies) or `Created by` (series), then `Starring` (the first five of the cast).
     public var people: [(role: String, names: [String])]
+    /// The first ten of the cast, with their ids (`people` names the first five).
+    public var cast: [CastMember]
     public var trailers: [(name: String, url: String)]
     public var posterURL: String?
     public var backdropURL: String?
@@ -59,6 +68,7 @@ public struct TitleDetailsReport: Sendable {
             let m = try await client.movie(Int(key.id), language: language, appending: appending)
             let directors: [String] = m.credits?.directors.map(\.name) ?? []
             let cast: [String] = m.credits.map { Array($0.cast.prefix(5)).map(\.name) } ?? []
+            let members = Self.members(m.credits)
             let trailers: [(name: String, url: String)] = (m.videos?.trailers ?? []).compactMap { v in v.watchURL.map { (v.name, $0) } }
             let similar: [Similar] = (m.similar?.results ?? []).compactMap { s in
                 guard let k = try? MediaKey(.movie, Int64(s.id)) else { return nil }
@@ -70,7 +80,7 @@ public struct TitleDetailsReport: Sendable {
                 voteCount: m.voteCount, popularity: m.popularity, runtime: m.runtime, seasons: nil, episodes: nil,
                 status: m.status, originalLanguage: m.originalLanguage, spokenLanguages: m.spokenLanguages.map(\.displayName),
                 companies: m.productionCompanies.map(\.name),
-                people: [("Directed by", directors), ("Starring", cast)], trailers: trailers,
+                people: [("Directed by", directors), ("Starring", cast)], cast: members, trailers: trailers,
                 posterURL: images.url(m.posterPath, kind: .poster, size: "w500"),
                 backdropURL: images.url(m.backdropPath, kind: .backdrop, size: "w1280"), similar: similar, savedAt: savedAt
             )
@@ -78,6 +88,7 @@ public struct TitleDetailsReport: Sendable {
             let s = try await client.series(Int(key.id), language: language, appending: appending)
             let creators: [String] = s.createdBy.map(\.name)
             let cast: [String] = s.credits.map { Array($0.cast.prefix(5)).map(\.name) } ?? []
+            let members = Self.members(s.credits)
             let trailers: [(name: String, url: String)] = (s.videos?.trailers ?? []).compactMap { v in v.watchURL.map { (v.name, $0) } }
             let similar: [Similar] = (s.similar?.results ?? []).compactMap { r in
                 guard let k = try? MediaKey(.tv, Int64(r.id)) else { return nil }
@@ -89,10 +100,15 @@ public struct TitleDetailsReport: Sendable {
                 voteCount: s.voteCount, popularity: s.popularity, runtime: s.episodeRunTime.first, seasons: s.numberOfSeasons,
                 episodes: s.numberOfEpisodes, status: s.status, originalLanguage: s.originalLanguage,
                 spokenLanguages: s.spokenLanguages.map(\.displayName), companies: (s.networks + s.productionCompanies).map(\.name),
-                people: [("Created by", creators), ("Starring", cast)], trailers: trailers,
+                people: [("Created by", creators), ("Starring", cast)], cast: members, trailers: trailers,
                 posterURL: images.url(s.posterPath, kind: .poster, size: "w500"),
                 backdropURL: images.url(s.backdropPath, kind: .backdrop, size: "w1280"), similar: similar, savedAt: savedAt
             )
         }
+    }
+
+    /// The first ten of `credits`' cast.
+    private static func members(_ credits: Credits?) -> [CastMember] {
+        (credits?.cast ?? []).prefix(10).map { CastMember(id: $0.id, name: $0.name, character: $0.character) }
     }
 }

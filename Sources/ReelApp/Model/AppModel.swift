@@ -15,6 +15,10 @@ public struct AppModel: Sendable, Equatable {
     public var movies = BrowseList(mediaType: .movie)
     public var series = BrowseList(mediaType: .tv)
     public var saved = SavedList()
+    public var search = SearchState()
+    /// Screens opened over the tabs (a title's details, a person), the newest last: keys go to the
+    /// last; `esc` or `q` goes back one; a tab switch closes them all.
+    public var screens: [Screen] = []
     public var showsHelp = false
     public var status: StatusLine
     /// Set by `q` on a tab and by ctrl-c: the driver restores the terminal and ends.
@@ -31,6 +35,8 @@ public struct AppModel: Sendable, Equatable {
 
     /// Whether a text field has the keys, so they are taken as typed, not as bound.
     public var isTyping: Bool {
+        guard screens.isEmpty else { return false }
+        if tab == .search { return search.editing }
         guard let mediaType = tab.mediaType else { return false }
         return self[list: mediaType].yearField != nil
     }

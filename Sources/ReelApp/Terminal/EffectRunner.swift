@@ -36,6 +36,10 @@ struct EffectRunner: Sendable {
                 catalog = (try? application.catalogIsSample()) == true ? .sample : .tmdb
             }
             return .statusLoaded(language: language, catalog: catalog)
+        case .search(let effect):
+            return .search(await run(effect))
+        case .details(let effect):
+            return .details(await run(effect))
         }
     }
 

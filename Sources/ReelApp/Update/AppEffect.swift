@@ -10,4 +10,8 @@ public enum AppEffect: Sendable, Equatable {
     case loadSaved
     /// The account's language and the catalog in use.
     case loadStatus
+    /// The Search tab's debounce and searches (`SearchUpdate`).
+    case search(SearchEffect)
+    /// Details, people and saving from the details screen (`DetailsUpdate`).
+    case details(DetailsEffect)
 }

@@ -12,6 +12,10 @@ public enum AppMessage: Sendable, Equatable {
     case savedFailed(String)
     /// The account's language and where titles come from.
     case statusLoaded(language: String, catalog: CatalogKind)
+    /// The Search tab's debounce and searches came back (`SearchUpdate`).
+    case search(SearchMessage)
+    /// Details, a person, or a save or remove came back (`DetailsUpdate`).
+    case details(DetailsMessage)
     /// A note from the application core.
     case notice(String)
     /// SIGINT, SIGTERM or SIGHUP from elsewhere: end as ctrl-c does.

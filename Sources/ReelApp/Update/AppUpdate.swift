@@ -20,6 +20,15 @@ public enum AppUpdate {
         switch message {
         case .key(let typed):
             if let key = next.keys.translate(typed, typing: next.isTyping) { effects = handle(key, &next) }
+            if next.tab != model.tab {
+                // A tab switch closes the screens opened over the tabs; the Search tab opens typing.
+                next.screens = []
+                if next.tab == .search { next.search.editing = true }
+            }
+        case .search(let message):
+            effects = SearchUpdate.message(message, &next)
+        case .details(let message):
+            effects = DetailsUpdate.message(message, &next)
         case .resized(let width, let height):
             next.width = max(1, width)
             next.height = max(1, height)
@@ -71,7 +80,9 @@ public enum AppUpdate {
             model.showsHelp = false  // any key closes the help
             return []
         }
-        if let mediaType = model.tab.mediaType {
+        if !model.screens.isEmpty, let effects = DetailsUpdate.key(key, &model) { return effects }
+        if model.screens.isEmpty, model.tab == .search, let effects = SearchUpdate.key(key, &model) { return effects }
+        if model.screens.isEmpty, let mediaType = model.tab.mediaType {
             let outcome = BrowseUpdate.handle(key, &model[list: mediaType])
             if let note = outcome.note { model.status.note = note }
             if outcome.handled { return [] }
@@ -83,6 +94,7 @@ public enum AppUpdate {
         case .tab: model.tab = model.tab.next
         case .backTab: model.tab = model.tab.previous
         case .character("r"): return reload(&model)
+        case .enter: return DetailsUpdate.openSelected(&model)
         default: move(key, &model)
         }
         return []
@@ -92,17 +104,7 @@ public enum AppUpdate {
     private static func move(_ key: Key, _ model: inout AppModel) {
         let visible = model.visibleRows
         func moved(_ cursor: ListCursor, count: Int) -> ListCursor {
-            switch key {
-            case .down, .character("j"): cursor.moved(by: 1, count: count, visible: visible)
-            case .up, .character("k"): cursor.moved(by: -1, count: count, visible: visible)
-            case .home, .character("g"): cursor.moved(to: 0, count: count, visible: visible)
-            case .end, .character("G"): cursor.moved(to: count - 1, count: count, visible: visible)
-            case .control("d"): cursor.moved(by: max(1, visible / 2), count: count, visible: visible)
-            case .control("u"): cursor.moved(by: -max(1, visible / 2), count: count, visible: visible)
-            case .pageDown: cursor.moved(by: visible, count: count, visible: visible)
-            case .pageUp: cursor.moved(by: -visible, count: count, visible: visible)
-            default: cursor
-            }
+            cursor.moved(for: key, count: count, visible: visible) ?? cursor
         }
         switch model.tab {
         case .movies: model.movies.cursor = moved(model.movies.cursor, count: model.movies.rows.count)
@@ -159,7 +161,10 @@ public enum AppUpdate {
             guard !model.saved.loaded, !model.saved.loading, model.saved.error == nil else { return (model, []) }
             model.saved.loading = true
             return (model, [.loadSaved])
-        case .search, .settings:
+        case .search:
+            let effects = SearchUpdate.filled(&model)
+            return (model, effects)
+        case .settings:
             return (model, [])
         }
     }

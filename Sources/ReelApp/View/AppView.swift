@@ -11,14 +11,16 @@ public enum AppView {
             return screen
         }
         drawTabs(model, &screen)
-        switch model.tab {
-        case .movies, .series:
+        switch (model.screens.last, model.tab) {
+        case (.details(let details)?, _): DetailsView.draw(details, model: model, into: &screen)
+        case (.person(let person)?, _): PersonView.draw(person, model: model, into: &screen)
+        case (nil, .movies), (nil, .series):
             let list = model.tab == .movies ? model.movies : model.series
             ListView.draw(list, heading: list.query.heading(list.mediaType), model: model, into: &screen)
             FilterView.draw(list, into: &screen)
-        case .saved: ListView.draw(model.saved, model: model, into: &screen)
-        case .search: drawSearch(&screen)
-        case .settings: drawSettings(model, &screen)
+        case (nil, .saved): ListView.draw(model.saved, model: model, into: &screen)
+        case (nil, .search): SearchView.draw(model, into: &screen)
+        case (nil, .settings): drawSettings(model, &screen)
         }
         drawStatus(model, &screen)
         if model.showsHelp { HelpOverlay.draw(model.keys, into: &screen) }
@@ -60,7 +62,8 @@ public enum AppView {
         } else if let note = status.note {
             parts.append(note)
         }
-        let right = " q quit "
+        // What `q` (or, while typing, `esc`) does here.
+        let right = !model.screens.isEmpty ? " q back " : model.tab == .search && model.search.editing ? " esc ends typing " : " q quit "
         screen.paint(row: row, style: CellStyle(.reverse))
         let room = model.width - DisplayWidth.columns(right) - 1
         screen.write(" " + parts.joined(separator: " · "), row: row, column: 0, limit: room, style: CellStyle(.reverse))
@@ -71,11 +74,6 @@ public enum AppView {
             screen.paint(row: row, column: model.width - DisplayWidth.columns(right), style: CellStyle(.reverse))
         }
         screen.write(right, row: row, column: model.width - DisplayWidth.columns(right), style: CellStyle(.reverse))
-    }
-
-    private static func drawSearch(_ screen: inout ScreenBuffer) {
-        screen.write("Search", row: 1, column: 1, style: CellStyle(.bold))
-        screen.write("Live search comes in the next part of the terminal app; for now: reel search TEXT", row: 3, column: 1)
     }
 
     private static func drawSettings(_ model: AppModel, _ screen: inout ScreenBuffer) {

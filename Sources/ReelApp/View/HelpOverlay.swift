@@ -15,11 +15,21 @@ enum HelpOverlay {
             ([.genres, .year, .clear], "Movies, Series: genres; year; no filters"),
             ([.reload], "ask again for what failed; reload Saved"),
             ([.help], "this help (any key closes it)"),
-            ([.quit], "quit"),
+            ([.quit], "quit (on a tab)"),
         ]
-        return groups.map { actions, meaning in (actions.map { keys.names($0) }.filter { !$0.isEmpty }.joined(separator: "  "), meaning) }
-            + [("ctrl-c", "quit, always")]
+        let bound = groups.map { actions, meaning in (actions.map { keys.names($0) }.filter { !$0.isEmpty }.joined(separator: "  "), meaning) }
+        return bound + fixed + [("ctrl-c", "quit, always")]
     }
+
+    /// Keys `keys.toml` does not bind: the same everywhere, or a screen's own.
+    static let fixed: [(String, String)] = [
+        ("enter", "open: details, a person, a cast member, a similar title"),
+        ("esc  q", "back from details or a person"),
+        ("s  space", "save or remove the title (details)"),
+        ("/", "Search: type in the field (every key is text)"),
+        ("enter ↓ esc", "Search: leave the field for the results"),
+        ("← →", "Search: all, movies, series, people"),
+    ]
 
     static func draw(_ keys: KeyBindings, into screen: inout ScreenBuffer) {
         let keys = entries(keys)

@@ -1,0 +1,159 @@
+import Reel
+
+/// The screens over the tabs: opening a title's details or a person (`enter` on any list), the
+/// back stack (`esc` or `q` goes back one), moving on a screen, opening what a line links to (one
+/// of the cast, a similar title, a title of a filmography), and saving or removing (`s` or
+/// space): the effect asks the application core to append the event, and only its answer flips
+/// ★ and says saved or removed.
+enum DetailsUpdate {
+    /// Pushes `key`'s details and asks for them.
+    static func open(_ key: MediaKey, title: String, _ model: inout AppModel) -> [AppEffect] {
+        model.screens.append(.details(DetailsScreen(key: key, title: title)))
+        return [.details(.loadTitle(key))]
+    }
+
+    /// Pushes a person and asks for their filmography.
+    static func openPerson(id: Int, name: String, _ model: inout AppModel) -> [AppEffect] {
+        model.screens.append(.person(PersonScreen(id: id, name: name)))
+        return [.details(.loadPerson(id: id))]
+    }
+
+    /// `enter` on a tab's list (Movies, Series, Saved): the title under the cursor.
+    static func openSelected(_ model: inout AppModel) -> [AppEffect] {
+        let rows: [TitleRow]
+        let position: Int
+        switch model.tab {
+        case .movies: (rows, position) = (model.movies.rows, model.movies.cursor.position)
+        case .series: (rows, position) = (model.series.rows, model.series.cursor.position)
+        case .saved: (rows, position) = (model.saved.rows, model.saved.cursor.position)
+        case .search, .settings: return []
+        }
+        guard rows.indices.contains(position) else { return [] }
+        return open(rows[position].key, title: rows[position].title, &model)
+    }
+
+    /// A key while a screen is open; `nil` leaves it to the app's keys (tabs, help).
+    static func key(_ key: Key, _ model: inout AppModel) -> [AppEffect]? {
+        guard let top = model.screens.last else { return nil }
+        switch key {
+        case .escape, .character("q"):
+            model.screens.removeLast()
+            return []
+        case .enter:
+            return openLine(of: top, &model)
+        case .character("s"), .character(" "):
+            return toggleSave(&model)
+        case .character("r"):
+            return retry(&model)
+        default:
+            let count = lineCount(top, width: model.width)
+            switch top {
+            case .details(var screen):
+                guard let moved = screen.cursor.moved(for: key, count: count, visible: model.visibleRows) else { return nil }
+                screen.cursor = moved
+                model.screens[model.screens.count - 1] = .details(screen)
+            case .person(var screen):
+                guard let moved = screen.cursor.moved(for: key, count: count, visible: model.visibleRows) else { return nil }
+                screen.cursor = moved
+                model.screens[model.screens.count - 1] = .person(screen)
+            }
+            return []
+        }
+    }
+
+    /// The lines a screen's cursor moves over: the details' lines at this width, a filmography's titles.
+    static func lineCount(_ screen: Screen, width: Int) -> Int {
+        switch screen {
+        case .details(let screen): screen.details.map { DetailsLayout.lines($0, width: width).count } ?? 0
+        case .person(let screen): screen.page?.credits.count ?? 0
+        }
+    }
+
+    private static func openLine(of top: Screen, _ model: inout AppModel) -> [AppEffect] {
+        switch top {
+        case .details(let screen):
+            guard let details = screen.details else { return [] }
+            let lines = DetailsLayout.lines(details, width: model.width)
+            guard lines.indices.contains(screen.cursor.position) else { return [] }
+            switch lines[screen.cursor.position].target {
+            case .person(let id, let name)?: return openPerson(id: id, name: name, &model)
+            case .title(let key, let title)?: return open(key, title: title, &model)
+            case nil: return []
+            }
+        case .person(let screen):
+            guard let credits = screen.page?.credits, credits.indices.contains(screen.cursor.position) else { return [] }
+            let row = credits[screen.cursor.position].row
+            return open(row.key, title: row.title, &model)
+        }
+    }
+
+    /// `s` or space on details: save or remove, once the details say which it is and nothing is
+    /// under way already. ★ does not flip here: `savedChanged` flips it.
+    private static func toggleSave(_ model: inout AppModel) -> [AppEffect] {
+        guard case .details(var screen)? = model.screens.last, let details = screen.details, screen.pendingSave == nil else { return [] }
+        screen.pendingSave = !details.saved
+        model.screens[model.screens.count - 1] = .details(screen)
+        return [.details(.setSaved(details.key, !details.saved))]
+    }
+
+    /// `r`: the screen's details or filmography asked for again after a failure.
+    private static func retry(_ model: inout AppModel) -> [AppEffect] {
+        switch model.screens.last {
+        case .details(var screen)? where screen.error != nil:
+            (screen.error, screen.loading) = (nil, true)
+            model.screens[model.screens.count - 1] = .details(screen)
+            return [.details(.loadTitle(screen.key))]
+        case .person(var screen)? where screen.error != nil:
+            (screen.error, screen.loading) = (nil, true)
+            model.screens[model.screens.count - 1] = .person(screen)
+            return [.details(.loadPerson(id: screen.id))]
+        default:
+            return []
+        }
+    }
+
+    static func message(_ message: DetailsMessage, _ model: inout AppModel) -> [AppEffect] {
+        switch message {
+        case .titleLoaded(let details):
+            updateDetails(details.key, &model) { screen in
+                (screen.details, screen.loading, screen.error) = (details, false, nil)
+            }
+            model.status.lastError = nil
+        case .titleFailed(let key, let message):
+            updateDetails(key, &model) { screen in (screen.loading, screen.error) = (false, message) }
+            model.status.lastError = message
+        case .personLoaded(let page):
+            updatePeople(page.id, &model) { screen in (screen.page, screen.loading, screen.error) = (page, false, nil) }
+            model.status.lastError = nil
+        case .personFailed(let id, let message):
+            updatePeople(id, &model) { screen in (screen.loading, screen.error) = (false, message) }
+            model.status.lastError = message
+        case .savedChanged(let key, let saved, let note):
+            updateDetails(key, &model, loadingOnly: false) { screen in screen.pendingSave = nil }
+            model.mark(key, saved: saved)
+            model.status.note = note
+            model.status.lastError = nil
+        case .saveFailed(let key, let message):
+            updateDetails(key, &model, loadingOnly: false) { screen in screen.pendingSave = nil }
+            model.status.lastError = message
+        }
+        return []
+    }
+
+    /// Every details screen of `key` (that waits for its details, unless `loadingOnly` is off).
+    private static func updateDetails(_ key: MediaKey, _ model: inout AppModel, loadingOnly: Bool = true, _ change: (inout DetailsScreen) -> Void) {
+        for index in model.screens.indices {
+            guard case .details(var screen) = model.screens[index], screen.key == key, screen.loading || !loadingOnly else { continue }
+            change(&screen)
+            model.screens[index] = .details(screen)
+        }
+    }
+
+    private static func updatePeople(_ id: Int, _ model: inout AppModel, _ change: (inout PersonScreen) -> Void) {
+        for index in model.screens.indices {
+            guard case .person(var screen) = model.screens[index], screen.id == id, screen.loading else { continue }
+            change(&screen)
+            model.screens[index] = .person(screen)
+        }
+    }
+}

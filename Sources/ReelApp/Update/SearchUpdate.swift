@@ -1,0 +1,160 @@
+/// The Search tab's logic: typing into the field (while it has focus every printable key is
+/// text, so `q`, `j` and digits neither quit, move nor switch tabs), the debounce by generation,
+/// the type filter (`←` `→`), moving among and opening results, and the default person.
+enum SearchUpdate {
+    /// Rows of the list under the field (the field and the list's heading take two).
+    static func visibleRows(_ model: AppModel) -> Int { max(1, model.visibleRows - 1) }
+
+    /// A key on the Search tab (no screen open); `nil` when the tab leaves it to the app's keys
+    /// (tabs, help, quit).
+    static func key(_ key: Key, _ model: inout AppModel) -> [AppEffect]? {
+        model.search.editing ? typing(key, &model) : browsing(key, &model)
+    }
+
+    /// While the field has focus: text in, `enter` `↓` `esc` out to the results.
+    private static func typing(_ key: Key, _ model: inout AppModel) -> [AppEffect]? {
+        switch key {
+        case .character(let c): return edited(model.search.text + String(c), &model)
+        case .backspace: return edited(String(model.search.text.dropLast()), &model)
+        case .control("u"): return edited("", &model)
+        case .left: return filtered(model.search.filter.previous, &model)
+        case .right: return filtered(model.search.filter.next, &model)
+        case .enter:
+            model.search.editing = false
+            return searchNow(&model)
+        case .down, .escape:
+            model.search.editing = false
+            return []
+        case .tab, .backTab: return nil
+        default: return []
+        }
+    }
+
+    /// While the results have focus: `/` (or `↑` on the first row) back to the field, `enter`
+    /// opens, `r` asks again for what failed, navigation keys move.
+    private static func browsing(_ key: Key, _ model: inout AppModel) -> [AppEffect]? {
+        let search = model.search
+        switch key {
+        case .character("/"):
+            model.search.editing = true
+            return []
+        case .up where search.showsDefaultPerson ? search.defaultCursor.position == 0 : search.cursor.position == 0:
+            model.search.editing = true
+            return []
+        case .left: return filtered(search.filter.previous, &model)
+        case .right: return filtered(search.filter.next, &model)
+        case .enter: return open(&model)
+        case .character("r"): return retry(&model)
+        default:
+            let visible = visibleRows(model)
+            if search.showsDefaultPerson {
+                guard let moved = search.defaultCursor.moved(for: key, count: search.rowCount, visible: visible) else { return nil }
+                model.search.defaultCursor = moved
+            } else {
+                guard let moved = search.cursor.moved(for: key, count: search.rowCount, visible: visible) else { return nil }
+                model.search.cursor = moved
+            }
+            return []
+        }
+    }
+
+    // MARK: - Generations
+
+    /// The field's text changed: a new generation, and a wait before its search.
+    private static func edited(_ text: String, _ model: inout AppModel) -> [AppEffect] {
+        guard text != model.search.text else { return [] }
+        model.search.text = text
+        return changed(&model)
+    }
+
+    private static func filtered(_ filter: SearchFilter, _ model: inout AppModel) -> [AppEffect] {
+        model.search.filter = filter
+        return changed(&model)
+    }
+
+    /// A new generation: what is under way for an older one no longer counts.
+    private static func changed(_ model: inout AppModel) -> [AppEffect] {
+        model.search.generation += 1
+        model.search.searching = nil
+        model.search.error = nil
+        guard !model.search.showsDefaultPerson else { return [] }
+        return [.search(.debounce(generation: model.search.generation))]
+    }
+
+    /// The newest generation's search, at once, unless it is asked for or answered already.
+    private static func searchNow(_ model: inout AppModel) -> [AppEffect] {
+        let search = model.search
+        let generation = search.generation
+        guard !search.showsDefaultPerson, search.searching != generation, search.resultsGeneration != generation, search.error == nil
+        else { return [] }
+        model.search.searching = generation
+        return [.search(.find(text: search.query, filter: search.filter, generation: generation))]
+    }
+
+    static func message(_ message: SearchMessage, _ model: inout AppModel) -> [AppEffect] {
+        switch message {
+        case .due(let generation):
+            guard generation == model.search.generation else { return [] }
+            return searchNow(&model)
+        case .found(let generation, let results):
+            guard generation == model.search.generation else { return [] }
+            model.search.results = results
+            model.search.resultsGeneration = generation
+            model.search.resultsText = model.search.query
+            model.search.resultsFilter = model.search.filter
+            model.search.searching = nil
+            model.search.cursor = ListCursor()
+            model.status.lastError = nil
+        case .failed(let generation, let message):
+            guard generation == model.search.generation else { return [] }
+            model.search.searching = nil
+            model.search.error = message
+            model.status.lastError = message
+        case .defaultPersonLoaded(let page):
+            model.search.defaultPerson = page
+            model.search.defaultPersonLoading = false
+            model.search.defaultPersonError = nil
+        case .defaultPersonFailed(let message):
+            model.search.defaultPersonLoading = false
+            model.search.defaultPersonError = message
+            model.status.lastError = message
+        }
+        return []
+    }
+
+    // MARK: - Opening, retrying, loading
+
+    private static func open(_ model: inout AppModel) -> [AppEffect] {
+        let search = model.search
+        if search.showsDefaultPerson {
+            guard let credits = search.defaultPerson?.credits, credits.indices.contains(search.defaultCursor.position) else { return [] }
+            let row = credits[search.defaultCursor.position].row
+            return DetailsUpdate.open(row.key, title: row.title, &model)
+        }
+        guard search.results.indices.contains(search.cursor.position) else { return [] }
+        switch search.results[search.cursor.position] {
+        case .title(let row): return DetailsUpdate.open(row.key, title: row.title, &model)
+        case .person(let person): return DetailsUpdate.openPerson(id: person.id, name: person.name, &model)
+        }
+    }
+
+    /// `r`: the search that failed, or the default person that failed, asked for again.
+    private static func retry(_ model: inout AppModel) -> [AppEffect] {
+        if model.search.showsDefaultPerson {
+            model.search.defaultPersonError = nil  // `filled` asks again
+            return []
+        }
+        model.search.error = nil
+        model.search.resultsGeneration = nil
+        return searchNow(&model)
+    }
+
+    /// The default person, the first time the tab shows with the field empty (and after `r`).
+    static func filled(_ model: inout AppModel) -> [AppEffect] {
+        let search = model.search
+        guard search.showsDefaultPerson, search.defaultPerson == nil, !search.defaultPersonLoading, search.defaultPersonError == nil
+        else { return [] }
+        model.search.defaultPersonLoading = true
+        return [.search(.loadDefaultPerson)]
+    }
+}

@@ -1,0 +1,89 @@
+import Reel
+
+/// The Search tab: the field on the first row (a block cursor while it has focus) with the type
+/// filter on the right, then what the field asks for: the results of the newest search, or the
+/// default person's filmography while the field is empty.
+enum SearchView {
+    static func draw(_ model: AppModel, into buffer: inout ScreenBuffer) {
+        let search = model.search
+        let filters = drawFilters(search.filter, model: model, into: &buffer)
+        let label = "Search: "
+        buffer.write(label, row: 1, column: 1, style: CellStyle(.bold))
+        let fieldColumn = 1 + DisplayWidth.columns(label)
+        let room = max(1, filters - fieldColumn - 2)
+        // The end of a long text shows: that is where typing goes.
+        var text = search.text
+        while DisplayWidth.columns(text) > room - 1, !text.isEmpty { text.removeFirst() }
+        let used = buffer.write(text, row: 1, column: fieldColumn, limit: room)
+        if search.editing {
+            buffer.write(" ", row: 1, column: fieldColumn + used, style: CellStyle(.reverse))
+        } else if search.text.isEmpty {
+            buffer.write("/ to type", row: 1, column: fieldColumn, style: CellStyle(.dim))
+        }
+        let visible = SearchUpdate.visibleRows(model)
+        if search.showsDefaultPerson {
+            PersonView.draw(
+                search.defaultPerson, name: "Benedict Cumberbatch", loading: search.defaultPersonLoading, error: search.defaultPersonError,
+                cursor: search.defaultCursor, row: 2, visible: visible, model: model, into: &buffer)
+        } else {
+            drawResults(search, visible: visible, model: model, into: &buffer)
+        }
+    }
+
+    /// `[All]  Movies  Series  People` at the right of the field's row, the chosen one in
+    /// brackets and bold; returns the column it starts at.
+    private static func drawFilters(_ chosen: SearchFilter, model: AppModel, into buffer: inout ScreenBuffer) -> Int {
+        let labels = SearchFilter.allCases.map { $0 == chosen ? "[\($0.title)]" : " \($0.title) " }
+        let width = labels.map(DisplayWidth.columns).reduce(0, +) + labels.count - 1
+        var x = model.width - width - 1
+        let start = x
+        for (filter, label) in zip(SearchFilter.allCases, labels) {
+            x += buffer.write(label, row: 1, column: x, style: filter == chosen ? CellStyle(.bold, color: .accent) : CellStyle(.dim)) + 1
+        }
+        return start
+    }
+
+    private static func drawResults(_ search: SearchState, visible: Int, model: AppModel, into buffer: inout ScreenBuffer) {
+        let heading: String
+        var style = CellStyle(.dim)
+        if let error = search.error {
+            heading = "the search failed: \(error) (r retries)"
+            style = CellStyle(color: .error)
+        } else if search.resultsGeneration != search.generation {
+            heading = "searching…"
+        } else if search.results.isEmpty {
+            heading = "nothing found for “\(search.resultsText)”"
+        } else {
+            let count = search.results.count
+            heading = "\(count) result\(count == 1 ? "" : "s") for “\(search.resultsText)”" + (search.editing ? " · enter or ↓ to choose" : "")
+        }
+        buffer.write(heading, row: 2, column: 1, style: style)
+        let columns = RowColumns(width: model.width, showsType: true)
+        let cursor = search.cursor.scrolled(count: search.results.count, visible: visible)
+        for offset in 0..<visible {
+            let index = cursor.top + offset
+            guard index < search.results.count else { break }
+            let selected = index == cursor.position && !search.editing
+            switch search.results[index] {
+            case .title(let row): columns.draw(row, selected: selected, row: 3 + offset, into: &buffer)
+            case .person(let person): draw(person, selected: selected, columns: columns, row: 3 + offset, into: &buffer)
+            }
+        }
+    }
+
+    /// A person in the title rows' columns: the name, `person` where the kind goes, the
+    /// department where the genres go.
+    private static func draw(_ person: SearchResult.Person, selected: Bool, columns: RowColumns, row y: Int, into buffer: inout ScreenBuffer) {
+        let style = selected ? CellStyle([.reverse]) : CellStyle.plain
+        if selected {
+            buffer.paint(row: y, count: columns.width - 1, style: style)
+            buffer.write("›", row: y, column: 0, style: style)
+        }
+        var x = 4
+        buffer.write(person.name, row: y, column: x, limit: columns.title, style: style)
+        x += columns.title
+        buffer.write("person", row: y, column: x + 2, style: style)
+        x += 8 + 6
+        buffer.write(person.department ?? "", row: y, column: x + 2, limit: columns.genres, style: style)
+    }
+}

@@ -1,0 +1,118 @@
+import Reel
+import ReelApp
+import Testing
+
+/// The screens over the tabs without a terminal: `enter` opens a title's details from a list,
+/// the back stack, opening the cast and similar titles, and saving: the effect asks the
+/// application core, and ★ flips only when its answer comes back.
+@Suite struct DetailsUpdateTests {
+    static let key = try! MediaKey(.movie, 2)
+
+    /// Movie 2's details: one of the cast, one similar title. Its lines: rating (0), blank (1),
+    /// blank (2), `Cast` (3), Keanu Reeves (4), blank (5), `Similar titles` (6), the similar one (7).
+    static func details(saved: Bool = false) -> TitleDetails {
+        var details = TitleDetails(key: key, title: "Movie 2")
+        details.voteAverage = 7.5
+        details.voteCount = 1200
+        details.cast = [.init(id: 6384, name: "Keanu Reeves", character: "Neo")]
+        details.similar = [TitleRow(key: try! MediaKey(.movie, 604), title: "The Matrix Reloaded", year: 2003)]
+        details.saved = saved
+        return details
+    }
+
+    /// Movies loaded, the cursor on movie 2, its details open and loaded.
+    static func opened(saved: Bool = false) -> AppModel {
+        var (model, effects) = AppUpdateTests.type(AppUpdateTests.started(), .character("j"), .enter)
+        #expect(effects == [.details(.loadTitle(key))])
+        model = AppUpdate.update(model, .details(.titleLoaded(details(saved: saved)))).0
+        return model
+    }
+
+    static func top(_ model: AppModel) -> DetailsScreen? {
+        if case .details(let screen)? = model.screens.last { screen } else { nil }
+    }
+
+    @Test func enterOpensDetailsAndEscOrQGoBackToTheList() {
+        var model = Self.opened()
+        #expect(Self.top(model)?.details == Self.details() && Self.top(model)?.loading == false)
+        (model, _) = AppUpdateTests.type(model, .escape)
+        #expect(model.screens.isEmpty && model.tab == .movies && model.movies.cursor.position == 1)
+        model = Self.opened()
+        (model, _) = AppUpdateTests.type(model, .character("q"))
+        #expect(model.screens.isEmpty && !model.quitting, "q on a screen goes back")
+        #expect(AppUpdateTests.type(model, .character("q")).0.quitting, "q on a tab quits")
+    }
+
+    @Test func theBackStackOpensCastAndSimilarTitlesAndReturnsThroughThem() throws {
+        var (model, effects) = AppUpdateTests.type(Self.opened(), .character("G"), .enter)
+        let reloaded = try MediaKey(.movie, 604)
+        #expect(effects == [.details(.loadTitle(reloaded))] && model.screens.count == 2)
+        #expect(Self.top(model)?.title == "The Matrix Reloaded" && Self.top(model)?.loading == true)
+        // An answer for another title does not land on this one.
+        #expect(AppUpdate.update(model, .details(.titleLoaded(Self.details()))).0.screens.last == model.screens.last)
+        (model, _) = AppUpdateTests.type(model, .escape)
+        #expect(model.screens.count == 1 && Self.top(model)?.cursor.position == 7, "back where it was")
+        (model, effects) = AppUpdateTests.type(model, .character("g"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        #expect(effects == [.details(.loadPerson(id: 6384))])
+        guard case .person(let person)? = model.screens.last else {
+            Issue.record("no person: \(model.screens)")
+            return
+        }
+        #expect(person.name == "Keanu Reeves" && person.loading)
+        let page = PersonPage(id: 6384, name: "Keanu Reeves", credits: [.init(row: SearchUpdateTests.matrix(), role: "Neo")])
+        model = AppUpdate.update(model, .details(.personLoaded(page))).0
+        (model, effects) = AppUpdateTests.type(model, .enter)
+        #expect(effects == [.details(.loadTitle(try MediaKey(.movie, 603)))] && model.screens.count == 3)
+        (model, _) = AppUpdateTests.type(model, .escape, .escape, .escape)
+        #expect(model.screens.isEmpty && model.tab == .movies)
+        // A line that links nowhere opens nothing.
+        #expect(AppUpdateTests.type(Self.opened(), .enter).1.isEmpty)
+    }
+
+    @Test func savingAsksTheCoreAndTheStarFlipsOnlyOnItsAnswer() {
+        var (model, effects) = AppUpdateTests.type(Self.opened(), .character("s"))
+        #expect(effects == [.details(.setSaved(Self.key, true))])
+        #expect(Self.top(model)?.saved == false && Self.top(model)?.pendingSave == true, "not saved until the core says so")
+        #expect(model.movies.rows[1].saved == false)
+        (model, effects) = AppUpdateTests.type(model, .character("s"), .character(" "))
+        #expect(effects.isEmpty, "one change at a time: \(effects)")
+        (model, effects) = AppUpdate.update(model, .details(.savedChanged(Self.key, saved: true, note: "saved movie 2 Movie 2 (2000)")))
+        #expect(Self.top(model)?.saved == true && Self.top(model)?.pendingSave == nil)
+        #expect(model.movies.rows[1].saved && !model.movies.rows[0].saved, "★ on the list too")
+        #expect(model.status.note == "saved movie 2 Movie 2 (2000)")
+        // Space removes it, the same way.
+        (model, effects) = AppUpdateTests.type(model, .character(" "))
+        #expect(effects == [.details(.setSaved(Self.key, false))] && Self.top(model)?.saved == true)
+        (model, _) = AppUpdate.update(model, .details(.saveFailed(Self.key, message: "the ledger is busy")))
+        #expect(Self.top(model)?.saved == true && Self.top(model)?.pendingSave == nil && model.status.lastError == "the ledger is busy")
+        (model, _) = AppUpdate.update(model, .details(.savedChanged(Self.key, saved: false, note: "removed movie 2")))
+        #expect(Self.top(model)?.saved == false && !model.movies.rows[1].saved)
+        // Nothing to save before the details say whether it is saved.
+        let loading = AppUpdateTests.type(AppUpdateTests.started(), .enter)
+        #expect(AppUpdateTests.type(loading.0, .character("s")).1.isEmpty)
+    }
+
+    @Test func aSaveMarksTheSavedListForReloading() {
+        var model = AppUpdateTests.type(AppUpdateTests.started(), .character("4")).0
+        model = AppUpdate.update(model, .savedLoaded(AppUpdateTests.rows(2), language: "en")).0
+        var effects: [AppEffect]
+        (model, effects) = AppUpdateTests.type(model, .enter)
+        #expect(effects == [.details(.loadTitle(try! MediaKey(.movie, 1)))])
+        model = AppUpdate.update(model, .details(.titleLoaded(TitleDetails(key: try! MediaKey(.movie, 1), title: "Movie 1")))).0
+        (model, effects) = AppUpdate.update(model, .details(.savedChanged(try! MediaKey(.movie, 1), saved: false, note: "removed")))
+        #expect(effects == [.loadSaved], "the Saved tab under the screen loads again")
+    }
+
+    @Test func failedDetailsRetryWithRAndATabSwitchClosesTheScreens() {
+        var (model, _) = AppUpdateTests.type(AppUpdateTests.started(), .enter)
+        model = AppUpdate.update(model, .details(.titleFailed(try! MediaKey(.movie, 1), message: "TMDb is unavailable"))).0
+        #expect(model.status.lastError == "TMDb is unavailable")
+        guard case .details(let screen)? = model.screens.last else { return }
+        #expect(screen.error == "TMDb is unavailable" && !screen.loading)
+        var effects: [AppEffect]
+        (model, effects) = AppUpdateTests.type(model, .character("r"))
+        #expect(effects == [.details(.loadTitle(try! MediaKey(.movie, 1)))])
+        (model, _) = AppUpdateTests.type(model, .character("2"))
+        #expect(model.screens.isEmpty && model.tab == .series)
+    }
+}
