@@ -15,6 +15,7 @@ public struct AppModel: Sendable, Equatable {
     public var movies = BrowseList(mediaType: .movie)
     public var series = BrowseList(mediaType: .tv)
     public var saved = SavedList()
+    public var settings = SettingsState()
     public var showsHelp = false
     public var status: StatusLine
     /// Set by `q` on a tab and by ctrl-c: the driver restores the terminal and ends.

@@ -5,8 +5,10 @@ public import Reel
 public enum AppEffect: Sendable, Equatable {
     /// Page `page` of the discover list of `mediaType` (popularity, descending).
     case loadPage(MediaType, page: Int)
-    /// The hydrated saved list.
-    case loadSaved
+    /// The Saved tab's (`SavedEffect`).
+    case saved(SavedEffect)
+    /// The Settings tab's (`SettingsEffect`).
+    case settings(SettingsEffect)
     /// The account's language and the catalog in use.
     case loadStatus
 }

@@ -14,9 +14,9 @@ public enum AppView {
         switch model.tab {
         case .movies: ListView.draw(model.movies, heading: "Discover movies · by popularity, descending", model: model, into: &screen)
         case .series: ListView.draw(model.series, heading: "Discover series · by popularity, descending", model: model, into: &screen)
-        case .saved: ListView.draw(model.saved, model: model, into: &screen)
+        case .saved: SavedView.draw(model, into: &screen)
         case .search: drawSearch(&screen)
-        case .settings: drawSettings(model, &screen)
+        case .settings: SettingsView.draw(model, into: &screen)
         }
         drawStatus(model, &screen)
         if model.showsHelp { HelpOverlay.draw(into: &screen) }
@@ -74,17 +74,5 @@ public enum AppView {
     private static func drawSearch(_ screen: inout ScreenBuffer) {
         screen.write("Search", row: 1, column: 1, style: CellStyle(.bold))
         screen.write("Live search comes in the next part of the terminal app; for now: reel search TEXT", row: 3, column: 1)
-    }
-
-    private static func drawSettings(_ model: AppModel, _ screen: inout ScreenBuffer) {
-        screen.write("Settings", row: 1, column: 1, style: CellStyle(.bold))
-        let rows = [
-            ("Account", model.status.account), ("Language", model.status.language ?? "…"), ("Catalog", model.status.catalog.name),
-        ]
-        for (offset, (name, value)) in rows.enumerated() {
-            screen.write(name, row: 3 + offset, column: 1, style: CellStyle(.dim))
-            screen.write(value, row: 3 + offset, column: 12)
-        }
-        screen.write("Changing them here comes in the next part; for now: reel settings", row: 4 + rows.count, column: 1)
     }
 }
