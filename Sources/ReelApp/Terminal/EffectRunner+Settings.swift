@@ -41,7 +41,13 @@ extension EffectRunner {
 
     /// What the tab shows, read as the commands read it.
     private func info(_ handle: AccountHandle) throws -> SettingsInfo {
-        let settings = try application.account(handle).state.settings
+        // A deleted account's handle is free: its settings are the defaults until a new one opens.
+        let settings: Settings
+        do {
+            settings = try application.account(handle).state.settings
+        } catch ReelError.accountDeleted {
+            settings = Settings()
+        }
         let languages = try application.languages(for: handle)
         let about = application.about()
         let photo = settings.photo.map {

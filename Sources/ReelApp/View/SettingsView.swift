@@ -25,8 +25,13 @@ enum SettingsView {
         if let picker = settings.picker {
             drawPicker(picker, model: model, into: &screen)
         } else if let deleted = settings.deleted {
+            // Wrapped, not cut: a stream id is long, and this is the record of what was destroyed.
+            var y = 12
             for (offset, line) in deleted.enumerated() {
-                screen.write(line, row: 12 + offset, column: 2, limit: model.width - 3, style: offset == 0 ? CellStyle(.bold) : .plain)
+                for part in DisplayWidth.wrap(line, width: model.width - 3, breakingWords: true) {
+                    screen.write(part, row: y, column: 2, style: offset == 0 ? CellStyle(.bold) : .plain)
+                    y += 1
+                }
             }
         } else {
             drawAbout(info, model: model, into: &screen)
