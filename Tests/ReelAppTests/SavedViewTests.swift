@@ -54,4 +54,15 @@ import Testing
         #expect(lines[11] == "  Language · type to narrow: ▏")
         #expect(lines[12] == "    de  German" && lines[13] == "  › en  English" && lines[14] == "    fr  French", "\(lines)")
     }
+
+    @Test func theHelpListsTheSavedAndSettingsKeysAndFitsAt80x24() {
+        var model = SavedUpdateTests.loaded()
+        model.showsHelp = true
+        let lines = AppView.draw(model).lines()
+        let text = lines.joined(separator: "\n")
+        for key in ["Saved  s S", "Saved  f F", "Saved  /", "Saved  x u", "undo the last add or remove", "Saved  [ ] t", "Saved  h esc", "Settings  enter"] {
+            #expect(text.contains(key), "\(key) in\n\(text)")
+        }
+        #expect(lines.contains { $0.contains("└") }, "the box closes on screen: \(text)")
+    }
 }
