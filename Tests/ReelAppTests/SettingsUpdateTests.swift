@@ -30,8 +30,13 @@ import Testing
         model = Self.typing(model, "q5 Müller")
         #expect(!model.quitting && model.tab == .settings)
         #expect(AppView.draw(model).lines()[3] == "› Name        q5 Müller▏")
-        let (next, effects) = AppUpdateTests.type(model, .enter)
-        #expect(effects == [.settings(.rename("q5 Müller"))] && next.settings.editing == nil)
+        var (next, effects) = AppUpdateTests.type(model, .enter)
+        #expect(effects == [.settings(.rename("q5 Müller"))] && next.settings.editing == nil && next.settings.pending == "saving the name…")
+        // A change that failed leaves the settings shown; the next one that works reads them again.
+        (next, effects) = AppUpdate.update(next, .settings(.failed("the ledger is read-only")))
+        #expect(next.settings.info == Self.info && next.settings.pending == nil && next.status.lastError == "the ledger is read-only")
+        (next, effects) = AppUpdate.update(next, .settings(.changed("name changed to \"q5 Müller\"", account: "ann")))
+        #expect(effects == [.settings(.load)] && next.status.note == "name changed to \"q5 Müller\"")
         // An empty name is refused here, with the domain's reason.
         let empty = AppUpdateTests.type(AppUpdateTests.type(Self.loaded(), .enter, .control("u")).0, .enter)
         #expect(empty.1.isEmpty && empty.0.status.lastError != nil)

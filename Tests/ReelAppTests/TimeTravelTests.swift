@@ -77,5 +77,7 @@ import Testing
         model = AppUpdateTests.type(model, .character("h")).0
         #expect(AppView.draw(model).lines()[5] == "› ● v3  2026-11-23 07:24  added movie 603 The Matrix (1999)")
         #expect(!AppUpdateTests.type(model, .escape).0.saved.showsHistory)
+        // x waits for the list to show: nothing is removed unseen.
+        #expect(AppUpdateTests.type(AppUpdateTests.type(model, .escape, .escape).0, .character("h"), .character("x")).1.isEmpty)
     }
 }

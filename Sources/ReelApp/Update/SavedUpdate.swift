@@ -122,7 +122,8 @@ enum SavedUpdate {
     }
 
     /// Keys of the history pane: its cursor, enter to see the list at that version (the pane
-    /// closes), `h` or esc to close; other keys (`[ ]`, `t`) are the tab's.
+    /// closes), `h` or esc to close; the list's own keys wait for it to show (`x` removes only
+    /// what is seen); other keys (`[ ]`, `t`, `u`) are the tab's.
     private static func historyKey(_ key: Key, _ model: inout AppModel) -> [AppEffect]? {
         let history = model.saved.history
         if let moved = model.saved.historyCursor.navigated(by: key, count: history.count, visible: visibleRows(model)) {
@@ -132,6 +133,8 @@ enum SavedUpdate {
         switch key {
         case .character("h"), .escape:
             model.saved.showsHistory = false
+            return []
+        case .character("x"), .character("/"), .character("s"), .character("S"), .character("f"), .character("F"):
             return []
         case .enter:
             guard history.indices.contains(model.saved.historyCursor.position) else { return [] }

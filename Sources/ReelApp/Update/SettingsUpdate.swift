@@ -165,9 +165,11 @@ enum SettingsUpdate {
             model.settings.error = nil
             model.status.language = info.language
         case .failed(let why):
+            // The settings that failed to load say so on the tab (r asks again); a change that
+            // failed leaves them shown, and says why on the status line.
+            if model.settings.loading { model.settings.error = why }
             model.settings.loading = false
             model.settings.pending = nil
-            model.settings.error = why
             model.status.lastError = why
         case .changed(let said, let account):
             guard account == model.status.account else { return [] }
@@ -208,6 +210,7 @@ enum SettingsUpdate {
     private static func reload(_ model: inout AppModel) -> [AppEffect] {
         model.settings.info = nil
         model.settings.loading = false
+        model.settings.error = nil
         return fill(&model)
     }
 
