@@ -6,8 +6,6 @@ import Reel
 struct About: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "about", abstract: "What Reel is, where your data lives, and credits.")
 
-    static let attribution = "This product uses the TMDB API but is not endorsed or certified by TMDB."
-
     @OptionGroup var global: AccountOptions
 
     func run() async throws {
@@ -23,7 +21,7 @@ struct About: AsyncParsableCommand {
             "name": "reel", "version": .string(ReelCommand.configuration.version),
             "description": .string(ReelCommand.configuration.abstract), "dataDirectory": .string(report.dataDirectory),
             "ledger": .string(report.ledgerDirectory), "keys": .string(report.keysDirectory), "ledgerExists": .bool(report.ledgerExists),
-            "user": .string(handle.value), "attribution": .string(Self.attribution),
+            "user": .string(handle.value), "attribution": .string(AboutReport.attribution),
             "tmdb": "https://www.themoviedb.org", "bulkCipher": .string(report.bulkCipher),
         ]
     }
@@ -48,7 +46,7 @@ struct About: AsyncParsableCommand {
         // Paths wrap (broken after a slash), so they are there whole to read, however narrow.
         Console.line(table.render(width: Terminal.width, flexible: [.init(1, minimum: 20), .init(0, minimum: 12)], wrapping: 1))
         Console.line("")
-        Console.line(Terminal.fit("Movie and series data: The Movie Database (TMDB), https://www.themoviedb.org"))
-        Console.line(Terminal.fit(Self.attribution))
+        Console.line(Terminal.fit(AboutReport.dataSource))
+        Console.line(Terminal.fit(AboutReport.attribution))
     }
 }

@@ -263,3 +263,164 @@ import Testing
         try terminal.waitFor("exit 0")
     }
 }
+
+/// The Saved and Settings tabs in a real terminal: undo, time travel, the language switch,
+/// deleting the account, and a change made by another process showing at once.
+extension TerminalAppTests {
+    /// A home on `server` and `reel` run in it as another process (`reel fav add` beside the app).
+    static func home(_ server: FakeTMDbProcess) -> (environment: [String: String], reel: CatalogCommandTests.Home) {
+        let environment = Self.environment(server)
+        return (environment, CatalogCommandTests.Home(environment: environment))
+    }
+
+    /// The events of ann's stream as `reel history --json` lists them: type and title id.
+    static func history(_ reel: CatalogCommandTests.Home) throws -> [String] {
+        let out = try reel.reel(["history", "--json"])
+        let document = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
+        return (document?["events"] as? [[String: Any]] ?? []).map { event in
+            let payload = event["payload"] as? [String: Any]
+            return "\(event["type"] ?? "?")" + (payload?["id"].map { " \($0)" } ?? "")
+        }
+    }
+
+    static func savedIDs(_ reel: CatalogCommandTests.Home) throws -> [Int] {
+        let out = try reel.reel(["saved", "--json"])
+        let document = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
+        return (document?["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+    }
+
+    @Test func xRemovesAndUUndoesAsANewEvent() throws {
+        let server = try FakeTMDbProcess()
+        let (environment, reel) = Self.home(server)
+        #expect(try reel.reel(["fav", "add", "movie", "550", "603"]).status == 0)
+        let before = try Self.history(reel)
+        let terminal = try Self.session(server, home: environment)
+        defer { terminal.end() }
+        try terminal.waitFor("Discover movies")
+        try terminal.type("4")
+        try terminal.waitFor("The Matrix")
+        try terminal.type("j", "x")
+        var screen = try terminal.waitFor("removed movie 603 The Matrix (1999) · u undoes")
+        screen = try terminal.waitFor("1 saved")
+        #expect(!screen.contains("The Matrix  "), "\(screen)")
+        #expect(try Self.savedIDs(reel) == [550], "another process sees the removal")
+        try terminal.type("u")
+        screen = try terminal.waitFor("undone: added movie 603 The Matrix (1999)")
+        try terminal.waitFor("2 saved")
+        #expect(try Self.savedIDs(reel).sorted() == [550, 603])
+        // History is not rewritten: the removal stays, and the undo is an event after it.
+        let after = try Self.history(reel)
+        #expect(Array(after.prefix(before.count)) == before && after.dropFirst(before.count) == ["favorite-removed 603", "favorite-added 603"], "\(after)")
+        try terminal.type("q")
+        try terminal.waitFor("exit 0")
+    }
+
+    @Test func bracketsTravelToAnEarlierVersionAndEscComesBack() throws {
+        let server = try FakeTMDbProcess()
+        let (environment, reel) = Self.home(server)
+        #expect(try reel.reel(["fav", "add", "movie", "550", "603"]).status == 0)
+        #expect(try reel.reel(["fav", "remove", "movie", "603"]).status == 0)
+        let versions = try Self.history(reel).count
+        let terminal = try Self.session(server, home: environment)
+        defer { terminal.end() }
+        try terminal.waitFor("Discover movies")
+        try terminal.type("4")
+        var screen = try terminal.waitFor("1 saved")
+        #expect(screen.contains("Fight Club") && !screen.contains("The Matrix"))
+        try terminal.type("[")
+        try terminal.waitFor("as of v\(versions) — ")
+        screen = try terminal.waitFor("removed movie 603 The Matrix (1999)")
+        try terminal.type("[")
+        screen = try terminal.waitFor("as of v\(versions - 1) — ")
+        screen = try terminal.waitFor("2 saved")
+        #expect(screen.contains("added movie 603 The Matrix (1999)") && screen.contains("The Matrix  "), "the list as it was: \(screen)")
+        // t jumps to a typed version; esc comes back to now.
+        try terminal.type("t", "v2", "Enter")
+        screen = try terminal.waitFor("as of v2 — ")
+        try terminal.type("Escape")
+        screen = try terminal.waitFor("s sort  S reverse")
+        screen = try terminal.waitFor("1 saved")
+        #expect(!screen.contains("The Matrix  ") && !screen.contains("as of"), "\(screen)")
+        try terminal.type("q")
+        try terminal.waitFor("exit 0")
+    }
+
+    @Test func theLanguageSwitchShowsEveryListInTheNewLanguage() throws {
+        let server = try FakeTMDbProcess()
+        let (environment, reel) = Self.home(server)
+        #expect(try reel.reel(["fav", "add", "movie", "278"]).status == 0)
+        let terminal = try Self.session(server, home: environment)
+        defer { terminal.end() }
+        try terminal.waitFor("The Boy and the Heron")
+        try terminal.type("4")
+        try terminal.waitFor("The Shawshank Redemption")
+        try terminal.type("5")
+        try terminal.waitFor("Language    en")
+        try terminal.type("j", "j", "Enter")
+        try terminal.waitFor("type to narrow")
+        try terminal.type("german", "Enter")
+        try terminal.waitFor("language set to de (German)")
+        try terminal.waitFor("Language    de (German)")
+        try terminal.type("4")
+        try terminal.waitFor("Die Verurteilten")
+        try terminal.type("1")
+        let screen = try terminal.waitFor("Der Junge und der Reiher")
+        #expect(screen.contains("ann · de"), "the status line: \(screen)")
+        #expect(try reel.reel(["settings", "--json"]).stdout.contains("\"de\""))
+        try terminal.type("q")
+        try terminal.waitFor("exit 0")
+    }
+
+    @Test func deletingTheAccountAsksForTheHandleAndSaysWhatWasDestroyed() throws {
+        let server = try FakeTMDbProcess()
+        let (environment, reel) = Self.home(server)
+        #expect(try reel.reel(["fav", "add", "movie", "550"]).status == 0)
+        let terminal = try Self.session(server, home: environment)
+        defer { terminal.end() }
+        try terminal.waitFor("Discover movies")
+        try terminal.type("5")
+        try terminal.waitFor("This product uses the TMDB API but is not endorsed or certified by TMDB.")
+        try terminal.type("j", "j", "j", "j", "Enter")
+        try terminal.waitFor("Type the handle")
+        try terminal.type("bob", "Enter")
+        try terminal.waitFor("the handle typed does not match 'ann'; nothing deleted")
+        #expect(try reel.reel(["accounts", "--json"]).stdout.contains("\"open\""))
+        try terminal.type("Enter", "ann", "Enter")
+        let screen = try terminal.waitFor("deleted the account 'ann' for good")
+        #expect(screen.contains("3 events stay in the ledger") && screen.contains("the key is destroyed"), "\(screen)")
+        #expect(screen.contains("the handle 'ann' is free for a new account"), "\(screen)")
+        let accounts = try reel.reel(["accounts", "--json"])
+        let document = try JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [String: Any]
+        let statuses = (document?["accounts"] as? [[String: Any]] ?? []).map { "\($0["status"] ?? "?")" }
+        #expect(statuses == ["deleted"], "\(accounts.stdout)")
+        try terminal.type("q")
+        try terminal.waitFor("exit 0")
+    }
+
+    @Test func aChangeByAnotherProcessShowsInTheSavedTabAtOnceAndTheAppBlocksNoDeletion() throws {
+        let server = try FakeTMDbProcess()
+        let (environment, reel) = Self.home(server)
+        let terminal = try Self.session(server, home: environment)
+        defer { terminal.end() }
+        try terminal.waitFor("Discover movies")
+        try terminal.type("4")
+        try terminal.waitFor("nothing saved yet")
+        // The first change makes the ledger, which the app was not holding: it follows it then.
+        #expect(try reel.reel(["fav", "add", "movie", "550"]).status == 0)
+        var started = Date()
+        try terminal.waitFor("Fight Club", seconds: 2)
+        let first = Date().timeIntervalSince(started)
+        started = Date()
+        #expect(try reel.reel(["fav", "add", "movie", "603"]).status == 0)
+        try terminal.waitFor("The Matrix", seconds: 2)
+        let second = Date().timeIntervalSince(started)
+        #expect(first < 2 && second < 2, "shown after \(first) s and \(second) s")
+        // The app holds the ledger open: another process deletes the account all the same.
+        started = Date()
+        let deletion = try reel.reel(["account", "delete", "--yes"])
+        #expect(deletion.status == 0 && Date().timeIntervalSince(started) < 10, "\(deletion.stderr)")
+        try terminal.waitFor("deleted", seconds: 2)
+        try terminal.type("q")
+        try terminal.waitFor("exit 0")
+    }
+}

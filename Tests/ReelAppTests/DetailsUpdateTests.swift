@@ -79,7 +79,7 @@ import Testing
         (model, effects) = AppUpdate.update(model, .details(.savedChanged(Self.key, saved: true, note: "saved movie 2 Movie 2 (2000)")))
         #expect(Self.top(model)?.saved == true && Self.top(model)?.pendingSave == nil)
         #expect(model.movies.rows[1].saved && !model.movies.rows[0].saved, "★ on the list too")
-        #expect(model.status.note == "saved movie 2 Movie 2 (2000)")
+        #expect(model.status.note == "saved movie 2 Movie 2 (2000) · u undoes on Saved")
         // Space removes it, the same way.
         (model, effects) = AppUpdateTests.type(model, .character(" "))
         #expect(effects == [.details(.setSaved(Self.key, false))] && Self.top(model)?.saved == true)
@@ -94,13 +94,15 @@ import Testing
 
     @Test func aSaveMarksTheSavedListForReloading() {
         var model = AppUpdateTests.type(AppUpdateTests.started(), .character("4")).0
-        model = AppUpdate.update(model, .savedLoaded(AppUpdateTests.rows(2), language: "en")).0
+        let request = model.saved.request
+        model = AppUpdate.update(model, .saved(.loaded(request, rows: AppUpdateTests.rows(2), total: 2, language: "en", account: "ann"))).0
         var effects: [AppEffect]
         (model, effects) = AppUpdateTests.type(model, .enter)
         #expect(effects == [.details(.loadTitle(try! MediaKey(.movie, 1)))])
         model = AppUpdate.update(model, .details(.titleLoaded(TitleDetails(key: try! MediaKey(.movie, 1), title: "Movie 1")))).0
         (model, effects) = AppUpdate.update(model, .details(.savedChanged(try! MediaKey(.movie, 1), saved: false, note: "removed")))
-        #expect(effects == [.loadSaved], "the Saved tab under the screen loads again")
+        #expect(effects == [.saved(.load(request))], "the Saved tab under the screen loads again")
+        #expect(model.saved.undo.last == FavoriteChange(.remove, try! MediaKey(.movie, 1), title: "Movie 1"), "u takes it back")
     }
 
     @Test func failedDetailsRetryWithRAndATabSwitchClosesTheScreens() {

@@ -189,8 +189,16 @@ import Testing
         var model = Self.searched(editing: false)
         model.showsHelp = true
         let text = AppView.draw(model).lines().joined(separator: "\n")
-        for key in ["enter", "esc  q", "s  space", "/", "enter ↓ esc", "← →", "Search: all, movies, series, people"] {
+        for key in ["enter", "/", "enter ↓ esc", "← →", "all, movies, series, people"] {
             #expect(text.contains(key), "\(key) in\n\(text)")
+        }
+        // Over details, the details' keys.
+        let (details, _) = AppUpdateTests.type(AppUpdateTests.started(), .enter)
+        var shown = details
+        shown.showsHelp = true
+        let over = AppView.draw(shown).lines().joined(separator: "\n")
+        for key in ["s  space", "save or remove the title", "esc  q", "back from details"] {
+            #expect(over.contains(key), "\(key) in\n\(over)")
         }
     }
 }

@@ -1,6 +1,11 @@
 /// Where this installation keeps its data and how it seals it: what `reel about` shows, so a
 /// person knows which files hold their history before they back them up or delete them.
 public struct AboutReport: Sendable, Equatable {
+    /// TMDb's attribution, which every front end shows where it names its data source.
+    public static let attribution = "This product uses the TMDB API but is not endorsed or certified by TMDB."
+    /// Where movie and series data come from.
+    public static let dataSource = "Movie and series data: The Movie Database (TMDB), https://www.themoviedb.org"
+
     /// The data directory the application was configured with.
     public let dataDirectory: String
     /// The event log, the projections and the photos.

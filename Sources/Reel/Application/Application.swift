@@ -141,6 +141,16 @@ public final class Application: Sendable {
         return report
     }
 
+    /// Forgets the account's view read before: another process changed it (`accountChanges`).
+    func forgetView(of handle: AccountHandle) {
+        loaded.withLock { _ = $0.views.removeValue(forKey: handle) }
+    }
+
+    /// Forgets that there was no ledger: another process made one since.
+    func forgetMissingLedger() {
+        loaded.withLock { $0.ledgerMissing = false }
+    }
+
     /// What browsing needs from the account: its language and what it saved. Without a ledger
     /// or an account it is English and nothing saved, and nothing is made.
     public func reader(_ handle: AccountHandle) throws -> AccountReader {

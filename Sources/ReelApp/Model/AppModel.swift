@@ -19,6 +19,7 @@ public struct AppModel: Sendable, Equatable {
     /// Screens opened over the tabs (a title's details, a person), the newest last: keys go to the
     /// last; `esc` or `q` goes back one; a tab switch closes them all.
     public var screens: [Screen] = []
+    public var settings = SettingsState()
     public var showsHelp = false
     public var status: StatusLine
     /// Set by `q` on a tab and by ctrl-c: the driver restores the terminal and ends.
@@ -36,7 +37,12 @@ public struct AppModel: Sendable, Equatable {
     /// Whether a text field has the keys, so they are taken as typed, not as bound.
     public var isTyping: Bool {
         guard screens.isEmpty else { return false }
-        if tab == .search { return search.editing }
+        switch tab {
+        case .search: return search.editing
+        case .saved: return saved.typing != nil
+        case .settings: return settings.editing != nil || settings.picker != nil
+        case .movies, .series: break
+        }
         guard let mediaType = tab.mediaType else { return false }
         return self[list: mediaType].yearField != nil
     }

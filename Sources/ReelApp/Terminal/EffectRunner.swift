@@ -4,9 +4,14 @@ import Reel
 /// says what came of it as a message.
 struct EffectRunner: Sendable {
     let application: Application
-    let handle: AccountHandle
+    /// The account effects are for: the Settings tab switches it.
+    let account: CurrentAccount
+    let clock: LocalClock
 
-    func run(_ effect: AppEffect) async -> AppMessage {
+    var handle: AccountHandle { account.value }
+
+    /// What came of `effect`; `nil` for one that says nothing once (`SavedEffect.watch`).
+    func run(_ effect: AppEffect) async -> AppMessage? {
         switch effect {
         case .loadPage(let mediaType, let page, let query):
             do {
@@ -20,13 +25,10 @@ struct EffectRunner: Sendable {
             } catch {
                 return .pageFailed(mediaType, page: page, message: Self.describe(error), query: query)
             }
-        case .loadSaved:
-            do {
-                let report = try await application.savedList(of: handle, SavedListQuery())
-                return .savedLoaded(report.items.map(TitleRow.init), language: report.language)
-            } catch {
-                return .savedFailed(Self.describe(error))
-            }
+        case .saved(let effect):
+            return await run(effect)
+        case .settings(let effect):
+            return await run(effect)
         case .loadStatus:
             let language = (try? application.account(handle).state.settings.language.description) ?? "en"
             let catalog: CatalogKind

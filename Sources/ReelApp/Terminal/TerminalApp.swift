@@ -37,7 +37,7 @@ public enum TerminalApp {
             Application.Configuration(
                 dataDirectory: options.dataDirectory, offline: options.offline, environment: options.environment,
                 notice: { notice in if notice.routine == nil { inbox.post(.notice(notice.text)) } }))
-        let runner = EffectRunner(application: application, handle: options.handle)
+        let runner = EffectRunner(application: application, account: CurrentAccount(options.handle), clock: LocalClock(environment: options.environment))
         let colors = (options.environment["NO_COLOR"] ?? "").isEmpty
         let failure = await withCheckedContinuation { (continuation: CheckedContinuation<TerminalAppError?, Never>) in
             let thread = Thread {
@@ -62,8 +62,19 @@ public enum TerminalApp {
         reel_catch_signals(inbox.writeEnd)
         reel_catch_winch()
         defer { reel_catch_signals(-1) }
+        // The account's changes are followed by one task at a time (`SavedEffect.watch`), ended
+        // with the loop.
+        var watching: Task<Void, Never>?
+        defer { watching?.cancel() }
         func launch(_ effects: [AppEffect]) {
-            for effect in effects { Task { inbox.post(await runner.run(effect)) } }
+            for effect in effects {
+                if effect == .saved(.watch) {
+                    watching?.cancel()
+                    watching = Task { await runner.watch { inbox.post($0) } }
+                } else {
+                    Task { if let message = await runner.run(effect) { inbox.post(message) } }
+                }
+            }
         }
         let size = screen.size
         var (model, effects) = AppUpdate.start(AppModel(width: size.width, height: size.height, account: account, keys: keys))

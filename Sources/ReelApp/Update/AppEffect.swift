@@ -6,8 +6,10 @@ public enum AppEffect: Sendable, Equatable {
     /// Page `page` of the list of `mediaType` that `query` names (discover by popularity,
     /// descending, unless told otherwise).
     case loadPage(MediaType, page: Int, query: BrowseQuery = BrowseQuery())
-    /// The hydrated saved list.
-    case loadSaved
+    /// The Saved tab's (`SavedEffect`).
+    case saved(SavedEffect)
+    /// The Settings tab's (`SettingsEffect`).
+    case settings(SettingsEffect)
     /// The account's language and the catalog in use.
     case loadStatus
     /// The Search tab's debounce and searches (`SearchUpdate`).

@@ -8,8 +8,10 @@ public enum AppMessage: Sendable, Equatable {
     case pageLoaded(MediaType, TitlePage)
     /// Asking for a page failed; why (one line).
     case pageFailed(MediaType, page: Int, message: String, query: BrowseQuery = BrowseQuery())
-    case savedLoaded([TitleRow], language: String)
-    case savedFailed(String)
+    /// An answer to the Saved tab (`SavedMessage`).
+    case saved(SavedMessage)
+    /// An answer to the Settings tab (`SettingsMessage`).
+    case settings(SettingsMessage)
     /// The account's language and where titles come from.
     case statusLoaded(language: String, catalog: CatalogKind)
     /// The Search tab's debounce and searches came back (`SearchUpdate`).

@@ -8,10 +8,11 @@ import Reel
 /// (model, effects) = AppUpdate.update(model, .key(.character("2")))  // Series, page 1 asked for
 /// ```
 public enum AppUpdate {
-    /// The first model and effects: the status (language, catalog) and the first tab's first page.
+    /// The first model and effects: the status (language, catalog), the account followed for
+    /// changes (live), and the first tab's first page.
     public static func start(_ model: AppModel) -> (AppModel, [AppEffect]) {
         let (next, effects) = filled(model)
-        return (next, [.loadStatus] + effects)
+        return (next, [.loadStatus, .saved(.watch)] + effects)
     }
 
     public static func update(_ model: AppModel, _ message: AppMessage) -> (AppModel, [AppEffect]) {
@@ -34,7 +35,7 @@ public enum AppUpdate {
             next.height = max(1, height)
             next.movies.cursor = next.movies.cursor.scrolled(count: next.movies.rows.count, visible: next.visibleRows)
             next.series.cursor = next.series.cursor.scrolled(count: next.series.rows.count, visible: next.visibleRows)
-            next.saved.cursor = next.saved.cursor.scrolled(count: next.saved.rows.count, visible: next.visibleRows)
+            next.saved.refilter(visible: SavedUpdate.visibleRows(next))
         case .pageLoaded(let mediaType, let page):
             guard next[list: mediaType].loadingPage == page.page, next[list: mediaType].query == page.query else { break }
             next[list: mediaType] = loaded(page, into: next[list: mediaType])
@@ -45,18 +46,10 @@ public enum AppUpdate {
             next[list: mediaType].loadingPage = nil
             next[list: mediaType].error = message
             next.status.lastError = message
-        case .savedLoaded(let rows, let language):
-            next.saved.rows = rows
-            next.saved.loading = false
-            next.saved.loaded = true
-            next.saved.error = nil
-            next.saved.cursor = next.saved.cursor.scrolled(count: rows.count, visible: next.visibleRows)
-            next.status.language = language
-            next.status.lastError = nil
-        case .savedFailed(let message):
-            next.saved.loading = false
-            next.saved.error = message
-            next.status.lastError = message
+        case .saved(let message):
+            effects = SavedUpdate.message(message, &next)
+        case .settings(let message):
+            effects = SettingsUpdate.message(message, &next)
         case .statusLoaded(let language, let catalog):
             next.status.language = language
             next.status.catalog = catalog
@@ -82,6 +75,9 @@ public enum AppUpdate {
         }
         if !model.screens.isEmpty, let effects = DetailsUpdate.key(key, &model) { return effects }
         if model.screens.isEmpty, model.tab == .search, let effects = SearchUpdate.key(key, &model) { return effects }
+        // The Saved and Settings tabs' own keys first: their fields take what is typed.
+        if model.screens.isEmpty, model.tab == .saved, let effects = SavedUpdate.key(key, &model) { return effects }
+        if model.screens.isEmpty, model.tab == .settings, let effects = SettingsUpdate.key(key, &model) { return effects }
         if model.screens.isEmpty, let mediaType = model.tab.mediaType {
             let outcome = BrowseUpdate.handle(key, &model[list: mediaType])
             if let note = outcome.note { model.status.note = note }
@@ -109,21 +105,17 @@ public enum AppUpdate {
         switch model.tab {
         case .movies: model.movies.cursor = moved(model.movies.cursor, count: model.movies.rows.count)
         case .series: model.series.cursor = moved(model.series.cursor, count: model.series.rows.count)
-        case .saved: model.saved.cursor = moved(model.saved.cursor, count: model.saved.rows.count)
-        case .search, .settings: break
+        case .search, .saved, .settings: break  // the Saved tab moves its own (SavedUpdate)
         }
     }
 
-    /// `r`: asks again for what failed (a browsed list's next page) or for the saved list.
+    /// `r`: asks again for what failed (a browsed list's next page); Saved and Settings read
+    /// theirs again (`SavedUpdate`, `SettingsUpdate`).
     private static func reload(_ model: inout AppModel) -> [AppEffect] {
         switch model.tab {
         case .movies: model.movies.error = nil
         case .series: model.series.error = nil
-        case .saved:
-            guard !model.saved.loading else { return [] }
-            model.saved.loading = true
-            return [.loadSaved]
-        case .search, .settings: break
+        case .search, .saved, .settings: break
         }
         return []
     }
@@ -143,7 +135,8 @@ public enum AppUpdate {
     }
 
     /// What the current tab needs loaded: a browsed list's next page when the cursor is within a
-    /// screen of its end (its first page when it has none), the saved list once.
+    /// screen of its end (its first page when it has none), the saved list and its history once,
+    /// the settings once.
     private static func filled(_ model: AppModel) -> (AppModel, [AppEffect]) {
         guard !model.quitting else { return (model, []) }
         var model = model
@@ -158,14 +151,14 @@ public enum AppUpdate {
             model[list: mediaType] = list
             return (model, [.loadPage(mediaType, page: page, query: list.query)])
         case .saved:
-            guard !model.saved.loaded, !model.saved.loading, model.saved.error == nil else { return (model, []) }
-            model.saved.loading = true
-            return (model, [.loadSaved])
+            let effects = SavedUpdate.fill(&model)
+            return (model, effects)
+        case .settings:
+            let effects = SettingsUpdate.fill(&model)
+            return (model, effects)
         case .search:
             let effects = SearchUpdate.filled(&model)
             return (model, effects)
-        case .settings:
-            return (model, [])
         }
     }
 }

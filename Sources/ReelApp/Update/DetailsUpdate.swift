@@ -129,10 +129,17 @@ enum DetailsUpdate {
             updatePeople(id, &model) { screen in (screen.loading, screen.error) = (false, message) }
             model.status.lastError = message
         case .savedChanged(let key, let saved, let note):
-            updateDetails(key, &model, loadingOnly: false) { screen in screen.pendingSave = nil }
+            var title = "\(key.mediaType.rawValue) \(key.id)"
+            updateDetails(key, &model, loadingOnly: false) { screen in
+                screen.pendingSave = nil
+                if let details = screen.details { title = details.title }
+            }
             model.mark(key, saved: saved)
-            model.status.note = note
+            // As a change made on the Saved tab: `u` takes it back, and the list reads it.
+            model.saved.undo.append(FavoriteChange(saved ? .add : .remove, key, title: title))
+            model.status.note = note + " · u undoes on Saved"
             model.status.lastError = nil
+            return SavedUpdate.changed(&model)
         case .saveFailed(let key, let message):
             updateDetails(key, &model, loadingOnly: false) { screen in screen.pendingSave = nil }
             model.status.lastError = message

@@ -18,12 +18,12 @@ public enum AppView {
             let list = model.tab == .movies ? model.movies : model.series
             ListView.draw(list, heading: list.query.heading(list.mediaType), model: model, into: &screen)
             FilterView.draw(list, into: &screen)
-        case (nil, .saved): ListView.draw(model.saved, model: model, into: &screen)
+        case (nil, .saved): SavedView.draw(model, into: &screen)
         case (nil, .search): SearchView.draw(model, into: &screen)
-        case (nil, .settings): drawSettings(model, &screen)
+        case (nil, .settings): SettingsView.draw(model, into: &screen)
         }
         drawStatus(model, &screen)
-        if model.showsHelp { HelpOverlay.draw(model.keys, into: &screen) }
+        if model.showsHelp { HelpOverlay.draw(model, into: &screen) }
         return screen
     }
 
@@ -74,17 +74,5 @@ public enum AppView {
             screen.paint(row: row, column: model.width - DisplayWidth.columns(right), style: CellStyle(.reverse))
         }
         screen.write(right, row: row, column: model.width - DisplayWidth.columns(right), style: CellStyle(.reverse))
-    }
-
-    private static func drawSettings(_ model: AppModel, _ screen: inout ScreenBuffer) {
-        screen.write("Settings", row: 1, column: 1, style: CellStyle(.bold))
-        let rows = [
-            ("Account", model.status.account), ("Language", model.status.language ?? "…"), ("Catalog", model.status.catalog.name),
-        ]
-        for (offset, (name, value)) in rows.enumerated() {
-            screen.write(name, row: 3 + offset, column: 1, style: CellStyle(.dim))
-            screen.write(value, row: 3 + offset, column: 12)
-        }
-        screen.write("Changing them here comes in the next part; for now: reel settings", row: 4 + rows.count, column: 1)
     }
 }

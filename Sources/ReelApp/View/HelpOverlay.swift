@@ -1,38 +1,53 @@
-/// The help (`?`): every key the app knows, in a box over the screen; any key closes it.
+/// The help (`?`): the keys that work where it was asked for — everywhere, then on this tab or
+/// screen — in a box over the screen, as `keys.toml` left them; any key closes it.
 enum HelpOverlay {
-    /// The help's lines: the keys bound to each group of actions (as `keys.toml` left them), and
-    /// what they do.
-    static func entries(_ keys: KeyBindings) -> [(String, String)] {
-        let groups: [([KeyAction], String)] = [
+    /// The help's lines where `model` is: the keys bound to each group of actions, the keys of
+    /// the tab or screen shown, and what they do.
+    static func entries(_ model: AppModel) -> [(String, String)] {
+        let keys = model.keys
+        func bound(_ groups: [([KeyAction], String)]) -> [(String, String)] {
+            groups.map { actions, meaning in (actions.map { keys.names($0) }.filter { !$0.isEmpty }.joined(separator: "  "), meaning) }
+        }
+        let everywhere = bound([
             ([.movies, .series, .search, .saved, .settings], "Movies, Series, Search, Saved, Settings"),
             ([.nextTab, .previousTab], "next tab, previous tab"),
             ([.down, .up], "down, up"),
             ([.first, .last], "first row, last row"),
             ([.halfDown, .halfUp], "half a screen down, up"),
             ([.pageDown, .pageUp], "a screen down, up"),
-            ([.list], "Movies, Series: discover, popular, top rated"),
-            ([.sort, .reverse], "Movies, Series: next sort key; other direction"),
-            ([.genres, .year, .clear], "Movies, Series: genres; year; no filters"),
-            ([.reload], "ask again for what failed; reload Saved"),
-            ([.help], "this help (any key closes it)"),
-            ([.quit], "quit (on a tab)"),
-        ]
-        let bound = groups.map { actions, meaning in (actions.map { keys.names($0) }.filter { !$0.isEmpty }.joined(separator: "  "), meaning) }
-        return bound + fixed + [("ctrl-c", "quit, always")]
+            ([.reload], "ask again for what failed; read the list again"),
+        ]) + [("enter", "open: details, a person, a cast member, a similar title")]
+        let here: [(String, String)]
+        if !model.screens.isEmpty {
+            here = [("s  space", "save or remove the title (details)"), ("esc  q", "back from details or a person")]
+        } else {
+            switch model.tab {
+            case .movies, .series:
+                here = bound([
+                    ([.list], "discover, popular, top rated"),
+                    ([.sort, .reverse], "next sort key; other direction"),
+                    ([.genres, .year, .clear], "genres; year; no filters"),
+                ])
+            case .search:
+                here = [
+                    ("/", "type in the field (every key is text)"), ("enter ↓ esc", "leave the field for the results"),
+                    ("← →", "all, movies, series, people"),
+                ]
+            case .saved:
+                here = [
+                    ("s S", "sort key (added, title, release, rating); reverse"), ("f F", "next, previous genre (then all)"),
+                    ("/", "filter as you type (enter keeps, esc drops)"), ("x u", "remove; undo the last add or remove"),
+                    ("[ ] t", "a version back, forward; go to v12 or a date"), ("h esc", "the history (enter: that version); back to now"),
+                ]
+            case .settings:
+                here = [("enter", "change: name, photo, language, account, delete")]
+            }
+        }
+        return everywhere + here + bound([([.help], "this help (any key closes it)"), ([.quit], "quit (on a tab)")]) + [("ctrl-c", "quit, always")]
     }
 
-    /// Keys `keys.toml` does not bind: the same everywhere, or a screen's own.
-    static let fixed: [(String, String)] = [
-        ("enter", "open: details, a person, a cast member, a similar title"),
-        ("esc  q", "back from details or a person"),
-        ("s  space", "save or remove the title (details)"),
-        ("/", "Search: type in the field (every key is text)"),
-        ("enter ↓ esc", "Search: leave the field for the results"),
-        ("← →", "Search: all, movies, series, people"),
-    ]
-
-    static func draw(_ keys: KeyBindings, into screen: inout ScreenBuffer) {
-        let keys = entries(keys)
+    static func draw(_ model: AppModel, into screen: inout ScreenBuffer) {
+        let keys = entries(model)
         let width = 72
         let height = keys.count + 4
         let left = max(0, (screen.width - width) / 2)

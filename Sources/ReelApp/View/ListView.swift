@@ -1,8 +1,8 @@
 import Reel
 
 /// A list of titles on screen: a heading with the count, one row per title (cursor `›`, `★`
-/// for saved, title, year, genres, rating; the saved list adds the kind), and a last row saying
-/// what comes next: a page loading, a page that failed, or the end of the list.
+/// for saved, title, year, genres, rating; the saved list adds the kind, `SavedView`), and a
+/// last row saying what comes next: a page loading, a page that failed, or the end of the list.
 enum ListView {
     static func draw(_ list: BrowseList, heading: String, model: AppModel, into screen: inout ScreenBuffer) {
         var count = "\(list.rows.count)"
@@ -21,38 +21,25 @@ enum ListView {
         drawRows(list.rows, cursor: list.cursor, showsType: false, tail: tail, model: model, into: &screen)
     }
 
-    static func draw(_ list: SavedList, model: AppModel, into screen: inout ScreenBuffer) {
-        let tail: (String, CellStyle)?
-        if list.loading && !list.loaded {
-            tail = ("loading…", CellStyle(.dim))
-        } else if let error = list.error {
-            tail = ("the saved list failed: \(error) (r retries)", CellStyle(color: .error))
-        } else if list.loaded && list.rows.isEmpty {
-            tail = ("nothing saved yet", CellStyle(.dim))
-        } else {
-            tail = nil
-        }
-        drawHeading("Saved · in the order saved", count: list.loaded ? "\(list.rows.count) saved" : "", model: model, into: &screen)
-        drawRows(list.rows, cursor: list.cursor, showsType: true, tail: tail, model: model, into: &screen)
-    }
-
-    private static func drawHeading(_ heading: String, count: String, model: AppModel, into screen: inout ScreenBuffer) {
+    static func drawHeading(_ heading: String, count: String, model: AppModel, into screen: inout ScreenBuffer) {
         let countColumn = model.width - DisplayWidth.columns(count) - 1
         screen.write(heading, row: 1, column: 1, limit: countColumn - 2, style: CellStyle(.bold))
         screen.write(count, row: 1, column: countColumn, style: CellStyle(.dim))
     }
 
-    private static func drawRows(
-        _ rows: [TitleRow], cursor: ListCursor, showsType: Bool, tail: (String, CellStyle)?, model: AppModel, into screen: inout ScreenBuffer
+    /// The rows from screen row `firstRow`, `visible` of them (the screen's list rows without).
+    static func drawRows(
+        _ rows: [TitleRow], cursor: ListCursor, showsType: Bool, tail: (String, CellStyle)?, model: AppModel, into screen: inout ScreenBuffer,
+        firstRow: Int = 2, visible: Int? = nil
     ) {
-        let visible = model.visibleRows
+        let visible = visible ?? model.visibleRows
         var top = cursor.top
         // At the last row, the row below it (loading, the end) shows too.
         if tail != nil, !rows.isEmpty, cursor.position == rows.count - 1 { top = max(top, rows.count + 1 - visible) }
         let columns = RowColumns(width: model.width, showsType: showsType)
         for offset in 0..<visible {
             let index = top + offset
-            let y = 2 + offset
+            let y = firstRow + offset
             if index < rows.count {
                 columns.draw(rows[index], selected: index == cursor.position, row: y, into: &screen)
             } else if index == rows.count, let (text, style) = tail {

@@ -1,0 +1,55 @@
+import EventLog
+import Ledger
+
+extension Application {
+    /// The account of `handle` as it changes, by this process or any other (`reel fav add` in
+    /// another terminal): the stream version of each change, from the log's catch-up
+    /// subscription, and 0 once at the start (a change may have come just before it). The
+    /// account's view read before a change is forgotten first, so the next use case reads it.
+    ///
+    /// For a front end that stays open for hours (the terminal app): the subscription reads in
+    /// short read transactions and holds none while it waits, so other processes' changes,
+    /// deletions included, never wait for it. Without a ledger it looks every `interval` until
+    /// one is made. Changes come at most one behind: a burst is said once.
+    public func accountChanges(of handle: AccountHandle, interval: Duration = .milliseconds(250)) -> AsyncThrowingStream<UInt64, any Error> {
+        AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let task = Task {
+                do {
+                    try await follow(handle, interval: interval) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func follow(_ handle: AccountHandle, interval: Duration, _ changed: (UInt64) -> Void) async throws {
+        var ledger = try ledgerOnceMade()
+        while ledger == nil {
+            try await Task.sleep(for: interval)
+            ledger = try ledgerOnceMade()
+        }
+        guard let ledger, let log = ledger.log as? EventLog else { return }
+        var stream = try? ledger.resolve(handle)
+        forgetView(of: handle)
+        changed(0)
+        for try await message in log.subscribe(from: (try log.head()?.position ?? 0) + 1) {
+            guard case .event(let event) = message else { continue }
+            // Another stream's event may be this handle's new account (a first change, or one
+            // after a deletion): the handle is resolved again then.
+            if event.streamID != stream { stream = try? ledger.resolve(handle) }
+            guard event.streamID == stream else { continue }
+            forgetView(of: handle)
+            changed(event.streamVersion)
+        }
+    }
+
+    /// The ledger, looked for again when there was none before (another process may have made
+    /// it since); `nil` while there is none.
+    private func ledgerOnceMade() throws -> AccountService? {
+        if AccountService.ledgerExists(at: configuration.dataDirectory) { forgetMissingLedger() }
+        return try existingLedger()
+    }
+}

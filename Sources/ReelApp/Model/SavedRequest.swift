@@ -1,0 +1,39 @@
+public import Reel
+
+/// The saved list the Saved tab asks the core for (`Application.savedList`, as `reel saved`):
+/// its order, a genre, and a point in the past. The filter-as-you-type is applied to the rows
+/// that come back, without asking again.
+public struct SavedRequest: Sendable, Equatable {
+    public var order: SavedListQuery.Order = .added
+    public var descending = false
+    /// Only titles with this genre (its name in the account's language).
+    public var genre: String?
+    /// The stream version the list is shown as of; `nil`: now.
+    public var asOf: UInt64?
+
+    public init(order: SavedListQuery.Order = .added, descending: Bool = false, genre: String? = nil, asOf: UInt64? = nil) {
+        self.order = order
+        self.descending = descending
+        self.genre = genre
+        self.asOf = asOf
+    }
+
+    /// The core's query for it.
+    public var query: SavedListQuery {
+        SavedListQuery(order: order, descending: descending, genres: genre.map { [$0] } ?? [], asOf: asOf.map { .streamVersion($0) })
+    }
+
+    /// The order in words: `by title, A to Z`, `by rating, best first`.
+    public var orderName: String {
+        switch (order, descending) {
+        case (.added, false): "in the order saved"
+        case (.added, true): "last saved first"
+        case (.title, false): "by title, A to Z"
+        case (.title, true): "by title, Z to A"
+        case (.release, false): "by release, oldest first"
+        case (.release, true): "by release, newest first"
+        case (.rating, false): "by rating, lowest first"
+        case (.rating, true): "by rating, best first"
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import Reel
+
+/// The Saved tab's keys and answers: sort (`s` key, `S` direction), genre (`f`, `F`), the
+/// filter-as-you-type (`/`), `x` to remove, `u` to undo, time travel (`[ ] t esc`, `TimeTravel`),
+/// the history pane (`h`), and the list read again when the account changes (live).
+enum SavedUpdate {
+    /// Rows of the list on screen: the tab has a line under its heading (the point shown, the
+    /// field typed into, or the keys).
+    static func visibleRows(_ model: AppModel) -> Int { max(1, model.visibleRows - 1) }
+
+    /// What the tab needs when it shows: the list and the history, once.
+    static func fill(_ model: inout AppModel) -> [AppEffect] {
+        var effects: [AppEffect] = []
+        if !model.saved.loaded, !model.saved.loading, model.saved.error == nil { effects += load(&model) }
+        if !model.saved.historyLoaded, !model.saved.historyLoading, model.saved.historyError == nil { effects += loadHistory(&model) }
+        return effects
+    }
+
+    /// The list as the request says, asked for; while one is answered, once more after it.
+    static func load(_ model: inout AppModel) -> [AppEffect] {
+        guard model.saved.inFlight == nil else {
+            model.saved.stale = true
+            return []
+        }
+        model.saved.inFlight = model.saved.request
+        model.saved.stale = false
+        return [.saved(.load(model.saved.request))]
+    }
+
+    static func loadHistory(_ model: inout AppModel) -> [AppEffect] {
+        guard !model.saved.historyLoading else {
+            model.saved.historyStale = true
+            return []
+        }
+        model.saved.historyLoading = true
+        model.saved.historyStale = false
+        return [.saved(.loadHistory)]
+    }
+
+    // MARK: - Keys
+
+    /// The tab's own keys; `nil` for one it leaves to the app (tabs, `q`, `?`).
+    static func key(_ key: Key, _ model: inout AppModel) -> [AppEffect]? {
+        if let typing = model.saved.typing { return typed(key, typing, &model) }
+        if model.saved.showsHistory, let effects = historyKey(key, &model) { return effects }
+        let visible = visibleRows(model)
+        if let moved = model.saved.cursor.navigated(by: key, count: model.saved.shown.count, visible: visible) {
+            model.saved.cursor = moved
+            return []
+        }
+        switch key {
+        case .character("s"):
+            let orders = SavedListQuery.Order.allCases
+            let next = orders[(orders.firstIndex(of: model.saved.request.order)! + 1) % orders.count]
+            model.saved.request.order = next
+            model.saved.request.descending = next.descendsByDefault
+            return reordered(&model)
+        case .character("S"):
+            model.saved.request.descending.toggle()
+            return reordered(&model)
+        case .character("f"): return genre(+1, &model)
+        case .character("F"): return genre(-1, &model)
+        case .character("/"): model.saved.typing = .filter
+        case .character("t"): model.saved.typing = .point(TextField(limit: 40))
+        case .character("x"): return remove(&model)
+        case .character("u"): return undo(&model)
+        case .character("["): return TimeTravel.step(-1, &model)
+        case .character("]"): return TimeTravel.step(+1, &model)
+        case .character("h"):
+            model.saved.showsHistory = true
+            return model.saved.historyLoaded ? [] : loadHistory(&model)
+        case .character("r"):
+            model.saved.error = nil
+            model.saved.historyError = nil
+            return load(&model) + loadHistory(&model)
+        case .escape:
+            if model.saved.request.asOf != nil { return TimeTravel.travel(to: nil, &model) }
+            if !model.saved.filter.text.isEmpty {
+                model.saved.filter = TextField(limit: model.saved.filter.limit)
+                model.saved.refilter(visible: visible)
+            }
+        default:
+            return nil
+        }
+        return []
+    }
+
+    /// Keys while a field is open: the filter narrows the list with each one; enter keeps it
+    /// (or travels to the point typed), esc drops it. Arrows still move the cursor.
+    private static func typed(_ key: Key, _ typing: SavedList.Typing, _ model: inout AppModel) -> [AppEffect]? {
+        let visible = visibleRows(model)
+        switch typing {
+        case .filter:
+            if key == .enter {
+                model.saved.typing = nil
+            } else if key == .escape {
+                model.saved.typing = nil
+                model.saved.filter.text = ""
+                model.saved.refilter(visible: visible)
+            } else if let field = model.saved.filter.typed(key) {
+                model.saved.filter = field
+                model.saved.cursor = ListCursor()
+                model.saved.refilter(visible: visible)
+            } else if let moved = model.saved.cursor.navigated(by: key, count: model.saved.shown.count, visible: visible, letters: false) {
+                model.saved.cursor = moved
+            } else if key == .tab || key == .backTab {
+                return nil
+            }
+        case .point(let field):
+            if key == .enter {
+                model.saved.typing = nil
+                return TimeTravel.go(field.text, &model)
+            } else if key == .escape {
+                model.saved.typing = nil
+            } else if let next = field.typed(key) {
+                model.saved.typing = .point(next)
+            } else if key == .tab || key == .backTab {
+                return nil
+            }
+        }
+        return []
+    }
+
+    /// Keys of the history pane: its cursor, enter to see the list at that version (the pane
+    /// closes), `h` or esc to close; the list's own keys wait for it to show (`x` removes only
+    /// what is seen); other keys (`[ ]`, `t`, `u`) are the tab's.
+    private static func historyKey(_ key: Key, _ model: inout AppModel) -> [AppEffect]? {
+        let history = model.saved.history
+        if let moved = model.saved.historyCursor.navigated(by: key, count: history.count, visible: visibleRows(model)) {
+            model.saved.historyCursor = moved
+            return []
+        }
+        switch key {
+        case .character("h"), .escape:
+            model.saved.showsHistory = false
+            return []
+        case .character("x"), .character("/"), .character("s"), .character("S"), .character("f"), .character("F"):
+            return []
+        case .enter:
+            guard history.indices.contains(model.saved.historyCursor.position) else { return [] }
+            model.saved.showsHistory = false
+            return TimeTravel.travel(to: history[model.saved.historyCursor.position].version, &model)
+        default:
+            return nil
+        }
+    }
+
+    private static func reordered(_ model: inout AppModel) -> [AppEffect] {
+        model.saved.cursor = ListCursor()
+        return load(&model)
+    }
+
+    /// The next (or previous) genre of the list, then none again.
+    private static func genre(_ delta: Int, _ model: inout AppModel) -> [AppEffect] {
+        let genres = model.saved.genres
+        guard !genres.isEmpty else {
+            model.status.note = "no genres to filter by"
+            return []
+        }
+        // Positions 0..<count are genres, count is none.
+        let index = model.saved.request.genre.flatMap { genres.firstIndex(of: $0) } ?? genres.count
+        let next = (index + delta + genres.count + 1) % (genres.count + 1)
+        model.saved.request.genre = next == genres.count ? nil : genres[next]
+        return reordered(&model)
+    }
+
+    private static func remove(_ model: inout AppModel) -> [AppEffect] {
+        guard model.saved.request.asOf == nil else {
+            model.status.lastError = "x removes from the list as it is now; esc comes back to now"
+            return []
+        }
+        guard let row = model.saved.current else { return [] }
+        return [.saved(.change(FavoriteChange(.remove, row.key, title: row.title), undoing: false))]
+    }
+
+    /// The last change made since the app opened, taken back by its inverse (a new event).
+    private static func undo(_ model: inout AppModel) -> [AppEffect] {
+        guard let last = model.saved.undo.popLast() else {
+            model.status.note = "nothing to undo: no title was saved or removed since the app opened"
+            return []
+        }
+        return [.saved(.change(last.inverse, undoing: true))]
+    }
+
+    // MARK: - Answers
+
+    static func message(_ message: SavedMessage, _ model: inout AppModel) -> [AppEffect] {
+        let account = model.status.account
+        switch message {
+        case .loaded(let request, let rows, let total, let language, let from):
+            guard from == account, model.saved.inFlight == request else { return [] }
+            model.saved.inFlight = nil
+            if request == model.saved.request {
+                model.saved.rows = rows
+                model.saved.total = total
+                model.saved.loaded = true
+                model.saved.error = nil
+                if request.genre == nil, request.asOf == nil {
+                    model.saved.genres = Array(Set(rows.flatMap(\.genres))).sorted()
+                }
+                model.saved.refilter(visible: visibleRows(model))
+                model.status.language = language
+                model.status.lastError = nil
+            }
+            return model.saved.stale || request != model.saved.request ? load(&model) : []
+        case .failed(let request, let why, let from):
+            guard from == account, model.saved.inFlight == request else { return [] }
+            model.saved.inFlight = nil
+            if request == model.saved.request {
+                model.saved.error = why
+                model.status.lastError = why
+            }
+            return request != model.saved.request ? load(&model) : []
+        case .historyLoaded(let lines, let from):
+            guard from == account else { return [] }
+            model.saved.historyLoading = false
+            model.saved.history = lines
+            model.saved.historyLoaded = true
+            model.saved.historyError = nil
+            model.saved.historyCursor = model.saved.historyCursor.scrolled(count: lines.count, visible: visibleRows(model))
+            return model.saved.historyStale ? loadHistory(&model) : []
+        case .historyFailed(let why, let from):
+            guard from == account else { return [] }
+            model.saved.historyLoading = false
+            model.saved.historyError = why
+            model.status.lastError = why
+            return []
+        case .changed(let change, let undoing, let said, let from):
+            guard from == account else { return [] }
+            if !undoing { model.saved.undo.append(change) }
+            model.status.lastError = nil
+            model.status.note = undoing ? "undone: " + said : said + " · u undoes"
+            return changed(&model)
+        case .changeFailed(let change, let undoing, let why):
+            if undoing { model.saved.undo.append(change.inverse) }
+            model.status.lastError = why
+            return []
+        case .accountChanged(let from):
+            guard from == account else { return [] }
+            return changed(&model)
+        }
+    }
+
+    /// The account changed: what the tab has shown is read again (a list in the past stays).
+    static func changed(_ model: inout AppModel) -> [AppEffect] {
+        var effects: [AppEffect] = []
+        if model.saved.historyLoaded || model.saved.historyLoading { effects += loadHistory(&model) }
+        if (model.saved.loaded || model.saved.loading), model.saved.request.asOf == nil { effects += load(&model) }
+        return effects
+    }
+}

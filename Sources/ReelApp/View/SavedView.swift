@@ -1,0 +1,61 @@
+import Reel
+
+/// The Saved tab: a heading with the order, the genre and the filter; a line with the point the
+/// list is shown as of (time travel), the field being typed into, or the keys; then the list
+/// (or the history pane, `HistoryPane`).
+enum SavedView {
+    static let keys = "s sort  S reverse  f genre  / filter  x remove  u undo  [ ] time travel  t go to  h history"
+
+    static func draw(_ model: AppModel, into screen: inout ScreenBuffer) {
+        let saved = model.saved
+        var heading = "Saved · " + saved.request.orderName
+        if let genre = saved.request.genre { heading += " · " + genre }
+        if !saved.filter.text.isEmpty { heading += " · “" + saved.filter.text + "”" }
+        var count = ""
+        if saved.showsHistory {
+            count = "\(saved.history.count) events"
+        } else if saved.loaded {
+            count = saved.shown.count == saved.total ? "\(saved.total) saved" : "\(saved.shown.count) of \(saved.total) saved"
+        }
+        ListView.drawHeading(heading, count: count, model: model, into: &screen)
+        drawLine(saved, model: model, into: &screen)
+        let visible = SavedUpdate.visibleRows(model)
+        if saved.showsHistory {
+            HistoryPane.draw(saved, model: model, visible: visible, into: &screen)
+        } else {
+            ListView.drawRows(
+                saved.shown, cursor: saved.cursor, showsType: true, tail: tail(saved), model: model, into: &screen, firstRow: 3, visible: visible)
+        }
+    }
+
+    /// The line under the heading.
+    private static func drawLine(_ saved: SavedList, model: AppModel, into screen: inout ScreenBuffer) {
+        let field = CellStyle(.bold)
+        switch saved.typing {
+        case .filter:
+            screen.write("/ " + saved.filter.text + "▏", row: 2, column: 1, style: field)
+        case .point(let typed):
+            screen.write("go to (v12, a position, 2026-11-24 07:24): " + typed.text + "▏", row: 2, column: 1, style: field)
+        case nil:
+            if let version = saved.request.asOf {
+                let line = saved.asOfLine?.asOfLine ?? "as of v\(version)"
+                let back = "  esc: now"
+                let room = model.width - 2 - DisplayWidth.columns(back)
+                let used = screen.write(line, row: 2, column: 1, limit: room, style: CellStyle(.bold, color: .accent))
+                screen.write(back, row: 2, column: 1 + used, style: CellStyle(.dim))
+            } else {
+                screen.write(keys, row: 2, column: 1, limit: model.width - 2, style: CellStyle(.dim))
+            }
+        }
+    }
+
+    /// The row below the list: loading, a failure, or why it is empty.
+    private static func tail(_ saved: SavedList) -> (String, CellStyle)? {
+        if saved.loading && !saved.loaded { return ("loading…", CellStyle(.dim)) }
+        if let error = saved.error { return ("the saved list failed: \(error) (r retries)", CellStyle(color: .error)) }
+        guard saved.loaded, saved.shown.isEmpty else { return nil }
+        if !saved.rows.isEmpty { return ("nothing saved matches “\(saved.filter.text)” (esc clears the filter)", CellStyle(.dim)) }
+        if saved.total > 0 { return ("nothing saved has the genre \(saved.request.genre ?? "")", CellStyle(.dim)) }
+        return (saved.request.asOf == nil ? "nothing saved yet" : "nothing was saved at that point", CellStyle(.dim))
+    }
+}
