@@ -142,8 +142,12 @@ import Testing
         try terminal.waitFor("Fight Club")
         try terminal.type("n", "n")
         var screen = try terminal.screen()
-        let cursor = screen.split(separator: "\n").firstIndex { $0.hasPrefix("›") }
-        #expect(cursor == 4, "n moved the cursor two rows down: \(screen)")
+        func cursor() -> Int? { screen.split(separator: "\n").firstIndex { $0.hasPrefix("›") } }
+        for _ in 0..<100 where cursor() != 4 {
+            usleep(50_000)
+            screen = try terminal.screen()
+        }
+        #expect(cursor() == 4, "n moved the cursor two rows down: \(screen)")
         try terminal.type("j", "q")
         usleep(300_000)
         screen = try terminal.screen()

@@ -60,11 +60,20 @@ import Testing
         #expect(effects == [.settings(.language("de"))] && model.settings.picker == nil)
         // The switch: every list is read again in German, each when it shows; sort is kept.
         model.saved.request.order = .title
+        model.movies.query.order = .rating
+        model.search.text = "matrix"
+        model.search.results = [SearchResult.title(AppUpdateTests.rows(1)[0])]
+        let generation = model.search.generation
         (model, effects) = AppUpdate.update(model, .settings(.languageSwitched("de", message: "language set to de (German)", account: "ann")))
         #expect(model.status.language == "de" && model.movies.rows.isEmpty && model.movies.pagesLoaded == 0 && !model.saved.loaded)
-        #expect(model.saved.request == SavedRequest(order: .title) && effects == [.settings(.load)])
+        #expect(model.saved.request == SavedRequest(order: .title))
+        // The search is asked again (after the pause typing has), its text kept; browse sorts kept.
+        #expect(model.search.results.isEmpty && model.search.text == "matrix" && model.search.generation == generation + 1)
+        #expect(effects == [.search(.debounce(generation: generation + 1)), .settings(.load)], "\(effects)")
+        var sorted = BrowseQuery()
+        sorted.order = .rating
         (model, effects) = AppUpdateTests.type(model, .character("1"))
-        #expect(effects == [.loadPage(.movie, page: 1)])
+        #expect(effects == [.loadPage(.movie, page: 1, query: sorted)])
     }
 
     @Test func theAccountSwitcherListsHandlesAndANewOne() {

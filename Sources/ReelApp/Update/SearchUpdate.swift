@@ -150,6 +150,17 @@ enum SearchUpdate {
     }
 
     /// The default person, the first time the tab shows with the field empty (and after `r`).
+    /// The account or its language changed: the results and the default person are read again
+    /// (titles in the new language, ★ for the account's own), the text and filter kept.
+    static func accountChanged(_ model: inout AppModel) -> [AppEffect] {
+        model.search.results = []
+        model.search.resultsGeneration = nil
+        model.search.defaultPerson = nil
+        model.search.defaultPersonLoading = false
+        model.search.defaultPersonError = nil
+        return changed(&model)
+    }
+
     static func filled(_ model: inout AppModel) -> [AppEffect] {
         let search = model.search
         guard search.showsDefaultPerson, search.defaultPerson == nil, !search.defaultPersonLoading, search.defaultPersonError == nil

@@ -184,15 +184,16 @@ enum SettingsUpdate {
             model.status.lastError = nil
             model.status.language = tag
             // Every list is read again in the new language (titles and genres), each when it shows.
-            model.movies = BrowseList(mediaType: .movie)
-            model.series = BrowseList(mediaType: .tv)
+            model.movies.restart(model.movies.query)
+            model.series.restart(model.series.query)
+            let searching = SearchUpdate.accountChanged(&model)
             var saved = SavedList()
             saved.request = model.saved.request
             saved.request.genre = nil
             saved.undo = model.saved.undo
             saved.filter = model.saved.filter
             model.saved = saved
-            return reload(&model)
+            return searching + reload(&model)
         case .switched(let account):
             model.status.account = account
             model.status.note = "the account is '\(account)' now"
@@ -216,13 +217,14 @@ enum SettingsUpdate {
 
     /// Another account (or the same, deleted): nothing read for the one before stays.
     private static func restart(_ model: inout AppModel) -> [AppEffect] {
-        model.movies = BrowseList(mediaType: .movie)
-        model.series = BrowseList(mediaType: .tv)
+        model.movies.restart(model.movies.query)
+        model.series.restart(model.series.query)
+        let searching = SearchUpdate.accountChanged(&model)
         model.saved = SavedList()
         let row = model.settings.row
         model.settings = SettingsState()
         model.settings.row = row
         model.status.lastError = nil
-        return [.loadStatus, .saved(.watch)] + fill(&model)
+        return [.loadStatus, .saved(.watch)] + searching + fill(&model)
     }
 }
