@@ -25,6 +25,36 @@ import Testing
         #expect(warmRequests?.split(separator: " ").contains("0") == true, "\(output.stdout)")
     }
 
+    /// `reel-bench ui --quick` drives the real `reel ui` in a pseudo-terminal through its frame
+    /// trace: 50 keys on Movies and on a Saved tab of 200 titles, then `reel saved`. Every figure
+    /// must be there (a number, not "–"), the app must quit on `q`, and the warm cache must spare
+    /// the server every request. Times are not judged here.
+    @Test func theTerminalAppBenchmarkRunsInQuickMode() throws {
+        let samples = temporaryDirectory("ui-bench") + "/samples.csv"
+        let output = try Harness.run(Harness.binaries + "/reel-bench", ["ui", "--quick", "--samples", samples])
+        #expect(output.status == 0, "\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n")
+        func cells(_ row: String) -> [Substring] {
+            guard let line = lines.first(where: { $0.hasPrefix(row) }) else { return [] }
+            return line.dropFirst(row.count).split(separator: " ", omittingEmptySubsequences: true)
+        }
+        #expect(output.stdout.contains("Saved (200)"), "\(output.stdout)")
+        for row in ["1. start to first full screen", "2. key read to screen flushed, p50 (ms)", "   p99 (ms)", "4. peak memory (MiB)"] {
+            let figures = cells(row).filter { Double($0) != nil }
+            #expect(figures.count >= 2, "\(row): \(output.stdout)")
+        }
+        // "50 / 44  50 / 44": every key typed on both lists, most of them moving the cursor.
+        let typed = cells("   keys typed / that changed the screen")
+        #expect(typed.count >= 6 && typed[0] == "50" && typed[3] == "50" && Int(typed[2]) ?? 0 > 25 && Int(typed[5]) ?? 0 > 25, "\(output.stdout)")
+        // "296 / 288  338 / 325  –": bytes per one-row move on both lists (reel saved has none).
+        let bytes = cells("3. bytes to the terminal per move: j k (p50 / mean)").map { $0.replacingOccurrences(of: ",", with: "") }
+        #expect(bytes.count >= 6 && [0, 2, 3, 5].allSatisfy { Int(bytes[$0]) ?? 0 > 0 }, "\(output.stdout)")
+        #expect(cells("   requests the server saw (warm cache)").first == "0", "\(output.stdout)")
+        // Every key of both lists, with its frame.
+        let csv = try String(contentsOfFile: samples, encoding: .utf8).split(separator: "\n")
+        #expect(csv.count == 1 + 2 * 50, "\(csv.prefix(3))")
+    }
+
     /// `reel-bench ledger --quick` times `reel saved` and `reel fav add` with the sample catalog,
     /// and `reel saved` from a warm cache of the in-process fake server, which must see nothing.
     @Test func theLedgerBenchmarkRunsInQuickMode() throws {

@@ -103,9 +103,14 @@ public final class SampleCatalog: Sendable {
         if let m = movieShelf.facts.byID[id] { return m }
         guard id > Self.syntheticBase, id <= Self.syntheticBase + syntheticMovies else { return nil }
         let n = id - Self.syntheticBase
+        // Titles, years and genres that vary as real ones do (in length too), so a screen of them
+        // differs from the next as a real list's would (the terminal app's benchmark counts bytes).
+        let words = ["Silent", "Harbor", "Last", "Summer", "Iron", "Garden", "Midnight", "Express", "Broken", "Crown", "Distant", "Shore", "Paper", "Moon"]
+        let title = "\(words[n % 14]) \(words[(n / 14 + 3) % 14])" + (n % 3 == 0 ? " of the \(words[(n / 7) % 14])" : "") + " \(n)"
+        let genres = [[18], [28, 12], [35], [80, 53], [878], [16, 10751], [27], [10749, 18]][n % 8]
         return Movie(
-            id: id, imdb_id: nil, title: "Synthetic Title \(n)", original_title: "Synthetic Title \(n)",
-            original_language: "en", release_date: "2000-01-01", genre_ids: [18], runtime: 90 + n % 60,
+            id: id, imdb_id: nil, title: title, original_title: title,
+            original_language: "en", release_date: "\(1950 + n % 75)-01-01", genre_ids: genres, runtime: 90 + n % 60,
             status: "Released", tagline: "", budget: 0, revenue: 0, vote_average: Double(n % 100) / 10,
             vote_count: n % 1000, popularity: Double(n % 500), poster_path: nil, backdrop_path: nil,
             origin_country: ["US"], spoken_languages: ["en"], production_countries: [], production_companies: [],

@@ -39,10 +39,11 @@ public enum TerminalApp {
                 notice: { notice in if notice.routine == nil { inbox.post(.notice(notice.text)) } }))
         let runner = EffectRunner(application: application, account: CurrentAccount(options.handle), clock: LocalClock(environment: options.environment))
         let colors = (options.environment["NO_COLOR"] ?? "").isEmpty
+        let trace = FrameTrace(options.environment)
         let failure = await withCheckedContinuation { (continuation: CheckedContinuation<TerminalAppError?, Never>) in
             let thread = Thread {
                 do throws(TerminalAppError) {
-                    try loop(inbox: inbox, runner: runner, account: options.handle.value, colors: colors, keys: keys)
+                    try loop(inbox: inbox, runner: runner, account: options.handle.value, colors: colors, keys: keys, trace: trace)
                     continuation.resume(returning: nil)
                 } catch {
                     continuation.resume(returning: error)
@@ -52,11 +53,15 @@ public enum TerminalApp {
             thread.start()
         }
         await application.close()
+        trace?.close()
         if let failure { throw failure }
     }
 
-    /// The loop: keys and results in, `AppUpdate` for the next model, `AppView` to the screen.
-    private static func loop(inbox: Inbox, runner: EffectRunner, account: String, colors: Bool, keys: KeyBindings) throws(TerminalAppError) {
+    /// The loop: keys and results in, `AppUpdate` for the next model, `AppView` to the screen
+    /// (and a line to `trace` per turn that read keys or drew, for the benchmark).
+    private static func loop(
+        inbox: Inbox, runner: EffectRunner, account: String, colors: Bool, keys: KeyBindings, trace: FrameTrace?
+    ) throws(TerminalAppError) {
         let screen = try CursesScreen(colors: colors)
         defer { screen.close() }
         reel_catch_signals(inbox.writeEnd)
@@ -79,10 +84,13 @@ public enum TerminalApp {
         let size = screen.size
         var (model, effects) = AppUpdate.start(AppModel(width: size.width, height: size.height, account: account, keys: keys))
         launch(effects)
+        let started = FrameTrace.now()
         screen.show(AppView.draw(model))
+        trace?.record(keys: 0, messages: 0, drawn: true, read: started, model: model)
         var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: inbox.readEnd, events: Int16(POLLIN), revents: 0)]
         while !model.quitting {
             _ = poll(&descriptors, 2, 1000)
+            let woken = trace == nil ? 0 : FrameTrace.now()
             let (posted, signalled) = inbox.drain()
             screen.followTerminalSize()
             var messages: [AppMessage] = screen.events().map { event in
@@ -91,6 +99,7 @@ public enum TerminalApp {
                 case .resized: .resized(width: screen.size.width, height: screen.size.height)
                 }
             }
+            let keys = messages.count(where: { if case .key = $0 { true } else { false } })
             if screen.size != (model.width, model.height) { messages.append(.resized(width: screen.size.width, height: screen.size.height)) }
             messages += posted
             if signalled { messages.append(.interrupted) }
@@ -99,7 +108,9 @@ public enum TerminalApp {
                 (model, effects) = AppUpdate.update(model, message)
                 launch(effects)
             }
-            if model != before && !model.quitting { screen.show(AppView.draw(model)) }
+            let drawn = model != before && !model.quitting
+            if drawn { screen.show(AppView.draw(model)) }
+            trace?.record(keys: keys, messages: messages.count, drawn: drawn, read: woken, model: model)
         }
     }
 }
