@@ -31,6 +31,22 @@ import Testing
         return model
     }
 
+    /// The saved list as it is now marks ★ on every tab: what `x`, `u` and other processes
+    /// changed shows in Movies too, not only on Saved. A list in the past or of one genre does not.
+    @Test func theListNowMarksEveryTabsStars() {
+        var model = AppUpdateTests.started()
+        model.movies.rows[0].saved = true  // movie 1, saved before: no longer
+        let two = AppUpdateTests.rows(2)[1]  // movie 2
+        model = AppUpdateTests.type(model, .character("4")).0
+        model = AppUpdate.update(model, .saved(.loaded(SavedRequest(), rows: [two, Self.club], total: 2, language: "en", account: "ann"))).0
+        #expect(!model.movies.rows[0].saved && model.movies.rows[1].saved && !model.movies.rows[2].saved)
+        // One genre's list, or one of the past, says nothing of the others.
+        model.saved.inFlight = SavedRequest(genre: "Drama")
+        model.saved.request = SavedRequest(genre: "Drama")
+        model = AppUpdate.update(model, .saved(.loaded(SavedRequest(genre: "Drama"), rows: [Self.club], total: 1, language: "en", account: "ann"))).0
+        #expect(model.movies.rows[1].saved, "movie 2 is still saved")
+    }
+
     @Test func sKeysCycleTheOrderAndSFlipsItEachAskingTheCoreOnce() {
         var (model, effects) = AppUpdateTests.type(Self.loaded(), .character("s"))
         #expect(model.saved.request == SavedRequest(order: .title, descending: false))

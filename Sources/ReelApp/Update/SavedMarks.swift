@@ -5,16 +5,30 @@ extension AppModel {
     /// details and their similar titles), once the application core confirmed the change; the
     /// saved list loads again the next time it shows.
     mutating func mark(_ key: MediaKey, saved: Bool) {
+        remark { $0 == key ? saved : nil }
+        if !self.saved.loading { self.saved.loaded = false }
+    }
+
+    /// Every title shown marked by the whole saved list as it is now (`saved`): what `x`, `u`
+    /// and other processes changed shows as ★ on every tab, not only on Saved.
+    mutating func markAll(saved keys: Set<MediaKey>) {
+        remark { keys.contains($0) }
+    }
+
+    /// Each title shown marked as `isSaved` says (`nil`: left as it is).
+    private mutating func remark(_ isSaved: (MediaKey) -> Bool?) {
         func marked(_ rows: inout [TitleRow]) {
-            for index in rows.indices where rows[index].key == key { rows[index].saved = saved }
+            for index in rows.indices { if let saved = isSaved(rows[index].key) { rows[index].saved = saved } }
         }
         func marked(_ page: inout PersonPage) {
-            for index in page.credits.indices where page.credits[index].row.key == key { page.credits[index].row.saved = saved }
+            for index in page.credits.indices {
+                if let saved = isSaved(page.credits[index].row.key) { page.credits[index].row.saved = saved }
+            }
         }
         marked(&movies.rows)
         marked(&series.rows)
         for index in search.results.indices {
-            if case .title(var row) = search.results[index], row.key == key {
+            if case .title(var row) = search.results[index], let saved = isSaved(row.key) {
                 row.saved = saved
                 search.results[index] = .title(row)
             }
@@ -27,7 +41,7 @@ extension AppModel {
             switch screens[index] {
             case .details(var screen):
                 if var details = screen.details {
-                    if details.key == key { details.saved = saved }
+                    if let saved = isSaved(details.key) { details.saved = saved }
                     marked(&details.similar)
                     screen.details = details
                 }
@@ -40,6 +54,5 @@ extension AppModel {
                 screens[index] = .person(screen)
             }
         }
-        if !self.saved.loading { self.saved.loaded = false }
     }
 }

@@ -197,6 +197,8 @@ enum SavedUpdate {
                 model.saved.error = nil
                 if request.genre == nil, request.asOf == nil {
                     model.saved.genres = Array(Set(rows.flatMap(\.genres))).sorted()
+                    // The whole list as it is now: ★ everywhere follows it.
+                    if rows.count == total { model.markAll(saved: Set(rows.map(\.key))) }
                 }
                 model.saved.refilter(visible: visibleRows(model))
                 model.status.language = language
