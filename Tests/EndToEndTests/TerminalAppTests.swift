@@ -137,7 +137,7 @@ import Testing
     /// says so; a file binding one key twice stops the app before it takes the screen.
     @Test func keysTomlRebindsKeysAndAConflictIsOneLineNamingTheLine() throws {
         let server = try FakeTMDbProcess()
-        let terminal = try Self.session(server, keys: "[keys]\ndown = \"n\"\nquit = \"x\"\n")
+        let terminal = try Self.session(server, keys: "[keys]\ndown = \"n\"\nquit = \"Q\"\n")
         defer { terminal.end() }
         try terminal.waitFor("Fight Club")
         try terminal.type("n", "n")
@@ -156,7 +156,7 @@ import Testing
         try terminal.waitFor("quit, always")
         screen = try terminal.screen()
         #expect(screen.contains("n ↑") == false && screen.contains("n  k ↑"), "\(screen)")
-        try terminal.type("Escape", "x")
+        try terminal.type("Escape", "Q")
         try terminal.waitFor("exit 0")
         try terminal.expectTerminalRestored()
 

@@ -40,30 +40,50 @@ import Testing
             # mine
             [keys]
             down = ["n", "ctrl-n"]
-            quit = 'x'
-            "half-down" = "space"
+            quit = 'Q'
+            "half-down" = "ctrl-f"
             """)
         #expect(keys.translate(.character("n")) == .down && keys.translate(.control("n")) == .down)
         #expect(keys.translate(.character("j")) == nil, "j was down's and is no longer bound")
         #expect(keys.translate(.down) == nil)
-        #expect(keys.translate(.character("x")) == .character("q") && keys.translate(.character("q")) == nil)
-        #expect(keys.translate(.character(" ")) == .control("d"))
+        #expect(keys.translate(.character("Q")) == .character("q") && keys.translate(.character("q")) == nil)
+        #expect(keys.translate(.control("f")) == .control("d") && keys.translate(.control("d")) == nil)
+        // Space is details' (toggle-saved): a key that works everywhere cannot have it too.
+        #expect(Self.refusal("[keys]\n\"half-down\" = \"space\"\n") == "keys.toml line 2: space is bound to both toggle-saved and half-down")
         // A text field takes keys as typed.
-        #expect(keys.translate(.character("x"), typing: true) == .character("x"))
-        // The app acts on them: x quits, q does nothing, n moves.
+        #expect(keys.translate(.character("Q"), typing: true) == .character("Q"))
+        // The app acts on them: Q quits, q does nothing, n moves.
         let model = AppUpdate.update(AppUpdateTests.started(), .key(.character("q"))).0
         var bound = AppUpdateTests.started()
         bound.keys = keys
         #expect(!AppUpdate.update(bound, .key(.character("q"))).0.quitting && model.quitting)
-        #expect(AppUpdate.update(bound, .key(.character("x"))).0.quitting)
+        #expect(AppUpdate.update(bound, .key(.character("Q"))).0.quitting)
         #expect(AppUpdate.update(bound, .key(.character("n"))).0.movies.cursor.position == 1)
         // A year is typed as digits even where a digit is bound.
         let typing = AppUpdateTests.type(bound, .character("y")).0
-        #expect(AppUpdate.update(typing, .key(.character("x"))).0.movies.yearField != nil)
+        #expect(AppUpdate.update(typing, .key(.character("Q"))).0.movies.yearField != nil)
         // The help lists the keys as bound.
         bound.showsHelp = true
         let help = AppView.draw(bound).lines().joined(separator: "\n")
-        #expect(help.contains("n ctrl-n") && help.contains("x ") && !help.contains("j ↓"), "\(help)")
+        #expect(help.contains("n ctrl-n") && help.contains("Q ") && !help.contains("j ↓"), "\(help)")
+    }
+
+    /// A tab's or screen's own actions: the same key may do one thing on Saved and another on
+    /// details, but not two things in one place.
+    @Test func actionsOfOneTabOrScreenAreBoundWhereTheyWork() throws {
+        let keys = try Self.bindings("[keys]\nsaved-sort = \"o\"\ntoggle-saved = \"x\"\n")
+        #expect(keys.translate(.character("o"), context: .saved) == .character("s"))
+        #expect(keys.translate(.character("o"), context: .browse) == .character("o"), "o still sorts Movies")
+        #expect(keys.translate(.character("s"), context: .saved) == nil, "s no longer sorts Saved")
+        #expect(keys.translate(.character("x"), context: .details) == .character("s") && keys.translate(.character("s"), context: .details) == nil)
+        #expect(keys.translate(.character("x"), context: .saved) == .character("x"), "x still removes on Saved")
+        // On Saved, o sorts; x on details saves.
+        var model = SavedUpdateTests.loaded()
+        model.keys = keys
+        #expect(AppUpdate.update(model, .key(.character("o"))).0.saved.request.order == .title)
+        #expect(AppUpdate.update(model, .key(.character("s"))).0.saved.request.order == .added)
+        #expect(Self.refusal("[keys]\nremove = \"u\"\n") == "keys.toml line 2: u is bound to both undo and remove")
+        #expect(Self.refusal("[keys]\nundo = \"j\"\n") == "keys.toml line 2: j is bound to both down and undo")
     }
 
     @Test func mistakesNameTheLine() {

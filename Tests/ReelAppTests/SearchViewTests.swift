@@ -189,7 +189,7 @@ import Testing
         var model = Self.searched(editing: false)
         model.showsHelp = true
         let text = AppView.draw(model).lines().joined(separator: "\n")
-        for key in ["enter", "/", "enter ↓ esc", "← →", "all, movies, series, people"] {
+        for key in ["enter", "/", "enter ↓ esc", "←  →", "all, movies, series, people"] {
             #expect(text.contains(key), "\(key) in\n\(text)")
         }
         // Over details, the details' keys.
@@ -197,7 +197,7 @@ import Testing
         var shown = details
         shown.showsHelp = true
         let over = AppView.draw(shown).lines().joined(separator: "\n")
-        for key in ["s  space", "save or remove the title", "esc  q", "back from details"] {
+        for key in ["s space", "save or remove the title", "esc  q", "back from details"] {
             #expect(over.contains(key), "\(key) in\n\(over)")
         }
     }

@@ -1,12 +1,40 @@
-/// What a key can be bound to in `keys.toml`: each action has its default keys, and the key the
-/// app's logic understands it by (`canonical`), which a key bound to it is read as.
+/// What a key can be bound to in `keys.toml`: each action has its default keys, the key the app's
+/// logic understands it by (`canonical`, which a key bound to it is read as), and where it works
+/// (`context`: everywhere, or one tab or screen only, so `s` can sort Saved and save on details).
 public enum KeyAction: String, CaseIterable, Sendable {
     case down, up, first, last
     case halfDown = "half-down", halfUp = "half-up", pageDown = "page-down", pageUp = "page-up"
     case movies, series, search, saved, settings
     case nextTab = "next-tab", previousTab = "previous-tab"
     case reload, help, quit
+    // Movies, Series.
     case list, sort, reverse, genres, year, clear
+    // Search.
+    case searchField = "search-field", searchNextType = "search-next-type", searchPreviousType = "search-previous-type"
+    // Saved.
+    case savedSort = "saved-sort", savedReverse = "saved-reverse", savedNextGenre = "saved-next-genre"
+    case savedPreviousGenre = "saved-previous-genre", savedFilter = "saved-filter", remove, undo
+    case versionBack = "version-back", versionForward = "version-forward", goTo = "go-to", history
+    // Details.
+    case toggleSaved = "toggle-saved"
+
+    /// Where an action's keys work.
+    public enum Context: String, Sendable, CaseIterable {
+        case browse, search, saved, details
+    }
+
+    /// `nil`: everywhere (but a text field, which takes keys as typed).
+    public var context: Context? {
+        switch self {
+        case .list, .sort, .reverse, .genres, .year, .clear: .browse
+        case .searchField, .searchNextType, .searchPreviousType: .search
+        case .savedSort, .savedReverse, .savedNextGenre, .savedPreviousGenre, .savedFilter, .remove, .undo, .versionBack, .versionForward,
+            .goTo, .history:
+            .saved
+        case .toggleSaved: .details
+        default: nil
+        }
+    }
 
     /// The keys of the action unless `keys.toml` binds others.
     public var defaults: [Key] {
@@ -35,9 +63,30 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .genres: [.character("f")]
         case .year: [.character("y")]
         case .clear: [.character("c")]
+        case .searchField: [.character("/")]
+        case .searchNextType: [.right]
+        case .searchPreviousType: [.left]
+        case .savedSort: [.character("s")]
+        case .savedReverse: [.character("S")]
+        case .savedNextGenre: [.character("f")]
+        case .savedPreviousGenre: [.character("F")]
+        case .savedFilter: [.character("/")]
+        case .remove: [.character("x")]
+        case .undo: [.character("u")]
+        case .versionBack: [.character("[")]
+        case .versionForward: [.character("]")]
+        case .goTo: [.character("t")]
+        case .history: [.character("h")]
+        case .toggleSaved: [.character("s"), .character(" ")]
         }
     }
 
     /// The key `AppUpdate` takes for the action: its first default.
     public var canonical: Key { defaults[0] }
+
+    /// Whether two actions may not share a key: they work in one place (both everywhere, or one
+    /// everywhere, or both on one tab or screen).
+    func overlaps(_ other: KeyAction) -> Bool {
+        context == nil || other.context == nil || context == other.context
+    }
 }

@@ -3,10 +3,10 @@
 /// `AppUpdate` sees it; a default key whose action was given others does nothing. Keys no action
 /// names (`esc`, `enter`, what a text field takes) pass as they are, and `ctrl-c` always quits.
 public struct KeyBindings: Sendable, Equatable {
-    /// Every bound key's action.
-    private var actions: [Key: KeyAction]
-    /// Default keys no longer bound to anything.
-    private var unbound: Set<Key>
+    /// Every bound key's actions (several only where they work in different places).
+    private var actions: [Key: [KeyAction]]
+    /// Default keys no longer bound to anything, where they were.
+    private var unbound: [Key: [KeyAction.Context?]]
 
     /// Keys no file may bind: they open, apply, go back, delete and quit everywhere.
     public static let reserved: [Key] = [.control("c"), .enter, .escape, .backspace]
@@ -26,8 +26,8 @@ public struct KeyBindings: Sendable, Equatable {
         }
     }
 
-    /// The defaults with `bindings` in place of theirs; a key bound to two actions (given here or
-    /// kept by default) or a reserved key is refused, naming the line.
+    /// The defaults with `bindings` in place of theirs; a key bound to two actions that work in
+    /// one place (given here or kept by default), or a reserved key, is refused, naming the line.
     public init(_ bindings: [Binding]) throws(KeyBindingError) {
         var keys = Dictionary(uniqueKeysWithValues: KeyAction.allCases.map { ($0, (keys: $0.defaults, line: Int?.none)) })
         for binding in bindings {
@@ -41,28 +41,37 @@ public struct KeyBindings: Sendable, Equatable {
         let order = KeyAction.allCases.sorted { (keys[$0]!.line ?? 0, $0.rawValue) < (keys[$1]!.line ?? 0, $1.rawValue) }
         for action in order {
             let (bound, line) = keys[action]!
-            for key in bound {
-                if let other = actions[key], other != action {
+            for key in Set(bound) {
+                if let other = actions[key]?.first(where: { $0 != action && $0.overlaps(action) }) {
                     let given = line ?? keys[other]!.line ?? 0
                     throw KeyBindingError(line: given, message: "\(KeyName.name(key)) is bound to both \(other.rawValue) and \(action.rawValue)")
                 }
-                actions[key] = action
+                actions[key, default: []].append(action)
             }
         }
-        unbound = Set(KeyAction.allCases.flatMap(\.defaults)).subtracting(actions.keys)
+        unbound = [:]
+        for action in KeyAction.allCases where keys[action]!.line != nil {
+            for key in action.defaults where !(actions[key] ?? []).contains(where: { $0.overlaps(action) }) {
+                unbound[key, default: []].append(action.context)
+            }
+        }
     }
 
-    /// `key` as `AppUpdate` takes it: the canonical key of its action, itself when no action
-    /// names it, `nil` for a default key that was unbound. A text field takes keys as typed.
-    public func translate(_ key: Key, typing: Bool = false) -> Key? {
+    /// `key` as `AppUpdate` takes it where `context` is (`nil`: a tab with no keys of its own):
+    /// the canonical key of its action there, itself when no action names it, `nil` for a default
+    /// key that was unbound. A text field takes keys as typed.
+    public func translate(_ key: Key, context: KeyAction.Context? = nil, typing: Bool = false) -> Key? {
         guard !typing else { return key }
-        if let action = actions[key] { return action.canonical }
-        return unbound.contains(key) ? nil : key
+        let here = (actions[key] ?? []).filter { $0.context == nil || $0.context == context }
+        if let action = here.first(where: { $0.context == context }) ?? here.first { return action.canonical }
+        if let contexts = unbound[key], contexts.contains(where: { $0 == nil || $0 == context }) { return nil }
+        return key
     }
 
     /// The keys bound to `action`, as the help writes them (`j ↓`).
     public func names(_ action: KeyAction) -> String {
-        actions.filter { $0.value == action }.map { KeyName.name($0.key) }.sorted { ($0.count, $0) < ($1.count, $1) }.joined(separator: " ")
+        actions.filter { $0.value.contains(action) }.map { KeyName.name($0.key) }.sorted { ($0.count, $0) < ($1.count, $1) }
+            .joined(separator: " ")
     }
 }
 

@@ -34,6 +34,17 @@ public struct AppModel: Sendable, Equatable {
         self.keys = keys
     }
 
+    /// Where keys are read: which tab's or screen's own actions (`keys.toml`) apply.
+    public var keyContext: KeyAction.Context? {
+        guard screens.isEmpty else { return .details }
+        switch tab {
+        case .movies, .series: return .browse
+        case .search: return .search
+        case .saved: return .saved
+        case .settings: return nil
+        }
+    }
+
     /// Whether a text field has the keys, so they are taken as typed, not as bound.
     public var isTyping: Bool {
         guard screens.isEmpty else { return false }

@@ -20,7 +20,7 @@ public enum AppUpdate {
         var effects: [AppEffect] = []
         switch message {
         case .key(let typed):
-            if let key = next.keys.translate(typed, typing: next.isTyping) { effects = handle(key, &next) }
+            if let key = next.keys.translate(typed, context: next.keyContext, typing: next.isTyping) { effects = handle(key, &next) }
             if next.tab != model.tab {
                 // A tab switch closes the screens opened over the tabs; the Search tab opens typing.
                 next.screens = []

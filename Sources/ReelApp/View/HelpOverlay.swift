@@ -19,7 +19,7 @@ enum HelpOverlay {
         ]) + [("enter", "open: details, a person, a cast member, a similar title")]
         let here: [(String, String)]
         if !model.screens.isEmpty {
-            here = [("s  space", "save or remove the title (details)"), ("esc  q", "back from details or a person")]
+            here = bound([([.toggleSaved], "save or remove the title (details)")]) + [("esc  q", "back from details or a person")]
         } else {
             switch model.tab {
             case .movies, .series:
@@ -29,16 +29,17 @@ enum HelpOverlay {
                     ([.genres, .year, .clear], "genres; year; no filters"),
                 ])
             case .search:
-                here = [
-                    ("/", "type in the field (every key is text)"), ("enter ↓ esc", "leave the field for the results"),
-                    ("← →", "all, movies, series, people"),
-                ]
+                here = bound([([.searchField], "type in the field (every key is text)")]) + [("enter ↓ esc", "leave the field for the results")]
+                    + bound([([.searchPreviousType, .searchNextType], "all, movies, series, people")])
             case .saved:
-                here = [
-                    ("s S", "sort key (added, title, release, rating); reverse"), ("f F", "next, previous genre (then all)"),
-                    ("/", "filter as you type (enter keeps, esc drops)"), ("x u", "remove; undo the last add or remove"),
-                    ("[ ] t", "a version back, forward; go to v12 or a date"), ("h esc", "the history (enter: that version); back to now"),
-                ]
+                here = bound([
+                    ([.savedSort, .savedReverse], "sort key (added, title, release, rating); reverse"),
+                    ([.savedNextGenre, .savedPreviousGenre], "next, previous genre (then all)"),
+                    ([.savedFilter], "filter as you type (enter keeps, esc drops)"),
+                    ([.remove, .undo], "remove; undo the last add or remove"),
+                    ([.versionBack, .versionForward, .goTo], "a version back, forward; go to v12 or a date"),
+                    ([.history], "history (enter: that version); esc: back to now"),
+                ])
             case .settings:
                 here = [("enter", "change: name, photo, language, account, delete")]
             }
