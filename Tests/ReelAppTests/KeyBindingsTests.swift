@@ -82,6 +82,8 @@ import Testing
         model.keys = keys
         #expect(AppUpdate.update(model, .key(.character("o"))).0.saved.request.order == .title)
         #expect(AppUpdate.update(model, .key(.character("s"))).0.saved.request.order == .added)
+        // The tab's key line says so.
+        #expect(AppView.draw(model).lines()[2].hasPrefix(" o sort  S reverse  f genre"), "\(AppView.draw(model).lines()[2])")
         #expect(Self.refusal("[keys]\nremove = \"u\"\n") == "keys.toml line 2: u is bound to both undo and remove")
         #expect(Self.refusal("[keys]\nundo = \"j\"\n") == "keys.toml line 2: j is bound to both down and undo")
     }

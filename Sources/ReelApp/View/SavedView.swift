@@ -4,7 +4,17 @@ import Reel
 /// list is shown as of (time travel), the field being typed into, or the keys; then the list
 /// (or the history pane, `HistoryPane`).
 enum SavedView {
-    static let keys = "s sort  S reverse  f genre  / filter  x remove  u undo  [ ] time travel  t go to  h history"
+    /// The tab's keys as bound (`keys.toml`): `s sort  S reverse  f genre  …`.
+    static func keys(_ bindings: KeyBindings) -> String {
+        let hints: [([KeyAction], String)] = [
+            ([.savedSort], "sort"), ([.savedReverse], "reverse"), ([.savedNextGenre], "genre"), ([.savedFilter], "filter"), ([.remove], "remove"),
+            ([.undo], "undo"), ([.versionBack, .versionForward], "time travel"), ([.goTo], "go to"), ([.history], "history"),
+        ]
+        return hints.compactMap { actions, word -> String? in
+            let names = actions.map(bindings.names).filter { !$0.isEmpty }
+            return names.isEmpty ? nil : names.joined(separator: " ") + " " + word
+        }.joined(separator: "  ")
+    }
 
     static func draw(_ model: AppModel, into screen: inout ScreenBuffer) {
         let saved = model.saved
@@ -44,7 +54,7 @@ enum SavedView {
                 let used = screen.write(line, row: 2, column: 1, limit: room, style: CellStyle(.bold, color: .accent))
                 screen.write(back, row: 2, column: 1 + used, style: CellStyle(.dim))
             } else {
-                screen.write(keys, row: 2, column: 1, limit: model.width - 2, style: CellStyle(.dim))
+                screen.write(keys(model.keys), row: 2, column: 1, limit: model.width - 2, style: CellStyle(.dim))
             }
         }
     }
