@@ -191,6 +191,19 @@ import Testing
         try terminal.waitFor("exit 0")
     }
 
+    /// A dumb terminal cannot move its cursor: the app refuses to start, with one line, and the
+    /// terminal is as it was.
+    @Test func aDumbTerminalIsRefused() throws {
+        let server = try FakeTMDbProcess()
+        var home = Self.environment(server)
+        home["TERM"] = "dumb"
+        let terminal = try Self.session(server, home: home)
+        defer { terminal.end() }
+        let screen = try terminal.waitFor("exit 69")
+        #expect(screen.contains("reel: the terminal app cannot start: curses cannot drive this terminal (TERM=dumb)"), "\(screen)")
+        try terminal.expectTerminalRestored()
+    }
+
     @Test func reelAloneOpensTheAppAtATerminal() throws {
         let server = try FakeTMDbProcess()
         let terminal = try Self.session(server, [])
@@ -309,7 +322,7 @@ extension TerminalAppTests {
         #expect(!screen.contains("The Matrix  "), "\(screen)")
         #expect(try Self.savedIDs(reel) == [550], "another process sees the removal")
         try terminal.type("u")
-        screen = try terminal.waitFor("undone: added movie 603 The Matrix (1999)")
+        screen = try terminal.waitFor("undo made a new event: added movie 603 The Matrix (1999)")
         try terminal.waitFor("2 saved")
         #expect(try Self.savedIDs(reel).sorted() == [550, 603])
         // History is not rewritten: the removal stays, and the undo is an event after it.

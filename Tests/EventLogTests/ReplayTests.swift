@@ -79,6 +79,26 @@ import Testing
         #expect(views.filter { $0.stream == kept.rawValue }.allSatisfy { $0.payload == Array(#"{"id":2}"#.utf8) })
     }
 
+    /// A log open for hours (the terminal app) stops opening a stream's payloads once another
+    /// process destroyed its key: reads, replays and blobs see it shredded, not a key it read before.
+    @Test func aKeyDestroyedByAnotherHandleIsNotUsedAgain() async throws {
+        let dir = temporaryDirectory()
+        let reader = try EventLog.open(at: dir)
+        let gone = try StreamID("account-gone"), kept = try StreamID("account-kept")
+        try await reader.append([try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":1}"#.utf8))], to: gone)
+        try await reader.append([try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":2}"#.utf8))], to: kept)
+        #expect(try reader.read(stream: gone).first?.payload != nil, "the key is read, and remembered")
+        // Another handle (as another process would) deletes the stream and destroys its key.
+        let deleter = try EventLog.open(at: dir)
+        try await deleter.append([try ProposedEvent(type: "account-deleted", payload: Array("{}".utf8))], to: gone)
+        try deleter.write { try $0.close(gone, atMicroseconds: 1) }
+        try deleter.completeShredding()
+        #expect(try reader.read(stream: gone).allSatisfy { $0.payload == nil })
+        #expect(try reader.read(from: 1).filter { $0.envelope.streamID == gone }.allSatisfy { $0.payload == nil })
+        #expect(try seen(reader).filter { $0.stream == gone.rawValue }.allSatisfy { $0.payload == nil })
+        #expect(try reader.read(stream: kept).first?.payload == Array(#"{"id":2}"#.utf8))
+    }
+
     @Test(arguments: [1, 300])
     func aPayloadThatDoesNotAuthenticateIsACorruptEnvelopeAtItsPosition(_ batch: Int) throws {
         let log = try EventLog.open(at: temporaryDirectory())

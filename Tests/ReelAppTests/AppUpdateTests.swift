@@ -123,6 +123,18 @@ import Testing
         #expect(Self.type(next, .character("?"), .control("c")).0.quitting, "ctrl-c quits even from the help")
     }
 
+    /// Below 80×24 the screen shows only the size it needs: no key acts unseen (a removal, a
+    /// details screen), but q and ctrl-c quit.
+    @Test func aScreenTooSmallTakesNoKeyButQuitting() {
+        let small = AppUpdate.update(Self.started(), .resized(width: 60, height: 20)).0
+        for key: Key in [.character("j"), .enter, .character("4"), .character("x"), .character("l"), .character("?"), .tab] {
+            let (next, effects) = AppUpdate.update(small, .key(key))
+            #expect(next == small && effects.isEmpty, "\(key) acted at 60×20")
+        }
+        #expect(AppUpdate.update(small, .key(.character("q"))).0.quitting)
+        #expect(AppUpdate.update(small, .key(.control("c"))).0.quitting)
+    }
+
     @Test func qCtrlCAndASignalQuit() {
         let model = Self.started()
         #expect(Self.type(model, .character("q")).0.quitting)

@@ -133,11 +133,21 @@ final class KeyStore: Sendable {
     /// The key to open the stream's payloads, `nil` when it is destroyed. A stream that has
     /// events must have a record: `nil` state means the key store is not this ledger's.
     func key(for stream: StreamID) throws -> SymmetricKey? {
+        try forgetIfReplaced()
         switch try state(of: stream) {
         case .live(let key): return key
         case .destroyed: return nil
         case nil: throw EventLogError.missingKey(stream)
         }
+    }
+
+    /// Forgets the keys this process read when another process replaced the key store since (a
+    /// deletion destroyed keys): a process open for hours (`reel ui`, a service) must not go on
+    /// opening payloads with a key destroyed elsewhere. One `stat` of `keys/data.mdb`.
+    private func forgetIfReplaced() throws {
+        guard try current.environment.isSuperseded else { return }
+        _ = try fresh(locked: false)
+        cache.withLock { $0.removeAll() }
     }
 
     /// Runs `body` in a write transaction on the current file, under the exclusive lock (so no

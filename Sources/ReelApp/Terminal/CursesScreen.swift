@@ -14,7 +14,9 @@ final class CursesScreen {
 
     init(colors: Bool) throws(TerminalAppError) {
         setlocale(LC_ALL, "")
-        guard reel_curses_open() == 0 else {
+        // A dumb terminal has no cursor to move: curses would draw every row on one line.
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        guard term != "dumb", reel_curses_open() == 0 else {
             throw .setup("curses cannot drive this terminal (TERM=\(getenv("TERM").map { String(cString: $0) } ?? "unset"))")
         }
         open = true

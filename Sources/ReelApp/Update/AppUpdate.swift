@@ -69,6 +69,11 @@ public enum AppUpdate {
             model.quitting = true
             return []
         }
+        if model.isTooSmall {
+            // Nothing shows but the size it needs: no key acts unseen, but quitting.
+            if key == .character("q") { model.quitting = true }
+            return []
+        }
         if model.showsHelp {
             model.showsHelp = false  // any key closes the help
             return []

@@ -176,7 +176,7 @@ enum SavedUpdate {
     /// The last change made since the app opened, taken back by its inverse (a new event).
     private static func undo(_ model: inout AppModel) -> [AppEffect] {
         guard let last = model.saved.undo.popLast() else {
-            model.status.note = "nothing to undo: no title was saved or removed since the app opened"
+            model.status.note = "nothing left to undo since the app opened"
             return []
         }
         return [.saved(.change(last.inverse, undoing: true))]
@@ -231,7 +231,7 @@ enum SavedUpdate {
             guard from == account else { return [] }
             if !undoing { model.saved.undo.append(change) }
             model.status.lastError = nil
-            model.status.note = undoing ? "undone: " + said : said + " · u undoes"
+            model.status.note = undoing ? "undo made a new event: " + said : said + " · u undoes"
             return changed(&model)
         case .changeFailed(let change, let undoing, let why):
             if undoing { model.saved.undo.append(change.inverse) }
@@ -247,7 +247,8 @@ enum SavedUpdate {
     static func changed(_ model: inout AppModel) -> [AppEffect] {
         var effects: [AppEffect] = []
         if model.saved.historyLoaded || model.saved.historyLoading { effects += loadHistory(&model) }
-        if (model.saved.loaded || model.saved.loading), model.saved.request.asOf == nil { effects += load(&model) }
+        // Read even when Saved was never shown: ★ on every tab follows the list (`markAll`).
+        if model.saved.request.asOf == nil { effects += load(&model) }
         return effects
     }
 }
