@@ -16,6 +16,8 @@ struct UICommand: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
+            // A data directory that is a file is a mistake to say before the screen is taken.
+            try Application.checkDataDirectory(global.resolvedDataDirectory)
             let options = TerminalApp.Options(
                 dataDirectory: global.resolvedDataDirectory, handle: try global.handle(), offline: global.isOffline,
                 environment: ProcessInfo.processInfo.environment)

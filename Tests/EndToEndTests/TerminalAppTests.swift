@@ -204,6 +204,21 @@ import Testing
         try terminal.expectTerminalRestored()
     }
 
+    /// A data directory that is a file is refused before the screen is taken, as every command
+    /// refuses it (64).
+    @Test func aDataDirectoryThatIsAFileIsRefusedBeforeTheScreen() throws {
+        let server = try FakeTMDbProcess()
+        var home = Self.environment(server)
+        let file = temporaryDirectory("ui-file") + "/file"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        home["REEL_DATA_DIR"] = file
+        let terminal = try Self.session(server, home: home)
+        defer { terminal.end() }
+        let screen = try terminal.waitFor("exit 64").replacingOccurrences(of: "\n", with: "")
+        #expect(screen.contains("is a file, not a directory"), "\(screen)")
+        try terminal.expectTerminalRestored()
+    }
+
     @Test func reelAloneOpensTheAppAtATerminal() throws {
         let server = try FakeTMDbProcess()
         let terminal = try Self.session(server, [])

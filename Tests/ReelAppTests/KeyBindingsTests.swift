@@ -100,6 +100,10 @@ import Testing
         #expect(Self.refusal("[keys]\ndown = \"\\u0007\"\n").hasPrefix("keys.toml line 2: '\u{7}' is not a key"))
         #expect(Self.refusal("[keys]\ndown = \"\u{1B}\"\n").hasPrefix("keys.toml line 2: not TOML:"))
         #expect(Self.refusal("[keys]\ndown = \n").hasPrefix("keys.toml line 2: not TOML:"))
+        // What the terminal sends as tab, enter and backspace is those keys.
+        #expect(Self.refusal("[keys]\ndown = \"ctrl-i\"\n") == "keys.toml line 2: tab is bound to both next-tab and down")
+        #expect(Self.refusal("[keys]\ndown = \"ctrl-m\"\n") == "keys.toml line 2: enter cannot be bound: it is the same everywhere")
+        #expect(Self.refusal("[keys]\ndown = \"ctrl-h\"\n") == "keys.toml line 2: backspace cannot be bound: it is the same everywhere")
         #expect(Self.refusal("[colours]\nx = 1\n") == "keys.toml line 1: 'colours' is not a section of keys.toml; bindings go under [keys]")
     }
 }

@@ -25,7 +25,7 @@ import Testing
 
     @Test func theNameIsEditedInAFieldThatTakesEveryCharacter() {
         var model = AppUpdateTests.type(Self.loaded(), .enter).0
-        #expect(model.settings.editing == .name(TextField("Ann", limit: 100)))
+        #expect(model.settings.editing == .name(TextField("Ann", limit: 1_000)))
         model = AppUpdateTests.type(model, .backspace, .backspace, .backspace).0
         model = Self.typing(model, "q5 Müller")
         #expect(!model.quitting && model.tab == .settings)

@@ -96,7 +96,7 @@ public final class Application: Sendable {
 
     /// Refuses a data directory that is a file, or lies below one: a mistake in `--data-dir`, not
     /// a data directory with no ledger yet (reading would show an empty list as if all were well).
-    static func checkDataDirectory(_ directory: String) throws {
+    public static func checkDataDirectory(_ directory: String) throws {
         var path = directory
         while !path.isEmpty {
             var isDirectory: ObjCBool = false

@@ -12,7 +12,13 @@ public enum KeyName {
     public static func key(_ name: String) -> Key? {
         if let found = named.first(where: { $0.0 == name.lowercased() }) { return found.1 }
         if name.lowercased().hasPrefix("ctrl-"), name.count == 6, let letter = name.lowercased().last, letter.isASCII, letter.isLetter {
-            return .control(letter)
+            // The terminal sends these as tab, enter and backspace (`KeyDecoder`).
+            switch letter {
+            case "i": return .tab
+            case "j", "m": return .enter
+            case "h": return .backspace
+            default: return .control(letter)
+            }
         }
         guard name.count == 1, let character = name.first, !character.isWhitespace,
             !character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })

@@ -47,7 +47,8 @@ enum SettingsUpdate {
             return
         }
         switch row {
-        case .name: model.settings.editing = .name(TextField(info.name ?? "", limit: 100))
+        // Longer than a name may be, so the core says why (100 at most), not a silent cut.
+        case .name: model.settings.editing = .name(TextField(info.name ?? "", limit: 1_000))
         case .photo: model.settings.editing = .photo(TextField(limit: 4_096))
         case .delete: model.settings.editing = .confirmDelete(TextField(limit: 64))
         case .language:

@@ -4,6 +4,7 @@ enum FilterView {
     static func draw(_ list: BrowseList, into screen: inout ScreenBuffer) {
         if let picker = list.genrePicker { drawPicker(picker, into: &screen) }
         if let field = list.yearField {
+            screen.write(String(repeating: " ", count: screen.width), row: 2, column: 0)
             screen.paint(row: 2, style: CellStyle(.reverse))
             let text = " Year: \(field.text)▏ enter applies (empty: any year) · esc cancels"
             screen.write(text, row: 2, column: 0, style: CellStyle(.reverse))
