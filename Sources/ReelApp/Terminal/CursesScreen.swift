@@ -65,9 +65,25 @@ final class CursesScreen {
             } else if status == OK {
                 if let key = KeyDecoder.character(UInt32(value)) { events.append(.key(key)) }
             } else {
-                return events
+                return Self.cleaned(events)
             }
         }
+    }
+
+    /// `events` with unknown escape sequences taken out of each run of keys (`KeyDecoder`).
+    private static func cleaned(_ events: [Event]) -> [Event] {
+        var out: [Event] = []
+        var run: [Key] = []
+        for event in events {
+            if case .key(let key) = event {
+                run.append(key)
+            } else {
+                out += KeyDecoder.droppingUnknownSequences(run).map(Event.key)
+                run = []
+                out.append(event)
+            }
+        }
+        return out + KeyDecoder.droppingUnknownSequences(run).map(Event.key)
     }
 
     /// Shows `buffer`: rows that differ from the one shown last are written, then curses updates

@@ -1,0 +1,24 @@
+import ReelApp
+import Testing
+
+/// Keys read at once: escape sequences curses did not name are taken out whole, so pasted text
+/// with colour codes is not read as esc followed by commands.
+@Suite struct KeyDecoderTests {
+    static func keys(_ text: String) -> [Key] {
+        text.unicodeScalars.compactMap { KeyDecoder.character($0.value) }
+    }
+
+    @Test func unknownSequencesGoWhole() {
+        #expect(KeyDecoder.droppingUnknownSequences(Self.keys("Ann\u{1B}[31mRED\u{07} 日本")) == Self.keys("AnnRED\u{07} 日本"))
+        #expect(KeyDecoder.droppingUnknownSequences(Self.keys("a\u{1B}[1;5Zb")) == Self.keys("ab"))
+        #expect(KeyDecoder.droppingUnknownSequences(Self.keys("a\u{1B}OPb")) == Self.keys("ab"))
+        #expect(KeyDecoder.droppingUnknownSequences(Self.keys("a\u{1B}]0;title\u{07}b")) == Self.keys("ab"))
+        #expect(KeyDecoder.droppingUnknownSequences(Self.keys("a\u{1B}]8;;x\u{1B}\\b")) == Self.keys("ab"))
+    }
+
+    @Test func escAloneOrBeforeAnotherKeyStays() {
+        #expect(KeyDecoder.droppingUnknownSequences([.escape]) == [.escape])
+        #expect(KeyDecoder.droppingUnknownSequences([.escape, .character("q")]) == [.escape, .character("q")])
+        #expect(KeyDecoder.droppingUnknownSequences([.character("x"), .escape]) == [.character("x"), .escape])
+    }
+}
