@@ -76,6 +76,19 @@ import Testing
         #expect(effects == [.loadPage(.movie, page: 1, query: sorted)])
     }
 
+    /// A tag with a region typed whole is offered first (the list has languages only); the note
+    /// in a label is not matched.
+    @Test func theLanguagePickerTakesATagWithItsRegion() {
+        var picker = Picker(
+            .language, items: [PickerItem("de", "German (the sample catalog shows English)"), PickerItem("en", "English")], selected: "en", visible: 10)
+        picker.narrow(to: TextField("de-DE", limit: 40), visible: 10)
+        #expect(picker.shown.first == PickerItem("de-DE", "use de-DE: a language with its region") && picker.current?.value == "de-DE")
+        picker.narrow(to: TextField("engl", limit: 40), visible: 10)
+        #expect(picker.shown.map(\.value) == ["en"], "the note's 'English' is not a match for German")
+        picker.narrow(to: TextField("de", limit: 40), visible: 10)
+        #expect(picker.shown.map(\.value) == ["de"])
+    }
+
     @Test func theAccountSwitcherListsHandlesAndANewOne() {
         var model = AppUpdateTests.type(Self.loaded(), .character("j"), .character("j"), .character("j"), .enter).0
         #expect(model.settings.picker?.shown.map(\.value) == ["ann", "bob", ""])

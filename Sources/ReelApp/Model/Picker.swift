@@ -32,11 +32,19 @@ public struct Picker: Sendable, Equatable {
 
     public var current: PickerItem? { shown.indices.contains(cursor.position) ? shown[cursor.position] : nil }
 
-    /// The filter typed into: only items whose value or label contain it.
+    /// The filter typed into: only items whose value or label (not its note in brackets) contain
+    /// it. A language tag with a region typed whole (`de-DE`, `en_us`) is offered first as it is.
     public mutating func narrow(to field: TextField, visible: Int) {
         filter = field
         let text = field.text.lowercased()
-        shown = text.isEmpty ? items : items.filter { $0.value.lowercased().contains(text) || $0.label.lowercased().contains(text) }
+        func name(_ label: String) -> String { label.components(separatedBy: " (").first?.lowercased() ?? label.lowercased() }
+        shown = text.isEmpty ? items : items.filter { $0.value.lowercased().contains(text) || name($0.label).contains(text) }
+        let typed = field.text.trimmingCharacters(in: .whitespaces)
+        if purpose == .language, typed.contains(where: { $0 == "-" || $0 == "_" }), typed.count >= 4,
+            !shown.contains(where: { $0.value.lowercased() == typed.lowercased() })
+        {
+            shown.insert(PickerItem(typed, "use \(typed): a language with its region"), at: 0)
+        }
         cursor = ListCursor().moved(to: 0, count: shown.count, visible: visible)
     }
 }
