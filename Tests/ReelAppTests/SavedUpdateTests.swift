@@ -57,6 +57,10 @@ import Testing
         let two = AppUpdateTests.rows(2)[1]
         let read = AppUpdate.update(next, .saved(.loaded(SavedRequest(), rows: [two], total: 1, language: "en", account: "ann"))).0
         #expect(read.movies.rows[1].saved && !read.movies.rows[0].saved)
+        // On Settings, the settings are read again.
+        let settings = AppUpdateTests.type(read, .character("5")).0
+        let (changedThere, more) = AppUpdate.update(AppUpdate.update(settings, .settings(.loaded(SettingsUpdateTests.info, account: "ann"))).0, .saved(.accountChanged(account: "ann")))
+        #expect(more.contains(.settings(.load)) && changedThere.settings.loading, "\(more)")
     }
 
     @Test func sKeysCycleTheOrderAndSFlipsItEachAskingTheCoreOnce() {

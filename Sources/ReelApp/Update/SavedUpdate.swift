@@ -239,6 +239,8 @@ enum SavedUpdate {
             return []
         case .accountChanged(let from):
             guard from == account else { return [] }
+            // Settings (name, language, whether the account is still there) are read again too.
+            if !model.settings.loading { (model.settings.info, model.settings.error) = (nil, nil) }
             return changed(&model)
         }
     }
