@@ -89,8 +89,10 @@ static inline int reel_catch_signals(int fd) {
     memset(&action, 0, sizeof(action));
     action.sa_handler = fd >= 0 ? reel_signal_caught : SIG_DFL;
     sigemptyset(&action.sa_mask);
-    int signals[] = {SIGINT, SIGTERM, SIGHUP};
-    for (int i = 0; i < 3; i++) {
+    /* SIGQUIT too: it ends the app as the others do, instead of the runtime's backtrace drawn
+       over the screen. */
+    int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (int i = 0; i < 4; i++) {
         if (sigaction(signals[i], &action, NULL) != 0) return -1;
     }
     if (fd < 0) return 0;
@@ -98,7 +100,7 @@ static inline int reel_catch_signals(int fd) {
        thread to land on: the test runtime (and some shells) start processes with them blocked. */
     sigset_t set;
     sigemptyset(&set);
-    for (int i = 0; i < 3; i++) sigaddset(&set, signals[i]);
+    for (int i = 0; i < 4; i++) sigaddset(&set, signals[i]);
     return pthread_sigmask(SIG_UNBLOCK, &set, NULL) == 0 ? 0 : -1;
 }
 

@@ -191,6 +191,29 @@ import Testing
         try terminal.waitFor("exit 0")
     }
 
+    /// SIGTERM, SIGHUP and SIGQUIT from elsewhere end the app as q does: the terminal restored,
+    /// no backtrace drawn over it.
+    @Test(arguments: [SIGTERM, SIGHUP, SIGQUIT])
+    func aSignalEndsTheAppAndRestoresTheTerminal(_ signal: Int32) throws {
+        let server = try FakeTMDbProcess()
+        let terminal = try Self.session(server)
+        defer { terminal.end() }
+        try terminal.waitFor("Fight Club")
+        // The pane runs a shell that runs the session's script, which runs reel.
+        var found: [pid_t] = []
+        var parents = [try terminal.panePID()]
+        for _ in 0..<4 where found.isEmpty {
+            let children = try parents.flatMap { try Harness.run("pgrep", ["-P", String($0)]).stdout.split(separator: "\n").compactMap { pid_t($0) } }
+            found = children.filter { (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("reel") == true }
+            parents = children
+        }
+        #expect(found.count == 1, "one reel under the pane: \(found)")
+        for pid in found { kill(pid, signal) }
+        let screen = try terminal.waitFor("exit ")
+        #expect(!screen.contains("crashed") && !screen.contains("Thread 0"), "\(screen)")
+        try terminal.expectTerminalRestored()
+    }
+
     /// A dumb terminal cannot move its cursor: the app refuses to start, with one line, and the
     /// terminal is as it was.
     @Test func aDumbTerminalIsRefused() throws {

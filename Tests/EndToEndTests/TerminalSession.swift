@@ -47,6 +47,11 @@ final class TerminalSession {
         }
     }
 
+    /// The process the pane runs (the shell a session's command starts in).
+    func panePID() throws -> pid_t {
+        pid_t(try Self.tmux(["-S", socket, "display-message", "-p", "-t", name, "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     /// Resizes the window (the program in it gets SIGWINCH).
     func resize(width: Int, height: Int) throws {
         _ = try Self.tmux(["-S", socket, "resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
