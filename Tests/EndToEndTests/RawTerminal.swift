@@ -10,6 +10,11 @@ import Glibc
 /// tmux (`TerminalSession`) would interpret or drop. Every wait has a deadline; `deinit` kills
 /// the program.
 final class RawTerminal {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
     let pid: pid_t
     private let master: Int32
     private var exited = false
@@ -24,7 +29,7 @@ final class RawTerminal {
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard master >= 0, ioctl(master, unlockRequest, &unlock) == 0, ioctl(master, numberRequest, &number) == 0 else {
-            throw RawTerminalError("cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
+            throw Failure("cannot open a pseudo-terminal: \(String(cString: strerror(errno)))")
         }
         var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
@@ -51,7 +56,7 @@ final class RawTerminal {
         let status = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
         guard status == 0 else {
             close(master)
-            throw RawTerminalError("cannot run \(command[0]): \(String(cString: strerror(status)))")
+            throw Failure("cannot run \(command[0]): \(String(cString: strerror(status)))")
         }
         self.pid = pid
     }
@@ -72,7 +77,7 @@ final class RawTerminal {
     func type(_ text: String) throws {
         let bytes = Array(text.utf8)
         guard bytes.withUnsafeBytes({ write(master, $0.baseAddress, $0.count) }) == bytes.count else {
-            throw RawTerminalError("cannot type at the pseudo-terminal")
+            throw Failure("cannot type at the pseudo-terminal")
         }
     }
 
@@ -85,7 +90,7 @@ final class RawTerminal {
         while true {
             if let end = Self.find(needle, in: output, from: from) { return end }
             guard Date() < deadline else {
-                throw RawTerminalError("no \(text.debugDescription) within \(seconds) s in \(self.text.suffix(2000).debugDescription)")
+                throw Failure("no \(text.debugDescription) within \(seconds) s in \(self.text.suffix(2000).debugDescription)")
             }
             read(milliseconds: 50)
         }
@@ -102,7 +107,7 @@ final class RawTerminal {
         let deadline = Date().addingTimeInterval(seconds)
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) != pid {
-            guard Date() < deadline else { throw RawTerminalError("\(pid) did not exit within \(seconds) s") }
+            guard Date() < deadline else { throw Failure("\(pid) did not exit within \(seconds) s") }
             read(milliseconds: 20)
         }
         exited = true
@@ -136,7 +141,3 @@ final class RawTerminal {
     }
 }
 
-struct RawTerminalError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
