@@ -44,9 +44,16 @@ import Testing
         #expect(lines[row].hasPrefix("› Trailer: "), "\n\(lines.joined(separator: "\n"))")
         #expect(Self.regions(buffer) == ["\(row) 2 \("Trailer: \(Self.trailer) · Trailer".count) \(Self.trailer)"])
         #expect(buffer.rows[row][2].style.attributes.contains(.reverse))
-        // Other screens have none.
+        // The help drawn over the details leaves no link under it.
         var model = SearchViewTests.searched(editing: false)
+        model.screens = [.details(details)]
+        model.showsHelp = true
+        let help = AppView.draw(model)
+        #expect(help.links.allSatisfy { link in !help.rows[link.row][link.column..<link.column + link.width].map(\.text).joined().contains("quit") })
+        #expect(help.links.count < buffer.links.count, "\(Self.regions(help))")
+        // Other screens have none.
         model.screens = []
+        model.showsHelp = false
         #expect(AppView.draw(model).links.isEmpty)
     }
 
@@ -96,6 +103,11 @@ import Testing
         #expect(buffer == plain)
         buffer.link(row: 0, column: 0, width: 40, url: "https://x.test/")
         #expect(buffer != plain && Self.regions(buffer) == ["0 0 20 https://x.test/"])
+        // Text written over a link's cells ends it; on another row, not.
+        buffer.write("x", row: 1, column: 0)
+        #expect(buffer.links.count == 1)
+        buffer.write("x", row: 0, column: 18)
+        #expect(buffer.links.isEmpty)
     }
 
     @Test(arguments: [

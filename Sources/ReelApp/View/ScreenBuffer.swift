@@ -36,7 +36,8 @@ public struct ScreenBuffer: Sendable, Equatable {
 
     /// Writes `text` on `row` from `column`, within `limit` columns (to the right edge without
     /// one), cut with `…` when it does not fit; returns the columns written. A wide character
-    /// that would straddle the limit is left out (the cell stays blank).
+    /// that would straddle the limit is left out (the cell stays blank). A link whose cells it
+    /// writes over (the help over the details) is a link no more.
     @discardableResult
     public mutating func write(_ text: String, row: Int, column: Int, limit: Int? = nil, style: CellStyle = .plain) -> Int {
         guard row >= 0, row < height, column >= 0, column < width else { return 0 }
@@ -52,6 +53,7 @@ public struct ScreenBuffer: Sendable, Equatable {
             if w == 2 { rows[row][x + 1] = Cell(text: "", style: style) }
             x += w
         }
+        if x > column { links.removeAll { $0.row == row && $0.column < x && column < $0.column + $0.width } }
         return x - column
     }
 
