@@ -73,7 +73,7 @@ final class CursesScreen {
     }
 
     /// Shows `buffer`: rows that differ from the one shown last are written, then curses updates
-    /// the terminal.
+    /// the terminal; then its links, when they changed or a row holding one was written.
     func show(_ buffer: ScreenBuffer) {
         if let shown, shown.width != buffer.width || shown.height != buffer.height { self.shown = nil }
         if shown == nil { erase() }
@@ -111,7 +111,8 @@ final class CursesScreen {
                 style = cell.style
                 reel_link_style(Int32(cell.style.attributes.rawValue), colors ? Int16(cell.style.color.rawValue) : 0)
             }
-            reel_link_write(cell.text)
+            // What `put` gave curses for the cell.
+            reel_link_write(String(String.UnicodeScalarView(cell.text.unicodeScalars.prefix(4))))
         }
         reel_link_write("\u{1B}]8;;\u{1B}\\")
         reel_link_end()
