@@ -26,6 +26,16 @@ typedef enum {
     REEL_ATTR_UNDERLINE = 8,
 } reel_attr_flag;
 
+/// The curses attributes of `flags` (reel_attr_flag).
+static inline attr_t reel_attributes(int flags) {
+    attr_t attributes = A_NORMAL;
+    if (flags & REEL_ATTR_BOLD) attributes |= A_BOLD;
+    if (flags & REEL_ATTR_REVERSE) attributes |= A_REVERSE;
+    if (flags & REEL_ATTR_DIM) attributes |= A_DIM;
+    if (flags & REEL_ATTR_UNDERLINE) attributes |= A_UNDERLINE;
+    return attributes;
+}
+
 /// Opens the terminal on the process's stdin and stdout (newterm, not initscr, which exits the
 /// process when the terminal type is unknown) in raw mode (ctrl-c is a key), without echo, with
 /// keypad keys decoded, reads that never wait and no cursor. Returns 0, or -1 when curses
@@ -51,15 +61,64 @@ static inline int reel_curses_key(wint_t *key) { return wget_wch(stdscr, key); }
 /// Writes one cell: up to CCHARW_MAX scalars (a character and what combines with it) with
 /// `flags` (reel_attr_flag) in colour pair `pair` (0: the terminal's own colours).
 static inline int reel_curses_cell(int row, int column, const wchar_t *text, int flags, short pair) {
-    attr_t attributes = A_NORMAL;
-    if (flags & REEL_ATTR_BOLD) attributes |= A_BOLD;
-    if (flags & REEL_ATTR_REVERSE) attributes |= A_REVERSE;
-    if (flags & REEL_ATTR_DIM) attributes |= A_DIM;
-    if (flags & REEL_ATTR_UNDERLINE) attributes |= A_UNDERLINE;
+    attr_t attributes = reel_attributes(flags);
     cchar_t cell;
     if (setcchar(&cell, text, attributes, pair, NULL) != OK) return ERR;
     return mvwadd_wch(stdscr, row, column, &cell);
 }
+
+/* ---- Hyperlinks (OSC 8) ---------------------------------------------------------------------
+ * Written after refresh() over cells curses drew already, through terminfo (sc, cup, rc) and
+ * vid_puts, so curses's record of the terminal's attributes and cursor stays true. Everything
+ * goes through stdio's stdout (vidattr's own path) and is flushed at the end, after what refresh
+ * wrote.
+ */
+/* From <term.h>, which is not included: its capability macros (lines, columns) would rewrite
+   names in this header. */
+extern char *tigetstr(const char *);
+extern int tputs(const char *, int, int (*)(int));
+
+static inline int reel_put_byte(int c) { return putchar(c); }
+
+static inline const char *reel_curses_string_cap(const char *name) {
+    const char *cap = tigetstr(name);
+    return (cap == NULL || cap == (char *)-1) ? NULL : cap;
+}
+
+/// 1 when the terminal can save the cursor, move it and restore it (sc, cup, rc): links need all three.
+static inline int reel_curses_can_link(void) {
+    return reel_curses_string_cap("sc") && reel_curses_string_cap("rc") && reel_curses_string_cap("cup");
+}
+
+/// Saves the cursor and moves it to `row`, `column`. Returns OK or ERR.
+static inline int reel_link_begin(int row, int column) {
+    const char *save = reel_curses_string_cap("sc"), *move = reel_curses_string_cap("cup");
+    if (save == NULL || move == NULL) return ERR;
+    const char *moved = tiparm(move, row, column);
+    if (moved == NULL) return ERR;
+    tputs(save, 1, reel_put_byte);
+    return tputs(moved, 1, reel_put_byte);
+}
+
+/// The attributes (reel_attr_flag) and colour pair of the cells written next.
+static inline int reel_link_style(int flags, short pair) {
+    return vid_puts(reel_attributes(flags), pair, NULL, reel_put_byte);
+}
+
+/// Bytes as they are (the OSC 8 sequences, the cells' UTF-8 text).
+static inline void reel_link_write(const char *bytes) { fputs(bytes, stdout); }
+
+/// Normal attributes, the cursor restored, and all of it sent.
+static inline void reel_link_end(void) {
+    vid_puts(A_NORMAL, 0, NULL, reel_put_byte);
+    const char *restore = reel_curses_string_cap("rc");
+    if (restore != NULL) tputs(restore, 1, reel_put_byte);
+    fflush(stdout);
+}
+
+/// Has curses rewrite `row` whole on the next refresh (a link gone from it: a terminal keeps a
+/// cell's link until the cell is written again, and curses skips cells it thinks unchanged).
+static inline int reel_curses_redraw_row(int row) { return wredrawln(stdscr, row, 1); }
 
 /* ---- Signals --------------------------------------------------------------------------------
  * SIGINT, SIGTERM and SIGHUP from elsewhere end the app as `q` does (the terminal restored): the

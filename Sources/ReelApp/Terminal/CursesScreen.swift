@@ -5,14 +5,17 @@ import Glibc
 /// app), without echo, with keypad keys decoded and reads that never wait; a `ScreenBuffer` is
 /// copied in row by row where it changed, and curses sends the terminal the least it must.
 /// `close()` gives the terminal back as it was (endwin); the driver calls it on every way out.
+/// With `hyperlinks` (and a terminal that can save, move and restore the cursor), the buffer's
+/// links are written over what curses drew as OSC 8 hyperlinks, on frames that changed them.
 final class CursesScreen {
     enum Event { case key(Key), resized }
 
     private var shown: ScreenBuffer?
     private var open = false
     private let colors: Bool
+    private var hyperlinks = false
 
-    init(colors: Bool) throws(TerminalAppError) {
+    init(colors: Bool, hyperlinks: Bool) throws(TerminalAppError) {
         setlocale(LC_ALL, "")
         // A dumb terminal has no cursor to move: curses would draw every row on one line.
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
@@ -20,6 +23,7 @@ final class CursesScreen {
             throw .setup("curses cannot drive this terminal (TERM=\(getenv("TERM").map { String(cString: $0) } ?? "unset"))")
         }
         open = true
+        self.hyperlinks = hyperlinks && reel_curses_can_link() != 0
         self.colors = colors && has_colors()
         if self.colors {
             start_color()
@@ -87,17 +91,49 @@ final class CursesScreen {
     }
 
     /// Shows `buffer`: rows that differ from the one shown last are written, then curses updates
-    /// the terminal.
+    /// the terminal; then its links, when they changed or a row holding one was written.
     func show(_ buffer: ScreenBuffer) {
         if let shown, shown.width != buffer.width || shown.height != buffer.height { self.shown = nil }
         if shown == nil { erase() }
-        for y in 0..<buffer.height where shown?.rows[y] != buffer.rows[y] {
+        let before = shown
+        // A terminal keeps a cell's link until the cell is written again: rows that lose one are
+        // written whole.
+        if hyperlinks, let before {
+            for row in Set(before.links.filter { !buffer.links.contains($0) }.map(\.row)) { reel_curses_redraw_row(Int32(row)) }
+        }
+        var changed = Set<Int>()
+        for y in 0..<buffer.height where before?.rows[y] != buffer.rows[y] {
+            changed.insert(y)
             for (x, cell) in buffer.rows[y].enumerated() where !cell.text.isEmpty {
                 put(cell, row: y, column: x)
             }
         }
         shown = buffer
         refresh()
+        // Links again only where curses may have written over them, or when they changed.
+        if hyperlinks, !buffer.links.isEmpty, before?.links != buffer.links || buffer.links.contains(where: { changed.contains($0.row) }) {
+            for link in buffer.links { write(link, of: buffer) }
+        }
+    }
+
+    /// `link`'s cells again, as an OSC 8 hyperlink: the cursor saved and moved there (terminfo's
+    /// sc and cup), each cell's attributes set by curses (vid_puts, so its record of them stays
+    /// true), the same text curses drew inside the link's open and close, then normal attributes
+    /// and the cursor restored.
+    private func write(_ link: ScreenBuffer.Link, of buffer: ScreenBuffer) {
+        guard reel_link_begin(Int32(link.row), Int32(link.column)) == OK else { return }
+        reel_link_write("\u{1B}]8;;\(link.url)\u{1B}\\")
+        var style: CellStyle?
+        for cell in buffer.rows[link.row][link.column..<link.column + link.width] where !cell.text.isEmpty {
+            if cell.style != style {
+                style = cell.style
+                reel_link_style(Int32(cell.style.attributes.rawValue), colors ? Int16(cell.style.color.rawValue) : 0)
+            }
+            // What `put` gave curses for the cell.
+            reel_link_write(String(String.UnicodeScalarView(cell.text.unicodeScalars.prefix(4))))
+        }
+        reel_link_write("\u{1B}]8;;\u{1B}\\")
+        reel_link_end()
     }
 
     private func put(_ cell: ScreenBuffer.Cell, row: Int, column: Int) {

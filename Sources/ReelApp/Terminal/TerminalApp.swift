@@ -39,11 +39,12 @@ public enum TerminalApp {
                 notice: { notice in if notice.routine == nil { inbox.post(.notice(notice.text)) } }))
         let runner = EffectRunner(application: application, account: CurrentAccount(options.handle), clock: LocalClock(environment: options.environment))
         let colors = (options.environment["NO_COLOR"] ?? "").isEmpty
+        let hyperlinks = Hyperlinks.supported(environment: options.environment)
         let trace = FrameTrace(options.environment)
         let failure = await withCheckedContinuation { (continuation: CheckedContinuation<TerminalAppError?, Never>) in
             let thread = Thread {
                 do throws(TerminalAppError) {
-                    try loop(inbox: inbox, runner: runner, account: options.handle.value, colors: colors, keys: keys, trace: trace)
+                    try loop(inbox: inbox, runner: runner, account: options.handle.value, screen: (colors, hyperlinks), keys: keys, trace: trace)
                     continuation.resume(returning: nil)
                 } catch {
                     continuation.resume(returning: error)
@@ -60,9 +61,10 @@ public enum TerminalApp {
     /// The loop: keys and results in, `AppUpdate` for the next model, `AppView` to the screen
     /// (and a line to `trace` per turn that read keys or drew, for the benchmark).
     private static func loop(
-        inbox: Inbox, runner: EffectRunner, account: String, colors: Bool, keys: KeyBindings, trace: FrameTrace?
+        inbox: Inbox, runner: EffectRunner, account: String, screen options: (colors: Bool, hyperlinks: Bool), keys: KeyBindings,
+        trace: FrameTrace?
     ) throws(TerminalAppError) {
-        let screen = try CursesScreen(colors: colors)
+        let screen = try CursesScreen(colors: options.colors, hyperlinks: options.hyperlinks)
         defer { screen.close() }
         reel_catch_signals(inbox.writeEnd)
         reel_catch_winch()

@@ -18,6 +18,9 @@ enum DetailsLayout {
         var target: Target?
         /// Drawn with a ★ before it (a saved similar title).
         var saved = false
+        /// The URL the text links to (a trailer, the poster), safe for an OSC 8 hyperlink
+        /// (`Hyperlinks.safe`); the text shows the URL too.
+        var link: String?
     }
 
     /// Columns a line may take: the screen less the cursor's two and a margin.
@@ -26,8 +29,11 @@ enum DetailsLayout {
     static func lines(_ d: TitleDetails, width: Int) -> [Line] {
         let room = textWidth(width)
         var lines: [Line] = []
-        func add(_ text: String, _ style: CellStyle = .plain) {
-            for line in DisplayWidth.wrap(TerminalText.field(text), width: room, breakingWords: true) { lines.append(Line(text: line, style: style)) }
+        func add(_ text: String, _ style: CellStyle = .plain, link: String? = nil) {
+            let link = link.flatMap(Hyperlinks.safe)
+            for line in DisplayWidth.wrap(TerminalText.field(text), width: room, breakingWords: true) {
+                lines.append(Line(text: line, style: style, link: link))
+            }
         }
         if let original = d.originalTitle, original != d.title { add("Original title: \(original)") }
         if !facts(d).isEmpty { add(facts(d).joined(separator: " · ")) }
@@ -47,10 +53,10 @@ enum DetailsLayout {
         if !d.spokenLanguages.isEmpty { languages.append("spoken " + d.spokenLanguages.joined(separator: ", ")) }
         if !languages.isEmpty { add("Languages: " + languages.joined(separator: "; ")) }
         if !d.companies.isEmpty { add("Production: " + d.companies.joined(separator: ", ")) }
-        // Trailers as text: curses cannot write an OSC 8 hyperlink, and terminals show a URL as one.
-        for trailer in d.trailers.prefix(3) { add("Trailer: \(trailer.url) · \(trailer.name)") }
-        if let poster = d.posterURL { add("Poster: \(poster)") }
-        if let backdrop = d.backdropURL { add("Backdrop: \(backdrop)") }
+        // The URLs stay visible: where the terminal shows no OSC 8 links, it is the link.
+        for trailer in d.trailers.prefix(3) { add("Trailer: \(trailer.url) · \(trailer.name)", link: trailer.url) }
+        if let poster = d.posterURL { add("Poster: \(poster)", link: poster) }
+        if let backdrop = d.backdropURL { add("Backdrop: \(backdrop)", link: backdrop) }
         if !d.cast.isEmpty {
             lines.append(Line(text: ""))
             lines.append(Line(text: "Cast (enter opens a person)", style: CellStyle(.bold)))

@@ -2,7 +2,8 @@ import Reel
 
 /// A title's details over the tabs: the title, year and key on the heading with ★ saved (or how
 /// to save), then `DetailsLayout`'s lines from where the cursor keeps them; the line under the
-/// cursor reversed with `›`, one that links (cast, a similar title) indented.
+/// cursor reversed with `›`, one that links (cast, a similar title) indented; a trailer's,
+/// poster's or backdrop's line recorded as a link to its URL (the cells written).
 enum DetailsView {
     static func draw(_ screen: DetailsScreen, model: AppModel, into buffer: inout ScreenBuffer) {
         let year = (screen.details?.year).map { " (\($0))" } ?? ""
@@ -44,7 +45,8 @@ enum DetailsView {
             buffer.write("›", row: y, column: 0, style: CellStyle(.reverse))
         }
         guard line.target != nil else {
-            buffer.write(line.text, row: y, column: 2, limit: width - 3, style: style)
+            let used = buffer.write(line.text, row: y, column: 2, limit: width - 3, style: style)
+            if let url = line.link { buffer.link(row: y, column: 2, width: used, url: url) }
             return
         }
         if line.saved {

@@ -3,7 +3,9 @@ import Reel
 /// The screen as rows of cells, drawn by `AppView` and copied to the terminal by the driver. A
 /// wide character (CJK, most emoji) takes two cells: its own, and a continuation cell with no
 /// text after it. Text is cleaned (`TerminalText.field`) on its way in: catalog text never
-/// reaches the terminal as control sequences.
+/// reaches the terminal as control sequences. `links` are the cells that link to a URL (a
+/// trailer on the details screen): the driver makes them OSC 8 hyperlinks where the terminal
+/// shows them; they count in equality, so a changed link is drawn again.
 public struct ScreenBuffer: Sendable, Equatable {
     public struct Cell: Sendable, Equatable, Hashable {
         /// One character (with what combines with it); `""` for the right half of a wide one.
@@ -13,9 +15,18 @@ public struct ScreenBuffer: Sendable, Equatable {
         public static let blank = Cell(text: " ", style: .plain)
     }
 
+    /// `width` cells of `row` from `column` that link to `url` (a safe one, `Hyperlinks.safe`).
+    public struct Link: Sendable, Equatable, Hashable {
+        public var row: Int
+        public var column: Int
+        public var width: Int
+        public var url: String
+    }
+
     public let width: Int
     public let height: Int
     public private(set) var rows: [[Cell]]
+    public private(set) var links: [Link] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -25,7 +36,8 @@ public struct ScreenBuffer: Sendable, Equatable {
 
     /// Writes `text` on `row` from `column`, within `limit` columns (to the right edge without
     /// one), cut with `…` when it does not fit; returns the columns written. A wide character
-    /// that would straddle the limit is left out (the cell stays blank).
+    /// that would straddle the limit is left out (the cell stays blank). A link whose cells it
+    /// writes over (the help over the details) is a link no more.
     @discardableResult
     public mutating func write(_ text: String, row: Int, column: Int, limit: Int? = nil, style: CellStyle = .plain) -> Int {
         guard row >= 0, row < height, column >= 0, column < width else { return 0 }
@@ -41,7 +53,17 @@ public struct ScreenBuffer: Sendable, Equatable {
             if w == 2 { rows[row][x + 1] = Cell(text: "", style: style) }
             x += w
         }
+        if x > column { links.removeAll { $0.row == row && $0.column < x && column < $0.column + $0.width } }
         return x - column
+    }
+
+    /// Makes `width` cells of `row` from `column` (text written already) a link to `url`, kept
+    /// within the screen; an unsafe URL (`Hyperlinks.safe`) or no cells makes none.
+    public mutating func link(row: Int, column: Int, width: Int, url: String) {
+        guard row >= 0, row < height, column >= 0, column < self.width, let url = Hyperlinks.safe(url) else { return }
+        let width = min(width, self.width - column)
+        guard width > 0 else { return }
+        links.append(Link(row: row, column: column, width: width, url: url))
     }
 
     /// Sets the style of `count` cells of `row` from `column` (a highlighted row, a bar).
