@@ -33,13 +33,7 @@ enum Timestamp {
     /// `2026-11-21` from days since 1970-01-01.
     static func day(number: Int64) -> String { String(UTCTime.iso(number * 86_400_000_000).prefix(10)) }
 
-    /// The instant moved by the shown zone's offset then (so that UTC arithmetic reads its wall
-    /// clock), and that zone; unmoved, as UTC, at the ends of time where the offset overflows.
-    private static func onTheClock(_ micros: Int64) -> (Int64, DisplayZone.Offset) {
-        let zone = DisplayZone.offset(at: seconds(micros))
-        let (shifted, overflow) = micros.addingReportingOverflow(zone.seconds * 1_000_000)
-        return overflow ? (micros, .utc) : (shifted, zone)
-    }
+    private static func onTheClock(_ micros: Int64) -> (Int64, DisplayZone.Offset) { DisplayZone.onTheClock(micros) }
 
     /// `2026-11-21 18:30:00` for tables, whose header names the zone (`zone(of:)`).
     static func short(_ micros: Int64) -> String { reading(micros).short }

@@ -37,7 +37,7 @@ public enum TerminalApp {
             Application.Configuration(
                 dataDirectory: options.dataDirectory, offline: options.offline, environment: options.environment,
                 notice: { notice in if notice.routine == nil { inbox.post(.notice(notice.text)) } }))
-        let runner = EffectRunner(application: application, account: CurrentAccount(options.handle), clock: LocalClock(environment: options.environment))
+        let runner = EffectRunner(application: application, account: CurrentAccount(options.handle), clock: LocalClock())
         let colors = (options.environment["NO_COLOR"] ?? "").isEmpty
         let hyperlinks = Hyperlinks.supported(environment: options.environment)
         let trace = FrameTrace(options.environment)

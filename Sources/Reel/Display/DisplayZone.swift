@@ -2,46 +2,47 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// The time zone text output shows times in: the local one (`TZ`, else the system's), or UTC with
-/// `--utc` or `REEL_UTC=1`. `--json` is UTC whatever this says (RFC 3339, as the schemas state).
+/// The time zone text shows times in, for every face (the commands' text, the terminal app): the
+/// local one (`TZ`, else the system's), or UTC with `--utc` or `REEL_UTC=1`. `--json` is UTC
+/// whatever this says (RFC 3339, as the schemas state).
 ///
 /// Offsets come from the C library (`localtime_r`), which reads the zone rules once per process:
 /// no `DateFormatter` or `TimeZone` per row of a list thousands of rows long.
-enum DisplayZone {
+public enum DisplayZone {
     /// The offset from UTC in force at an instant, and the name shown with it (`JST`, `CEST`, `UTC`).
-    struct Offset: Equatable {
+    public struct Offset: Sendable, Equatable {
         /// Seconds east of UTC.
-        let seconds: Int64
-        let name: String
+        public let seconds: Int64
+        public let name: String
 
-        static let utc = Offset(seconds: 0, name: "UTC")
+        public static let utc = Offset(seconds: 0, name: "UTC")
     }
 
     private static let chosenUTC = Mutex<Bool?>(nil)
 
     /// The zone for this run: UTC with the flag or `REEL_UTC` set to 1/true/yes, else local.
-    static func choose(utc: Bool) {
+    public static func choose(utc: Bool) {
         let value = utc || environmentSaysUTC
         chosenUTC.withLock { $0 = value }
     }
 
-    static var isUTC: Bool { chosenUTC.withLock { $0 } ?? environmentSaysUTC }
+    public static var isUTC: Bool { chosenUTC.withLock { $0 } ?? environmentSaysUTC }
 
     private static var environmentSaysUTC: Bool {
         ["1", "true", "yes"].contains((ProcessInfo.processInfo.environment["REEL_UTC"] ?? "").lowercased())
     }
 
     /// The shown zone's offset at `seconds` since the epoch.
-    static func offset(at seconds: Int64) -> Offset {
+    public static func offset(at seconds: Int64) -> Offset {
         isUTC ? .utc : local(at: seconds)
     }
 
     /// The shown zone's offset now.
-    static var offsetNow: Offset { offset(at: Int64(time(nil))) }
+    public static var offsetNow: Offset { offset(at: Int64(time(nil))) }
 
     /// The local zone's offset at `seconds`, named by its abbreviation; a zone whose rules give
     /// only numbers (`+04` for Asia/Dubai) is named `UTC+04:00`, and one at UTC is `UTC`.
-    static func local(at seconds: Int64) -> Offset {
+    public static func local(at seconds: Int64) -> Offset {
         var time = time_t(seconds)
         var fields = tm()
         guard localtime_r(&time, &fields) != nil else { return .utc }
@@ -52,7 +53,7 @@ enum DisplayZone {
     }
 
     /// `UTC`, `UTC+09:00`, `UTC-03:30`.
-    static func numericName(_ offset: Int64) -> String {
+    public static func numericName(_ offset: Int64) -> String {
         guard offset != 0 else { return "UTC" }
         let minutes = abs(offset) / 60
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
@@ -65,7 +66,7 @@ enum DisplayZone {
     /// that reading (the hour repeated when clocks go back) the earlier, and a reading clocks
     /// skipped is taken with the offset before the change (02:30 on the spring-forward night is
     /// 03:30 summer time), as `mktime` does.
-    static func instant(ofWall wall: Int64, named name: String? = nil) -> Int64? {
+    public static func instant(ofWall wall: Int64, named name: String? = nil) -> Int64? {
         if name == nil && isUTC { return wall }
         // Offsets change at most a few times a year: the ones a day either side cover the reading.
         let before = local(at: wall - 86_400)
@@ -74,5 +75,14 @@ enum DisplayZone {
         let fitting = candidates.filter { local(at: $0).seconds == wall - $0 }
         if let name { return fitting.first { local(at: $0).name == name } }
         return fitting.first ?? wall - before.seconds
+    }
+
+    /// `micros` moved by the shown zone's offset then, so that UTC arithmetic reads its wall clock,
+    /// and that zone; unmoved, as UTC, at the ends of time where the offset overflows.
+    public static func onTheClock(_ micros: Int64) -> (wall: Int64, zone: Offset) {
+        let seconds = micros >= 0 ? micros / 1_000_000 : -((-micros - 1) / 1_000_000) - 1
+        let zone = offset(at: seconds)
+        let (shifted, overflow) = micros.addingReportingOverflow(zone.seconds * 1_000_000)
+        return overflow ? (micros, .utc) : (shifted, zone)
     }
 }
