@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "Failures", targets: ["Failures"]),
         .library(name: "JSONKit", targets: ["JSONKit"]),
         .library(name: "Files", targets: ["Files"]),
+        .library(name: "Pictures", targets: ["Pictures"]),
+        .library(name: "TerminalGraphics", targets: ["TerminalGraphics"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
@@ -50,6 +52,17 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
+        // Image codecs from the system (Debian: libturbojpeg0-dev, libpng-dev) and the terminal
+        // image renderer (libchafa-dev, whose headers need libglib2.0-dev).
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        // Images as pixels: JPEG and PNG decoded (with a pixel limit) and encoded, through the
+        // system's libjpeg-turbo and libpng.
+        .target(name: "Pictures", dependencies: ["CTurboJPEG", "CPNG", "Failures"], swiftSettings: hygiene),
+        // Pictures drawn in a terminal: what the terminal can show (asked, not guessed), and the
+        // bytes that draw an image in a box of cells, through libchafa.
+        .target(name: "TerminalGraphics", dependencies: ["CChafa", "Pictures", "Failures"], swiftSettings: hygiene),
         // What kind of failure an error is (usage, not found, tampered, ...), for every module.
         .target(name: "Failures", swiftSettings: hygiene),
         // JSON as bytes and values: the strict parser, the canonical and the indented printer.
@@ -78,7 +91,7 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "Failures", "Files", "JSONKit", "Ledger", "LMDB",
+                "Failures", "Files", "JSONKit", "Ledger", "LMDB", "Pictures",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -109,19 +122,19 @@ let package = Package(
         // The terminal app (`reel ui`): a pure model, update and view over the application core,
         // and a driver on ncursesw that owns the terminal and runs effects on tasks.
         .target(
-            name: "ReelApp", dependencies: ["Reel", "CNcursesW", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: hygiene),
+            name: "ReelApp", dependencies: ["Reel", "CNcursesW", "TerminalGraphics", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: hygiene),
         .executableTarget(
             name: "reel",
             // The command-line face: it imports the application core (and the terminal app, a
             // face of its own) and nothing below it.
-            dependencies: ["Reel", "ReelApp", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Reel", "ReelApp", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/ReelCLI",
             swiftSettings: hygiene
         ),
         .executableTarget(
             name: "reel-bench",
             dependencies: [
-                "Reel", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb",
+                "Reel", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb", "Pictures", "TerminalGraphics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -146,6 +159,8 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "ReelTestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Pictures", "ReelTestSupport"]),
         .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "ReelTestSupport"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "JSONKit", "Ledger", "EventLog", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // Reel, Ledger and LMDB only to craft hostile exports with valid hashes (CraftedExport).

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs what Reel needs beside Swift, only when missing: LMDB, OpenSSL (libcrypto), ncursesw
+# Installs what Reel needs beside Swift, only when missing: LMDB, OpenSSL (libcrypto), ncursesw,
+# libjpeg-turbo and libpng (image decoding), libchafa and glib headers (images in the terminal),
+# sixel2png (tests decode sixel output) and the chafa command (the image benchmark's baseline),
 # (the terminal app) and SQLite headers (Debian packages), pkg-config and a C compiler for the benchmark baseline, strace (a test
 # counts how often a command opens the ledger), tmux (tests drive `reel` in a real terminal), spin (the key store
 # protocol's model is checked by a test), and the Python packages the
@@ -8,7 +10,7 @@ set -euo pipefail
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
 missing=()
-for pkg in liblmdb-dev libssl-dev libncurses-dev libsqlite3-dev pkg-config gcc python3-pip spin strace tmux; do
+for pkg in liblmdb-dev libssl-dev libncurses-dev libsqlite3-dev libturbojpeg0-dev libpng-dev libchafa-dev libglib2.0-dev libsixel-bin chafa pkg-config gcc python3-pip spin strace tmux; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ "${#missing[@]}" -gt 0 ] && ! { [ "${missing[*]}" = "python3-pip" ] && python3 -m pip --version >/dev/null 2>&1; }; then
