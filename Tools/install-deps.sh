@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs what Reel needs beside Swift, only when missing: LMDB, OpenSSL (libcrypto), ncursesw,
-# libjpeg-turbo and libpng (image decoding), libchafa and glib headers (images in the terminal),
-# sixel2png (tests decode sixel output) and the chafa command (the image benchmark's baseline),
-# (the terminal app) and SQLite headers (Debian packages), pkg-config and a C compiler for the benchmark baseline, strace (a test
-# counts how often a command opens the ledger), tmux (tests drive `reel` in a real terminal), spin (the key store
-# protocol's model is checked by a test), and the Python packages the
-# tests use (lmdb for the independent verifier, jsonschema for schema checks).
+# Installs what Reel needs beside Swift, only when missing (Debian packages): LMDB, OpenSSL
+# (libcrypto), ncursesw (the terminal app), libjpeg-turbo and libpng (image decoding), libchafa and
+# the glib headers it needs (images in the terminal), SQLite headers, pkg-config and a C compiler
+# for the benchmark baseline, strace (a test counts how often a command opens the ledger), tmux
+# (tests drive `reel` in a real terminal), spin (the key store protocol's model is checked by a
+# test), sixel2png from libsixel-bin (tests decode sixel output), the chafa command (the image
+# benchmark's baseline); and the Python packages the tests use (lmdb for the independent
+# verifier, jsonschema for schema checks).
 set -euo pipefail
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
