@@ -85,7 +85,7 @@ let package = Package(
         // Application services: the domain wired to the log, projections in the store, and
         // hydration (ledger items filled in with catalog details).
         .target(
-            name: "Reel", dependencies: ["Failures", "Files", "JSONKit", "Ledger", "EventLog", "Catalog", .product(name: "Crypto", package: "swift-crypto")],
+            name: "Reel", dependencies: ["Failures", "Files", "JSONKit", "Ledger", "EventLog", "Catalog", "Pictures", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: hygiene),
         // TMDb: models, the polite HTTP client, its LMDB response cache, and the bundled sample catalog.
         .target(

@@ -19,12 +19,17 @@ extension AccountService {
             // The response cache would tell which titles the account looked up, in its language,
             // in live and in freed pages alike: it goes whole (it is only a cache).
             try? ResponseCache.remove(at: Self.catalogCacheDirectory(in: log.directory))
+            // So would the posters it looked at.
+            try? ResponseCache.remove(at: Self.imageCacheDirectory(in: log.directory))
         }
         return report
     }
 
     /// Where the TMDb response cache of the data directory `directory` lives.
     public static func catalogCacheDirectory(in directory: String) -> String { directory + "/cache" }
+
+    /// Where the image cache of the data directory `directory` lives.
+    public static func imageCacheDirectory(in directory: String) -> String { directory + "/images" }
 
     func record(_ command: Command, for handle: AccountHandle, photo: [UInt8]?, step: (DeletionStep) -> Void) throws -> CommandReport {
         let store = self.store
@@ -84,6 +89,11 @@ extension AccountService {
         let view = try view(of: handle)
         guard let reference = view.state.settings.photo, let stream = view.stream else { return nil }
         return (reference, try log.read { txn in try storedPhoto(reference, of: stream, txn) })
+    }
+
+    /// The bytes of `reference`, a photo of `stream` (the current one or one an as-of view shows).
+    public func photoBytes(_ reference: PhotoReference, of stream: StreamID) throws -> [UInt8] {
+        try log.read { txn in try storedPhoto(reference, of: stream, txn) }
     }
 
     /// The photo's bytes, opened from the photo store.

@@ -20,3 +20,10 @@
 @_exported public import struct Catalog.CacheStatistics
 @_exported public import enum Catalog.Credentials
 @_exported public import struct Catalog.TMDbDate
+// Images: which size to fetch, what came back, the image cache's figures; and pictures as pixels
+// (decoded for drawing by a front end's renderer).
+@_exported public import enum Catalog.ImageSizeChoice
+@_exported public import struct Catalog.FetchedImage
+@_exported public import struct Catalog.ImageCacheStatistics
+@_exported public import struct Catalog.ImageConfiguration
+@_exported public import Pictures

@@ -13,7 +13,7 @@ struct ReelCommand: AsyncParsableCommand {
         abstract: "An event-sourced ledger of your movie and series favorites.",
         version: "0.1.0",
         subcommands: [
-            Movies.self, Series.self, Search.self, Show.self, Person.self, Genres.self,
+            Movies.self, Series.self, Search.self, Show.self, PosterCommand.self, Person.self, Genres.self,
             Fav.self, Saved.self, SettingsCommand.self, Languages.self, History.self, Accounts.self, Audit.self, Projections.self,
             Account.self, Backup.self, CacheCommand.self, TMDbCommand.self, About.self, Demo.self, UICommand.self,
         ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import TerminalGraphics
 
 /// `reel settings`: show them, or change the name, photo or language.
 struct SettingsCommand: AsyncParsableCommand {
@@ -15,12 +16,13 @@ struct SettingsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show name, photo and language.")
         @OptionGroup var global: TimedAccountOptions
         @Option(name: .customLong("as-of"), help: AsOfArgument.help, transform: AsOfArgument.parse) var asOf: AsOfArgument?
+        @Flag(name: .customLong("no-photo"), help: "Do not draw the photo (env REEL_IMAGES=none: no pictures anywhere).") var noPhoto = false
 
         func run() async throws {
             try await global.withApplication { app in
                 let handle = try global.handle()
                 let view = try app.account(handle, asOf: asOf?.value)
-                try global.json ? printJSON(json(view, handle)) : render(view, handle)
+                try global.json ? printJSON(json(view, handle)) : render(view, handle, app)
             }
         }
 
@@ -32,7 +34,20 @@ struct SettingsCommand: AsyncParsableCommand {
             return .object(document)
         }
 
-        private func render(_ view: AccountView, _ handle: AccountHandle) {
+        /// The account's photo drawn in 16 columns, when stdout is a terminal that shows pictures
+        /// and the terminal is wide enough for it beside the table.
+        private func photo(of view: AccountView, _ app: Application) -> RenderedPicture? {
+            guard !noPhoto, TerminalPictures.capabilities != nil, Terminal.width >= 60, view.state.settings.photo != nil else { return nil }
+            do {
+                guard let bytes = try app.photoBytes(in: view) else { return nil }
+                return TerminalPictures.render(bytes, columns: 16, rows: 12, what: "photo")
+            } catch {
+                Terminal.notice("the photo is not shown: \((error as? any KindedError)?.summary ?? String(describing: error))")
+                return nil
+            }
+        }
+
+        private func render(_ view: AccountView, _ handle: AccountHandle, _ app: Application) {
             let settings = view.state.settings
             if let asOf = view.asOf { Console.line(Terminal.dim("as of \(Timestamp.point(asOf))")) }
             var table = TextTable(["SETTING", "VALUE"])
@@ -43,8 +58,14 @@ struct SettingsCommand: AsyncParsableCommand {
                 "\($0.contentType == "image/png" ? "PNG" : "JPEG") \($0.width)x\($0.height), \(Counted.of($0.bytes, "byte")), sha256 \($0.sha256.prefix(12))…"
             }
             table.add(["photo", photo ?? "(none)"])
-            // A long name (up to 100 characters, perhaps CJK) wraps within the terminal.
-            Console.line(table.render(width: Terminal.width, flexible: [.init(1, minimum: 12)], wrapping: 1))
+            // A long name (up to 100 characters, perhaps CJK) wraps within the terminal; the photo,
+            // where the terminal shows pictures, stands at the left of the table.
+            if let picture = photo(of: view, app) {
+                let text = table.render(width: Terminal.width - picture.columns - 2, flexible: [.init(1, minimum: 12)], wrapping: 1)
+                TerminalPictures.draw(picture, beside: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            } else {
+                Console.line(table.render(width: Terminal.width, flexible: [.init(1, minimum: 12)], wrapping: 1))
+            }
             if view.isUnopened { Console.line(Terminal.dim("the defaults: the account '\(handle)' has made no change yet")) }
         }
     }

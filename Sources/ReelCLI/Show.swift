@@ -18,6 +18,7 @@ struct Show: AsyncParsableCommand {
     @OptionGroup var global: TimedGlobalOptions
     @OptionGroup var title: TitleArguments
     @Flag(help: "Also list similar titles.") var similar = false
+    @Flag(name: .customLong("no-poster"), help: "Do not draw the poster (env REEL_IMAGES=none: no pictures anywhere).") var noPoster = false
 
     func validate() throws {
         if case .ids(let keys) = try title.request(), keys.count > 1 { throw ValidationError("show takes one title; give one id") }
@@ -30,8 +31,10 @@ struct Show: AsyncParsableCommand {
             let details = try await app.titleDetails(key, similar: similar, for: handle)
             if global.json {
                 try printJSON(details.json())
-            } else {
+            } else if noPoster || TerminalPictures.capabilities == nil {
                 Console.line(details.render(width: Terminal.width))
+            } else {
+                await DetailsWithPoster(details: details).draw(app)
             }
         }
     }

@@ -9,7 +9,28 @@ public struct ImageConfiguration: Decodable, Sendable, Hashable {
     public let profileSizes: [String]
     public let stillSizes: [String]
 
-    public enum Kind: Sendable { case poster, backdrop, logo, profile, still }
+    public enum Kind: String, Sendable { case poster, backdrop, logo, profile, still }
+
+    public init(
+        baseURL: String, secureBaseURL: String, backdropSizes: [String], logoSizes: [String], posterSizes: [String],
+        profileSizes: [String], stillSizes: [String]
+    ) {
+        self.baseURL = baseURL
+        self.secureBaseURL = secureBaseURL
+        self.backdropSizes = backdropSizes
+        self.logoSizes = logoSizes
+        self.posterSizes = posterSizes
+        self.profileSizes = profileSizes
+        self.stillSizes = stillSizes
+    }
+
+    /// What TMDb's `/configuration` has said for years: stands in offline when no configuration
+    /// was ever cached (only cached images are drawn then).
+    public static let tmdbDefault = ImageConfiguration(
+        baseURL: "http://image.tmdb.org/t/p/", secureBaseURL: "https://image.tmdb.org/t/p/",
+        backdropSizes: ["w300", "w780", "w1280", "original"], logoSizes: ["w45", "w92", "w154", "w185", "w300", "w500", "original"],
+        posterSizes: ["w92", "w154", "w185", "w342", "w500", "w780", "original"], profileSizes: ["w45", "w185", "h632", "original"],
+        stillSizes: ["w92", "w185", "w300", "original"])
 
     enum CodingKeys: String, CodingKey {
         case baseURL = "base_url", secureBaseURL = "secure_base_url"

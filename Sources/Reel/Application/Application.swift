@@ -25,6 +25,7 @@ public final class Application: Sendable {
         var views: [AccountHandle: AccountView] = [:]
         var credentials: CredentialStore.Found??
         var catalog: CatalogClient?
+        var images: ImageClient?
         /// Languages the sample catalog lacks that were noted already (`noteSampleLanguage`).
         var sampleLanguageNoted: Set<String> = []
     }
@@ -39,10 +40,14 @@ public final class Application: Sendable {
 
     /// Closes what was opened: the catalog client's connections.
     public func close() async {
-        let client = loaded.withLock { loaded in
-            defer { loaded.catalog = nil }
-            return loaded.catalog
+        let (client, images) = loaded.withLock { loaded in
+            defer {
+                loaded.catalog = nil
+                loaded.images = nil
+            }
+            return (loaded.catalog, loaded.images)
         }
+        await images?.shutdown()
         await client?.shutdown()
     }
 
@@ -189,6 +194,18 @@ public final class Application: Sendable {
             if let client = loaded.withLock({ $0.catalog }) { return client }
             let client = try makeCatalogClient()
             loaded.withLock { $0.catalog = client }
+            return client
+        }
+    }
+
+    /// The image client, made once (after the catalog client, whose `/configuration` it reads).
+    func images() throws -> ImageClient {
+        if let client = loaded.withLock({ $0.images }) { return client }
+        let catalog = try catalog()
+        return try catalogMaking.withLock { _ in
+            if let client = loaded.withLock({ $0.images }) { return client }
+            let client = try makeImageClient(on: catalog)
+            loaded.withLock { $0.images = client }
             return client
         }
     }

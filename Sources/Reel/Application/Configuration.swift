@@ -32,5 +32,8 @@ extension Application {
 
         /// Where the TMDb response cache lives.
         public var cacheDirectory: String { AccountService.catalogCacheDirectory(in: dataDirectory) }
+
+        /// Where the image cache lives.
+        public var imageCacheDirectory: String { AccountService.imageCacheDirectory(in: dataDirectory) }
     }
 }

@@ -50,6 +50,9 @@ public struct TitleDetailsReport: Sendable {
     public var trailers: [(name: String, url: String)]
     public var posterURL: String?
     public var backdropURL: String?
+    /// TMDb's paths of the poster and backdrop (for `Application.image`), nil when it has none.
+    public var posterPath: String?
+    public var backdropPath: String?
     public var similar: [Similar]
     /// When the account saved the title; `nil`: not saved.
     public var savedAt: Int64?
@@ -82,7 +85,8 @@ public struct TitleDetailsReport: Sendable {
                 companies: m.productionCompanies.map(\.name),
                 people: [("Directed by", directors), ("Starring", cast)], cast: members, trailers: trailers,
                 posterURL: images.url(m.posterPath, kind: .poster, size: "w500"),
-                backdropURL: images.url(m.backdropPath, kind: .backdrop, size: "w1280"), similar: similar, savedAt: savedAt
+                backdropURL: images.url(m.backdropPath, kind: .backdrop, size: "w1280"),
+                posterPath: m.posterPath, backdropPath: m.backdropPath, similar: similar, savedAt: savedAt
             )
         case .tv:
             let s = try await client.series(Int(key.id), language: language, appending: appending)
@@ -102,7 +106,8 @@ public struct TitleDetailsReport: Sendable {
                 spokenLanguages: s.spokenLanguages.map(\.displayName), companies: (s.networks + s.productionCompanies).map(\.name),
                 people: [("Created by", creators), ("Starring", cast)], cast: members, trailers: trailers,
                 posterURL: images.url(s.posterPath, kind: .poster, size: "w500"),
-                backdropURL: images.url(s.backdropPath, kind: .backdrop, size: "w1280"), similar: similar, savedAt: savedAt
+                backdropURL: images.url(s.backdropPath, kind: .backdrop, size: "w1280"),
+                posterPath: s.posterPath, backdropPath: s.backdropPath, similar: similar, savedAt: savedAt
             )
         }
     }

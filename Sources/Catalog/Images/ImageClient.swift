@@ -1,0 +1,144 @@
+public import Foundation
+public import Pictures
+import Synchronization
+
+/// TMDb's images, politely: URLs built from `/configuration` (cached a week by the catalog
+/// client), the size picked for the box it is drawn in, then: the image cache → else one flight
+/// per image in this process and one across processes (`ImageFetchLock`, then the cache again) →
+/// a connection slot (at most `maxConnections` at once) → the transport, retried with backoff on
+/// 429/5xx/transient failures → the bytes checked (a JPEG or PNG whose header is whole and within
+/// the pixel limit) → the cache. Offline, only the cache answers.
+public final class ImageClient: Sendable {
+    public static let defaultMaxConnections = 4
+
+    public let catalog: CatalogClient
+    public let cache: ImageCache?
+    public let offline: Bool
+    private let transport: any ImageTransport
+    private let slots: RequestSlots
+    private let flights = SingleFlight()
+    private let lock: ImageFetchLock?
+    private let retry: RetryPolicy
+    private let decoder: PictureDecoder
+    private let clock: @Sendable () -> Int64
+    private let fetchCount = Atomic<Int>(0)
+
+    public init(
+        catalog: CatalogClient, transport: any ImageTransport, cache: ImageCache?, offline: Bool = false,
+        maxConnections: Int = ImageClient.defaultMaxConnections, retry: RetryPolicy = RetryPolicy(),
+        decoder: PictureDecoder = PictureDecoder(),
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+    ) {
+        self.catalog = catalog
+        self.transport = transport
+        self.cache = cache
+        self.offline = offline
+        self.slots = RequestSlots(limit: maxConnections)
+        self.lock = cache.flatMap { ImageFetchLock(directory: $0.path) }
+        self.retry = retry
+        self.decoder = decoder
+        self.clock = clock
+    }
+
+    /// Requests this client sent to the image host (retries included).
+    public var networkFetches: Int { fetchCount.load(ordering: .relaxed) }
+
+    public func shutdown() async { await transport.shutdown() }
+
+    /// The sizes `/configuration` lists for `kind`, and its base URL. Offline without a cached
+    /// configuration, TMDb's long-standing sizes stand in (only the cache answers then anyway).
+    public func imageConfiguration() async throws -> ImageConfiguration {
+        do {
+            return try await catalog.configuration().images
+        } catch CatalogError.notCached {
+            return ImageConfiguration.tmdbDefault
+        }
+    }
+
+    /// The image at TMDb `path` (as a title's `poster_path` gives it) of `kind`, at `size`.
+    public func image(_ path: String, kind: ImageConfiguration.Kind, size: ImageSizeChoice) async throws -> FetchedImage {
+        let configuration = try await imageConfiguration()
+        guard let sizeName = size.pick(from: configuration.sizes(for: kind), kind: kind) else {
+            throw CatalogError.rejected(
+                endpoint: "image \(path)", status: 400,
+                message: "TMDb has no \(kind) size \(Self.named(size)); its sizes are \(configuration.sizes(for: kind).joined(separator: ", "))")
+        }
+        guard let url = configuration.url(path, kind: kind, size: sizeName) else {
+            throw CatalogError.notFound(endpoint: "image \(path)")
+        }
+        let file = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        let key = sizeName + "/" + file
+        if let cached = try cache?.lookup(key, now: clock()) {
+            if let image = try? checked(cached.bytes, url: url, size: sizeName, fromCache: true) { return image }
+        }
+        if offline { throw CatalogError.notCached(endpoint: "image \(key)") }
+        return try await flights.run(key) {
+            try await self.lockedFetch(key: key, url: url, size: sizeName)
+        }
+    }
+
+    private static func named(_ size: ImageSizeChoice) -> String {
+        if case .named(let name) = size { return name }
+        return "?"
+    }
+
+    private func lockedFetch(key: String, url: String, size: String) async throws -> FetchedImage {
+        guard let lock, let cache else { return try await fetch(key: key, url: url, size: size) }
+        return try await lock.withLock(key) {
+            // Another process may have fetched it while this one waited.
+            if let cached = try cache.lookup(key, now: clock()), let image = try? checked(cached.bytes, url: url, size: size, fromCache: true) {
+                return image
+            }
+            return try await fetch(key: key, url: url, size: size)
+        }
+    }
+
+    private func fetch(key: String, url: String, size: String) async throws -> FetchedImage {
+        let endpoint = "image \(key)"
+        var attempt = 0
+        while true {
+            var failure: CatalogError
+            var wait: Duration?
+            do {
+                let response = try await slots.withSlot { try await self.transport.fetch(url) }
+                fetchCount.add(1, ordering: .relaxed)
+                switch response.status {
+                case 200..<300:
+                    let image = try checked(response.body, url: url, size: size, fromCache: false)
+                    try? cache?.store(key, bytes: response.body, now: clock())
+                    return image
+                case 404: throw CatalogError.notFound(endpoint: endpoint)
+                default:
+                    guard RetryPolicy.isRetryable(status: response.status) else {
+                        throw CatalogError.rejected(endpoint: endpoint, status: response.status, message: nil)
+                    }
+                    failure = .unavailable(endpoint: endpoint, reason: "HTTP \(response.status)")
+                    wait = response.header("retry-after").flatMap { RetryPolicy.retryAfter($0) }
+                    if let wait, wait > retry.maximumRetryAfter { throw failure }
+                }
+            } catch let transportFailure as TransportFailure {
+                fetchCount.add(1, ordering: .relaxed)
+                failure = .unavailable(endpoint: endpoint, reason: transportFailure.reason)
+                if !transportFailure.isTransient { throw failure }
+            }
+            attempt += 1
+            guard attempt <= retry.maximumRetries else { throw failure }
+            try await Task.sleep(for: wait ?? retry.backoff(attempt: attempt))
+        }
+    }
+
+    /// The bytes as an image: a JPEG or PNG whose header reads and whose pixels are within the
+    /// decoder's limit. Anything else (an HTML error page, half a file) is a malformed response
+    /// and is never cached.
+    private func checked(_ bytes: [UInt8], url: String, size: String, fromCache: Bool) throws -> FetchedImage {
+        do {
+            let (format, width, height) = try decoder.dimensions(of: bytes)
+            guard width.multipliedReportingOverflow(by: height).partialValue <= decoder.pixelLimit else {
+                throw PictureError.tooManyPixels(width: width, height: height, limit: decoder.pixelLimit)
+            }
+            return FetchedImage(url: url, size: size, format: format, width: width, height: height, bytes: bytes, fromCache: fromCache)
+        } catch let error as PictureError {
+            throw CatalogError.malformedResponse(endpoint: "image \(size)/\(url.split(separator: "/").last ?? "")", detail: error.description)
+        }
+    }
+}

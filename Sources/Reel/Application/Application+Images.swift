@@ -1,0 +1,86 @@
+import Catalog
+import Failures
+import Foundation
+import Ledger
+
+extension Application {
+    /// The image of `subject` at `size`: the title or person is looked up in the account's
+    /// language (TMDb localises posters), then the image comes through the image client (cache,
+    /// single flight, polite fetch). One with no image at TMDb is not found.
+    public func image(of subject: ImageSubject, size: ImageSizeChoice, for handle: AccountHandle) async throws -> FetchedImage {
+        let language = try reader(handle).language
+        let client = try catalog()
+        let path: String?
+        switch subject {
+        case .poster(let key), .backdrop(let key):
+            guard let id = Int(exactly: key.id) else { throw Failure(.usage, "id \(key.id) is out of range") }
+            let paths: (poster: String?, backdrop: String?)
+            switch key.mediaType {
+            case .movie:
+                let movie = try await client.movie(id, language: language)
+                paths = (movie.posterPath, movie.backdropPath)
+            case .tv:
+                let series = try await client.series(id, language: language)
+                paths = (series.posterPath, series.backdropPath)
+            }
+            if case .backdrop = subject { path = paths.backdrop } else { path = paths.poster }
+        case .profile(let id):
+            guard let personID = Int(exactly: id) else { throw Failure(.usage, "person id \(id) is out of range") }
+            path = try await client.person(personID, language: language).profilePath
+        }
+        guard let path else { throw Failure(.notFound, "TMDb has no \(subject.description)") }
+        return try await image(path: path, kind: subject.kind, size: size)
+    }
+
+    /// The image at TMDb `path` (a report's `posterPath`, …) of `kind` at `size`.
+    public func image(path: String, kind: ImageConfiguration.Kind, size: ImageSizeChoice) async throws -> FetchedImage {
+        try await images().image(path, kind: kind, size: size)
+    }
+
+    /// The sizes TMDb offers for `kind` (from `/configuration`), for help and refusals.
+    public func imageSizes(of kind: ImageConfiguration.Kind) async throws -> [String] {
+        try await images().imageConfiguration().sizes(for: kind)
+    }
+
+    /// How many images are cached, how big, how old (an empty report when there is no cache).
+    public func imageCacheStatistics() throws -> ImageCacheStatistics {
+        let directory = configuration.imageCacheDirectory
+        let cap = ImageCache.capBytes(environment: configuration.environment)
+        guard FileManager.default.fileExists(atPath: directory + "/data.mdb") else { return ImageCacheStatistics(path: directory, capBytes: cap) }
+        do {
+            return try ImageCache.open(at: directory, capBytes: cap).statistics(now: Int64(Date().timeIntervalSince1970 * 1_000_000))
+        } catch {
+            guard let damage = ResponseCache.damage(in: error) else { throw error }
+            throw Failure(.tampered, "the image cache is damaged (\(damage)); \(ImageCache.damageAdvice)")
+        }
+    }
+
+    /// Forgets every cached image (removes the image cache's files); answers how many there were.
+    public func clearImageCache() throws -> Int {
+        try ImageCache.clear(at: configuration.imageCacheDirectory)
+    }
+
+    /// The image client, made once, on the catalog client: the sample catalog's art in-process
+    /// (nothing cached: it is made on the spot), or TMDb's image host with the image cache.
+    func makeImageClient(on catalog: CatalogClient) throws -> ImageClient {
+        if catalog.source == .sample {
+            return ImageClient(catalog: catalog, transport: SampleImageTransport(), cache: nil)
+        }
+        let notice: @Sendable (String) -> Void = { [configuration] in configuration.notice(Notice($0)) }
+        let cache: ImageCache?
+        do {
+            cache = try ImageCache.open(
+                at: configuration.imageCacheDirectory, capBytes: ImageCache.capBytes(environment: configuration.environment)) { notice($0) }
+        } catch {
+            // Only a cache: damaged or unwritable, images are fetched without it.
+            let why = ResponseCache.damage(in: error).map { "is damaged (\($0)); \(ImageCache.damageAdvice)" } ?? "cannot be opened (\(error))"
+            notice("the image cache \(why); going on without it")
+            cache = nil
+        }
+        let connections = configuration.environment["REEL_IMAGE_CONNECTIONS"].flatMap(Int.init).map { min(max($0, 1), 16) }
+            ?? ImageClient.defaultMaxConnections
+        return ImageClient(
+            catalog: catalog, transport: HTTPImageTransport(maxConnections: connections, timeout: catalog.limits.timeout), cache: cache,
+            offline: configuration.offline, maxConnections: connections)
+    }
+}
