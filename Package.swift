@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "FakeTMDb", "JSONKit", "Ledger", "ReelTestSupport",
+                "Catalog", "FakeTMDb", "JSONKit", "Ledger", "Pictures", "ReelTestSupport",
                 // To make the transport's errors as AsyncHTTPClient, NIO and NIOSSL throw them.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -12,15 +12,17 @@ import Synchronization
 ///
 /// API requests live below `/3` exactly as on `api.themoviedb.org`; credentials are checked
 /// (`Authorization: Bearer` or `api_key`), answers carry `ETag` and `Cache-Control` and honour
-/// `If-None-Match`. Control endpoints below `/__` inject faults and report what was served:
-/// `POST /__fault?kind=…`, `GET /__stats`, `POST /__reset`.
+/// `If-None-Match`. Images live below `/t/p/SIZE/FILE` as on `image.tmdb.org`, without
+/// credentials: the sample catalog's generated art (`SampleImages`) as JPEG, and `/3/configuration`
+/// names this server as the image host. Control endpoints below `/__` inject faults and report
+/// what was served: `POST /__fault?kind=…`, `GET /__stats`, `POST /__reset`.
 public final class FakeTMDbServer: Sendable {
     public struct Options: Sendable {
         /// The accepted read access token; nil accepts any non-empty bearer token.
         public var token: String?
         /// The accepted v3 key; nil accepts any non-empty `api_key` (when `token` is nil too).
         public var apiKey: String?
-        /// Added before every API answer.
+        /// Added before every API answer and every image.
         public var latency: Duration = .zero
         /// `Cache-Control: public, max-age=…` on every 200.
         public var maxAge: Int = 300
@@ -45,6 +47,9 @@ public final class FakeTMDbServer: Sendable {
     /// `http://127.0.0.1:PORT/3`: what `REEL_TMDB_BASE_URL` should say.
     public var baseURL: String { "http://127.0.0.1:\(port)/3" }
 
+    /// `http://HOST:PORT/t/p/`: where the server's `/configuration` says images are.
+    public var imageBaseURL: String { state.imageBaseURL }
+
     /// Starts listening (port 0 picks a free one).
     public static func start(host: String = "127.0.0.1", port: Int = 0, options: Options = Options()) async throws -> FakeTMDbServer {
         var catalog = SampleCatalog.bundled
@@ -61,7 +66,17 @@ public final class FakeTMDbServer: Sendable {
             }
             .bind(host: host, port: port).get()
         guard let bound = channel.localAddress?.port else { throw ChannelError.unknownLocalAddress }
+        state.serveImages(at: "http://\(Self.urlHost(host)):\(bound)/t/p/")
         return FakeTMDbServer(port: bound, options: options, channel: channel, state: state)
+    }
+
+    /// The host to name in URLs: a wildcard address is reached on the loopback one.
+    static func urlHost(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0", "": "127.0.0.1"
+        case "::": "[::1]"
+        default: host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        }
     }
 
     public func stop() async {
@@ -79,6 +94,8 @@ public final class FakeTMDbServer: Sendable {
 final class ServerState: Sendable {
     let options: Options
     let responder: SampleResponder
+    let images = SampleImages.bundled
+    private let imageBase = Mutex("")
     private let stats = Mutex(ServerStatistics())
     private let faults = Mutex<[Fault]>([])
     private let started = ContinuousClock.now
@@ -91,6 +108,18 @@ final class ServerState: Sendable {
     }
 
     var statistics: ServerStatistics { stats.withLock { $0 } }
+
+    var imageBaseURL: String { imageBase.withLock { $0 } }
+
+    /// Names the server's own address as the image host (known once it listens).
+    func serveImages(at url: String) {
+        imageBase.withLock { $0 = url }
+    }
+
+    /// `/configuration`, naming this server as the image host.
+    var configuration: SampleResponder.Answer {
+        SampleResponder.configuration(imageBaseURL: imageBaseURL)
+    }
 
     func update(_ body: (inout ServerStatistics) -> Void) { stats.withLock { body(&$0) } }
 
@@ -105,10 +134,12 @@ final class ServerState: Sendable {
         faults.withLock { $0.removeAll() }
     }
 
-    /// The next fault that applies to `path`, used up by one.
-    func takeFault(for path: String) -> Fault.Kind? {
+    /// The next fault that applies to `path` (an image's, when `image`), used up by one.
+    func takeFault(for path: String, image: Bool = false) -> Fault.Kind? {
         faults.withLock { list in
-            guard let index = list.firstIndex(where: { $0.count > 0 && ($0.pathPrefix.map(path.hasPrefix) ?? true) }) else { return nil }
+            guard let index = list.firstIndex(where: { fault in
+                fault.count > 0 && (fault.pathPrefix.map(path.hasPrefix) ?? true) && (!image || fault.kind.appliesToImages)
+            }) else { return nil }
             list[index].count -= 1
             let kind = list[index].kind
             if list[index].count == 0 { list.remove(at: index) }
@@ -198,6 +229,12 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
         if path.hasPrefix("/__") {
             return send(control(path, query), head: head, context: context, counted: false)
         }
+        if path.hasPrefix(Self.imagePrefix) {
+            state.recordArrival(path: path)
+            var reply = image(path, head)
+            reply.delay += state.options.latency
+            return send(reply, head: head, context: context, counted: true)
+        }
         guard path.hasPrefix("/3/") else {
             return send(Reply(status: 404, body: SampleResponder.resourceNotFound.body), head: head, context: context, counted: false)
         }
@@ -232,6 +269,10 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             var reply = ok(path, query, head)
             reply.truncate = true
             return reply
+        case .halfBody?:
+            var reply = ok(path, query, head)
+            reply.body = Array(reply.body.prefix(reply.body.count / 2))
+            return reply
         case .connectionReset?:
             return Reply(status: 0, reset: true)
         case .latency(let ms)?:
@@ -260,7 +301,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
 
     /// The catalog's answer, its texts passed through `rewrite` (by member name) when given.
     private func ok(_ path: String, _ query: [QueryItem], _ head: HTTPRequestHead, rewrite: ((String, String) -> String)? = nil) -> Reply {
-        let answer = state.responder.respond(path: path, query: query.filter { $0.name != "api_key" })
+        let answer = path == "/configuration" ? state.configuration : state.responder.respond(path: path, query: query.filter { $0.name != "api_key" })
         var headers = [("Content-Type", "application/json;charset=utf-8")]
         guard answer.status == 200 else { return Reply(status: answer.status, headers: headers, body: answer.body) }
         let body = rewrite.map { Self.rewriting(answer.body, $0) } ?? answer.body
@@ -272,6 +313,46 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             return Reply(status: 304, headers: headers.filter { $0.0 != "Content-Type" })
         }
         return Reply(status: 200, headers: headers, body: body)
+    }
+
+    /// Where images live, as on `image.tmdb.org`: `/t/p/SIZE/FILE`.
+    static let imagePrefix = "/t/p/"
+
+    /// An image at `/t/p/SIZE/FILE`, as TMDb's image host serves it: no credentials, a JPEG with
+    /// an `ETag`, cached for a year, 404 for a file or size the catalog does not have. Faults
+    /// that apply to images (`Fault.Kind.appliesToImages`) apply here, matched on the whole path.
+    private func image(_ path: String, _ head: HTTPRequestHead) -> Reply {
+        var delay: Duration = .zero
+        var truncate = false, half = false
+        switch state.takeFault(for: path, image: true) {
+        case .status(let status, let retryAfter)?:
+            var reply = Reply(status: status, body: Self.errorBody(status))
+            if let retryAfter { reply.headers.append(("Retry-After", retryAfter)) }
+            return reply
+        case .connectionReset?: return Reply(status: 0, reset: true)
+        case .latency(let ms)?: delay = .milliseconds(ms)
+        case .truncatedBody?: truncate = true
+        case .halfBody?: half = true
+        case .malformedJSON?, .wrongType?, .hostileText?, .formulaText?, .wideText?, nil: break
+        }
+        let notFound = Reply(status: 404, headers: [("Content-Type", "application/json;charset=utf-8")], body: SampleResponder.resourceNotFound.body, delay: delay)
+        let parts = path.dropFirst(Self.imagePrefix.count).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return notFound }
+        let bytes: [UInt8]
+        do {
+            guard let found = try state.images.jpeg(path: "/" + parts[1], size: String(parts[0])) else { return notFound }
+            bytes = found
+        } catch {
+            return Reply(status: 500, body: Self.errorBody(500), delay: delay)
+        }
+        let tag = ServerState.etag(bytes)
+        var headers = [("Content-Type", "image/jpeg"), ("ETag", tag), ("Cache-Control", "public, max-age=31536000")]
+        if let match = head.headers.first(name: "if-none-match"), match == tag || match == "*" {
+            state.update { $0.notModified += 1 }
+            headers.removeFirst()
+            return Reply(status: 304, headers: headers, delay: delay)
+        }
+        return Reply(status: 200, headers: headers, body: half ? Array(bytes.prefix(bytes.count / 2)) : bytes, truncate: truncate, delay: delay)
     }
 
     /// The texts people read (titles, names, overviews, roles, trailer keys), which the `hostile`
@@ -322,7 +403,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             return Reply(status: 200, headers: json, body: Array(#"{"reset":true}"#.utf8))
         case "/__fault":
             guard let fault = Fault(parameters: params) else {
-                return Reply(status: 400, headers: json, body: Array(#"{"error":"unknown fault: kind=status&status=N[&retry_after=S], malformed, wrong-type, truncate, reset, latency&ms=N, hostile, formula, wide; count=N, path=PREFIX"}"#.utf8))
+                return Reply(status: 400, headers: json, body: Array(#"{"error":"unknown fault: kind=status&status=N[&retry_after=S], malformed, wrong-type, truncate, half, reset, latency&ms=N, hostile, formula, wide; count=N, path=PREFIX"}"#.utf8))
             }
             state.inject(fault)
             return Reply(status: 200, headers: json, body: Array(#"{"injected":true}"#.utf8))

@@ -10,6 +10,9 @@ public struct Fault: Sendable, Equatable {
         case wrongType
         /// Announce the whole body, send half of it, close.
         case truncatedBody
+        /// 200 with the first half of the body and a `Content-Length` that says so: a file cut
+        /// short that HTTP cannot notice (a JPEG without its end, JSON that stops mid-value).
+        case halfBody
         /// Close the connection without answering (RST).
         case connectionReset
         /// Wait this many milliseconds before answering normally.
@@ -24,6 +27,16 @@ public struct Fault: Sendable, Equatable {
         /// text it replaces, so the same title always reads the same): Japanese, Korean, emoji,
         /// combining accents, Hebrew and Arabic, for tests of layout by terminal columns.
         case wideText
+
+        /// Whether the fault applies to an image (below `/t/p/`): the faults of HTTP and of the
+        /// body's bytes do; those that rewrite JSON or its texts do not (an image request never
+        /// uses them up).
+        public var appliesToImages: Bool {
+            switch self {
+            case .status, .truncatedBody, .halfBody, .connectionReset, .latency: true
+            case .malformedJSON, .wrongType, .hostileText, .formulaText, .wideText: false
+            }
+        }
     }
 
     /// What `hostileText` wraps each text in: `prefix + text + suffix`. It sets the window title
@@ -50,7 +63,8 @@ public struct Fault: Sendable, Equatable {
     public var kind: Kind
     /// How many requests it applies to.
     public var count: Int
-    /// Only requests whose path (below `/3`) starts with this.
+    /// Only requests whose path starts with this: below `/3` for the API (`/movie`), whole for
+    /// images (`/t/p/`, `/t/p/w342`).
     public var pathPrefix: String?
 
     public init(_ kind: Kind, count: Int = 1, pathPrefix: String? = nil) {
@@ -61,7 +75,7 @@ public struct Fault: Sendable, Equatable {
 
     /// Reads a fault from control-request parameters:
     /// `kind=status&status=429&retry_after=2&count=3&path=/movie`,
-    /// `kind=malformed|wrong-type|truncate|reset|hostile|formula|wide`, `kind=latency&ms=500`.
+    /// `kind=malformed|wrong-type|truncate|half|reset|hostile|formula|wide`, `kind=latency&ms=500`.
     public init?(parameters p: [String: String]) {
         let count = p["count"].flatMap(Int.init) ?? 1
         let prefix = p["path"].flatMap { $0.isEmpty ? nil : $0 }
@@ -72,6 +86,7 @@ public struct Fault: Sendable, Equatable {
         case "malformed": self.init(.malformedJSON, count: count, pathPrefix: prefix)
         case "wrong-type": self.init(.wrongType, count: count, pathPrefix: prefix)
         case "truncate": self.init(.truncatedBody, count: count, pathPrefix: prefix)
+        case "half": self.init(.halfBody, count: count, pathPrefix: prefix)
         case "reset": self.init(.connectionReset, count: count, pathPrefix: prefix)
         case "hostile": self.init(.hostileText, count: count, pathPrefix: prefix)
         case "formula": self.init(.formulaText, count: count, pathPrefix: prefix)

@@ -73,7 +73,8 @@ struct Person: AsyncParsableCommand {
                 lines.append(contentsOf: Terminal.wrap(paragraph, width: Terminal.width))
             }
         }
-        if let profileURL = report.profileURL { lines.append("Photo: \(safe(profileURL))") }
+        // A narrow terminal puts the URL on a line of its own, whole, as `show` does the poster's.
+        if let profileURL = report.profileURL { lines.append(Terminal.fit("Photo: \(safe(profileURL))")) }
         Console.line(lines.joined(separator: "\n"))
         guard report.shown > 0 else {
             Console.line("\nno credits")

@@ -10,8 +10,10 @@ struct FakeTMDbCommand: AsyncParsableCommand {
         abstract: "A TMDb-compatible HTTP server over Reel's sample catalog, with fault injection.",
         discussion: """
             Point Reel at it with REEL_TMDB_BASE_URL=http://127.0.0.1:PORT/3 and any TMDB_API_TOKEN
-            (or the one given with --token). Control endpoints: POST /__fault?kind=status&status=429&retry_after=1
-            (also kind=malformed, wrong-type, truncate, reset, latency&ms=N, hostile, formula, wide; count=N; path=PREFIX),
+            (or the one given with --token). Images are served as on TMDb's image host, below /t/p/SIZE/FILE
+            (generated sample art, JPEG, no credentials), and /3/configuration names this server as that host.
+            Control endpoints: POST /__fault?kind=status&status=429&retry_after=1
+            (also kind=malformed, wrong-type, truncate, half, reset, latency&ms=N, hostile, formula, wide; count=N; path=PREFIX),
             GET /__stats, POST /__reset.
             """
     )
@@ -20,7 +22,7 @@ struct FakeTMDbCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8750
     @Option(help: "Accept only this bearer token (default: any non-empty credential).") var token: String?
     @Option(name: .customLong("api-key"), help: "Accept only this v3 api_key.") var apiKey: String?
-    @Option(name: .customLong("latency-ms"), help: "Delay every API answer by this many milliseconds.") var latencyMs = 0
+    @Option(name: .customLong("latency-ms"), help: "Delay every API answer and image by this many milliseconds.") var latencyMs = 0
     @Option(name: .customLong("max-age"), help: "Cache-Control max-age of answers, in seconds.") var maxAge = 300
     @Option(name: .customLong("synthetic-movies"), help: "Also serve N generated movies, ids 90000001 and up.") var syntheticMovies = 0
 

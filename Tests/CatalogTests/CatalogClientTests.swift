@@ -55,7 +55,8 @@ import ReelTestSupport
         let rig = try await Self.rig()
         let c = rig.client
         let config = try await c.configuration()
-        #expect(config.images.url("/x.jpg", kind: .poster, size: "w500") == "https://image.tmdb.org/t/p/w500/x.jpg")
+        // The fake server is its own image host (its sample art).
+        #expect(config.images.url("/x.jpg", kind: .poster, size: "w500") == "http://127.0.0.1:\(rig.server.port)/t/p/w500/x.jpg")
         #expect(try await c.genres(.movie, language: "en-US").name(of: 35) == "Comedy")
         #expect(try await c.genres(.movie, language: "de-DE").name(of: 35) == "Komödie")
         #expect(try await c.genres(.tv, language: "en-US").name(of: 10765) == "Sci-Fi & Fantasy")

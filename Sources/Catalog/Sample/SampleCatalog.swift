@@ -121,6 +121,10 @@ public final class SampleCatalog: Sendable {
     func series(_ id: Int) -> Series? { seriesShelf.facts.byID[id] }
     func person(_ id: Int) -> Person? { peopleShelf.facts.byID[id] }
 
+    /// A person's profile image path: TMDb's when the facts have one, else the path of their
+    /// generated art (`SampleImages.profilePath`), so every sample person has a photo to show.
+    func profilePath(_ p: Person) -> String { p.profile_path ?? SampleImages.profilePath(personID: p.id) }
+
     // MARK: - Shapes
 
     func title(_ m: Movie, _ lang: SampleLanguage) -> String { SampleLanguage.text(lang.pick(m.translations)?.title, else: m.title) }
@@ -242,7 +246,7 @@ public final class SampleCatalog: Sendable {
                 [
                     "id": .integer(Int64(p.id)), "credit_id": .string(Self.creditID("creator", s.id, p.id)),
                     "name": .string(p.name), "original_name": .string(p.name), "gender": .integer(Int64(p.gender)),
-                    "profile_path": .init(p.profile_path.map(JSONValue.string)),
+                    "profile_path": .string(profilePath(p)),
                 ]
             }
         })
@@ -286,7 +290,7 @@ public final class SampleCatalog: Sendable {
                 "adult": false, "gender": .integer(Int64(p.gender)), "id": .integer(Int64(p.id)),
                 "known_for_department": .string(p.known_for_department), "name": .string(p.name),
                 "original_name": .string(p.name), "popularity": .double(p.popularity),
-                "profile_path": .init(p.profile_path.map(JSONValue.string)),
+                "profile_path": .string(profilePath(p)),
             ]
         }
         var castRows: [JSONValue] = []
@@ -339,7 +343,7 @@ public final class SampleCatalog: Sendable {
             "adult": false, "gender": .integer(Int64(p.gender)), "id": .integer(Int64(p.id)),
             "known_for_department": .string(p.known_for_department), "name": .string(p.name),
             "original_name": .string(p.name), "popularity": .double(p.popularity),
-            "profile_path": .init(p.profile_path.map(JSONValue.string)),
+            "profile_path": .string(profilePath(p)),
             "known_for": .array(knownFor.map(\.json)),
         ]
     }
@@ -411,7 +415,7 @@ public final class SampleCatalog: Sendable {
             "id": .integer(Int64(p.id)), "imdb_id": .init(p.imdb_id.map(JSONValue.string)),
             "known_for_department": .string(p.known_for_department), "name": .string(p.name),
             "place_of_birth": .init(p.place_of_birth.map(JSONValue.string)), "popularity": .double(p.popularity),
-            "profile_path": .init(p.profile_path.map(JSONValue.string)),
+            "profile_path": .string(profilePath(p)),
         ]
         if appending.contains("combined_credits") { o["combined_credits"] = combinedCredits(p.id, lang, id: nil) }
         return .object(o)
@@ -428,25 +432,33 @@ public final class SampleCatalog: Sendable {
         ]
     }
 
-    static let configuration: JSONValue = [
-        "images": [
-            "base_url": "http://image.tmdb.org/t/p/", "secure_base_url": "https://image.tmdb.org/t/p/",
-            "backdrop_sizes": ["w300", "w780", "w1280", "original"],
-            "logo_sizes": ["w45", "w92", "w154", "w185", "w300", "w500", "original"],
-            "poster_sizes": ["w92", "w154", "w185", "w342", "w500", "w780", "original"],
-            "profile_sizes": ["w45", "w185", "h632", "original"],
-            "still_sizes": ["w92", "w185", "w300", "original"],
-        ],
-        "change_keys": .array([
-            "adult", "air_date", "also_known_as", "alternative_titles", "biography", "birthday", "budget", "cast",
-            "certifications", "character_names", "created_by", "crew", "deathday", "episode", "episode_number",
-            "episode_run_time", "freebase_id", "freebase_mid", "general", "genres", "guest_stars", "homepage", "images",
-            "imdb_id", "languages", "name", "network", "origin_country", "original_name", "original_title", "overview",
-            "parts", "place_of_birth", "plot_keywords", "production_code", "production_companies", "production_countries",
-            "releases", "revenue", "runtime", "season", "season_number", "season_regular", "spoken_languages", "status",
-            "tagline", "title", "translations", "tvdb_id", "tvrage_id", "type", "video", "videos",
-        ].map(JSONValue.string)),
-    ]
+    static let configuration = configuration(imageBaseURL: nil)
+
+    /// TMDb's `/configuration`, with images at `imageBaseURL` (both `base_url` and
+    /// `secure_base_url`) instead of TMDb's image host: the fake server names itself, so a client
+    /// that follows the configuration fetches the sample art from it.
+    static func configuration(imageBaseURL: String?) -> JSONValue {
+        [
+            "images": [
+                "base_url": .string(imageBaseURL ?? "http://image.tmdb.org/t/p/"),
+                "secure_base_url": .string(imageBaseURL ?? "https://image.tmdb.org/t/p/"),
+                "backdrop_sizes": ["w300", "w780", "w1280", "original"],
+                "logo_sizes": ["w45", "w92", "w154", "w185", "w300", "w500", "original"],
+                "poster_sizes": ["w92", "w154", "w185", "w342", "w500", "w780", "original"],
+                "profile_sizes": ["w45", "w185", "h632", "original"],
+                "still_sizes": ["w92", "w185", "w300", "original"],
+            ],
+            "change_keys": .array([
+                "adult", "air_date", "also_known_as", "alternative_titles", "biography", "birthday", "budget", "cast",
+                "certifications", "character_names", "created_by", "crew", "deathday", "episode", "episode_number",
+                "episode_run_time", "freebase_id", "freebase_mid", "general", "genres", "guest_stars", "homepage", "images",
+                "imdb_id", "languages", "name", "network", "origin_country", "original_name", "original_title", "overview",
+                "parts", "place_of_birth", "plot_keywords", "production_code", "production_companies", "production_countries",
+                "releases", "revenue", "runtime", "season", "season_number", "season_regular", "spoken_languages", "status",
+                "tagline", "title", "translations", "tvdb_id", "tvrage_id", "type", "video", "videos",
+            ].map(JSONValue.string)),
+        ]
+    }
 
     /// A stable 24-hex-digit id (the shape of TMDb's credit and video ids) for a generated row.
     static func creditID(_ kind: String, _ titleID: Int, _ personID: Int, _ detail: String = "") -> String {

@@ -26,6 +26,12 @@ public struct SampleResponder: Sendable {
     public static let tooManyAppended = Answer(status: 400, body: Array(#"{"success":false,"status_code":27,"status_message":"Too many append to response objects: The maximum number of remote calls is 20."}"#.utf8))
     public static let invalidAPIKey = Answer(status: 401, body: Array(#"{"status_code":7,"status_message":"Invalid API key: You must be granted a valid key.","success":false}"#.utf8))
 
+    /// `/configuration` naming `imageBaseURL` as the image host (`http://127.0.0.1:PORT/t/p/`), for
+    /// a server that serves the sample art itself.
+    public static func configuration(imageBaseURL: String) -> Answer {
+        Answer(status: 200, body: SampleCatalog.configuration(imageBaseURL: imageBaseURL).encoded())
+    }
+
     /// `path` is below the API root (`/movie/550`, no `/3`).
     public func respond(path: String, query: [QueryItem]) -> Answer {
         var params: [String: String] = [:]
