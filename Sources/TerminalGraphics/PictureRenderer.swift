@@ -101,9 +101,11 @@ public struct PictureRenderer: Sendable {
         return Array(UnsafeRawBufferPointer(start: text, count: Int(printed.pointee.len)))
     }
 
-    /// How hard libchafa works at choosing symbols (0…1): 1 looks best, and at a poster's 30×45
-    /// cells costs a few milliseconds (see `reel-bench images`).
-    static let symbolWork: Float = 1.0
+    /// How hard libchafa works at choosing symbols (0…1; the `chafa` command's default is 0.5).
+    /// Measured on a 342×513 poster in 30×22 cells: 0.25–0.7 cost about the same (5–6 ms), and
+    /// from 0.75 libchafa searches exhaustively and takes three times as long (18 ms, over the
+    /// 15 ms budget): 0.7 is the most work that is cheap.
+    static let symbolWork: Float = 0.7
 
     private static func canvasMode(_ colours: ColourDepth) -> ChafaCanvasMode {
         switch colours {
