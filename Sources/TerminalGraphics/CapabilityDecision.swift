@@ -35,12 +35,17 @@ enum CapabilityDecision {
         var pixelHeight: Int
     }
 
-    /// Why not to send the queries at all, or nil to send them.
-    static func reasonNotToAsk(environment: [String: String], inputIsTerminal: Bool, outputIsTerminal: Bool) -> String? {
+    /// Why not to send the queries at all, or nil to send them. A background job (`reel show … &`)
+    /// does not ask: touching its controlling terminal's settings or reading from it would stop
+    /// it (SIGTTOU, SIGTTIN), and the answers would go to the foreground job.
+    static func reasonNotToAsk(
+        environment: [String: String], inputIsTerminal: Bool, outputIsTerminal: Bool, inBackground: Bool = false
+    ) -> String? {
         if let value = environment["REEL_IMAGES"], GraphicsMode(override: value) == GraphicsMode.none { return "REEL_IMAGES=\(value)" }
         if environment["TERM"] == "dumb" { return "TERM=dumb" }
         if !inputIsTerminal { return "input is not a terminal, so it was not asked" }
         if !outputIsTerminal { return "output is not a terminal, so it was not asked" }
+        if inBackground { return "running in the background, so the terminal was not asked" }
         return nil
     }
 

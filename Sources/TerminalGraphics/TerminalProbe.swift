@@ -14,8 +14,8 @@ import Glibc
 /// answers: its answer ends the wait, so a terminal that answers takes one round trip, and one
 /// that does not costs the timeout (150 ms), never more.
 ///
-/// Nothing is sent when the input or output is not a terminal, when `TERM=dumb`, or when
-/// `REEL_IMAGES=none`. Inside tmux, tmux is asked whether `allow-passthrough` is on: without it
+/// Nothing is sent when the input or output is not a terminal, when the process is a
+/// background job of that terminal, when `TERM=dumb`, or when `REEL_IMAGES=none`. Inside tmux, tmux is asked whether `allow-passthrough` is on: without it
 /// pictures are symbols and the kitty query is not sent; with it the kitty query is wrapped so
 /// it reaches the terminal tmux runs in (the other queries are tmux's to answer).
 ///
@@ -65,8 +65,12 @@ public enum TerminalProbe {
     ) -> (TerminalCapabilities, typedAhead: [UInt8]) {
         let deadline = ContinuousClock.now + timeout
         var findings = CapabilityDecision.Findings(environment: environment, timeout: timeout)
+        // The foreground process group of the input, when it is this process's controlling
+        // terminal (for another terminal, -1: job control does not apply to it).
+        let foreground = tcgetpgrp(input)
         findings.notAsked = CapabilityDecision.reasonNotToAsk(
-            environment: environment, inputIsTerminal: isatty(input) == 1, outputIsTerminal: isatty(output) == 1)
+            environment: environment, inputIsTerminal: isatty(input) == 1, outputIsTerminal: isatty(output) == 1,
+            inBackground: foreground != -1 && foreground != getpgrp())
         guard findings.notAsked == nil else { return (CapabilityDecision.decide(findings), []) }
         findings.window = windowSize(output) ?? windowSize(input)
         if let socket = environment["TMUX"], !socket.isEmpty {

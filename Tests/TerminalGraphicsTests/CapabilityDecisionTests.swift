@@ -34,6 +34,20 @@ import Testing
         #expect(unknown.reason == "sixel (the terminal's device attributes include 4; REEL_IMAGES=blocks is unknown and was ignored)")
     }
 
+    @Test func whenNotToAsk() {
+        let plain = ["TERM": "xterm-256color"]
+        #expect(CapabilityDecision.reasonNotToAsk(environment: plain, inputIsTerminal: true, outputIsTerminal: true) == nil)
+        #expect(CapabilityDecision.reasonNotToAsk(environment: plain, inputIsTerminal: true, outputIsTerminal: false)
+            == "output is not a terminal, so it was not asked")
+        #expect(CapabilityDecision.reasonNotToAsk(environment: plain, inputIsTerminal: true, outputIsTerminal: true, inBackground: true)
+            == "running in the background, so the terminal was not asked")
+        #expect(CapabilityDecision.reasonNotToAsk(environment: ["TERM": "xterm", "REEL_IMAGES": "NONE"], inputIsTerminal: true, outputIsTerminal: true)
+            == "REEL_IMAGES=NONE")
+        // A hostile value reaches the reason without its control characters.
+        let hostile = decide(["TERM": "xterm", "REEL_IMAGES": "\u{1B}]0;pwned\u{07}"])
+        #expect(hostile.reason == "symbols, 16 colours (the terminal did not answer within 150 ms; REEL_IMAGES=]0;pwned is unknown and was ignored)")
+    }
+
     @Test func aDumbTerminalDrawsNothingUnlessTold() {
         #expect(decide(["TERM": "dumb"]).reason == "none (TERM=dumb)")
         #expect(decide(["TERM": "dumb", "REEL_IMAGES": "symbols"]).mode == .symbols)
