@@ -14,6 +14,17 @@ import Testing
         #expect(output.stdout.components(separatedBy: "slowest / fastest of 2").count - 1 == 3, "\(output.stdout)")
     }
 
+    /// `reel-bench images --quick` draws a poster in each mode and runs the chafa command beside
+    /// it; every row must be there with a figure. Times are not judged here.
+    @Test func theImageBenchmarkRunsInQuickMode() throws {
+        let output = try Harness.run(Harness.binaries + "/reel-bench", ["images", "--quick"])
+        #expect(output.status == 0, "\(output.stderr)")
+        for row in ["symbols: JPEG to terminal bytes", "sixel: JPEG to terminal bytes", "kitty graphics: JPEG to terminal bytes"] {
+            let line = output.stdout.split(separator: "\n").first { $0.hasPrefix(row) }
+            #expect(line.map { !$0.contains("–") } == true, "\(output.stdout)")
+        }
+    }
+
     /// `reel-bench saved --quick` runs the real `reel` against an in-process fake server; the
     /// server must see every title once cold and nothing warm. Times are not judged here.
     @Test func theSavedListBenchmarkRunsInQuickMode() throws {
