@@ -36,7 +36,7 @@ struct SettingsCommand: AsyncParsableCommand {
 
         /// The account's photo drawn in 16 columns, when stdout is a terminal that shows pictures
         /// and the terminal is wide enough for it beside the table.
-        private func photo(of view: AccountView, _ app: Application) -> RenderedPicture? {
+        private func drawnPhoto(of view: AccountView, _ app: Application) -> RenderedPicture? {
             guard !noPhoto, TerminalPictures.capabilities != nil, Terminal.width >= 60, view.state.settings.photo != nil else { return nil }
             do {
                 guard let bytes = try app.photoBytes(in: view) else { return nil }
@@ -60,7 +60,7 @@ struct SettingsCommand: AsyncParsableCommand {
             table.add(["photo", photo ?? "(none)"])
             // A long name (up to 100 characters, perhaps CJK) wraps within the terminal; the photo,
             // where the terminal shows pictures, stands at the left of the table.
-            if let picture = photo(of: view, app) {
+            if let picture = drawnPhoto(of: view, app) {
                 let text = table.render(width: Terminal.width - picture.columns - 2, flexible: [.init(1, minimum: 12)], wrapping: 1)
                 TerminalPictures.draw(picture, beside: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
             } else {

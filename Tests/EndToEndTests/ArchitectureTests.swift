@@ -13,22 +13,27 @@ import Testing
     static let system: Set<String> = ["Foundation", "Glibc", "Synchronization", "Dispatch"]
 
     /// The command line imports the core, the terminal app (a face of its own, which `reel ui`
-    /// hands over to) and ArgumentParser.
+    /// hands over to), ArgumentParser, and TerminalGraphics (pictures drawn on the terminal, a
+    /// face's rendering like its tables).
     @Test func theCommandLineImportsOnlyTheCoreTheTerminalAppAndArgumentParser() throws {
         for (file, text) in try Self.sources("ReelCLI") {
             for module in Self.imports(text) {
-                #expect(["Reel", "ReelApp", "ArgumentParser"].contains(module) || Self.system.contains(module), "\(file) imports \(module)")
+                #expect(
+                    ["Reel", "ReelApp", "ArgumentParser", "TerminalGraphics"].contains(module) || Self.system.contains(module),
+                    "\(file) imports \(module)")
             }
         }
     }
 
-    /// The terminal app is a front end: the core and ncursesw, nothing below the core (and TOMLKit
-    /// where it reads `keys.toml`).
+    /// The terminal app is a front end: the core, ncursesw and TerminalGraphics (pictures), nothing
+    /// below the core (and TOMLKit where it reads `keys.toml`).
     @Test func theTerminalAppImportsOnlyTheCoreAndNcurses() throws {
         for (file, text) in try Self.sources("ReelApp") {
             for module in Self.imports(text) {
                 let toml = module == "TOMLKit" && file.hasSuffix("KeyBindingsFile.swift")
-                #expect(module == "Reel" || module == "CNcursesW" || toml || Self.system.contains(module), "\(file) imports \(module)")
+                #expect(
+                    ["Reel", "CNcursesW", "TerminalGraphics"].contains(module) || toml || Self.system.contains(module),
+                    "\(file) imports \(module)")
             }
         }
     }
