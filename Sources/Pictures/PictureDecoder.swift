@@ -78,6 +78,17 @@ public struct PictureDecoder: Sendable {
         return Picture(width: width, height: height, rgba: pixels)
     }
 
+    /// Whether the bytes end as a whole image does: a JPEG with its end-of-image marker, a PNG
+    /// with its IEND chunk. A download cut short (with a header that reads) fails this, cheaply,
+    /// without decoding a pixel.
+    public static func isWhole(_ bytes: [UInt8]) -> Bool {
+        switch PictureFormat(sniffing: bytes) {
+        case .jpeg: return endsWithEndOfImage(bytes)
+        case .png: return bytes.count >= 12 && bytes.suffix(12).elementsEqual([0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+        case nil: return false
+        }
+    }
+
     /// Whether the JPEG ends with its end-of-image marker (FF D9), trailing zero bytes allowed.
     static func endsWithEndOfImage(_ bytes: [UInt8]) -> Bool {
         var end = bytes.count

@@ -27,7 +27,7 @@ struct PosterCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var title: TitleArguments
-    @Option(help: ArgumentHelp("Which of TMDb's sizes (w92…w780, original; default w500 for a file, the smallest that fills the cells when drawn).", valueName: "size"))
+    @Option(help: ArgumentHelp("Which of TMDb's sizes (posters w92…w780, backdrops w300…w1280, photos w45, w185, h632; original. Default for a file: w500, w1280, h632; drawn: the smallest that fills the cells).", valueName: "size"))
     var size: String?
     @Option(name: .customLong("out"), help: ArgumentHelp("Write the image to this file ('-': stdout).", valueName: "file"), completion: .file())
     var out: String?
@@ -47,12 +47,15 @@ struct PosterCommand: AsyncParsableCommand {
 
     private var isPerson: Bool { title.words.first?.lowercased() == "person" }
 
+    /// For a file: the size `reel show` links to (posters w500, backdrops w1280, photos h632).
+    private var defaultSize: String { isPerson ? "h632" : backdrop ? "w1280" : "w500" }
+
     func run() async throws {
         try await global.withApplication { app in
             let handle = try global.handle()
             let drawing = out == nil && !global.json && TerminalPictures.capabilities != nil
             let box = drawing ? Self.box(columns: columns, backdrop: backdrop) : (0, 0)
-            let choice: ImageSizeChoice = size.map { .named($0) } ?? (drawing ? TerminalPictures.size(columns: box.0, rows: box.1) : .named("w500"))
+            let choice: ImageSizeChoice = size.map { .named($0) } ?? (drawing ? TerminalPictures.size(columns: box.0, rows: box.1) : .named(defaultSize))
             let image = try await fetch(app, size: choice, for: handle)
             try deliver(image, drawing: drawing, box: box)
         }

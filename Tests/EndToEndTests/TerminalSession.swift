@@ -35,6 +35,11 @@ final class TerminalSession {
         try Self.tmux(["-S", socket, "capture-pane", "-p", "-t", name]).stdout
     }
 
+    /// What the terminal shows now with its colours (SGR sequences) and trailing spaces kept.
+    func colouredScreen() throws -> String {
+        try Self.tmux(["-S", socket, "capture-pane", "-p", "-e", "-N", "-t", name]).stdout
+    }
+
     /// Waits (up to `seconds`) until the screen holds `text`; the screen then.
     @discardableResult
     func waitFor(_ text: String, seconds: Double = 20) throws -> String {

@@ -1,4 +1,5 @@
 public import Foundation
+import Failures
 public import Pictures
 import Synchronization
 
@@ -59,9 +60,7 @@ public final class ImageClient: Sendable {
     public func image(_ path: String, kind: ImageConfiguration.Kind, size: ImageSizeChoice) async throws -> FetchedImage {
         let configuration = try await imageConfiguration()
         guard let sizeName = size.pick(from: configuration.sizes(for: kind), kind: kind) else {
-            throw CatalogError.rejected(
-                endpoint: "image \(path)", status: 400,
-                message: "TMDb has no \(kind) size \(Self.named(size)); its sizes are \(configuration.sizes(for: kind).joined(separator: ", "))")
+            throw Failure(.usage, "TMDb has no \(kind.rawValue) size \(Self.named(size)); its \(kind.rawValue) sizes are \(configuration.sizes(for: kind).joined(separator: ", "))")
         }
         guard let url = configuration.url(path, kind: kind, size: sizeName) else {
             throw CatalogError.notFound(endpoint: "image \(path)")
@@ -127,12 +126,13 @@ public final class ImageClient: Sendable {
         }
     }
 
-    /// The bytes as an image: a JPEG or PNG whose header reads and whose pixels are within the
-    /// decoder's limit. Anything else (an HTML error page, half a file) is a malformed response
+    /// The bytes as an image: a JPEG or PNG whose header reads, which ends as a whole file does,
+    /// and whose pixels are within the decoder's limit. Anything else (an HTML error page, half a file) is a malformed response
     /// and is never cached.
     private func checked(_ bytes: [UInt8], url: String, size: String, fromCache: Bool) throws -> FetchedImage {
         do {
             let (format, width, height) = try decoder.dimensions(of: bytes)
+            guard PictureDecoder.isWhole(bytes) else { throw PictureError.undecodable(format: format.rawValue, reason: "the file is truncated") }
             guard width.multipliedReportingOverflow(by: height).partialValue <= decoder.pixelLimit else {
                 throw PictureError.tooManyPixels(width: width, height: height, limit: decoder.pixelLimit)
             }

@@ -1,0 +1,188 @@
+import Foundation
+import Pictures
+import ReelTestSupport
+import Testing
+
+/// Posters through the built `reel` binary: `reel poster` against `fake-tmdb` (which serves
+/// generated JPEG art at TMDb's image paths), the image cache under the data directory (cap,
+/// offline, single flight across processes, stats and clear), and pictures drawn in a real
+/// terminal (tmux) by `reel show` and `reel settings`.
+@Suite struct PosterCommandTests {
+    typealias Home = CatalogCommandTests.Home
+
+    /// Fight Club's poster in the sample catalog (as TMDb gives it).
+    static let fightClubPoster = "/pB8BM7pdSp6B6Ih7QZ4DrQ3PmJK.jpg"
+    static let postered = ["550", "278", "238", "240", "424", "389", "129", "155", "497", "680", "122", "13", "429", "769"]
+
+    static func imageRequests(_ server: FakeTMDbProcess, _ path: String) throws -> Int {
+        (try server.stats()["byPath"] as? [String: Int] ?? [:])[path] ?? 0
+    }
+
+    @Test func aPosterIsWrittenToAFileOrAPipeAsTMDbServesIt() throws {
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        let file = temporaryDirectory() + "/fight-club.jpg"
+        let wrote = try home.reel(["poster", "movie", "550", "--out", file])
+        #expect(wrote.status == 0, "\(wrote.stderr)")
+        #expect(wrote.stdout.contains("500×750 JPEG (w500"), "\(wrote.stdout)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        let picture = try PictureDecoder().decode(bytes)
+        #expect(picture.width == 500 && picture.height == 750)
+        // The same image comes from the cache the second time: one request for it in all.
+        let json = try home.json(["poster", "movie", "550", "--size", "w500"], schema: "poster.schema.json")
+        #expect(json["cached"] as? Bool == true)
+        #expect((json["url"] as? String)?.hasPrefix(server.root + "/t/p/w500/") == true, "\(json)")
+        #expect(try Self.imageRequests(server, "/t/p/w500" + Self.fightClubPoster) == 1)
+        // stdout that is no terminal gets the bytes themselves.
+        let raw = try Harness.run("/bin/sh", ["-c", "\(Harness.binaries)/reel poster movie 550 --size w92 | od -An -tx1 -N3"], environment: home.environment.merging(["REEL_DATA_DIR": home.data, "XDG_CONFIG_HOME": home.config]) { $1 })
+        #expect(raw.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ff d8 ff", "\(raw.stdout) \(raw.stderr)")
+    }
+
+    @Test func backdropsAndProfilePhotosHaveTheirOwnSizes() throws {
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        let backdrop = try home.json(["poster", "movie", "550", "--backdrop"], schema: "poster.schema.json")
+        #expect(backdrop["size"] as? String == "w1280")
+        #expect(backdrop["width"] as? Int == 1280 && backdrop["height"] as? Int == 720)
+        let photo = try home.json(["poster", "person", "287"], schema: "poster.schema.json")
+        #expect(photo["size"] as? String == "h632")
+        #expect(photo["height"] as? Int == 632)
+        try home.fails(["poster", "person", "287", "--size", "w500"], status: 64, "no profile size w500", "w45, w185, h632, original")
+        try home.fails(["poster", "movie", "550", "--size", "huge"], status: 64, "--size huge")
+        try home.fails(["poster", "person", "287", "--backdrop"], status: 64, "not a backdrop")
+    }
+
+    @Test func offlineOnlyTheCacheAnswersAndClearingForgetsTheImages() throws {
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        try home.fails(["poster", "movie", "550", "--offline", "--size", "w342"], status: 69, "offline")
+        let online = try home.reel(["poster", "movie", "550", "--size", "w342", "--out", temporaryDirectory() + "/a.jpg"])
+        #expect(online.status == 0, "\(online.stderr)")
+        server.stop()
+        let offline = try home.json(["poster", "movie", "550", "--size", "w342", "--offline"], schema: "poster.schema.json")
+        #expect(offline["cached"] as? Bool == true)
+        let stats = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        let images = try #require(stats["images"] as? [String: Any])
+        #expect(images["images"] as? Int == 1)
+        #expect((images["bytes"] as? Int ?? 0) > 1000)
+        let cleared = try home.json(["cache", "clear", "--images"], schema: "cache-clear.schema.json")
+        #expect((cleared["images"] as? [String: Any])?["cleared"] as? Int == 1)
+        #expect(cleared["cleared"] == nil, "--images leaves the answers alone")
+        try home.fails(["poster", "movie", "550", "--offline", "--size", "w342"], status: 69, "offline")
+        // The answers are still there: the title's details and /configuration.
+        #expect((try home.json(["cache", "stats"], schema: "cache-stats.schema.json")["entries"] as? Int ?? 0) >= 2)
+    }
+
+    @Test func theCacheStaysWithinItsCapLeastRecentlyUsedFirst() throws {
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        let cap = ["REEL_IMAGE_CACHE_MB": "1"]
+        var total = 0
+        for id in Self.postered {
+            let got = try home.json(["poster", "movie", id, "--size", "original"], environment: cap, schema: "poster.schema.json")
+            total += got["bytes"] as? Int ?? 0
+        }
+        #expect(total > 1 << 20, "the posters together pass the cap (\(total) bytes)")
+        let stats = try #require(try home.json(["cache", "stats"], environment: cap, schema: "cache-stats.schema.json")["images"] as? [String: Any])
+        #expect((stats["bytes"] as? Int ?? .max) <= 1 << 20)
+        #expect((stats["images"] as? Int ?? 0) < Self.postered.count)
+        // The newest stayed, the first went.
+        #expect(try home.json(["poster", "movie", Self.postered.last!, "--size", "original", "--offline"], environment: cap, schema: "poster.schema.json")["cached"] as? Bool == true)
+        try home.fails(["poster", "movie", Self.postered.first!, "--size", "original", "--offline"], environment: cap, status: 69, "offline")
+    }
+
+    @Test func twoCommandsAtOnceFetchAnImageOnce() throws {
+        let server = try FakeTMDbProcess(["--latency-ms", "400"])
+        let home = Home(server: server)
+        // The details first, so both commands reach the image at about the same moment.
+        #expect(try home.reel(["show", "movie", "550"]).status == 0)
+        let group = DispatchGroup()
+        let results = LockedList()
+        for n in 0..<3 {
+            DispatchQueue.global().async(group: group) {
+                let out = try? home.reel(["poster", "movie", "550", "--size", "w780", "--out", temporaryDirectory("twice-\(n)") + "/p.jpg"])
+                results.append(out?.status ?? -1)
+            }
+        }
+        group.wait()
+        #expect(results.values == [0, 0, 0])
+        #expect(try Self.imageRequests(server, "/t/p/w780" + Self.fightClubPoster) == 1)
+    }
+
+    @Test func aDamagedImageIsOneClearLineAndIsNotCached() throws {
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        try server.fault("kind=half&count=1&path=/t/p/")
+        try home.fails(["poster", "movie", "550", "--size", "w185"], status: 65, "malformed", "truncated")
+        #expect(try home.json(["cache", "stats"], schema: "cache-stats.schema.json")["images"].flatMap { ($0 as? [String: Any])?["images"] as? Int } ?? 0 == 0)
+        // The fault is used up: the next try works.
+        #expect(try home.reel(["poster", "movie", "550", "--size", "w185", "--out", temporaryDirectory() + "/p.jpg"]).status == 0)
+    }
+
+    @Test func theSampleCatalogDrawsItsArtWithNoNetwork() throws {
+        let home = Home()
+        let out = try home.json(["poster", "movie", "550", "--size", "w154"], schema: "poster.schema.json")
+        #expect(out["width"] as? Int == 154)
+        let cache = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        #expect((cache["images"] as? [String: Any])?["images"] as? Int == 0, "sample art is made, not cached")
+    }
+
+    /// The poster drawn beside the details in a real terminal: coloured cells at the left of the
+    /// title's lines, none with --no-poster, and none when stdout is a pipe.
+    @Test func showDrawsThePosterBesideTheDetailsAtATerminal() throws {
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        var environment = home.environment
+        environment["REEL_DATA_DIR"] = home.data
+        environment["XDG_CONFIG_HOME"] = home.config
+        environment["LANG"] = "C.UTF-8"
+        environment["COLORTERM"] = "truecolor"
+        environment["TERM"] = "tmux-256color"
+        let session = try TerminalSession([Harness.binaries + "/reel", "show", "movie", "550"], environment: environment, width: 120, height: 50)
+        defer { session.end() }
+        try session.waitFor("exit 0")
+        let screen = try session.colouredScreen()
+        let titleLine = try #require(screen.split(separator: "\n").first { $0.contains("Fight Club (1999)") })
+        let before = String(titleLine[..<titleLine.range(of: "Fight Club")!.lowerBound])
+        #expect(before.contains("\u{1B}[") && before.contains("48;2;"), "truecolor cells of the poster before the title: \(before.debugDescription)")
+        let plain = try session.screen()
+        #expect(plain.contains("Poster: " + server.root + "/t/p/w500"), "\(plain)")
+
+        let bare = try TerminalSession([Harness.binaries + "/reel", "show", "movie", "550", "--no-poster"], environment: environment, width: 120, height: 50)
+        defer { bare.end() }
+        try bare.waitFor("exit 0")
+        #expect(!(try bare.colouredScreen()).contains("48;2;"), "no picture with --no-poster")
+
+        let piped = try home.reel(["show", "movie", "550"], environment: ["COLORTERM": "truecolor"])
+        #expect(!piped.stdout.contains("\u{1B}"), "no escape in a pipe")
+    }
+
+    @Test func settingsDrawsTheAccountsPhoto() throws {
+        let home = Home()
+        let photo = temporaryDirectory() + "/me.jpg"
+        let red = try PictureEncoder.jpeg(Picture(width: 120, height: 160, filledWith: RGB(220, 20, 30)))
+        try Data(red).write(to: URL(fileURLWithPath: photo))
+        #expect(try home.reel(["settings", "photo", photo]).status == 0)
+        var environment = home.environment
+        environment["REEL_DATA_DIR"] = home.data
+        environment["XDG_CONFIG_HOME"] = home.config
+        environment["LANG"] = "C.UTF-8"
+        environment["COLORTERM"] = "truecolor"
+        let session = try TerminalSession([Harness.binaries + "/reel", "settings"], environment: environment, width: 100, height: 30)
+        defer { session.end() }
+        try session.waitFor("exit 0")
+        let screen = try session.colouredScreen()
+        // The photo's red, near enough (JPEG), in the cells beside the table.
+        let reds = screen.split(separator: "\n").filter { $0.contains(";2;2") && ($0.contains("48;2;2") || $0.contains("38;2;2")) }
+        #expect(reds.count >= 6, "\(screen.debugDescription)")
+        #expect(try session.screen().contains("JPEG 120x160"))
+    }
+}
+
+/// Exit statuses gathered from several threads.
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Int32] = []
+    func append(_ value: Int32) { lock.withLock { items.append(value) } }
+    var values: [Int32] { lock.withLock { items } }
+}
