@@ -71,9 +71,8 @@ public struct PictureDecoder: Sendable {
             let reason = String(cString: tjGetErrorStr2(handle))
             // A warning (a stray byte before a marker) still decodes the whole picture; a missing
             // end of image means the file was cut short, and the bottom of the picture is grey.
-            if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) || !Self.endsWithEndOfImage(bytes) {
-                throw .undecodable(format: "JPEG", reason: Self.endsWithEndOfImage(bytes) ? reason : "the file is truncated")
-            }
+            guard Self.endsWithEndOfImage(bytes) else { throw .undecodable(format: "JPEG", reason: "the file is truncated") }
+            if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) { throw .undecodable(format: "JPEG", reason: reason) }
         }
         return Picture(width: width, height: height, rgba: pixels)
     }
@@ -126,7 +125,8 @@ struct JPEGHeader {
             tjDecompressHeader3(handle, source.baseAddress, UInt(source.count), &width, &height, &subsampling, &colourspace)
         }
         guard status == 0 else {
-            throw .undecodable(format: "JPEG", reason: String(cString: tjGetErrorStr2(handle)))
+            let reason = PictureDecoder.endsWithEndOfImage(bytes) ? String(cString: tjGetErrorStr2(handle)) : "the file is truncated"
+            throw .undecodable(format: "JPEG", reason: reason)
         }
         self.width = Int(width)
         self.height = Int(height)
