@@ -23,6 +23,10 @@ final class PseudoTerminal {
     private(set) var ended: UInt64?
     /// The most VmHWM (peak resident memory of the program's own image, KiB) seen by `samplePeak`.
     private(set) var peakKiB = 0
+    /// Answer the primary device attributes query (`CSI c`) as a terminal without sixel or kitty
+    /// graphics does, so a program that asks what the terminal shows (`reel show`) hears back at
+    /// once, as it would from a real terminal, instead of waiting out its timeout.
+    var answersDeviceAttributes = false
 
     init(_ command: [String], environment: [String: String], width: Int, height: Int, trace: Bool) throws {
         // posix_openpt, unlockpt and ptsname as glibc does them on Linux (Swift's Glibc module
@@ -210,6 +214,10 @@ final class PseudoTerminal {
             let n = chunk.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
             guard n > 0 else { break }
             total += n
+            if answersDeviceAttributes, chunk[..<n].firstRange(of: [0x1B, 0x5B, 0x63]) != nil {
+                let answer = Array("\u{1B}[?62;22c".utf8)
+                _ = answer.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+            }
         }
         outputBytes += total
         return total

@@ -25,6 +25,17 @@ import Testing
         }
     }
 
+    /// `reel-bench posters --quick`: first fetches against the fake server, warm lookups, and
+    /// `reel show` with and without the poster in a pseudo-terminal; every row has figures.
+    @Test func thePosterBenchmarkRunsInQuickMode() throws {
+        let output = try Harness.run(Harness.binaries + "/reel-bench", ["posters", "--quick"])
+        #expect(output.status == 0, "\(output.stderr)")
+        for row in ["first w342 fetch", "warm: image client", "warm: cache lookup", "reel show, poster"] {
+            let line = output.stdout.split(separator: "\n").first { $0.hasPrefix(row) }
+            #expect(line.map { !$0.contains("–  ") && !$0.contains("nan") } == true, "\(row): \(output.stdout)")
+        }
+    }
+
     /// `reel-bench saved --quick` runs the real `reel` against an in-process fake server; the
     /// server must see every title once cold and nothing warm. Times are not judged here.
     @Test func theSavedListBenchmarkRunsInQuickMode() throws {
