@@ -119,6 +119,19 @@ import Testing
         #expect(try home.reel(["poster", "movie", "550", "--size", "w185", "--out", temporaryDirectory() + "/p.jpg"]).status == 0)
     }
 
+    /// The image cache would tell which titles an account looked at: deleting the account removes
+    /// it, as it removes the response cache.
+    @Test func deletingAnAccountRemovesTheImageCache() throws {
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        #expect(try home.reel(["fav", "add", "movie", "550"]).status == 0)
+        #expect(try home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/p.jpg"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: home.data + "/images/data.mdb"))
+        let deleted = try home.reel(["account", "delete", "--yes"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.data + "/images"))
+    }
+
     @Test func theSampleCatalogDrawsItsArtWithNoNetwork() throws {
         let home = Home()
         let out = try home.json(["poster", "movie", "550", "--size", "w154"], schema: "poster.schema.json")
