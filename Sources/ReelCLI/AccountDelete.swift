@@ -13,7 +13,7 @@ struct AccountDelete: AsyncParsableCommand {
         abstract: "Delete the account for good (crypto-shredding): its history stays, unreadable.",
         discussion: """
             Appends 'account deleted', destroys the account's key (the key store is replaced by one it \
-            was never written into) and removes the TMDb response cache, so no \
+            was never written into) and removes the TMDb response cache and the image cache, so no \
             file in the data directory keeps the account's name, photo, saved list or key. The audit \
             chain still verifies; 'reel history' shows the events as shredded (type, position and \
             time only). The handle is free for a new account afterwards. Backups made earlier with \

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Reel
 import TerminalGraphics
 
@@ -29,14 +30,53 @@ struct DetailsWithPoster {
         }
     }
 
+    /// The poster, if it comes within `deadline`: the details never wait long for their extra
+    /// (a slow image host is waited for 3 s, then the details are shown without it, with a note).
     private func poster(_ app: Application, box: (Int, Int)) async -> RenderedPicture? {
         guard let path = details.posterPath else { return nil }
-        do {
-            let image = try await app.image(path: path, kind: .poster, size: TerminalPictures.size(columns: box.0, rows: box.1))
-            return TerminalPictures.render(image.bytes, columns: box.0, rows: box.1, what: "poster")
-        } catch {
+        let size = TerminalPictures.size(columns: box.0, rows: box.1)
+        // A race the details do not wait out: whichever ends first answers; a fetch still running
+        // then ends with the process (closing the application shuts its connections).
+        let race = FirstAnswer<Result<FetchedImage, any Error>?>()
+        let fetched = await race.wait {
+            Task {
+                do { race.answer(.success(try await app.image(path: path, kind: .poster, size: size))) } catch { race.answer(.failure(error)) }
+            }
+            Task {
+                try? await Task.sleep(for: Self.deadline)
+                race.answer(nil)
+            }
+        }
+        switch fetched {
+        case .success(let image):
+            return TerminalPictures.renderOrNote(image.bytes, columns: box.0, rows: box.1, what: "poster")
+        case .failure(let error):
             Terminal.notice("the poster is not shown: \((error as? any KindedError)?.summary ?? String(describing: error))")
-            return nil
+        case nil:
+            Terminal.notice("the poster is not shown: the image host did not answer within \(Self.deadline.components.seconds) s")
+        }
+        return nil
+    }
+
+    static let deadline: Duration = .seconds(3)
+}
+
+/// The first of several answers, awaited once: later answers are dropped.
+private final class FirstAnswer<T: Sendable>: Sendable {
+    private let waiting = Mutex<CheckedContinuation<T, Never>?>(nil)
+
+    /// Starts `racers` and waits for the first `answer`.
+    func wait(_ racers: () -> Void) async -> T {
+        await withCheckedContinuation { continuation in
+            waiting.withLock { $0 = continuation }
+            racers()
+        }
+    }
+
+    func answer(_ value: T) {
+        waiting.withLock { continuation in
+            continuation?.resume(returning: value)
+            continuation = nil
         }
     }
 }

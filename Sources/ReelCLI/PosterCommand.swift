@@ -40,7 +40,6 @@ struct PosterCommand: AsyncParsableCommand {
             throw ValidationError("--size \(size) is not one of TMDb's sizes (such as w342, w500, original)")
         }
         if let columns, !(4...500).contains(columns) { throw ValidationError("--columns takes 4 to 500") }
-        if let out, out != "-" { try AtomicFile.check(out) }
         if isPerson, backdrop { throw ValidationError("a person has a profile photo, not a backdrop") }
         if !isPerson, case .ids(let keys) = try title.request(), keys.count > 1 { throw ValidationError("poster takes one title; give one id") }
     }
@@ -52,6 +51,10 @@ struct PosterCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withApplication { app in
+            if let out, out != "-" { try AtomicFile.check(out) }
+            if out == "-", isatty(STDOUT_FILENO) == 1 {
+                throw Failure(.usage, "--out - writes the image's bytes to stdout, which is a terminal here; redirect it to a file or give --out FILE")
+            }
             let handle = try global.handle()
             let drawing = out == nil && !global.json && TerminalPictures.capabilities != nil
             let box = drawing ? Self.box(columns: columns, backdrop: backdrop) : (0, 0)
@@ -80,8 +83,8 @@ struct PosterCommand: AsyncParsableCommand {
             try AtomicFile.write(image.bytes, to: out)
             Console.changed("wrote \(out)")
             Console.line("wrote \(image.width)×\(image.height) \(image.format.rawValue) (\(image.size), \(Counted.of(image.bytes.count, "byte"))) to \(out)")
-        } else if drawing, let picture = TerminalPictures.render(image.bytes, columns: box.0, rows: box.1, what: backdrop ? "backdrop" : "image") {
-            TerminalPictures.draw(picture)
+        } else if drawing {
+            TerminalPictures.draw(try TerminalPictures.render(image.bytes, columns: box.0, rows: box.1))
         } else if isatty(STDOUT_FILENO) == 1 && out == nil {
             throw Failure(.usage, "pictures are not drawn at this terminal (REEL_IMAGES=none or TERM=dumb); give --out FILE to save the image (\(image.url))")
         } else {
@@ -90,13 +93,20 @@ struct PosterCommand: AsyncParsableCommand {
     }
 
     /// The cells to draw in: `columns` (else up to 40 for a poster, 80 for a backdrop) within
-    /// the terminal's width, and rows enough for the image's shape.
+    /// the terminal's width, and rows enough for the image's shape, within its height (the
+    /// columns then shrink to keep the shape).
     static func box(columns: Int?, backdrop: Bool) -> (Int, Int) {
         let wanted = columns ?? (backdrop ? 80 : 40)
-        let width = max(4, min(wanted, Terminal.width - 1))
         let cell = TerminalPictures.cell
         let aspect = backdrop ? 16.0 / 9.0 : 2.0 / 3.0
-        let rows = Int((Double(width * cell.width) / aspect / Double(cell.height)).rounded(.up))
+        // Within the terminal both ways: a picture taller than the screen would scroll its top away.
+        let tallest = max(1, Terminal.height - 2)
+        var width = max(4, min(wanted, Terminal.width - 1))
+        var rows = Int((Double(width * cell.width) / aspect / Double(cell.height)).rounded(.up))
+        if rows > tallest {
+            rows = tallest
+            width = max(1, min(width, Int(Double(rows * cell.height) * aspect / Double(cell.width))))
+        }
         return (width, max(1, rows))
     }
 

@@ -37,10 +37,11 @@ struct SettingsCommand: AsyncParsableCommand {
         /// The account's photo drawn in 16 columns, when stdout is a terminal that shows pictures
         /// and the terminal is wide enough for it beside the table.
         private func drawnPhoto(of view: AccountView, _ app: Application) -> RenderedPicture? {
-            guard !noPhoto, TerminalPictures.capabilities != nil, Terminal.width >= 60, view.state.settings.photo != nil else { return nil }
+            // The photo first: without one the terminal is not asked anything.
+            guard !noPhoto, view.state.settings.photo != nil, Terminal.width >= 60, TerminalPictures.capabilities != nil else { return nil }
             do {
                 guard let bytes = try app.photoBytes(in: view) else { return nil }
-                return TerminalPictures.render(bytes, columns: 16, rows: 12, what: "photo")
+                return TerminalPictures.renderOrNote(bytes, columns: 16, rows: min(12, max(1, Terminal.height - 2)), what: "photo")
             } catch {
                 Terminal.notice("the photo is not shown: \((error as? any KindedError)?.summary ?? String(describing: error))")
                 return nil

@@ -55,6 +55,17 @@ enum Terminal {
         return 100
     }()
 
+    /// Rows of the terminal when stdout is one, else `LINES`, else 24 (for pictures, which must
+    /// not be taller than the screen).
+    static let height: Int = {
+        var size = winsize()
+        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 {
+            return Int(size.ws_row)
+        }
+        if let lines = ProcessInfo.processInfo.environment["LINES"].flatMap(Int.init), lines > 0 { return lines }
+        return 24
+    }()
+
     /// A line of prose wrapped at word boundaries to `width` columns (a single long word, such as
     /// a URL, stays whole; CJK text, which has no spaces, breaks between characters).
     static func fit(_ text: String) -> String {

@@ -32,25 +32,36 @@ enum TerminalPictures {
         .filling(width: columns * cell.width, height: rows * cell.height)
     }
 
-    /// `bytes` decoded and rendered into at most `columns` × `rows` cells (the aspect kept);
-    /// nil, with a note saying why, when the image cannot be drawn (a damaged file).
-    static func render(_ bytes: [UInt8], columns: Int, rows: Int, what: String) -> RenderedPicture? {
-        guard let capabilities else { return nil }
+    /// `bytes` decoded and rendered into at most `columns` × `rows` cells (the aspect kept).
+    /// Throws a data failure (65) naming what is wrong when the image cannot be drawn.
+    static func render(_ bytes: [UInt8], columns: Int, rows: Int) throws -> RenderedPicture {
+        guard let capabilities else { throw Failure(.usage, "pictures are not drawn at this terminal") }
         do {
             let picture = try PictureDecoder().decode(bytes, atLeast: (columns * cell.width, rows * cell.height))
             return try PictureRenderer(capabilities: capabilities).render(picture, columns: columns, rows: rows)
+        } catch let error as PictureError {
+            throw Failure(.data, "could not draw the image: \(error)")
+        }
+    }
+
+    /// `render`, or nil with a note saying why (for a picture that is an extra beside text).
+    static func renderOrNote(_ bytes: [UInt8], columns: Int, rows: Int, what: String) -> RenderedPicture? {
+        do {
+            return try render(bytes, columns: columns, rows: rows)
         } catch {
-            Terminal.notice("could not draw the \(what): \(error)")
+            Terminal.notice("the \(what) is not shown: \((error as? any KindedError)?.summary ?? String(describing: error))")
             return nil
         }
     }
 
-    /// The picture alone, then a new line.
+    /// The picture alone; the cursor ends on the line below it (graphics are drawn into rows
+    /// reserved first, as beside text, since kitty leaves the cursor where the picture began and
+    /// sixel wherever the terminal puts it).
     static func draw(_ picture: RenderedPicture) {
         if !picture.lines.isEmpty {
             for line in picture.lines { Console.write(line + Array("\n".utf8)) }
         } else {
-            Console.write(picture.bytes + Array("\n".utf8))
+            draw(picture, beside: [])
         }
     }
 

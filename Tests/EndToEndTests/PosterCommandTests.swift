@@ -50,6 +50,9 @@ import Testing
         try home.fails(["poster", "person", "287", "--size", "w500"], status: 64, "no profile size w500", "w45, w185, h632, original")
         try home.fails(["poster", "movie", "550", "--size", "huge"], status: 64, "--size huge")
         try home.fails(["poster", "person", "287", "--backdrop"], status: 64, "not a backdrop")
+        try home.fails(["poster", "movie", "550", "--out", temporaryDirectory()], status: 64, "directory")
+        try server.fault("kind=status&status=403&count=1&path=/t/p/")
+        try home.fails(["poster", "movie", "550", "--size", "w154"], status: 69, "HTTP 403")
     }
 
     @Test func offlineOnlyTheCacheAnswersAndClearingForgetsTheImages() throws {
@@ -165,6 +168,23 @@ import Testing
         defer { bare.end() }
         try bare.waitFor("exit 0")
         #expect(!(try bare.colouredScreen()).contains("48;2;"), "no picture with --no-poster")
+
+        // A slow image host: the details come after at most 3 s, with a note, and no poster.
+        try server.fault("kind=latency&ms=25000&count=10&path=/t/p/")
+        let started = Date()
+        // (A data directory of its own: the first one has the poster cached.)
+        let slow = try TerminalSession(
+            [Harness.binaries + "/reel", "show", "movie", "550"], environment: environment.merging(["REEL_DATA_DIR": temporaryDirectory("slow")]) { $1 },
+            width: 120, height: 50)
+        defer { slow.end() }
+        let shown = try slow.waitFor("exit 0", seconds: 15)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(shown.contains("Fight Club (1999)") && shown.contains("did not answer within 3 s"), "\(shown)")
+
+        // The bytes of a JPEG are not for a terminal.
+        let raw = try TerminalSession([Harness.binaries + "/reel", "poster", "movie", "550", "--out", "-"], environment: environment, width: 120, height: 20)
+        defer { raw.end() }
+        #expect(try raw.waitFor("exit 64").contains("reel: --out - writes the image's bytes to stdout, which is a terminal here"))
 
         let piped = try home.reel(["show", "movie", "550"], environment: ["COLORTERM": "truecolor"])
         #expect(!piped.stdout.contains("\u{1B}"), "no escape in a pipe")

@@ -65,15 +65,38 @@ public final class ImageClient: Sendable {
         guard let url = configuration.url(path, kind: kind, size: sizeName) else {
             throw CatalogError.notFound(endpoint: "image \(path)")
         }
+        // Only the web: a configuration naming another scheme (a Unix socket, a file) is refused.
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        guard scheme == "https" || scheme == "http" else {
+            throw CatalogError.malformedResponse(endpoint: "/configuration", detail: "the image base URL is not an http(s) URL")
+        }
         let file = path.hasPrefix("/") ? String(path.dropFirst()) : path
         let key = sizeName + "/" + file
         if let cached = try cache?.lookup(key, now: clock()) {
             if let image = try? checked(cached.bytes, url: url, size: sizeName, fromCache: true) { return image }
         }
-        if offline { throw CatalogError.notCached(endpoint: "image \(key)") }
+        if offline {
+            if let other = try otherCachedSize(of: file, kind: kind, wanted: sizeName, configuration) { return other }
+            throw CatalogError.notCached(endpoint: "image \(key)")
+        }
         return try await flights.run(key) {
             try await self.lockedFetch(key: key, url: url, size: sizeName)
         }
+    }
+
+    /// Offline, another size of the same image from the cache: the smallest larger one, else the
+    /// largest smaller one (a poster drawn a little soft beats none).
+    private func otherCachedSize(of file: String, kind: ImageConfiguration.Kind, wanted: String, _ configuration: ImageConfiguration) throws -> FetchedImage? {
+        guard let cache else { return nil }
+        let sizes = configuration.sizes(for: kind)
+        guard let index = sizes.firstIndex(of: wanted) else { return nil }
+        for size in Array(sizes[(index + 1)...]) + sizes[..<index].reversed() {
+            guard let cached = try cache.lookup(size + "/" + file, now: clock()),
+                  let url = configuration.url("/" + file, kind: kind, size: size),
+                  let image = try? checked(cached.bytes, url: url, size: size, fromCache: true) else { continue }
+            return image
+        }
+        return nil
     }
 
     private static func named(_ size: ImageSizeChoice) -> String {
@@ -104,15 +127,19 @@ public final class ImageClient: Sendable {
                 switch response.status {
                 case 200..<300:
                     let image = try checked(response.body, url: url, size: size, fromCache: false)
+                    try decodable(response.body, size: size, url: url)
                     try? cache?.store(key, bytes: response.body, now: clock())
                     return image
                 case 404: throw CatalogError.notFound(endpoint: endpoint)
                 default:
+                    // The image host refusing (401, 403, a redirect not followed) is no mistake of
+                    // the user's: it is unavailable.
                     guard RetryPolicy.isRetryable(status: response.status) else {
-                        throw CatalogError.rejected(endpoint: endpoint, status: response.status, message: nil)
+                        throw CatalogError.unavailable(endpoint: endpoint, reason: "HTTP \(response.status)")
                     }
-                    failure = .unavailable(endpoint: endpoint, reason: "HTTP \(response.status)")
                     wait = response.header("retry-after").flatMap { RetryPolicy.retryAfter($0) }
+                    failure = response.status == 429
+                        ? .rateLimited(endpoint: endpoint, retryAfter: wait) : .unavailable(endpoint: endpoint, reason: "HTTP \(response.status)")
                     if let wait, wait > retry.maximumRetryAfter { throw failure }
                 }
             } catch let transportFailure as TransportFailure {
@@ -123,6 +150,17 @@ public final class ImageClient: Sendable {
             attempt += 1
             guard attempt <= retry.maximumRetries else { throw failure }
             try await Task.sleep(for: wait ?? retry.backoff(attempt: attempt))
+        }
+    }
+
+    /// A fetched image decodes (a JPEG at ⅛ scale, which still reads all its coded data; a PNG
+    /// whole), before it is cached: damage between a whole header and a whole end is found once,
+    /// here, not at every draw.
+    private func decodable(_ bytes: [UInt8], size: String, url: String) throws {
+        do {
+            _ = try decoder.decode(bytes, atLeast: (1, 1))
+        } catch {
+            throw CatalogError.malformedResponse(endpoint: "image \(size)/\(url.split(separator: "/").last ?? "")", detail: error.description)
         }
     }
 

@@ -8,9 +8,11 @@ import Glibc
 /// `fetch.lock` in the image cache's directory, chosen by the image's key, and looks in the cache
 /// again once it holds it; so two commands asking for one poster at once fetch it once, while
 /// different posters are fetched side by side. The byte-range locks are Linux's open file
-/// description locks (`F_OFD_SETLK`): they belong to the open file, so threads of one process
-/// exclude each other too, and the kernel drops them when a process dies (a `kill -9` never
-/// leaves a poster locked). Waiting is bounded: after `maximumWait` the fetch goes ahead unlocked.
+/// description locks (`F_OFD_SETLK`), which the kernel drops when a process dies (a `kill -9`
+/// never leaves a poster locked). They exclude other processes only: within one process the
+/// image client's single flight keeps one fetch per image (two images whose keys share a byte
+/// are simply not kept apart). Waiting is bounded: after `maximumWait`, or when the task is
+/// cancelled, the fetch goes ahead unlocked.
 final class ImageFetchLock: Sendable {
     static let ranges: UInt64 = 1 << 16
     static let maximumWait: Duration = .seconds(30)
@@ -44,7 +46,7 @@ final class ImageFetchLock: Sendable {
         while true {
             if setLock(offset, type: Int16(F_WRLCK)) { return true }
             guard errno == EAGAIN || errno == EACCES || errno == EINTR, clock.now < deadline else { return false }
-            try? await Task.sleep(for: pause)
+            do { try await Task.sleep(for: pause) } catch { return false }
             pause = min(pause * 2, .milliseconds(50))
         }
     }

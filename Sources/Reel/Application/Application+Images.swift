@@ -16,11 +16,12 @@ extension Application {
             guard let id = Int(exactly: key.id) else { throw Failure(.usage, "id \(key.id) is out of range") }
             let paths: (poster: String?, backdrop: String?)
             switch key.mediaType {
+            // As `reel show` asks (credits and videos appended), so one cached answer serves both.
             case .movie:
-                let movie = try await client.movie(id, language: language)
+                let movie = try await client.movie(id, language: language, appending: [.credits, .videos])
                 paths = (movie.posterPath, movie.backdropPath)
             case .tv:
-                let series = try await client.series(id, language: language)
+                let series = try await client.series(id, language: language, appending: [.credits, .videos])
                 paths = (series.posterPath, series.backdropPath)
             }
             if case .backdrop = subject { path = paths.backdrop } else { path = paths.poster }

@@ -1,6 +1,7 @@
 import Failures
 import Files
 import Ledger
+import Pictures
 
 extension Application {
     /// Reads the photo file a person named: at most the photo limit (5 MB) and one byte, whatever
@@ -28,6 +29,11 @@ extension Application {
             reference = try AccountService.photoReference(for: bytes)
         } catch let error as DomainError {
             throw Failure(.usage, "\(source): \(error.description)")
+        }
+        // A photo that could never be drawn (a header claiming a huge picture) is refused now.
+        let limit = PictureDecoder.defaultPixelLimit
+        if let (_, width, height) = try? PictureDecoder().dimensions(of: bytes), width.multipliedReportingOverflow(by: height).partialValue > limit {
+            throw Failure(.usage, "\(source): invalid photo: \(width)×\(height) pixels is more than the limit of \(GroupedDigits.of(limit)) pixels")
         }
         return try change(.changePhoto(reference), for: handle, photo: bytes)
     }
