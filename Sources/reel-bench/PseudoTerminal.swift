@@ -8,7 +8,10 @@ import Glibc
 /// whose controlling terminal is the slave (stdin, stdout and stderr), at a fixed size. Everything
 /// it writes is read from the master and counted (`outputBytes`), so it never blocks on a full
 /// terminal. With `trace`, the app's frame trace (`REEL_UI_TRACE`) comes back on a pipe, fd 3 in
-/// the child, read line by line. Every wait has a deadline; `kill()` ends the child.
+/// the child, read line by line. It answers the primary device attributes (`CSI c`) as xterm
+/// does, without sixel, so a program that asks the terminal what it can show (`reel ui` before it
+/// starts) waits one round trip, as at a real terminal, not for its timeout. Every wait has a
+/// deadline; `kill()` ends the child.
 final class PseudoTerminal {
     let pid: pid_t
     /// CLOCK_MONOTONIC nanoseconds just before the spawn.
@@ -202,7 +205,11 @@ final class PseudoTerminal {
         return got
     }
 
-    /// Reads what the terminal has; the byte count (0 when nothing, or the slave is closed).
+    /// The last two bytes read, for a query split between reads.
+    private var tail: [UInt8] = []
+
+    /// Reads what the terminal has, answering each device attributes query; the byte count (0
+    /// when nothing, or the slave is closed).
     private func readTerminal() -> Int {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         var total = 0
@@ -210,6 +217,10 @@ final class PseudoTerminal {
             let n = chunk.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
             guard n > 0 else { break }
             total += n
+            let seen = tail + chunk[..<n]
+            let queries = (0..<max(0, seen.count - 2)).filter { seen[$0] == 0x1B && seen[$0 + 1] == 0x5B && seen[$0 + 2] == 0x63 }.count
+            for _ in 0..<queries { _ = Array("\u{1B}[?62;22c".utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) } }
+            tail = Array(seen.suffix(2))
         }
         outputBytes += total
         return total

@@ -183,6 +183,20 @@ import Testing
         try terminal.expectTerminalRestored()
     }
 
+    /// Keys typed while `reel ui` asks the terminal what it shows (here nobody answers: the whole
+    /// 150 ms) are read as keys once the app starts, not lost with the answers.
+    @Test func keysTypedWhileTheTerminalIsAskedAreNotLost() throws {
+        var environment = Self.sampleHome()
+        environment["TERM"] = "xterm-256color"
+        let terminal = try RawTerminal([Harness.binaries + "/reel", "ui"], environment: environment, width: 100, height: 30)
+        try terminal.type("5")
+        let asked = try terminal.waitFor("\u{1B}[c")
+        // The Settings tab (curses writes only the cells that change, so a text new to the screen).
+        try terminal.waitFor("account keys", from: asked)
+        try terminal.type("q")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
     @Test func kittyImagesAreDeletedByIdWhenTheyGoAndAllAtTheEnd() throws {
         var environment = Self.sampleHome()
         environment["TERM"] = "xterm-256color"
