@@ -10,8 +10,9 @@ import TerminalGraphics
 /// links are written over what curses drew as OSC 8 hyperlinks, on frames that changed them. The
 /// buffer's pictures are written over the blank cells curses left for them, as `PicturePlan`
 /// says: drawn when they come, taken away when they go (kitty images deleted by id, other rows
-/// written whole again by curses), drawn again where curses wrote over them, the whole frame in
-/// one synchronized update where the terminal has them.
+/// written whole again by curses), drawn again (a kitty image placed again) where curses wrote
+/// over them or may have scrolled them, the whole frame in one synchronized update where the
+/// terminal has them.
 final class CursesScreen {
     enum Event { case key(Key), resized }
 
@@ -122,7 +123,7 @@ final class CursesScreen {
             for row in rewritten { reel_curses_redraw_row(Int32(row)) }
         }
         let changed = Set((0..<buffer.height).filter { before?.rows[$0] != buffer.rows[$0] })
-        let plan = PicturePlan(before: before?.pictures, after: buffer.pictures, rewritten: changed.union(rewritten))
+        let plan = PicturePlan(before: before?.pictures, after: buffer.pictures, written: changed.union(rewritten))
         for row in plan.clearedRows { reel_curses_redraw_row(Int32(row)) }
         for y in changed.sorted() {
             for (x, cell) in buffer.rows[y].enumerated() where !cell.text.isEmpty {
@@ -139,6 +140,7 @@ final class CursesScreen {
             for link in buffer.links { write(link, of: buffer) }
         }
         for draw in plan.draws { self.draw(draw) }
+        for placement in plan.replacements { replace(placement) }
         if synchronized { send(TerminalSequences.synchronizedUpdate(begin: false)) }
     }
 
@@ -167,6 +169,21 @@ final class CursesScreen {
             picture.lines[index].withUnsafeBufferPointer { reel_picture_write($0.baseAddress, $0.count) }
             reel_link_end()
         }
+    }
+
+    /// A kitty image placed again where it is: its placements deleted (its pixels kept, `d=i`),
+    /// then put at its top-left cell (`a=p`, the cursor left where it was).
+    private func replace(_ placement: ScreenBuffer.Placement) {
+        guard case .kitty(let id) = placement.picture.kind else { return }
+        func sequence(_ text: String) -> [UInt8] {
+            let bytes = Array("\u{1B}_G\(text),q=2\u{1B}\\".utf8)
+            return graphics.tmux?.passthrough == true ? TerminalSequences.passthrough(bytes) : bytes
+        }
+        send(sequence("a=d,d=i,i=\(id)"))
+        guard reel_link_begin(Int32(placement.row), Int32(placement.column)) == OK else { return }
+        let put = sequence("a=p,i=\(id),C=1")
+        put.withUnsafeBufferPointer { reel_picture_write($0.baseAddress, $0.count) }
+        reel_link_end()
     }
 
     /// Bytes that are no cell's (a synchronized update's mark, a kitty deletion), sent at once.
