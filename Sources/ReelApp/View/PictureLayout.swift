@@ -32,27 +32,28 @@ enum PictureLayout {
         case (.details(let screen)?, _): return poster(screen, model).map { [$0] } ?? []
         case (.person?, _): return []
         case (nil, .movies), (nil, .series):
+            guard model.showsThumbnails else { return [] }
             let list = model.tab == .movies ? model.movies : model.series
-            let top = ListView.top(count: list.rows.count, cursor: list.cursor, hasTail: ListView.tail(list) != nil, visible: model.visibleListRows)
-            return thumbnails(list.rows.map { $0.posterPath.map(Source.poster) }, top: top, visible: model.visibleListRows, firstRow: 2, model)
+            let visible = model.visibleListRows
+            let top = ListView.top(count: list.rows.count, cursor: list.cursor, hasTail: ListView.tail(list) != nil, visible: visible)
+            return thumbnails(of: list.rows.indices, top: top, visible: visible, firstRow: 2, model) { list.rows[$0].posterPath.map(Source.poster) }
         case (nil, .saved):
             let saved = model.saved
-            guard !saved.showsHistory else { return [] }
+            guard model.showsThumbnails, !saved.showsHistory else { return [] }
             let visible = SavedUpdate.visibleRows(model)
             let top = ListView.top(count: saved.shown.count, cursor: saved.cursor, hasTail: SavedView.tail(saved) != nil, visible: visible)
-            return thumbnails(saved.shown.map { $0.posterPath.map(Source.poster) }, top: top, visible: visible, firstRow: 3, model)
+            return thumbnails(of: saved.shown.indices, top: top, visible: visible, firstRow: 3, model) { saved.shown[$0].posterPath.map(Source.poster) }
         case (nil, .search):
             let search = model.search
-            guard !search.showsDefaultPerson else { return [] }
+            guard model.showsThumbnails, !search.showsDefaultPerson else { return [] }
             let visible = SearchUpdate.resultRows(model)
-            let sources: [Source?] = search.results.map { result in
-                switch result {
+            let top = search.cursor.scrolled(count: search.results.count, visible: visible).top
+            return thumbnails(of: search.results.indices, top: top, visible: visible, firstRow: 3, model) { index in
+                switch search.results[index] {
                 case .title(let row): row.posterPath.map(Source.poster)
                 case .person(let person): person.profilePath.map(Source.profile)
                 }
             }
-            let top = search.cursor.scrolled(count: sources.count, visible: visible).top
-            return thumbnails(sources, top: top, visible: visible, firstRow: 3, model)
         case (nil, .settings): return photo(model).map { [$0] } ?? []
         }
     }
@@ -70,12 +71,14 @@ enum PictureLayout {
         }
     }
 
-    /// The thumbnails of the rows shown (`visible` from `top`), each at the left of its row.
-    private static func thumbnails(_ sources: [Source?], top: Int, visible: Int, firstRow: Int, _ model: AppModel) -> [Box] {
-        guard model.showsThumbnails else { return [] }
-        return (0..<visible).compactMap { offset in
+    /// The thumbnails of the rows shown (`visible` of `rows` from `top`), each at the left of its
+    /// row; only those rows are looked at.
+    private static func thumbnails(
+        of rows: Range<Int>, top: Int, visible: Int, firstRow: Int, _ model: AppModel, source: (Int) -> Source?
+    ) -> [Box] {
+        (0..<visible).compactMap { offset in
             let index = top + offset
-            guard sources.indices.contains(index), let source = sources[index] else { return nil }
+            guard rows.contains(index), let source = source(index) else { return nil }
             return Box(key: source.key, row: firstRow + offset * model.rowHeight, column: 2)
         }
     }
