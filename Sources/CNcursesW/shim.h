@@ -120,6 +120,31 @@ static inline void reel_link_end(void) {
 /// cell's link until the cell is written again, and curses skips cells it thinks unchanged).
 static inline int reel_curses_redraw_row(int row) { return wredrawln(stdscr, row, 1); }
 
+/* ---- Pictures --------------------------------------------------------------------------------
+ * Written like links, after refresh() over cells curses left blank: the cursor saved and moved
+ * (reel_link_begin), the picture's bytes as they are, the cursor restored (reel_link_end).
+ */
+/// `count` bytes as they are (a picture's: SGR and block characters, or a graphics sequence).
+static inline void reel_picture_write(const unsigned char *bytes, size_t count) {
+    if (count > 0) fwrite(bytes, 1, count, stdout);
+}
+
+/// Bytes outside any cell (a synchronized-update mark, a kitty deletion), sent at once.
+static inline void reel_picture_send(const unsigned char *bytes, size_t count) {
+    reel_picture_write(bytes, count);
+    fflush(stdout);
+}
+
+/// Curses never shifts a line's characters with insert/delete-character: a picture's cells
+/// beside the text would move with them.
+static inline void reel_curses_keep_columns(void) { idcok(stdscr, FALSE); }
+
+/// Bytes typed before curses took the terminal, given back to be read as keys first (ungetch
+/// pushes onto the front of the queue, so the last goes first).
+static inline void reel_curses_unread(const unsigned char *bytes, size_t count) {
+    for (size_t i = count; i > 0; i--) ungetch(bytes[i - 1]);
+}
+
 /* ---- Signals --------------------------------------------------------------------------------
  * SIGINT, SIGTERM and SIGHUP from elsewhere end the app as `q` does (the terminal restored): the
  * handler writes the signal's number to the app's wake-up pipe, which is all it does

@@ -90,7 +90,6 @@ struct PosterBench: AsyncParsableCommand {
     private func show(_ reel: String, _ environment: [String: String], poster: Bool) throws -> Double {
         let start = PseudoTerminal.now()
         let terminal = try PseudoTerminal([reel, "show", "movie", "550"] + (poster ? [] : ["--no-poster"]), environment: environment, width: 120, height: 50, trace: false)
-        terminal.answersDeviceAttributes = true
         let status = try terminal.waitForExit(within: 30)
         guard status == 0 else { throw BenchmarkError("reel show exited \(status)") }
         return Double(PseudoTerminal.now() - start) / 1e6

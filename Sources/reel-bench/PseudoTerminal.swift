@@ -8,7 +8,10 @@ import Glibc
 /// whose controlling terminal is the slave (stdin, stdout and stderr), at a fixed size. Everything
 /// it writes is read from the master and counted (`outputBytes`), so it never blocks on a full
 /// terminal. With `trace`, the app's frame trace (`REEL_UI_TRACE`) comes back on a pipe, fd 3 in
-/// the child, read line by line. Every wait has a deadline; `kill()` ends the child.
+/// the child, read line by line. It answers the primary device attributes (`CSI c`) as xterm
+/// does, without sixel, so a program that asks the terminal what it can show (`reel ui` before it
+/// starts) waits one round trip, as at a real terminal, not for its timeout. Every wait has a
+/// deadline; `kill()` ends the child.
 final class PseudoTerminal {
     let pid: pid_t
     /// CLOCK_MONOTONIC nanoseconds just before the spawn.
@@ -23,10 +26,6 @@ final class PseudoTerminal {
     private(set) var ended: UInt64?
     /// The most VmHWM (peak resident memory of the program's own image, KiB) seen by `samplePeak`.
     private(set) var peakKiB = 0
-    /// Answer the primary device attributes query (`CSI c`) as a terminal without sixel or kitty
-    /// graphics does, so a program that asks what the terminal shows (`reel show`) hears back at
-    /// once, as it would from a real terminal, instead of waiting out its timeout.
-    var answersDeviceAttributes = false
 
     init(_ command: [String], environment: [String: String], width: Int, height: Int, trace: Bool) throws {
         // posix_openpt, unlockpt and ptsname as glibc does them on Linux (Swift's Glibc module
@@ -206,7 +205,11 @@ final class PseudoTerminal {
         return got
     }
 
-    /// Reads what the terminal has; the byte count (0 when nothing, or the slave is closed).
+    /// The last two bytes read, for a query split between reads.
+    private var tail: [UInt8] = []
+
+    /// Reads what the terminal has, answering each device attributes query; the byte count (0
+    /// when nothing, or the slave is closed).
     private func readTerminal() -> Int {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         var total = 0
@@ -214,10 +217,10 @@ final class PseudoTerminal {
             let n = chunk.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
             guard n > 0 else { break }
             total += n
-            if answersDeviceAttributes, chunk[..<n].firstRange(of: [0x1B, 0x5B, 0x63]) != nil {
-                let answer = Array("\u{1B}[?62;22c".utf8)
-                _ = answer.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
-            }
+            let seen = tail + chunk[..<n]
+            let queries = (0..<max(0, seen.count - 2)).filter { seen[$0] == 0x1B && seen[$0 + 1] == 0x5B && seen[$0 + 2] == 0x63 }.count
+            for _ in 0..<queries { _ = Array("\u{1B}[?62;22c".utf8).withUnsafeBytes { write(master, $0.baseAddress, $0.count) } }
+            tail = Array(seen.suffix(2))
         }
         outputBytes += total
         return total

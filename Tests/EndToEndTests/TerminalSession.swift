@@ -35,9 +35,21 @@ final class TerminalSession {
         try Self.tmux(["-S", socket, "capture-pane", "-p", "-t", name]).stdout
     }
 
-    /// What the terminal shows now with its colours (SGR sequences) and trailing spaces kept.
+    /// What the terminal shows now, with its colours (`capture-pane -e`: SGR sequences kept).
     func colouredScreen() throws -> String {
-        try Self.tmux(["-S", socket, "capture-pane", "-p", "-e", "-N", "-t", name]).stdout
+        try Self.tmux(["-S", socket, "capture-pane", "-p", "-e", "-t", name]).stdout
+    }
+
+    /// Waits (up to `seconds`) until `done` holds for the coloured screen; the screen then (the
+    /// last one seen, when the time is up: the caller's expectations then say what was wrong).
+    @discardableResult
+    func waitForColours(seconds: Double = 20, until done: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let shown = try colouredScreen()
+            if done(shown) || Date() > deadline { return shown }
+            usleep(50_000)
+        }
     }
 
     /// Waits (up to `seconds`) until the screen holds `text`; the screen then.

@@ -7,6 +7,8 @@ public enum KeyAction: String, CaseIterable, Sendable {
     case movies, series, search, saved, settings
     case nextTab = "next-tab", previousTab = "previous-tab"
     case reload, help, quit
+    /// Thumbnails (small posters) on the rows of lists of titles, on or off.
+    case thumbnails
     // Movies, Series.
     case list, sort, reverse, genres, year, clear
     // Search.
@@ -57,6 +59,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .reload: [.character("r")]
         case .help: [.character("?")]
         case .quit: [.character("q")]
+        case .thumbnails: [.character("p")]
         case .list: [.character("l")]
         case .sort: [.character("o")]
         case .reverse: [.character("O")]

@@ -26,6 +26,8 @@ public struct AppModel: Sendable, Equatable {
     public var quitting = false
     /// Which key does what (`keys.toml`).
     public var keys: KeyBindings
+    /// The posters and photos drawn, and whether the terminal draws any.
+    public var pictures = PictureState()
 
     public init(width: Int, height: Int, account: String, catalog: CatalogKind = .unknown, keys: KeyBindings = .standard) {
         self.width = width
@@ -60,8 +62,20 @@ public struct AppModel: Sendable, Equatable {
 
     public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
 
-    /// How many list rows fit on the screen (a "screen" for paging and ctrl-d).
+    /// How many screen lines the lists have (a "screen" for paging and ctrl-d).
     public var visibleRows: Int { max(1, height - Self.chromeRows) }
+
+    /// List rows show thumbnails: `p` turned them on, and the terminal draws pictures.
+    public var showsThumbnails: Bool { pictures.thumbnails && pictures.available }
+
+    /// The screen lines a row of a list of titles takes: three with thumbnails, else one.
+    public var rowHeight: Int { showsThumbnails ? 3 : 1 }
+
+    /// How many rows of a list of titles fit in `lines` screen lines.
+    public func rowsFitting(_ lines: Int) -> Int { max(1, lines / rowHeight) }
+
+    /// How many rows of a browsed list (Movies, Series) fit on the screen.
+    public var visibleListRows: Int { rowsFitting(visibleRows) }
 
     /// The browsed list of a tab (Movies, Series), if it has one.
     public func browseList(_ tab: Tab) -> BrowseList? {

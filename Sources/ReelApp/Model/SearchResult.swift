@@ -9,11 +9,14 @@ public enum SearchResult: Sendable, Equatable {
         public var name: String
         /// `Acting`, `Directing`.
         public var department: String?
+        /// TMDb's profile path, for the row's thumbnail (`p`).
+        public var profilePath: String?
 
-        public init(id: Int, name: String, department: String? = nil) {
+        public init(id: Int, name: String, department: String? = nil, profilePath: String? = nil) {
             self.id = id
             self.name = name
             self.department = department
+            self.profilePath = profilePath
         }
     }
 
@@ -24,7 +27,7 @@ public enum SearchResult: Sendable, Equatable {
     public init(_ found: SearchReport.Found) {
         switch found {
         case .title(let row): self = .title(TitleRow(row))
-        case .person(let person): self = .person(Person(id: person.id, name: person.name, department: person.knownForDepartment))
+        case .person(let person): self = .person(Person(id: person.id, name: person.name, department: person.knownForDepartment, profilePath: person.profilePath))
         }
     }
 }

@@ -5,6 +5,8 @@ public struct SettingsInfo: Sendable, Equatable {
     public var name: String?
     /// `JPEG 120x80, 12,345 bytes`, `nil` without a photo.
     public var photo: String?
+    /// The photo's SHA-256 (its reference's), which names the picture drawn beside the settings.
+    public var photoDigest: String?
     /// The language tag (`de`) and its name (`German`).
     public var language: String
     public var languageName: String
@@ -26,5 +28,14 @@ public struct SettingsInfo: Sendable, Equatable {
         self.languages = languages
         self.accounts = accounts
         self.about = about
+    }
+
+    /// The same, with the photo's digest.
+    public init(
+        name: String?, photo: String?, photoDigest: String?, language: String, languageName: String, languages: [PickerItem],
+        accounts: [String], about: [PickerItem]
+    ) {
+        self.init(name: name, photo: photo, language: language, languageName: languageName, languages: languages, accounts: accounts, about: about)
+        self.photoDigest = photoDigest
     }
 }

@@ -66,6 +66,8 @@ public struct TitleDetails: Sendable, Equatable {
     public var trailers: [Trailer] = []
     public var posterURL: String?
     public var backdropURL: String?
+    /// TMDb's poster path, for the poster drawn beside the details.
+    public var posterPath: String?
     public var similar: [TitleRow] = []
     public var saved: Bool = false
 
@@ -99,6 +101,7 @@ public struct TitleDetails: Sendable, Equatable {
         trailers = report.trailers.map { Trailer(name: $0.name, url: $0.url) }
         posterURL = report.posterURL
         backdropURL = report.backdropURL
+        posterPath = report.posterPath
         similar = report.similar.map { TitleRow(key: $0.key, title: $0.title, year: $0.year, saved: $0.savedAt != nil) }
         saved = report.savedAt != nil
     }

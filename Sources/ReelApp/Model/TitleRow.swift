@@ -10,14 +10,20 @@ public struct TitleRow: Sendable, Equatable {
     /// TMDb's vote average, `nil` with no votes (or no details).
     public var rating: Double?
     public var saved: Bool
+    /// TMDb's poster path, for the row's thumbnail (`p`).
+    public var posterPath: String?
 
-    public init(key: MediaKey, title: String, year: Int? = nil, genres: [String] = [], rating: Double? = nil, saved: Bool = false) {
+    public init(
+        key: MediaKey, title: String, year: Int? = nil, genres: [String] = [], rating: Double? = nil, saved: Bool = false,
+        posterPath: String? = nil
+    ) {
         self.key = key
         self.title = title
         self.year = year
         self.genres = genres
         self.rating = rating
         self.saved = saved
+        self.posterPath = posterPath
     }
 
     /// A row of a browsed list.
@@ -43,6 +49,6 @@ public struct TitleRow: Sendable, Equatable {
     private init(summary: TitleSummary, saved: Bool) {
         self.init(
             key: summary.key, title: summary.title, year: summary.year, genres: summary.genres.map(\.name),
-            rating: summary.voteCount == 0 ? nil : summary.voteAverage, saved: saved)
+            rating: summary.voteCount == 0 ? nil : summary.voteAverage, saved: saved, posterPath: summary.posterPath)
     }
 }

@@ -1,12 +1,18 @@
 import CNcursesW
 import Glibc
+import TerminalGraphics
 
 /// The terminal under ncursesw: started in raw mode (ctrl-c is a key, so it always reaches the
 /// app), without echo, with keypad keys decoded and reads that never wait; a `ScreenBuffer` is
 /// copied in row by row where it changed, and curses sends the terminal the least it must.
 /// `close()` gives the terminal back as it was (endwin); the driver calls it on every way out.
 /// With `hyperlinks` (and a terminal that can save, move and restore the cursor), the buffer's
-/// links are written over what curses drew as OSC 8 hyperlinks, on frames that changed them.
+/// links are written over what curses drew as OSC 8 hyperlinks, on frames that changed them. The
+/// buffer's pictures are written over the blank cells curses left for them, as `PicturePlan`
+/// says: drawn when they come, taken away when they go (kitty images deleted by id, other rows
+/// written whole again by curses), drawn again (a kitty image placed again) where curses wrote
+/// over them or may have scrolled them, the whole frame in one synchronized update where the
+/// terminal has them.
 final class CursesScreen {
     enum Event { case key(Key), resized }
 
@@ -14,8 +20,11 @@ final class CursesScreen {
     private var open = false
     private let colors: Bool
     private var hyperlinks = false
+    /// How pictures are drawn (`TerminalProbe`'s answer).
+    private let graphics: TerminalCapabilities
 
-    init(colors: Bool, hyperlinks: Bool) throws(TerminalAppError) {
+    init(colors: Bool, hyperlinks: Bool, graphics: TerminalCapabilities) throws(TerminalAppError) {
+        self.graphics = graphics
         setlocale(LC_ALL, "")
         // A dumb terminal has no cursor to move: curses would draw every row on one line.
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
@@ -23,6 +32,7 @@ final class CursesScreen {
             throw .setup("curses cannot drive this terminal (TERM=\(getenv("TERM").map { String(cString: $0) } ?? "unset"))")
         }
         open = true
+        if graphics.mode != .none { reel_curses_keep_columns() }
         self.hyperlinks = hyperlinks && reel_curses_can_link() != 0
         self.colors = colors && has_colors()
         if self.colors {
@@ -36,11 +46,19 @@ final class CursesScreen {
 
     deinit { close() }
 
-    /// Gives the terminal back (endwin); harmless to call twice.
+    /// Gives the terminal back (endwin) without a kitty image left on it; harmless to call twice.
     func close() {
         guard open else { return }
         open = false
+        if graphics.mode == .kitty { send(TerminalSequences.kittyDeleteAll(tmux: graphics.tmux)) }
         endwin()
+    }
+
+    /// Bytes typed before curses took the terminal (while it was asked what it can show), read
+    /// as keys before any typed since.
+    func unread(_ bytes: [UInt8]) {
+        let kept = Array(bytes.prefix(64))
+        kept.withUnsafeBufferPointer { reel_curses_unread($0.baseAddress, $0.count) }
     }
 
     var size: (width: Int, height: Int) { (Int(reel_curses_columns()), Int(reel_curses_rows())) }
@@ -91,29 +109,86 @@ final class CursesScreen {
     }
 
     /// Shows `buffer`: rows that differ from the one shown last are written, then curses updates
-    /// the terminal; then its links, when they changed or a row holding one was written.
+    /// the terminal; then its links, when they changed or a row holding one was written; then its
+    /// pictures (`PicturePlan`).
     func show(_ buffer: ScreenBuffer) {
         if let shown, shown.width != buffer.width || shown.height != buffer.height { self.shown = nil }
         if shown == nil { erase() }
         let before = shown
         // A terminal keeps a cell's link until the cell is written again: rows that lose one are
         // written whole.
+        var rewritten = Set<Int>()
         if hyperlinks, let before {
-            for row in Set(before.links.filter { !buffer.links.contains($0) }.map(\.row)) { reel_curses_redraw_row(Int32(row)) }
+            rewritten = Set(before.links.filter { !buffer.links.contains($0) }.map(\.row))
+            for row in rewritten { reel_curses_redraw_row(Int32(row)) }
         }
-        var changed = Set<Int>()
-        for y in 0..<buffer.height where before?.rows[y] != buffer.rows[y] {
-            changed.insert(y)
+        let changed = Set((0..<buffer.height).filter { before?.rows[$0] != buffer.rows[$0] })
+        let plan = PicturePlan(before: before?.pictures, after: buffer.pictures, written: changed.union(rewritten))
+        for row in plan.clearedRows { reel_curses_redraw_row(Int32(row)) }
+        for y in changed.sorted() {
             for (x, cell) in buffer.rows[y].enumerated() where !cell.text.isEmpty {
                 put(cell, row: y, column: x)
             }
         }
         shown = buffer
+        let synchronized = graphics.synchronizedOutput && !plan.isEmpty
+        if synchronized { send(TerminalSequences.synchronizedUpdate(begin: true)) }
+        if graphics.mode == .kitty { delete(plan) }
         refresh()
         // Links again only where curses may have written over them, or when they changed.
         if hyperlinks, !buffer.links.isEmpty, before?.links != buffer.links || buffer.links.contains(where: { changed.contains($0.row) }) {
             for link in buffer.links { write(link, of: buffer) }
         }
+        for draw in plan.draws { self.draw(draw) }
+        for placement in plan.replacements { replace(placement) }
+        if synchronized { send(TerminalSequences.synchronizedUpdate(begin: false)) }
+    }
+
+    /// The kitty images the plan takes away (all of them on a screen drawn afresh).
+    private func delete(_ plan: PicturePlan) {
+        var bytes = plan.deletesAll ? TerminalSequences.kittyDeleteAll(tmux: graphics.tmux) : []
+        for id in plan.deletions { bytes += TerminalSequences.kittyDelete(imageID: id, tmux: graphics.tmux) }
+        if !bytes.isEmpty { send(bytes) }
+    }
+
+    /// A picture, or some of its rows, at its place: the cursor saved and moved there (terminfo's
+    /// sc and cup), the bytes, the cursor restored. Symbols row by row, each line at its own row;
+    /// a graphics picture whole from its top-left cell.
+    private func draw(_ draw: PicturePlan.Draw) {
+        let placement = draw.placement
+        let picture = placement.picture
+        guard case .symbols = picture.kind else {
+            guard reel_link_begin(Int32(placement.row), Int32(placement.column)) == OK else { return }
+            picture.bytes.withUnsafeBufferPointer { reel_picture_write($0.baseAddress, $0.count) }
+            reel_link_end()
+            return
+        }
+        for row in draw.rows ?? Array(placement.lines) {
+            let index = row - placement.row
+            guard picture.lines.indices.contains(index), reel_link_begin(Int32(row), Int32(placement.column)) == OK else { continue }
+            picture.lines[index].withUnsafeBufferPointer { reel_picture_write($0.baseAddress, $0.count) }
+            reel_link_end()
+        }
+    }
+
+    /// A kitty image placed again where it is: its placements deleted (its pixels kept, `d=i`),
+    /// then put at its top-left cell (`a=p`, the cursor left where it was).
+    private func replace(_ placement: ScreenBuffer.Placement) {
+        guard case .kitty(let id) = placement.picture.kind else { return }
+        func sequence(_ text: String) -> [UInt8] {
+            let bytes = Array("\u{1B}_G\(text),q=2\u{1B}\\".utf8)
+            return graphics.tmux?.passthrough == true ? TerminalSequences.passthrough(bytes) : bytes
+        }
+        send(sequence("a=d,d=i,i=\(id)"))
+        guard reel_link_begin(Int32(placement.row), Int32(placement.column)) == OK else { return }
+        let put = sequence("a=p,i=\(id),C=1")
+        put.withUnsafeBufferPointer { reel_picture_write($0.baseAddress, $0.count) }
+        reel_link_end()
+    }
+
+    /// Bytes that are no cell's (a synchronized update's mark, a kitty deletion), sent at once.
+    private func send(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { reel_picture_send($0.baseAddress, $0.count) }
     }
 
     /// `link`'s cells again, as an OSC 8 hyperlink: the cursor saved and moved there (terminfo's

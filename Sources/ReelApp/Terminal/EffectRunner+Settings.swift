@@ -1,4 +1,5 @@
 import Reel
+import TerminalGraphics
 
 /// The Settings tab's effects, on the use cases `reel settings`, `reel languages`, `reel
 /// accounts`, `reel about` and `reel account delete` call.
@@ -54,7 +55,7 @@ extension EffectRunner {
             "\($0.contentType == "image/png" ? "PNG" : "JPEG") \($0.width)x\($0.height), \(GroupedDigits.of($0.bytes)) bytes"
         }
         return SettingsInfo(
-            name: settings.name?.value, photo: photo, language: settings.language.description, languageName: settings.language.languageName,
+            name: settings.name?.value, photo: photo, photoDigest: settings.photo?.sha256, language: settings.language.description, languageName: settings.language.languageName,
             languages: languages.languages.map { language in
                 let note = languages.sampleCatalog && !language.inSampleCatalog ? " (the sample catalog shows English)" : ""
                 return PickerItem(language.code, "\(language.code)  \(language.name)\(note)")
@@ -64,6 +65,7 @@ extension EffectRunner {
                 PickerItem("data directory", about.dataDirectory + (about.ledgerExists ? "" : " (no ledger yet)")),
                 PickerItem("ledger", about.ledgerDirectory), PickerItem("account keys", about.keysDirectory),
                 PickerItem("sealing", about.usesLibcrypto ? "AES-256-GCM, OpenSSL libcrypto" : "AES-256-GCM, swift-crypto"),
+                PickerItem("pictures", pictures.capabilities.reason),
             ])
     }
 

@@ -7,6 +7,8 @@ struct EffectRunner: Sendable {
     /// The account effects are for: the Settings tab switches it.
     let account: CurrentAccount
     let clock: LocalClock
+    /// Renders pictures the way the terminal shows them.
+    let pictures: PictureMaker
 
     var handle: AccountHandle { account.value }
 
@@ -42,6 +44,8 @@ struct EffectRunner: Sendable {
             return .search(await run(effect))
         case .details(let effect):
             return .details(await run(effect))
+        case .loadPicture(let key):
+            return await run(picture: key)
         }
     }
 

@@ -2,10 +2,13 @@ import CNcursesW
 import Foundation
 import Glibc
 public import Reel
+import TerminalGraphics
 
 /// The terminal app (`reel ui`): owns the terminal for as long as it runs, on a thread of its
 /// own that waits in `poll` for keys, effects' results and signals; runs effects on tasks, so
-/// the screen never waits on the network; restores the terminal on every way out.
+/// the screen never waits on the network; restores the terminal on every way out. Before curses
+/// takes the terminal it is asked what pictures it shows (`TerminalProbe`, at most 150 ms; not
+/// with `REEL_IMAGES=none`).
 public enum TerminalApp {
     /// What the front end parsed: where the data is, whose account, whether to stay offline.
     public struct Options: Sendable {
@@ -37,7 +40,10 @@ public enum TerminalApp {
             Application.Configuration(
                 dataDirectory: options.dataDirectory, offline: options.offline, environment: options.environment,
                 notice: { notice in if notice.routine == nil { inbox.post(.notice(notice.text)) } }))
-        let runner = EffectRunner(application: application, account: CurrentAccount(options.handle), clock: LocalClock())
+        // Asked before curses owns the terminal: its answers come in on the input curses reads.
+        let graphics = TerminalProbe.capabilities(input: STDIN_FILENO, output: STDOUT_FILENO, environment: options.environment)
+        let runner = EffectRunner(
+            application: application, account: CurrentAccount(options.handle), clock: LocalClock(), pictures: PictureMaker(capabilities: graphics))
         let colors = (options.environment["NO_COLOR"] ?? "").isEmpty
         let hyperlinks = Hyperlinks.supported(environment: options.environment)
         let trace = FrameTrace(options.environment)
@@ -64,8 +70,10 @@ public enum TerminalApp {
         inbox: Inbox, runner: EffectRunner, account: String, screen options: (colors: Bool, hyperlinks: Bool), keys: KeyBindings,
         trace: FrameTrace?
     ) throws(TerminalAppError) {
-        let screen = try CursesScreen(colors: options.colors, hyperlinks: options.hyperlinks)
+        let graphics = runner.pictures.capabilities
+        let screen = try CursesScreen(colors: options.colors, hyperlinks: options.hyperlinks, graphics: graphics)
         defer { screen.close() }
+        screen.unread(TerminalProbe.takeTypedAhead())
         reel_catch_signals(inbox.writeEnd)
         reel_catch_winch()
         defer { reel_catch_signals(-1) }
@@ -84,7 +92,9 @@ public enum TerminalApp {
             }
         }
         let size = screen.size
-        var (model, effects) = AppUpdate.start(AppModel(width: size.width, height: size.height, account: account, keys: keys))
+        var first = AppModel(width: size.width, height: size.height, account: account, keys: keys)
+        first.pictures = PictureState(available: graphics.mode != .none, reason: graphics.reason)
+        var (model, effects) = AppUpdate.start(first)
         launch(effects)
         let started = FrameTrace.now()
         screen.show(AppView.draw(model))

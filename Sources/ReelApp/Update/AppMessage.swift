@@ -18,6 +18,10 @@ public enum AppMessage: Sendable, Equatable {
     case search(SearchMessage)
     /// Details, a person, or a save or remove came back (`DetailsUpdate`).
     case details(DetailsMessage)
+    /// A picture asked for (`AppEffect.loadPicture`), rendered for its box.
+    case pictureLoaded(PictureKey, DrawnPicture)
+    /// A picture that cannot be had (offline and not cached, none at TMDb, a damaged file); why.
+    case pictureFailed(PictureKey, reason: String)
     /// A note from the application core.
     case notice(String)
     /// SIGINT, SIGTERM or SIGHUP from elsewhere: end as ctrl-c does.

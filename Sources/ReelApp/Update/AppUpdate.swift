@@ -11,7 +11,8 @@ public enum AppUpdate {
     /// The first model and effects: the status (language, catalog), the account followed for
     /// changes (live), and the first tab's first page.
     public static func start(_ model: AppModel) -> (AppModel, [AppEffect]) {
-        let (next, effects) = filled(model)
+        var (next, effects) = filled(model)
+        effects += PictureUpdate.fill(&next)
         return (next, [.loadStatus, .saved(.watch)] + effects)
     }
 
@@ -33,9 +34,7 @@ public enum AppUpdate {
         case .resized(let width, let height):
             next.width = max(1, width)
             next.height = max(1, height)
-            next.movies.cursor = next.movies.cursor.scrolled(count: next.movies.rows.count, visible: next.visibleRows)
-            next.series.cursor = next.series.cursor.scrolled(count: next.series.rows.count, visible: next.visibleRows)
-            next.saved.refilter(visible: SavedUpdate.visibleRows(next))
+            PictureUpdate.rescrolled(&next)
         case .pageLoaded(let mediaType, let page):
             guard next[list: mediaType].loadingPage == page.page, next[list: mediaType].query == page.query else { break }
             next[list: mediaType] = loaded(page, into: next[list: mediaType])
@@ -53,12 +52,17 @@ public enum AppUpdate {
         case .statusLoaded(let language, let catalog):
             next.status.language = language
             next.status.catalog = catalog
+        case .pictureLoaded(let key, let picture):
+            PictureUpdate.loaded(key, picture, &next)
+        case .pictureFailed(let key, let reason):
+            PictureUpdate.failed(key, reason: reason, &next)
         case .notice(let text):
             next.status.note = text
         case .interrupted:
             next.quitting = true
         }
-        let (filledModel, more) = filled(next)
+        var (filledModel, more) = filled(next)
+        if !filledModel.quitting { more += PictureUpdate.fill(&filledModel) }
         return (filledModel, effects + more)
     }
 
@@ -95,6 +99,7 @@ public enum AppUpdate {
         case .tab: model.tab = model.tab.next
         case .backTab: model.tab = model.tab.previous
         case .character("r"): return reload(&model)
+        case .character("p"): PictureUpdate.toggleThumbnails(&model)
         case .enter: return DetailsUpdate.openSelected(&model)
         default: move(key, &model)
         }
@@ -103,7 +108,7 @@ public enum AppUpdate {
 
     /// The cursor moved by a navigation key on the current tab's list; other keys do nothing.
     private static func move(_ key: Key, _ model: inout AppModel) {
-        let visible = model.visibleRows
+        let visible = model.visibleListRows
         func moved(_ cursor: ListCursor, count: Int) -> ListCursor {
             cursor.moved(for: key, count: count, visible: visible) ?? cursor
         }
@@ -151,7 +156,7 @@ public enum AppUpdate {
             guard model[list: mediaType].genrePicker == nil && model[list: mediaType].yearField == nil else { return (model, []) }
             var list = model[list: mediaType]
             let remaining = list.rows.count - 1 - list.cursor.position
-            guard let page = list.nextPage, remaining < model.visibleRows else { return (model, []) }
+            guard let page = list.nextPage, remaining < model.visibleListRows else { return (model, []) }
             list.loadingPage = page
             model[list: mediaType] = list
             return (model, [.loadPage(mediaType, page: page, query: list.query)])

@@ -46,7 +46,7 @@ enum DetailsUpdate {
         case .character("r"):
             return retry(&model)
         default:
-            let count = lineCount(top, width: model.width)
+            let count = lineCount(top, model)
             switch top {
             case .details(var screen):
                 guard let moved = screen.cursor.moved(for: key, count: count, visible: model.visibleRows) else { return nil }
@@ -61,10 +61,11 @@ enum DetailsUpdate {
         }
     }
 
-    /// The lines a screen's cursor moves over: the details' lines at this width, a filmography's titles.
-    static func lineCount(_ screen: Screen, width: Int) -> Int {
+    /// The lines a screen's cursor moves over: the details' lines at the width they have beside
+    /// the poster, a filmography's titles.
+    static func lineCount(_ screen: Screen, _ model: AppModel) -> Int {
         switch screen {
-        case .details(let screen): screen.details.map { DetailsLayout.lines($0, width: width).count } ?? 0
+        case .details(let screen): screen.details.map { DetailsLayout.lines($0, width: PictureLayout.detailsWidth(screen, model)).count } ?? 0
         case .person(let screen): screen.page?.credits.count ?? 0
         }
     }
@@ -73,7 +74,7 @@ enum DetailsUpdate {
         switch top {
         case .details(let screen):
             guard let details = screen.details else { return [] }
-            let lines = DetailsLayout.lines(details, width: model.width)
+            let lines = DetailsLayout.lines(details, width: PictureLayout.detailsWidth(screen, model))
             guard lines.indices.contains(screen.cursor.position) else { return [] }
             switch lines[screen.cursor.position].target {
             case .person(let id, let name)?: return openPerson(id: id, name: name, &model)

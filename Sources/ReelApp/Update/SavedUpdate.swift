@@ -5,8 +5,11 @@ import Reel
 /// the history pane (`h`), and the list read again when the account changes (live).
 enum SavedUpdate {
     /// Rows of the list on screen: the tab has a line under its heading (the point shown, the
-    /// field typed into, or the keys).
-    static func visibleRows(_ model: AppModel) -> Int { max(1, model.visibleRows - 1) }
+    /// field typed into, or the keys); with thumbnails a row takes three lines.
+    static func visibleRows(_ model: AppModel) -> Int { model.rowsFitting(historyRows(model)) }
+
+    /// Lines of the history pane (one event a line).
+    static func historyRows(_ model: AppModel) -> Int { max(1, model.visibleRows - 1) }
 
     /// What the tab needs when it shows: the list and the history, once.
     static func fill(_ model: inout AppModel) -> [AppEffect] {
@@ -126,7 +129,7 @@ enum SavedUpdate {
     /// what is seen); other keys (`[ ]`, `t`, `u`) are the tab's.
     private static func historyKey(_ key: Key, _ model: inout AppModel) -> [AppEffect]? {
         let history = model.saved.history
-        if let moved = model.saved.historyCursor.navigated(by: key, count: history.count, visible: visibleRows(model)) {
+        if let moved = model.saved.historyCursor.navigated(by: key, count: history.count, visible: historyRows(model)) {
             model.saved.historyCursor = moved
             return []
         }
@@ -219,7 +222,7 @@ enum SavedUpdate {
             model.saved.history = lines
             model.saved.historyLoaded = true
             model.saved.historyError = nil
-            model.saved.historyCursor = model.saved.historyCursor.scrolled(count: lines.count, visible: visibleRows(model))
+            model.saved.historyCursor = model.saved.historyCursor.scrolled(count: lines.count, visible: historyRows(model))
             return model.saved.historyStale ? loadHistory(&model) : []
         case .historyFailed(let why, let from):
             guard from == account else { return [] }

@@ -2,8 +2,12 @@
 /// text, so `q`, `j` and digits neither quit, move nor switch tabs), the debounce by generation,
 /// the type filter (`←` `→`), moving among and opening results, and the default person.
 enum SearchUpdate {
-    /// Rows of the list under the field (the field and the list's heading take two).
+    /// Lines of the list under the field (the field and the list's heading take two): the
+    /// default person's filmography has one title a line.
     static func visibleRows(_ model: AppModel) -> Int { max(1, model.visibleRows - 1) }
+
+    /// Results that fit under the field: with thumbnails a result takes three lines.
+    static func resultRows(_ model: AppModel) -> Int { model.rowsFitting(visibleRows(model)) }
 
     /// A key on the Search tab (no screen open); `nil` when the tab leaves it to the app's keys
     /// (tabs, help, quit).
@@ -46,12 +50,11 @@ enum SearchUpdate {
         case .enter: return open(&model)
         case .character("r"): return retry(&model)
         default:
-            let visible = visibleRows(model)
             if search.showsDefaultPerson {
-                guard let moved = search.defaultCursor.moved(for: key, count: search.rowCount, visible: visible) else { return nil }
+                guard let moved = search.defaultCursor.moved(for: key, count: search.rowCount, visible: visibleRows(model)) else { return nil }
                 model.search.defaultCursor = moved
             } else {
-                guard let moved = search.cursor.moved(for: key, count: search.rowCount, visible: visible) else { return nil }
+                guard let moved = search.cursor.moved(for: key, count: search.rowCount, visible: resultRows(model)) else { return nil }
                 model.search.cursor = moved
             }
             return []

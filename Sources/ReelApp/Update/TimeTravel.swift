@@ -66,7 +66,7 @@ enum TimeTravel {
         model.status.note = nil
         if let version, let index = model.saved.history.firstIndex(where: { $0.version == version }) {
             model.saved.historyCursor = model.saved.historyCursor.moved(
-                to: index, count: model.saved.history.count, visible: SavedUpdate.visibleRows(model))
+                to: index, count: model.saved.history.count, visible: SavedUpdate.historyRows(model))
         }
         return SavedUpdate.load(&model)
     }

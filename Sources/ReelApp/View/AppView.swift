@@ -1,7 +1,8 @@
 import Reel
 
-/// Draws a model into a `ScreenBuffer`: the tab bar, the current tab, the status line, and the
-/// help over them. Pure: the same model always draws the same screen, so layouts are tested as
+/// Draws a model into a `ScreenBuffer`: the tab bar, the current tab, its pictures
+/// (`PictureLayout`), the status line, and the help or a filter over them (a picture they cover
+/// is not placed). Pure: the same model always draws the same screen, so layouts are tested as
 /// text (`ScreenBuffer.lines()`).
 public enum AppView {
     public static func draw(_ model: AppModel) -> ScreenBuffer {
@@ -17,14 +18,35 @@ public enum AppView {
         case (nil, .movies), (nil, .series):
             let list = model.tab == .movies ? model.movies : model.series
             ListView.draw(list, heading: list.query.heading(list.mediaType), model: model, into: &screen)
-            FilterView.draw(list, into: &screen)
         case (nil, .saved): SavedView.draw(model, into: &screen)
         case (nil, .search): SearchView.draw(model, into: &screen)
         case (nil, .settings): SettingsView.draw(model, into: &screen)
         }
+        placePictures(model, &screen)
+        if model.screens.isEmpty, let list = model.browseList(model.tab) { FilterView.draw(list, into: &screen) }
         drawStatus(model, &screen)
         if model.showsHelp { HelpOverlay.draw(model, into: &screen) }
         return screen
+    }
+
+    /// The pictures loaded in their boxes; a box with a caption (the poster, the photo) says
+    /// when its picture is loading or why there is none.
+    private static func placePictures(_ model: AppModel, _ screen: inout ScreenBuffer) {
+        for box in PictureLayout.boxes(model) {
+            switch model.pictures[box.key] {
+            case .drawn(let picture)?:
+                screen.place(picture, key: box.key, row: box.row, column: box.column)
+            case .failed(let why)?:
+                guard let caption = box.caption else { continue }
+                let lines = DisplayWidth.wrap("no \(caption): \(why)", width: box.key.columns, breakingWords: true)
+                for (offset, line) in lines.prefix(box.key.rows).enumerated() {
+                    screen.write(line, row: box.row + offset, column: box.column, limit: box.key.columns, style: CellStyle(.dim))
+                }
+            case .loading?, nil:
+                guard let caption = box.caption else { continue }
+                screen.write("\(caption)…", row: box.row, column: box.column, limit: box.key.columns, style: CellStyle(.dim))
+            }
+        }
     }
 
     private static func drawTooSmall(_ model: AppModel, _ screen: inout ScreenBuffer) {

@@ -3,7 +3,8 @@ import Reel
 /// A title's details over the tabs: the title, year and key on the heading with ★ saved (or how
 /// to save), then `DetailsLayout`'s lines from where the cursor keeps them; the line under the
 /// cursor reversed with `›`, one that links (cast, a similar title) indented; a trailer's,
-/// poster's or backdrop's line recorded as a link to its URL (the cells written).
+/// poster's or backdrop's line recorded as a link to its URL (the cells written). With a poster
+/// (`PictureLayout`) the lines take the width left of it.
 enum DetailsView {
     static func draw(_ screen: DetailsScreen, model: AppModel, into buffer: inout ScreenBuffer) {
         let year = (screen.details?.year).map { " (\($0))" } ?? ""
@@ -28,12 +29,13 @@ enum DetailsView {
             buffer.write(text, row: 2, column: 4, style: screen.error == nil ? CellStyle(.dim) : CellStyle(color: .error))
             return
         }
-        let lines = DetailsLayout.lines(details, width: model.width)
+        let width = PictureLayout.detailsWidth(screen, model)
+        let lines = DetailsLayout.lines(details, width: width)
         let cursor = screen.cursor.scrolled(count: lines.count, visible: model.visibleRows)
         for offset in 0..<model.visibleRows {
             let index = cursor.top + offset
             guard index < lines.count else { break }
-            draw(lines[index], selected: index == cursor.position, row: 2 + offset, width: model.width, into: &buffer)
+            draw(lines[index], selected: index == cursor.position, row: 2 + offset, width: width, into: &buffer)
         }
     }
 

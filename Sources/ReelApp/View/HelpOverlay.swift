@@ -16,6 +16,7 @@ enum HelpOverlay {
             ([.halfDown, .halfUp], "half a screen down, up"),
             ([.pageDown, .pageUp], "a screen down, up"),
             ([.reload], "ask again for what failed; read the list again"),
+            ([.thumbnails], "thumbnails (small posters) on list rows, on or off"),
         ]) + [("enter", "open: details, a person, a cast member, a similar title")]
         let here: [(String, String)]
         if !model.screens.isEmpty {

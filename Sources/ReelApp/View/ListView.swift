@@ -3,22 +3,34 @@ import Reel
 /// A list of titles on screen: a heading with the count, one row per title (cursor `›`, `★`
 /// for saved, title, year, genres, rating; the saved list adds the kind, `SavedView`), and a
 /// last row saying what comes next: a page loading, a page that failed, or the end of the list.
+/// With thumbnails (`p`) each row is three lines tall, room at its left for a small poster
+/// (`PictureLayout` places it).
 enum ListView {
     static func draw(_ list: BrowseList, heading: String, model: AppModel, into screen: inout ScreenBuffer) {
         var count = "\(list.rows.count)"
         if let total = list.totalResults { count += " of \(total)" }
-        let tail: (String, CellStyle)?
-        if let page = list.loadingPage {
-            tail = (page == 1 ? "loading…" : "loading page \(page)…", CellStyle(.dim))
-        } else if let error = list.error {
-            tail = ("page \(list.pagesLoaded + 1) failed: \(error) (r retries)", CellStyle(color: .error))
-        } else if list.isComplete {
-            tail = (list.rows.isEmpty ? "no titles" : "end of the list: TMDb's last page", CellStyle(.dim))
-        } else {
-            tail = nil
-        }
+        let tail = tail(list)
         drawHeading(heading, count: list.rows.isEmpty && list.totalResults == nil ? "" : count + " titles", model: model, into: &screen)
         drawRows(list.rows, cursor: list.cursor, showsType: false, tail: tail, model: model, into: &screen)
+    }
+
+    /// The row below a browsed list: a page loading, a page that failed, the end of the list.
+    static func tail(_ list: BrowseList) -> (String, CellStyle)? {
+        if let page = list.loadingPage {
+            return (page == 1 ? "loading…" : "loading page \(page)…", CellStyle(.dim))
+        } else if let error = list.error {
+            return ("page \(list.pagesLoaded + 1) failed: \(error) (r retries)", CellStyle(color: .error))
+        } else if list.isComplete {
+            return (list.rows.isEmpty ? "no titles" : "end of the list: TMDb's last page", CellStyle(.dim))
+        }
+        return nil
+    }
+
+    /// The first row shown: the cursor's top, except at the last row, where the row below it
+    /// (loading, the end) shows too.
+    static func top(count: Int, cursor: ListCursor, hasTail: Bool, visible: Int) -> Int {
+        guard hasTail, count > 0, cursor.position == count - 1 else { return cursor.top }
+        return max(cursor.top, count + 1 - visible)
     }
 
     static func drawHeading(_ heading: String, count: String, model: AppModel, into screen: inout ScreenBuffer) {
@@ -27,19 +39,18 @@ enum ListView {
         screen.write(count, row: 1, column: countColumn, style: CellStyle(.dim))
     }
 
-    /// The rows from screen row `firstRow`, `visible` of them (the screen's list rows without).
+    /// The rows from screen row `firstRow`, `visible` of them (the rows that fit the screen
+    /// without), each `model.rowHeight` lines tall.
     static func drawRows(
         _ rows: [TitleRow], cursor: ListCursor, showsType: Bool, tail: (String, CellStyle)?, model: AppModel, into screen: inout ScreenBuffer,
         firstRow: Int = 2, visible: Int? = nil
     ) {
-        let visible = visible ?? model.visibleRows
-        var top = cursor.top
-        // At the last row, the row below it (loading, the end) shows too.
-        if tail != nil, !rows.isEmpty, cursor.position == rows.count - 1 { top = max(top, rows.count + 1 - visible) }
-        let columns = RowColumns(width: model.width, showsType: showsType)
+        let visible = visible ?? model.visibleListRows
+        let top = top(count: rows.count, cursor: cursor, hasTail: tail != nil, visible: visible)
+        let columns = RowColumns(width: model.width, showsType: showsType, indent: PictureLayout.thumbnailIndent(model), height: model.rowHeight)
         for offset in 0..<visible {
             let index = top + offset
-            let y = firstRow + offset
+            let y = firstRow + offset * model.rowHeight
             if index < rows.count {
                 columns.draw(rows[index], selected: index == cursor.position, row: y, into: &screen)
             } else if index == rows.count, let (text, style) = tail {

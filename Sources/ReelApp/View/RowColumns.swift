@@ -1,33 +1,51 @@
 import Reel
 
 /// Where a title row's columns go at a screen width: `› ★ ` then the title (what is left), the
-/// kind (saved list), year, genres and rating.
+/// kind (saved list), year, genres and rating. With thumbnails the row is `height` lines tall and
+/// its columns start `indent` further right, past the thumbnail's cells, which are left alone
+/// (not even reversed under the cursor: the picture covers them).
 struct RowColumns {
     let width: Int
     let showsType: Bool
     let genres: Int
     let title: Int
+    let indent: Int
+    let height: Int
 
-    init(width: Int, showsType: Bool) {
+    init(width: Int, showsType: Bool, indent: Int = 0, height: Int = 1) {
         self.width = width
         self.showsType = showsType
+        self.indent = indent
+        self.height = max(1, height)
         genres = width >= 120 ? 32 : width >= 100 ? 26 : 22
         // `› ★ ` (4), title, [2 + kind 6], 2 + year 4, 2 + genres, 2 + rating 3, a margin of 1.
-        title = max(10, width - 4 - (showsType ? 8 : 0) - 6 - (2 + genres) - 5 - 1)
+        title = max(10, width - 4 - indent - (showsType ? 8 : 0) - 6 - (2 + genres) - 5 - 1)
+    }
+
+    /// The row's lines from `y` reversed (the cursor's row), `›` on the first, the thumbnail's
+    /// cells kept as they are.
+    func paintSelected(row y: Int, into screen: inout ScreenBuffer) {
+        let style = CellStyle([.reverse])
+        for line in y..<y + height {
+            if indent == 0 {
+                screen.paint(row: line, count: width - 1, style: style)
+            } else {
+                screen.paint(row: line, count: 2, style: style)
+                screen.paint(row: line, column: 2 + indent, count: width - 3 - indent, style: style)
+            }
+        }
+        screen.write("›", row: y, column: 0, style: style)
     }
 
     func draw(_ item: TitleRow, selected: Bool, row y: Int, into screen: inout ScreenBuffer) {
         let base = selected ? CellStyle([.reverse]) : CellStyle.plain
-        if selected {
-            screen.paint(row: y, count: width - 1, style: base)
-            screen.write("›", row: y, column: 0, style: base)
-        }
+        if selected { paintSelected(row: y, into: &screen) }
         if item.saved {
             var star = base
             star.color = .saved
-            screen.write("★", row: y, column: 2, style: star)
+            screen.write("★", row: y, column: 2 + indent, style: star)
         }
-        var x = 4
+        var x = 4 + indent
         screen.write(item.title, row: y, column: x, limit: title, style: base)
         x += title
         if showsType {

@@ -29,12 +29,12 @@ enum SavedView {
         }
         ListView.drawHeading(heading, count: count, model: model, into: &screen)
         drawLine(saved, model: model, into: &screen)
-        let visible = SavedUpdate.visibleRows(model)
         if saved.showsHistory {
-            HistoryPane.draw(saved, model: model, visible: visible, into: &screen)
+            HistoryPane.draw(saved, model: model, visible: SavedUpdate.historyRows(model), into: &screen)
         } else {
             ListView.drawRows(
-                saved.shown, cursor: saved.cursor, showsType: true, tail: tail(saved), model: model, into: &screen, firstRow: 3, visible: visible)
+                saved.shown, cursor: saved.cursor, showsType: true, tail: tail(saved), model: model, into: &screen, firstRow: 3,
+                visible: SavedUpdate.visibleRows(model))
         }
     }
 
@@ -60,7 +60,7 @@ enum SavedView {
     }
 
     /// The row below the list: loading, a failure, or why it is empty.
-    private static func tail(_ saved: SavedList) -> (String, CellStyle)? {
+    static func tail(_ saved: SavedList) -> (String, CellStyle)? {
         if saved.loading && !saved.loaded { return ("loading…", CellStyle(.dim)) }
         if let error = saved.error { return ("the saved list failed: \(error) (r retries)", CellStyle(color: .error)) }
         guard saved.loaded, saved.shown.isEmpty else { return nil }

@@ -5,7 +5,9 @@ import Reel
 /// text after it. Text is cleaned (`TerminalText.field`) on its way in: catalog text never
 /// reaches the terminal as control sequences. `links` are the cells that link to a URL (a
 /// trailer on the details screen): the driver makes them OSC 8 hyperlinks where the terminal
-/// shows them; they count in equality, so a changed link is drawn again.
+/// shows them; they count in equality, so a changed link is drawn again. `pictures` are the
+/// boxes of blank cells a picture is drawn over (a poster, a thumbnail, a photo): the driver
+/// writes them after curses drew the text, and takes each away when it is no longer there.
 public struct ScreenBuffer: Sendable, Equatable {
     public struct Cell: Sendable, Equatable, Hashable {
         /// One character (with what combines with it); `""` for the right half of a wide one.
@@ -23,10 +25,35 @@ public struct ScreenBuffer: Sendable, Equatable {
         public var url: String
     }
 
+    /// `picture` over its cells from `row`, `column` (they stay blank in `rows`).
+    public struct Placement: Sendable, Equatable {
+        public var row: Int
+        public var column: Int
+        public var key: PictureKey
+        public var picture: DrawnPicture
+
+        public init(row: Int, column: Int, key: PictureKey, picture: DrawnPicture) {
+            self.row = row
+            self.column = column
+            self.key = key
+            self.picture = picture
+        }
+
+        public var columns: Int { picture.columns }
+        /// The screen rows it covers.
+        public var lines: Range<Int> { row..<row + picture.rows }
+
+        /// Whether it covers a cell of `row` in `columns`.
+        func overlaps(row: Int, columns: Range<Int>) -> Bool {
+            lines.contains(row) && columns.overlaps(column..<column + self.columns)
+        }
+    }
+
     public let width: Int
     public let height: Int
     public private(set) var rows: [[Cell]]
     public private(set) var links: [Link] = []
+    public private(set) var pictures: [Placement] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -36,8 +63,8 @@ public struct ScreenBuffer: Sendable, Equatable {
 
     /// Writes `text` on `row` from `column`, within `limit` columns (to the right edge without
     /// one), cut with `…` when it does not fit; returns the columns written. A wide character
-    /// that would straddle the limit is left out (the cell stays blank). A link whose cells it
-    /// writes over (the help over the details) is a link no more.
+    /// that would straddle the limit is left out (the cell stays blank). A link or a picture
+    /// whose cells it writes over (the help over the details) is a link or a picture no more.
     @discardableResult
     public mutating func write(_ text: String, row: Int, column: Int, limit: Int? = nil, style: CellStyle = .plain) -> Int {
         guard row >= 0, row < height, column >= 0, column < width else { return 0 }
@@ -53,8 +80,22 @@ public struct ScreenBuffer: Sendable, Equatable {
             if w == 2 { rows[row][x + 1] = Cell(text: "", style: style) }
             x += w
         }
-        if x > column { links.removeAll { $0.row == row && $0.column < x && column < $0.column + $0.width } }
+        if x > column {
+            links.removeAll { $0.row == row && $0.column < x && column < $0.column + $0.width }
+            pictures.removeAll { $0.overlaps(row: row, columns: column..<x) }
+        }
         return x - column
+    }
+
+    /// Places `picture` (drawn for `key`) with its top-left at `row`, `column`, over cells left
+    /// blank. Placed only whole within the screen, clear of its last column (a terminal's cursor
+    /// stays there after the last cell of a line, one short), and once per screen: the same key
+    /// again (a title listed twice) is not placed twice, as a kitty image is one per id.
+    public mutating func place(_ picture: DrawnPicture, key: PictureKey, row: Int, column: Int) {
+        guard row >= 0, column >= 0, picture.rows > 0, picture.columns > 0, row + picture.rows <= height,
+            column + picture.columns <= width - 1, !pictures.contains(where: { $0.key == key })
+        else { return }
+        pictures.append(Placement(row: row, column: column, key: key, picture: picture))
     }
 
     /// Makes `width` cells of `row` from `column` (text written already) a link to `url`, kept

@@ -20,13 +20,12 @@ enum SearchView {
         } else if search.text.isEmpty {
             buffer.write("/ to type", row: 1, column: fieldColumn, style: CellStyle(.dim))
         }
-        let visible = SearchUpdate.visibleRows(model)
         if search.showsDefaultPerson {
             PersonView.draw(
                 search.defaultPerson, name: "Benedict Cumberbatch", loading: search.defaultPersonLoading, error: search.defaultPersonError,
-                cursor: search.defaultCursor, row: 2, visible: visible, model: model, into: &buffer)
+                cursor: search.defaultCursor, row: 2, visible: SearchUpdate.visibleRows(model), model: model, into: &buffer)
         } else {
-            drawResults(search, visible: visible, model: model, into: &buffer)
+            drawResults(search, visible: SearchUpdate.resultRows(model), model: model, into: &buffer)
         }
     }
 
@@ -58,15 +57,16 @@ enum SearchView {
             heading = "\(count) result\(count == 1 ? "" : "s") for “\(search.resultsText)”" + (search.editing ? " · enter or ↓ to choose" : "")
         }
         buffer.write(heading, row: 2, column: 1, style: style)
-        let columns = RowColumns(width: model.width, showsType: true)
+        let columns = RowColumns(width: model.width, showsType: true, indent: PictureLayout.thumbnailIndent(model), height: model.rowHeight)
         let cursor = search.cursor.scrolled(count: search.results.count, visible: visible)
         for offset in 0..<visible {
             let index = cursor.top + offset
             guard index < search.results.count else { break }
             let selected = index == cursor.position && !search.editing
+            let y = 3 + offset * model.rowHeight
             switch search.results[index] {
-            case .title(let row): columns.draw(row, selected: selected, row: 3 + offset, into: &buffer)
-            case .person(let person): draw(person, selected: selected, columns: columns, row: 3 + offset, into: &buffer)
+            case .title(let row): columns.draw(row, selected: selected, row: y, into: &buffer)
+            case .person(let person): draw(person, selected: selected, columns: columns, row: y, into: &buffer)
             }
         }
     }
@@ -75,11 +75,8 @@ enum SearchView {
     /// department where the genres go.
     private static func draw(_ person: SearchResult.Person, selected: Bool, columns: RowColumns, row y: Int, into buffer: inout ScreenBuffer) {
         let style = selected ? CellStyle([.reverse]) : CellStyle.plain
-        if selected {
-            buffer.paint(row: y, count: columns.width - 1, style: style)
-            buffer.write("›", row: y, column: 0, style: style)
-        }
-        var x = 4
+        if selected { columns.paintSelected(row: y, into: &buffer) }
+        var x = 4 + columns.indent
         buffer.write(person.name, row: y, column: x, limit: columns.title, style: style)
         x += columns.title
         buffer.write("person", row: y, column: x + 2, style: style)

@@ -3,7 +3,8 @@ import Reel
 /// The Settings tab: name, photo, language, account and delete as rows (the one chosen
 /// reversed, a field open on it while typing), a line saying what the keys do there, and below:
 /// a picker while one is open, what a deletion destroyed, or where the data lives and TMDb's
-/// attribution (`reel about`).
+/// attribution (`reel about`). The account's photo, when it has one and the terminal draws
+/// pictures, is at the right of the rows (`PictureLayout.photo`).
 enum SettingsView {
     static func draw(_ model: AppModel, into screen: inout ScreenBuffer) {
         let settings = model.settings
@@ -42,8 +43,9 @@ enum SettingsView {
         let y = 3 + row.rawValue
         let selected = model.settings.row == row && model.settings.picker == nil
         let base = selected ? CellStyle([.reverse]) : CellStyle.plain
+        let end = PictureLayout.settingsTextEnd(model)
         if selected {
-            screen.paint(row: y, count: model.width - 1, style: base)
+            screen.paint(row: y, count: end, style: base)
             screen.write("›", row: y, column: 0, style: base)
         }
         let label: String
@@ -61,7 +63,7 @@ enum SettingsView {
         default: break
         }
         screen.write(label, row: y, column: 2, style: selected ? base : CellStyle(.dim))
-        screen.write(value, row: y, column: 14, limit: model.width - 15, style: base)
+        screen.write(value, row: y, column: 14, limit: end - 14, style: base)
     }
 
     /// What the keys do where the cursor is (or the field asks for).
