@@ -822,9 +822,13 @@ import Testing
         return try Harness.runClean("/usr/bin/script", ["-qec", command, "/dev/null"], environment: env)
     }
 
-    /// What a person sees of `text`: without escape codes and carriage returns.
+    /// What a person sees of `text`: without escape codes (colours, and the questions `reel show`
+    /// asks the terminal about pictures: kitty's APC query, XTVERSION, cell size, device
+    /// attributes, which a terminal answers and never shows) and carriage returns.
     static func visible(_ text: String) -> String {
-        text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression).replacingOccurrences(of: "\r", with: "")
+        text.replacingOccurrences(of: "\u{1B}_[^\u{1B}]*\u{1B}\\\\", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\u{1B}\\[[0-9;?>$]*[A-Za-z]", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\r", with: "")
     }
 
     /// On a colour terminal the same width rule holds: painting a line (a bold title, a dim
