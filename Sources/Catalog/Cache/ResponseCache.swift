@@ -81,25 +81,13 @@ public final class ResponseCache: Sendable {
         self.environment = environment
         self.entries = entries
         self.summaries = summaries
-        self.onDamage = onDamage
+        self.damage = DamageSwitch(what: "the TMDb response cache", advice: Self.damageAdvice, onDamage: onDamage)
     }
 
-    private let onDamage: @Sendable (String) -> Void
-    /// Set once a read or write met damage: the cache is off from then on.
-    private let damaged = Atomic<Bool>(false)
+    private let damage: DamageSwitch
 
-    /// Runs `body` unless the cache is off; damage it meets turns the cache off and is told once.
-    private func guarded<T>(_ off: T, _ body: () throws -> T) throws -> T {
-        guard !damaged.load(ordering: .relaxed) else { return off }
-        do {
-            return try body()
-        } catch let error as LMDBError where error.code.meansDamage {
-            if !damaged.exchange(true, ordering: .relaxed) {
-                onDamage("the TMDb response cache is damaged (\(error.message)); going on without it; \(Self.damageAdvice)")
-            }
-            return off
-        }
-    }
+    /// Runs `body` unless the cache is off; damage it meets turns the cache off, told once.
+    private func guarded<T>(_ off: T, _ body: () throws -> T) throws -> T { try damage.guarded(off, body) }
 
     public func lookup(_ key: String) throws -> CachedResponse? {
         let stored = Self.storageKey(key)

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// Images over HTTP: a client of its own (TMDb's image host is not the API host), no credentials
 /// ever (the image host needs none, so a token never travels to it), a few pooled connections,
@@ -9,27 +8,11 @@ import Synchronization
 public final class HTTPImageTransport: ImageTransport {
     /// 25 MB: TMDb's largest originals are a few megabytes.
     public static let maximumBodyBytes = 25 << 20
-    private let configuration: HTTPClient.Configuration
-    private let started = Mutex<HTTPClient?>(nil)
-    private let timeout: TimeAmount
+    private let http: LazyHTTPClient
 
     public init(maxConnections: Int, timeout: Duration = .seconds(20)) {
-        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maxConnections))
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout = .init(connect: .seconds(5), read: self.timeout)
-        configuration.httpVersion = .http1Only
-        configuration.redirectConfiguration = .follow(max: 3, allowCycles: false)
-        self.configuration = configuration
-    }
-
-    private var client: HTTPClient {
-        started.withLock { started in
-            if let started { return started }
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            started = client
-            return client
+        http = LazyHTTPClient(maxConnections: maxConnections, timeout: timeout) { configuration in
+            configuration.redirectConfiguration = .follow(max: 3, allowCycles: false)
         }
     }
 
@@ -39,7 +22,7 @@ public final class HTTPImageTransport: ImageTransport {
         outgoing.headers.add(name: "Accept", value: "image/jpeg, image/png")
         outgoing.headers.add(name: "User-Agent", value: "reel")
         do {
-            let response = try await client.execute(outgoing, timeout: timeout)
+            let response = try await http.client.execute(outgoing, timeout: http.timeout)
             let body = try await response.body.collect(upTo: Self.maximumBodyBytes)
             var headers: [String: String] = [:]
             for (name, value) in response.headers { headers[name.lowercased()] = value }
@@ -51,8 +34,5 @@ public final class HTTPImageTransport: ImageTransport {
         }
     }
 
-    public func shutdown() async {
-        guard let client = started.withLock({ $0 }) else { return }
-        try? await client.shutdown()
-    }
+    public func shutdown() async { await http.shutdown() }
 }

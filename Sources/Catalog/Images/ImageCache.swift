@@ -31,8 +31,7 @@ public final class ImageCache: Sendable {
     private let recency: Database<[UInt8], [UInt8]>
     private let age: Database<[UInt8], [UInt8]>
     private let totals: Database<String, UInt64>
-    private let onDamage: @Sendable (String) -> Void
-    private let damaged = Atomic<Bool>(false)
+    private let damage: DamageSwitch
 
     /// The cap from `REEL_IMAGE_CACHE_MB` (a positive whole number of megabytes), else 200 MB.
     public static func capBytes(environment: [String: String]) -> Int {
@@ -69,21 +68,11 @@ public final class ImageCache: Sendable {
         self.recency = recency
         self.age = age
         self.totals = totals
-        self.onDamage = onDamage
+        self.damage = DamageSwitch(what: "the image cache", advice: Self.damageAdvice, onDamage: onDamage)
     }
 
     /// Runs `body` unless the cache is off; damage it meets turns the cache off, told once.
-    private func guarded<T>(_ off: T, _ body: () throws -> T) throws -> T {
-        guard !damaged.load(ordering: .relaxed) else { return off }
-        do {
-            return try body()
-        } catch let error as LMDBError where error.code.meansDamage {
-            if !damaged.exchange(true, ordering: .relaxed) {
-                onDamage("the image cache is damaged (\(error.message)); going on without it; \(Self.damageAdvice)")
-            }
-            return off
-        }
-    }
+    private func guarded<T>(_ off: T, _ body: () throws -> T) throws -> T { try damage.guarded(off, body) }
 
     /// The image stored under `key`, unless it is older than six months; a hit counts as a use.
     public func lookup(_ key: String, now: Int64) throws -> CachedImage? {

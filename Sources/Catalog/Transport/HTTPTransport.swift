@@ -14,9 +14,7 @@ import Synchronization
 public final class HTTPTransport: CatalogTransport {
     public let baseURL: String
     private let credentials: Credentials
-    private let configuration: HTTPClient.Configuration
-    private let started = Mutex<HTTPClient?>(nil)
-    private let timeout: TimeAmount
+    private let http: LazyHTTPClient
     private let userAgent: String
     private static let maximumBodyBytes = 32 << 20
 
@@ -27,28 +25,9 @@ public final class HTTPTransport: CatalogTransport {
     public init(baseURL: String, credentials: Credentials, maxConnections: Int, timeout: Duration = .seconds(20), userAgent: String = "reel") {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.credentials = credentials
-        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
         self.userAgent = userAgent
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(
-            idleTimeout: .seconds(60),
-            concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maxConnections)
-        )
-        // A refused connection fails the request at once; Reel's own retry policy decides what
-        // happens next (AsyncHTTPClient would otherwise keep trying until the deadline).
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.timeout = .init(connect: .seconds(5), read: self.timeout)
-        configuration.decompression = .enabled(limit: .ratio(50))
-        configuration.httpVersion = .http1Only
-        self.configuration = configuration
-    }
-
-    private var client: HTTPClient {
-        started.withLock { started in
-            if let started { return started }
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            started = client
-            return client
+        http = LazyHTTPClient(maxConnections: maxConnections, timeout: timeout) { configuration in
+            configuration.decompression = .enabled(limit: .ratio(50))
         }
     }
 
@@ -64,7 +43,7 @@ public final class HTTPTransport: CatalogTransport {
         if case .bearer(let token) = credentials { outgoing.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let ifNoneMatch { outgoing.headers.add(name: "If-None-Match", value: ifNoneMatch) }
         do {
-            let response = try await client.execute(outgoing, timeout: timeout)
+            let response = try await http.client.execute(outgoing, timeout: http.timeout)
             let body = try await response.body.collect(upTo: Self.maximumBodyBytes)
             var headers: [String: String] = [:]
             for (name, value) in response.headers { headers[name.lowercased()] = value }
@@ -74,10 +53,7 @@ public final class HTTPTransport: CatalogTransport {
         }
     }
 
-    public func shutdown() async {
-        guard let client = started.withLock({ $0 }) else { return }
-        try? await client.shutdown()
-    }
+    public func shutdown() async { await http.shutdown() }
 
     /// Maps AsyncHTTPClient's, NIO's and NIOSSL's errors to what a user can act on, by the
     /// error's type and code (never by the words of its description, which change between

@@ -1,0 +1,41 @@
+import AsyncHTTPClient
+import NIOCore
+import Synchronization
+
+/// One AsyncHTTPClient for a transport, made with Reel's rules and started by the first request
+/// (a command answered from a cache never starts NIO's event loops): pooled keep-alive HTTP/1.1
+/// connections, at most `maxConnections` per host, a refused connection failing at once (Reel's
+/// retry policy decides what happens next; AsyncHTTPClient would otherwise keep trying until the
+/// deadline), and a read timeout for the whole request.
+final class LazyHTTPClient: Sendable {
+    let timeout: TimeAmount
+    private let configuration: HTTPClient.Configuration
+    private let started = Mutex<HTTPClient?>(nil)
+
+    init(maxConnections: Int, timeout: Duration, adjust: (inout HTTPClient.Configuration) -> Void = { _ in }) {
+        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maxConnections))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = .init(connect: .seconds(5), read: self.timeout)
+        configuration.httpVersion = .http1Only
+        adjust(&configuration)
+        self.configuration = configuration
+    }
+
+    /// The client, started on first use.
+    var client: HTTPClient {
+        started.withLock { started in
+            if let started { return started }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            started = client
+            return client
+        }
+    }
+
+    /// Shuts the client down if it was started.
+    func shutdown() async {
+        guard let client = started.withLock({ $0 }) else { return }
+        try? await client.shutdown()
+    }
+}
