@@ -135,6 +135,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.data + "/images"))
     }
 
+    /// A damaged image cache: `cache stats` still shows the answers, then one line naming the
+    /// cure (65); pictures are fetched without the cache meanwhile; `clear --images` cures it.
+    @Test func aDamagedImageCacheIsOneLineWithItsCure() throws {
+        let server = try FakeTMDbProcess()
+        let home = Home(server: server)
+        #expect(try home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/p.jpg"]).status == 0)
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: home.data + "/images/data.mdb"))
+        try file.write(contentsOf: Data(repeating: 0xAB, count: 16384))
+        try file.close()
+        let stats = try home.reel(["cache", "stats"])
+        #expect(stats.status == 65, "\(stats.stderr)")
+        #expect(stats.stdout.contains("answers"), "\(stats.stdout)")
+        #expect(CatalogCommandTests.lines(stats.stderr).count == 1 && stats.stderr.contains("reel cache clear --images"), "\(stats.stderr)")
+        let poster = try home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/q.jpg"])
+        #expect(poster.status == 0 && poster.stderr.contains("image cache"), "\(poster.stderr)")
+        #expect(try home.reel(["cache", "clear", "--images"]).status == 0)
+        #expect(try home.reel(["cache", "stats"]).status == 0)
+        let odd = try home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/r.jpg"], environment: ["REEL_IMAGE_CACHE_MB": "lots"])
+        #expect(odd.status == 0 && odd.stderr.contains("REEL_IMAGE_CACHE_MB=lots is not a whole number"), "\(odd.stderr)")
+    }
+
     @Test func theSampleCatalogDrawsItsArtWithNoNetwork() throws {
         let home = Home()
         let out = try home.json(["poster", "movie", "550", "--size", "w154"], schema: "poster.schema.json")

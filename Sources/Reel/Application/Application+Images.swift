@@ -68,6 +68,10 @@ extension Application {
             return ImageClient(catalog: catalog, transport: SampleImageTransport(), cache: nil)
         }
         let notice: @Sendable (String) -> Void = { [configuration] in configuration.notice(Notice($0)) }
+        if let value = configuration.environment["REEL_IMAGE_CACHE_MB"], ImageCache.capBytes(environment: configuration.environment) == ImageCache.defaultCapBytes,
+           value != String(ImageCache.defaultCapBytes >> 20) {
+            notice("REEL_IMAGE_CACHE_MB=\(value) is not a whole number of megabytes (1 or more); the image cache keeps to 200 MB")
+        }
         let cache: ImageCache?
         do {
             cache = try ImageCache.open(
