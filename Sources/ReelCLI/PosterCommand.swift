@@ -98,7 +98,7 @@ struct PosterCommand: AsyncParsableCommand {
     static func box(columns: Int?, backdrop: Bool) -> (Int, Int) {
         let wanted = columns ?? (backdrop ? 80 : 40)
         let cell = TerminalPictures.cell
-        let aspect = backdrop ? 16.0 / 9.0 : 2.0 / 3.0
+        let aspect = ImageSizeChoice.aspect(of: backdrop ? .backdrop : .poster)
         // Within the terminal both ways: a picture taller than the screen would scroll its top away.
         let tallest = max(1, Terminal.height - 2)
         var width = max(4, min(wanted, Terminal.width - 1))

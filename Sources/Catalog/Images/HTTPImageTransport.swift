@@ -22,11 +22,7 @@ public final class HTTPImageTransport: ImageTransport {
         outgoing.headers.add(name: "Accept", value: "image/jpeg, image/png")
         outgoing.headers.add(name: "User-Agent", value: "reel")
         do {
-            let response = try await http.client.execute(outgoing, timeout: http.timeout)
-            let body = try await response.body.collect(upTo: Self.maximumBodyBytes)
-            var headers: [String: String] = [:]
-            for (name, value) in response.headers { headers[name.lowercased()] = value }
-            return TransportResponse(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
+            return try await http.response(to: outgoing, maximumBody: Self.maximumBodyBytes)
         } catch is NIOTooManyBytesError {
             throw TransportFailure.other("the image is larger than \(Self.maximumBodyBytes >> 20) MB")
         } catch {

@@ -43,11 +43,7 @@ public final class HTTPTransport: CatalogTransport {
         if case .bearer(let token) = credentials { outgoing.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let ifNoneMatch { outgoing.headers.add(name: "If-None-Match", value: ifNoneMatch) }
         do {
-            let response = try await http.client.execute(outgoing, timeout: http.timeout)
-            let body = try await response.body.collect(upTo: Self.maximumBodyBytes)
-            var headers: [String: String] = [:]
-            for (name, value) in response.headers { headers[name.lowercased()] = value }
-            return TransportResponse(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
+            return try await http.response(to: outgoing, maximumBody: Self.maximumBodyBytes)
         } catch {
             throw Self.failure(from: error)
         }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import NIOCore
+import NIOHTTP1
 import Synchronization
 
 /// One AsyncHTTPClient for a transport, made with Reel's rules and started by the first request
@@ -31,6 +32,16 @@ final class LazyHTTPClient: Sendable {
             started = client
             return client
         }
+    }
+
+    /// Sends `request` and reads the whole answer, its body up to `maximumBody` bytes (more is
+    /// AsyncHTTPClient's `NIOTooManyBytesError`). Errors are the client's own: callers map them.
+    func response(to request: HTTPClientRequest, maximumBody: Int) async throws -> TransportResponse {
+        let response = try await client.execute(request, timeout: timeout)
+        let body = try await response.body.collect(upTo: maximumBody)
+        var headers: [String: String] = [:]
+        for (name, value) in response.headers { headers[name] = value }
+        return TransportResponse(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
     }
 
     /// Shuts the client down if it was started.
