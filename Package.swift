@@ -92,6 +92,7 @@ let package = Package(
             name: "Catalog",
             dependencies: [
                 "Failures", "Files", "JSONKit", "Ledger", "LMDB", "Pictures",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -21,12 +21,12 @@ public struct CachedSummary: Sendable, Equatable {
 
     public func isFresh(at now: Int64) -> Bool { now < expiresAt }
 
-    private static let magic: [UInt8] = [0x52, 0x53, 0x01]  // "RS", format 1
+    private static let magic: [UInt8] = [0x52, 0x53, 0x02]  // "RS", format 2 (format 1 had no IMDb id)
 
     /// `RS 01 | storedAt i64 | expiresAt i64 | u16 key | u8 media (0 movie, 1 tv) | id i64 |
     /// u16 title | u8 has-original [u16 original] | u16 year (0: none) u8 month u8 day |
     /// u16 genres × (i64 id, u16 name) | voteAverage f64 bits | voteCount i64 | popularity f64 bits |
-    /// u8 has-poster [u16 poster]`, big-endian. Strings are UTF-8 with their byte count.
+    /// u8 has-poster [u16 poster] | u8 has-imdb [u16 imdb]`, big-endian. Strings are UTF-8 with their byte count.
     func encoded() -> [UInt8] {
         var out = Self.magic
         out.reserveCapacity(96 + key.utf8.count + summary.title.utf8.count * 2 + summary.genres.count * 24)
@@ -61,6 +61,7 @@ public struct CachedSummary: Sendable, Equatable {
         int64(Int64(s.voteCount))
         int64(Int64(bitPattern: s.popularity.bitPattern))
         optional(s.posterPath)
+        optional(s.imdbID)
         return out
     }
 
@@ -98,13 +99,13 @@ public struct CachedSummary: Sendable, Equatable {
             genres.append(Genre(id: Int(id), name: name))
         }
         guard let average = reader.int64(), let votes = reader.int64(), let popularity = reader.int64(),
-              let poster = reader.optionalString16(), reader.isAtEnd else { return nil }
+              let poster = reader.optionalString16(), let imdb = reader.optionalString16(), reader.isAtEnd else { return nil }
         self.init(
             key: key, storedAt: stored, expiresAt: expires,
             summary: DetailsSummary(
                 key: mediaKey, title: title, originalTitle: original, date: date, genres: genres,
                 voteAverage: Double(bitPattern: UInt64(bitPattern: average)), voteCount: Int(votes),
-                popularity: Double(bitPattern: UInt64(bitPattern: popularity)), posterPath: poster
+                popularity: Double(bitPattern: UInt64(bitPattern: popularity)), posterPath: poster, imdbID: imdb
             )
         )
     }

@@ -18,6 +18,8 @@ public final class ResponseCache: Sendable {
     private let environment: Environment
     private let entries: Database<String, [UInt8]>
     private let summaries: Database<String, [UInt8]>
+    /// OMDb's scores of each title asked for (`OMDbScores`), by IMDb id.
+    private let omdbScores: Database<String, [UInt8]>
 
     /// What to do about a damaged cache, at the end of the line that reports it.
     public static let damageAdvice = "run 'reel cache clear'"
@@ -37,7 +39,8 @@ public final class ResponseCache: Sendable {
         environment.adviseOnDamage(damageAdvice)
         return ResponseCache(
             path: directory, environment: environment,
-            entries: try environment.database(named: "responses"), summaries: try environment.database(named: "summaries"), onDamage: onDamage
+            entries: try environment.database(named: "responses"), summaries: try environment.database(named: "summaries"),
+            omdbScores: try environment.database(named: "omdb-scores"), onDamage: onDamage
         )
     }
 
@@ -75,8 +78,9 @@ public final class ResponseCache: Sendable {
 
     private init(
         path: String, environment: Environment, entries: Database<String, [UInt8]>, summaries: Database<String, [UInt8]>,
-        onDamage: @escaping @Sendable (String) -> Void
+        omdbScores: Database<String, [UInt8]>, onDamage: @escaping @Sendable (String) -> Void
     ) {
+        self.omdbScores = omdbScores
         self.path = path
         self.environment = environment
         self.entries = entries
@@ -130,6 +134,31 @@ public final class ResponseCache: Sendable {
         }
     }
 
+    /// The OMDb scores stored for `imdbIDs`, whatever their age, in order (nil where none), read
+    /// in one transaction.
+    public func omdbScores(_ imdbIDs: [String]) throws -> [OMDbScores?] {
+        try guarded(imdbIDs.map { _ in nil }) {
+            try environment.read { txn in
+                try imdbIDs.map { id in
+                    try txn.withValue(omdbScores, id) { bytes in bytes.flatMap { OMDbScores(decoding: $0, imdbID: id) } }
+                }
+            }
+        }
+    }
+
+    /// Stores an OMDb answer and its scores in one write transaction.
+    public func store(_ entry: CachedResponse, scores: OMDbScores) throws {
+        let stored = Self.storageKey(entry.key)
+        let bytes = entry.encoded()
+        let compact = scores.encoded()
+        try guarded(()) {
+            try environment.write { txn in
+                try txn.put(entries, stored, bytes)
+                try txn.put(omdbScores, scores.imdbID, compact)
+            }
+        }
+    }
+
     /// Removes every answer and every summary; answers how many answers there were.
     @discardableResult
     public func clear() throws -> Int {
@@ -137,6 +166,7 @@ public final class ResponseCache: Sendable {
             let n = try txn.count(entries)
             try txn.clear(entries)
             try txn.clear(summaries)
+            try txn.clear(omdbScores)
             return n
         }
     }

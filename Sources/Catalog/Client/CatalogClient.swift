@@ -21,7 +21,8 @@ public final class CatalogClient: Sendable {
     public let offline: Bool
     public let limits: CatalogLimits
     private let transport: any CatalogTransport
-    let cache: ResponseCache?
+    /// The response cache (the OMDb client keeps its answers there too).
+    public let cache: ResponseCache?
     private let credentials: Credentials?
     private let limiter: RateLimiter
     private let slots: RequestSlots

@@ -13,7 +13,7 @@ extension CredentialStore.StoreError: KindedError {
         case .unreadable(let path, let reason): "the credentials file \(path) \(reason)"
         case .unwritable(let path, let reason): "cannot write \(path): \(reason)"
         case .empty: "no credential given"
-        case .malformed(let source): CredentialStore.malformedCredential("in \(source)")
+        case .malformed(let source, let service): CredentialStore.malformedCredential("in \(source)", service: service)
         }
     }
 }
@@ -21,8 +21,8 @@ extension CredentialStore.StoreError: KindedError {
 extension CredentialStore {
     /// Why a credential (`place`: "in TMDB_API_TOKEN", "on standard input") is refused, without a
     /// word of the credential itself.
-    public static func malformedCredential(_ place: String) -> String {
-        "the TMDb credential \(place) holds a space, a line break or another character no credential has "
-            + "(it is one line of printable ASCII); nothing was sent to TMDb"
+    public static func malformedCredential(_ place: String, service: String = "TMDb") -> String {
+        "the \(service) \(service == "TMDb" ? "credential" : "key") \(place) holds a space, a line break or another character no credential has "
+            + "(it is one line of printable ASCII); nothing was sent to \(service)"
     }
 }

@@ -15,11 +15,14 @@ public struct DetailsSummary: Sendable, Hashable {
     public let voteCount: Int
     public let popularity: Double
     public let posterPath: String?
+    /// The IMDb id (OMDb's facts are found by it), when TMDb knows it.
+    public let imdbID: String?
 
     public init(
         key: MediaKey, title: String, originalTitle: String?, date: TMDbDate?, genres: [Genre],
-        voteAverage: Double, voteCount: Int, popularity: Double, posterPath: String?
+        voteAverage: Double, voteCount: Int, popularity: Double, posterPath: String?, imdbID: String? = nil
     ) {
+        self.imdbID = imdbID
         self.key = key
         self.title = title
         self.originalTitle = originalTitle
@@ -35,12 +38,12 @@ public struct DetailsSummary: Sendable, Hashable {
     public init?(_ m: MovieDetails) {
         guard let key = try? MediaKey(.movie, Int64(m.id)) else { return nil }
         self.init(key: key, title: m.title, originalTitle: m.originalTitle, date: m.releaseDate, genres: m.genres,
-                  voteAverage: m.voteAverage, voteCount: m.voteCount, popularity: m.popularity, posterPath: m.posterPath)
+                  voteAverage: m.voteAverage, voteCount: m.voteCount, popularity: m.popularity, posterPath: m.posterPath, imdbID: m.imdbID)
     }
 
     public init?(_ s: SeriesDetails) {
         guard let key = try? MediaKey(.tv, Int64(s.id)) else { return nil }
         self.init(key: key, title: s.name, originalTitle: s.originalName, date: s.firstAirDate, genres: s.genres,
-                  voteAverage: s.voteAverage, voteCount: s.voteCount, popularity: s.popularity, posterPath: s.posterPath)
+                  voteAverage: s.voteAverage, voteCount: s.voteCount, popularity: s.popularity, posterPath: s.posterPath, imdbID: s.imdbID)
     }
 }

@@ -33,6 +33,7 @@ public struct MovieDetails: Decodable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case id, title, overview, tagline, runtime, status, genres, popularity, budget, revenue, homepage, adult
         case videos, credits, similar
+        case externalIDs = "external_ids"
         case imdbID = "imdb_id", originalTitle = "original_title", originalLanguage = "original_language"
         case releaseDate = "release_date", voteAverage = "vote_average", voteCount = "vote_count"
         case posterPath = "poster_path", backdropPath = "backdrop_path", originCountry = "origin_country"
@@ -43,7 +44,7 @@ public struct MovieDetails: Decodable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(Int.self, forKey: .id)
-        imdbID = try c.text(.imdbID)
+        imdbID = try c.text(.imdbID) ?? (try? c.decodeIfPresent(ExternalIDs.self, forKey: .externalIDs))??.imdbID
         title = try c.string(.title)
         originalTitle = try c.text(.originalTitle)
         originalLanguage = try c.text(.originalLanguage)

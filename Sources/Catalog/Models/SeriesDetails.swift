@@ -36,10 +36,13 @@ public struct SeriesDetails: Decodable, Sendable, Hashable {
     public let videos: VideoList?
     public let credits: Credits?
     public let similar: Page<SeriesSummary>?
+    /// From `external_ids`, when it was appended.
+    public let imdbID: String?
 
     enum CodingKeys: String, CodingKey {
         case id, name, overview, tagline, status, type, genres, popularity, homepage, languages, networks, seasons, adult
         case videos, credits, similar
+        case externalIDs = "external_ids"
         case originalName = "original_name", originalLanguage = "original_language"
         case firstAirDate = "first_air_date", lastAirDate = "last_air_date", episodeRunTime = "episode_run_time"
         case numberOfSeasons = "number_of_seasons", numberOfEpisodes = "number_of_episodes"
@@ -87,5 +90,6 @@ public struct SeriesDetails: Decodable, Sendable, Hashable {
         videos = try c.decodeIfPresent(VideoList.self, forKey: .videos)
         credits = try c.decodeIfPresent(Credits.self, forKey: .credits)
         similar = try c.decodeIfPresent(Page<SeriesSummary>.self, forKey: .similar)
+        imdbID = (try? c.decodeIfPresent(ExternalIDs.self, forKey: .externalIDs))??.imdbID
     }
 }

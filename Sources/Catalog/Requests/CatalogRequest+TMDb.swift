@@ -5,6 +5,8 @@ extension CatalogRequest {
     /// Sub-requests folded into a details request with `append_to_response`.
     public enum Appendix: String, Sendable, CaseIterable, Comparable {
         case credits, similar, videos
+        /// The title's ids elsewhere: the IMDb id OMDb is asked by.
+        case externalIDs = "external_ids"
 
         public static func < (a: Appendix, b: Appendix) -> Bool { a.rawValue < b.rawValue }
     }
@@ -26,10 +28,11 @@ extension CatalogRequest {
         ])
     }
 
-    /// `details` (without appendix) of each of `keys`, in order: their shared query is built once.
+    /// `details` of each of `keys`, in order, with their `external_ids` (the IMDb id a list's
+    /// OMDb scores are found by): their shared query is built once.
     static func details(of keys: [MediaKey], language: String) -> [CatalogRequest] {
         guard let first = keys.first else { return [] }
-        let shared = details(first.mediaType, id: Int(first.id), language: language)
+        let shared = details(first.mediaType, id: Int(first.id), language: language, appending: [.externalIDs])
         let encoded = shared.query.map(\.encoded).joined(separator: "&")
         return keys.map { CatalogRequest(.details, path: detailsPath($0.mediaType, id: Int($0.id)), sortedQuery: shared.query, encodedQuery: encoded) }
     }

@@ -171,7 +171,7 @@ public final class SampleCatalog: Sendable {
             return DetailsSummary(
                 key: key, title: title(m, lang), originalTitle: text(m.original_title), date: TMDbDate(parsing: m.release_date),
                 genres: named(m.genre_ids, .movie), voteAverage: m.vote_average, voteCount: m.vote_count,
-                popularity: m.popularity, posterPath: text(m.poster_path))
+                popularity: m.popularity, posterPath: text(m.poster_path), imdbID: text(m.imdb_id))
         case .tv:
             guard let s = series(id) else { return nil }
             return DetailsSummary(

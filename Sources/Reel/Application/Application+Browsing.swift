@@ -99,8 +99,13 @@ extension Application {
         let reader = try reader(handle)
         let client = try catalog()
         do {
-            return try await TitleDetailsReport.fetch(
+            var report = try await TitleDetailsReport.fetch(
                 key, language: reader.language, similar: similar, saved: reader.savedAt, from: client)
+            // OMDb after TMDb (its id comes from TMDb's answer); its failure is a note, never an error.
+            let lookup = await omdbFacts(report.imdbID)
+            report.omdbStatus = OMDbFacts.status(of: lookup)
+            if case .found(let title, let stale)? = lookup { report.omdb = OMDbFacts(title, stale: stale) }
+            return report
         } catch CatalogError.notFound {
             throw Failure(.notFound, client.source.hasNo("\(key.mediaType.noun) with id \(key.id)"))
         }

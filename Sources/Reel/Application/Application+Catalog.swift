@@ -48,10 +48,10 @@ extension Application {
 
     /// A TMDb base URL that is no http(s) URL with a host is a mistake in the environment, not
     /// TMDb being unavailable.
-    static func checkBaseURL(_ text: String) throws {
+    static func checkBaseURL(_ text: String, variable: String = "REEL_TMDB_BASE_URL", example: String = CatalogClient.defaultBaseURL) throws {
         let url = URL(string: text)
         guard let scheme = url?.scheme?.lowercased(), scheme == "http" || scheme == "https", url?.host?.isEmpty == false else {
-            throw Failure(.usage, "REEL_TMDB_BASE_URL '\(text)' is not an http(s) URL (such as \(CatalogClient.defaultBaseURL))")
+            throw Failure(.usage, "\(variable) '\(TerminalText.field(text))' is not an http(s) URL (such as \(example))")
         }
     }
 

@@ -5,10 +5,11 @@ import Ledger
 extension Application {
     /// The saved list, now or as of a point in the past, filled in with catalog details in the
     /// language the account reads now; titles not yet known are fetched in parallel
-    /// (`progress`: done, total).
-    public func savedList(of handle: AccountHandle, _ query: SavedListQuery, progress: ((Int, Int) -> Void)? = nil) async throws
-        -> SavedListReport
-    {
+    /// (`progress`: done, total). OMDb's scores come from the cache, and those missing are asked
+    /// for as bulk work within the day's budget, the most recently saved first (`omdbProgress`).
+    public func savedList(
+        of handle: AccountHandle, _ query: SavedListQuery, progress: ((Int, Int) -> Void)? = nil, omdbProgress: ((Int, Int) -> Void)? = nil
+    ) async throws -> SavedListReport {
         prepareCatalog(for: query.mediaType.map { [$0] } ?? [.movie, .tv])
         let view = try account(handle, asOf: query.asOf)
         let live = query.asOf == nil ? view : (try? account(handle)) ?? view
@@ -35,25 +36,49 @@ extension Application {
             }
             if unknown > 0 { notices.append("\(unknown) title\(unknown == 1 ? "" : "s") without details left out of the genre filter") }
         }
-        items = Self.sorted(items, by: query.order, descending: query.descending, details: summary)
+        let (scores, fill) = await omdbScores(of: items.reversed().compactMap(summary), progress: omdbProgress)
+        if let stopped = fill?.stopped, let left = fill?.left, left > 0 {
+            notices.append("OMDb's scores of \(left) saved title\(left == 1 ? "" : "s") are still missing: \(stopped)")
+        }
+        func omdb(_ item: SavedItem) -> OMDbScores? { summary(item)?.imdbID.flatMap { scores[$0] } }
+        items = Self.sorted(items, by: query.order, descending: query.descending, details: summary, scores: omdb)
         return SavedListReport(
             handle: handle, stream: view.stream, asOf: view.asOf, language: language, total: all.count,
-            items: items.map { SavedListReport.Item(saved: $0, lookup: lookups[$0.key] ?? .notCached) }, notices: notices)
+            items: items.map { SavedListReport.Item(saved: $0, lookup: lookups[$0.key] ?? .notCached, omdb: omdb($0)) }, notices: notices,
+            omdbFill: fill)
     }
 
-    /// Items in the order asked for. Titles without details (nothing to sort them by) go last.
+    /// Items in the order asked for. Titles without details or without the score sorted by
+    /// (nothing to sort them by) go last.
     static func sorted(
-        _ items: [SavedItem], by key: SavedListQuery.Order, descending: Bool, details: (SavedItem) -> TitleSummary?
+        _ items: [SavedItem], by key: SavedListQuery.Order, descending: Bool, details: (SavedItem) -> TitleSummary?,
+        scores: (SavedItem) -> OMDbScores? = { _ in nil }
     ) -> [SavedItem] {
         guard key != .added else { return descending ? items.reversed() : items }
-        let known = items.filter { details($0) != nil }
-        let unknown = items.filter { details($0) == nil }
+        func score(_ item: SavedItem) -> Double? {
+            guard let s = scores(item) else { return nil }
+            switch key {
+            case .imdb: return s.imdbRating
+            case .metascore: return s.metascore.map(Double.init)
+            case .tomatometer: return s.tomatometer.map(Double.init)
+            default: return nil
+            }
+        }
+        func sortable(_ item: SavedItem) -> Bool { key.isOMDb ? score(item) != nil : details(item) != nil }
+        let known = items.filter(sortable)
+        let unknown = items.filter { !sortable($0) }
         // Ties keep the order added (the sort is stable over the added order).
         let ordered = known.enumerated().sorted { a, b in
-            let x = details(a.element)!, y = details(b.element)!
             let order: ComparisonResult
+            if key.isOMDb {
+                let x = score(a.element)!, y = score(b.element)!
+                order = x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
+                if order == .orderedSame { return a.offset < b.offset }
+                return descending ? order == .orderedDescending : order == .orderedAscending
+            }
+            let x = details(a.element)!, y = details(b.element)!
             switch key {
-            case .added: order = .orderedSame
+            case .added, .imdb, .metascore, .tomatometer: order = .orderedSame
             case .title: order = TextFolding.fold(x.title).compare(TextFolding.fold(y.title))
             case .release: order = compare(x.date, y.date)
             case .rating: order = x.voteAverage == y.voteAverage ? .orderedSame : (x.voteAverage < y.voteAverage ? .orderedAscending : .orderedDescending)

@@ -26,6 +26,9 @@ public final class Application: Sendable {
         var credentials: CredentialStore.Found??
         var catalog: CatalogClient?
         var images: ImageClient?
+        var omdbKey: OMDbKeyStore.Found??
+        /// `.some(nil)`: OMDb is not configured (TMDb credentials without an OMDb key).
+        var omdb: OMDbClient??
         /// Languages the sample catalog lacks that were noted already (`noteSampleLanguage`).
         var sampleLanguageNoted: Set<String> = []
     }
@@ -40,13 +43,15 @@ public final class Application: Sendable {
 
     /// Closes what was opened: the catalog client's connections.
     public func close() async {
-        let (client, images) = loaded.withLock { loaded in
+        let (client, images, omdb) = loaded.withLock { loaded in
             defer {
                 loaded.catalog = nil
                 loaded.images = nil
+                loaded.omdb = nil
             }
-            return (loaded.catalog, loaded.images)
+            return (loaded.catalog, loaded.images, loaded.omdb ?? nil)
         }
+        await omdb?.shutdown()
         await images?.shutdown()
         await client?.shutdown()
     }
@@ -206,6 +211,27 @@ public final class Application: Sendable {
             if let client = loaded.withLock({ $0.images }) { return client }
             let client = try makeImageClient(on: catalog)
             loaded.withLock { $0.images = client }
+            return client
+        }
+    }
+
+    /// The configured OMDb key, read once (`nil`: none configured).
+    func omdbKey() throws -> OMDbKeyStore.Found? {
+        if let found = loaded.withLock({ $0.omdbKey }) { return found }
+        let found = try OMDbKeyStore(environment: configuration.environment).load()
+        loaded.withLock { $0.omdbKey = .some(found) }
+        return found
+    }
+
+    /// The OMDb client, made once (after the catalog client, whose cache it shares): OMDb with
+    /// the key, the sample's facts when neither TMDb nor OMDb has credentials, else `nil`.
+    func omdb() throws -> OMDbClient? {
+        if let client = loaded.withLock({ $0.omdb }) { return client }
+        let catalog = try catalog()
+        return try catalogMaking.withLock { _ in
+            if let client = loaded.withLock({ $0.omdb }) { return client }
+            let client = try makeOMDbClient(beside: catalog)
+            loaded.withLock { $0.omdb = .some(client) }
             return client
         }
     }

@@ -30,6 +30,16 @@ extension Application {
             return value.isEmpty ? CatalogClient.defaultBaseURL : value
         }
 
+        /// `REEL_OMDB_BASE_URL`, else OMDb's.
+        public var omdbBaseURL: String {
+            let value = environment["REEL_OMDB_BASE_URL"] ?? ""
+            return value.isEmpty ? HTTPOMDbTransport.defaultBaseURL : value
+        }
+
+        /// Where OMDb's daily budget is counted: beside the response cache, which `cache clear`
+        /// empties without touching it.
+        public var omdbBudgetDirectory: String { cacheDirectory + "/omdb-budget" }
+
         /// Where the TMDb response cache lives.
         public var cacheDirectory: String { AccountService.catalogCacheDirectory(in: dataDirectory) }
 

@@ -4,10 +4,15 @@ import Ledger
 public struct SavedListQuery: Sendable {
     public enum Order: String, Sendable, CaseIterable {
         case added, title, release, rating
+        /// OMDb's scores: the IMDb rating, Metacritic's Metascore, Rotten Tomatoes' Tomatometer.
+        case imdb, metascore, tomatometer
 
         /// The direction each key sorts in unless told otherwise, the same as `movies` has: the
         /// best rated and the newest released first; titles A to Z; the list in the order saved.
-        public var descendsByDefault: Bool { self == .rating || self == .release }
+        public var descendsByDefault: Bool { self != .added && self != .title }
+
+        /// Whether the order is by one of OMDb's scores.
+        public var isOMDb: Bool { self == .imdb || self == .metascore || self == .tomatometer }
     }
 
     public var mediaType: MediaType?

@@ -1,3 +1,4 @@
+import Catalog
 import EventLog
 import Ledger
 
@@ -7,6 +8,9 @@ public struct SavedListReport: Sendable {
     public struct Item: Sendable {
         public let saved: SavedItem
         public let lookup: TitleLookup
+        /// OMDb's scores of the title, when known (nil: OMDb is off, has not answered yet, or the
+        /// title has no IMDb id).
+        public let omdb: OMDbScores?
     }
 
     public let handle: AccountHandle
@@ -20,6 +24,8 @@ public struct SavedListReport: Sendable {
     public let total: Int
     public let items: [Item]
     public let notices: [String]
+    /// What filling in OMDb's scores did (nil when OMDb is off or nothing was missing).
+    public let omdbFill: OMDbFillReport?
 
     /// Items without catalog details.
     public var detailsMissing: Int {

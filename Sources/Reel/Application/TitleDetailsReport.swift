@@ -56,6 +56,12 @@ public struct TitleDetailsReport: Sendable {
     public var similar: [Similar]
     /// When the account saved the title; `nil`: not saved.
     public var savedAt: Int64?
+    /// The IMDb id TMDb links the title to (`external_ids`), which OMDb is asked by.
+    public var imdbID: String?
+    /// OMDb's facts, when it had them (`omdbStatus` says why not otherwise).
+    public var omdb: OMDbFacts?
+    /// What asking OMDb came to (`OMDbFacts.status(of:)`): `found`, `missing`, `budget-spent`, … `off`.
+    public var omdbStatus = "off"
 
     /// The details of `key` from `client`, with similar titles when asked for; `saved` tells
     /// which of them the account saved, and when.
@@ -64,7 +70,7 @@ public struct TitleDetailsReport: Sendable {
     {
         let savedAt = saved[key]
         let images = try await client.configuration().images
-        var appending: Set<CatalogRequest.Appendix> = [.credits, .videos]
+        var appending: Set<CatalogRequest.Appendix> = [.credits, .videos, .externalIDs]
         if wantSimilar { appending.insert(.similar) }
         switch key.mediaType {
         case .movie:
@@ -86,7 +92,7 @@ public struct TitleDetailsReport: Sendable {
                 people: [("Directed by", directors), ("Starring", cast)], cast: members, trailers: trailers,
                 posterURL: images.url(m.posterPath, kind: .poster, size: "w500"),
                 backdropURL: images.url(m.backdropPath, kind: .backdrop, size: "w1280"),
-                posterPath: m.posterPath, backdropPath: m.backdropPath, similar: similar, savedAt: savedAt
+                posterPath: m.posterPath, backdropPath: m.backdropPath, similar: similar, savedAt: savedAt, imdbID: m.imdbID
             )
         case .tv:
             let s = try await client.series(Int(key.id), language: language, appending: appending)
@@ -107,7 +113,7 @@ public struct TitleDetailsReport: Sendable {
                 people: [("Created by", creators), ("Starring", cast)], cast: members, trailers: trailers,
                 posterURL: images.url(s.posterPath, kind: .poster, size: "w500"),
                 backdropURL: images.url(s.backdropPath, kind: .backdrop, size: "w1280"),
-                posterPath: s.posterPath, backdropPath: s.backdropPath, similar: similar, savedAt: savedAt
+                posterPath: s.posterPath, backdropPath: s.backdropPath, similar: similar, savedAt: savedAt, imdbID: s.imdbID
             )
         }
     }

@@ -34,6 +34,12 @@ public struct SavedRequest: Sendable, Equatable {
         case (.release, true): "by release, newest first"
         case (.rating, false): "by rating, lowest first"
         case (.rating, true): "by rating, best first"
+        case (.imdb, false): "by IMDb rating, lowest first"
+        case (.imdb, true): "by IMDb rating, best first"
+        case (.metascore, false): "by Metascore, lowest first"
+        case (.metascore, true): "by Metascore, best first"
+        case (.tomatometer, false): "by Tomatometer, lowest first"
+        case (.tomatometer, true): "by Tomatometer, best first"
         }
     }
 }
