@@ -12,11 +12,12 @@ extension RequestHandler {
     private static let omdbHeaders = [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "public, max-age=86400")]
 
     /// The OMDb texts a person reads, which the `hostile` fault wraps in `Fault.hostilePrefix` and
-    /// `Fault.hostileSuffix`; the numbers (ratings, votes, Metascore, box office, year, seasons)
-    /// and the ids stay as they are, so a client shows the scores beside the sanitized texts.
+    /// `Fault.hostileSuffix`. The numbers (ratings, votes, Metascore, box office, year, seasons),
+    /// the ids and the ratings' sources stay as they are, so a client still reads the scores and
+    /// shows them beside the sanitized texts.
     static let omdbHostileKeys: Set<String> = [
         "Title", "Rated", "Released", "Runtime", "Genre", "Director", "Writer", "Actors", "Plot", "Language", "Country",
-        "Awards", "Production", "Website", "DVD", "Source",
+        "Awards", "Production", "Website", "DVD",
     ]
 
     /// OMDb's titles and names: what the `formula` and `wide` faults replace.
