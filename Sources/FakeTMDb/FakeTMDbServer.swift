@@ -290,7 +290,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
         if path == Self.omdbPath || path == Self.omdbPath + "/" {
             let imdbID = query.first { $0.name.lowercased() == "i" }?.value
             state.recordOMDbArrival(imdbID: imdbID)
-            var reply = omdb(query, head)
+            var reply = omdb(query)
             reply.delay += state.options.latency
             return send(reply, head: head, context: context, counted: .omdb)
         }

@@ -27,7 +27,7 @@ extension RequestHandler {
         Reply(status: answer.status, headers: Self.omdbHeaders, body: answer.body)
     }
 
-    func omdb(_ query: [QueryItem], _ head: HTTPRequestHead) -> Reply {
+    func omdb(_ query: [QueryItem]) -> Reply {
         let key = query.first { $0.name.lowercased() == "apikey" }?.value ?? ""
         guard !key.isEmpty else {
             state.update { $0.omdbUnauthorized += 1 }

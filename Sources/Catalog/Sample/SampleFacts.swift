@@ -68,6 +68,8 @@ struct SampleFacts: Sendable {
         let cast: [CastFact]
         let crew: [CrewFact]
         let similar: [Int]
+        /// OMDb's facts, for a title with an IMDb id (a synthetic movie's are made on request:
+        /// `SampleCatalog.omdbFact(imdbID:)`).
         let omdb: SampleOMDbFact?
     }
 
