@@ -27,7 +27,7 @@ struct FakeTMDbCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 picks a free one).") var port = 8750
     @Option(help: "Accept only this bearer token (default: any non-empty credential).") var token: String?
     @Option(name: .customLong("api-key"), help: "Accept only this v3 api_key.") var apiKey: String?
-    @Option(name: .customLong("latency-ms"), help: "Delay every API answer and image by this many milliseconds.") var latencyMs = 0
+    @Option(name: .customLong("latency-ms"), help: "Delay every answer (TMDb's API, images, OMDb) by this many milliseconds.") var latencyMs = 0
     @Option(name: .customLong("max-age"), help: "Cache-Control max-age of answers, in seconds.") var maxAge = 300
     @Option(name: .customLong("synthetic-movies"), help: "Also serve N generated movies, ids 90000001 and up (IMDb ids tt90000001 and up).") var syntheticMovies = 0
     @Option(name: .customLong("omdb-key"), help: "Accept only this OMDb apikey (default: any non-empty one).") var omdbKey: String?
