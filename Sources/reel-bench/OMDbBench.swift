@@ -38,7 +38,7 @@ struct OMDbBench: AsyncParsableCommand {
             withOMDb.append(try Self.reel(reel, ["show", "movie", "550", "--no-poster"], environment))
             withoutOMDb.append(try Self.reel(reel, ["show", "movie", "550", "--no-poster"], without))
         }
-        let asked = await warm.statistics().omdbRequests
+        let asked = warm.statistics.omdbRequests
         await warm.stop()
 
         // The fill: a cold saved list of synthetic movies at the given latency, both sources.
@@ -54,7 +54,7 @@ struct OMDbBench: AsyncParsableCommand {
         _ = try Self.reel(reel, ["fav", "add", "movie"] + ids, fill)
         note("reel saved: filling \(titles) titles from TMDb and OMDb at \(latency) ms latency")
         let filled = try Self.reel(reel, ["saved", "--json"], fill)
-        let statistics = await slow.statistics()
+        let statistics = slow.statistics
         await slow.stop()
         let tmdbConnections = Int(fill["REEL_TMDB_CONNECTIONS"] ?? "8") ?? 8, omdbConnections = 4
         let trips = (titles + tmdbConnections - 1) / tmdbConnections + (titles + omdbConnections - 1) / omdbConnections
