@@ -53,6 +53,10 @@ public struct SavedList: Sendable, Equatable {
     /// The row under the cursor, if the list shows any.
     public var current: TitleRow? { shown.indices.contains(cursor.position) ? shown[cursor.position] : nil }
 
+    /// Whether any row has OMDb's scores: the list shows its score column, and `s` goes through
+    /// OMDb's orders, only then (OMDb off, or nothing filled yet, they would show nothing).
+    public var hasScores: Bool { rows.contains { $0.scores != nil } }
+
     /// The history line of the point shown, when one is.
     public var asOfLine: HistoryLine? {
         guard let version = request.asOf else { return nil }

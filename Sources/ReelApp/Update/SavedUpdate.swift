@@ -1,6 +1,7 @@
 import Reel
 
-/// The Saved tab's keys and answers: sort (`s` key, `S` direction), genre (`f`, `F`), the
+/// The Saved tab's keys and answers: sort (`s` key, OMDb's scores among them when the list has
+/// them; `S` direction), genre (`f`, `F`), the
 /// filter-as-you-type (`/`), `x` to remove, `u` to undo, time travel (`[ ] t esc`, `TimeTravel`),
 /// the history pane (`h`), and the list read again when the account changes (live).
 enum SavedUpdate {
@@ -53,8 +54,7 @@ enum SavedUpdate {
         }
         switch key {
         case .character("s"):
-            let orders = SavedListQuery.Order.allCases
-            let next = orders[(orders.firstIndex(of: model.saved.request.order)! + 1) % orders.count]
+            let next = nextOrder(after: model.saved.request.order, withScores: model.saved.hasScores)
             model.saved.request.order = next
             model.saved.request.descending = next.descendsByDefault
             return reordered(&model)
@@ -146,6 +146,14 @@ enum SavedUpdate {
         default:
             return nil
         }
+    }
+
+    /// The sort key after `order`: added, title, release, rating, then OMDb's (IMDb, Metascore,
+    /// Tomatometer) when the list has scores to sort by, and round again.
+    static func nextOrder(after order: SavedListQuery.Order, withScores: Bool) -> SavedListQuery.Order {
+        let orders = SavedListQuery.Order.allCases.filter { withScores || !$0.isOMDb || $0 == order }
+        let index = orders.firstIndex(of: order) ?? 0
+        return orders[(index + 1) % orders.count]
     }
 
     private static func reordered(_ model: inout AppModel) -> [AppEffect] {

@@ -2,7 +2,7 @@ import Reel
 
 /// The Saved tab: a heading with the order, the genre and the filter; a line with the point the
 /// list is shown as of (time travel), the field being typed into, or the keys; then the list
-/// (or the history pane, `HistoryPane`).
+/// (with OMDb's score column when it has scores) or the history pane (`HistoryPane`).
 enum SavedView {
     /// The tab's keys as bound (`keys.toml`): `s sort  S reverse  f genre  …`.
     static func keys(_ bindings: KeyBindings) -> String {
@@ -34,7 +34,18 @@ enum SavedView {
         } else {
             ListView.drawRows(
                 saved.shown, cursor: saved.cursor, showsType: true, tail: tail(saved), model: model, into: &screen, firstRow: 3,
-                visible: SavedUpdate.visibleRows(model))
+                visible: SavedUpdate.visibleRows(model), score: score(saved))
+        }
+    }
+
+    /// OMDb's score the rows show: the one the list is sorted by, else the IMDb rating; none
+    /// when no row has any.
+    static func score(_ saved: SavedList) -> RowColumns.Score? {
+        guard saved.hasScores else { return nil }
+        switch saved.request.order {
+        case .metascore: return .metascore
+        case .tomatometer: return .tomatometer
+        default: return .imdb
         }
     }
 
