@@ -206,4 +206,25 @@ import Testing
         let help = AppView.draw(model).lines().joined(separator: "\n")
         #expect(help.contains("sort key: added, title, release, rating,") && help.contains("IMDb, Metascore, Tomatometer (OMDb's); reverse"), "\(help)")
     }
+
+    @Test func theFirstLoadSaysHowFarItHasCome() {
+        var model = AppUpdateTests.type(AppUpdateTests.started(), .character("4")).0
+        #expect(model.saved.inFlight == SavedRequest() && AppView.draw(model).lines()[3] == "    loading…")
+        let scores = LoadProgress("OMDb's scores", done: 120, total: 900)
+        // Progress of another request, or for another account, is not this list's.
+        for ignored in [
+            SavedMessage.progress(SavedRequest(order: .imdb, descending: true), scores, account: "ann"), .progress(SavedRequest(), scores, account: "bob"),
+        ] {
+            #expect(AppUpdate.update(model, .saved(ignored)).0.saved.progress == nil)
+        }
+        model = AppUpdate.update(model, .saved(.progress(SavedRequest(), LoadProgress("details", done: 3, total: 3), account: "ann"))).0
+        model = AppUpdate.update(model, .saved(.progress(SavedRequest(), scores, account: "ann"))).0
+        #expect(AppView.draw(model).lines()[3] == "    loading… OMDb's scores 120 of 900")
+        model = AppUpdate.update(model, .saved(.loaded(SavedRequest(), rows: [SavedUpdateTests.club], total: 1, language: "en", account: "ann"))).0
+        #expect(model.saved.progress == nil && AppView.draw(model).lines()[3].hasPrefix("› ★ Fight Club"))
+        // Some fifty messages for a long list, each for a short one, and always the last.
+        #expect((1...900).filter { LoadProgress.isWorthTelling(done: $0, total: 900) }.count == 50)
+        #expect((1...10).allSatisfy { LoadProgress.isWorthTelling(done: $0, total: 10) })
+        #expect(LoadProgress.isWorthTelling(done: 901, total: 901) && !LoadProgress.isWorthTelling(done: 17, total: 901))
+    }
 }

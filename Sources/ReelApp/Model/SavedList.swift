@@ -26,6 +26,8 @@ public struct SavedList: Sendable, Equatable {
     public var request = SavedRequest()
     /// The request being answered: one at a time.
     public var inFlight: SavedRequest?
+    /// How far its answer has come (nil until said, and once it came).
+    public var progress: LoadProgress?
     /// The account changed (or the request did) while one was being answered: ask again after.
     public var stale = false
     /// The genres of the whole list now, for `f` to go through.

@@ -201,6 +201,7 @@ enum SavedUpdate {
         case .loaded(let request, let rows, let total, let language, let from):
             guard from == account, model.saved.inFlight == request else { return [] }
             model.saved.inFlight = nil
+            model.saved.progress = nil
             if request == model.saved.request {
                 model.saved.rows = rows
                 model.saved.total = total
@@ -219,11 +220,15 @@ enum SavedUpdate {
         case .failed(let request, let why, let from):
             guard from == account, model.saved.inFlight == request else { return [] }
             model.saved.inFlight = nil
+            model.saved.progress = nil
             if request == model.saved.request {
                 model.saved.error = why
                 model.status.lastError = why
             }
             return request != model.saved.request ? load(&model) : []
+        case .progress(let request, let progress, let from):
+            if from == account, model.saved.inFlight == request { model.saved.progress = progress }
+            return []
         case .historyLoaded(let lines, let from):
             guard from == account else { return [] }
             model.saved.historyLoading = false

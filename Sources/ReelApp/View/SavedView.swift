@@ -70,9 +70,10 @@ enum SavedView {
         }
     }
 
-    /// The row below the list: loading, a failure, or why it is empty.
+    /// The row below the list: loading (how far: `loading… OMDb's scores 120 of 900`), a
+    /// failure, or why it is empty.
     static func tail(_ saved: SavedList) -> (String, CellStyle)? {
-        if saved.loading && !saved.loaded { return ("loading…", CellStyle(.dim)) }
+        if saved.loading && !saved.loaded { return ("loading…" + (saved.progress.map { " " + $0.text } ?? ""), CellStyle(.dim)) }
         if let error = saved.error { return ("the saved list failed: \(error) (r retries)", CellStyle(color: .error)) }
         guard saved.loaded, saved.shown.isEmpty else { return nil }
         if !saved.rows.isEmpty { return ("nothing saved matches “\(saved.filter.text)” (esc clears the filter)", CellStyle(.dim)) }
