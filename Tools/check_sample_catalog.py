@@ -8,6 +8,13 @@ people.json holding only referenced people), `similar` lists of 3-8 ids of the s
 and exclude the title itself, complete de-DE translations, YouTube video entries, the minimum counts
 and the required titles and people.
 
+Every title with an IMDb id carries `omdb`, its facts exactly as OMDb answers `?i=IMDBID` (OMDb's
+keys in OMDb's order, every value a string, `"N/A"` for what OMDb lacks, `Ratings` a list of
+`{Source, Value}`), consistent with the title: the same IMDb id, type, year, season count, and
+ratings that agree with the scores. A title without an IMDb id has none (it is not enriched). The
+file must also hold OMDb's quirks: series with only the IMDb rating, titles without a Metascore or a
+box office, and a title OMDb knows next to nothing about (all "N/A" but its name, year, id and type).
+
 Image paths must be null or one of the real paths in the captured TMDb samples
 (Tests/CatalogTests/Fixtures/tmdb/samples, copied from the shared reference, or $REEL_TMDB_SAMPLES); that check and the "top-rated sample
 titles present" check are skipped when the samples are not on this machine.
@@ -33,15 +40,26 @@ TV_GENRES = {10759, 16, 35, 80, 99, 18, 10751, 10762, 9648, 10763, 10764, 10765,
 MOVIE_KEYS = ["id", "imdb_id", "title", "original_title", "original_language", "release_date", "genre_ids",
               "runtime", "status", "tagline", "budget", "revenue", "vote_average", "vote_count", "popularity",
               "poster_path", "backdrop_path", "origin_country", "spoken_languages", "production_countries",
-              "production_companies", "overview", "translations", "videos", "cast", "crew", "similar"]
-SERIES_KEYS = ["id", "name", "original_name", "original_language", "first_air_date", "last_air_date", "genre_ids",
+              "production_companies", "overview", "translations", "videos", "cast", "crew", "similar", "omdb"]
+SERIES_KEYS = ["id", "imdb_id", "name", "original_name", "original_language", "first_air_date", "last_air_date", "genre_ids",
                "status", "type", "in_production", "tagline", "number_of_seasons", "number_of_episodes",
                "episode_run_time", "vote_average", "vote_count", "popularity", "poster_path", "backdrop_path",
                "origin_country", "languages", "spoken_languages", "networks", "production_companies",
-               "production_countries", "overview", "translations", "videos", "cast", "crew", "created_by", "similar"]
+               "production_countries", "overview", "translations", "videos", "cast", "crew", "created_by", "similar", "omdb"]
 PERSON_KEYS = ["id", "imdb_id", "name", "gender", "birthday", "deathday", "place_of_birth", "known_for_department",
                "popularity", "profile_path", "also_known_as", "homepage", "biography", "translations"]
 COMPANY_KEYS = ["id", "name", "origin_country"]
+# OMDb's members, in the order it writes them (a series has totalSeasons and no DVD, box office,
+# production or website).
+OMDB_MOVIE_KEYS = ["Title", "Year", "Rated", "Released", "Runtime", "Genre", "Director", "Writer", "Actors", "Plot",
+                   "Language", "Country", "Awards", "Poster", "Ratings", "Metascore", "imdbRating", "imdbVotes", "imdbID",
+                   "Type", "DVD", "BoxOffice", "Production", "Website", "Response"]
+OMDB_SERIES_KEYS = ["Title", "Year", "Rated", "Released", "Runtime", "Genre", "Director", "Writer", "Actors", "Plot",
+                    "Language", "Country", "Awards", "Poster", "Ratings", "Metascore", "imdbRating", "imdbVotes", "imdbID",
+                    "Type", "totalSeasons", "Response"]
+# What OMDb says of a title it knows next to nothing about: these, and "N/A" for the rest.
+OMDB_ALWAYS = {"Title", "Year", "imdbID", "Type", "Response"}
+OMDB_SOURCES = ["Internet Movie Database", "Rotten Tomatoes", "Metacritic"]
 VIDEO_KEYS = ["key", "name", "type", "site", "official", "published_at", "language", "size"]
 CAST_KEYS = ["person", "character"]
 CREW_KEYS = ["person", "job", "department"]
@@ -57,6 +75,11 @@ MIN_MOVIES, MIN_SERIES, MIN_PEOPLE = 64, 32, 10
 MIN_DE_MOVIES, MIN_DE_SERIES, MIN_DE_PEOPLE = 25, 12, 4
 MIN_VIDEO_TITLES = 10
 MIN_SIMILAR, MAX_SIMILAR = 3, 8
+# OMDb's quirks the facts must show at least this often.
+MIN_OMDB_SERIES_ONLY_IMDB = 3
+MIN_OMDB_NO_METASCORE_MOVIES = 1
+MIN_OMDB_NO_BOX_OFFICE = 2
+MIN_OMDB_ALL_NA = 1
 CUMBERBATCH = 71580
 MIN_CUMBERBATCH_CREDITS = 10
 MIN_OTHER_PEOPLE_WITH_TWO_CREDITS = 9
@@ -73,6 +96,15 @@ LANGUAGE = re.compile(r"[a-z]{2}")
 LOCALE = re.compile(r"[a-z]{2}-[A-Z]{2}")
 YOUTUBE_KEY = re.compile(r"[A-Za-z0-9_-]{11}")
 IMAGE = re.compile(r"/[A-Za-z0-9]+\.(jpg|png)")
+IMDB_TITLE = re.compile(r"tt\d{7,8}")
+OMDB_DATE = re.compile(r"\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}")
+OMDB_RUNTIME = re.compile(r"[1-9]\d* min")
+OMDB_RATING = re.compile(r"(10|\d)\.\d")
+OMDB_VOTES = re.compile(r"[1-9]\d{0,2}(,\d{3})*")
+OMDB_MONEY = re.compile(r"\$[1-9]\d{0,2}(,\d{3})*")
+OMDB_SCORE = re.compile(r"100|[1-9]?\d")
+OMDB_PERCENT = re.compile(r"(100|[1-9]?\d)%")
+OMDB_SEASONS = re.compile(r"[1-9]\d*")
 # Abbreviations that end in a full stop without ending a sentence.
 ABBREVIATIONS = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|St|Jr|Sr|Lt|Col|Capt|Sgt|Gen|Prof|vs|No|ca|bzw|usw|z\.B|u\.a|d\.h)\.$")
 
@@ -367,6 +399,97 @@ def check_translation(where, tr, name_key):
     return isinstance(de, dict) and all(nonempty_str(de.get(k)) for k in ([name_key, "overview"] if name_key else ["biography"]))
 
 
+def check_omdb(where, t, kind, quirks):
+    """Checks a title's `omdb` facts (see the module's notes); `kind` is "movie" or "series".
+    Counts OMDb's quirks it shows in `quirks`."""
+    o, imdb_id = t["omdb"], t["imdb_id"]
+    if imdb_id is None:
+        if o is not None:
+            problem(where, "omdb must be null for a title without an imdb_id")
+        return
+    if o is None:
+        problem(where, "omdb is missing: every title with an imdb_id has OMDb's facts")
+        return
+    w = f"{where} omdb"
+    if not check_keys(w, o, OMDB_MOVIE_KEYS if kind == "movie" else OMDB_SERIES_KEYS):
+        return
+    for k, v in o.items():
+        if k == "Ratings":
+            continue
+        if not isinstance(v, str):
+            problem(w, f"{k} must be a string, as every OMDb value is")
+        elif v.strip() == "" or v != v.strip():
+            problem(w, f"{k} must be \"N/A\" or text without surrounding spaces")
+        elif any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in v):
+            problem(w, f"{k} has a control character")
+    ratings = o["Ratings"]
+    sources = []
+    if not isinstance(ratings, list):
+        problem(w, "Ratings must be a list")
+        ratings = []
+    for i, r in enumerate(ratings):
+        if not check_keys(f"{w} Ratings[{i}]", r, ["Source", "Value"]):
+            continue
+        if r["Source"] not in OMDB_SOURCES:
+            problem(w, f"Ratings[{i}] Source {r['Source']!r} is not one of OMDb's")
+        sources.append(r["Source"])
+    if sources != sorted(set(sources), key=OMDB_SOURCES.index):
+        problem(w, "Ratings must list each source at most once, in OMDb's order (IMDb, Rotten Tomatoes, Metacritic)")
+    if not all(isinstance(o[k], str) for k in o if k != "Ratings"):
+        return
+    value = {r["Source"]: r["Value"] for r in ratings if isinstance(r, dict) and isinstance(r.get("Value"), str)}
+    if o["imdbID"] != imdb_id:
+        problem(w, f"imdbID {o['imdbID']} is not the title's imdb_id {imdb_id}")
+    if o["Response"] != "True":
+        problem(w, "Response must be \"True\"")
+    if o["Type"] != kind:
+        problem(w, f"Type must be {kind!r}")
+    na = lambda k: o[k] == "N/A"  # noqa: E731
+    if na("Title") or na("Year"):
+        problem(w, "Title and Year are never \"N/A\"")
+    if kind == "movie":
+        if o["Year"] != t["release_date"][:4]:
+            problem(w, f"Year {o['Year']} is not the release year {t['release_date'][:4]}")
+    else:
+        first, last = t["first_air_date"][:4], (t["last_air_date"] or "")[:4]
+        ended = t["status"] in ("Ended", "Canceled")
+        expected = (first if first == last else f"{first}\u2013{last}") if ended else f"{first}\u2013"
+        if o["Year"] != expected:
+            problem(w, f"Year {o['Year']!r} should be {expected!r} (an en dash, open while the series runs)")
+        if not na("totalSeasons") and o["totalSeasons"] != str(t["number_of_seasons"]):
+            problem(w, f"totalSeasons {o['totalSeasons']} is not number_of_seasons {t['number_of_seasons']}")
+    for k, pattern in (("Released", OMDB_DATE), ("Runtime", OMDB_RUNTIME), ("imdbRating", OMDB_RATING),
+                       ("imdbVotes", OMDB_VOTES), ("Metascore", OMDB_SCORE), ("BoxOffice", OMDB_MONEY),
+                       ("DVD", OMDB_DATE), ("totalSeasons", OMDB_SEASONS), ("imdbID", IMDB_TITLE)):
+        if k in o and not na(k) and not pattern.fullmatch(o[k]):
+            problem(w, f"{k} {o[k]!r} is not in OMDb's format")
+    if not na("imdbRating") and OMDB_RATING.fullmatch(o["imdbRating"]):
+        if not 1 <= float(o["imdbRating"]) <= 10:
+            problem(w, "imdbRating must be from 1.0 to 10.0")
+        if na("imdbVotes"):
+            problem(w, "an imdbRating needs imdbVotes")
+    imdb_value = value.get("Internet Movie Database")
+    if imdb_value != (None if na("imdbRating") else o["imdbRating"] + "/10"):
+        problem(w, "the Internet Movie Database rating must be imdbRating/10 (and absent without one)")
+    mc_value = value.get("Metacritic")
+    if mc_value != (None if na("Metascore") else o["Metascore"] + "/100"):
+        problem(w, "the Metacritic rating must be Metascore/100 (and absent without one)")
+    rt = value.get("Rotten Tomatoes")
+    if rt is not None and not OMDB_PERCENT.fullmatch(rt):
+        problem(w, f"the Rotten Tomatoes rating {rt!r} must look like 81%")
+    if all(o[k] == "N/A" for k in o if k not in OMDB_ALWAYS and k != "Ratings") and not ratings:
+        quirks["all N/A"] += 1
+        return
+    if na("imdbRating"):
+        problem(w, "only the deliberate all-\"N/A\" title lacks an IMDb rating")
+    if kind == "series" and sources == ["Internet Movie Database"]:
+        quirks["series with only the IMDb rating"] += 1
+    if kind == "movie" and na("Metascore"):
+        quirks["movies without a Metascore"] += 1
+    if kind == "movie" and na("BoxOffice"):
+        quirks["movies without a box office"] += 1
+
+
 def main():
     movies = load("movies.json")
     series = load("series.json")
@@ -417,6 +540,9 @@ def main():
             de_people += 1
 
     credits = {}  # person id -> set of titles
+    quirks = {"series with only the IMDb rating": 0, "movies without a Metascore": 0, "movies without a box office": 0,
+              "all N/A": 0}
+    imdb_ids = {}
 
     movie_ids, de_movies, video_titles, movie_genres_used = set(), 0, 0, set()
     for i, m in enumerate(movies):
@@ -433,8 +559,13 @@ def main():
         where = f"movie {m['id']}"
         check_common(where, m, MOVIE_GENRES, images)
         movie_genres_used.update(x for x in m["genre_ids"] if is_int(x))
-        if m["imdb_id"] is not None and (not isinstance(m["imdb_id"], str) or not re.fullmatch(r"tt\d{7,8}", m["imdb_id"])):
+        if m["imdb_id"] is not None and (not isinstance(m["imdb_id"], str) or not IMDB_TITLE.fullmatch(m["imdb_id"])):
             problem(where, "imdb_id must be null or look like tt0137523")
+        elif m["imdb_id"] is not None:
+            if m["imdb_id"] in imdb_ids:
+                problem(where, f"imdb_id {m['imdb_id']} is also {imdb_ids[m['imdb_id']]}'s")
+            imdb_ids[m["imdb_id"]] = where
+        check_omdb(where, m, "movie", quirks)
         for f in ("title", "original_title"):
             if not nonempty_str(m[f]):
                 problem(where, f"{f} must be a non-empty string")
@@ -474,6 +605,13 @@ def main():
         for f in ("name", "original_name"):
             if not nonempty_str(s[f]):
                 problem(where, f"{f} must be a non-empty string")
+        if s["imdb_id"] is not None and (not isinstance(s["imdb_id"], str) or not IMDB_TITLE.fullmatch(s["imdb_id"])):
+            problem(where, "imdb_id must be null or look like tt0944947")
+        elif s["imdb_id"] is not None:
+            if s["imdb_id"] in imdb_ids:
+                problem(where, f"imdb_id {s['imdb_id']} is also {imdb_ids[s['imdb_id']]}'s")
+            imdb_ids[s["imdb_id"]] = where
+        check_omdb(where, s, "series", quirks)
         if not valid_date(s["first_air_date"]):
             problem(where, "first_air_date must be YYYY-MM-DD")
         if s["last_air_date"] is not None:
@@ -537,7 +675,14 @@ def main():
                               ("movies with a complete de-DE translation", de_movies, MIN_DE_MOVIES),
                               ("series with a complete de-DE translation", de_series, MIN_DE_SERIES),
                               ("people with a de-DE biography", de_people, MIN_DE_PEOPLE),
-                              ("titles with videos", video_titles, MIN_VIDEO_TITLES)):
+                              ("titles with videos", video_titles, MIN_VIDEO_TITLES),
+                              ("series with only the IMDb rating (OMDb)", quirks["series with only the IMDb rating"],
+                               MIN_OMDB_SERIES_ONLY_IMDB),
+                              ("movies without a Metascore (OMDb)", quirks["movies without a Metascore"],
+                               MIN_OMDB_NO_METASCORE_MOVIES),
+                              ("movies without a box office (OMDb)", quirks["movies without a box office"],
+                               MIN_OMDB_NO_BOX_OFFICE),
+                              ("titles all \"N/A\" in OMDb", quirks["all N/A"], MIN_OMDB_ALL_NA)):
         if have < need:
             problem("counts", f"{label}: {have}, need at least {need}")
 
@@ -595,7 +740,7 @@ def main():
     print(f"OK: {len(movie_ids)} movies, {len(series_ids)} series, {len(person_ids)} people; "
           f"de-DE: {de_movies} movies, {de_series} series, {de_people} biographies; "
           f"{video_titles} titles with videos; {len(others)} people besides Cumberbatch with 2+ credits, "
-          f"Cumberbatch {len(credits.get(CUMBERBATCH, ()))} credits"
+          f"Cumberbatch {len(credits.get(CUMBERBATCH, ()))} credits; OMDb facts for {len(imdb_ids)} titles"
           + ("" if images is not None else " (image paths not checked: samples not found)"))
     return 0
 

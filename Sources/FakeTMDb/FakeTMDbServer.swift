@@ -14,8 +14,10 @@ import Synchronization
 /// (`Authorization: Bearer` or `api_key`), answers carry `ETag` and `Cache-Control` and honour
 /// `If-None-Match`. Images live below `/t/p/SIZE/FILE` as on `image.tmdb.org`, without
 /// credentials: the sample catalog's generated art (`SampleImages`) as JPEG, and `/3/configuration`
-/// names this server as the image host. Control endpoints below `/__` inject faults and report
-/// what was served: `POST /__fault?kind=…`, `GET /__stats`, `POST /__reset`.
+/// names this server as the image host. OMDb's API lives at `/omdb/` (`omdbBaseURL`, as on
+/// `www.omdbapi.com/`): the sample catalog's OMDb facts (`SampleOMDbResponder`), with OMDb's key
+/// check and daily limit. Control endpoints below `/__` inject faults and report what was served:
+/// `POST /__fault?kind=…`, `GET /__stats`, `POST /__reset`.
 public final class FakeTMDbServer: Sendable {
     public struct Options: Sendable {
         /// The accepted read access token; nil accepts any non-empty bearer token.
@@ -28,18 +30,27 @@ public final class FakeTMDbServer: Sendable {
         public var maxAge: Int = 300
         /// Generated movies beyond the sample catalog (ids 90000001…), for benchmarks.
         public var syntheticMovies: Int = 0
+        /// The accepted OMDb `apikey`; nil accepts any non-empty one. None is 401 "No API key
+        /// provided.", another 401 "Invalid API key!", as OMDb answers.
+        public var omdbKey: String?
+        /// OMDb's daily limit: after this many OMDb requests with an accepted key, every further
+        /// one is 401 "Request limit reached!" until `/__reset` (a new day). Nil: no limit.
+        public var omdbDaily: Int?
 
         public init() {}
     }
 
     public let port: Int
     public let options: Options
+    /// `http://HOST:PORT/omdb/`: what `REEL_OMDB_BASE_URL` should say.
+    public let omdbBaseURL: String
     private let channel: any Channel
     private let state: ServerState
 
-    private init(port: Int, options: Options, channel: any Channel, state: ServerState) {
+    private init(port: Int, options: Options, omdbBaseURL: String, channel: any Channel, state: ServerState) {
         self.port = port
         self.options = options
+        self.omdbBaseURL = omdbBaseURL
         self.channel = channel
         self.state = state
     }
@@ -54,7 +65,7 @@ public final class FakeTMDbServer: Sendable {
     public static func start(host: String = "127.0.0.1", port: Int = 0, options: Options = Options()) async throws -> FakeTMDbServer {
         var catalog = SampleCatalog.bundled
         if options.syntheticMovies > 0 { catalog = catalog.withSyntheticMovies(options.syntheticMovies) }
-        let state = ServerState(options: options, responder: SampleResponder(catalog: catalog))
+        let state = ServerState(options: options, responder: SampleResponder(catalog: catalog), omdb: SampleOMDbResponder(catalog: catalog))
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -67,7 +78,8 @@ public final class FakeTMDbServer: Sendable {
             .bind(host: host, port: port).get()
         guard let bound = channel.localAddress?.port else { throw ChannelError.unknownLocalAddress }
         state.serveImages(at: "http://\(Self.urlHost(host)):\(bound)/t/p/")
-        return FakeTMDbServer(port: bound, options: options, channel: channel, state: state)
+        let omdbBase = "http://\(Self.urlHost(host)):\(bound)\(RequestHandler.omdbPath)/"
+        return FakeTMDbServer(port: bound, options: options, omdbBaseURL: omdbBase, channel: channel, state: state)
     }
 
     /// The host to name in URLs: a wildcard address is reached on the loopback one.
@@ -94,17 +106,24 @@ public final class FakeTMDbServer: Sendable {
 final class ServerState: Sendable {
     let options: Options
     let responder: SampleResponder
+    let omdb: SampleOMDbResponder
     let images = SampleImages.bundled
     private let imageBase = Mutex("")
     private let stats = Mutex(ServerStatistics())
     private let faults = Mutex<[Fault]>([])
+    /// OMDb requests served today (with an accepted key), against `Options.omdbDaily`.
+    private let omdbSpent = Mutex(0)
     private let started = ContinuousClock.now
 
     typealias Options = FakeTMDbServer.Options
 
-    init(options: Options, responder: SampleResponder) {
+    /// What a fault is matched against: TMDb's API, its images, or OMDb (see `Fault.pathPrefix`).
+    enum Target { case api, image, omdb }
+
+    init(options: Options, responder: SampleResponder, omdb: SampleOMDbResponder) {
         self.options = options
         self.responder = responder
+        self.omdb = omdb
     }
 
     var statistics: ServerStatistics { stats.withLock { $0 } }
@@ -132,13 +151,19 @@ final class ServerState: Sendable {
             s.connectionsOpen = open
         }
         faults.withLock { $0.removeAll() }
+        omdbSpent.withLock { $0 = 0 }
     }
 
-    /// The next fault that applies to `path` (an image's, when `image`), used up by one.
-    func takeFault(for path: String, image: Bool = false) -> Fault.Kind? {
+    /// The next fault that applies to `path` of `target`, used up by one.
+    func takeFault(for path: String, target: Target = .api) -> Fault.Kind? {
         faults.withLock { list in
             guard let index = list.firstIndex(where: { fault in
-                fault.count > 0 && (fault.pathPrefix.map(path.hasPrefix) ?? true) && (!image || fault.kind.appliesToImages)
+                let applies = switch target {
+                case .api: fault.kind.appliesToTMDb
+                case .image: fault.kind.appliesToImages
+                case .omdb: true
+                }
+                return applies && fault.count > 0 && (fault.pathPrefix.map(path.hasPrefix) ?? true)
             }) else { return nil }
             list[index].count -= 1
             let kind = list[index].kind
@@ -147,9 +172,14 @@ final class ServerState: Sendable {
         }
     }
 
-    func recordArrival(path: String, page: String? = nil) {
+    /// Nanoseconds since the server started.
+    private var now: UInt64 {
         let elapsed = ContinuousClock.now - started
-        let ns = UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000)
+        return UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000)
+    }
+
+    func recordArrival(path: String, page: String? = nil) {
+        let ns = now
         stats.withLock { s in
             s.requests += 1
             s.byPath[path, default: 0] += 1
@@ -157,6 +187,28 @@ final class ServerState: Sendable {
             s.arrivals.append(ns)
             s.inFlight += 1
             s.maxInFlight = max(s.maxInFlight, s.inFlight)
+        }
+    }
+
+    /// An OMDb request arrived, asking for `imdbID` (when by id).
+    func recordOMDbArrival(imdbID: String?) {
+        let ns = now
+        stats.withLock { s in
+            s.omdbRequests += 1
+            if let imdbID { s.omdbByIMDbID[imdbID, default: 0] += 1 }
+            s.omdbArrivals.append(ns)
+            s.omdbInFlight += 1
+            s.omdbMaxInFlight = max(s.omdbMaxInFlight, s.omdbInFlight)
+        }
+    }
+
+    /// Counts one OMDb request against the daily limit; false when the limit is spent.
+    func spendOMDbRequest() -> Bool {
+        guard let daily = options.omdbDaily else { return true }
+        return omdbSpent.withLock { spent in
+            guard spent < daily else { return false }
+            spent += 1
+            return true
         }
     }
 
@@ -182,7 +234,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let state: ServerState
+    let state: ServerState
     private var head: HTTPRequestHead?
 
     init(state: ServerState) { self.state = state }
@@ -212,7 +264,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private struct Reply {
+    struct Reply {
         var status: Int
         var headers: [(String, String)] = []
         var body: [UInt8] = []
@@ -224,26 +276,36 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
     private func handle(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         let (path, rawQuery) = Self.split(head.uri)
         guard let query = QueryItem.parse(query: rawQuery) else {
-            return send(Reply(status: 400, body: Array(#"{"success":false,"status_code":47,"status_message":"The input is not valid."}"#.utf8)), head: head, context: context, counted: false)
+            return send(Reply(status: 400, body: Array(#"{"success":false,"status_code":47,"status_message":"The input is not valid."}"#.utf8)), head: head, context: context, counted: .no)
         }
         if path.hasPrefix("/__") {
-            return send(control(path, query), head: head, context: context, counted: false)
+            return send(control(path, query), head: head, context: context, counted: .no)
         }
         if path.hasPrefix(Self.imagePrefix) {
             state.recordArrival(path: path)
             var reply = image(path, head)
             reply.delay += state.options.latency
-            return send(reply, head: head, context: context, counted: true)
+            return send(reply, head: head, context: context, counted: .tmdb)
+        }
+        if path == Self.omdbPath || path == Self.omdbPath + "/" {
+            let imdbID = query.first { $0.name.lowercased() == "i" }?.value
+            state.recordOMDbArrival(imdbID: imdbID)
+            var reply = omdb(query)
+            reply.delay += state.options.latency
+            return send(reply, head: head, context: context, counted: .omdb)
         }
         guard path.hasPrefix("/3/") else {
-            return send(Reply(status: 404, body: SampleResponder.resourceNotFound.body), head: head, context: context, counted: false)
+            return send(Reply(status: 404, body: SampleResponder.resourceNotFound.body), head: head, context: context, counted: .no)
         }
         let apiPath = String(path.dropFirst(2))
         state.recordArrival(path: apiPath, page: query.first { $0.name == "page" }?.value)
         var reply = answer(apiPath, query, head)
         reply.delay += state.options.latency
-        send(reply, head: head, context: context, counted: true)
+        send(reply, head: head, context: context, counted: .tmdb)
     }
+
+    /// Which figures a reply counts in when written: TMDb's (API and images), OMDb's, or none (control).
+    enum Counted { case no, tmdb, omdb }
 
     private func answer(_ path: String, _ query: [QueryItem], _ head: HTTPRequestHead) -> Reply {
         let bearer = head.headers.first(name: "authorization").flatMap { value -> String? in
@@ -287,16 +349,21 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             }
         case .wideText?:
             return ok(path, query, head) { key, text in
-                guard ["title", "original_title", "name", "original_name"].contains(key) else { return text }
-                let index = text.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) & 0xFFFF }
-                return Fault.wideTitles[index % Fault.wideTitles.count]
+                ["title", "original_title", "name", "original_name"].contains(key) ? Self.wide(text) : text
             }
-        case nil:
+        case .omdbError?, .omdbLimit?, .omdbInvalidKey?, nil:
+            // OMDb's own faults never reach TMDb's API (`Fault.Kind.appliesToTMDb`).
             break
         }
         var reply = ok(path, query, head)
         reply.delay = delay
         return reply
+    }
+
+    /// One of `Fault.wideTitles` for `text`: the same text always gets the same one.
+    static func wide(_ text: String) -> String {
+        let index = text.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) & 0xFFFF }
+        return Fault.wideTitles[index % Fault.wideTitles.count]
     }
 
     /// The catalog's answer, its texts passed through `rewrite` (by member name) when given.
@@ -324,7 +391,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
     private func image(_ path: String, _ head: HTTPRequestHead) -> Reply {
         var delay: Duration = .zero
         var truncate = false, half = false
-        switch state.takeFault(for: path, image: true) {
+        switch state.takeFault(for: path, target: .image) {
         case .status(let status, let retryAfter)?:
             var reply = Reply(status: status, body: Self.errorBody(status))
             if let retryAfter { reply.headers.append(("Retry-After", retryAfter)) }
@@ -333,7 +400,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
         case .latency(let ms)?: delay = .milliseconds(ms)
         case .truncatedBody?: truncate = true
         case .halfBody?: half = true
-        case .malformedJSON?, .wrongType?, .hostileText?, .formulaText?, .wideText?, nil: break
+        case .malformedJSON?, .wrongType?, .hostileText?, .formulaText?, .wideText?, .omdbError?, .omdbLimit?, .omdbInvalidKey?, nil: break
         }
         let notFound = Reply(status: 404, headers: [("Content-Type", "application/json;charset=utf-8")], body: SampleResponder.resourceNotFound.body, delay: delay)
         let parts = path.dropFirst(Self.imagePrefix.count).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
@@ -403,7 +470,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             return Reply(status: 200, headers: json, body: Array(#"{"reset":true}"#.utf8))
         case "/__fault":
             guard let fault = Fault(parameters: params) else {
-                return Reply(status: 400, headers: json, body: Array(#"{"error":"unknown fault: kind=status&status=N[&retry_after=S], malformed, wrong-type, truncate, half, reset, latency&ms=N, hostile, formula, wide; count=N, path=PREFIX"}"#.utf8))
+                return Reply(status: 400, headers: json, body: Array(#"{"error":"unknown fault: kind=status&status=N[&retry_after=S], malformed, wrong-type, truncate, half, reset, latency&ms=N, hostile, formula, wide, omdb-error[&message=TEXT], omdb-limit, omdb-invalid-key; count=N, path=PREFIX"}"#.utf8))
             }
             state.inject(fault)
             return Reply(status: 200, headers: json, body: Array(#"{"injected":true}"#.utf8))
@@ -412,7 +479,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func send(_ reply: Reply, head: HTTPRequestHead, context: ChannelHandlerContext, counted: Bool) {
+    func send(_ reply: Reply, head: HTTPRequestHead, context: ChannelHandlerContext, counted: Counted) {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let work: @Sendable () -> Void = {
             let (handler, context) = loopBound.value
@@ -426,12 +493,20 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
         }
     }
 
-    private func write(_ reply: Reply, head: HTTPRequestHead, context: ChannelHandlerContext, counted: Bool) {
-        if counted {
+    private func write(_ reply: Reply, head: HTTPRequestHead, context: ChannelHandlerContext, counted: Counted) {
+        switch counted {
+        case .tmdb:
             state.update { s in
                 s.inFlight -= 1
                 if !reply.reset { s.byStatus[reply.status, default: 0] += 1 }
             }
+        case .omdb:
+            state.update { s in
+                s.omdbInFlight -= 1
+                if !reply.reset { s.omdbByStatus[reply.status, default: 0] += 1 }
+            }
+        case .no:
+            break
         }
         if reply.reset {
             // SO_LINGER 0: closing sends RST, as a dropped connection does.

@@ -27,14 +27,30 @@ public struct Fault: Sendable, Equatable {
         /// text it replaces, so the same title always reads the same): Japanese, Korean, emoji,
         /// combining accents, Hebrew and Arabic, for tests of layout by terminal columns.
         case wideText
+        /// OMDb's 200 with `{"Response":"False","Error":MESSAGE}`, as it answers an id or title
+        /// it does not have ("Movie not found!", "Incorrect IMDb ID.") or any other trouble.
+        case omdbError(String)
+        /// OMDb's 401 "Request limit reached!": the key's daily requests are spent.
+        case omdbLimit
+        /// OMDb's 401 "Invalid API key!".
+        case omdbInvalidKey
 
         /// Whether the fault applies to an image (below `/t/p/`): the faults of HTTP and of the
         /// body's bytes do; those that rewrite JSON or its texts do not (an image request never
-        /// uses them up).
+        /// uses them up), nor OMDb's own.
         public var appliesToImages: Bool {
             switch self {
             case .status, .truncatedBody, .halfBody, .connectionReset, .latency: true
-            case .malformedJSON, .wrongType, .hostileText, .formulaText, .wideText: false
+            case .malformedJSON, .wrongType, .hostileText, .formulaText, .wideText, .omdbError, .omdbLimit, .omdbInvalidKey: false
+            }
+        }
+
+        /// Whether the fault applies to TMDb's API (below `/3`): all but OMDb's own, which only an
+        /// OMDb request uses up. (Every kind applies to OMDb's requests.)
+        public var appliesToTMDb: Bool {
+            switch self {
+            case .omdbError, .omdbLimit, .omdbInvalidKey: false
+            default: true
             }
         }
     }
@@ -64,7 +80,10 @@ public struct Fault: Sendable, Equatable {
     /// How many requests it applies to.
     public var count: Int
     /// Only requests whose path starts with this: below `/3` for the API (`/movie`), whole for
-    /// images (`/t/p/`, `/t/p/w342`).
+    /// images (`/t/p/`, `/t/p/w342`), and for OMDb `/omdb/` followed by the IMDb id asked for
+    /// (`/omdb/tt0137523`; just `/omdb/` when asked by title), so `/omdb` takes any OMDb request
+    /// and `/omdb/tt0137523` one title's. Nil: the next request the kind applies to, whichever
+    /// of TMDb's API, its images and OMDb it is.
     public var pathPrefix: String?
 
     public init(_ kind: Kind, count: Int = 1, pathPrefix: String? = nil) {
@@ -75,7 +94,8 @@ public struct Fault: Sendable, Equatable {
 
     /// Reads a fault from control-request parameters:
     /// `kind=status&status=429&retry_after=2&count=3&path=/movie`,
-    /// `kind=malformed|wrong-type|truncate|half|reset|hostile|formula|wide`, `kind=latency&ms=500`.
+    /// `kind=malformed|wrong-type|truncate|half|reset|hostile|formula|wide`, `kind=latency&ms=500`,
+    /// and OMDb's `kind=omdb-error&message=…` (default "Movie not found!"), `omdb-limit`, `omdb-invalid-key`.
     public init?(parameters p: [String: String]) {
         let count = p["count"].flatMap(Int.init) ?? 1
         let prefix = p["path"].flatMap { $0.isEmpty ? nil : $0 }
@@ -91,6 +111,9 @@ public struct Fault: Sendable, Equatable {
         case "hostile": self.init(.hostileText, count: count, pathPrefix: prefix)
         case "formula": self.init(.formulaText, count: count, pathPrefix: prefix)
         case "wide": self.init(.wideText, count: count, pathPrefix: prefix)
+        case "omdb-error": self.init(.omdbError(p["message"].flatMap { $0.isEmpty ? nil : $0 } ?? "Movie not found!"), count: count, pathPrefix: prefix)
+        case "omdb-limit": self.init(.omdbLimit, count: count, pathPrefix: prefix)
+        case "omdb-invalid-key": self.init(.omdbInvalidKey, count: count, pathPrefix: prefix)
         case "latency":
             guard let ms = p["ms"].flatMap(Int.init), ms >= 0 else { return nil }
             self.init(.latency(ms), count: count, pathPrefix: prefix)

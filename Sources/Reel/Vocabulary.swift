@@ -29,3 +29,9 @@
 @_exported public import struct Catalog.ImageCacheStatistics
 @_exported public import struct Catalog.ImageConfiguration
 @_exported public import Pictures
+// OMDb: the awards line read, a list's scores, what filling them did and why it stopped, the
+// day's budget.
+@_exported public import struct Catalog.OMDbAwards
+@_exported public import struct Catalog.OMDbScores
+@_exported public import struct Catalog.OMDbFillReport
+@_exported public import enum Catalog.OMDbFailure

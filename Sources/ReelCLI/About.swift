@@ -22,7 +22,8 @@ struct About: AsyncParsableCommand {
             "description": .string(ReelCommand.configuration.abstract), "dataDirectory": .string(report.dataDirectory),
             "ledger": .string(report.ledgerDirectory), "keys": .string(report.keysDirectory), "ledgerExists": .bool(report.ledgerExists),
             "user": .string(handle.value), "attribution": .string(AboutReport.attribution),
-            "tmdb": "https://www.themoviedb.org", "bulkCipher": .string(report.bulkCipher),
+            "tmdb": "https://www.themoviedb.org", "omdb": "https://www.omdbapi.com", "omdbLicense": .string(AboutReport.omdbLicense),
+            "bulkCipher": .string(report.bulkCipher),
         ]
     }
 
@@ -48,5 +49,6 @@ struct About: AsyncParsableCommand {
         Console.line("")
         Console.line(Terminal.fit(AboutReport.dataSource))
         Console.line(Terminal.fit(AboutReport.attribution))
+        Console.line(Terminal.fit(AboutReport.omdbLicense))
     }
 }

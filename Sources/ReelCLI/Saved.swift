@@ -13,13 +13,20 @@ struct Saved: AsyncParsableCommand {
             Offline (--offline), cached details are used and titles without them are marked. \
             --search matches titles and original titles, ignoring case and accents; --genre takes \
             genre names in the account's language or TMDb genre ids.
+
+            With an OMDb key (OMDB_API_KEY or 'reel omdb login'; the sample catalog has its own \
+            facts), OMDb's IMDb rating, Metascore and Tomatometer are shown (an IMDB column when the \
+            width allows) and sorted by (--sort imdb|metascore|tomatometer). Titles OMDb has not \
+            answered for are asked for within the day's budget, the most recently saved first; a \
+            long list fills in over days ('reel omdb status' says how far it got).
             """
     )
 
     @OptionGroup var global: TimedGlobalOptions
     @Option(name: .customLong("type"), help: "Only movie or series (tv).") var mediaType: MediaType?
     @Option(help: ArgumentHelp("Only titles containing this text (case and accents ignored).", valueName: "text")) var search: String?
-    @Option(help: "Order by added (default), title, release or rating.") var sort: SavedListQuery.Order = .added
+    @Option(help: "Order by added (default), title, release, rating (TMDb's), or OMDb's imdb, metascore or tomatometer.")
+    var sort: SavedListQuery.Order = .added
     @Flag(help: "Last saved, Z, newest or best first (the default for --sort release and rating).") var desc = false
     @Flag(help: "First saved, A, oldest or worst first (the default for --sort added and title).") var asc = false
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Only titles with all of these genres (names or ids).", valueName: "genre"), completion: Completions.savedGenres)
@@ -40,8 +47,12 @@ struct Saved: AsyncParsableCommand {
             let query = SavedListQuery(
                 mediaType: mediaType, search: search, order: sort, descending: descending, genres: genre, anyGenre: anyGenre, asOf: asOf?.value)
             let progress = ProgressLine(label: "fetching details", threshold: 20)
-            let report = try await app.savedList(of: try global.handle(), query) { progress.update(UInt64($0), of: UInt64($1)) }
+            let omdbProgress = ProgressLine(label: "fetching OMDb ratings", threshold: 20)
+            let report = try await app.savedList(
+                of: try global.handle(), query, progress: { progress.update(UInt64($0), of: UInt64($1)) },
+                omdbProgress: { progress.finish(); omdbProgress.update(UInt64($0), of: UInt64($1)) })
             progress.finish()
+            omdbProgress.finish()
             try global.json ? printJSON(json(report)) : render(report)
         }
     }
@@ -54,9 +65,12 @@ struct Saved: AsyncParsableCommand {
             "genres": .array(genre.map(JSONValue.string)), "anyGenre": .bool(anyGenre),
             "total": .integer(Int64(report.total)), "count": .integer(Int64(report.items.count)),
             "detailsMissing": .integer(Int64(report.detailsMissing)),
-            "notices": .array(report.notices.map(JSONValue.string)),
+            "notices": .array(report.notices.map(JSONValue.string)), "omdbFill": .init(report.omdbFill.map(Self.json)),
             "items": .array(report.items.map { item in
-                TitleList.json(Self.row(item)).merging(["addedAt": JSONForm.time(item.saved.addedAt), "position": .integer(Int64(item.saved.position))])
+                TitleList.json(Self.row(item)).merging([
+                    "addedAt": JSONForm.time(item.saved.addedAt), "position": .integer(Int64(item.saved.position)),
+                    "omdb": .init(item.omdb.flatMap(Self.json)),
+                ])
             }),
         ]
     }
@@ -76,6 +90,23 @@ struct Saved: AsyncParsableCommand {
     }
 
     private static func row(_ item: SavedListReport.Item) -> TitleList.Row {
-        TitleList.Row(key: item.saved.key, lookup: item.lookup, savedAt: item.saved.addedAt, addedAt: item.saved.addedAt)
+        TitleList.Row(key: item.saved.key, lookup: item.lookup, savedAt: item.saved.addedAt, addedAt: item.saved.addedAt, omdb: item.omdb)
+    }
+
+    /// A title's OMDb scores; nil for a title OMDb does not know.
+    private static func json(_ scores: OMDbScores) -> JSONValue? {
+        guard scores.found else { return nil }
+        func int(_ n: Int?) -> JSONValue { .init(n.map { .integer(Int64($0)) }) }
+        return [
+            "imdbID": .string(scores.imdbID), "imdbRating": .init(scores.imdbRating.map(JSONValue.double)), "imdbVotes": int(scores.imdbVotes),
+            "metascore": int(scores.metascore), "tomatometer": int(scores.tomatometer),
+        ]
+    }
+
+    private static func json(_ fill: OMDbFillReport) -> JSONValue {
+        [
+            "wanted": .integer(Int64(fill.wanted)), "found": .integer(Int64(fill.found)), "missing": .integer(Int64(fill.missing)),
+            "failed": .integer(Int64(fill.failed)), "left": .integer(Int64(fill.left)), "stopped": .init(fill.stopped.map { .string($0.description) }),
+        ]
     }
 }

@@ -77,7 +77,7 @@ struct TMDbCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.withApplication { app in
-                let secret = try Self.secret(Self.readSecret())
+                let secret = try Self.secret(Self.readSecret(prompt: "TMDb API Read Access Token (or v3 key): "))
                 let credentials: Credentials = apiKey || Credentials.bearer(secret).looksLikeV3KeyUsedAsToken ? .apiKey(secret) : .bearer(secret)
                 if !apiKey, case .apiKey = credentials {
                     Terminal.notice("that looks like a v3 API key (32 hex characters), so it is saved as a v3 key (sent as api_key), not as a token")
@@ -93,12 +93,12 @@ struct TMDbCommand: AsyncParsableCommand {
         }
 
         /// The credential in what was read, or a usage failure saying why there is none.
-        static func secret(_ input: String) throws -> String {
+        static func secret(_ input: String, service: String = "TMDb", example: String = "reel tmdb login < token.txt") throws -> String {
             switch Credentials.given(input) {
             case .empty:
-                throw ReelFailure(message: "no credential on standard input (try: reel tmdb login < token.txt)", status: .usage)
+                throw ReelFailure(message: "no credential on standard input (try: \(example))", status: .usage)
             case .malformed:
-                throw ReelFailure(message: Application.malformedCredential("on standard input"), status: .usage)
+                throw ReelFailure(message: Application.malformedCredential("on standard input", service: service), status: .usage)
             case .secret(let given):
                 return given
             }
@@ -107,8 +107,8 @@ struct TMDbCommand: AsyncParsableCommand {
         /// All of stdin, not its first line (`printf 'bad\ntoken'` must not save "bad"), at most 4 KiB
         /// (`InputLimit.credential`, so `< /dev/zero` is refused rather than read forever); on a
         /// terminal, asked for without echo. `Credentials.given` judges what it holds.
-        static func readSecret() throws -> String {
-            if isatty(STDIN_FILENO) == 1, let pointer = getpass("TMDb API Read Access Token (or v3 key): ") {
+        static func readSecret(prompt: String) throws -> String {
+            if isatty(STDIN_FILENO) == 1, let pointer = getpass(prompt) {
                 return String(cString: pointer)
             }
             let bytes: [UInt8]

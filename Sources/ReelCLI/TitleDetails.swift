@@ -22,6 +22,14 @@ extension TitleDetailsReport {
         details.posterURL = posterURL.map(safe)
         details.backdropURL = backdropURL.map(safe)
         for i in details.similar.indices { details.similar[i].title = safe(similar[i].title) }
+        if var omdb {
+            omdb.rated = omdb.rated.map(safe)
+            omdb.directors = omdb.directors.map(safe)
+            omdb.writers = omdb.writers.map(safe)
+            omdb.actors = omdb.actors.map(safe)
+            omdb.awards = omdb.awards.map { OMDbAwards(safe($0.text)) }
+            details.omdb = omdb
+        }
         return details
     }
 
@@ -44,6 +52,7 @@ extension TitleDetailsReport {
         if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
         if !genres.isEmpty { lines.append("Genres: " + genres.joined(separator: ", ")) }
         lines.append(String(format: "Rating: %.1f/10 from %@ votes · popularity %.1f", voteAverage, voteCount.formatted(), popularity))
+        lines += omdbLines()
         if let tagline { lines.append(Terminal.yellow("“\(tagline)”")) }
         if let overview {
             lines.append("")
@@ -69,6 +78,22 @@ extension TitleDetailsReport {
         return text
     }
 
+    /// OMDb's facts: the critics' scores, the awards with a trophy per win of the top award, box
+    /// office, certificate, director and writer (only those OMDb has; none when it has nothing).
+    private func omdbLines() -> [String] {
+        guard let omdb else { return [] }
+        var lines: [String] = []
+        if let ratings = omdb.ratingsLine { lines.append("Ratings: " + ratings + (omdb.stale ? Terminal.dim(" (OMDb, older than a week)") : "")) }
+        if let awards = omdb.awardsLine { lines.append("Awards: " + awards) }
+        var facts: [String] = []
+        if let rated = omdb.rated { facts.append("Rated \(rated)") }
+        if let boxOffice = omdb.boxOfficeText { facts.append("box office \(boxOffice)") }
+        if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
+        if !omdb.directors.isEmpty { lines.append("Director: " + omdb.directors.joined(separator: ", ")) }
+        if !omdb.writers.isEmpty { lines.append("Writer: " + omdb.writers.joined(separator: ", ")) }
+        return lines
+    }
+
     /// The similar titles as the lists show titles: aligned columns, a ★ on those the account saved.
     private func similarTable(width: Int) -> String {
         var table = TextTable([" ", "TMDB ID", "TITLE", "YEAR"], alignments: [.left, .right, .left, .right])
@@ -77,6 +102,24 @@ extension TitleDetailsReport {
         }
         let legend = similar.contains { $0.savedAt != nil } ? "\n" + Terminal.dim("\(TitleList.savedMark) saved") : ""
         return table.render(width: width, flexible: [.init(2, minimum: 10)]) + legend
+    }
+
+    /// OMDb's facts for scripts: numbers as numbers, OMDb's texts as they came.
+    private static func json(_ omdb: OMDbFacts) -> JSONValue {
+        func list(_ items: [String]) -> JSONValue { .array(items.map(JSONValue.string)) }
+        func int(_ n: Int?) -> JSONValue { .init(n.map { .integer(Int64($0)) }) }
+        let awards: JSONValue = omdb.awards.map { a in
+            [
+                "text": .string(a.text), "topAward": .init(a.topAward.map(JSONValue.string)), "topWins": int(a.topWins),
+                "topNominations": int(a.topNominations), "wins": int(a.wins), "nominations": int(a.nominations),
+            ]
+        } ?? .null
+        return [
+            "imdbID": .string(omdb.imdbID), "imdbRating": .init(omdb.imdbRating.map(JSONValue.double)), "imdbVotes": int(omdb.imdbVotes),
+            "tomatometer": int(omdb.tomatometer), "metascore": int(omdb.metascore), "awards": awards, "boxOffice": int(omdb.boxOffice),
+            "rated": .init(omdb.rated.map(JSONValue.string)), "directors": list(omdb.directors), "writers": list(omdb.writers),
+            "actors": list(omdb.actors), "totalSeasons": int(omdb.totalSeasons), "stale": .bool(omdb.stale),
+        ]
     }
 
     func json() -> JSONValue {
@@ -95,6 +138,7 @@ extension TitleDetailsReport {
             "trailers": .array(trailers.map { ["name": .string($0.name), "url": .string($0.url)] }),
             "posterURL": .init(posterURL.map(JSONValue.string)), "backdropURL": .init(backdropURL.map(JSONValue.string)),
             "saved": .bool(savedAt != nil), "savedAt": .init(savedAt.map { .string(UTCTime.iso($0)) }),
+            "imdbID": .init(imdbID.map(JSONValue.string)), "omdbStatus": .string(omdbStatus), "omdb": .init(omdb.map(Self.json)),
             "similar": .array(similar.map { s in
                 [
                     "mediaType": .string(s.key.mediaType.rawValue), "id": .integer(s.key.id), "title": .string(s.title),

@@ -11,6 +11,8 @@ struct TitleList {
         let savedAt: Int64?
         /// For saved lists: when the item was added.
         var addedAt: Int64? = nil
+        /// For saved lists: OMDb's scores, when known.
+        var omdb: OMDbScores? = nil
     }
 
     var rows: [Row] = []
@@ -32,6 +34,9 @@ struct TitleList {
         headers += ["TMDB ID", "TITLE", "YEAR", "GENRES", "RATING"]
         alignments += [.right, .left, .right, .left, .right]
         let added = showsAdded ? Self.addedDays(rows) : (days: [], zone: "")
+        // The IMDb rating, when OMDb gave any row one.
+        let showsIMDb = rows.contains { $0.omdb?.imdbRating != nil }
+        if showsIMDb { headers.append("IMDB"); alignments.append(.right) }
         if showsAdded { headers.append("ADDED (\(added.zone))"); alignments.append(.left) }
         func column(_ name: String) -> Int? { headers.firstIndex(of: name) }
         var table = TextTable(headers, alignments: alignments)
@@ -52,13 +57,14 @@ struct TitleList {
             } else {
                 cells += ["", "", ""]
             }
+            if showsIMDb { cells.append(row.omdb?.imdbRating.map(Self.oneDecimal) ?? "") }
             if showsAdded { cells.append(added.days[i]) }
             table.add(cells)
         }
         // Genres give way first, then the title; at narrow widths whole columns go, least useful first.
         return table.render(
             width: width, flexible: [.init(column("GENRES")!, minimum: 12), .init(column("TITLE")!, minimum: 10)],
-            droppable: ["ADDED (\(added.zone))", "GENRES", "RATING", "TYPE", "#"].compactMap(column))
+            droppable: ["IMDB", "ADDED (\(added.zone))", "GENRES", "RATING", "TYPE", "#"].compactMap(column))
     }
 
     /// Each row's day added on the shown zone's clock, and the zone for the header (`JST`,

@@ -105,6 +105,7 @@ final class FakeTMDbProcess: @unchecked Sendable {
         static let inherited: Set<String> = [
             "TMDB_API_TOKEN", "TMDB_API_KEY", "REEL_TMDB_BASE_URL", "REEL_OFFLINE", "REEL_USER", "REEL_DATA_DIR",
             "XDG_CONFIG_HOME", "XDG_DATA_HOME", "REEL_TMDB_RATE", "REEL_TMDB_CONNECTIONS", "NO_COLOR",
+            "OMDB_API_KEY", "REEL_OMDB_BASE_URL", "REEL_OMDB_DAILY", "REEL_OMDB_CONNECTIONS",
         ]
 
         var credentialsFile: String { config + "/reel/credentials.json" }

@@ -109,3 +109,19 @@ extension CatalogClient {
         }
     }
 }
+
+extension CatalogClient {
+    /// The summaries of `keys` the cache (or the sample's facts) holds, whatever their age, with
+    /// no request: for reports that must not spend TMDb's or OMDb's requests (`reel omdb status`).
+    public func cachedSummaries(of keys: [MediaKey], language: String) -> [MediaKey: DetailsSummary] {
+        var found: [MediaKey: DetailsSummary] = [:]
+        if let sampleCatalog {
+            let lang = SampleLanguage(language)
+            for key in keys { found[key] = sampleCatalog.summary(key, lang) }
+            return found
+        }
+        guard let cache, let stored = try? cache.summaries(CatalogRequest.details(of: keys, language: language).map(\.key)) else { return found }
+        for (key, entry) in zip(keys, stored) { found[key] = entry?.summary }
+        return found
+    }
+}

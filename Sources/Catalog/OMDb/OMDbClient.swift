@@ -153,7 +153,7 @@ public final class OMDbClient: Sendable {
         if let message = refusal.withLock({ $0 }) { return .keyRefused(message) }
         guard let usage = usage() else { return nil }
         let left = priority == .interactive ? usage.left : usage.bulkLeft
-        return left > 0 ? nil : .budgetSpent(limit: usage.limit, resetsAt: usage.resetsAt, bulk: priority == .bulk)
+        return left > 0 ? nil : spent(day: usage.day, bulk: priority == .bulk)
     }
 
     // MARK: - One request

@@ -109,12 +109,13 @@ public final class SampleCatalog: Sendable {
         let title = "\(words[n % 14]) \(words[(n / 14 + 3) % 14])" + (n % 3 == 0 ? " of the \(words[(n / 7) % 14])" : "") + " \(n)"
         let genres = [[18], [28, 12], [35], [80, 53], [878], [16, 10751], [27], [10749, 18]][n % 8]
         return Movie(
-            id: id, imdb_id: nil, title: title, original_title: title,
+            id: id, imdb_id: Self.syntheticIMDbID(id), title: title, original_title: title,
             original_language: "en", release_date: "\(1950 + n % 75)-01-01", genre_ids: genres, runtime: 90 + n % 60,
             status: "Released", tagline: "", budget: 0, revenue: 0, vote_average: Double(n % 100) / 10,
             vote_count: n % 1000, popularity: Double(n % 500), poster_path: nil, backdrop_path: nil,
             origin_country: ["US"], spoken_languages: ["en"], production_countries: [], production_companies: [],
-            overview: "A generated title for benchmarks.", translations: [:], videos: [], cast: [], crew: [], similar: []
+            overview: "A generated title for benchmarks.", translations: [:], videos: [], cast: [], crew: [], similar: [],
+            omdb: nil
         )
     }
 
@@ -177,7 +178,7 @@ public final class SampleCatalog: Sendable {
             return DetailsSummary(
                 key: key, title: name(s, lang), originalTitle: text(s.original_name), date: TMDbDate(parsing: s.first_air_date),
                 genres: named(s.genre_ids, .tv), voteAverage: s.vote_average, voteCount: s.vote_count,
-                popularity: s.popularity, posterPath: text(s.poster_path))
+                popularity: s.popularity, posterPath: text(s.poster_path), imdbID: text(s.imdb_id))
         }
     }
 
@@ -234,6 +235,7 @@ public final class SampleCatalog: Sendable {
         if appending.contains("credits") { o["credits"] = credits(.movie, m.id, cast: m.cast, crew: m.crew, includeID: false) }
         if appending.contains("videos") { o["videos"] = videos(m.videos, lang, include: videoLanguages, id: nil) }
         if appending.contains("similar") { o["similar"] = page(similarMovies(m, lang), page: 1) }
+        if appending.contains("external_ids") { o["external_ids"] = externalIDs(.movie, imdbID: m.imdb_id, id: nil) }
         return .object(o)
     }
 
@@ -271,6 +273,7 @@ public final class SampleCatalog: Sendable {
         if appending.contains("credits") { o["credits"] = credits(.tv, s.id, cast: s.cast, crew: s.crew, includeID: false) }
         if appending.contains("videos") { o["videos"] = videos(s.videos, lang, include: videoLanguages, id: nil) }
         if appending.contains("similar") { o["similar"] = page(similarSeries(s, lang), page: 1) }
+        if appending.contains("external_ids") { o["external_ids"] = externalIDs(.tv, imdbID: s.imdb_id, id: nil) }
         return .object(o)
     }
 

@@ -74,7 +74,47 @@ enum SampleData {
       238,
       424,
       769
-    ]
+    ],
+    "omdb": {
+      "Title": "The Shawshank Redemption",
+      "Year": "1994",
+      "Rated": "R",
+      "Released": "14 Oct 1994",
+      "Runtime": "142 min",
+      "Genre": "Drama",
+      "Director": "Frank Darabont",
+      "Writer": "Stephen King, Frank Darabont",
+      "Actors": "Tim Robbins, Morgan Freeman, Bob Gunton",
+      "Plot": "Convicted of a double murder he insists he did not commit, banker Andy Dufresne begins a life sentence at Shawshank prison.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Nominated for 7 Oscars. 21 wins & 42 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.3/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "89%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "82/100"
+        }
+      ],
+      "Metascore": "82",
+      "imdbRating": "9.3",
+      "imdbVotes": "3,034,165",
+      "imdbID": "tt0111161",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$28,767,189",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 238,
@@ -147,7 +187,47 @@ enum SampleData {
       680,
       1422,
       278
-    ]
+    ],
+    "omdb": {
+      "Title": "The Godfather",
+      "Year": "1972",
+      "Rated": "R",
+      "Released": "24 Mar 1972",
+      "Runtime": "175 min",
+      "Genre": "Crime, Drama",
+      "Director": "Francis Ford Coppola",
+      "Writer": "Mario Puzo, Francis Ford Coppola",
+      "Actors": "Marlon Brando, Al Pacino, James Caan",
+      "Plot": "In post-war New York, the ageing head of the Corleone crime family must decide who will inherit his empire.",
+      "Language": "English, Italian, Latin",
+      "Country": "United States",
+      "Awards": "Won 3 Oscars. 31 wins & 31 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.2/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "97%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "100/100"
+        }
+      ],
+      "Metascore": "100",
+      "imdbRating": "9.2",
+      "imdbVotes": "2,118,016",
+      "imdbID": "tt0068646",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$136,381,073",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 240,
@@ -220,7 +300,47 @@ enum SampleData {
       769,
       1422,
       466420
-    ]
+    ],
+    "omdb": {
+      "Title": "The Godfather Part II",
+      "Year": "1974",
+      "Rated": "R",
+      "Released": "18 Dec 1974",
+      "Runtime": "202 min",
+      "Genre": "Crime, Drama",
+      "Director": "Francis Ford Coppola",
+      "Writer": "Francis Ford Coppola, Mario Puzo",
+      "Actors": "Al Pacino, Robert De Niro, Robert Duvall",
+      "Plot": "Two stories run side by side: Michael Corleone tightens his grip on the family business as enemies close in, while decades earlier the young Vito Corleone arrives in New York and builds his power from nothing.",
+      "Language": "English, Italian, Spanish, Latin, Sicilian",
+      "Country": "United States",
+      "Awards": "Won 6 Oscars. 17 wins & 21 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.0/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "96%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "90/100"
+        }
+      ],
+      "Metascore": "90",
+      "imdbRating": "9.0",
+      "imdbVotes": "1,424,870",
+      "imdbID": "tt0071562",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$47,961,919",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 424,
@@ -300,7 +420,47 @@ enum SampleData {
       12477,
       637,
       582
-    ]
+    ],
+    "omdb": {
+      "Title": "Schindler's List",
+      "Year": "1993",
+      "Rated": "R",
+      "Released": "04 Feb 1994",
+      "Runtime": "195 min",
+      "Genre": "Biography, Drama, History",
+      "Director": "Steven Spielberg",
+      "Writer": "Thomas Keneally, Steven Zaillian",
+      "Actors": "Liam Neeson, Ralph Fiennes, Ben Kingsley",
+      "Plot": "Opportunistic German industrialist Oskar Schindler arrives in occupied Kraków to profit from the war.",
+      "Language": "English, Hebrew, German, Polish, Latin",
+      "Country": "United States",
+      "Awards": "Won 7 Oscars. 91 wins & 49 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.0/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "98%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "95/100"
+        }
+      ],
+      "Metascore": "95",
+      "imdbRating": "9.0",
+      "imdbVotes": "1,517,654",
+      "imdbID": "tt0108052",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$96,898,818",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 389,
@@ -348,7 +508,47 @@ enum SampleData {
       274,
       807,
       424
-    ]
+    ],
+    "omdb": {
+      "Title": "12 Angry Men",
+      "Year": "1957",
+      "Rated": "Approved",
+      "Released": "10 Apr 1957",
+      "Runtime": "96 min",
+      "Genre": "Crime, Drama",
+      "Director": "Sidney Lumet",
+      "Writer": "Reginald Rose",
+      "Actors": "Henry Fonda, Lee J. Cobb, Martin Balsam",
+      "Plot": "Twelve jurors retreat to a stuffy room to decide the fate of a teenager accused of murder.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Nominated for 3 Oscars. 17 wins & 13 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.0/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "100%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "97/100"
+        }
+      ],
+      "Metascore": "97",
+      "imdbRating": "9.0",
+      "imdbVotes": "921,455",
+      "imdbID": "tt0050083",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "N/A",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 19404,
@@ -392,7 +592,39 @@ enum SampleData {
       637,
       13,
       313369
-    ]
+    ],
+    "omdb": {
+      "Title": "Dilwale Dulhania Le Jayenge",
+      "Year": "1995",
+      "Rated": "Not Rated",
+      "Released": "20 Oct 1995",
+      "Runtime": "189 min",
+      "Genre": "Drama, Romance",
+      "Director": "Aditya Chopra",
+      "Writer": "Aditya Chopra, Javed Siddiqui",
+      "Actors": "Shah Rukh Khan, Kajol, Amrish Puri",
+      "Plot": "Raj and Simran, two young Indians raised in London, fall in love on a trip across Europe.",
+      "Language": "Hindi",
+      "Country": "India",
+      "Awards": "15 wins & 2 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.0/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.0",
+      "imdbVotes": "75,412",
+      "imdbID": "tt0112870",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "N/A",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 129,
@@ -455,7 +687,47 @@ enum SampleData {
       508883,
       372058,
       12477
-    ]
+    ],
+    "omdb": {
+      "Title": "Spirited Away",
+      "Year": "2001",
+      "Rated": "PG",
+      "Released": "28 Mar 2003",
+      "Runtime": "124 min",
+      "Genre": "Animation, Adventure, Family",
+      "Director": "Hayao Miyazaki",
+      "Writer": "Hayao Miyazaki",
+      "Actors": "Daveigh Chase, Suzanne Pleshette, Miyu Irino",
+      "Plot": "On the way to their new home, ten-year-old Chihiro and her parents wander into an abandoned theme park that turns out to be a spirit world.",
+      "Language": "Japanese",
+      "Country": "Japan, United States",
+      "Awards": "Won 1 Oscar. 58 wins & 31 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "96%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "96/100"
+        }
+      ],
+      "Metascore": "96",
+      "imdbRating": "8.6",
+      "imdbVotes": "905,884",
+      "imdbID": "tt0245429",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$15,205,725",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 155,
@@ -573,7 +845,47 @@ enum SampleData {
       157336,
       807,
       1422
-    ]
+    ],
+    "omdb": {
+      "Title": "The Dark Knight",
+      "Year": "2008",
+      "Rated": "PG-13",
+      "Released": "18 Jul 2008",
+      "Runtime": "152 min",
+      "Genre": "Action, Crime, Drama",
+      "Director": "Christopher Nolan",
+      "Writer": "Jonathan Nolan, Christopher Nolan, David S. Goyer",
+      "Actors": "Christian Bale, Heath Ledger, Aaron Eckhart",
+      "Plot": "Batman, Lieutenant Gordon and District Attorney Harvey Dent seem close to breaking Gotham's mob.",
+      "Language": "English, Mandarin",
+      "Country": "United States, United Kingdom",
+      "Awards": "Won 2 Oscars. 164 wins & 164 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.0/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "94%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "84/100"
+        }
+      ],
+      "Metascore": "84",
+      "imdbRating": "9.0",
+      "imdbVotes": "3,010,732",
+      "imdbID": "tt0468569",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$534,987,076",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 496243,
@@ -624,7 +936,47 @@ enum SampleData {
       274,
       769,
       1422
-    ]
+    ],
+    "omdb": {
+      "Title": "Parasite",
+      "Year": "2019",
+      "Rated": "R",
+      "Released": "08 Nov 2019",
+      "Runtime": "132 min",
+      "Genre": "Drama, Thriller",
+      "Director": "Bong Joon Ho",
+      "Writer": "Bong Joon Ho, Han Jin-won",
+      "Actors": "Song Kang-ho, Lee Sun-kyun, Cho Yeo-jeong",
+      "Plot": "The Kims, a family living in a cramped basement flat, talk their way one by one into jobs with the wealthy Park family.",
+      "Language": "Korean, English",
+      "Country": "South Korea",
+      "Awards": "Won 4 Oscars. 310 wins & 272 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.5/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "99%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "97/100"
+        }
+      ],
+      "Metascore": "97",
+      "imdbRating": "8.5",
+      "imdbVotes": "1,055,286",
+      "imdbID": "tt6751668",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$53,369,749",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 497,
@@ -692,7 +1044,47 @@ enum SampleData {
       13,
       424,
       857
-    ]
+    ],
+    "omdb": {
+      "Title": "The Green Mile",
+      "Year": "1999",
+      "Rated": "R",
+      "Released": "10 Dec 1999",
+      "Runtime": "189 min",
+      "Genre": "Crime, Drama, Fantasy",
+      "Director": "Frank Darabont",
+      "Writer": "Stephen King, Frank Darabont",
+      "Actors": "Tom Hanks, Michael Clarke Duncan, David Morse",
+      "Plot": "In 1935, prison guard Paul Edgecomb oversees death row in a Louisiana penitentiary.",
+      "Language": "English, French",
+      "Country": "United States",
+      "Awards": "Nominated for 4 Oscars. 16 wins & 37 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "79%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "61/100"
+        }
+      ],
+      "Metascore": "61",
+      "imdbRating": "8.6",
+      "imdbVotes": "1,480,313",
+      "imdbID": "tt0120689",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$136,801,374",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 372058,
@@ -742,7 +1134,47 @@ enum SampleData {
       128,
       8392,
       508883
-    ]
+    ],
+    "omdb": {
+      "Title": "Your Name.",
+      "Year": "2016",
+      "Rated": "PG",
+      "Released": "07 Apr 2017",
+      "Runtime": "106 min",
+      "Genre": "Animation, Drama, Fantasy",
+      "Director": "Makoto Shinkai",
+      "Writer": "Makoto Shinkai",
+      "Actors": "Ryunosuke Kamiki, Mone Kamishiraishi, Ryo Narita",
+      "Plot": "A girl from a small mountain town and a boy from Tokyo start waking up in each other's bodies.",
+      "Language": "Japanese",
+      "Country": "Japan",
+      "Awards": "26 wins & 15 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.4/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "98%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "81/100"
+        }
+      ],
+      "Metascore": "81",
+      "imdbRating": "8.4",
+      "imdbVotes": "354,446",
+      "imdbID": "tt5311514",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$5,017,246",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 680,
@@ -831,7 +1263,47 @@ enum SampleData {
       466272,
       769,
       807
-    ]
+    ],
+    "omdb": {
+      "Title": "Pulp Fiction",
+      "Year": "1994",
+      "Rated": "R",
+      "Released": "14 Oct 1994",
+      "Runtime": "154 min",
+      "Genre": "Crime, Drama",
+      "Director": "Quentin Tarantino",
+      "Writer": "Quentin Tarantino, Roger Avary",
+      "Actors": "John Travolta, Uma Thurman, Samuel L. Jackson",
+      "Plot": "Two philosophical hitmen, a boxer who refuses to throw a fight, a gangster's wife and a pair of diner robbers cross paths in Los Angeles.",
+      "Language": "English, Spanish, French",
+      "Country": "United States",
+      "Awards": "Won 1 Oscar. 70 wins & 75 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.9/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "92%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "95/100"
+        }
+      ],
+      "Metascore": "95",
+      "imdbRating": "8.9",
+      "imdbVotes": "2,327,407",
+      "imdbID": "tt0110912",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$107,928,762",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 122,
@@ -928,7 +1400,47 @@ enum SampleData {
       57158,
       122917,
       11
-    ]
+    ],
+    "omdb": {
+      "Title": "The Lord of the Rings: The Return of the King",
+      "Year": "2003",
+      "Rated": "PG-13",
+      "Released": "17 Dec 2003",
+      "Runtime": "201 min",
+      "Genre": "Action, Adventure, Drama",
+      "Director": "Peter Jackson",
+      "Writer": "J.R.R. Tolkien, Fran Walsh, Philippa Boyens",
+      "Actors": "Elijah Wood, Viggo Mortensen, Ian McKellen",
+      "Plot": "While Frodo and Sam, guided by the treacherous Gollum, struggle toward Mount Doom to destroy the One Ring, Aragorn gathers the free peoples for a last stand against Sauron's armies at Minas Tirith.",
+      "Language": "English, Quenya, Old English, Sindarin",
+      "Country": "New Zealand, United States",
+      "Awards": "Won 11 Oscars. 215 wins & 124 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.0/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "94%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "94/100"
+        }
+      ],
+      "Metascore": "94",
+      "imdbRating": "9.0",
+      "imdbVotes": "2,071,385",
+      "imdbID": "tt0167260",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$381,878,219",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 13,
@@ -1004,7 +1516,47 @@ enum SampleData {
       857,
       105,
       597
-    ]
+    ],
+    "omdb": {
+      "Title": "Forrest Gump",
+      "Year": "1994",
+      "Rated": "PG-13",
+      "Released": "06 Jul 1994",
+      "Runtime": "142 min",
+      "Genre": "Drama, Romance",
+      "Director": "Robert Zemeckis",
+      "Writer": "Winston Groom, Eric Roth",
+      "Actors": "Tom Hanks, Robin Wright, Gary Sinise",
+      "Plot": "Forrest Gump, a kind-hearted man from Alabama with a low IQ, stumbles through three decades of American history, from Vietnam to ping-pong diplomacy.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 6 Oscars. 50 wins & 75 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "71%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "82/100"
+        }
+      ],
+      "Metascore": "82",
+      "imdbRating": "8.8",
+      "imdbVotes": "2,370,858",
+      "imdbID": "tt0109830",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$330,455,270",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 429,
@@ -1060,7 +1612,47 @@ enum SampleData {
       68718,
       600583,
       346
-    ]
+    ],
+    "omdb": {
+      "Title": "The Good, the Bad and the Ugly",
+      "Year": "1966",
+      "Rated": "R",
+      "Released": "29 Dec 1967",
+      "Runtime": "178 min",
+      "Genre": "Adventure, Western",
+      "Director": "Sergio Leone",
+      "Writer": "Luciano Vincenzoni, Sergio Leone, Agenore Incrocci",
+      "Actors": "Clint Eastwood, Eli Wallach, Lee Van Cleef",
+      "Plot": "During the American Civil War, three gunmen with very different morals chase a fortune in Confederate gold buried in a remote cemetery.",
+      "Language": "Italian",
+      "Country": "Italy, Spain, West Germany",
+      "Awards": "3 wins & 6 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "97%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "90/100"
+        }
+      ],
+      "Metascore": "90",
+      "imdbRating": "8.8",
+      "imdbVotes": "850,241",
+      "imdbID": "tt0060196",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$25,100,000",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 769,
@@ -1128,7 +1720,47 @@ enum SampleData {
       1422,
       680,
       466420
-    ]
+    ],
+    "omdb": {
+      "Title": "Goodfellas",
+      "Year": "1990",
+      "Rated": "R",
+      "Released": "21 Sep 1990",
+      "Runtime": "145 min",
+      "Genre": "Biography, Crime, Drama",
+      "Director": "Martin Scorsese",
+      "Writer": "Nicholas Pileggi, Martin Scorsese",
+      "Actors": "Robert De Niro, Ray Liotta, Joe Pesci",
+      "Plot": "Henry Hill grows up idolising the gangsters of his Brooklyn neighbourhood and becomes one of them.",
+      "Language": "English, Italian",
+      "Country": "United States",
+      "Awards": "Won 1 Oscar. 44 wins & 39 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.7/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "94%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "92/100"
+        }
+      ],
+      "Metascore": "92",
+      "imdbRating": "8.7",
+      "imdbVotes": "1,320,565",
+      "imdbID": "tt0099685",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$46,909,721",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 346,
@@ -1176,7 +1808,47 @@ enum SampleData {
       429,
       122,
       12477
-    ]
+    ],
+    "omdb": {
+      "Title": "Seven Samurai",
+      "Year": "1954",
+      "Rated": "Not Rated",
+      "Released": "19 Nov 1956",
+      "Runtime": "207 min",
+      "Genre": "Action, Drama",
+      "Director": "Akira Kurosawa",
+      "Writer": "Akira Kurosawa, Shinobu Hashimoto, Hideo Oguni",
+      "Actors": "Toshirô Mifune, Takashi Shimura, Keiko Tsushima",
+      "Plot": "A village of farmers, tired of being raided by bandits every harvest, hires a group of masterless samurai to defend them.",
+      "Language": "Japanese",
+      "Country": "Japan",
+      "Awards": "Nominated for 2 Oscars. 5 wins & 8 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "100%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "98/100"
+        }
+      ],
+      "Metascore": "98",
+      "imdbRating": "8.6",
+      "imdbVotes": "382,939",
+      "imdbID": "tt0047478",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$346,258",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 12477,
@@ -1232,7 +1904,47 @@ enum SampleData {
       424,
       8392,
       49046
-    ]
+    ],
+    "omdb": {
+      "Title": "Grave of the Fireflies",
+      "Year": "1988",
+      "Rated": "Not Rated",
+      "Released": "26 Jul 1989",
+      "Runtime": "88 min",
+      "Genre": "Animation, Drama, War",
+      "Director": "Isao Takahata",
+      "Writer": "Akiyuki Nosaka, Isao Takahata",
+      "Actors": "Tsutomu Tatsumi, Ayano Shiraishi, Akemi Yamaguchi",
+      "Plot": "After an air raid on Kobe in the last months of the Second World War, teenage Seita and his little sister Setsuko are left to fend for themselves.",
+      "Language": "Japanese",
+      "Country": "Japan",
+      "Awards": "4 wins & 1 nomination",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.5/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "100%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "94/100"
+        }
+      ],
+      "Metascore": "94",
+      "imdbRating": "8.5",
+      "imdbVotes": "346,263",
+      "imdbID": "tt0095327",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "N/A",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 637,
@@ -1283,7 +1995,47 @@ enum SampleData {
       11216,
       13,
       338
-    ]
+    ],
+    "omdb": {
+      "Title": "Life Is Beautiful",
+      "Year": "1997",
+      "Rated": "PG-13",
+      "Released": "12 Feb 1999",
+      "Runtime": "116 min",
+      "Genre": "Comedy, Drama, Romance",
+      "Director": "Roberto Benigni",
+      "Writer": "Vincenzo Cerami, Roberto Benigni",
+      "Actors": "Roberto Benigni, Nicoletta Braschi, Giorgio Cantarini",
+      "Plot": "A cheerful Jewish bookshop owner in Fascist Italy charms his way into marriage with a schoolteacher.",
+      "Language": "Italian, German, English",
+      "Country": "Italy",
+      "Awards": "Won 3 Oscars. 71 wins & 55 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "80%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "58/100"
+        }
+      ],
+      "Metascore": "58",
+      "imdbRating": "8.6",
+      "imdbVotes": "775,812",
+      "imdbID": "tt0118799",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$57,563,264",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 11216,
@@ -1334,7 +2086,47 @@ enum SampleData {
       19404,
       338,
       313369
-    ]
+    ],
+    "omdb": {
+      "Title": "Cinema Paradiso",
+      "Year": "1988",
+      "Rated": "PG",
+      "Released": "23 Feb 1990",
+      "Runtime": "155 min",
+      "Genre": "Drama, Romance",
+      "Director": "Giuseppe Tornatore",
+      "Writer": "Giuseppe Tornatore, Vanna Paoli",
+      "Actors": "Philippe Noiret, Enzo Cannavale, Antonella Attili",
+      "Plot": "A successful film director returns to his Sicilian home town for a funeral and remembers his childhood friendship with the projectionist of the village cinema, who taught him to love films.",
+      "Language": "Italian",
+      "Country": "Italy, France",
+      "Awards": "Won 1 Oscar. 25 wins & 32 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.5/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "90%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "80/100"
+        }
+      ],
+      "Metascore": "80",
+      "imdbRating": "8.5",
+      "imdbVotes": "300,296",
+      "imdbID": "tt0095765",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$11,990,401",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 550,
@@ -1475,7 +2267,47 @@ enum SampleData {
       4922,
       37799,
       603
-    ]
+    ],
+    "omdb": {
+      "Title": "Fight Club",
+      "Year": "1999",
+      "Rated": "R",
+      "Released": "15 Oct 1999",
+      "Runtime": "139 min",
+      "Genre": "Crime, Drama, Thriller",
+      "Director": "David Fincher",
+      "Writer": "Chuck Palahniuk, Jim Uhls",
+      "Actors": "Brad Pitt, Edward Norton, Meat Loaf",
+      "Plot": "A sleepless office worker drifting through a consumerist life meets Tyler Durden, a charismatic soap salesman.",
+      "Language": "English",
+      "Country": "Germany, United States",
+      "Awards": "Nominated for 1 Oscar. 11 wins & 38 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "81%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "67/100"
+        }
+      ],
+      "Metascore": "67",
+      "imdbRating": "8.8",
+      "imdbVotes": "2,454,781",
+      "imdbID": "tt0137523",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$37,030,102",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 205596,
@@ -1543,7 +2375,47 @@ enum SampleData {
       530915,
       872585,
       57212
-    ]
+    ],
+    "omdb": {
+      "Title": "The Imitation Game",
+      "Year": "2014",
+      "Rated": "PG-13",
+      "Released": "25 Dec 2014",
+      "Runtime": "114 min",
+      "Genre": "Biography, Drama, Thriller",
+      "Director": "Morten Tyldum",
+      "Writer": "Graham Moore, Andrew Hodges",
+      "Actors": "Benedict Cumberbatch, Keira Knightley, Matthew Goode",
+      "Plot": "During the Second World War, mathematician Alan Turing joins the codebreakers at Bletchley Park in a race to crack the German Enigma cipher.",
+      "Language": "English, German",
+      "Country": "United Kingdom, United States",
+      "Awards": "Won 1 Oscar. 50 wins & 165 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.0/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "90%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "71/100"
+        }
+      ],
+      "Metascore": "71",
+      "imdbRating": "8.0",
+      "imdbVotes": "822,345",
+      "imdbID": "tt2084970",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$91,125,683",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 284052,
@@ -1631,7 +2503,47 @@ enum SampleData {
       299534,
       634649,
       27205
-    ]
+    ],
+    "omdb": {
+      "Title": "Doctor Strange",
+      "Year": "2016",
+      "Rated": "PG-13",
+      "Released": "04 Nov 2016",
+      "Runtime": "115 min",
+      "Genre": "Action, Adventure, Fantasy",
+      "Director": "Scott Derrickson",
+      "Writer": "Jon Spaihts, Scott Derrickson, C. Robert Cargill",
+      "Actors": "Benedict Cumberbatch, Chiwetel Ejiofor, Rachel McAdams",
+      "Plot": "After a car crash ruins the hands of arrogant neurosurgeon Stephen Strange, he travels to Kathmandu in search of a cure.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Nominated for 1 Oscar. 20 wins & 68 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.5/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "89%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "72/100"
+        }
+      ],
+      "Metascore": "72",
+      "imdbRating": "7.5",
+      "imdbVotes": "812,406",
+      "imdbID": "tt1211837",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$232,641,920",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 49517,
@@ -1713,7 +2625,47 @@ enum SampleData {
       582,
       807,
       4347
-    ]
+    ],
+    "omdb": {
+      "Title": "Tinker Tailor Soldier Spy",
+      "Year": "2011",
+      "Rated": "R",
+      "Released": "06 Jan 2012",
+      "Runtime": "122 min",
+      "Genre": "Drama, Mystery, Thriller",
+      "Director": "Tomas Alfredson",
+      "Writer": "Bridget O'Connor, Peter Straughan, John le Carré",
+      "Actors": "Gary Oldman, Colin Firth, Tom Hardy",
+      "Plot": "At the height of the Cold War, retired spymaster George Smiley is quietly brought back to find a Soviet mole at the top of British intelligence.",
+      "Language": "English, Russian, Hungarian, Turkish, French",
+      "Country": "United Kingdom, France, Germany",
+      "Awards": "Nominated for 3 Oscars. 27 wins & 112 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.0/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "83%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "85/100"
+        }
+      ],
+      "Metascore": "85",
+      "imdbRating": "7.0",
+      "imdbVotes": "228,704",
+      "imdbID": "tt1340800",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$24,149,393",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 76203,
@@ -1781,7 +2733,47 @@ enum SampleData {
       68718,
       57212,
       205596
-    ]
+    ],
+    "omdb": {
+      "Title": "12 Years a Slave",
+      "Year": "2013",
+      "Rated": "R",
+      "Released": "08 Nov 2013",
+      "Runtime": "134 min",
+      "Genre": "Biography, Drama, History",
+      "Director": "Steve McQueen",
+      "Writer": "John Ridley, Solomon Northup",
+      "Actors": "Chiwetel Ejiofor, Michael Kenneth Williams, Michael Fassbender",
+      "Plot": "Solomon Northup, a free Black violinist from New York, is kidnapped in 1841 and sold into slavery in Louisiana.",
+      "Language": "English",
+      "Country": "United Kingdom, United States",
+      "Awards": "Won 3 Oscars. 242 wins & 337 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.1/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "95%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "96/100"
+        }
+      ],
+      "Metascore": "96",
+      "imdbRating": "8.1",
+      "imdbVotes": "763,120",
+      "imdbID": "tt2024544",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$56,671,993",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 600583,
@@ -1841,7 +2833,47 @@ enum SampleData {
       429,
       4347,
       76203
-    ]
+    ],
+    "omdb": {
+      "Title": "The Power of the Dog",
+      "Year": "2021",
+      "Rated": "R",
+      "Released": "01 Dec 2021",
+      "Runtime": "126 min",
+      "Genre": "Drama, Romance, Western",
+      "Director": "Jane Campion",
+      "Writer": "Jane Campion, Thomas Savage",
+      "Actors": "Benedict Cumberbatch, Kirsten Dunst, Jesse Plemons",
+      "Plot": "On a Montana ranch in 1925, the brilliant but cruel rancher Phil Burbank torments his brother's new wife and her sensitive son.",
+      "Language": "English",
+      "Country": "Australia, New Zealand",
+      "Awards": "Won 1 Oscar. 257 wins & 325 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "6.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "94%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "89/100"
+        }
+      ],
+      "Metascore": "89",
+      "imdbRating": "6.8",
+      "imdbVotes": "213,587",
+      "imdbID": "tt10293406",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "N/A",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 54138,
@@ -1912,7 +2944,47 @@ enum SampleData {
       157336,
       603,
       284052
-    ]
+    ],
+    "omdb": {
+      "Title": "Star Trek Into Darkness",
+      "Year": "2013",
+      "Rated": "PG-13",
+      "Released": "16 May 2013",
+      "Runtime": "132 min",
+      "Genre": "Action, Adventure, Sci-Fi",
+      "Director": "J.J. Abrams",
+      "Writer": "Roberto Orci, Alex Kurtzman, Damon Lindelof",
+      "Actors": "Chris Pine, Zachary Quinto, Zoe Saldaña",
+      "Plot": "After a devastating attack on Starfleet, Captain Kirk leads the Enterprise on a manhunt to the edge of Klingon space.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Nominated for 1 Oscar. 8 wins & 51 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.7/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "84%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "72/100"
+        }
+      ],
+      "Metascore": "72",
+      "imdbRating": "7.7",
+      "imdbVotes": "630,518",
+      "imdbID": "tt1408101",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$228,778,661",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 49051,
@@ -2005,7 +3077,47 @@ enum SampleData {
       122917,
       122,
       11
-    ]
+    ],
+    "omdb": {
+      "Title": "The Hobbit: An Unexpected Journey",
+      "Year": "2012",
+      "Rated": "PG-13",
+      "Released": "14 Dec 2012",
+      "Runtime": "169 min",
+      "Genre": "Adventure, Fantasy",
+      "Director": "Peter Jackson",
+      "Writer": "Fran Walsh, Philippa Boyens, Peter Jackson",
+      "Actors": "Martin Freeman, Ian McKellen, Richard Armitage",
+      "Plot": "The comfortable hobbit Bilbo Baggins is talked by the wizard Gandalf into joining thirteen dwarves on a quest to reclaim their mountain home from the dragon Smaug.",
+      "Language": "English",
+      "Country": "New Zealand, United States",
+      "Awards": "Nominated for 3 Oscars. 11 wins & 78 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "64%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "58/100"
+        }
+      ],
+      "Metascore": "58",
+      "imdbRating": "7.8",
+      "imdbVotes": "881,236",
+      "imdbID": "tt0903624",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$303,030,651",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 57158,
@@ -2089,7 +3201,47 @@ enum SampleData {
       49051,
       122917,
       122
-    ]
+    ],
+    "omdb": {
+      "Title": "The Hobbit: The Desolation of Smaug",
+      "Year": "2013",
+      "Rated": "PG-13",
+      "Released": "13 Dec 2013",
+      "Runtime": "161 min",
+      "Genre": "Adventure, Fantasy",
+      "Director": "Peter Jackson",
+      "Writer": "Fran Walsh, Philippa Boyens, Peter Jackson",
+      "Actors": "Ian McKellen, Martin Freeman, Richard Armitage",
+      "Plot": "Bilbo and the dwarves push on through Mirkwood and the elven realm toward Lake-town and the Lonely Mountain, where the dragon Smaug lies sleeping on a mountain of gold.",
+      "Language": "English",
+      "Country": "New Zealand, United States",
+      "Awards": "Nominated for 3 Oscars. 8 wins & 92 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "74%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "66/100"
+        }
+      ],
+      "Metascore": "66",
+      "imdbRating": "7.8",
+      "imdbVotes": "693,487",
+      "imdbID": "tt1170358",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$258,387,334",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 122917,
@@ -2177,7 +3329,47 @@ enum SampleData {
       57158,
       49051,
       122
-    ]
+    ],
+    "omdb": {
+      "Title": "The Hobbit: The Battle of the Five Armies",
+      "Year": "2014",
+      "Rated": "PG-13",
+      "Released": "17 Dec 2014",
+      "Runtime": "144 min",
+      "Genre": "Adventure, Fantasy",
+      "Director": "Peter Jackson",
+      "Writer": "Fran Walsh, Philippa Boyens, Peter Jackson",
+      "Actors": "Ian McKellen, Martin Freeman, Richard Armitage",
+      "Plot": "With Smaug unleashed on Lake-town and the dwarves holding the treasure of the Lonely Mountain, men, elves, dwarves and orcs converge on Erebor.",
+      "Language": "English",
+      "Country": "New Zealand, United States",
+      "Awards": "Nominated for 1 Oscar. 7 wins & 48 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.4/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "59%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "59/100"
+        }
+      ],
+      "Metascore": "59",
+      "imdbRating": "7.4",
+      "imdbVotes": "563,104",
+      "imdbID": "tt2310332",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$255,138,261",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 299536,
@@ -2297,7 +3489,47 @@ enum SampleData {
       284052,
       634649,
       438631
-    ]
+    ],
+    "omdb": {
+      "Title": "Avengers: Infinity War",
+      "Year": "2018",
+      "Rated": "PG-13",
+      "Released": "27 Apr 2018",
+      "Runtime": "149 min",
+      "Genre": "Action, Adventure, Sci-Fi",
+      "Director": "Anthony Russo, Joe Russo",
+      "Writer": "Christopher Markus, Stephen McFeely, Stan Lee",
+      "Actors": "Robert Downey Jr., Chris Hemsworth, Mark Ruffalo",
+      "Plot": "The Titan Thanos sets out to collect all six Infinity Stones and wipe out half of all life in the universe.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Nominated for 1 Oscar. 46 wins & 79 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.4/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "85%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "68/100"
+        }
+      ],
+      "Metascore": "68",
+      "imdbRating": "8.4",
+      "imdbVotes": "1,280,521",
+      "imdbID": "tt4154756",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$678,815,482",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 299534,
@@ -2410,7 +3642,47 @@ enum SampleData {
       634649,
       284052,
       11
-    ]
+    ],
+    "omdb": {
+      "Title": "Avengers: Endgame",
+      "Year": "2019",
+      "Rated": "PG-13",
+      "Released": "26 Apr 2019",
+      "Runtime": "181 min",
+      "Genre": "Action, Adventure, Drama",
+      "Director": "Anthony Russo, Joe Russo",
+      "Writer": "Christopher Markus, Stephen McFeely, Stan Lee",
+      "Actors": "Robert Downey Jr., Chris Evans, Mark Ruffalo",
+      "Plot": "Five years after Thanos erased half of all living beings, the surviving Avengers discover a risky way to travel through time.",
+      "Language": "English, Japanese, Xhosa",
+      "Country": "United States",
+      "Awards": "Nominated for 1 Oscar. 70 wins & 133 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.4/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "94%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "78/100"
+        }
+      ],
+      "Metascore": "78",
+      "imdbRating": "8.4",
+      "imdbVotes": "1,349,684",
+      "imdbID": "tt4154796",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$858,373,000",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 530915,
@@ -2483,7 +3755,47 @@ enum SampleData {
       49046,
       857,
       387
-    ]
+    ],
+    "omdb": {
+      "Title": "1917",
+      "Year": "2019",
+      "Rated": "R",
+      "Released": "10 Jan 2020",
+      "Runtime": "119 min",
+      "Genre": "Action, Drama, War",
+      "Director": "Sam Mendes",
+      "Writer": "Sam Mendes, Krysty Wilson-Cairns",
+      "Actors": "Dean-Charles Chapman, George MacKay, Daniel Mays",
+      "Plot": "In April 1917, two young British soldiers are ordered to cross enemy territory and deliver a message that could save 1,600 men from walking into a German trap.",
+      "Language": "English, French, German",
+      "Country": "United Kingdom, United States",
+      "Awards": "Won 3 Oscars. 139 wins & 201 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.2/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "88%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "78/100"
+        }
+      ],
+      "Metascore": "78",
+      "imdbRating": "8.2",
+      "imdbVotes": "724,533",
+      "imdbID": "tt8579674",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$159,227,644",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 57212,
@@ -2569,7 +3881,47 @@ enum SampleData {
       857,
       49046,
       424
-    ]
+    ],
+    "omdb": {
+      "Title": "War Horse",
+      "Year": "2011",
+      "Rated": "PG-13",
+      "Released": "25 Dec 2011",
+      "Runtime": "146 min",
+      "Genre": "Action, Adventure, Drama",
+      "Director": "Steven Spielberg",
+      "Writer": "Lee Hall, Richard Curtis, Michael Morpurgo",
+      "Actors": "Jeremy Irvine, Emily Watson, David Thewlis",
+      "Plot": "Young Albert raises a spirited horse named Joey on his family's Devon farm.",
+      "Language": "English, German, French",
+      "Country": "United States",
+      "Awards": "Nominated for 6 Oscars. 6 wins & 67 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.2/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "74%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "72/100"
+        }
+      ],
+      "Metascore": "72",
+      "imdbRating": "7.2",
+      "imdbVotes": "171,234",
+      "imdbID": "tt1568911",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$79,884,879",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 4347,
@@ -2634,7 +3986,47 @@ enum SampleData {
       597,
       49517,
       57212
-    ]
+    ],
+    "omdb": {
+      "Title": "Atonement",
+      "Year": "2007",
+      "Rated": "R",
+      "Released": "07 Dec 2007",
+      "Runtime": "123 min",
+      "Genre": "Drama, Mystery, Romance",
+      "Director": "Joe Wright",
+      "Writer": "Christopher Hampton, Ian McEwan",
+      "Actors": "Keira Knightley, James McAvoy, Brenda Blethyn",
+      "Plot": "On a hot summer day in 1935, thirteen-year-old Briony Tallis misreads a moment between her sister Cecilia and the housekeeper's son Robbie.",
+      "Language": "English, French",
+      "Country": "United Kingdom, France",
+      "Awards": "Won 1 Oscar. 54 wins & 167 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "83%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "85/100"
+        }
+      ],
+      "Metascore": "85",
+      "imdbRating": "7.8",
+      "imdbVotes": "302,115",
+      "imdbID": "tt0783233",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$50,927,067",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 634649,
@@ -2719,7 +4111,47 @@ enum SampleData {
       299534,
       299536,
       284052
-    ]
+    ],
+    "omdb": {
+      "Title": "Spider-Man: No Way Home",
+      "Year": "2021",
+      "Rated": "PG-13",
+      "Released": "17 Dec 2021",
+      "Runtime": "148 min",
+      "Genre": "Action, Adventure, Fantasy",
+      "Director": "Jon Watts",
+      "Writer": "Chris McKenna, Erik Sommers, Stan Lee",
+      "Actors": "Tom Holland, Zendaya, Benedict Cumberbatch",
+      "Plot": "After his secret identity is exposed to the world, Peter Parker asks Doctor Strange for a spell to make everyone forget.",
+      "Language": "English, Tagalog",
+      "Country": "United States",
+      "Awards": "Nominated for 1 Oscar. 35 wins & 71 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.2/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "93%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "71/100"
+        }
+      ],
+      "Metascore": "71",
+      "imdbRating": "8.2",
+      "imdbVotes": "945,714",
+      "imdbID": "tt10872600",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$814,866,759",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 807,
@@ -2795,7 +4227,47 @@ enum SampleData {
       37799,
       1422,
       155
-    ]
+    ],
+    "omdb": {
+      "Title": "Se7en",
+      "Year": "1995",
+      "Rated": "R",
+      "Released": "22 Sep 1995",
+      "Runtime": "127 min",
+      "Genre": "Crime, Drama, Mystery",
+      "Director": "David Fincher",
+      "Writer": "Andrew Kevin Walker",
+      "Actors": "Morgan Freeman, Brad Pitt, Kevin Spacey",
+      "Plot": "A weary detective one week from retirement and his impatient new partner hunt a serial killer who stages each murder after one of the seven deadly sins.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Nominated for 1 Oscar. 29 wins & 45 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "83%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "65/100"
+        }
+      ],
+      "Metascore": "65",
+      "imdbRating": "8.6",
+      "imdbVotes": "1,903,421",
+      "imdbID": "tt0114369",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$100,125,643",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 27205,
@@ -2898,7 +4370,47 @@ enum SampleData {
       1124,
       603,
       872585
-    ]
+    ],
+    "omdb": {
+      "Title": "Inception",
+      "Year": "2010",
+      "Rated": "PG-13",
+      "Released": "16 Jul 2010",
+      "Runtime": "148 min",
+      "Genre": "Action, Adventure, Sci-Fi",
+      "Director": "Christopher Nolan",
+      "Writer": "Christopher Nolan",
+      "Actors": "Leonardo DiCaprio, Joseph Gordon-Levitt, Elliot Page",
+      "Plot": "Dom Cobb steals secrets from people's minds while they dream.",
+      "Language": "English, Japanese, French",
+      "Country": "United States, United Kingdom",
+      "Awards": "Won 4 Oscars. 159 wins & 220 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "87%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "74/100"
+        }
+      ],
+      "Metascore": "74",
+      "imdbRating": "8.8",
+      "imdbVotes": "2,673,731",
+      "imdbID": "tt1375666",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$292,587,330",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 157336,
@@ -3015,7 +4527,47 @@ enum SampleData {
       872585,
       11,
       54138
-    ]
+    ],
+    "omdb": {
+      "Title": "Interstellar",
+      "Year": "2014",
+      "Rated": "PG-13",
+      "Released": "07 Nov 2014",
+      "Runtime": "169 min",
+      "Genre": "Adventure, Drama, Sci-Fi",
+      "Director": "Christopher Nolan",
+      "Writer": "Jonathan Nolan, Christopher Nolan",
+      "Actors": "Matthew McConaughey, Anne Hathaway, Jessica Chastain",
+      "Plot": "As crop blights make Earth uninhabitable, former pilot Cooper leaves his children to join a mission through a wormhole near Saturn.",
+      "Language": "English",
+      "Country": "United States, United Kingdom, Canada",
+      "Awards": "Won 1 Oscar. 44 wins & 148 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.7/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "73%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "74/100"
+        }
+      ],
+      "Metascore": "74",
+      "imdbRating": "8.7",
+      "imdbVotes": "2,333,160",
+      "imdbID": "tt0816692",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$188,020,017",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 872585,
@@ -3114,7 +4666,47 @@ enum SampleData {
       753342,
       424,
       27205
-    ]
+    ],
+    "omdb": {
+      "Title": "Oppenheimer",
+      "Year": "2023",
+      "Rated": "R",
+      "Released": "21 Jul 2023",
+      "Runtime": "180 min",
+      "Genre": "Biography, Drama, History",
+      "Director": "Christopher Nolan",
+      "Writer": "Christopher Nolan, Kai Bird, Martin Sherwin",
+      "Actors": "Cillian Murphy, Emily Blunt, Matt Damon",
+      "Plot": "The story of physicist J. Robert Oppenheimer, who led the Manhattan Project to build the first atomic bomb, and of the security hearing that later turned against him.",
+      "Language": "English, German, Italian, Dutch",
+      "Country": "United States, United Kingdom",
+      "Awards": "Won 7 Oscars. 376 wins & 442 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.3/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "93%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "90/100"
+        }
+      ],
+      "Metascore": "90",
+      "imdbRating": "8.3",
+      "imdbVotes": "881,205",
+      "imdbID": "tt15398776",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$330,078,895",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 1124,
@@ -3205,7 +4797,47 @@ enum SampleData {
       155,
       807,
       550
-    ]
+    ],
+    "omdb": {
+      "Title": "The Prestige",
+      "Year": "2006",
+      "Rated": "PG-13",
+      "Released": "20 Oct 2006",
+      "Runtime": "130 min",
+      "Genre": "Drama, Mystery, Sci-Fi",
+      "Director": "Christopher Nolan",
+      "Writer": "Jonathan Nolan, Christopher Nolan, Christopher Priest",
+      "Actors": "Christian Bale, Hugh Jackman, Scarlett Johansson",
+      "Plot": "In Victorian London, two rival stage magicians become obsessed with outdoing each other.",
+      "Language": "English",
+      "Country": "United Kingdom, United States",
+      "Awards": "Nominated for 2 Oscars. 6 wins & 45 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.5/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "76%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "66/100"
+        }
+      ],
+      "Metascore": "66",
+      "imdbRating": "8.5",
+      "imdbVotes": "1,509,555",
+      "imdbID": "tt0482571",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$53,089,891",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 857,
@@ -3290,7 +4922,47 @@ enum SampleData {
       57212,
       387,
       49046
-    ]
+    ],
+    "omdb": {
+      "Title": "Saving Private Ryan",
+      "Year": "1998",
+      "Rated": "R",
+      "Released": "24 Jul 1998",
+      "Runtime": "169 min",
+      "Genre": "Drama, War",
+      "Director": "Steven Spielberg",
+      "Writer": "Robert Rodat",
+      "Actors": "Tom Hanks, Matt Damon, Tom Sizemore",
+      "Plot": "After the D-Day landings, Captain John Miller leads a small squad deep into Normandy to find Private James Ryan, whose three brothers have all been killed in action, and send him home.",
+      "Language": "English, French, German, Czech",
+      "Country": "United States",
+      "Awards": "Won 5 Oscars. 80 wins & 75 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "94%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "91/100"
+        }
+      ],
+      "Metascore": "91",
+      "imdbRating": "8.6",
+      "imdbVotes": "1,565,025",
+      "imdbID": "tt0120815",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$217,049,603",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 862,
@@ -3352,7 +5024,47 @@ enum SampleData {
       8392,
       1022796,
       787699
-    ]
+    ],
+    "omdb": {
+      "Title": "Toy Story",
+      "Year": "1995",
+      "Rated": "G",
+      "Released": "22 Nov 1995",
+      "Runtime": "81 min",
+      "Genre": "Animation, Adventure, Comedy",
+      "Director": "John Lasseter",
+      "Writer": "John Lasseter, Pete Docter, Andrew Stanton",
+      "Actors": "Tom Hanks, Tim Allen, Don Rickles",
+      "Plot": "Woody, a pull-string cowboy, is the favourite toy in Andy's room until a flashy space ranger named Buzz Lightyear arrives.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Nominated for 3 Oscars. 29 wins & 24 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.3/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "100%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "96/100"
+        }
+      ],
+      "Metascore": "96",
+      "imdbRating": "8.3",
+      "imdbVotes": "1,118,949",
+      "imdbID": "tt0114709",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$223,225,679",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 597,
@@ -3432,7 +5144,47 @@ enum SampleData {
       13,
       313369,
       640
-    ]
+    ],
+    "omdb": {
+      "Title": "Titanic",
+      "Year": "1997",
+      "Rated": "PG-13",
+      "Released": "19 Dec 1997",
+      "Runtime": "194 min",
+      "Genre": "Drama, Romance",
+      "Director": "James Cameron",
+      "Writer": "James Cameron",
+      "Actors": "Leonardo DiCaprio, Kate Winslet, Billy Zane",
+      "Plot": "On the maiden voyage of the Titanic in 1912, penniless artist Jack and upper-class Rose fall in love across the ship's class divide, just days before it strikes an iceberg.",
+      "Language": "English, Swedish, Italian, French",
+      "Country": "United States, Mexico",
+      "Awards": "Won 11 Oscars. 126 wins & 83 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.9/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "88%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "75/100"
+        }
+      ],
+      "Metascore": "75",
+      "imdbRating": "7.9",
+      "imdbVotes": "1,340,622",
+      "imdbID": "tt0120338",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$674,292,608",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 1422,
@@ -3512,7 +5264,47 @@ enum SampleData {
       155,
       466420,
       807
-    ]
+    ],
+    "omdb": {
+      "Title": "The Departed",
+      "Year": "2006",
+      "Rated": "R",
+      "Released": "06 Oct 2006",
+      "Runtime": "151 min",
+      "Genre": "Crime, Drama, Thriller",
+      "Director": "Martin Scorsese",
+      "Writer": "William Monahan, Alan Mak, Felix Chong",
+      "Actors": "Leonardo DiCaprio, Matt Damon, Jack Nicholson",
+      "Plot": "A young police officer goes undercover in Boston's Irish mob while a criminal plant rises through the ranks of the state police.",
+      "Language": "English, Cantonese",
+      "Country": "United States, Hong Kong",
+      "Awards": "Won 4 Oscars. 98 wins & 141 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.5/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "91%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "85/100"
+        }
+      ],
+      "Metascore": "85",
+      "imdbRating": "8.5",
+      "imdbVotes": "1,482,976",
+      "imdbID": "tt0407887",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$132,399,394",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 16869,
@@ -3597,7 +5389,47 @@ enum SampleData {
       466272,
       857,
       613
-    ]
+    ],
+    "omdb": {
+      "Title": "Inglourious Basterds",
+      "Year": "2009",
+      "Rated": "R",
+      "Released": "21 Aug 2009",
+      "Runtime": "153 min",
+      "Genre": "Adventure, Drama, War",
+      "Director": "Quentin Tarantino",
+      "Writer": "Quentin Tarantino",
+      "Actors": "Brad Pitt, Diane Kruger, Eli Roth",
+      "Plot": "In occupied France, a band of Jewish-American soldiers spreads fear among the Nazis, while a young cinema owner plans her own revenge.",
+      "Language": "English, German, French, Italian",
+      "Country": "United States, Germany",
+      "Awards": "Won 1 Oscar. 134 wins & 213 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.4/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "89%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "69/100"
+        }
+      ],
+      "Metascore": "69",
+      "imdbRating": "8.4",
+      "imdbVotes": "1,675,550",
+      "imdbID": "tt0361748",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$120,540,719",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 68718,
@@ -3678,7 +5510,47 @@ enum SampleData {
       680,
       466272,
       76203
-    ]
+    ],
+    "omdb": {
+      "Title": "Django Unchained",
+      "Year": "2012",
+      "Rated": "R",
+      "Released": "25 Dec 2012",
+      "Runtime": "165 min",
+      "Genre": "Drama, Western",
+      "Director": "Quentin Tarantino",
+      "Writer": "Quentin Tarantino",
+      "Actors": "Jamie Foxx, Christoph Waltz, Leonardo DiCaprio",
+      "Plot": "Two years before the Civil War, the German bounty hunter Dr. King Schultz frees the slave Django to help him track down a trio of outlaws.",
+      "Language": "English, German, French, Italian",
+      "Country": "United States",
+      "Awards": "Won 2 Oscars. 58 wins & 163 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.5/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "87%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "81/100"
+        }
+      ],
+      "Metascore": "81",
+      "imdbRating": "8.5",
+      "imdbVotes": "1,784,360",
+      "imdbID": "tt1853728",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$162,805,434",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 466272,
@@ -3753,7 +5625,47 @@ enum SampleData {
       16869,
       68718,
       313369
-    ]
+    ],
+    "omdb": {
+      "Title": "Once Upon a Time... in Hollywood",
+      "Year": "2019",
+      "Rated": "R",
+      "Released": "26 Jul 2019",
+      "Runtime": "161 min",
+      "Genre": "Comedy, Drama",
+      "Director": "Quentin Tarantino",
+      "Writer": "Quentin Tarantino",
+      "Actors": "Leonardo DiCaprio, Brad Pitt, Margot Robbie",
+      "Plot": "Los Angeles, 1969: fading TV star Rick Dalton and his loyal stunt double Cliff Booth try to find their place in a changing film industry, while Rick's new neighbour is the actress Sharon Tate.",
+      "Language": "English, Italian, Spanish, German",
+      "Country": "United States, United Kingdom, China",
+      "Awards": "Won 2 Oscars. 129 wins & 393 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "85%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "84/100"
+        }
+      ],
+      "Metascore": "84",
+      "imdbRating": "7.6",
+      "imdbVotes": "904,717",
+      "imdbID": "tt7131622",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$142,502,728",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 603,
@@ -3827,7 +5739,47 @@ enum SampleData {
       11,
       550,
       438631
-    ]
+    ],
+    "omdb": {
+      "Title": "The Matrix",
+      "Year": "1999",
+      "Rated": "R",
+      "Released": "31 Mar 1999",
+      "Runtime": "136 min",
+      "Genre": "Action, Sci-Fi",
+      "Director": "Lana Wachowski, Lilly Wachowski",
+      "Writer": "Lilly Wachowski, Lana Wachowski",
+      "Actors": "Keanu Reeves, Laurence Fishburne, Carrie-Anne Moss",
+      "Plot": "Computer hacker Neo learns from the mysterious Morpheus that the world he lives in is a simulation built by machines to keep humanity docile.",
+      "Language": "English",
+      "Country": "United States, Australia",
+      "Awards": "Won 4 Oscars. 42 wins & 51 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.7/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "83%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "73/100"
+        }
+      ],
+      "Metascore": "73",
+      "imdbRating": "8.7",
+      "imdbVotes": "2,148,560",
+      "imdbID": "tt0133093",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$172,076,928",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 37799,
@@ -3888,7 +5840,47 @@ enum SampleData {
       807,
       244786,
       4922
-    ]
+    ],
+    "omdb": {
+      "Title": "The Social Network",
+      "Year": "2010",
+      "Rated": "PG-13",
+      "Released": "01 Oct 2010",
+      "Runtime": "120 min",
+      "Genre": "Biography, Drama",
+      "Director": "David Fincher",
+      "Writer": "Aaron Sorkin, Ben Mezrich",
+      "Actors": "Jesse Eisenberg, Andrew Garfield, Justin Timberlake",
+      "Plot": "A Harvard student builds a campus website that grows into a global social network, and in the process loses his best friend to lawsuits over who deserves the credit.",
+      "Language": "English, French",
+      "Country": "United States",
+      "Awards": "Won 3 Oscars. 172 wins & 186 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "96%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "95/100"
+        }
+      ],
+      "Metascore": "95",
+      "imdbRating": "7.8",
+      "imdbVotes": "772,048",
+      "imdbID": "tt1285016",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$96,962,694",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 274,
@@ -3949,7 +5941,47 @@ enum SampleData {
       694,
       348,
       389
-    ]
+    ],
+    "omdb": {
+      "Title": "The Silence of the Lambs",
+      "Year": "1991",
+      "Rated": "R",
+      "Released": "14 Feb 1991",
+      "Runtime": "118 min",
+      "Genre": "Crime, Drama, Thriller",
+      "Director": "Jonathan Demme",
+      "Writer": "Thomas Harris, Ted Tally",
+      "Actors": "Jodie Foster, Anthony Hopkins, Lawrence A. Bonney",
+      "Plot": "FBI trainee Clarice Starling seeks the help of imprisoned psychiatrist and cannibal Hannibal Lecter to catch a serial killer.",
+      "Language": "English, Latin",
+      "Country": "United States",
+      "Awards": "Won 5 Oscars. 69 wins & 51 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "95%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "86/100"
+        }
+      ],
+      "Metascore": "86",
+      "imdbRating": "8.6",
+      "imdbVotes": "1,628,772",
+      "imdbID": "tt0102926",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$130,742,922",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 105,
@@ -4025,7 +6057,47 @@ enum SampleData {
       11,
       862,
       603
-    ]
+    ],
+    "omdb": {
+      "Title": "Back to the Future",
+      "Year": "1985",
+      "Rated": "PG",
+      "Released": "03 Jul 1985",
+      "Runtime": "116 min",
+      "Genre": "Adventure, Comedy, Sci-Fi",
+      "Director": "Robert Zemeckis",
+      "Writer": "Robert Zemeckis, Bob Gale",
+      "Actors": "Michael J. Fox, Christopher Lloyd, Lea Thompson",
+      "Plot": "Teenager Marty McFly is accidentally sent back to 1955 in a time-travelling DeLorean built by his friend Doc Brown.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 1 Oscar. 23 wins & 25 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.5/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "93%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "87/100"
+        }
+      ],
+      "Metascore": "87",
+      "imdbRating": "8.5",
+      "imdbVotes": "1,372,738",
+      "imdbID": "tt0088763",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$212,836,762",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 348,
@@ -4098,7 +6170,47 @@ enum SampleData {
       11,
       603,
       274
-    ]
+    ],
+    "omdb": {
+      "Title": "Alien",
+      "Year": "1979",
+      "Rated": "R",
+      "Released": "22 Jun 1979",
+      "Runtime": "117 min",
+      "Genre": "Horror, Sci-Fi",
+      "Director": "Ridley Scott",
+      "Writer": "Dan O'Bannon, Ronald Shusett",
+      "Actors": "Sigourney Weaver, Tom Skerritt, John Hurt",
+      "Plot": "The crew of the commercial towing ship Nostromo answers a distress signal on a remote moon.",
+      "Language": "English",
+      "Country": "United Kingdom, United States",
+      "Awards": "Won 1 Oscar. 18 wins & 22 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.5/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "93%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "89/100"
+        }
+      ],
+      "Metascore": "89",
+      "imdbRating": "8.5",
+      "imdbVotes": "1,012,575",
+      "imdbID": "tt0078748",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$81,900,459",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 694,
@@ -4165,7 +6277,47 @@ enum SampleData {
       348,
       274,
       807
-    ]
+    ],
+    "omdb": {
+      "Title": "The Shining",
+      "Year": "1980",
+      "Rated": "R",
+      "Released": "13 Jun 1980",
+      "Runtime": "146 min",
+      "Genre": "Drama, Horror",
+      "Director": "Stanley Kubrick",
+      "Writer": "Stephen King, Stanley Kubrick, Diane Johnson",
+      "Actors": "Jack Nicholson, Shelley Duvall, Danny Lloyd",
+      "Plot": "Writer Jack Torrance takes a winter job as caretaker of the isolated Overlook Hotel, bringing his wife and young son.",
+      "Language": "English",
+      "Country": "United Kingdom, United States",
+      "Awards": "4 wins & 8 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.4/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "83%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "68/100"
+        }
+      ],
+      "Metascore": "68",
+      "imdbRating": "8.4",
+      "imdbVotes": "1,163,204",
+      "imdbID": "tt0081505",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$45,634,352",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 244786,
@@ -4213,7 +6365,47 @@ enum SampleData {
       313369,
       37799,
       1022796
-    ]
+    ],
+    "omdb": {
+      "Title": "Whiplash",
+      "Year": "2014",
+      "Rated": "R",
+      "Released": "15 Oct 2014",
+      "Runtime": "106 min",
+      "Genre": "Drama, Music",
+      "Director": "Damien Chazelle",
+      "Writer": "Damien Chazelle",
+      "Actors": "Miles Teller, J.K. Simmons, Melissa Benoist",
+      "Plot": "An ambitious young jazz drummer earns a place in the top band of a prestigious music conservatory.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 3 Oscars. 98 wins & 145 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.5/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "94%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "89/100"
+        }
+      ],
+      "Metascore": "89",
+      "imdbRating": "8.5",
+      "imdbVotes": "1,068,651",
+      "imdbID": "tt2582802",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$13,092,000",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 313369,
@@ -4273,7 +6465,47 @@ enum SampleData {
       597,
       346698,
       11216
-    ]
+    ],
+    "omdb": {
+      "Title": "La La Land",
+      "Year": "2016",
+      "Rated": "PG-13",
+      "Released": "25 Dec 2016",
+      "Runtime": "128 min",
+      "Genre": "Comedy, Drama, Music",
+      "Director": "Damien Chazelle",
+      "Writer": "Damien Chazelle",
+      "Actors": "Ryan Gosling, Emma Stone, Rosemarie DeWitt",
+      "Plot": "In Los Angeles, aspiring actress Mia and uncompromising jazz pianist Sebastian fall in love while chasing their dreams.",
+      "Language": "English",
+      "Country": "United States, Hong Kong",
+      "Awards": "Won 6 Oscars. 249 wins & 287 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.0/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "91%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "93/100"
+        }
+      ],
+      "Metascore": "93",
+      "imdbRating": "8.0",
+      "imdbVotes": "702,563",
+      "imdbID": "tt3783958",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$151,101,803",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 438631,
@@ -4362,7 +6594,47 @@ enum SampleData {
       11,
       299536,
       603
-    ]
+    ],
+    "omdb": {
+      "Title": "Dune: Part One",
+      "Year": "2021",
+      "Rated": "PG-13",
+      "Released": "22 Oct 2021",
+      "Runtime": "155 min",
+      "Genre": "Action, Adventure, Drama",
+      "Director": "Denis Villeneuve",
+      "Writer": "Jon Spaihts, Denis Villeneuve, Eric Roth",
+      "Actors": "Timothée Chalamet, Rebecca Ferguson, Zendaya",
+      "Plot": "Young Paul Atreides travels with his family to the desert planet Arrakis, the only source of the universe's most precious substance.",
+      "Language": "English, Mandarin",
+      "Country": "United States, Canada",
+      "Awards": "Won 6 Oscars. 175 wins & 311 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.0/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "83%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "74/100"
+        }
+      ],
+      "Metascore": "74",
+      "imdbRating": "8.0",
+      "imdbVotes": "884,120",
+      "imdbID": "tt1160419",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$108,897,830",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 11,
@@ -4442,7 +6714,47 @@ enum SampleData {
       438631,
       122,
       105
-    ]
+    ],
+    "omdb": {
+      "Title": "Star Wars: Episode IV - A New Hope",
+      "Year": "1977",
+      "Rated": "PG",
+      "Released": "25 May 1977",
+      "Runtime": "121 min",
+      "Genre": "Action, Adventure, Fantasy",
+      "Director": "George Lucas",
+      "Writer": "George Lucas",
+      "Actors": "Mark Hamill, Harrison Ford, Carrie Fisher",
+      "Plot": "Farm boy Luke Skywalker is swept into the rebellion against the Galactic Empire when two droids carrying secret plans land on his desert planet.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 6 Oscars. 65 wins & 31 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "93%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "90/100"
+        }
+      ],
+      "Metascore": "90",
+      "imdbRating": "8.6",
+      "imdbVotes": "1,503,070",
+      "imdbID": "tt0076759",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$460,998,507",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 346698,
@@ -4520,7 +6832,47 @@ enum SampleData {
       313369,
       792307,
       862
-    ]
+    ],
+    "omdb": {
+      "Title": "Barbie",
+      "Year": "2023",
+      "Rated": "PG-13",
+      "Released": "21 Jul 2023",
+      "Runtime": "114 min",
+      "Genre": "Adventure, Comedy, Fantasy",
+      "Director": "Greta Gerwig",
+      "Writer": "Greta Gerwig, Noah Baumbach",
+      "Actors": "Margot Robbie, Ryan Gosling, Issa Rae",
+      "Plot": "Stereotypical Barbie enjoys a perfect life in Barbieland until she suddenly starts thinking about death.",
+      "Language": "English",
+      "Country": "United States, United Kingdom",
+      "Awards": "Won 1 Oscar. 221 wins & 539 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "6.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "88%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "80/100"
+        }
+      ],
+      "Metascore": "80",
+      "imdbRating": "6.8",
+      "imdbVotes": "584,392",
+      "imdbID": "tt1517268",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$636,238,421",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 128,
@@ -4582,7 +6934,47 @@ enum SampleData {
       8392,
       508883,
       12477
-    ]
+    ],
+    "omdb": {
+      "Title": "Princess Mononoke",
+      "Year": "1997",
+      "Rated": "PG-13",
+      "Released": "29 Oct 1999",
+      "Runtime": "133 min",
+      "Genre": "Animation, Action, Adventure",
+      "Director": "Hayao Miyazaki",
+      "Writer": "Hayao Miyazaki, Neil Gaiman",
+      "Actors": "Yôji Matsuda, Yuriko Ishida, Yûko Tanaka",
+      "Plot": "Cursed by a demon, the young prince Ashitaka travels west in search of a cure.",
+      "Language": "Japanese",
+      "Country": "Japan",
+      "Awards": "20 wins & 4 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.3/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "93%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "76/100"
+        }
+      ],
+      "Metascore": "76",
+      "imdbRating": "8.3",
+      "imdbVotes": "458,462",
+      "imdbID": "tt0119698",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$2,375,308",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 8392,
@@ -4644,7 +7036,47 @@ enum SampleData {
       128,
       508883,
       862
-    ]
+    ],
+    "omdb": {
+      "Title": "My Neighbor Totoro",
+      "Year": "1988",
+      "Rated": "G",
+      "Released": "13 Jul 1990",
+      "Runtime": "86 min",
+      "Genre": "Animation, Comedy, Family",
+      "Director": "Hayao Miyazaki",
+      "Writer": "Hayao Miyazaki",
+      "Actors": "Hitoshi Takagi, Noriko Hidaka, Chika Sakamoto",
+      "Plot": "Two young sisters move to the countryside with their father to be near their sick mother.",
+      "Language": "Japanese",
+      "Country": "Japan",
+      "Awards": "5 wins & 1 nomination",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.1/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "94%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "87/100"
+        }
+      ],
+      "Metascore": "87",
+      "imdbRating": "8.1",
+      "imdbVotes": "405,503",
+      "imdbID": "tt0096283",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$1,105,564",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 508883,
@@ -4706,7 +7138,47 @@ enum SampleData {
       128,
       8392,
       372058
-    ]
+    ],
+    "omdb": {
+      "Title": "The Boy and the Heron",
+      "Year": "2023",
+      "Rated": "PG-13",
+      "Released": "08 Dec 2023",
+      "Runtime": "124 min",
+      "Genre": "Animation, Adventure, Drama",
+      "Director": "Hayao Miyazaki",
+      "Writer": "Hayao Miyazaki",
+      "Actors": "Soma Santoki, Masaki Suda, Takuya Kimura",
+      "Plot": "Grieving the loss of his mother during the war, young Mahito moves to the countryside.",
+      "Language": "Japanese",
+      "Country": "Japan",
+      "Awards": "Won 1 Oscar. 30 wins & 72 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.4/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "97%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "91/100"
+        }
+      ],
+      "Metascore": "91",
+      "imdbRating": "7.4",
+      "imdbVotes": "112,380",
+      "imdbID": "tt6587046",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$46,818,616",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 582,
@@ -4755,7 +7227,47 @@ enum SampleData {
       613,
       49517,
       104
-    ]
+    ],
+    "omdb": {
+      "Title": "The Lives of Others",
+      "Year": "2006",
+      "Rated": "R",
+      "Released": "30 Mar 2007",
+      "Runtime": "137 min",
+      "Genre": "Drama, Mystery, Thriller",
+      "Director": "Florian Henckel von Donnersmarck",
+      "Writer": "Florian Henckel von Donnersmarck",
+      "Actors": "Ulrich Mühe, Martina Gedeck, Sebastian Koch",
+      "Plot": "East Berlin, 1984: a dedicated Stasi captain is assigned to bug the flat of a successful playwright and his actress partner.",
+      "Language": "German",
+      "Country": "Germany, France",
+      "Awards": "Won 1 Oscar. 70 wins & 20 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.4/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "93%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "89/100"
+        }
+      ],
+      "Metascore": "89",
+      "imdbRating": "8.4",
+      "imdbVotes": "426,600",
+      "imdbID": "tt0405094",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$11,286,112",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 104,
@@ -4810,7 +7322,47 @@ enum SampleData {
       582,
       603,
       680
-    ]
+    ],
+    "omdb": {
+      "Title": "Run Lola Run",
+      "Year": "1998",
+      "Rated": "R",
+      "Released": "18 Jun 1999",
+      "Runtime": "80 min",
+      "Genre": "Crime, Thriller",
+      "Director": "Tom Tykwer",
+      "Writer": "Tom Tykwer",
+      "Actors": "Franka Potente, Moritz Bleibtreu, Herbert Knaup",
+      "Plot": "Lola has twenty minutes to find 100,000 marks and save her boyfriend Manni from a gangster he owes.",
+      "Language": "German",
+      "Country": "Germany",
+      "Awards": "28 wins & 18 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "93%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "77/100"
+        }
+      ],
+      "Metascore": "77",
+      "imdbRating": "7.6",
+      "imdbVotes": "209,311",
+      "imdbID": "tt0130827",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$7,267,585",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 338,
@@ -4864,7 +7416,47 @@ enum SampleData {
       104,
       637,
       613
-    ]
+    ],
+    "omdb": {
+      "Title": "Good Bye, Lenin!",
+      "Year": "2003",
+      "Rated": "R",
+      "Released": "27 Feb 2004",
+      "Runtime": "121 min",
+      "Genre": "Comedy, Drama, Romance",
+      "Director": "Wolfgang Becker",
+      "Writer": "Bernd Lichtenberg, Wolfgang Becker",
+      "Actors": "Daniel Brühl, Katrin Saß, Chulpan Khamatova",
+      "Plot": "When his devoted socialist mother wakes from a coma after the fall of the Berlin Wall, Alex is told any shock could kill her.",
+      "Language": "German, Russian, English",
+      "Country": "Germany",
+      "Awards": "Nominated for 1 BAFTA Award. 38 wins & 23 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.7/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "91%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "68/100"
+        }
+      ],
+      "Metascore": "68",
+      "imdbRating": "7.7",
+      "imdbVotes": "158,207",
+      "imdbID": "tt0301357",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$4,064,200",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 613,
@@ -4925,7 +7517,47 @@ enum SampleData {
       49046,
       387,
       424
-    ]
+    ],
+    "omdb": {
+      "Title": "Downfall",
+      "Year": "2004",
+      "Rated": "R",
+      "Released": "08 Apr 2005",
+      "Runtime": "156 min",
+      "Genre": "Biography, Drama, History",
+      "Director": "Oliver Hirschbiegel",
+      "Writer": "Bernd Eichinger, Joachim Fest, Traudl Junge",
+      "Actors": "Bruno Ganz, Alexandra Maria Lara, Ulrich Matthes",
+      "Plot": "In April 1945, as the Red Army closes in on Berlin, Hitler's young secretary witnesses the last days of the Nazi leadership in the bunker beneath the Reich Chancellery.",
+      "Language": "German, Russian, French",
+      "Country": "Germany, Austria, Italy",
+      "Awards": "Nominated for 1 Oscar. 20 wins & 20 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.2/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "90%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "82/100"
+        }
+      ],
+      "Metascore": "82",
+      "imdbRating": "8.2",
+      "imdbVotes": "387,446",
+      "imdbID": "tt0363163",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$5,509,040",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 387,
@@ -4981,7 +7613,47 @@ enum SampleData {
       613,
       857,
       530915
-    ]
+    ],
+    "omdb": {
+      "Title": "Das Boot",
+      "Year": "1981",
+      "Rated": "R",
+      "Released": "10 Feb 1982",
+      "Runtime": "149 min",
+      "Genre": "Drama, War",
+      "Director": "Wolfgang Petersen",
+      "Writer": "Wolfgang Petersen, Lothar G. Buchheim",
+      "Actors": "Jürgen Prochnow, Herbert Grönemeyer, Klaus Wennemann",
+      "Plot": "In 1941 a German U-boat leaves La Rochelle on patrol in the Atlantic.",
+      "Language": "German, English",
+      "Country": "West Germany",
+      "Awards": "Nominated for 6 Oscars. 6 wins & 12 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.4/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "98%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "85/100"
+        }
+      ],
+      "Metascore": "85",
+      "imdbRating": "8.4",
+      "imdbVotes": "278,612",
+      "imdbID": "tt0082096",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$11,487,676",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 19,
@@ -5029,7 +7701,47 @@ enum SampleData {
       603,
       11,
       348
-    ]
+    ],
+    "omdb": {
+      "Title": "Metropolis",
+      "Year": "1927",
+      "Rated": "Not Rated",
+      "Released": "13 Mar 1927",
+      "Runtime": "153 min",
+      "Genre": "Drama, Sci-Fi",
+      "Director": "Fritz Lang",
+      "Writer": "Thea von Harbou, Fritz Lang",
+      "Actors": "Brigitte Helm, Alfred Abel, Gustav Fröhlich",
+      "Plot": "In a futuristic city, the privileged elite live in towers while workers toil underground.",
+      "Language": "German",
+      "Country": "Germany",
+      "Awards": "1 win & 2 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.3/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "97%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "98/100"
+        }
+      ],
+      "Metascore": "98",
+      "imdbRating": "8.3",
+      "imdbVotes": "193,692",
+      "imdbID": "tt0017136",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$1,236,166",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 49046,
@@ -5090,7 +7802,47 @@ enum SampleData {
       57212,
       857,
       613
-    ]
+    ],
+    "omdb": {
+      "Title": "All Quiet on the Western Front",
+      "Year": "2022",
+      "Rated": "R",
+      "Released": "28 Oct 2022",
+      "Runtime": "148 min",
+      "Genre": "Action, Drama, War",
+      "Director": "Edward Berger",
+      "Writer": "Edward Berger, Lesley Paterson, Ian Stokell",
+      "Actors": "Felix Kammerer, Albrecht Schuch, Aaron Hilmer",
+      "Plot": "Seventeen-year-old Paul Bäumer enlists with his school friends, full of patriotic enthusiasm.",
+      "Language": "German, French",
+      "Country": "Germany, United States, United Kingdom",
+      "Awards": "Won 4 Oscars. 80 wins & 146 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "90%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "76/100"
+        }
+      ],
+      "Metascore": "76",
+      "imdbRating": "7.8",
+      "imdbVotes": "263,510",
+      "imdbID": "tt1016150",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "N/A",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 1430,
@@ -5137,7 +7889,47 @@ enum SampleData {
       515042,
       37799,
       872585
-    ]
+    ],
+    "omdb": {
+      "Title": "Bowling for Columbine",
+      "Year": "2002",
+      "Rated": "R",
+      "Released": "15 Nov 2002",
+      "Runtime": "120 min",
+      "Genre": "Documentary, Crime, Drama",
+      "Director": "Michael Moore",
+      "Writer": "Michael Moore",
+      "Actors": "Michael Moore, Charlton Heston, Marilyn Manson",
+      "Plot": "Taking the 1999 Columbine school shooting as a starting point, Michael Moore travels across the United States and Canada asking why America has so much gun violence.",
+      "Language": "English",
+      "Country": "United States, Canada, Germany",
+      "Awards": "Won 1 Oscar. 23 wins & 9 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.9/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "96%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "72/100"
+        }
+      ],
+      "Metascore": "72",
+      "imdbRating": "7.9",
+      "imdbVotes": "152,334",
+      "imdbID": "tt0310793",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$21,576,018",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 515042,
@@ -5184,11 +7976,51 @@ enum SampleData {
       1430,
       244786,
       157336
-    ]
+    ],
+    "omdb": {
+      "Title": "Free Solo",
+      "Year": "2018",
+      "Rated": "PG-13",
+      "Released": "28 Sep 2018",
+      "Runtime": "100 min",
+      "Genre": "Documentary, Adventure, Sport",
+      "Director": "Jimmy Chin, Elizabeth Chai Vasarhelyi",
+      "Writer": "N/A",
+      "Actors": "Alex Honnold, Tommy Caldwell, Jimmy Chin",
+      "Plot": "Climber Alex Honnold prepares to scale the 900-metre granite face of El Capitan in Yosemite without ropes or protection.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 1 Oscar. 20 wins & 23 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.1/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "97%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "83/100"
+        }
+      ],
+      "Metascore": "83",
+      "imdbRating": "8.1",
+      "imdbVotes": "85,142",
+      "imdbID": "tt7775622",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$17,542,254",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 17046,
-    "imdb_id": null,
+    "imdb_id": "tt0382301",
     "title": "Skellig",
     "original_title": "Skellig",
     "original_language": "en",
@@ -5232,7 +8064,34 @@ enum SampleData {
       8392,
       862,
       508883
-    ]
+    ],
+    "omdb": {
+      "Title": "Skellig",
+      "Year": "2009",
+      "Rated": "N/A",
+      "Released": "N/A",
+      "Runtime": "N/A",
+      "Genre": "N/A",
+      "Director": "N/A",
+      "Writer": "N/A",
+      "Actors": "N/A",
+      "Plot": "N/A",
+      "Language": "N/A",
+      "Country": "N/A",
+      "Awards": "N/A",
+      "Poster": "N/A",
+      "Ratings": [],
+      "Metascore": "N/A",
+      "imdbRating": "N/A",
+      "imdbVotes": "N/A",
+      "imdbID": "tt0382301",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "N/A",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 466420,
@@ -5297,7 +8156,47 @@ enum SampleData {
       769,
       240,
       68718
-    ]
+    ],
+    "omdb": {
+      "Title": "Killers of the Flower Moon",
+      "Year": "2023",
+      "Rated": "R",
+      "Released": "20 Oct 2023",
+      "Runtime": "206 min",
+      "Genre": "Crime, Drama, History",
+      "Director": "Martin Scorsese",
+      "Writer": "Eric Roth, Martin Scorsese, David Grann",
+      "Actors": "Leonardo DiCaprio, Robert De Niro, Lily Gladstone",
+      "Plot": "In 1920s Oklahoma, oil has made the Osage Nation rich, and members of the tribe start dying under suspicious circumstances.",
+      "Language": "English, Osage, French",
+      "Country": "United States",
+      "Awards": "Nominated for 10 Oscars. 118 wins & 330 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "93%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "89/100"
+        }
+      ],
+      "Metascore": "89",
+      "imdbRating": "7.6",
+      "imdbVotes": "263,814",
+      "imdbID": "tt5537002",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$67,473,617",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 787699,
@@ -5360,7 +8259,47 @@ enum SampleData {
       862,
       1022796,
       8392
-    ]
+    ],
+    "omdb": {
+      "Title": "Wonka",
+      "Year": "2023",
+      "Rated": "PG",
+      "Released": "15 Dec 2023",
+      "Runtime": "116 min",
+      "Genre": "Adventure, Comedy, Family",
+      "Director": "Paul King",
+      "Writer": "Simon Farnaby, Paul King, Roald Dahl",
+      "Actors": "Timothée Chalamet, Calah Lane, Keegan-Michael Key",
+      "Plot": "Young Willy Wonka arrives in a grand European city with a head full of ideas and pockets full of nothing.",
+      "Language": "English",
+      "Country": "United Kingdom, United States",
+      "Awards": "3 wins & 27 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.0/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "82%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "66/100"
+        }
+      ],
+      "Metascore": "66",
+      "imdbRating": "7.0",
+      "imdbVotes": "211,306",
+      "imdbID": "tt6166392",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$218,402,312",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 792307,
@@ -5428,7 +8367,47 @@ enum SampleData {
       346698,
       313369,
       120467
-    ]
+    ],
+    "omdb": {
+      "Title": "Poor Things",
+      "Year": "2023",
+      "Rated": "R",
+      "Released": "22 Dec 2023",
+      "Runtime": "141 min",
+      "Genre": "Comedy, Drama, Romance",
+      "Director": "Yorgos Lanthimos",
+      "Writer": "Tony McNamara, Alasdair Gray",
+      "Actors": "Emma Stone, Mark Ruffalo, Willem Dafoe",
+      "Plot": "Bella Baxter, brought back to life by an eccentric scientist, sets off on a journey across Europe to see the world with fresh eyes and discover who she wants to be.",
+      "Language": "English, French, Portuguese",
+      "Country": "Ireland, United Kingdom, United States",
+      "Awards": "Won 4 Oscars. 74 wins & 318 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "92%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "88/100"
+        }
+      ],
+      "Metascore": "88",
+      "imdbRating": "7.8",
+      "imdbVotes": "331,207",
+      "imdbID": "tt14230458",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$34,553,225",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 753342,
@@ -5486,11 +8465,51 @@ enum SampleData {
       530915,
       613,
       424
-    ]
+    ],
+    "omdb": {
+      "Title": "Napoleon",
+      "Year": "2023",
+      "Rated": "R",
+      "Released": "22 Nov 2023",
+      "Runtime": "158 min",
+      "Genre": "Action, Adventure, Biography",
+      "Director": "Ridley Scott",
+      "Writer": "David Scarpa",
+      "Actors": "Joaquin Phoenix, Vanessa Kirby, Tahar Rahim",
+      "Plot": "The rise and fall of Napoleon Bonaparte, from the chaos of the French Revolution to his great battles, told through his volatile relationship with his wife Joséphine.",
+      "Language": "English, French",
+      "Country": "United States, United Kingdom",
+      "Awards": "Nominated for 3 Oscars. 6 wins & 39 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "6.4/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "58%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "64/100"
+        }
+      ],
+      "Metascore": "64",
+      "imdbRating": "6.4",
+      "imdbVotes": "141,875",
+      "imdbID": "tt13287846",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$61,550,124",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 1022796,
-    "imdb_id": null,
+    "imdb_id": "tt11304740",
     "title": "Wish",
     "original_title": "Wish",
     "original_language": "en",
@@ -5538,7 +8557,47 @@ enum SampleData {
       787699,
       129,
       8392
-    ]
+    ],
+    "omdb": {
+      "Title": "Wish",
+      "Year": "2023",
+      "Rated": "PG",
+      "Released": "22 Nov 2023",
+      "Runtime": "95 min",
+      "Genre": "Animation, Adventure, Comedy",
+      "Director": "Chris Buck, Fawn Veerasunthorn",
+      "Writer": "Jennifer Lee, Allison Moore, Chris Buck",
+      "Actors": "Ariana DeBose, Chris Pine, Alan Tudyk",
+      "Plot": "In the kingdom of Rosas, a king guards the wishes of his subjects.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Nominated for 1 Golden Globe. 2 wins & 15 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "5.6/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "48%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "47/100"
+        }
+      ],
+      "Metascore": "47",
+      "imdbRating": "5.6",
+      "imdbVotes": "65,210",
+      "imdbID": "tt11304740",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$63,973,821",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 73,
@@ -5597,7 +8656,47 @@ enum SampleData {
       807,
       1422,
       37799
-    ]
+    ],
+    "omdb": {
+      "Title": "American History X",
+      "Year": "1998",
+      "Rated": "R",
+      "Released": "20 Nov 1998",
+      "Runtime": "119 min",
+      "Genre": "Crime, Drama",
+      "Director": "Tony Kaye",
+      "Writer": "David McKenna",
+      "Actors": "Edward Norton, Edward Furlong, Beverly D'Angelo",
+      "Plot": "After three years in prison, former neo-Nazi Derek Vinyard returns home a changed man.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Nominated for 1 Oscar. 4 wins & 13 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.5/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "83%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "62/100"
+        }
+      ],
+      "Metascore": "62",
+      "imdbRating": "8.5",
+      "imdbVotes": "1,228,372",
+      "imdbID": "tt0120586",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$6,719,864",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 120467,
@@ -5670,7 +8769,47 @@ enum SampleData {
       792307,
       338,
       346698
-    ]
+    ],
+    "omdb": {
+      "Title": "The Grand Budapest Hotel",
+      "Year": "2014",
+      "Rated": "R",
+      "Released": "28 Mar 2014",
+      "Runtime": "99 min",
+      "Genre": "Adventure, Comedy, Crime",
+      "Director": "Wes Anderson",
+      "Writer": "Stefan Zweig, Wes Anderson, Hugo Guinness",
+      "Actors": "Ralph Fiennes, F. Murray Abraham, Mathieu Amalric",
+      "Plot": "Between the world wars, the legendary concierge of a grand hotel in a fictional Central European republic and his young lobby boy are caught up in a murder, a stolen painting and a family feud.",
+      "Language": "English, French, German",
+      "Country": "Germany, United States, United Kingdom",
+      "Awards": "Won 4 Oscars. 138 wins & 226 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.1/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "92%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "88/100"
+        }
+      ],
+      "Metascore": "88",
+      "imdbRating": "8.1",
+      "imdbVotes": "923,749",
+      "imdbID": "tt2278388",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$59,301,324",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 640,
@@ -5747,7 +8886,47 @@ enum SampleData {
       13,
       857,
       597
-    ]
+    ],
+    "omdb": {
+      "Title": "Catch Me If You Can",
+      "Year": "2002",
+      "Rated": "PG-13",
+      "Released": "25 Dec 2002",
+      "Runtime": "141 min",
+      "Genre": "Biography, Crime, Drama",
+      "Director": "Steven Spielberg",
+      "Writer": "Jeff Nathanson, Frank Abagnale Jr., Stan Redding",
+      "Actors": "Leonardo DiCaprio, Tom Hanks, Christopher Walken",
+      "Plot": "In the 1960s, teenage con artist Frank Abagnale Jr. poses as a pilot, a doctor and a lawyer while forging millions in cheques.",
+      "Language": "English, French",
+      "Country": "United States, Canada",
+      "Awards": "Nominated for 2 Oscars. 16 wins & 63 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.1/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "96%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "75/100"
+        }
+      ],
+      "Metascore": "75",
+      "imdbRating": "8.1",
+      "imdbVotes": "1,159,872",
+      "imdbID": "tt0264464",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$164,615,351",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   },
   {
     "id": 4922,
@@ -5823,7 +9002,47 @@ enum SampleData {
       597,
       550,
       4347
-    ]
+    ],
+    "omdb": {
+      "Title": "The Curious Case of Benjamin Button",
+      "Year": "2008",
+      "Rated": "PG-13",
+      "Released": "25 Dec 2008",
+      "Runtime": "166 min",
+      "Genre": "Drama, Fantasy, Romance",
+      "Director": "David Fincher",
+      "Writer": "Eric Roth, Robin Swicord, F. Scott Fitzgerald",
+      "Actors": "Brad Pitt, Cate Blanchett, Tilda Swinton",
+      "Plot": "Benjamin Button is born an old man in New Orleans and grows younger as the years pass.",
+      "Language": "English, Russian, French",
+      "Country": "United States",
+      "Awards": "Won 3 Oscars. 31 wins & 138 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.8/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "71%"
+        },
+        {
+          "Source": "Metacritic",
+          "Value": "70/100"
+        }
+      ],
+      "Metascore": "70",
+      "imdbRating": "7.8",
+      "imdbVotes": "706,518",
+      "imdbID": "tt0421715",
+      "Type": "movie",
+      "DVD": "N/A",
+      "BoxOffice": "$127,509,326",
+      "Production": "N/A",
+      "Website": "N/A",
+      "Response": "True"
+    }
   }
 ]
 """##
@@ -5832,6 +9051,7 @@ enum SampleData {
 [
   {
     "id": 1399,
+    "imdb_id": "tt0944947",
     "name": "Game of Thrones",
     "original_name": "Game of Thrones",
     "original_language": "en",
@@ -5934,10 +9154,40 @@ enum SampleData {
       60574,
       1396,
       65494
-    ]
+    ],
+    "omdb": {
+      "Title": "Game of Thrones",
+      "Year": "2011–2019",
+      "Rated": "TV-MA",
+      "Released": "17 Apr 2011",
+      "Runtime": "57 min",
+      "Genre": "Action, Adventure, Drama",
+      "Director": "N/A",
+      "Writer": "David Benioff, D.B. Weiss",
+      "Actors": "Emilia Clarke, Peter Dinklage, Kit Harington",
+      "Plot": "Noble houses scheme and wage war for the Iron Throne of the Seven Kingdoms of Westeros, while an exiled princess raises dragons across the sea and an ancient threat gathers beyond the Wall in the frozen north.",
+      "Language": "English",
+      "Country": "United States, United Kingdom",
+      "Awards": "Won 59 Primetime Emmys. 398 wins & 656 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.2/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.2",
+      "imdbVotes": "2,423,777",
+      "imdbID": "tt0944947",
+      "Type": "series",
+      "totalSeasons": "8",
+      "Response": "True"
+    }
   },
   {
     "id": 94997,
+    "imdb_id": "tt11198330",
     "name": "House of the Dragon",
     "original_name": "House of the Dragon",
     "original_language": "en",
@@ -5997,10 +9247,40 @@ enum SampleData {
       65494,
       63247,
       94605
-    ]
+    ],
+    "omdb": {
+      "Title": "House of the Dragon",
+      "Year": "2022–",
+      "Rated": "TV-MA",
+      "Released": "21 Aug 2022",
+      "Runtime": "68 min",
+      "Genre": "Action, Adventure, Drama",
+      "Director": "N/A",
+      "Writer": "Ryan Condal, George R.R. Martin",
+      "Actors": "Matt Smith, Emma D'Arcy, Olivia Cooke",
+      "Plot": "Nearly two centuries before the events of Game of Thrones, a succession dispute inside House Targaryen splits the family and its dragons into rival camps and drifts toward civil war.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 1 Golden Globe. 11 wins & 50 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.3/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.3",
+      "imdbVotes": "531,402",
+      "imdbID": "tt11198330",
+      "Type": "series",
+      "totalSeasons": "2",
+      "Response": "True"
+    }
   },
   {
     "id": 2316,
+    "imdb_id": "tt0386676",
     "name": "The Office",
     "original_name": "The Office",
     "original_language": "en",
@@ -6061,10 +9341,40 @@ enum SampleData {
       1400,
       456,
       60625
-    ]
+    ],
+    "omdb": {
+      "Title": "The Office",
+      "Year": "2005–2013",
+      "Rated": "TV-14",
+      "Released": "24 Mar 2005",
+      "Runtime": "22 min",
+      "Genre": "Comedy",
+      "Director": "N/A",
+      "Writer": "Greg Daniels, Ricky Gervais, Stephen Merchant",
+      "Actors": "Steve Carell, Jenna Fischer, John Krasinski",
+      "Plot": "A documentary crew follows the employees of a paper company's branch office in Scranton, Pennsylvania, and their well-meaning but hopelessly awkward manager.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 5 Primetime Emmys. 42 wins & 208 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.0/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.0",
+      "imdbVotes": "771,400",
+      "imdbID": "tt0386676",
+      "Type": "series",
+      "totalSeasons": "9",
+      "Response": "True"
+    }
   },
   {
     "id": 1396,
+    "imdb_id": "tt0903747",
     "name": "Breaking Bad",
     "original_name": "Breaking Bad",
     "original_language": "en",
@@ -6141,10 +9451,40 @@ enum SampleData {
       1398,
       60574,
       46648
-    ]
+    ],
+    "omdb": {
+      "Title": "Breaking Bad",
+      "Year": "2008–2013",
+      "Rated": "TV-MA",
+      "Released": "20 Jan 2008",
+      "Runtime": "49 min",
+      "Genre": "Crime, Drama, Thriller",
+      "Director": "N/A",
+      "Writer": "Vince Gilligan",
+      "Actors": "Bryan Cranston, Aaron Paul, Anna Gunn",
+      "Plot": "After a terminal cancer diagnosis, an overlooked chemistry teacher in Albuquerque starts cooking methamphetamine with a former student to provide for his family, and discovers a ruthless side of himself.",
+      "Language": "English, Spanish",
+      "Country": "United States",
+      "Awards": "Won 16 Primetime Emmys. 165 wins & 270 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.5/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.5",
+      "imdbVotes": "2,317,070",
+      "imdbID": "tt0903747",
+      "Type": "series",
+      "totalSeasons": "5",
+      "Response": "True"
+    }
   },
   {
     "id": 19885,
+    "imdb_id": "tt1475582",
     "name": "Sherlock",
     "original_name": "Sherlock",
     "original_language": "en",
@@ -6213,10 +9553,40 @@ enum SampleData {
       70523,
       46648,
       1438
-    ]
+    ],
+    "omdb": {
+      "Title": "Sherlock",
+      "Year": "2010–2017",
+      "Rated": "TV-14",
+      "Released": "24 Oct 2010",
+      "Runtime": "88 min",
+      "Genre": "Crime, Drama, Mystery",
+      "Director": "N/A",
+      "Writer": "Mark Gatiss, Steven Moffat",
+      "Actors": "Benedict Cumberbatch, Martin Freeman, Una Stubbs",
+      "Plot": "Sherlock Holmes and Dr. John Watson solve crimes in present-day London, where the brilliant but abrasive detective uses smartphones and blogs as readily as his powers of deduction.",
+      "Language": "English",
+      "Country": "United Kingdom, United States",
+      "Awards": "Won 9 Primetime Emmys. 81 wins & 183 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.1/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.1",
+      "imdbVotes": "1,045,104",
+      "imdbID": "tt1475582",
+      "Type": "series",
+      "totalSeasons": "4",
+      "Response": "True"
+    }
   },
   {
     "id": 70523,
+    "imdb_id": "tt5753856",
     "name": "Dark",
     "original_name": "Dark",
     "original_language": "de",
@@ -6277,10 +9647,40 @@ enum SampleData {
       42009,
       19885,
       3034
-    ]
+    ],
+    "omdb": {
+      "Title": "Dark",
+      "Year": "2017–2020",
+      "Rated": "TV-MA",
+      "Released": "01 Dec 2017",
+      "Runtime": "60 min",
+      "Genre": "Crime, Drama, Mystery",
+      "Director": "N/A",
+      "Writer": "Baran bo Odar, Jantje Friese",
+      "Actors": "Louis Hofmann, Karoline Eichhorn, Lisa Vicari",
+      "Plot": "When a child vanishes in the small German town of Winden, four families uncover a secret that links their past, present and future across several generations.",
+      "Language": "German",
+      "Country": "Germany, United States",
+      "Awards": "17 wins & 28 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.7/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.7",
+      "imdbVotes": "488,282",
+      "imdbID": "tt5753856",
+      "Type": "series",
+      "totalSeasons": "3",
+      "Response": "True"
+    }
   },
   {
     "id": 87108,
+    "imdb_id": "tt7366338",
     "name": "Chernobyl",
     "original_name": "Chernobyl",
     "original_language": "en",
@@ -6353,10 +9753,44 @@ enum SampleData {
       1438,
       65494,
       1396
-    ]
+    ],
+    "omdb": {
+      "Title": "Chernobyl",
+      "Year": "2019",
+      "Rated": "TV-MA",
+      "Released": "06 May 2019",
+      "Runtime": "330 min",
+      "Genre": "Drama, History, Thriller",
+      "Director": "N/A",
+      "Writer": "Craig Mazin",
+      "Actors": "Jessie Buckley, Jared Harris, Stellan Skarsgård",
+      "Plot": "A dramatisation of the 1986 nuclear disaster in Soviet Ukraine, following the scientists, officials and ordinary people who tried to contain it and expose the truth behind it.",
+      "Language": "English, Russian, Ukrainian",
+      "Country": "United States, United Kingdom",
+      "Awards": "Won 10 Primetime Emmys. 92 wins & 100 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.3/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "96%"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.3",
+      "imdbVotes": "943,628",
+      "imdbID": "tt7366338",
+      "Type": "series",
+      "totalSeasons": "1",
+      "Response": "True"
+    }
   },
   {
     "id": 66732,
+    "imdb_id": "tt4574334",
     "name": "Stranger Things",
     "original_name": "Stranger Things",
     "original_language": "en",
@@ -6425,10 +9859,40 @@ enum SampleData {
       42009,
       94605,
       60625
-    ]
+    ],
+    "omdb": {
+      "Title": "Stranger Things",
+      "Year": "2016–2025",
+      "Rated": "TV-14",
+      "Released": "15 Jul 2016",
+      "Runtime": "51 min",
+      "Genre": "Drama, Fantasy, Horror",
+      "Director": "N/A",
+      "Writer": "Matt Duffer, Ross Duffer",
+      "Actors": "Millie Bobby Brown, Finn Wolfhard, Winona Ryder",
+      "Plot": "In 1980s Indiana, a boy disappears and his friends, family and the local police chief are drawn into a mystery involving secret government experiments, a girl with psychokinetic powers and a terrifying parallel dimension.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 12 Primetime Emmys. 107 wins & 319 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.6",
+      "imdbVotes": "1,436,966",
+      "imdbID": "tt4574334",
+      "Type": "series",
+      "totalSeasons": "5",
+      "Response": "True"
+    }
   },
   {
     "id": 60625,
+    "imdb_id": "tt2861424",
     "name": "Rick and Morty",
     "original_name": "Rick and Morty",
     "original_language": "en",
@@ -6489,10 +9953,40 @@ enum SampleData {
       94605,
       1429,
       42009
-    ]
+    ],
+    "omdb": {
+      "Title": "Rick and Morty",
+      "Year": "2013–",
+      "Rated": "TV-MA",
+      "Released": "02 Dec 2013",
+      "Runtime": "23 min",
+      "Genre": "Animation, Adventure, Comedy",
+      "Director": "N/A",
+      "Writer": "Dan Harmon, Justin Roiland",
+      "Actors": "Justin Roiland, Chris Parnell, Spencer Grammer",
+      "Plot": "A reckless, alcoholic scientist drags his anxious teenage grandson on adventures across dimensions, with consequences that keep spilling back into their family's suburban life.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 2 Primetime Emmys. 11 wins & 34 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.1/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.1",
+      "imdbVotes": "645,980",
+      "imdbID": "tt2861424",
+      "Type": "series",
+      "totalSeasons": "8",
+      "Response": "True"
+    }
   },
   {
     "id": 60059,
+    "imdb_id": "tt3032476",
     "name": "Better Call Saul",
     "original_name": "Better Call Saul",
     "original_language": "en",
@@ -6558,10 +10052,40 @@ enum SampleData {
       1398,
       1438,
       76331
-    ]
+    ],
+    "omdb": {
+      "Title": "Better Call Saul",
+      "Year": "2015–2022",
+      "Rated": "TV-MA",
+      "Released": "08 Feb 2015",
+      "Runtime": "46 min",
+      "Genre": "Crime, Drama",
+      "Director": "N/A",
+      "Writer": "Vince Gilligan, Peter Gould",
+      "Actors": "Bob Odenkirk, Rhea Seehorn, Jonathan Banks",
+      "Plot": "Years before he becomes Walter White's lawyer, small-time attorney Jimmy McGill struggles to make an honest living in Albuquerque, and slowly turns into the morally flexible Saul Goodman.",
+      "Language": "English, Spanish",
+      "Country": "United States",
+      "Awards": "Nominated for 53 Primetime Emmys. 32 wins & 239 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.0/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.0",
+      "imdbVotes": "725,841",
+      "imdbID": "tt3032476",
+      "Type": "series",
+      "totalSeasons": "6",
+      "Response": "True"
+    }
   },
   {
     "id": 1438,
+    "imdb_id": "tt0306414",
     "name": "The Wire",
     "original_name": "The Wire",
     "original_language": "en",
@@ -6620,10 +10144,40 @@ enum SampleData {
       1396,
       1406,
       46648
-    ]
+    ],
+    "omdb": {
+      "Title": "The Wire",
+      "Year": "2002–2008",
+      "Rated": "TV-MA",
+      "Released": "02 Jun 2002",
+      "Runtime": "59 min",
+      "Genre": "Crime, Drama, Thriller",
+      "Director": "N/A",
+      "Writer": "David Simon",
+      "Actors": "Dominic West, Lance Reddick, Sonja Sohn",
+      "Plot": "Season by season, the drug trade, the docks, city hall, the schools and the press of Baltimore are examined through the eyes of police officers, dealers and ordinary citizens.",
+      "Language": "English, Greek, Spanish",
+      "Country": "United States",
+      "Awards": "Nominated for 2 Primetime Emmys. 15 wins & 28 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.3/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.3",
+      "imdbVotes": "401,561",
+      "imdbID": "tt0306414",
+      "Type": "series",
+      "totalSeasons": "5",
+      "Response": "True"
+    }
   },
   {
     "id": 1398,
+    "imdb_id": "tt0141842",
     "name": "The Sopranos",
     "original_name": "The Sopranos",
     "original_language": "en",
@@ -6681,10 +10235,40 @@ enum SampleData {
       1396,
       76331,
       60059
-    ]
+    ],
+    "omdb": {
+      "Title": "The Sopranos",
+      "Year": "1999–2007",
+      "Rated": "TV-MA",
+      "Released": "10 Jan 1999",
+      "Runtime": "55 min",
+      "Genre": "Crime, Drama",
+      "Director": "N/A",
+      "Writer": "David Chase",
+      "Actors": "James Gandolfini, Lorraine Bracco, Edie Falco",
+      "Plot": "New Jersey mob boss Tony Soprano juggles the demands of his crime family and his actual family, and starts seeing a psychiatrist after a series of panic attacks.",
+      "Language": "English, Italian, Russian",
+      "Country": "United States",
+      "Awards": "Won 21 Primetime Emmys. 119 wins & 244 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.2/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.2",
+      "imdbVotes": "521,209",
+      "imdbID": "tt0141842",
+      "Type": "series",
+      "totalSeasons": "6",
+      "Response": "True"
+    }
   },
   {
     "id": 1668,
+    "imdb_id": "tt0108778",
     "name": "Friends",
     "original_name": "Friends",
     "original_language": "en",
@@ -6746,10 +10330,40 @@ enum SampleData {
       1400,
       2316,
       456
-    ]
+    ],
+    "omdb": {
+      "Title": "Friends",
+      "Year": "1994–2004",
+      "Rated": "TV-14",
+      "Released": "22 Sep 1994",
+      "Runtime": "22 min",
+      "Genre": "Comedy, Romance",
+      "Director": "N/A",
+      "Writer": "David Crane, Marta Kauffman",
+      "Actors": "Jennifer Aniston, Courteney Cox, Lisa Kudrow",
+      "Plot": "Six friends in their twenties navigate careers, relationships and a great deal of coffee in New York City.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 6 Primetime Emmys. 71 wins & 211 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.9/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.9",
+      "imdbVotes": "1,140,809",
+      "imdbID": "tt0108778",
+      "Type": "series",
+      "totalSeasons": "10",
+      "Response": "True"
+    }
   },
   {
     "id": 1400,
+    "imdb_id": "tt0098904",
     "name": "Seinfeld",
     "original_name": "Seinfeld",
     "original_language": "en",
@@ -6806,10 +10420,40 @@ enum SampleData {
       1668,
       2316,
       456
-    ]
+    ],
+    "omdb": {
+      "Title": "Seinfeld",
+      "Year": "1989–1998",
+      "Rated": "TV-PG",
+      "Released": "05 Jul 1989",
+      "Runtime": "22 min",
+      "Genre": "Comedy",
+      "Director": "N/A",
+      "Writer": "Larry David, Jerry Seinfeld",
+      "Actors": "Jerry Seinfeld, Julia Louis-Dreyfus, Michael Richards",
+      "Plot": "A stand-up comedian and his three self-absorbed friends dissect the small annoyances of everyday life in New York in what is famously a show about nothing.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 10 Primetime Emmys. 35 wins & 140 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.9/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.9",
+      "imdbVotes": "367,826",
+      "imdbID": "tt0098904",
+      "Type": "series",
+      "totalSeasons": "9",
+      "Response": "True"
+    }
   },
   {
     "id": 456,
+    "imdb_id": "tt0096697",
     "name": "The Simpsons",
     "original_name": "The Simpsons",
     "original_language": "en",
@@ -6869,10 +10513,40 @@ enum SampleData {
       2316,
       1668,
       82728
-    ]
+    ],
+    "omdb": {
+      "Title": "The Simpsons",
+      "Year": "1989–",
+      "Rated": "TV-14",
+      "Released": "17 Dec 1989",
+      "Runtime": "22 min",
+      "Genre": "Animation, Comedy",
+      "Director": "N/A",
+      "Writer": "James L. Brooks, Matt Groening, Sam Simon",
+      "Actors": "Dan Castellaneta, Nancy Cartwright, Harry Shearer",
+      "Plot": "The yellow-skinned Simpson family of Springfield, led by the lazy but lovable Homer, gets into satirical trouble that pokes fun at American life.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 35 Primetime Emmys. 198 wins & 387 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.6",
+      "imdbVotes": "452,100",
+      "imdbID": "tt0096697",
+      "Type": "series",
+      "totalSeasons": "36",
+      "Response": "True"
+    }
   },
   {
     "id": 60574,
+    "imdb_id": "tt2442560",
     "name": "Peaky Blinders",
     "original_name": "Peaky Blinders",
     "original_language": "en",
@@ -6940,10 +10614,40 @@ enum SampleData {
       1406,
       1399,
       65494
-    ]
+    ],
+    "omdb": {
+      "Title": "Peaky Blinders",
+      "Year": "2013–2022",
+      "Rated": "TV-MA",
+      "Released": "30 Sep 2014",
+      "Runtime": "60 min",
+      "Genre": "Crime, Drama",
+      "Director": "N/A",
+      "Writer": "Steven Knight",
+      "Actors": "Cillian Murphy, Paul Anderson, Sophie Rundle",
+      "Plot": "In Birmingham after the First World War, the Shelby family's razor-gang, led by the ambitious Thomas Shelby, expands from street betting into a criminal empire.",
+      "Language": "English, Romanian, Irish",
+      "Country": "United Kingdom",
+      "Awards": "Won 2 BAFTA Awards. 27 wins & 61 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.7/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.7",
+      "imdbVotes": "707,194",
+      "imdbID": "tt2442560",
+      "Type": "series",
+      "totalSeasons": "6",
+      "Response": "True"
+    }
   },
   {
     "id": 46648,
+    "imdb_id": "tt2356777",
     "name": "True Detective",
     "original_name": "True Detective",
     "original_language": "en",
@@ -7012,10 +10716,40 @@ enum SampleData {
       19885,
       70523,
       1396
-    ]
+    ],
+    "omdb": {
+      "Title": "True Detective",
+      "Year": "2014–",
+      "Rated": "TV-MA",
+      "Released": "12 Jan 2014",
+      "Runtime": "60 min",
+      "Genre": "Crime, Drama, Mystery",
+      "Director": "N/A",
+      "Writer": "Nic Pizzolatto",
+      "Actors": "Matthew McConaughey, Woody Harrelson, Michelle Monaghan",
+      "Plot": "An anthology crime drama in which each season follows different investigators whose cases expose personal secrets and dark corners of American communities.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 5 Primetime Emmys. 31 wins & 112 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.9/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.9",
+      "imdbVotes": "699,603",
+      "imdbID": "tt2356777",
+      "Type": "series",
+      "totalSeasons": "4",
+      "Response": "True"
+    }
   },
   {
     "id": 82856,
+    "imdb_id": "tt8111088",
     "name": "The Mandalorian",
     "original_name": "The Mandalorian",
     "original_language": "en",
@@ -7082,10 +10816,40 @@ enum SampleData {
       100088,
       63247,
       94605
-    ]
+    ],
+    "omdb": {
+      "Title": "The Mandalorian",
+      "Year": "2019–",
+      "Rated": "TV-14",
+      "Released": "12 Nov 2019",
+      "Runtime": "40 min",
+      "Genre": "Action, Adventure, Fantasy",
+      "Director": "N/A",
+      "Writer": "Jon Favreau",
+      "Actors": "Pedro Pascal, Katee Sackhoff, Chris Bartlett",
+      "Plot": "After the fall of the Empire, a lone Mandalorian bounty hunter takes on a job that leaves him protecting a mysterious child wanted by dangerous remnants of the old regime.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 15 Primetime Emmys. 46 wins & 162 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.6",
+      "imdbVotes": "621,205",
+      "imdbID": "tt8111088",
+      "Type": "series",
+      "totalSeasons": "3",
+      "Response": "True"
+    }
   },
   {
     "id": 4613,
+    "imdb_id": "tt0185906",
     "name": "Band of Brothers",
     "original_name": "Band of Brothers",
     "original_language": "en",
@@ -7147,10 +10911,44 @@ enum SampleData {
       1406,
       65494,
       1438
-    ]
+    ],
+    "omdb": {
+      "Title": "Band of Brothers",
+      "Year": "2001",
+      "Rated": "TV-MA",
+      "Released": "09 Sep 2001",
+      "Runtime": "594 min",
+      "Genre": "Drama, History, War",
+      "Director": "N/A",
+      "Writer": "Stephen E. Ambrose, Erik Jendresen, Tom Hanks",
+      "Actors": "Scott Grimes, Damian Lewis, Ron Livingston",
+      "Plot": "The men of Easy Company, 101st Airborne Division, are followed from training in Georgia through D-Day, Bastogne and the end of the war in Europe.",
+      "Language": "English, Dutch, French, German",
+      "Country": "United Kingdom, United States",
+      "Awards": "Won 7 Primetime Emmys. 36 wins & 41 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.4/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "94%"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.4",
+      "imdbVotes": "559,772",
+      "imdbID": "tt0185906",
+      "Type": "series",
+      "totalSeasons": "1",
+      "Response": "True"
+    }
   },
   {
     "id": 76331,
+    "imdb_id": "tt7660850",
     "name": "Succession",
     "original_name": "Succession",
     "original_language": "en",
@@ -7213,10 +11011,40 @@ enum SampleData {
       65494,
       60059,
       1399
-    ]
+    ],
+    "omdb": {
+      "Title": "Succession",
+      "Year": "2018–2023",
+      "Rated": "TV-MA",
+      "Released": "03 Jun 2018",
+      "Runtime": "60 min",
+      "Genre": "Comedy, Drama",
+      "Director": "N/A",
+      "Writer": "Jesse Armstrong",
+      "Actors": "Brian Cox, Jeremy Strong, Sarah Snook",
+      "Plot": "The ageing founder of a global media empire keeps his four grown children guessing about who will take over, and they fight viciously for his approval and the company.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 19 Primetime Emmys. 80 wins & 257 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.8/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.8",
+      "imdbVotes": "314,502",
+      "imdbID": "tt7660850",
+      "Type": "series",
+      "totalSeasons": "4",
+      "Response": "True"
+    }
   },
   {
     "id": 100088,
+    "imdb_id": "tt3581920",
     "name": "The Last of Us",
     "original_name": "The Last of Us",
     "original_language": "en",
@@ -7279,10 +11107,40 @@ enum SampleData {
       66732,
       1399,
       63247
-    ]
+    ],
+    "omdb": {
+      "Title": "The Last of Us",
+      "Year": "2023–",
+      "Rated": "TV-MA",
+      "Released": "15 Jan 2023",
+      "Runtime": "50 min",
+      "Genre": "Action, Adventure, Drama",
+      "Director": "N/A",
+      "Writer": "Craig Mazin, Neil Druckmann",
+      "Actors": "Pedro Pascal, Bella Ramsey, Gabriel Luna",
+      "Plot": "Twenty years after a fungal infection collapsed civilisation, hardened smuggler Joel is hired to escort fourteen-year-old Ellie across a ruined America.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 8 Primetime Emmys. 62 wins & 201 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.7/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.7",
+      "imdbVotes": "628,437",
+      "imdbID": "tt3581920",
+      "Type": "series",
+      "totalSeasons": "2",
+      "Response": "True"
+    }
   },
   {
     "id": 94605,
+    "imdb_id": "tt11126994",
     "name": "Arcane",
     "original_name": "Arcane",
     "original_language": "en",
@@ -7345,10 +11203,44 @@ enum SampleData {
       1429,
       31911,
       66732
-    ]
+    ],
+    "omdb": {
+      "Title": "Arcane",
+      "Year": "2021–2024",
+      "Rated": "TV-14",
+      "Released": "06 Nov 2021",
+      "Runtime": "40 min",
+      "Genre": "Animation, Action, Adventure",
+      "Director": "N/A",
+      "Writer": "Christian Linke, Alex Yee",
+      "Actors": "Hailee Steinfeld, Ella Purnell, Kevin Alejandro",
+      "Plot": "In the shining city of Piltover and the oppressed undercity of Zaun, two orphaned sisters end up on opposite sides of a conflict over magic technology.",
+      "Language": "English",
+      "Country": "United States, France",
+      "Awards": "Won 4 Primetime Emmys. 44 wins & 30 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.0/10"
+        },
+        {
+          "Source": "Rotten Tomatoes",
+          "Value": "100%"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.0",
+      "imdbVotes": "390,912",
+      "imdbID": "tt11126994",
+      "Type": "series",
+      "totalSeasons": "2",
+      "Response": "True"
+    }
   },
   {
     "id": 1429,
+    "imdb_id": "tt2560140",
     "name": "Attack on Titan",
     "original_name": "進撃の巨人",
     "original_language": "ja",
@@ -7401,10 +11293,40 @@ enum SampleData {
       31911,
       94605,
       60625
-    ]
+    ],
+    "omdb": {
+      "Title": "Attack on Titan",
+      "Year": "2013–2023",
+      "Rated": "TV-MA",
+      "Released": "28 Sep 2013",
+      "Runtime": "24 min",
+      "Genre": "Animation, Action, Adventure",
+      "Director": "N/A",
+      "Writer": "Hajime Isayama",
+      "Actors": "Yûki Kaji, Yui Ishikawa, Marina Inoue",
+      "Plot": "Humanity lives behind enormous walls to hide from man-eating giants.",
+      "Language": "Japanese",
+      "Country": "Japan",
+      "Awards": "6 wins & 10 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.1/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.1",
+      "imdbVotes": "603,525",
+      "imdbID": "tt2560140",
+      "Type": "series",
+      "totalSeasons": "4",
+      "Response": "True"
+    }
   },
   {
     "id": 31911,
+    "imdb_id": "tt1355642",
     "name": "Fullmetal Alchemist: Brotherhood",
     "original_name": "鋼の錬金術師 FULLMETAL ALCHEMIST",
     "original_language": "ja",
@@ -7452,10 +11374,40 @@ enum SampleData {
       1429,
       94605,
       60625
-    ]
+    ],
+    "omdb": {
+      "Title": "Fullmetal Alchemist: Brotherhood",
+      "Year": "2009–2010",
+      "Rated": "TV-14",
+      "Released": "09 Apr 2009",
+      "Runtime": "24 min",
+      "Genre": "Animation, Action, Adventure",
+      "Director": "N/A",
+      "Writer": "Hiromu Arakawa, Hiroshi Ônogi",
+      "Actors": "Romi Park, Rie Kugimiya, Shin'ichirô Miki",
+      "Plot": "After a forbidden attempt to bring their mother back to life goes terribly wrong, the alchemist brothers Edward and Alphonse Elric search for the Philosopher's Stone to restore their bodies.",
+      "Language": "Japanese",
+      "Country": "Japan",
+      "Awards": "N/A",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.1/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.1",
+      "imdbVotes": "219,482",
+      "imdbID": "tt1355642",
+      "Type": "series",
+      "totalSeasons": "1",
+      "Response": "True"
+    }
   },
   {
     "id": 63247,
+    "imdb_id": "tt0475784",
     "name": "Westworld",
     "original_name": "Westworld",
     "original_language": "en",
@@ -7525,10 +11477,40 @@ enum SampleData {
       42009,
       82856,
       1406
-    ]
+    ],
+    "omdb": {
+      "Title": "Westworld",
+      "Year": "2016–2022",
+      "Rated": "TV-MA",
+      "Released": "02 Oct 2016",
+      "Runtime": "62 min",
+      "Genre": "Drama, Mystery, Sci-Fi",
+      "Director": "N/A",
+      "Writer": "Lisa Joy, Jonathan Nolan",
+      "Actors": "Evan Rachel Wood, Jeffrey Wright, Ed Harris",
+      "Plot": "In a futuristic theme park styled as the Old West, wealthy guests act out their fantasies with lifelike android hosts, until some of the hosts begin to remember what has been done to them.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 9 Primetime Emmys. 44 wins & 225 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.5/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.5",
+      "imdbVotes": "532,118",
+      "imdbID": "tt0475784",
+      "Type": "series",
+      "totalSeasons": "4",
+      "Response": "True"
+    }
   },
   {
     "id": 73586,
+    "imdb_id": "tt4236770",
     "name": "Yellowstone",
     "original_name": "Yellowstone",
     "original_language": "en",
@@ -7580,10 +11562,40 @@ enum SampleData {
       63247,
       108978,
       76331
-    ]
+    ],
+    "omdb": {
+      "Title": "Yellowstone",
+      "Year": "2018–2024",
+      "Rated": "TV-MA",
+      "Released": "20 Jun 2018",
+      "Runtime": "60 min",
+      "Genre": "Drama, Western",
+      "Director": "N/A",
+      "Writer": "Taylor Sheridan, John Linson",
+      "Actors": "Kevin Costner, Luke Grimes, Kelly Reilly",
+      "Plot": "Rancher John Dutton fights land developers, a neighbouring reservation and a national park to hold on to the largest contiguous cattle ranch in the United States.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "6 wins & 22 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.6",
+      "imdbVotes": "271,668",
+      "imdbID": "tt4236770",
+      "Type": "series",
+      "totalSeasons": "5",
+      "Response": "True"
+    }
   },
   {
     "id": 68595,
+    "imdb_id": "tt5491994",
     "name": "Planet Earth II",
     "original_name": "Planet Earth II",
     "original_language": "en",
@@ -7640,10 +11652,40 @@ enum SampleData {
       4613,
       87108,
       65494
-    ]
+    ],
+    "omdb": {
+      "Title": "Planet Earth II",
+      "Year": "2016",
+      "Rated": "TV-G",
+      "Released": "18 Feb 2017",
+      "Runtime": "298 min",
+      "Genre": "Documentary",
+      "Director": "N/A",
+      "Writer": "N/A",
+      "Actors": "David Attenborough, Gordon Buchanan, Chadden Hunter",
+      "Plot": "A nature documentary series that visits islands, mountains, jungles, deserts, grasslands and cities to show how animals survive in the planet's most varied habitats.",
+      "Language": "English",
+      "Country": "United Kingdom",
+      "Awards": "Won 2 Primetime Emmys. 17 wins & 19 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.4/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.4",
+      "imdbVotes": "166,080",
+      "imdbID": "tt5491994",
+      "Type": "series",
+      "totalSeasons": "1",
+      "Response": "True"
+    }
   },
   {
     "id": 82728,
+    "imdb_id": "tt7678620",
     "name": "Bluey",
     "original_name": "Bluey",
     "original_language": "en",
@@ -7700,10 +11742,40 @@ enum SampleData {
       456,
       68595,
       1668
-    ]
+    ],
+    "omdb": {
+      "Title": "Bluey",
+      "Year": "2018–",
+      "Rated": "TV-Y",
+      "Released": "30 Sep 2018",
+      "Runtime": "7 min",
+      "Genre": "Animation, Comedy, Family",
+      "Director": "N/A",
+      "Writer": "Joe Brumm",
+      "Actors": "Dave McCormack, Melanie Zanetti, Brad Elliott",
+      "Plot": "Bluey, an energetic six-year-old Blue Heeler puppy, turns everyday family life in Brisbane into inventive games with her little sister, her mum and her dad.",
+      "Language": "English",
+      "Country": "Australia",
+      "Awards": "19 wins & 22 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "9.3/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "9.3",
+      "imdbVotes": "37,788",
+      "imdbID": "tt7678620",
+      "Type": "series",
+      "totalSeasons": "3",
+      "Response": "True"
+    }
   },
   {
     "id": 59941,
+    "imdb_id": "tt3444938",
     "name": "The Tonight Show Starring Jimmy Fallon",
     "original_name": "The Tonight Show Starring Jimmy Fallon",
     "original_language": "en",
@@ -7755,10 +11827,40 @@ enum SampleData {
       1400,
       2316,
       12513
-    ]
+    ],
+    "omdb": {
+      "Title": "The Tonight Show Starring Jimmy Fallon",
+      "Year": "2014–",
+      "Rated": "TV-14",
+      "Released": "17 Feb 2014",
+      "Runtime": "60 min",
+      "Genre": "Comedy, Music, Talk-Show",
+      "Director": "N/A",
+      "Writer": "N/A",
+      "Actors": "Jimmy Fallon, The Roots, Steve Higgins",
+      "Plot": "Jimmy Fallon hosts NBC's long-running late-night talk show from New York, mixing celebrity interviews, games, sketches and musical performances.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Nominated for 18 Primetime Emmys. 4 wins & 58 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "6.0/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "6.0",
+      "imdbVotes": "24,681",
+      "imdbID": "tt3444938",
+      "Type": "series",
+      "totalSeasons": "12",
+      "Response": "True"
+    }
   },
   {
     "id": 94722,
+    "imdb_id": null,
     "name": "Tagesschau",
     "original_name": "Tagesschau",
     "original_language": "de",
@@ -7811,10 +11913,12 @@ enum SampleData {
       59941,
       68595,
       3034
-    ]
+    ],
+    "omdb": null
   },
   {
     "id": 12513,
+    "imdb_id": null,
     "name": "Operación Triunfo",
     "original_name": "Operación Triunfo",
     "original_language": "es",
@@ -7859,10 +11963,12 @@ enum SampleData {
       59941,
       291,
       1668
-    ]
+    ],
+    "omdb": null
   },
   {
     "id": 291,
+    "imdb_id": "tt0053494",
     "name": "Coronation Street",
     "original_name": "Coronation Street",
     "original_language": "en",
@@ -7909,10 +12015,40 @@ enum SampleData {
       3034,
       1668,
       12513
-    ]
+    ],
+    "omdb": {
+      "Title": "Coronation Street",
+      "Year": "1960–",
+      "Rated": "TV-PG",
+      "Released": "09 Dec 1960",
+      "Runtime": "30 min",
+      "Genre": "Drama, Romance",
+      "Director": "N/A",
+      "Writer": "Tony Warren",
+      "Actors": "William Roache, Helen Worth, Barbara Knox",
+      "Plot": "Britain's longest-running soap opera follows the working-class residents of a terraced street in fictional Weatherfield, near Manchester, and their lives around the Rovers Return pub.",
+      "Language": "English",
+      "Country": "United Kingdom",
+      "Awards": "44 wins & 97 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "5.9/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "5.9",
+      "imdbVotes": "7,912",
+      "imdbID": "tt0053494",
+      "Type": "series",
+      "totalSeasons": "66",
+      "Response": "True"
+    }
   },
   {
     "id": 3034,
+    "imdb_id": "tt0806910",
     "name": "Tatort",
     "original_name": "Tatort",
     "original_language": "de",
@@ -7971,10 +12107,40 @@ enum SampleData {
       19885,
       1438,
       94722
-    ]
+    ],
+    "omdb": {
+      "Title": "Tatort",
+      "Year": "1970–",
+      "Rated": "TV-14",
+      "Released": "29 Nov 1970",
+      "Runtime": "90 min",
+      "Genre": "Crime, Drama, Mystery",
+      "Director": "N/A",
+      "Writer": "Gunther Witte",
+      "Actors": "Axel Prahl, Jan Josef Liefers, Ulrike Folkerts",
+      "Plot": "A long-running crime series in which different police teams investigate murders in cities across Germany, Austria and Switzerland, each with its own local flavour.",
+      "Language": "German",
+      "Country": "Germany, Austria, Switzerland",
+      "Awards": "34 wins & 102 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "6.9/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "6.9",
+      "imdbVotes": "6,124",
+      "imdbID": "tt0806910",
+      "Type": "series",
+      "totalSeasons": "55",
+      "Response": "True"
+    }
   },
   {
     "id": 99581,
+    "imdb_id": "tt9815454",
     "name": "Unorthodox",
     "original_name": "Unorthodox",
     "original_language": "de",
@@ -8035,10 +12201,40 @@ enum SampleData {
       70523,
       65494,
       87108
-    ]
+    ],
+    "omdb": {
+      "Title": "Unorthodox",
+      "Year": "2020",
+      "Rated": "TV-MA",
+      "Released": "26 Mar 2020",
+      "Runtime": "54 min",
+      "Genre": "Drama",
+      "Director": "N/A",
+      "Writer": "Anna Winger, Alexa Karolinski, Deborah Feldman",
+      "Actors": "Shira Haas, Amit Rahav, Jeff Wilbusch",
+      "Plot": "A young woman flees her arranged marriage and ultra-Orthodox Jewish community in Brooklyn and starts a new life in Berlin, until her husband comes looking for her.",
+      "Language": "Yiddish, English, German",
+      "Country": "Germany",
+      "Awards": "Won 1 Primetime Emmy. 11 wins & 28 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "7.9/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "7.9",
+      "imdbVotes": "110,214",
+      "imdbID": "tt9815454",
+      "Type": "series",
+      "totalSeasons": "1",
+      "Response": "True"
+    }
   },
   {
     "id": 108978,
+    "imdb_id": "tt9288030",
     "name": "Reacher",
     "original_name": "Reacher",
     "original_language": "en",
@@ -8091,10 +12287,40 @@ enum SampleData {
       73586,
       82856,
       46648
-    ]
+    ],
+    "omdb": {
+      "Title": "Reacher",
+      "Year": "2022–",
+      "Rated": "TV-MA",
+      "Released": "04 Feb 2022",
+      "Runtime": "49 min",
+      "Genre": "Action, Crime, Drama",
+      "Director": "N/A",
+      "Writer": "Nick Santora, Lee Child",
+      "Actors": "Alan Ritchson, Maria Sten, Malcolm Goodwin",
+      "Plot": "Jack Reacher, a former military police investigator who drifts from town to town, keeps stumbling into conspiracies that he untangles with his wits and his fists.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "2 wins & 10 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.0/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.0",
+      "imdbVotes": "234,817",
+      "imdbID": "tt9288030",
+      "Type": "series",
+      "totalSeasons": "3",
+      "Response": "True"
+    }
   },
   {
     "id": 1406,
+    "imdb_id": "tt0348914",
     "name": "Deadwood",
     "original_name": "Deadwood",
     "original_language": "en",
@@ -8154,10 +12380,40 @@ enum SampleData {
       73586,
       1438,
       1398
-    ]
+    ],
+    "omdb": {
+      "Title": "Deadwood",
+      "Year": "2004–2006",
+      "Rated": "TV-MA",
+      "Released": "21 Mar 2004",
+      "Runtime": "55 min",
+      "Genre": "Crime, Drama, History",
+      "Director": "N/A",
+      "Writer": "David Milch",
+      "Actors": "Timothy Olyphant, Ian McShane, Molly Parker",
+      "Plot": "In the lawless mining camp of Deadwood in 1870s Dakota Territory, a former marshal and a ruthless saloon owner struggle over how order will come to the frontier town.",
+      "Language": "English",
+      "Country": "United States",
+      "Awards": "Won 8 Primetime Emmys. 31 wins & 103 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.6",
+      "imdbVotes": "123,291",
+      "imdbID": "tt0348914",
+      "Type": "series",
+      "totalSeasons": "3",
+      "Response": "True"
+    }
   },
   {
     "id": 65494,
+    "imdb_id": "tt4786824",
     "name": "The Crown",
     "original_name": "The Crown",
     "original_language": "en",
@@ -8215,10 +12471,40 @@ enum SampleData {
       4613,
       1399,
       87108
-    ]
+    ],
+    "omdb": {
+      "Title": "The Crown",
+      "Year": "2016–2023",
+      "Rated": "TV-MA",
+      "Released": "04 Nov 2016",
+      "Runtime": "58 min",
+      "Genre": "Biography, Drama, History",
+      "Director": "N/A",
+      "Writer": "Peter Morgan",
+      "Actors": "Claire Foy, Olivia Colman, Imelda Staunton",
+      "Plot": "The reign of Queen Elizabeth II, from her wedding in 1947 into the early 2000s, and the political and personal events that shaped the second half of the twentieth century.",
+      "Language": "English",
+      "Country": "United Kingdom, United States",
+      "Awards": "Won 21 Primetime Emmys. 141 wins & 534 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.6/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.6",
+      "imdbVotes": "269,438",
+      "imdbID": "tt4786824",
+      "Type": "series",
+      "totalSeasons": "6",
+      "Response": "True"
+    }
   },
   {
     "id": 42009,
+    "imdb_id": "tt2085059",
     "name": "Black Mirror",
     "original_name": "Black Mirror",
     "original_language": "en",
@@ -8278,10 +12564,40 @@ enum SampleData {
       66732,
       19885,
       70523
-    ]
+    ],
+    "omdb": {
+      "Title": "Black Mirror",
+      "Year": "2011–",
+      "Rated": "TV-MA",
+      "Released": "04 Dec 2011",
+      "Runtime": "60 min",
+      "Genre": "Crime, Drama, Mystery",
+      "Director": "N/A",
+      "Writer": "Charlie Brooker",
+      "Actors": "Daniel Lapaine, Hannah John-Kamen, Michaela Coel",
+      "Plot": "A satirical anthology in which each stand-alone episode imagines how technology might twist human behaviour in the near future.",
+      "Language": "English",
+      "Country": "United Kingdom",
+      "Awards": "Won 9 Primetime Emmys. 34 wins & 104 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.7/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.7",
+      "imdbVotes": "683,783",
+      "imdbID": "tt2085059",
+      "Type": "series",
+      "totalSeasons": "7",
+      "Response": "True"
+    }
   },
   {
     "id": 93405,
+    "imdb_id": "tt10919420",
     "name": "Squid Game",
     "original_name": "오징어 게임",
     "original_language": "ko",
@@ -8340,10 +12656,40 @@ enum SampleData {
       71446,
       42009,
       1429
-    ]
+    ],
+    "omdb": {
+      "Title": "Squid Game",
+      "Year": "2021–2025",
+      "Rated": "TV-MA",
+      "Released": "17 Sep 2021",
+      "Runtime": "55 min",
+      "Genre": "Action, Drama, Mystery",
+      "Director": "N/A",
+      "Writer": "Hwang Dong-hyuk",
+      "Actors": "Lee Jung-jae, Park Hae-soo, Wi Ha-joon",
+      "Plot": "Hundreds of debt-ridden people accept an invitation to play children's games for a huge cash prize, only to discover that losing means death.",
+      "Language": "Korean, English",
+      "Country": "South Korea",
+      "Awards": "Won 6 Primetime Emmys. 26 wins & 58 nominations total",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.0/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.0",
+      "imdbVotes": "650,931",
+      "imdbID": "tt10919420",
+      "Type": "series",
+      "totalSeasons": "3",
+      "Response": "True"
+    }
   },
   {
     "id": 71446,
+    "imdb_id": "tt6468322",
     "name": "Money Heist",
     "original_name": "La casa de papel",
     "original_language": "es",
@@ -8401,7 +12747,36 @@ enum SampleData {
       93405,
       70523,
       1396
-    ]
+    ],
+    "omdb": {
+      "Title": "Money Heist",
+      "Year": "2017–2021",
+      "Rated": "TV-MA",
+      "Released": "20 Dec 2017",
+      "Runtime": "70 min",
+      "Genre": "Action, Crime, Drama",
+      "Director": "N/A",
+      "Writer": "Álex Pina",
+      "Actors": "Úrsula Corberó, Álvaro Morte, Itziar Ituño",
+      "Plot": "A mysterious mastermind known as the Professor recruits eight robbers with city code names for an audacious plan to take over the Royal Mint of Spain.",
+      "Language": "Spanish, English, Russian",
+      "Country": "Spain",
+      "Awards": "47 wins & 106 nominations",
+      "Poster": "N/A",
+      "Ratings": [
+        {
+          "Source": "Internet Movie Database",
+          "Value": "8.2/10"
+        }
+      ],
+      "Metascore": "N/A",
+      "imdbRating": "8.2",
+      "imdbVotes": "540,372",
+      "imdbID": "tt6468322",
+      "Type": "series",
+      "totalSeasons": "3",
+      "Response": "True"
+    }
   }
 ]
 """#

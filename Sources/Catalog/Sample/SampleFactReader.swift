@@ -83,6 +83,12 @@ struct SampleFactReader {
         try array(name).map { v throws(Failure) in try int(v, name) }
     }
 
+    /// The member `name` read by `make` (given the value and where it is), nil when it is missing or null.
+    func optional<T>(_ name: String, _ make: (JSONValue, String) throws(Failure) -> T) throws(Failure) -> T? {
+        guard let value = member(name) else { return nil }
+        return try make(value, "\(path).\(name)")
+    }
+
     /// The objects of the array `name`, each read by `make`.
     func objects<T>(_ name: String, _ make: (SampleFactReader) throws(Failure) -> T) throws(Failure) -> [T] {
         try Self.list(required(name), path: "\(path).\(name)", make)

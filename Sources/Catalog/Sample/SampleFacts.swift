@@ -1,6 +1,7 @@
 /// The sample catalog as written down: compact facts per movie, series and person (titles,
 /// dates, genres, ids and credits are real TMDb facts; overviews and biographies are our own
-/// words). `SampleCatalog` turns them into TMDb-shaped responses.
+/// words). `SampleCatalog` turns them into TMDb-shaped responses. A title with an IMDb id also
+/// has OMDb's facts about it (`omdb`, answered by `SampleOMDbResponder`).
 struct SampleFacts: Sendable {
     struct Company: Sendable {
         let id: Int
@@ -67,10 +68,14 @@ struct SampleFacts: Sendable {
         let cast: [CastFact]
         let crew: [CrewFact]
         let similar: [Int]
+        /// OMDb's facts, for a title with an IMDb id (a synthetic movie's are made on request:
+        /// `SampleCatalog.omdbFact(imdbID:)`).
+        let omdb: SampleOMDbFact?
     }
 
     struct Series: Sendable {
         let id: Int
+        let imdb_id: String?
         let name: String
         let original_name: String
         let original_language: String
@@ -102,6 +107,7 @@ struct SampleFacts: Sendable {
         let crew: [CrewFact]
         let created_by: [Int]
         let similar: [Int]
+        let omdb: SampleOMDbFact?
     }
 
     struct Person: Sendable {
@@ -203,12 +209,14 @@ extension SampleFacts.Movie {
         cast = try r.objects("cast", SampleFacts.CastFact.init)
         crew = try r.objects("crew", SampleFacts.CrewFact.init)
         similar = try r.ints("similar")
+        omdb = try r.optional("omdb", SampleOMDbFact.init)
     }
 }
 
 extension SampleFacts.Series {
     init(_ r: SampleFactReader) throws(SampleFactReader.Failure) {
         id = try r.int("id")
+        imdb_id = try r.optionalString("imdb_id")
         name = try r.string("name")
         original_name = try r.string("original_name")
         original_language = try r.string("original_language")
@@ -240,6 +248,7 @@ extension SampleFacts.Series {
         crew = try r.objects("crew", SampleFacts.CrewFact.init)
         created_by = try r.ints("created_by")
         similar = try r.ints("similar")
+        omdb = try r.optional("omdb", SampleOMDbFact.init)
     }
 }
 

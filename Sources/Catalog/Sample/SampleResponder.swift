@@ -4,8 +4,9 @@ import Ledger
 
 /// Answers TMDb v3 requests from a `SampleCatalog` with TMDb's paths, query semantics and error
 /// bodies: 20 results a page, pages 1…500, `sort_by`, `with_genres` (`,` all / `|` any),
-/// `with_people`, years, search by query, `language` with English fallback, `append_to_response`.
-/// Shared by the in-process sample transport and the `fake-tmdb` server.
+/// `with_people`, years, search by query, `language` with English fallback, `append_to_response`
+/// (`external_ids` among them: the IMDb id that joins a title to OMDb's facts, which
+/// `SampleOMDbResponder` answers). Shared by the in-process sample transport and the `fake-tmdb` server.
 public struct SampleResponder: Sendable {
     public struct Answer: Sendable {
         public let status: Int
@@ -54,8 +55,7 @@ public struct SampleResponder: Sendable {
             guard params["external_source"] == "imdb_id" else {
                 return Answer(status: 400, body: Array(#"{"success":false,"status_code":5,"status_message":"Invalid parameters: Your request parameters are incorrect."}"#.utf8))
             }
-            let movies = catalog.movies.filter { $0.imdb_id == parts[1] }.map { JSONValue.object(catalog.movieSummary($0, lang).merging(["media_type": "movie"]) { _, new in new }) }
-            return ok(["movie_results": .array(movies), "tv_results": [], "person_results": [], "tv_episode_results": [], "tv_season_results": []])
+            return ok(find(imdbID: parts[1], lang))
         case ("movie", 2), ("tv", 2):
             let mediaType: MediaType = first == "movie" ? .movie : .tv
             if parts[1] == "popular" || parts[1] == "top_rated" { return chart(parts[1], mediaType, params, lang) }
@@ -74,6 +74,20 @@ public struct SampleResponder: Sendable {
         default:
             return Self.resourceNotFound
         }
+    }
+
+    /// `/find/IMDBID?external_source=imdb_id`: the movie or series with that IMDb id (a synthetic
+    /// movie's too), each with its `media_type`, in TMDb's lists by kind.
+    private func find(imdbID: String, _ lang: SampleLanguage) -> JSONValue {
+        var movies = catalog.movies.filter { $0.imdb_id == imdbID }
+        if movies.isEmpty, let id = SampleCatalog.syntheticID(imdbID), let m = catalog.movie(id) { movies = [m] }
+        let series = catalog.series.filter { $0.imdb_id == imdbID }
+        func tagged(_ o: [String: JSONValue], _ type: JSONValue) -> JSONValue { .object(o.merging(["media_type": type]) { _, new in new }) }
+        return [
+            "movie_results": .array(movies.map { tagged(catalog.movieSummary($0, lang), "movie") }),
+            "tv_results": .array(series.map { tagged(catalog.seriesSummary($0, lang), "tv") }),
+            "person_results": [], "tv_episode_results": [], "tv_season_results": [],
+        ]
     }
 
     private func ok(_ value: JSONValue) -> Answer { Answer(status: 200, body: value.encoded()) }
@@ -114,6 +128,7 @@ public struct SampleResponder: Sendable {
             case "similar": return paged(catalog.similarMovies(m, lang), params)
             case "videos": return ok(catalog.videos(m.videos, lang, include: videoLanguages(params), id: id))
             case "credits": return ok(catalog.credits(.movie, id, cast: m.cast, crew: m.crew, includeID: true))
+            case "external_ids": return ok(catalog.externalIDs(.movie, imdbID: m.imdb_id, id: id))
             default: return Self.resourceNotFound
             }
         case .tv:
@@ -122,6 +137,7 @@ public struct SampleResponder: Sendable {
             case "similar": return paged(catalog.similarSeries(s, lang), params)
             case "videos": return ok(catalog.videos(s.videos, lang, include: videoLanguages(params), id: id))
             case "credits": return ok(catalog.credits(.tv, id, cast: s.cast, crew: s.crew, includeID: true))
+            case "external_ids": return ok(catalog.externalIDs(.tv, imdbID: s.imdb_id, id: id))
             default: return Self.resourceNotFound
             }
         }

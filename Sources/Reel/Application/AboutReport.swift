@@ -6,6 +6,9 @@ public struct AboutReport: Sendable, Equatable {
     /// Where movie and series data come from.
     public static let dataSource = "Movie and series data: The Movie Database (TMDB), https://www.themoviedb.org"
 
+    /// OMDb's attribution and licence, shown wherever its facts are named.
+    public static let omdbLicense = "Critics' scores and awards: The Open Movie Database (OMDb), https://www.omdbapi.com, licensed CC BY-NC 4.0 (non-commercial use, with attribution)"
+
     /// The data directory the application was configured with.
     public let dataDirectory: String
     /// The event log, the projections and the photos.

@@ -102,7 +102,7 @@ extension Application {
             var report = try await TitleDetailsReport.fetch(
                 key, language: reader.language, similar: similar, saved: reader.savedAt, from: client)
             // OMDb after TMDb (its id comes from TMDb's answer); its failure is a note, never an error.
-            let lookup = await omdbFacts(report.imdbID)
+            let lookup = try await omdbFacts(report.imdbID)
             report.omdbStatus = OMDbFacts.status(of: lookup)
             if case .found(let title, let stale)? = lookup { report.omdb = OMDbFacts(title, stale: stale) }
             return report

@@ -36,7 +36,7 @@ extension Application {
             }
             if unknown > 0 { notices.append("\(unknown) title\(unknown == 1 ? "" : "s") without details left out of the genre filter") }
         }
-        let (scores, fill) = await omdbScores(of: items.reversed().compactMap(summary), progress: omdbProgress)
+        let (scores, fill) = try await omdbScores(of: items.reversed().compactMap(summary), progress: omdbProgress)
         if let stopped = fill?.stopped, let left = fill?.left, left > 0 {
             notices.append("OMDb's scores of \(left) saved title\(left == 1 ? "" : "s") are still missing: \(stopped)")
         }
