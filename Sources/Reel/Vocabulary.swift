@@ -16,11 +16,9 @@
 @_exported public import struct EventLog.VerificationProblem
 @_exported public import struct EventLog.VerificationReport
 
-// Catalog types reports carry (credentials a person gives, cache figures, TMDb dates, OMDb's
-// scores of a saved title).
+// Catalog types reports carry (credentials a person gives, cache figures, TMDb dates).
 @_exported public import struct Catalog.CacheStatistics
 @_exported public import enum Catalog.Credentials
-@_exported public import struct Catalog.OMDbScores
 @_exported public import struct Catalog.TMDbDate
 // Images: which size to fetch, what came back, the image cache's figures; and pictures as pixels
 // (decoded for drawing by a front end's renderer).

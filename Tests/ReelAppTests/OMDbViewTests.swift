@@ -3,8 +3,8 @@ import ReelApp
 import Testing
 
 /// OMDb in the terminal app, without a terminal: the details screen's lines after TMDb's facts
-/// (ratings, the awards' trophy row laid out by display width, box office, certificate,
-/// credits), made terminal-safe, at 80 columns and beside the poster; the saved list's score
+/// (ratings, the awards' trophy row laid out by display width, certificate and box office,
+/// director and writer, as `reel show` words them), made terminal-safe, at 80 columns and beside the poster; the saved list's score
 /// column, given up first when the width is short; `s` going through OMDb's orders.
 @Suite struct OMDbViewTests {
     static let ratings = "IMDb 8.7 (2.1M votes) · Rotten Tomatoes 83% · Metacritic 73"
@@ -39,10 +39,9 @@ import Testing
             "  Rating: 8.2/10 from 26,281 votes · popularity 85.3",
             "  Ratings: \(Self.ratings)",
             "  Awards: 🏆🏆🏆🏆 4 Oscars · 42 wins · 51 nominations",
-            "  Box office: $172,076,928",
-            "  Rated: R",
-            // TMDb's `Directed by` names the same directors: no `Director` line.
-            "  Writers: Lilly Wachowski, Lana Wachowski",
+            "  Rated R · box office $172,076,928",
+            "  Director: Lana Wachowski, Lilly Wachowski",
+            "  Writer: Lilly Wachowski, Lana Wachowski",
             "  “Welcome to the Real World.”",
             "",
         ], "\n\(lines.joined(separator: "\n"))")
@@ -54,9 +53,11 @@ import Testing
         #expect(Array(lines[11...22]) == Array(Self.withoutOMDb[4...15]))
     }
 
-    @Test func onlyTheLinesOMDbHadShowAndADirectorTMDbDoesNotNameDoes() {
-        let lines = Self.drawn(TitleDetails.OMDb(ratings: "IMDb 6.1", directors: ["Someone Else"], writers: ["One Writer"])).lines()
-        #expect(Array(lines[6...9]) == ["  Ratings: IMDb 6.1", "  Director: Someone Else", "  Writer: One Writer", "  “Welcome to the Real World.”"])
+    @Test func onlyTheLinesOMDbHadShow() {
+        var lines = Self.drawn(TitleDetails.OMDb(ratings: "IMDb 6.1", writers: ["One Writer", "Another"])).lines()
+        #expect(Array(lines[6...8]) == ["  Ratings: IMDb 6.1", "  Writer: One Writer, Another", "  “Welcome to the Real World.”"])
+        lines = Self.drawn(TitleDetails.OMDb(boxOffice: "$1,000", directors: ["Someone Else"])).lines()
+        #expect(Array(lines[6...8]) == ["  box office $1,000", "  Director: Someone Else", "  “Welcome to the Real World.”"])
         // OMDb with nothing to show, OMDb off, a title OMDb lacks, no IMDb id: TMDb's lines alone.
         for (omdb, status) in [(TitleDetails.OMDb(), "found"), (nil, "off"), (nil, "missing"), (nil, "no-imdb-id")] {
             #expect(Array(Self.drawn(omdb, status: status).lines()[2...]) == Self.withoutOMDb, "\(status)")
@@ -67,7 +68,7 @@ import Testing
         var old = Self.matrixOMDb()
         old.stale = true
         var screen = Self.drawn(old)
-        #expect(screen.lines()[11] == "  (OMDb's answer is over a week old: OMDb could not be asked again)")
+        #expect(screen.lines()[11] == "  (OMDb, older than a week: it could not be asked again)")
         #expect(screen.rows[11][3].style.attributes.contains(.dim) && !screen.rows[10][3].style.attributes.contains(.dim))
         let failures = [
             "budget-spent": "today's OMDb budget is spent", "key-refused": "OMDb refused the key",
@@ -92,9 +93,9 @@ import Testing
             }
         }
         let lines = screen.lines()
-        #expect(lines[6] == "  Ratings: IMDb 8.7�[2J" && lines[8] == "  Box office: $1�31m" && lines[9] == "  Rated: PG-13�[5m", "\(lines)")
+        #expect(lines[6] == "  Ratings: IMDb 8.7�[2J" && lines[8] == "  Rated PG-13�[5m · box office $1�31m", "\(lines)")
         #expect(lines[7].hasPrefix("  Awards: �]0;owned") && lines[7].hasSuffix("🏆 1 Oscar"))
-        #expect(lines[10].hasPrefix("  Director: Bad") && lines[10].hasSuffix("Director") && lines[11].hasPrefix("  Writers: Evil�[1;1HWriter, Two"))
+        #expect(lines[9].hasPrefix("  Director: Bad") && lines[9].hasSuffix("Director") && lines[10].hasPrefix("  Writer: Evil�[1;1HWriter, Two"))
     }
 
     @Test func besideThePosterTheLinesWrapWithTheTrophiesWhole() {
@@ -116,7 +117,7 @@ import Testing
             // 61 columns (each trophy two) and `nominations` would make 73: it goes on the next line.
             "  Awards: 🏆🏆🏆🏆🏆🏆🏆🏆🏆🏆🏆🏆+3 15 Oscars · 108 wins · 145",
             "  nominations",
-            "  Writers: Stephen King (short story \"Rita Hayworth and Shawshank",
+            "  Writer: Stephen King (short story \"Rita Hayworth and Shawshank",
             "  Redemption\"), Frank Darabont (screenplay)",
         ], "\n\(lines.joined(separator: "\n"))")
         let trophies = screen.rows[5].indices.filter { screen.rows[5][$0].text == "🏆" }

@@ -78,9 +78,9 @@ enum DetailsLayout {
         return lines
     }
 
-    /// OMDb's lines, those it had: `Ratings`, `Awards` (a 🏆 per win of the top award, two
-    /// columns each), `Box office`, `Rated`, `Director` (unless TMDb's `Directed by` names the
-    /// same), `Writer`; a dim note when its answer is old, or why there is none when asking OMDb
+    /// OMDb's lines, those it had, as `reel show` words them: `Ratings`, `Awards` (a 🏆 per win
+    /// of the top award, two columns each), `Rated R · box office $…`, `Director`, `Writer`; a
+    /// dim note when its answer is older than a week, or why there is none when asking OMDb
     /// failed (told once on the status line too, but each title's screen says it again). Nothing
     /// when OMDb is off, lacks the title, or TMDb has no IMDb id for it.
     static func omdb(_ d: TitleDetails) -> [(text: String, dim: Bool)] {
@@ -96,16 +96,13 @@ enum DetailsLayout {
             return why.map { [("(no OMDb ratings: \($0))", true)] } ?? []
         }
         var lines: [(text: String, dim: Bool)] = []
-        func named(_ label: String, _ names: [String]) {
-            if !names.isEmpty { lines.append(("\(label)\(names.count == 1 ? "" : "s"): " + names.joined(separator: ", "), false)) }
-        }
         if let ratings = omdb.ratings { lines.append(("Ratings: " + ratings, false)) }
         if let awards = omdb.awards { lines.append(("Awards: " + awards, false)) }
-        if let boxOffice = omdb.boxOffice { lines.append(("Box office: " + boxOffice, false)) }
-        if let rated = omdb.rated { lines.append(("Rated: " + rated, false)) }
-        if d.makers?.role != "Directed by" || d.makers?.names != omdb.directors { named("Director", omdb.directors) }
-        named("Writer", omdb.writers)
-        if omdb.stale, !lines.isEmpty { lines.append(("(OMDb's answer is over a week old: OMDb could not be asked again)", true)) }
+        let facts = [omdb.rated.map { "Rated \($0)" }, omdb.boxOffice.map { "box office \($0)" }].compactMap { $0 }
+        if !facts.isEmpty { lines.append((facts.joined(separator: " · "), false)) }
+        if !omdb.directors.isEmpty { lines.append(("Director: " + omdb.directors.joined(separator: ", "), false)) }
+        if !omdb.writers.isEmpty { lines.append(("Writer: " + omdb.writers.joined(separator: ", "), false)) }
+        if omdb.stale, !lines.isEmpty { lines.append(("(OMDb, older than a week: it could not be asked again)", true)) }
         return lines
     }
 
