@@ -98,8 +98,50 @@ static inline void reel_guard_claim(void) {
    garbage size overruns the map's end. */
 #define REEL_GUARD_OVERRUN ((uintptr_t)1 << 32)
 
+/* The environment this thread is in a transaction of (NULL: none): a fault while it walks its
+   pages is that file's, whichever map the garbage it followed points into. A static thread-local
+   of the executable, so the handler reads it without allocating. */
+static inline MDB_env **reel_guard_current(void) {
+    static __thread MDB_env *current;
+    return &current;
+}
+
+/* Marks this thread as in a transaction of `env`; answers what was marked before. */
+static inline MDB_env *reel_guard_enter(MDB_env *env) {
+    MDB_env *previous = *reel_guard_current();
+    *reel_guard_current() = env;
+    return previous;
+}
+
+static inline void reel_guard_leave(MDB_env *previous) { *reel_guard_current() = previous; }
+
 static inline void reel_guard_fault(int sig, siginfo_t *info, void *context) {
     uintptr_t address = (uintptr_t)info->si_addr;
+    uintptr_t pc = 0;
+#if defined(__x86_64__)
+    pc = (uintptr_t)((ucontext_t *)context)->uc_mcontext.gregs[16]; /* REG_RIP */
+#elif defined(__aarch64__)
+    pc = (uintptr_t)((ucontext_t *)context)->uc_mcontext.pc;
+#endif
+    /* In a transaction of one environment: a fault in a map's window or in LMDB's code is that
+       environment's file (a garbage page number from one file can point into another's map). */
+    MDB_env *current = *reel_guard_current();
+    if (current != NULL) {
+        int inside = pc != 0 && pc >= reel_guard()->code_start && pc < reel_guard()->code_end;
+        for (int i = 0; i < REEL_GUARD_SLOTS && !inside; i++) {
+            struct reel_guard_slot *slot = &reel_guard()->slots[i];
+            uintptr_t start = __atomic_load_n(&slot->start, __ATOMIC_ACQUIRE);
+            uintptr_t end = __atomic_load_n(&slot->end, __ATOMIC_ACQUIRE);
+            if (start != 0 && address >= start && address < end + REEL_GUARD_OVERRUN) inside = 1;
+        }
+        for (int i = 0; i < REEL_GUARD_SLOTS && inside; i++) {
+            struct reel_guard_slot *slot = &reel_guard()->slots[i];
+            if (__atomic_load_n(&slot->env, __ATOMIC_ACQUIRE) != current) continue;
+            reel_guard_claim();
+            reel_guard_write(slot->fault, slot->fault_length);
+            _exit(slot->status);
+        }
+    }
     for (int i = 0; i < REEL_GUARD_SLOTS; i++) {
         struct reel_guard_slot *slot = &reel_guard()->slots[i];
         uintptr_t start = __atomic_load_n(&slot->start, __ATOMIC_ACQUIRE);
@@ -111,12 +153,6 @@ static inline void reel_guard_fault(int sig, siginfo_t *info, void *context) {
             _exit(slot->status);
         }
     }
-    uintptr_t pc = 0;
-#if defined(__x86_64__)
-    pc = (uintptr_t)((ucontext_t *)context)->uc_mcontext.gregs[16]; /* REG_RIP */
-#elif defined(__aarch64__)
-    pc = (uintptr_t)((ucontext_t *)context)->uc_mcontext.pc;
-#endif
     struct reel_guard_state *state = reel_guard();
     if (pc != 0 && pc >= state->code_start && pc < state->code_end) {
         reel_guard_claim();

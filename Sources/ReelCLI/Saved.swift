@@ -16,7 +16,7 @@ struct Saved: AsyncParsableCommand {
 
             With an OMDb key (OMDB_API_KEY or 'reel omdb login'; the sample catalog has its own \
             facts), OMDb's IMDb rating, Metascore and Tomatometer are shown (an IMDB column when the \
-            width allows) and sorted by (--sort imdb|metascore|tomatometer). Titles OMDb has not \
+            width allows) and can be sorted by, with --sort imdb, metascore or tomatometer. Titles OMDb has not \
             answered for are asked for within the day's budget, the most recently saved first; a \
             long list fills in over days ('reel omdb status' says how far it got).
             """

@@ -6,9 +6,10 @@ import Testing
 /// The sample catalog answers lists of titles from its facts, without building JSON: each
 /// summary must be exactly what decoding the title's details answer gives.
 @Suite struct SampleSummaryTests {
-    /// The details answer as the sample transport serves it, decoded as TMDb's would be.
+    /// The details answer a list asks for (with `external_ids`) as the sample transport serves
+    /// it, decoded as TMDb's would be.
     static func decoded(_ key: MediaKey, _ language: String, _ responder: SampleResponder) throws -> DetailsSummary? {
-        let request = CatalogRequest.details(key.mediaType, id: Int(key.id), language: language)
+        let request = CatalogRequest.details(key.mediaType, id: Int(key.id), language: language, appending: [.externalIDs])
         let answer = responder.respond(path: request.path, query: request.query)
         guard answer.status == 200 else { return nil }
         switch key.mediaType {

@@ -43,8 +43,10 @@ import ReelTestSupport
     /// An id the sample catalog (and so the fake server) does not have.
     static let unknown = key(.movie, 1)
 
+    /// The key of the details request a list makes: with `external_ids` (the IMDb id OMDb's
+    /// scores are found by).
     static func requestKey(_ key: MediaKey, _ language: String) -> String {
-        CatalogRequest.details(key.mediaType, id: Int(key.id), language: language).key
+        CatalogRequest.details(key.mediaType, id: Int(key.id), language: language, appending: [.externalIDs]).key
     }
 
     static func title(_ answer: CatalogClient.SummaryAnswer?) -> String? { (try? answer?.get())?.title }
@@ -67,7 +69,7 @@ import ReelTestSupport
         #expect(Self.title(first[Self.fightClub]) == "Fight Club")
         #expect(Self.title(first[Self.matrix]) == "The Matrix")
         #expect(Self.title(first[Self.thrones]) == "Game of Thrones")
-        #expect(first[Self.unknown] == .failure(.notFound(endpoint: "/movie/1?language=en-US")))
+        #expect(first[Self.unknown] == .failure(.notFound(endpoint: "/movie/1?append_to_response=external_ids&language=en-US")))
         #expect(server.statistics.requests == 4)
         #expect(client.counts.summaryHits == 0)
 
@@ -186,7 +188,7 @@ import ReelTestSupport
         let answers = try await offline.summaries(of: [Self.fightClub, Self.thrones, Self.matrix], language: "en-US")
         #expect(answers[Self.fightClub] == fetched[Self.fightClub])
         #expect(answers[Self.thrones] == fetched[Self.thrones])
-        #expect(answers[Self.matrix] == .failure(.notCached(endpoint: "/movie/603?language=en-US")))
+        #expect(answers[Self.matrix] == .failure(.notCached(endpoint: "/movie/603?append_to_response=external_ids&language=en-US")))
         #expect(offline.counts.summaryHits == 2)
         #expect(offline.counts.staleServed == 2)
         #expect(offline.counts.cacheHits == 0)
@@ -264,7 +266,7 @@ import ReelTestSupport
         let keys = [Self.fightClub, Self.thrones, Self.unknown, Self.godfather]
         for language in ["en-US", "de-DE", "", "pt BR&x=1"] {
             #expect(CatalogRequest.details(of: keys, language: language)
-                == keys.map { CatalogRequest.details($0.mediaType, id: Int($0.id), language: language) }, "\(language)")
+                == keys.map { CatalogRequest.details($0.mediaType, id: Int($0.id), language: language, appending: [.externalIDs]) }, "\(language)")
         }
         #expect(CatalogRequest.details(of: [], language: "en-US").isEmpty)
     }
@@ -275,7 +277,8 @@ import ReelTestSupport
             summary: DetailsSummary(
                 key: Self.thrones, title: "Game of Thrones – Das Lied von Eis und Feuer 🐉", originalTitle: "Game of Thrones",
                 date: TMDbDate(year: 2011, month: 4, day: 17), genres: [Genre(id: 10765, name: "Sci-Fi & Fantasy"), Genre(id: 18, name: "Drama")],
-                voteAverage: 8.456, voteCount: 24_117, popularity: 361.212_5, posterPath: "/1XS1oqL89opfnbLl8WnZY1O1uJx.jpg"))
+                voteAverage: 8.456, voteCount: 24_117, popularity: 361.212_5, posterPath: "/1XS1oqL89opfnbLl8WnZY1O1uJx.jpg",
+                imdbID: "tt0944947"))
         let bare = CachedSummary(
             key: "/movie/1?language=en-US", storedAt: -5, expiresAt: 0,
             summary: DetailsSummary(key: Self.unknown, title: "", originalTitle: nil, date: nil, genres: [],
@@ -292,7 +295,7 @@ import ReelTestSupport
             }
             #expect((bytes + [0]).withUnsafeBytes { CachedSummary(decoding: $0) } == nil)
             var otherFormat = bytes
-            otherFormat[2] = 2
+            otherFormat[2] = 1  // format 1, before the IMDb id
             #expect(otherFormat.withUnsafeBytes { CachedSummary(decoding: $0) } == nil)
         }
         // A response entry is not a summary.

@@ -26,15 +26,24 @@ import Testing
         let file = home.data + "/cache/data.mdb"
         try fault.apply(to: file)
 
-        // The commands that use the cache: a note at most, and the answer.
+        // The commands that use the cache: a note at most, and the answer. Random bytes inside
+        // the tree are the one damage LMDB (no page checksums) may meet as a fault or an assertion
+        // rather than an error, whichever pages they land on: then the README's contract for
+        // damaged files holds instead, one line naming the cache (never the ledger) and its cure,
+        // and 65, before anything is written; `cache clear` cures it below all the same.
         for arguments in [["show", "movie", "550"], ["saved"]] {
             let out = try home.reel(arguments)
-            #expect(out.status == 0, "\(fault) \(arguments): \(out.stderr)")
             let lines = out.stderr.split(separator: "\n")
+            if fault == .random && out.status == 65 {
+                #expect(lines.count == 1 && lines[0].hasPrefix("reel: ") && lines[0].contains("cache/data.mdb is damaged"), "\(fault) \(arguments): \(out.stderr)")
+                #expect(out.stderr.contains("reel cache clear") && !out.stderr.contains("ledger"), "\(fault) \(arguments): \(out.stderr)")
+                continue
+            }
+            #expect(out.status == 0, "\(fault) \(arguments): \(out.stderr)")
             #expect(lines.allSatisfy { $0.hasPrefix("reel: note: ") } && lines.count <= 1, "\(fault) \(arguments): \(out.stderr)")
             if fault.cutsShort { #expect(out.stderr.contains("reel cache clear"), "\(fault) \(arguments): \(out.stderr)") }
         }
-        #expect(try home.reel(["show", "movie", "550"]).stdout.contains("Fight Club"))
+        if fault != .random { #expect(try home.reel(["show", "movie", "550"]).stdout.contains("Fight Club")) }
 
         // Stats: one line, 65, the cure named; or, where the damage is in pages it does not read, figures.
         try fault.apply(to: file)

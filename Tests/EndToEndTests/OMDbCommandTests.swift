@@ -60,11 +60,11 @@ import Testing
 
     @Test func omdbsFailuresAreNotesNeverErrors() throws {
         let server = try FakeTMDbProcess()
-        let home = Self.home(server)
         for (fault, words) in [
             ("kind=omdb-limit", "daily budget"), ("kind=omdb-invalid-key", "refused the key"), ("kind=status&status=500&count=9", "OMDb is unavailable"),
             ("kind=malformed", "OMDb is unavailable"), ("kind=reset&count=9", "OMDb is unavailable"),
         ] {
+            let home = Self.home(server)  // its own budget: OMDb's "limit reached" spends the day
             try server.fault(fault + "&path=/omdb")
             let out = try home.reel(["show", "movie", "550", "--no-poster"])
             #expect(out.status == 0, "\(fault): \(out.stderr)")
@@ -76,6 +76,7 @@ import Testing
             _ = try FakeTMDbProcess.curl(["-s", "-X", "POST", server.root + "/__reset"])
         }
         // A title OMDb does not know: no lines, no note; the JSON says so.
+        let home = Self.home(server)
         try server.fault("kind=omdb-error&message=Incorrect%20IMDb%20ID.&path=/omdb")
         let missing = try home.json(["show", "movie", "680"], schema: "show.schema.json")
         #expect(missing["omdbStatus"] as? String == "missing")

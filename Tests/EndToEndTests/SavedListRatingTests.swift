@@ -12,14 +12,16 @@ import Testing
         votes == 0 ? "–" : String(format: "%.1f", average) + " (\(votes.formatted()))"
     }
 
-    /// Each table row's rating: the cell before the ADDED date that ends the row.
+    /// Each table row's RATING cell: `8.4 (27,917)` (the average and its votes) or `–`, the last
+    /// cell of that shape (the IMDB column after it, when OMDb gave scores, is a bare `8.6`; the
+    /// ADDED date ends the row).
     static func ratings(_ text: String) -> [Int: String] {
         var found: [Int: String] = [:]
+        let shape = try! Regex(#"^([0-9]+\.[0-9] \([0-9,]+\)|–)$"#)
         for (id, line) in Viewer.tableRows(text, skip: 1) {
-            // `…  8.4 (27,917)  2026-11-21`: the date is the last cell, the rating the one before it.
             let cells = line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard cells.count >= 2 else { continue }
-            found[id] = cells[cells.count - 2]
+            guard let rating = cells.dropFirst(2).last(where: { $0.wholeMatch(of: shape) != nil }) else { continue }
+            found[id] = rating
         }
         return found
     }
