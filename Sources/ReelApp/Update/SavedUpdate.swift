@@ -1,9 +1,9 @@
 import Reel
 
 /// The Saved tab's keys and answers: sort (`s` key, OMDb's scores among them when the list has
-/// them; `S` direction), genre (`f`, `F`), the
-/// filter-as-you-type (`/`), `x` to remove, `u` to undo, time travel (`[ ] t esc`, `TimeTravel`),
-/// the history pane (`h`), and the list read again when the account changes (live).
+/// them; `S` direction), genre (`f`, `F`), the filter-as-you-type (`/`), `x` to remove, `u` to
+/// undo, time travel (`[ ] t esc`, `TimeTravel`), the history pane (`h`), and the list read again
+/// when the account changes (live).
 enum SavedUpdate {
     /// Rows of the list on screen: the tab has a line under its heading (the point shown, the
     /// field typed into, or the keys); with thumbnails a row takes three lines.
