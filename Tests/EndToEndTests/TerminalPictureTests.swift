@@ -183,10 +183,13 @@ import Testing
         try terminal.waitFor("no pictures in this terminal: none (REEL_IMAGES=none)")
         try terminal.type("Enter")
         try terminal.waitFor("s saves")
-        let cells = try Self.settled(terminal) { $0.text(row: 6, columns: 0..<110).hasPrefix("Young Willy Wonka") }
+        // The overview's first line: below TMDb's facts and OMDb's (the sample has Wonka's).
+        func overview(_ cells: PaneCells) -> Int? { (2..<31).first { cells.text(row: $0, columns: 0..<110).hasPrefix("Young Willy Wonka") } }
+        let cells = try Self.settled(terminal) { overview($0) != nil }
         #expect(cells.pictureCells.isEmpty)
         // The overview wraps at the screen's width, not beside a poster.
-        #expect(cells.text(row: 6, columns: 80..<110).count > 10, "\(cells.text(row: 6, columns: 0..<110))")
+        let row = try #require(overview(cells), "\((0..<32).map { cells.text(row: $0, columns: 0..<110) })")
+        #expect(cells.text(row: row, columns: 80..<110).count > 10, "\(cells.text(row: row, columns: 0..<110))")
         try terminal.type("Escape", "q")
         try terminal.waitFor("exit 0")
         try terminal.expectTerminalRestored()

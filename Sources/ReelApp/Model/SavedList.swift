@@ -26,6 +26,8 @@ public struct SavedList: Sendable, Equatable {
     public var request = SavedRequest()
     /// The request being answered: one at a time.
     public var inFlight: SavedRequest?
+    /// How far its answer has come (nil until said, and once it came).
+    public var progress: LoadProgress?
     /// The account changed (or the request did) while one was being answered: ask again after.
     public var stale = false
     /// The genres of the whole list now, for `f` to go through.
@@ -52,6 +54,10 @@ public struct SavedList: Sendable, Equatable {
 
     /// The row under the cursor, if the list shows any.
     public var current: TitleRow? { shown.indices.contains(cursor.position) ? shown[cursor.position] : nil }
+
+    /// Whether any row has OMDb's scores: the list shows its score column, and `s` goes through
+    /// OMDb's orders, only then (OMDb off, or nothing filled yet, they would show nothing).
+    public var hasScores: Bool { rows.contains { $0.scores != nil } }
 
     /// The history line of the point shown, when one is.
     public var asOfLine: HistoryLine? {

@@ -2,7 +2,7 @@ public import Reel
 
 /// A title's details as the details screen shows them: every field `reel show` has, taken from
 /// the application core's report so the model stays equatable and free of the catalog's types.
-/// Texts are TMDb's as they came; the screen buffer makes each terminal-safe as it is drawn.
+/// Texts are TMDb's and OMDb's as they came; the layout makes each terminal-safe as it is drawn.
 public struct TitleDetails: Sendable, Equatable {
     /// One of the cast, opened by their TMDb id.
     public struct CastMember: Sendable, Equatable {
@@ -38,6 +38,42 @@ public struct TitleDetails: Sendable, Equatable {
         }
     }
 
+    /// What OMDb adds (the application core's `OMDbFacts`), already in the words `reel show`
+    /// uses: the lines the details screen shows after TMDb's facts.
+    public struct OMDb: Sendable, Equatable {
+        /// `IMDb 8.8 (2.3M votes) · Rotten Tomatoes 79% · Metacritic 66`.
+        public var ratings: String?
+        /// `🏆🏆🏆 3 Oscars · 108 wins · 145 nominations`.
+        public var awards: String?
+        /// `$37,030,102`.
+        public var boxOffice: String?
+        /// The certificate: `R`, `PG-13`, `TV-MA`.
+        public var rated: String?
+        public var directors: [String] = []
+        public var writers: [String] = []
+        /// Older than a week, shown because OMDb could not be asked again.
+        public var stale = false
+
+        public init(
+            ratings: String? = nil, awards: String? = nil, boxOffice: String? = nil, rated: String? = nil, directors: [String] = [],
+            writers: [String] = [], stale: Bool = false
+        ) {
+            self.ratings = ratings
+            self.awards = awards
+            self.boxOffice = boxOffice
+            self.rated = rated
+            self.directors = directors
+            self.writers = writers
+            self.stale = stale
+        }
+
+        public init(_ facts: OMDbFacts) {
+            self.init(
+                ratings: facts.ratingsLine, awards: facts.awardsLine, boxOffice: facts.boxOfficeText, rated: facts.rated,
+                directors: facts.directors, writers: facts.writers, stale: facts.stale)
+        }
+    }
+
     public var key: MediaKey
     public var title: String
     public var originalTitle: String?
@@ -70,6 +106,10 @@ public struct TitleDetails: Sendable, Equatable {
     public var posterPath: String?
     public var similar: [TitleRow] = []
     public var saved: Bool = false
+    /// OMDb's facts, when it had them.
+    public var omdb: OMDb?
+    /// What asking OMDb came to (`TitleDetailsReport.omdbStatus`): `found`, `budget-spent`, … `off`.
+    public var omdbStatus = "off"
 
     public init(key: MediaKey, title: String) {
         self.key = key
@@ -104,5 +144,7 @@ public struct TitleDetails: Sendable, Equatable {
         posterPath = report.posterPath
         similar = report.similar.map { TitleRow(key: $0.key, title: $0.title, year: $0.year, saved: $0.savedAt != nil) }
         saved = report.savedAt != nil
+        omdb = report.omdb.map(OMDb.init)
+        omdbStatus = report.omdbStatus
     }
 }

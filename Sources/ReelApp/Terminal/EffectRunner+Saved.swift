@@ -9,7 +9,8 @@ extension EffectRunner {
         switch effect {
         case .load(let request):
             do {
-                let report = try await application.savedList(of: handle, request.query)
+                let report = try await application.savedList(
+                    of: handle, request.query, progress: progress(request, "details", handle), omdbProgress: progress(request, "OMDb's scores", handle))
                 return .saved(.loaded(request, rows: report.items.map(TitleRow.init), total: report.total, language: report.language, account: handle.value))
             } catch {
                 return .saved(.failed(request, message: Self.describe(error), account: handle.value))
@@ -39,6 +40,14 @@ extension EffectRunner {
             }
         case .watch:
             return nil
+        }
+    }
+
+    /// Tells the app how far the answer to `request` has come, some fifty times at most.
+    private func progress(_ request: SavedRequest, _ what: String, _ handle: AccountHandle) -> (Int, Int) -> Void {
+        { [post] done, total in
+            guard LoadProgress.isWorthTelling(done: done, total: total) else { return }
+            post(.saved(.progress(request, LoadProgress(what, done: done, total: total), account: handle.value)))
         }
     }
 

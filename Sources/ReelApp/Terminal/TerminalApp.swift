@@ -43,7 +43,8 @@ public enum TerminalApp {
         // Asked before curses owns the terminal: its answers come in on the input curses reads.
         let graphics = TerminalProbe.capabilities(input: STDIN_FILENO, output: STDOUT_FILENO, environment: options.environment)
         let runner = EffectRunner(
-            application: application, account: CurrentAccount(options.handle), clock: LocalClock(), pictures: PictureMaker(capabilities: graphics))
+            application: application, account: CurrentAccount(options.handle), clock: LocalClock(), pictures: PictureMaker(capabilities: graphics),
+            post: { inbox.post($0) })
         let colors = (options.environment["NO_COLOR"] ?? "").isEmpty
         let hyperlinks = Hyperlinks.supported(environment: options.environment)
         let trace = FrameTrace(options.environment)

@@ -4,6 +4,8 @@ public enum SavedMessage: Sendable, Equatable {
     /// The saved list for `request`: its rows, how many are saved in all, the language titles are in.
     case loaded(SavedRequest, rows: [TitleRow], total: Int, language: String, account: String)
     case failed(SavedRequest, message: String, account: String)
+    /// How far the answer to `request` has come (details, OMDb's scores), while it is read.
+    case progress(SavedRequest, LoadProgress, account: String)
     case historyLoaded([HistoryLine], account: String)
     case historyFailed(String, account: String)
     /// A change was appended; `message` says what it did, as `reel fav` does.

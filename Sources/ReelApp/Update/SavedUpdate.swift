@@ -1,8 +1,9 @@
 import Reel
 
-/// The Saved tab's keys and answers: sort (`s` key, `S` direction), genre (`f`, `F`), the
-/// filter-as-you-type (`/`), `x` to remove, `u` to undo, time travel (`[ ] t esc`, `TimeTravel`),
-/// the history pane (`h`), and the list read again when the account changes (live).
+/// The Saved tab's keys and answers: sort (`s` key, OMDb's scores among them when the list has
+/// them; `S` direction), genre (`f`, `F`), the filter-as-you-type (`/`), `x` to remove, `u` to
+/// undo, time travel (`[ ] t esc`, `TimeTravel`), the history pane (`h`), and the list read again
+/// when the account changes (live).
 enum SavedUpdate {
     /// Rows of the list on screen: the tab has a line under its heading (the point shown, the
     /// field typed into, or the keys); with thumbnails a row takes three lines.
@@ -53,8 +54,7 @@ enum SavedUpdate {
         }
         switch key {
         case .character("s"):
-            let orders = SavedListQuery.Order.allCases
-            let next = orders[(orders.firstIndex(of: model.saved.request.order)! + 1) % orders.count]
+            let next = nextOrder(after: model.saved.request.order, withScores: model.saved.hasScores)
             model.saved.request.order = next
             model.saved.request.descending = next.descendsByDefault
             return reordered(&model)
@@ -148,6 +148,14 @@ enum SavedUpdate {
         }
     }
 
+    /// The sort key after `order`: added, title, release, rating, then OMDb's (IMDb, Metascore,
+    /// Tomatometer) when the list has scores to sort by, and round again.
+    static func nextOrder(after order: SavedListQuery.Order, withScores: Bool) -> SavedListQuery.Order {
+        let orders = SavedListQuery.Order.allCases.filter { withScores || !$0.isOMDb || $0 == order }
+        let index = orders.firstIndex(of: order) ?? 0
+        return orders[(index + 1) % orders.count]
+    }
+
     private static func reordered(_ model: inout AppModel) -> [AppEffect] {
         model.saved.cursor = ListCursor()
         return load(&model)
@@ -193,6 +201,7 @@ enum SavedUpdate {
         case .loaded(let request, let rows, let total, let language, let from):
             guard from == account, model.saved.inFlight == request else { return [] }
             model.saved.inFlight = nil
+            model.saved.progress = nil
             if request == model.saved.request {
                 model.saved.rows = rows
                 model.saved.total = total
@@ -211,11 +220,15 @@ enum SavedUpdate {
         case .failed(let request, let why, let from):
             guard from == account, model.saved.inFlight == request else { return [] }
             model.saved.inFlight = nil
+            model.saved.progress = nil
             if request == model.saved.request {
                 model.saved.error = why
                 model.status.lastError = why
             }
             return request != model.saved.request ? load(&model) : []
+        case .progress(let request, let progress, let from):
+            if from == account, model.saved.inFlight == request { model.saved.progress = progress }
+            return []
         case .historyLoaded(let lines, let from):
             guard from == account else { return [] }
             model.saved.historyLoading = false

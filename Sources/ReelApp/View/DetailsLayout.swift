@@ -1,6 +1,7 @@
 import Reel
 
-/// A title's details as lines for a screen `width` wide: every field `reel show` prints, the
+/// A title's details as lines for a screen `width` wide: every field `reel show` prints (TMDb's
+/// facts, then OMDb's ratings, awards, box office, certificate and credits when it had them), the
 /// overview and long lists wrapped, then the cast and the similar titles, one a line, each
 /// linking to what `enter` opens. The update moves the cursor over these lines and the view
 /// draws them, so both agree on what is where. Texts are made terminal-safe before they are
@@ -39,6 +40,7 @@ enum DetailsLayout {
         if !facts(d).isEmpty { add(facts(d).joined(separator: " · ")) }
         if !d.genres.isEmpty { add("Genres: " + d.genres.joined(separator: ", ")) }
         add("Rating: \(RowColumns.oneDecimal(d.voteAverage))/10 from \(GroupedDigits.of(d.voteCount)) votes · popularity \(RowColumns.oneDecimal(d.popularity))")
+        for (text, dim) in omdb(d) { add(text, dim ? CellStyle(.dim) : .plain) }
         if let tagline = d.tagline, !tagline.isEmpty { add("“\(tagline)”", CellStyle(.dim)) }
         if let overview = d.overview, !overview.isEmpty {
             lines.append(Line(text: ""))
@@ -73,6 +75,34 @@ enum DetailsLayout {
                 lines.append(Line(text: row.title + year, target: .title(row.key, row.title), saved: row.saved))
             }
         }
+        return lines
+    }
+
+    /// OMDb's lines, those it had, as `reel show` words them: `Ratings`, `Awards` (a 🏆 per win
+    /// of the top award, two columns each), `Rated R · box office $…`, `Director`, `Writer`; a
+    /// dim note when its answer is older than a week, or why there is none when asking OMDb
+    /// failed (told once on the status line too, but each title's screen says it again). Nothing
+    /// when OMDb is off, lacks the title, or TMDb has no IMDb id for it.
+    static func omdb(_ d: TitleDetails) -> [(text: String, dim: Bool)] {
+        guard let omdb = d.omdb else {
+            let why: String? =
+                switch d.omdbStatus {
+                case "budget-spent": "today's OMDb budget is spent"
+                case "key-refused": "OMDb refused the key"
+                case "not-cached": "not cached, and reel is offline"
+                case "unavailable": "OMDb is unavailable"
+                default: nil
+                }
+            return why.map { [("(no OMDb ratings: \($0))", true)] } ?? []
+        }
+        var lines: [(text: String, dim: Bool)] = []
+        if let ratings = omdb.ratings { lines.append(("Ratings: " + ratings, false)) }
+        if let awards = omdb.awards { lines.append(("Awards: " + awards, false)) }
+        let facts = [omdb.rated.map { "Rated \($0)" }, omdb.boxOffice.map { "box office \($0)" }].compactMap { $0 }
+        if !facts.isEmpty { lines.append((facts.joined(separator: " · "), false)) }
+        if !omdb.directors.isEmpty { lines.append(("Director: " + omdb.directors.joined(separator: ", "), false)) }
+        if !omdb.writers.isEmpty { lines.append(("Writer: " + omdb.writers.joined(separator: ", "), false)) }
+        if omdb.stale, !lines.isEmpty { lines.append(("(OMDb, older than a week: it could not be asked again)", true)) }
         return lines
     }
 

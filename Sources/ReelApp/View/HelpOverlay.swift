@@ -34,7 +34,8 @@ enum HelpOverlay {
                     + bound([([.searchPreviousType, .searchNextType], "all, movies, series, people")])
             case .saved:
                 here = bound([
-                    ([.savedSort, .savedReverse], "sort key (added, title, release, rating); reverse"),
+                    ([.savedSort, .savedReverse], "sort key: added, title, release, rating,"),
+                    ([], "IMDb, Metascore, Tomatometer (OMDb's); reverse"),
                     ([.savedNextGenre, .savedPreviousGenre], "next, previous genre (then all)"),
                     ([.savedFilter], "filter as you type (enter keeps, esc drops)"),
                     ([.remove, .undo], "remove; undo the last add or remove"),

@@ -40,14 +40,15 @@ enum ListView {
     }
 
     /// The rows from screen row `firstRow`, `visible` of them (the rows that fit the screen
-    /// without), each `model.rowHeight` lines tall.
+    /// without), each `model.rowHeight` lines tall; with OMDb's `score` column when it fits.
     static func drawRows(
         _ rows: [TitleRow], cursor: ListCursor, showsType: Bool, tail: (String, CellStyle)?, model: AppModel, into screen: inout ScreenBuffer,
-        firstRow: Int = 2, visible: Int? = nil
+        firstRow: Int = 2, visible: Int? = nil, score: RowColumns.Score? = nil
     ) {
         let visible = visible ?? model.visibleListRows
         let top = top(count: rows.count, cursor: cursor, hasTail: tail != nil, visible: visible)
-        let columns = RowColumns(width: model.width, showsType: showsType, indent: PictureLayout.thumbnailIndent(model), height: model.rowHeight)
+        let columns = RowColumns(
+            width: model.width, showsType: showsType, indent: PictureLayout.thumbnailIndent(model), height: model.rowHeight, score: score)
         for offset in 0..<visible {
             let index = top + offset
             let y = firstRow + offset * model.rowHeight

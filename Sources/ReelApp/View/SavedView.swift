@@ -2,7 +2,7 @@ import Reel
 
 /// The Saved tab: a heading with the order, the genre and the filter; a line with the point the
 /// list is shown as of (time travel), the field being typed into, or the keys; then the list
-/// (or the history pane, `HistoryPane`).
+/// (with OMDb's score column when it has scores) or the history pane (`HistoryPane`).
 enum SavedView {
     /// The tab's keys as bound (`keys.toml`): `s sort  S reverse  f genre  …`.
     static func keys(_ bindings: KeyBindings) -> String {
@@ -34,7 +34,18 @@ enum SavedView {
         } else {
             ListView.drawRows(
                 saved.shown, cursor: saved.cursor, showsType: true, tail: tail(saved), model: model, into: &screen, firstRow: 3,
-                visible: SavedUpdate.visibleRows(model))
+                visible: SavedUpdate.visibleRows(model), score: score(saved))
+        }
+    }
+
+    /// OMDb's score the rows show: the one the list is sorted by, else the IMDb rating; none
+    /// when no row has any.
+    static func score(_ saved: SavedList) -> RowColumns.Score? {
+        guard saved.hasScores else { return nil }
+        switch saved.request.order {
+        case .metascore: return .metascore
+        case .tomatometer: return .tomatometer
+        default: return .imdb
         }
     }
 
@@ -59,9 +70,10 @@ enum SavedView {
         }
     }
 
-    /// The row below the list: loading, a failure, or why it is empty.
+    /// The row below the list: loading (how far: `loading… OMDb's scores 120 of 900`), a
+    /// failure, or why it is empty.
     static func tail(_ saved: SavedList) -> (String, CellStyle)? {
-        if saved.loading && !saved.loaded { return ("loading…", CellStyle(.dim)) }
+        if saved.loading && !saved.loaded { return ("loading…" + (saved.progress.map { " " + $0.text } ?? ""), CellStyle(.dim)) }
         if let error = saved.error { return ("the saved list failed: \(error) (r retries)", CellStyle(color: .error)) }
         guard saved.loaded, saved.shown.isEmpty else { return nil }
         if !saved.rows.isEmpty { return ("nothing saved matches “\(saved.filter.text)” (esc clears the filter)", CellStyle(.dim)) }
