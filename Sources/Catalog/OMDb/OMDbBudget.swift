@@ -48,6 +48,9 @@ public final class OMDbBudget: Sendable {
     private let damage: DamageSwitch
     /// Counts kept in this process when the store is absent or turned off by damage.
     private let local = Mutex<[String: UInt32]>([:])
+    /// Set when a write failed for another reason than damage (a full disk): said once.
+    private let writeFailed = Atomic<Bool>(false)
+    private let onProblem: @Sendable (String) -> Void
 
     /// Opens (creating) the store in `directory`; throws when it cannot (see `inProcess`).
     public static func open(at directory: String, onDamage: @escaping @Sendable (String) -> Void = { _ in }) throws -> OMDbBudget {
@@ -66,6 +69,7 @@ public final class OMDbBudget: Sendable {
         self.environment = environment
         self.counts = counts
         damage = DamageSwitch(what: "the OMDb budget store", advice: "requests are counted in this process only", onDamage: onDamage)
+        onProblem = onDamage
     }
 
     public var isShared: Bool { environment != nil }
@@ -116,10 +120,18 @@ public final class OMDbBudget: Sendable {
         return Usage(used: used, limit: limit, day: day)
     }
 
-    /// Runs `body` in a write transaction of the store; nil when there is no store or it is off.
+    /// Runs `body` in a write transaction of the store; nil when there is no store, it is off,
+    /// or the write failed (said once: this process then counts alone).
     private func stored(_ body: (Transaction, Database<String, UInt32>) throws -> Bool) -> Bool? {
         guard let environment, let counts else { return nil }
-        return (try? damage.guarded(nil) { try environment.write { txn in try body(txn, counts) } }) ?? nil
+        do {
+            return try damage.guarded(nil) { try environment.write { txn in try body(txn, counts) } }
+        } catch {
+            if !writeFailed.exchange(true, ordering: .relaxed) {
+                onProblem("the OMDb budget store \(path ?? "") cannot be written (\(error)); requests are counted in this process only")
+            }
+            return nil
+        }
     }
 
     private static func key(_ slot: String, _ day: Int64) -> String { "\(slot) \(day)" }

@@ -102,10 +102,11 @@ public final class OMDbClient: Sendable {
     /// Asks OMDb for the titles of `imdbIDs` (in that order: most wanted first) whose facts are
     /// missing or older than a week, as bulk work: a few at a time, stopping when the bulk part
     /// of the budget is spent, the key is refused or OMDb is unavailable. `progress(done, total)`.
-    public func fill(_ imdbIDs: [String], progress: ((Int, Int) -> Void)? = nil) async -> OMDbFillReport {
+    /// `known`: the scores read already (`scores(_:)`), so they are not read twice.
+    public func fill(_ imdbIDs: [String], known: [String: OMDbScores]? = nil, progress: ((Int, Int) -> Void)? = nil) async -> OMDbFillReport {
         var report = OMDbFillReport()
         guard source != .sample else { return report }
-        let known = await scores(imdbIDs)
+        let known = if let known { known } else { await scores(imdbIDs) }
         let now = clock()
         var seen = Set<String>()
         let wanted = imdbIDs.filter { Self.isIMDbID($0) && seen.insert($0).inserted && known[$0]?.isFresh(at: now) != true }

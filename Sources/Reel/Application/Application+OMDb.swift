@@ -49,7 +49,9 @@ extension Application {
         guard let client = try omdb() else { return ([:], nil) }
         let ids = summaries.compactMap(\.imdbID)
         guard !ids.isEmpty else { return ([:], nil) }
-        let report = await client.fill(ids, progress: progress)
-        return (await client.scores(ids), report)
+        let known = await client.scores(ids)
+        let report = await client.fill(ids, known: known, progress: progress)
+        // Read again only when OMDb answered something new.
+        return (report.found + report.missing + report.failed == 0 ? known : await client.scores(ids), report)
     }
 }

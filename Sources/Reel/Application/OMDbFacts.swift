@@ -1,4 +1,5 @@
 import Catalog
+import Failures
 
 /// What OMDb adds to a title's details (the IMDb rating and votes, Rotten Tomatoes, Metacritic,
 /// awards, box office, the certificate, director, writer and actors), with the lines every front
@@ -69,7 +70,7 @@ public struct OMDbFacts: Sendable, Equatable {
     }
 
     /// `$37,030,102`.
-    public var boxOfficeText: String? { boxOffice.map { "$" + Self.grouped($0) } }
+    public var boxOfficeText: String? { boxOffice.map { "$" + GroupedDigits.of($0) } }
 
     /// `2.3M`, `845K`, `950`.
     static func compact(_ n: Int) -> String {
@@ -82,16 +83,6 @@ public struct OMDbFacts: Sendable, Equatable {
     static func oneDecimal(_ value: Double) -> String {
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
-    }
-
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n)
-        var text = ""
-        for (i, digit) in digits.enumerated() {
-            if i > 0, (digits.count - i) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return text
     }
 
     /// A stable name for scripts of what asking OMDb came to: `found`, `stale`, `missing`,
