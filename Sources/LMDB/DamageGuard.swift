@@ -65,6 +65,14 @@ public enum DamageGuard {
         table.withLock { _ in reel_guard_refresh(slot) }
     }
 
+    /// Marks this thread as in a transaction of `env`, so a fault meanwhile names that file;
+    /// answers the mark before, for `leave`. Here, beside the handler, and nowhere else: every
+    /// compilation unit that calls the shim's inline functions gets its own copy of their statics,
+    /// and the handler reads this file's.
+    static func enter(_ env: OpaquePointer) -> OpaquePointer? { reel_guard_enter(env) }
+
+    static func leave(_ previous: OpaquePointer?) { reel_guard_leave(previous) }
+
     /// Forgets the slot, before its environment is closed.
     static func unregister(_ slot: Int32) {
         table.withLock { files in

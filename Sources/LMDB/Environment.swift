@@ -265,8 +265,8 @@ public final class Environment: @unchecked Sendable {
 
     /// Runs `body` in a read-only snapshot of the environment.
     public func read<T>(_ body: (Transaction) throws -> T) throws -> T {
-        let previous = reel_guard_enter(handle)
-        defer { reel_guard_leave(previous) }
+        let previous = DamageGuard.enter(handle)
+        defer { DamageGuard.leave(previous) }
         let txn = try begin(readOnly: true)
         defer {
             mdb_txn_abort(txn.handle)
@@ -291,8 +291,8 @@ public final class Environment: @unchecked Sendable {
             throw LMDBError(code: .readOnly, function: "mdb_txn_begin", message: "\(path) is on a read-only file system: it can be read, not changed")
         }
         // A fault while this thread walks the pages is this file's (`DamageGuard`).
-        let previous = reel_guard_enter(handle)
-        defer { reel_guard_leave(previous) }
+        let previous = DamageGuard.enter(handle)
+        defer { DamageGuard.leave(previous) }
         while true {
             let txn = try begin(readOnly: false)
             writerThread.store(me, ordering: .relaxed)
