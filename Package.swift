@@ -38,6 +38,13 @@ let package = Package(
         // (the decompression limit's type; TLS errors, to classify them).
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        // The HTTP service (`reel serve`): the server, its logs, metrics and graceful shutdown.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // LMDB comes from the system (Debian: liblmdb-dev); nothing of it is vendored.
@@ -124,11 +131,31 @@ let package = Package(
         // and a driver on ncursesw that owns the terminal and runs effects on tasks.
         .target(
             name: "ReelApp", dependencies: ["Reel", "CNcursesW", "TerminalGraphics", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: hygiene),
+        // The HTTP service (`reel serve`): routes that parse a request, call the application core
+        // and render its report as JSON (or a problem), on Hummingbird; account tokens, limits,
+        // logs, metrics and graceful shutdown.
+        .target(
+            name: "ReelService",
+            dependencies: [
+                "Reel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: hygiene),
         .executableTarget(
             name: "reel",
-            // The command-line face: it imports the application core (and the terminal app, a
-            // face of its own) and nothing below it.
-            dependencies: ["Reel", "ReelApp", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // The command-line face: it imports the application core (and the terminal app and
+            // the service, faces of their own) and nothing below it.
+            dependencies: ["Reel", "ReelApp", "ReelService", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/ReelCLI",
             swiftSettings: hygiene
         ),

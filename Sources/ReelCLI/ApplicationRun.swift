@@ -4,10 +4,14 @@ import Reel
 extension CommandOptions {
     /// The application for this command's options: one per process, made when the command runs.
     func makeApplication() -> Application {
-        Application(
-            Application.Configuration(
-                dataDirectory: resolvedDataDirectory, offline: isOffline, environment: ProcessInfo.processInfo.environment,
-                notice: { [directory = resolvedDataDirectory] in Notes.show($0, dataDirectory: directory) }))
+        Application(makeConfiguration())
+    }
+
+    /// The application's configuration for this command's options.
+    func makeConfiguration() -> Application.Configuration {
+        Application.Configuration(
+            dataDirectory: resolvedDataDirectory, offline: isOffline, environment: ProcessInfo.processInfo.environment,
+            notice: { [directory = resolvedDataDirectory] in Notes.show($0, dataDirectory: directory) })
     }
 
     /// Runs a command body with the application, printing a failure as one line on stderr with

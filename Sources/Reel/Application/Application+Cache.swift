@@ -22,3 +22,12 @@ extension Application {
         try ResponseCache.clear(at: configuration.cacheDirectory)
     }
 }
+
+extension Application {
+    /// What the catalog client did so far in this process (cache hits, network requests), or
+    /// `nil` before any use case needed the catalog.
+    public func catalogCounts() -> CatalogCounts? {
+        guard let counts = loadedCatalog()?.counts else { return nil }
+        return CatalogCounts(cacheHits: counts.cacheHits, networkRequests: counts.networkRequests, staleServed: counts.staleServed)
+    }
+}

@@ -31,6 +31,8 @@ public final class Application: Sendable {
         var omdb: OMDbClient??
         /// Languages the sample catalog lacks that were noted already (`noteSampleLanguage`).
         var sampleLanguageNoted: Set<String> = []
+        /// Accounts' events as they are appended, for listeners (`accountEvents`).
+        var feed: AccountFeed?
     }
 
     private let loaded = Mutex(Loaded())
@@ -55,6 +57,24 @@ public final class Application: Sendable {
         await images?.shutdown()
         await client?.shutdown()
     }
+
+    /// The account feed, started by its first listener.
+    func feed() throws -> AccountFeed {
+        let ledger = try requiredLedger()
+        guard let log = ledger.log as? EventLog else { throw Failure(.unavailable, "this store does not offer live events") }
+        return loaded.withLock { loaded in
+            if let feed = loaded.feed { return feed }
+            let feed = AccountFeed(ledger: ledger, log: log)
+            loaded.feed = feed
+            return feed
+        }
+    }
+
+    /// The catalog client if a use case made it already.
+    func loadedCatalog() -> CatalogClient? { loaded.withLock { $0.catalog } }
+
+    /// The feed if a listener started it.
+    func startedFeed() -> AccountFeed? { loaded.withLock { $0.feed } }
 
     // MARK: - The ledger, opened once
 

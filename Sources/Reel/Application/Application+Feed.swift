@@ -1,0 +1,17 @@
+import Ledger
+
+extension Application {
+    /// The account's events after stream version `version` (0: all of them), then each new one as
+    /// it is appended by this process or another, until the stream is ended: `AccountFeed`'s
+    /// rules (each version once, in order). The stream ends with an error when the account has
+    /// no ledger, or the listener falls far behind (it resumes from its last version).
+    public func accountEvents(of handle: AccountHandle, after version: UInt64) throws -> AsyncThrowingStream<HistoryEntry, any Error> {
+        try feed().listen(to: handle, after: version)
+    }
+
+    /// How many listeners `accountEvents` has now.
+    public var eventListeners: Int { startedFeed()?.listeners ?? 0 }
+
+    /// Ends every `accountEvents` stream (a shutdown).
+    public func finishEventStreams() { startedFeed()?.finishAll() }
+}

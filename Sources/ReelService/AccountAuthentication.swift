@@ -1,0 +1,35 @@
+import HTTPTypes
+import Hummingbird
+import Foundation
+import HTTPTypes
+import Reel
+
+/// Lets a request through to an account's routes only with a live account token
+/// (`Authorization: Bearer reel_…`), and only as that account: the token names the account,
+/// never the path. No token, a malformed, unknown or revoked one: 401 with `WWW-Authenticate`,
+/// the same answer for each, so a caller learns nothing about other tokens.
+struct AccountAuthentication: RouterMiddleware {
+    typealias Context = ServiceRequestContext
+    let application: Reel.Application
+    let limiter: RateLimiter
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let secret = Self.bearer(request.headers[.authorization]) else {
+            throw Problem.unauthorized("a bearer token is required: Authorization: Bearer <token from `reel token create`>")
+        }
+        guard let token = try application.authenticate(bearer: secret) else {
+            throw Problem.unauthorized("the bearer token is not valid (unknown, revoked, or its account deleted)")
+        }
+        try limiter.admit(token.id)
+        var context = context
+        context.token = token
+        return try await next(request, context)
+    }
+
+    /// The credentials of a `Bearer` authorization (the scheme in any case), else `nil`.
+    static func bearer(_ header: String?) -> String? {
+        guard let header, header.count > 7, header.prefix(7).lowercased() == "bearer " else { return nil }
+        let value = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        return value.isEmpty ? nil : value
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import Reel
+
+/// The catalog as the token's account reads it (`/v1/catalog/...`, `/v1/search`): browse lists,
+/// search and a title's details in the account's language, with when the account saved each
+/// title, through the application's one polite, cached TMDb client.
+struct CatalogEndpoints {
+    let application: Reel.Application
+
+    func add(to group: RouterGroup<ServiceRequestContext>) {
+        group.get("catalog/:mediaType", use: browse)
+        group.get("catalog/:mediaType/:id", use: details)
+        group.get("search", use: search)
+    }
+
+    @Sendable func browse(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
+        var query = TitleListQuery(mediaType: try AccountEndpoints.mediaType(context.parameters.require("mediaType")))
+        if let list = RequestInput.query(request, "list") {
+            guard let known = TitleListQuery.List(rawValue: list) else { throw Problem.usage("list=\(list): expected discover, popular or top-rated") }
+            query.list = known
+        }
+        if let sort = RequestInput.query(request, "sort") {
+            guard let order = TitleListQuery.Order(rawValue: sort) else {
+                throw Problem.usage("sort=\(sort): expected one of \(TitleListQuery.Order.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            query.order = order
+        }
+        query.descending = try RequestInput.flag(request, "descending") ?? true
+        query.genres = RequestInput.queries(request, "genre")
+        query.anyGenre = try RequestInput.flag(request, "anyGenre") ?? false
+        query.year = try RequestInput.integer(request, "year", in: 1870...2200)
+        query.page = try RequestInput.integer(request, "page", in: 1...500) ?? 1
+        let report = try await application.titleList(query, for: context.account())
+        return JSONResponse([
+            "language": .string(report.language), "page": .integer(Int64(report.paging.firstPage)),
+            "totalPages": .integer(Int64(report.paging.totalPages)), "totalResults": .integer(Int64(report.paging.totalResults)),
+            "results": .array(report.rows.map(Self.row)),
+        ])
+    }
+
+    @Sendable func search(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
+        guard let text = RequestInput.query(request, "q"), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw Problem.usage("q: what to search for is required")
+        }
+        var query = SearchQuery(text)
+        if let kind = RequestInput.query(request, "kind") {
+            guard let known = SearchQuery.Kind(rawValue: kind) else { throw Problem.usage("kind=\(kind): expected movie, tv, person or multi") }
+            query.kind = known
+        }
+        query.year = try RequestInput.integer(request, "year", in: 1870...2200)
+        query.page = try RequestInput.integer(request, "page", in: 1...500) ?? 1
+        let report = try await application.search(query, for: context.account())
+        return JSONResponse([
+            "language": .string(report.language), "page": .integer(Int64(report.paging.firstPage)),
+            "totalPages": .integer(Int64(report.paging.totalPages)), "totalResults": .integer(Int64(report.paging.totalResults)),
+            "results": .array(report.results.map { found in
+                switch found {
+                case .title(let row): Self.row(row).merging(["kind": "title"])
+                case .person(let person):
+                    ["kind": "person", "id": .integer(Int64(person.id)), "name": .string(person.name),
+                     "knownFor": .init(person.knownForDepartment.map(JSONValue.string))]
+                }
+            }),
+        ])
+    }
+
+    @Sendable func details(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
+        let type = try AccountEndpoints.mediaType(context.parameters.require("mediaType"))
+        guard let id = Int64(try context.parameters.require("id")) else { throw Problem.usage("the id in the path must be a TMDb id, a whole number") }
+        let report = try await application.titleDetails(try MediaKey(type, id), for: context.account())
+        return JSONResponse([
+            "mediaType": .string(report.key.mediaType.rawValue), "id": .integer(report.key.id), "language": .string(report.language),
+            "title": .string(report.title), "originalTitle": .init(report.originalTitle.map(JSONValue.string)),
+            "date": .init(report.date.map { .string($0.description) }), "genres": .array(report.genres.map(JSONValue.string)),
+            "overview": .init(report.overview.map(JSONValue.string)), "tagline": .init(report.tagline.map(JSONValue.string)),
+            "rating": .double(report.voteAverage), "votes": .integer(Int64(report.voteCount)),
+            "runtime": .init(report.runtime.map { .integer(Int64($0)) }), "seasons": .init(report.seasons.map { .integer(Int64($0)) }),
+            "cast": .array(report.cast.prefix(20).map { ["id": .integer(Int64($0.id)), "name": .string($0.name), "character": .init($0.character.map(JSONValue.string))] }),
+            "posterPath": .init(report.posterPath.map(JSONValue.string)), "imdbId": .init(report.imdbID.map(JSONValue.string)),
+            "savedAt": ServiceJSON.time(report.savedAt),
+        ])
+    }
+
+    private static func row(_ row: TitleListReport.Row) -> JSONValue {
+        ServiceJSON.title(row.summary).merging(["savedAt": ServiceJSON.time(row.savedAt)])
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Reel
+
+/// `GET /v1/events`: the account's events as Server-Sent Events, a live catch-up subscription.
+/// Each event's `id` is its stream version, so a client that lost its connection sends the last
+/// one it has as `Last-Event-ID` (or `?after=`) and gets every later event once, in order: none
+/// missed, none repeated. A comment line every 15 seconds keeps proxies from closing a quiet
+/// stream; at shutdown the stream ends with a `retry:` hint so clients come back to another
+/// instance.
+struct EventStreamEndpoint {
+    let application: Reel.Application
+    let settings: ServiceSettings
+    let streams: StreamCounter
+    let metrics: ServiceMetrics
+    let lifecycle: ServiceLifecycleState
+
+    static let heartbeat: Duration = .seconds(15)
+
+    func add(to group: RouterGroup<ServiceRequestContext>) {
+        group.get("events", use: events)
+    }
+
+    @Sendable func events(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        if lifecycle.isDraining {
+            throw Problem(.serviceUnavailable, kind: FailureKind.unavailable.rawValue, "the service is shutting down", headers: [.retryAfter: "1"])
+        }
+        let after = try Self.after(request)
+        let token = try context.token.map(\.id) ?? { throw Problem.unauthorized("a bearer token is required") }()
+        guard streams.open(token, limit: settings.streamsPerToken) else {
+            throw Problem(
+                .tooManyRequests, kind: "rateLimited", "this token has \(settings.streamsPerToken) event streams open already; close one first",
+                headers: [.retryAfter: "5"])
+        }
+        let entries: AsyncThrowingStream<HistoryEntry, any Error>
+        do {
+            entries = try application.accountEvents(of: context.account(), after: after)
+        } catch {
+            streams.close(token)
+            throw error
+        }
+        metrics.streamOpened()
+        let body = ResponseBody { [streams, metrics] writer in
+            defer {
+                streams.close(token)
+                metrics.streamClosed()
+            }
+            let frames = Self.frames(entries)
+            try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+            for await frame in frames {
+                try await writer.write(ByteBuffer(string: frame))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
+            body: body)
+    }
+
+    /// The stream's text: each event as `id`, `event` and `data` lines; heartbeats; and, when the
+    /// entries end, a last `retry` hint (the service is going away) or the error as an `error` event.
+    static func frames(_ entries: AsyncThrowingStream<HistoryEntry, any Error>) -> AsyncStream<String> {
+        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+            let forward = Task {
+                do {
+                    for try await entry in entries {
+                        continuation.yield(frame(entry))
+                        if entry.type == "account-deleted" { break }
+                    }
+                    continuation.yield("retry: 1000\n: the stream ends here; reconnect with Last-Event-ID\n\n")
+                } catch {
+                    let problem = Problem(error)
+                    let data = ["kind": JSONValue.string(problem.kind), "detail": .string(problem.detail)] as JSONValue
+                    continuation.yield("event: error\ndata: \(data.text)\n\n")
+                }
+                continuation.finish()
+            }
+            let beat = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: heartbeat)
+                    if !Task.isCancelled { continuation.yield(": keep-alive\n\n") }
+                }
+            }
+            continuation.onTermination = { _ in
+                forward.cancel()
+                beat.cancel()
+            }
+        }
+    }
+
+    static func frame(_ entry: HistoryEntry) -> String {
+        "id: \(entry.streamVersion)\nevent: \(entry.type)\ndata: \(ServiceJSON.entry(entry).text)\n\n"
+    }
+
+    /// The last stream version the client has: `Last-Event-ID`, else `?after=`, else 0 (all).
+    static func after(_ request: Request) throws -> UInt64 {
+        let given = request.headers[.lastEventID] ?? RequestInput.query(request, "after")
+        guard let given, !given.isEmpty else { return 0 }
+        guard let version = UInt64(given) else { throw Problem.usage("Last-Event-ID \(given): expected a stream version (a whole number)") }
+        return version
+    }
+}
+
+extension HTTPField.Name {
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+}

@@ -1,0 +1,24 @@
+public import Hummingbird
+public import Reel
+
+/// What one request carries through the middleware to its handler: the account its token named
+/// (set by `AccountAuthentication`) and the request's id (for the log and the answer's
+/// `X-Request-Id`).
+public struct ServiceRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The token the request was made with; `nil` before authentication and on open routes.
+    public var token: AccessToken?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    /// The account the token reaches; a handler behind `AccountAuthentication` always has one.
+    public func account() throws -> AccountHandle {
+        guard let token else { throw Problem.unauthorized("a bearer token is required") }
+        return token.handle
+    }
+
+    /// Request bodies are read by the handlers with their own limits (`RequestBody`).
+    public var maxUploadSize: Int { 0 }
+}
