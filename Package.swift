@@ -192,6 +192,14 @@ let package = Package(
         .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "ReelTestSupport"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "JSONKit", "Ledger", "EventLog", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         // Reel, Ledger and LMDB only to craft hostile exports with valid hashes (CraftedExport).
-        .testTarget(name: "EndToEndTests", dependencies: ["EventLog", "Reel", "Ledger", "LMDB", "ReelTestSupport"]),
+        // AsyncHTTPClient: the service's tests call `reel serve` over real HTTP, as an app would.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "EventLog", "Reel", "Ledger", "LMDB", "ReelTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
     ]
 )

@@ -1,0 +1,114 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// `reel serve` against clients that misbehave: trickled headers (slowloris), header floods,
+/// more event streams than a token may hold, appends in flight at SIGTERM.
+@Suite(.serialized) struct ServiceHostileTests {
+    /// A raw client in Python: it does what AsyncHTTPClient never would.
+    static func python(_ script: String, _ arguments: [String]) throws -> Harness.Output {
+        try Harness.run("python3", ["-c", script] + arguments)
+    }
+
+    @Test func aClientThatTricklesItsHeadersIsCutOff() async throws {
+        let service = try ServiceProcess(CatalogCommandTests.Home(), environment: ["REEL_SERVE_HEADER_TIMEOUT": "1"])
+        let port = String(service.url.split(separator: ":").last ?? "")
+        let script = """
+            import socket, sys, time
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(b"GET /health HTTP/1.1\\r\\nHost: x\\r\\n")
+            start = time.time()
+            try:
+                for i in range(20):
+                    s.sendall(b"X-Slow-%d: y\\r\\n" % i)
+                    time.sleep(0.5)
+                    s.settimeout(0.01)
+                    try:
+                        if s.recv(1) == b"":
+                            break
+                    except socket.timeout:
+                        pass
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            print("%.1f" % (time.time() - start))
+            """
+        let out = try Self.python(script, [port])
+        let seconds = Double(out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 99
+        #expect(seconds < 4, "the slow client was kept for \(seconds) s: \(out.stderr)")
+        #expect(try await service.request(.GET, "/health").status == 200, "the service still answers others")
+    }
+
+    @Test func aFloodOfHeadersIsRefusedAndTheServiceGoesOn() async throws {
+        let service = try ServiceProcess(CatalogCommandTests.Home())
+        let port = String(service.url.split(separator: ":").last ?? "")
+        let script = """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.settimeout(10)
+            head = b"GET /health HTTP/1.1\\r\\nHost: x\\r\\n" + b"".join(b"X-Flood-%d: %s\\r\\n" % (i, b"y" * 100) for i in range(5000)) + b"\\r\\n"
+            try:
+                s.sendall(head)
+                answer = s.recv(100)
+            except (BrokenPipeError, ConnectionResetError):
+                answer = b""
+            print(answer.split(b"\\r\\n")[0].decode() or "closed")
+            """
+        let out = try Self.python(script, [port])
+        #expect(!out.stdout.contains("200"), "5,000 headers were served: \(out.stdout)")
+        #expect(try await service.request(.GET, "/health").status == 200)
+    }
+
+    @Test func aTokenHoldsABoundedNumberOfEventStreams() async throws {
+        let service = try ServiceProcess(CatalogCommandTests.Home(), environment: ["REEL_SERVE_STREAMS": "2"])
+        let token = try service.token(for: "ana")
+        async let one = service.events("/v1/events", token: token, timeout: 4) { _ in false }
+        async let two = service.events("/v1/events", token: token, timeout: 4) { _ in false }
+        try await Task.sleep(for: .milliseconds(800))
+        let third = try await service.request(.GET, "/v1/events", token: token)
+        #expect(third.status == 429, "\(third.text)")
+        #expect(third.header("Retry-After") != nil)
+        _ = try await (one, two)
+        try await Task.sleep(for: .milliseconds(300))
+        let fourth = try await service.events("/v1/events", token: token, timeout: 2) { $0.count >= 1 }
+        #expect(fourth.first?.event == "account-opened", "a stream closed frees its place")
+    }
+
+    @Test func sigtermUnderLoadKeepsEveryAcknowledgedAppendAndExitsCleanly() async throws {
+        let home = CatalogCommandTests.Home()
+        let service = try ServiceProcess(home)
+        var tokens: [String] = []
+        for user in 0..<8 { tokens.append(try service.token(for: "user\(user)")) }
+        let acknowledged = try await withThrowingTaskGroup(of: [(Int, Int)].self) { group in
+            for client in 0..<64 {
+                group.addTask {
+                    var done: [(Int, Int)] = []
+                    for n in 0..<400 {
+                        let id = 100_000 + client * 1_000 + n
+                        guard let answer = try? await service.request(
+                            .POST, "/v1/favorites", token: tokens[client % 8], json: ["mediaType": "movie", "id": id])
+                        else { break }
+                        if answer.status == 201 { done.append((client % 8, id)) } else if answer.status >= 500 || answer.status == 503 { break }
+                    }
+                    return done
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(2))
+                kill(service.process.processIdentifier, SIGTERM)
+                return []
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let status = service.stop()
+        #expect(status == 0, "exit \(status): \(service.logText.suffix(500))")
+        #expect(acknowledged.count > 64, "the load ran: \(acknowledged.count) acknowledged")
+        for user in 0..<8 {
+            let out = try home.reel(["saved", "--json", "--user", "user\(user)"])
+            let saved = Set((try Harness.json(out.stdout)["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int })
+            let missing = acknowledged.filter { $0.0 == user && !saved.contains($0.1) }
+            #expect(missing.isEmpty, "user\(user): acknowledged but not saved: \(missing.prefix(5))")
+        }
+        let audit = try home.reel(["audit", "verify"])
+        #expect(audit.status == 0, "\(audit.stderr)")
+    }
+}

@@ -1,0 +1,167 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ReelTestSupport
+import Testing
+
+/// A `reel serve` child process on a free port of loopback, over a test's data directory,
+/// stopped when the value goes away; and requests to it over real HTTP (AsyncHTTPClient), as
+/// an app makes them.
+final class ServiceProcess: @unchecked Sendable {
+    let process = Process()
+    /// `http://127.0.0.1:PORT`.
+    let url: String
+    let log: String
+    let home: CatalogCommandTests.Home
+    static let operatorToken = "operator-token-0123456789abcdef"
+
+    /// Starts `reel serve --listen 127.0.0.1:0` with `home`'s data, config and environment (plus
+    /// `environment`), and reads its address from the line it prints.
+    init(_ home: CatalogCommandTests.Home, environment extra: [String: String] = [:], arguments: [String] = []) throws {
+        self.home = home
+        log = temporaryDirectory("serve") + "/stderr"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        var env = ProcessInfo.processInfo.environment.filter { !CatalogCommandTests.Home.inherited.contains($0.key) }
+        env["REEL_DATA_DIR"] = home.data
+        env["XDG_CONFIG_HOME"] = home.config
+        env["REEL_OPERATOR_TOKEN"] = Self.operatorToken
+        for (k, v) in home.environment { env[k] = v }
+        for (k, v) in extra { env[k] = v }
+        process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
+        process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let process = process
+        let started = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            if started.wait(timeout: .now() + 60) == .timedOut, process.isRunning { process.terminate() }
+        }
+        defer { started.signal() }
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("listening on http") else {
+            process.terminate()
+            process.waitUntilExit()
+            throw FakeTMDbProcess.StartFailure(message: "reel serve printed '\(text)'; stderr: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+        }
+        url = String(text.dropFirst("listening on ".count))
+    }
+
+    deinit { _ = stop() }
+
+    /// SIGTERM (or `signal`), then SIGKILL after `patience` seconds; the exit status.
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM, patience: Double = 15) -> Int32 {
+        guard process.isRunning else { return process.terminationStatus }
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(patience)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// What the service logged (one JSON object per line).
+    var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    /// A new account token for `user` (`reel token create`).
+    func token(for user: String) throws -> String {
+        let out = try home.reel(["token", "create", "--user", user, "--json"])
+        #expect(out.status == 0, "token create: \(out.stderr)")
+        return try Harness.json(out.stdout)["token"] as? String ?? ""
+    }
+
+    struct Answer {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: [UInt8]
+        var text: String { String(decoding: body, as: UTF8.self) }
+        func json() throws -> [String: Any] { try Harness.json(text) }
+        func header(_ name: String) -> String? { headers.first(name: name) }
+    }
+
+    static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(60))))
+
+    /// One request; `token` as a bearer, `json` as the body (or `body` with `contentType`).
+    func request(
+        _ method: HTTPMethod, _ path: String, token: String? = nil, json: Any? = nil, body: [UInt8]? = nil,
+        contentType: String? = nil, headers extra: [String: String] = [:]
+    ) async throws -> Answer {
+        var request = HTTPClientRequest(url: url + path)
+        request.method = method
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        for (name, value) in extra { request.headers.add(name: name, value: value) }
+        if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
+        } else if let body {
+            request.headers.add(name: "Content-Type", value: contentType ?? "application/octet-stream")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await Self.client.execute(request, timeout: .seconds(60))
+        var bytes: [UInt8] = []
+        for try await buffer in response.body { bytes += Array(buffer.readableBytesView) }
+        return Answer(status: Int(response.status.code), headers: response.headers, body: bytes)
+    }
+
+    /// Server-Sent Events from `path` until `until` says stop (or `timeout`): each event's id,
+    /// type and data. The connection is dropped when it returns.
+    func events(
+        _ path: String, token: String, lastEventID: String? = nil, timeout: Double = 20, until: ([ServerSentEvent]) -> Bool
+    ) async throws -> [ServerSentEvent] {
+        var request = HTTPClientRequest(url: url + path)
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        request.headers.add(name: "Accept", value: "text/event-stream")
+        if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        let response = try await Self.client.execute(request, timeout: .seconds(Int64(timeout)))
+        #expect(response.status == .ok, "\(path): \(response.status)")
+        var text = ""
+        var events: [ServerSentEvent] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        for try await buffer in response.body {
+            text += String(buffer: buffer)
+            while let end = text.range(of: "\n\n") {
+                let block = String(text[..<end.lowerBound])
+                text.removeSubrange(..<end.upperBound)
+                if let event = ServerSentEvent(block) { events.append(event) }
+            }
+            if until(events) || Date() > deadline { break }
+        }
+        return events
+    }
+}
+
+/// One event of a `text/event-stream`.
+struct ServerSentEvent: Equatable {
+    var id: String?
+    var event: String?
+    var data = ""
+
+    init?(_ block: String) {
+        var any = false
+        for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix(":") { continue }
+            let (field, value) = line.firstIndex(of: ":").map { (String(line[..<$0]), String(line[line.index(after: $0)...]).drop { $0 == " " }) }
+                ?? (String(line), "")
+            switch field {
+            case "id": id = String(value); any = true
+            case "event": event = String(value); any = true
+            case "data": data += (data.isEmpty ? "" : "\n") + value; any = true
+            default: break
+            }
+        }
+        if !any { return nil }
+    }
+
+    func json() throws -> [String: Any] { try Harness.json(data) }
+}

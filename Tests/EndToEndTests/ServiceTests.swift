@@ -1,0 +1,225 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// `reel serve` over real HTTP, as apps and operators meet it: the built binary on a free port
+/// of loopback with its own data directory and a `fake-tmdb` behind it, called with
+/// AsyncHTTPClient.
+@Suite(.serialized) struct ServiceTests {
+    /// A service over a new data directory, with the fake TMDb behind it.
+    static func service(environment: [String: String] = [:]) throws -> (ServiceProcess, FakeTMDbProcess) {
+        let tmdb = try FakeTMDbProcess()
+        return (try ServiceProcess(CatalogCommandTests.Home(server: tmdb), environment: environment), tmdb)
+    }
+
+    @Test func healthReadyAndTheContractAreServedWithoutAToken() async throws {
+        let (service, _) = try Self.service()
+        #expect(try await service.request(.GET, "/health").json()["status"] as? String == "ok")
+        #expect(try await service.request(.GET, "/ready").status == 200)
+        let document = try await service.request(.GET, "/openapi.json")
+        #expect(document.status == 200)
+        #expect(try document.json()["openapi"] as? String == "3.1.0")
+        let health = try await service.request(.GET, "/health")
+        #expect(health.header("X-Request-Id")?.isEmpty == false)
+    }
+
+    @Test func noTokenABadOneAndARevokedOneAre401WithAChallenge() async throws {
+        let (service, _) = try Self.service()
+        let token = try service.token(for: "ana")
+        for bad in [nil, "reel_" + String(repeating: "A", count: 43), "not a token", String(token.dropLast()) + "x"] {
+            let answer = try await service.request(.GET, "/v1/saved", token: bad)
+            #expect(answer.status == 401, "\(String(describing: bad)): \(answer.text)")
+            #expect(answer.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+            #expect(answer.header("Content-Type") == "application/problem+json")
+            #expect(try answer.json()["kind"] as? String == "unauthorized")
+        }
+        #expect(try await service.request(.GET, "/v1/saved", token: token).status == 200)
+        let list = try service.home.reel(["token", "list", "--json"])
+        let id = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])?.first?["id"] as? String ?? ""
+        #expect(try service.home.reel(["token", "revoke", id]).status == 0)
+        #expect(try await service.request(.GET, "/v1/saved", token: token).status == 401, "a token revoked by another process")
+        #expect(!service.logText.contains(token), "the token reached the log")
+    }
+
+    @Test func aTokenReachesItsOwnAccountOnly() async throws {
+        let (service, _) = try Self.service()
+        let ana = try service.token(for: "ana")
+        let ben = try service.token(for: "ben")
+        #expect(try await service.request(.POST, "/v1/favorites", token: ana, json: ["mediaType": "movie", "id": 550]).status == 201)
+        let bens = try await service.request(.GET, "/v1/saved", token: ben).json()
+        #expect(bens["user"] as? String == "ben")
+        #expect((bens["items"] as? [Any])?.isEmpty == true)
+        // Removing "the same" title as ben changes ben's list only.
+        let removed = try await service.request(.DELETE, "/v1/favorites/movie/550", token: ben).json()
+        #expect(removed["changed"] as? Bool == false)
+        let anas = try await service.request(.GET, "/v1/saved", token: ana).json()
+        #expect((anas["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550])
+        // Operator routes are not an account's.
+        #expect(try await service.request(.GET, "/v1/admin/accounts", token: ana).status == 401)
+    }
+
+    @Test func aRetriedAddWithItsIdempotencyKeyAppendsOnce() async throws {
+        let (service, _) = try Self.service()
+        let token = try service.token(for: "ana")
+        let key = ["Idempotency-Key": "add-550-first"]
+        let first = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550], headers: key)
+        #expect(first.status == 201, "\(first.text)")
+        _ = try await service.request(.DELETE, "/v1/favorites/movie/550", token: token)
+        let retry = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550], headers: key)
+        #expect(retry.status == 201, "a retry answers as the original did: \(retry.text)")
+        #expect(try retry.json()["replayed"] as? Bool == true)
+        let positions = { (answer: ServiceProcess.Answer) throws -> [Int] in
+            (try answer.json()["appended"] as? [[String: Any]] ?? []).compactMap { $0["position"] as? Int }
+        }
+        #expect(try positions(retry) == positions(first))
+        let saved = try await service.request(.GET, "/v1/saved", token: token).json()
+        #expect((saved["items"] as? [Any])?.isEmpty == true, "the retry of an add after a remove must not add again")
+        let history = try await service.request(.GET, "/v1/history", token: token).json()
+        #expect((history["events"] as? [[String: Any]])?.map { $0["type"] as? String } == ["account-opened", "favorite-added", "favorite-removed"])
+    }
+
+    @Test func theSavedListIsHydratedFilteredSortedAndReadAsOfAPoint() async throws {
+        let (service, _) = try Self.service()
+        let token = try service.token(for: "ana")
+        for (type, id) in [("movie", 550), ("movie", 603), ("tv", 1399)] {
+            #expect(try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": type, "id": id]).status == 201)
+        }
+        let all = try await service.request(.GET, "/v1/saved", token: token).json()
+        let items = all["items"] as? [[String: Any]] ?? []
+        #expect(items.map { $0["id"] as? Int } == [550, 603, 1399])
+        #expect((items.first?["title"] as? [String: Any])?["title"] as? String == "Fight Club")
+        let movies = try await service.request(.GET, "/v1/saved?type=movie&sort=title", token: token).json()
+        #expect((movies["items"] as? [[String: Any]])?.compactMap { ($0["title"] as? [String: Any])?["title"] as? String } == ["Fight Club", "The Matrix"])
+        let past = try await service.request(.GET, "/v1/saved?asOf=v2", token: token).json()
+        #expect((past["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550])
+        let bad = try await service.request(.GET, "/v1/saved?sort=loudness", token: token)
+        #expect(bad.status == 400)
+        #expect(try bad.json()["kind"] as? String == "usage")
+    }
+
+    @Test func settingsNameLanguageAndPhotoWithTheCommandsLimits() async throws {
+        let (service, _) = try Self.service()
+        let token = try service.token(for: "ana")
+        #expect(try await service.request(.PUT, "/v1/settings/name", token: token, json: ["name": "Ana María"]).status == 200)
+        #expect(try await service.request(.PUT, "/v1/settings/language", token: token, json: ["language": "fr"]).status == 200)
+        let photo = try await service.request(.PUT, "/v1/settings/photo", token: token, body: LedgerCommandTests.png, contentType: "image/png")
+        #expect(photo.status == 200, "\(photo.text)")
+        let settings = try await service.request(.GET, "/v1/settings", token: token).json()
+        #expect(settings["name"] as? String == "Ana María")
+        #expect(settings["language"] as? String == "fr")
+        #expect((settings["photo"] as? [String: Any])?["contentType"] as? String == "image/png")
+        let notAPhoto = try await service.request(.PUT, "/v1/settings/photo", token: token, body: Array("hello".utf8), contentType: "image/png")
+        #expect(notAPhoto.status == 400)
+        let huge = try await service.request(.PUT, "/v1/settings/photo", token: token, body: [UInt8](repeating: 0xFF, count: 5_000_001), contentType: "image/jpeg")
+        #expect(huge.status == 413, "\(huge.text)")
+        let badLanguage = try await service.request(.PUT, "/v1/settings/language", token: token, json: ["language": "xx-!!"])
+        #expect(badLanguage.status == 400)
+        let log = service.logText
+        #expect(!log.contains("Ana María") && !log.contains(token), "a name or token in the log")
+    }
+
+    @Test func exportIsStreamedAndImportRestoresIt() async throws {
+        let (service, _) = try Self.service()
+        let ana = try service.token(for: "ana")
+        _ = try await service.request(.POST, "/v1/favorites", token: ana, json: ["mediaType": "movie", "id": 550])
+        let export = try await service.request(.GET, "/v1/export", token: ana)
+        #expect(export.status == 200)
+        #expect(export.header("Content-Disposition")?.contains("attachment") == true)
+        let file = temporaryDirectory("served-export") + "/ana.json"
+        try Data(export.body).write(to: URL(fileURLWithPath: file))
+        #expect(try service.home.reel(["account", "verify-export", file]).status == 0, "the served export verifies")
+        let csv = try await service.request(.GET, "/v1/export?format=letterboxd", token: ana)
+        #expect(csv.text.contains("550"))
+
+        let ben = try service.token(for: "ben")
+        let list = "tmdbID,Title\n603,The Matrix\n"
+        let imported = try await service.request(.POST, "/v1/import?format=letterboxd", token: ben, body: Array(list.utf8), contentType: "text/csv")
+        #expect(imported.status == 200, "\(imported.text)")
+        let bens = try await service.request(.GET, "/v1/saved", token: ben).json()
+        #expect((bens["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [603])
+    }
+
+    @Test func deletingTheAccountShredsItAndEndsItsToken() async throws {
+        let (service, _) = try Self.service()
+        let token = try service.token(for: "ana")
+        _ = try await service.request(.PUT, "/v1/settings/name", token: token, json: ["name": "Ana"])
+        let deleted = try await service.request(.DELETE, "/v1/account", token: token)
+        #expect(deleted.status == 200, "\(deleted.text)")
+        #expect(try await service.request(.GET, "/v1/saved", token: token).status == 401)
+        let audit = try service.home.reel(["audit", "verify"])
+        #expect(audit.status == 0, "the chain verifies after deletion: \(audit.stderr)")
+    }
+
+    @Test func eventsStreamLiveIncludingTheShellsAndResumeWithNothingMissedOrRepeated() async throws {
+        let (service, _) = try Self.service()
+        let token = try service.token(for: "ana")
+        _ = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550])
+        async let firstSeen = service.events("/v1/events", token: token) { $0.count >= 4 }
+        try await Task.sleep(for: .milliseconds(500))
+        _ = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 603])
+        // A change made from the shell, by another process on the same data directory.
+        #expect(try service.home.reel(["fav", "add", "movie", "13", "--user", "ana"]).status == 0)
+        let first = try await firstSeen
+        #expect(first.map(\.id) == ["1", "2", "3", "4"], "\(first)")
+        #expect(first.map(\.event) == ["account-opened", "favorite-added", "favorite-added", "favorite-added"])
+        #expect(try first[3].json()["payload"] as? [String: Any] != nil)
+
+        // Dropped after 2: resumes at 3 with nothing missed or repeated, then live again.
+        _ = try await service.request(.DELETE, "/v1/favorites/movie/550", token: token)
+        async let resumed = service.events("/v1/events", token: token, lastEventID: "2") { $0.count >= 4 }
+        try await Task.sleep(for: .milliseconds(500))
+        _ = try await service.request(.PUT, "/v1/settings/language", token: token, json: ["language": "de"])
+        let rest = try await resumed
+        #expect(rest.map(\.id) == ["3", "4", "5", "6"], "\(rest)")
+        #expect(rest.last?.event == "language-switched")
+    }
+
+    @Test func operatorsListAccountsVerifyAndRebuildWithProgress() async throws {
+        let (service, _) = try Self.service()
+        let token = try service.token(for: "ana")
+        _ = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550])
+        let op = ServiceProcess.operatorToken
+        #expect(try await service.request(.GET, "/v1/admin/accounts").status == 401)
+        let accounts = try await service.request(.GET, "/v1/admin/accounts", token: op).json()
+        #expect((accounts["accounts"] as? [[String: Any]])?.map { $0["user"] as? String } == ["ana"])
+        let tokens = try await service.request(.GET, "/v1/admin/tokens", token: op)
+        #expect(tokens.status == 200)
+        #expect(!tokens.text.contains(token), "the operator sees token ids, never secrets")
+        let verify = try await service.request(.POST, "/v1/admin/audit/verify", token: op).json()
+        #expect(verify["intact"] as? Bool == true)
+        #expect(verify["eventsChecked"] as? Int == 2)
+        var request = [String: String]()
+        request["Accept"] = "text/event-stream"
+        let rebuild = try await service.request(.POST, "/v1/admin/projections/rebuild", token: op, headers: request)
+        let events = rebuild.text.components(separatedBy: "\n\n").compactMap(ServerSentEvent.init)
+        #expect(events.contains { $0.event == "progress" })
+        #expect(events.last?.event == "result", "\(rebuild.text)")
+        let metrics = try await service.request(.GET, "/metrics", token: op)
+        #expect(metrics.text.contains("reel_http_requests_total"))
+        #expect(try await service.request(.GET, "/metrics").status == 401)
+    }
+
+    @Test func operatorRoutesAreOffWithoutAnOperatorToken() async throws {
+        let (service, _) = try Self.service(environment: ["REEL_OPERATOR_TOKEN": ""])
+        #expect(try await service.request(.GET, "/v1/admin/accounts", token: ServiceProcess.operatorToken).status == 404)
+    }
+
+    @Test func badRequestsAreProblemsWithTheCommandsKinds() async throws {
+        let (service, _) = try Self.service()
+        let token = try service.token(for: "ana")
+        let notJSON = try await service.request(.POST, "/v1/favorites", token: token, body: Array("{oops".utf8), contentType: "application/json")
+        #expect(notJSON.status == 400)
+        let deep = String(repeating: "[", count: 50) + String(repeating: "]", count: 50)
+        let tooDeep = try await service.request(.POST, "/v1/favorites", token: token, body: Array(deep.utf8), contentType: "application/json")
+        #expect(tooDeep.status == 400)
+        #expect(try tooDeep.json()["detail"] as? String == "the JSON body is nested deeper than 8 levels")
+        let big = try await service.request(.POST, "/v1/favorites", token: token, body: [UInt8](repeating: 0x20, count: 70_000), contentType: "application/json")
+        #expect(big.status == 413)
+        let unknown = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 999_999_999])
+        #expect(unknown.status == 404, "\(unknown.text)")
+        #expect(try unknown.json()["kind"] as? String == "notFound")
+        let nowhere = try await service.request(.GET, "/v2/nothing")
+        #expect(nowhere.status == 404)
+        #expect(nowhere.header("Content-Type") == "application/problem+json")
+    }
+}
