@@ -76,8 +76,7 @@ import Testing
     @Test func sigtermUnderLoadKeepsEveryAcknowledgedAppendAndExitsCleanly() async throws {
         let home = CatalogCommandTests.Home()
         let service = try ServiceProcess(home)
-        var tokens: [String] = []
-        for user in 0..<8 { tokens.append(try service.token(for: "user\(user)")) }
+        let tokens = try (0..<8).map { try service.token(for: "user\($0)") }
         let acknowledged = try await withThrowingTaskGroup(of: [(Int, Int)].self) { group in
             for client in 0..<64 {
                 group.addTask {
