@@ -12,14 +12,14 @@ import Testing
 
     static let system: Set<String> = ["Foundation", "Glibc", "Synchronization", "Dispatch"]
 
-    /// The command line imports the core, the terminal app (a face of its own, which `reel ui`
-    /// hands over to), ArgumentParser, and TerminalGraphics (pictures drawn on the terminal, a
-    /// face's rendering like its tables).
+    /// The command line imports the core, the terminal app and the service (faces of their own,
+    /// which `reel ui` and `reel serve` hand over to), ArgumentParser, and TerminalGraphics
+    /// (pictures drawn on the terminal, a face's rendering like its tables).
     @Test func theCommandLineImportsOnlyTheCoreTheTerminalAppAndArgumentParser() throws {
         for (file, text) in try Self.sources("ReelCLI") {
             for module in Self.imports(text) {
                 #expect(
-                    ["Reel", "ReelApp", "ArgumentParser", "TerminalGraphics"].contains(module) || Self.system.contains(module),
+                    ["Reel", "ReelApp", "ReelService", "ArgumentParser", "TerminalGraphics"].contains(module) || Self.system.contains(module),
                     "\(file) imports \(module)")
             }
         }
@@ -34,6 +34,20 @@ import Testing
                 #expect(
                     ["Reel", "CNcursesW", "TerminalGraphics"].contains(module) || toml || Self.system.contains(module),
                     "\(file) imports \(module)")
+            }
+        }
+    }
+
+    /// The service is a front end: the core and the HTTP stack (Hummingbird, its types, NIO for
+    /// the slow-client guard, TLS), logs, metrics and lifecycle; nothing below the core.
+    @Test func theServiceImportsOnlyTheCoreAndItsHTTPStack() throws {
+        let http: Set<String> = [
+            "Hummingbird", "HummingbirdCore", "HummingbirdTLS", "HTTPTypes", "NIOCore", "NIOHTTPTypes", "NIOSSL", "Logging", "Metrics",
+            "Prometheus", "ServiceLifecycle", "UnixSignals", "Crypto",
+        ]
+        for (file, text) in try Self.sources("ReelService") {
+            for module in Self.imports(text) {
+                #expect(module == "Reel" || http.contains(module) || Self.system.contains(module), "\(file) imports \(module)")
             }
         }
     }
