@@ -164,6 +164,8 @@ let package = Package(
             dependencies: [
                 "Reel", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb", "Pictures", "TerminalGraphics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The service benchmark's baseline: a plain route on the same HTTP stack.
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         // The store boundary's contract, written once: every store's tests run it (EventStoreContract).

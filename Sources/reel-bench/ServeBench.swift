@@ -1,0 +1,129 @@
+import ArgumentParser
+import Catalog
+import FakeTMDb
+import Foundation
+import Hummingbird
+import Reel
+
+/// The benchmark of issue 23: `reel serve` under `wrk` on loopback, side by side in one run with
+/// a plain Hummingbird route returning a fixed body (the baseline: what the HTTP stack alone
+/// does on this machine). Appends (fsync'd, group-committed) from 64 connections over 64
+/// accounts; the saved list of 100 titles from a warm cache; and the server's memory with
+/// 1,000 event streams open.
+struct ServeBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Benchmark `reel serve` with wrk: appends, the saved list, a plain route, memory with open event streams.")
+
+    @Option(help: "Seconds per wrk run.") var seconds = 30
+    @Option(help: "Connections per wrk run.") var connections = 64
+    @Option(help: "Event streams held open for the memory figure.") var streams = 1_000
+    @Flag(help: "Small sizes: a smoke test of the harness, not a measurement.") var quick = false
+
+    func run() async throws {
+        let seconds = quick ? 2 : self.seconds
+        let streams = quick ? 20 : self.streams
+        let reel = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("reel").path
+        guard FileManager.default.isExecutableFile(atPath: reel) else { throw BenchmarkError("no reel binary beside reel-bench: \(reel)") }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-bench-serve-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var table = Table(columns: ["run", "requests/s", "p50 ms", "p99 ms", "non-2xx", "vs baseline"])
+
+        note("the baseline: a plain Hummingbird route, \(connections) connections, \(seconds) s")
+        let baseline = try await Self.baseline(connections: connections, seconds: seconds)
+        table.row(Self.row("plain Hummingbird route (baseline)", baseline, baseline))
+
+        note("POST /v1/favorites over 64 accounts (sample catalog), \(connections) connections, \(seconds) s")
+        let appends = try Self.service(reel, root + "/appends", extra: [:])
+        let appendTokens = try (0..<64).map { try Self.token(reel, root + "/appends", "bench\($0)") }
+        let post = try WrkRun.run(appends.url, connections: connections, seconds: seconds, script: Self.postScript(appendTokens))
+        table.row(Self.row("POST /v1/favorites (fsync'd)", post, baseline))
+        let health = try WrkRun.run(appends.url + "/health", connections: connections, seconds: seconds)
+        table.row(Self.row("GET /health (reel serve's middleware)", health, baseline))
+
+        note("memory with \(streams) event streams open")
+        let before = appends.memory()
+        let sockets = try appends.openEventStreams(streams, tokens: appendTokens)
+        try await Task.sleep(for: .seconds(1))
+        let held = appends.memory()
+        for fd in sockets { close(fd) }
+        _ = appends.stop()
+
+        note("GET /v1/saved of 100 titles from a warm cache (fake TMDb behind), \(connections) connections, \(seconds) s")
+        var options = FakeTMDbServer.Options()
+        options.syntheticMovies = 100
+        let tmdb = try await FakeTMDbServer.start(options: options)
+        let readsDir = root + "/reads"
+        let environment = ["TMDB_API_TOKEN": "bench-token", "REEL_TMDB_BASE_URL": tmdb.baseURL, "REEL_TMDB_RATE": "100000"]
+        let service = try AccountService.open(at: readsDir)
+        _ = try service.execute(.addFavorites(try (1...100).map { try MediaKey(.movie, Int64(SampleCatalog.syntheticBase + $0)) }), for: try AccountHandle("reader"))
+        let readToken = try Self.token(reel, readsDir, "reader")
+        let reads = try Self.service(reel, readsDir, extra: environment)
+        _ = Spawn.status(["/usr/bin/curl", "-s", "-o", "/dev/null", "-H", "Authorization: Bearer \(readToken)", reads.url + "/v1/saved"], environment: [:])
+        let get = try WrkRun.run(reads.url + "/v1/saved", connections: connections, seconds: seconds, script: Self.headerScript(readToken))
+        table.row(Self.row("GET /v1/saved (100 titles, warm)", get, baseline))
+        _ = reads.stop()
+        try await tmdb.stop()
+
+        table.print()
+        print(String(format: "memory of reel serve: %.1f MiB resident before, %.1f MiB with %d event streams open (%.1f KiB each); peak %.1f MiB",
+                     before.resident, held.resident, streams, (held.resident - before.resident) * 1024 / Double(max(1, streams)), held.peak))
+        print("targets: POST ≥ 5,000/s with p99 ≤ 50 ms; GET saved ≥ 10,000/s with p99 ≤ 20 ms (2 cores shared by wrk and the server)")
+    }
+
+    static func row(_ name: String, _ run: WrkRun, _ baseline: WrkRun) -> [String] {
+        [name, String(format: "%.0f", run.requestsPerSecond), String(format: "%.2f", run.p50), String(format: "%.2f", run.p99), String(run.errors),
+         String(format: "%.2f×", run.requestsPerSecond / baseline.requestsPerSecond)]
+    }
+
+    static func service(_ reel: String, _ data: String, extra: [String: String]) throws -> ServedProcess {
+        var environment = ["REEL_DATA_DIR": data, "XDG_CONFIG_HOME": data + "/config", "REEL_SERVE_RATE": "1000000", "REEL_SERVE_BURST": "1000000",
+                           "REEL_SERVE_STREAMS": "100000", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        for (key, value) in extra { environment[key] = value }
+        return try ServedProcess(reel: reel, environment: environment)
+    }
+
+    static func token(_ reel: String, _ data: String, _ user: String) throws -> String {
+        let (status, out) = Spawn.output([reel, "token", "create", "--user", user, "--json", "--data-dir", data], environment: ["XDG_CONFIG_HOME": data + "/config"])
+        guard status == 0, let document = try? JSONValue(parsing: Array(out.utf8)), let token = document["token"]?.stringValue else {
+            throw BenchmarkError("reel token create failed (exit \(status)): \(out)")
+        }
+        return token
+    }
+
+    /// Each request a new favorite (a distinct id per thread and request) of one of the accounts.
+    static func postScript(_ tokens: [String]) -> String {
+        """
+        local tokens = {\(tokens.map { "\"\($0)\"" }.joined(separator: ","))}
+        local threads = 0
+        function setup(thread) threads = threads + 1; thread:set("tid", threads) end
+        local counter = 0
+        request = function()
+          counter = counter + 1
+          local n = tid * 1000000 + counter
+          local headers = {["Authorization"] = "Bearer " .. tokens[(counter % #tokens) + 1], ["Content-Type"] = "application/json"}
+          return wrk.format("POST", "/v1/favorites", headers, '{"mediaType":"movie","id":' .. n .. '}')
+        end
+        """
+    }
+
+    static func headerScript(_ token: String) -> String {
+        "wrk.headers[\"Authorization\"] = \"Bearer \(token)\"\n"
+    }
+
+    /// A plain Hummingbird route in this process, under the same wrk run.
+    static func baseline(connections: Int, seconds: Int) async throws -> WrkRun {
+        let router = Router()
+        router.get("/") { _, _ in "ok\n" }
+        let (address, stream) = AsyncStream<Int>.makeStream()
+        let app = Hummingbird.Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in stream.yield(channel.localAddress?.port ?? 0) })
+        let task = Task { try await app.run() }
+        var port = 0
+        for await bound in address { port = bound; break }
+        defer { task.cancel() }
+        return try WrkRun.run("http://127.0.0.1:\(port)/", connections: connections, seconds: seconds)
+    }
+
+    private func note(_ text: String) { try? FileHandle.standardError.write(contentsOf: Data("… \(text)\n".utf8)) }
+}
