@@ -131,6 +131,18 @@ import Glibc
         #expect(try server.tokens(of: nil).map(\.id) == [issued.token.id, made.token.id])
     }
 
+    /// A service started on an empty data directory found no ledger then; the tokens made since
+    /// (with the ledger they opened) are listed and revoked all the same.
+    @Test func tokensMadeAfterThisProcessFoundNoLedgerAreListed() throws {
+        let directory = temporaryDirectory()
+        let server = Self.application(in: directory)
+        #expect(try server.account(ann).isUnopened)
+        let made = try Self.application(in: directory).createToken(for: ann)
+        #expect(try server.authenticate(bearer: made.secret) == made.token)
+        #expect(try server.tokens(of: nil) == [made.token])
+        #expect(try server.revokeToken(made.token.id).isRevoked)
+    }
+
     @Test func theSecretIsInNoFileAndTheHandleInNoneInTheClear() throws {
         let directory = temporaryDirectory()
         let app = Self.application(in: directory)

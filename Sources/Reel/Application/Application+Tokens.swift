@@ -33,7 +33,7 @@ extension Application {
         try Self.checkDataDirectory(configuration.dataDirectory)
         guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false) else { return [] }
         let records = try store.all()
-        guard !records.isEmpty, let ledger = try existingLedger() else { return [] }
+        guard !records.isEmpty, let ledger = try ledgerOfTokens() else { return [] }
         if let handle {
             guard let stream = try ledger.openStream(of: handle) else { return [] }
             return records.filter { $0.stream == stream }.map { $0.token(handle) }
@@ -57,7 +57,7 @@ extension Application {
         }
         guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false),
             let revoked = try store.revoke(id: id, at: Self.microsecondsNow()),
-            let handle = try existingLedger()?.openHandles(of: [revoked.stream])[revoked.stream]
+            let handle = try ledgerOfTokens()?.openHandles(of: [revoked.stream])[revoked.stream]
         else {
             throw Failure(.notFound, "there is no token '\(id)'")
         }
@@ -88,6 +88,15 @@ extension Application {
     func removeTokens(of streams: Set<StreamID>) throws {
         guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false) else { return }
         for stream in streams { try store.removeAll(of: stream) }
+    }
+
+    /// The ledger the tokens' accounts are in. A token is made only once its account is open,
+    /// so there is one even when this process found none before (a service started on an empty
+    /// data directory, before the first `reel token create`).
+    private func ledgerOfTokens() throws -> AccountService? {
+        if let ledger = try existingLedger() { return ledger }
+        forgetMissingLedger()
+        return try existingLedger()
     }
 
     static func microsecondsNow() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
