@@ -143,6 +143,23 @@ import Glibc
         #expect(try server.revokeToken(made.token.id).isRevoked)
     }
 
+    /// An operator ends every token by removing `tokens/`: a process that has the store open sees
+    /// it gone at its next check, and the store made afresh after it.
+    @Test func removingTheStoreEndsEveryTokenAtTheNextCheck() throws {
+        let directory = temporaryDirectory()
+        let server = Self.application(in: directory)
+        let old = try server.createToken(for: ann)
+        #expect(try server.authenticate(bearer: old.secret) == old.token)
+        try FileManager.default.removeItem(atPath: directory + "/tokens")
+        #expect(try server.authenticate(bearer: old.secret) == nil)
+        #expect(try server.tokens(of: nil) == [])
+        let fresh = try Self.application(in: directory).createToken(for: ann)
+        #expect(!fresh.openedAccount)
+        #expect(try server.authenticate(bearer: fresh.secret) == fresh.token)
+        #expect(try server.authenticate(bearer: old.secret) == nil)
+        #expect(try server.tokens(of: ann) == [fresh.token])
+    }
+
     @Test func theSecretIsInNoFileAndTheHandleInNoneInTheClear() throws {
         let directory = temporaryDirectory()
         let app = Self.application(in: directory)
