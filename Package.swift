@@ -90,9 +90,10 @@ let package = Package(
         // The domain: pure Swift, no storage and no network.
         .target(name: "Ledger", dependencies: ["Failures", "JSONKit"], swiftSettings: hygiene),
         // Application services: the domain wired to the log, projections in the store, and
-        // hydration (ledger items filled in with catalog details).
+        // hydration (ledger items filled in with catalog details). LMDB for the account tokens'
+        // own small environment (Tokens/TokenStore), as Catalog has its caches'.
         .target(
-            name: "Reel", dependencies: ["Failures", "Files", "JSONKit", "Ledger", "EventLog", "Catalog", "Pictures", .product(name: "Crypto", package: "swift-crypto")],
+            name: "Reel", dependencies: ["Failures", "Files", "JSONKit", "Ledger", "EventLog", "Catalog", "LMDB", "Pictures", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: hygiene),
         // TMDb: models, the polite HTTP client, its LMDB response cache, and the bundled sample catalog.
         .target(

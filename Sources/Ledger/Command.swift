@@ -9,4 +9,7 @@ public enum Command: Sendable, Hashable {
     case removePhoto
     case switchLanguage(LanguageTag)
     case deleteAccount
+    /// Opens the account when the handle has none (a token is issued for it before it made any
+    /// change); an open account is left as it is.
+    case openAccount
 }

@@ -2,7 +2,7 @@
 ///
 /// Idempotent: adding what is saved, removing what is not, or setting what is already set appends
 /// nothing and says so. The first command that changes something for a new handle opens the
-/// account; a deleted account accepts nothing.
+/// account (`openAccount` does only that); a deleted account accepts nothing.
 public enum Decider {
     /// `state` is `nil` when the handle has no open account.
     public static func decide(_ command: Command, for handle: AccountHandle, state: AccountState?) throws(DomainError) -> Decision {
@@ -77,9 +77,12 @@ public enum Decider {
                 events.append(.accountDeleted)
                 outcomes.append(.accountDeleted(handle))
             }
+        case .openAccount:
+            // A new handle: the opening below is the whole decision.
+            if state != nil { outcomes.append(.accountExists(handle)) }
         }
 
-        if state == nil, !events.isEmpty {
+        if state == nil, !events.isEmpty || command == .openAccount {
             events.insert(.accountOpened(handle), at: 0)
             outcomes.insert(.accountOpened(handle), at: 0)
         }

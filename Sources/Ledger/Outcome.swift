@@ -16,6 +16,8 @@ public enum Outcome: Sendable, Hashable {
     case languageUnchanged(LanguageTag)
     case accountDeleted(AccountHandle)
     case noAccount(AccountHandle)
+    /// `openAccount` for a handle whose account is open already.
+    case accountExists(AccountHandle)
 
     /// Whether this outcome appended an event.
     public var changed: Bool {
@@ -45,6 +47,7 @@ public enum Outcome: Sendable, Hashable {
         case .languageUnchanged: "language-unchanged"
         case .accountDeleted: "account-deleted"
         case .noAccount: "no-account"
+        case .accountExists: "account-exists"
         }
     }
 
@@ -65,6 +68,7 @@ public enum Outcome: Sendable, Hashable {
         case .languageUnchanged(let tag): "the language is already \(tag); nothing to do"
         case .accountDeleted(let handle): "deleted the account '\(handle)'"
         case .noAccount(let handle): "there is no account '\(handle)'; nothing to do"
+        case .accountExists(let handle): "the account '\(handle)' is open already; nothing to do"
         }
     }
 

@@ -11,7 +11,7 @@ struct CommandOptions<Scope: OptionScope>: ParsableArguments {
     var dataDir: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "The account to act on (env REEL_USER; default 'default').", valueName: "handle", visibility: Scope.usesAccount ? .default : .hidden))
+        Scope.accountHelp, valueName: "handle", visibility: Scope.usesAccount ? .default : .hidden))
     var user: String?
 
     @Flag(name: .long, help: "Print one JSON document instead of text.")

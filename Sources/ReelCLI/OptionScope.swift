@@ -10,10 +10,13 @@ protocol OptionScope {
     static var printsTimes: Bool { get }
     /// Whether the command reads or writes the data directory, so that `--data-dir` is in its help.
     static var usesDataDirectory: Bool { get }
+    /// `--user`'s help, where the command takes it.
+    static var accountHelp: String { get }
 }
 
 extension OptionScope {
     static var dataDirectoryHelp: String { "Where the ledger lives (env REEL_DATA_DIR; default $XDG_DATA_HOME/reel)." }
+    static var accountHelp: String { "The account to act on (env REEL_USER; default 'default')." }
     static var printsTimes: Bool { false }
     static var usesDataDirectory: Bool { true }
 }
@@ -25,6 +28,7 @@ enum PrintingTimes<Base: OptionScope>: OptionScope {
     static var dataDirectoryHelp: String { Base.dataDirectoryHelp }
     static var printsTimes: Bool { true }
     static var usesDataDirectory: Bool { Base.usesDataDirectory }
+    static var accountHelp: String { Base.accountHelp }
 }
 
 enum AccountAndCatalog: OptionScope {
@@ -60,4 +64,12 @@ enum CredentialsOnly: OptionScope {
     static let usesAccount = false
     static let usesCatalog = false
     static let usesDataDirectory = false
+}
+
+/// `token list`: every account's tokens, or with `--user` one account's (`REEL_USER`, which a
+/// shell may set for every command, does not narrow an operator's list).
+enum TokenListing: OptionScope {
+    static let usesAccount = true
+    static let usesCatalog = false
+    static let accountHelp = "List only this account's tokens (default: every account's; REEL_USER is not read)."
 }

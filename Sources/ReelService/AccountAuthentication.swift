@@ -17,7 +17,9 @@ struct AccountAuthentication: RouterMiddleware {
         guard let secret = Self.bearer(request.headers[.authorization]) else {
             throw Problem.unauthorized("a bearer token is required: Authorization: Bearer <token from `reel token create`>")
         }
-        guard let token = try application.authenticate(bearer: secret) else {
+        // A token is its account's: an account deleted and opened again under the same handle is
+        // another account, which an old token must not reach.
+        guard let token = try application.authenticate(bearer: secret), (try? application.account(token.handle).stream) == token.stream else {
             throw Problem.unauthorized("the bearer token is not valid (unknown, revoked, or its account deleted)")
         }
         try limiter.admit(token.id)

@@ -25,7 +25,8 @@ private func randomCommand(_ rng: inout SplitMix64) -> Command {
     case 50..<60: return .rename(rng.pick(namePool))
     case 60..<70: return .changePhoto(rng.pick(photoPool))
     case 70..<78: return .removePhoto
-    case 78..<97: return .switchLanguage(rng.pick(tagPool))
+    case 78..<94: return .switchLanguage(rng.pick(tagPool))
+    case 94..<97: return .openAccount
     default: return .deleteAccount
     }
 }
@@ -68,6 +69,7 @@ private struct Model {
         case .removePhoto: if photo != nil { events.append(.profilePhotoRemoved) }
         case .switchLanguage(let tag): if tag != language { events.append(.languageSwitched(tag)) }
         case .deleteAccount: if exists { events.append(.accountDeleted) }
+        case .openAccount: return exists ? [] : [.accountOpened(handle)]
         }
         if !exists, !events.isEmpty { events.insert(.accountOpened(handle), at: 0) }
         return events
@@ -286,7 +288,7 @@ private func eventType(of outcome: Outcome) -> String? {
         #expect(kinds == [
             "account-opened", "favorite-added", "already-saved", "favorite-removed", "not-saved", "name-changed",
             "name-unchanged", "photo-changed", "photo-unchanged", "photo-removed", "no-photo", "language-switched",
-            "language-unchanged", "account-deleted", "no-account",
+            "language-unchanged", "account-deleted", "no-account", "account-exists",
         ])
     }
 }

@@ -58,6 +58,31 @@ private func openAccount(_ events: [DomainEvent] = []) -> AccountState {
     }
 }
 
+@Suite struct DeciderOpenAccountTests {
+    @Test func aNewHandleIsOpenedAndNothingElse() throws {
+        let decision = try Decider.decide(.openAccount, for: ann, state: nil)
+        #expect(decision.events == [.accountOpened(ann)])
+        #expect(decision.outcomes == [.accountOpened(ann)])
+        #expect(!decision.changesNothing)
+    }
+
+    @Test func anOpenAccountIsLeftAsItIsAndSaysSo() throws {
+        for state in [openAccount(), openAccount([.favoriteAdded(movie(1)), .profileNameChanged(profileName("Ann"))])] {
+            let decision = try Decider.decide(.openAccount, for: ann, state: state)
+            #expect(decision.events.isEmpty)
+            #expect(decision.outcomes == [.accountExists(ann)])
+            #expect(decision.changesNothing)
+        }
+    }
+
+    @Test func theOutcomeOfAnOpenAccount() {
+        #expect(Outcome.accountExists(ann).kind == "account-exists")
+        #expect(!Outcome.accountExists(ann).changed)
+        #expect(Outcome.accountExists(ann).mediaKey == nil)
+        #expect(Outcome.accountExists(ann).message == "the account 'ann' is open already; nothing to do")
+    }
+}
+
 @Suite struct DeciderFavoritesTests {
     @Test func addingWhatIsSavedAppendsNothing() throws {
         let state = openAccount([.favoriteAdded(movie(550))])
@@ -189,7 +214,7 @@ private func openAccount(_ events: [DomainEvent] = []) -> AccountState {
     static let everyKindOfCommand: [Command] = [
         .addFavorites([movie(1)]), .addFavorites([]), .removeFavorites([movie(1)]), .rename(profileName("Ann")),
         .changePhoto(photoReference(1)), .removePhoto, .switchLanguage(languageTag("de-DE")), .switchLanguage(.default),
-        .deleteAccount,
+        .deleteAccount, .openAccount,
     ]
 
     @Test(arguments: everyKindOfCommand)
@@ -236,7 +261,7 @@ private func openAccount(_ events: [DomainEvent] = []) -> AccountState {
         ]
         let notChanging: [Outcome] = [
             .alreadySaved(movie(1)), .notSaved(movie(1)), .nameUnchanged(profileName("A")), .photoUnchanged, .noPhotoToRemove,
-            .languageUnchanged(.default), .noAccount(ann),
+            .languageUnchanged(.default), .noAccount(ann), .accountExists(ann),
         ]
         #expect(changing.allSatisfy { $0.changed })
         #expect(!notChanging.contains { $0.changed })
@@ -245,7 +270,7 @@ private func openAccount(_ events: [DomainEvent] = []) -> AccountState {
         #expect(kinds == [
             "account-opened", "favorite-added", "favorite-removed", "name-changed", "photo-changed", "photo-removed",
             "language-switched", "account-deleted", "already-saved", "not-saved", "name-unchanged", "photo-unchanged", "no-photo",
-            "language-unchanged", "no-account",
+            "language-unchanged", "no-account", "account-exists",
         ])
     }
 

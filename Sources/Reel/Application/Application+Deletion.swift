@@ -15,17 +15,29 @@ extension Application {
         }
     }
 
-    /// Deletes the account for good: exports of it killed while being written go first (their
-    /// plaintext), then the deletion event closes its stream and its key is destroyed; the
-    /// response cache goes whole. `step` names each step as it is reached.
+    /// Deletes the account for good: its tokens are revoked and exports of it killed while being
+    /// written go first (their plaintext), then the deletion event closes its stream and its key
+    /// is destroyed; the response cache goes whole, and the tokens' records too. `step` names each
+    /// step as it is reached.
     public func deleteAccount(_ handle: AccountHandle, step: (DeletionStep) -> Void = { _ in }) throws -> DeletionReport {
         guard let stream = try accountToDelete(handle).stream else { throw Failure(.notFound, "there is no account '\(handle)'") }
+        // Revoked before the deletion, not only removed after it: a crash between its commit and
+        // the removal then leaves no live token of a deleted account, which would reach the next
+        // account opened under the freed handle. Should the deletion fail, they stay revoked.
+        try revokeTokens(of: stream)
         PendingExports(dataDirectory: configuration.dataDirectory).sweep(stream: stream.rawValue)
         let started = ContinuousClock.now
         let report = try record(.deleteAccount, for: handle, step: step)
         let elapsed = (ContinuousClock.now - started).components
         guard let deleted = report.appended.last else {
             throw Failure(.storage, "the account '\(handle)' was not deleted")
+        }
+        // Right after the commit, the tokens' records go (`report.stream` is the stream deleted,
+        // should another process have replaced the account since this one read it).
+        do {
+            try removeTokens(of: Set([stream] + (report.stream.map { [$0] } ?? [])))
+        } catch let error as any KindedError {
+            throw Failure(error.kind, "the account '\(handle)' was deleted (its tokens are revoked), but their records could not be removed: \(error.summary)")
         }
         return DeletionReport(
             handle: handle, stream: stream, deletedAt: deleted.recordedAt, position: deleted.position, events: deleted.streamVersion,

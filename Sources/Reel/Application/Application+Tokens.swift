@@ -1,0 +1,103 @@
+import EventLog
+import Failures
+import Foundation
+import Ledger
+
+/// Account tokens, for the HTTP service (`reel serve`) and `reel token`: made for an account
+/// (opened if new), listed, revoked, and checked on every request. A token's secret is shown once
+/// and kept nowhere; the store (`TokenStore`, `DATA_DIR/tokens`) keeps its digest, and the
+/// handle sealed under it, so no file holds a handle in the clear.
+extension Application {
+    /// Opens the account if new (one `accountOpened` event through the domain), then issues a token.
+    public func createToken(for handle: AccountHandle) throws -> IssuedToken {
+        // The store first: a damaged one refuses before the account is opened.
+        try Self.checkDataDirectory(configuration.dataDirectory)
+        guard let store = try TokenStore.open(in: configuration.dataDirectory, create: true) else {
+            throw Failure(.storage, "the token store of \(configuration.dataDirectory) could not be made; no token was made")
+        }
+        let report = try record(.openAccount, for: handle)
+        guard let stream = report.stream else { throw Failure(.storage, "the account '\(handle)' was not opened; no token was made") }
+        let (stored, secret) = try store.issue(for: handle, stream: stream, at: Self.microsecondsNow())
+        // A deletion that committed after the account was opened above may have looked for its
+        // tokens before this one was stored: the token must not outlive the account.
+        guard try ledger().openStream(of: handle) == stream else {
+            try store.remove(id: stored.id)
+            throw Failure(.notFound, "the account '\(handle)' was deleted while its token was being made; no token was made")
+        }
+        return IssuedToken(token: stored.token(handle), secret: secret.text, openedAccount: report.outcomes.contains(.accountOpened(handle)))
+    }
+
+    /// The tokens of `handle`'s open account, or with `nil` of every open account; oldest first,
+    /// revoked ones included. None without a token store or a ledger.
+    public func tokens(of handle: AccountHandle?) throws -> [AccessToken] {
+        try Self.checkDataDirectory(configuration.dataDirectory)
+        guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false) else { return [] }
+        let records = try store.all()
+        guard !records.isEmpty, let ledger = try ledgerOfTokens() else { return [] }
+        if let handle {
+            guard let stream = try ledger.openStream(of: handle) else { return [] }
+            return records.filter { $0.stream == stream }.map { $0.token(handle) }
+        }
+        // A record whose account is not open belongs to a deletion stopped between its commit and
+        // the removal of the tokens: revoked before it began, and nobody's now.
+        let handles = try ledger.openHandles(of: Set(records.map(\.stream)))
+        return records.compactMap { record in handles[record.stream].map { record.token($0) } }
+    }
+
+    /// Revokes the token `id` for good; revoking it again is no mistake and keeps the first time.
+    /// An unknown id is `.notFound`; one not of an id's form `.usage`, without quoting it (it may
+    /// be a secret pasted by mistake, which must not reach a terminal or a log).
+    public func revokeToken(_ id: String) throws -> AccessToken {
+        guard TokenID.isWellFormed(id) else {
+            throw Failure(
+                .usage,
+                id.hasPrefix(TokenSecret.prefix)
+                    ? "that is a token's secret, not its id: give the id 'reel token list' shows (12 hex digits)"
+                    : "a token id is 12 lowercase hex digits (see 'reel token list')")
+        }
+        guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false),
+            let revoked = try store.revoke(id: id, at: Self.microsecondsNow()),
+            let handle = try ledgerOfTokens()?.openHandles(of: [revoked.stream])[revoked.stream]
+        else {
+            throw Failure(.notFound, "there is no token '\(id)'")
+        }
+        return revoked.token(handle)
+    }
+
+    /// The live token a bearer secret names, else nil (unknown, malformed or revoked). Must be cheap
+    /// (it runs on every HTTP request): one LMDB read transaction, no write; constant-time compare.
+    ///
+    /// Nothing is cached between calls: a revocation (or a deletion of the account) committed by
+    /// any process counts from the next call. A damaged store is a `.tampered` failure, never a
+    /// token let through.
+    public func authenticate(bearer secret: String) throws -> AccessToken? {
+        guard let parsed = TokenSecret(text: secret), let store = try TokenStore.open(in: configuration.dataDirectory, create: false),
+            case let (record, handle)? = try store.record(for: parsed), record.revokedAt == nil
+        else { return nil }
+        return record.token(handle)
+    }
+
+    /// Revokes the live tokens of the account `stream`, which is about to be deleted; a data
+    /// directory without tokens is left without a token store.
+    func revokeTokens(of stream: StreamID) throws {
+        try TokenStore.open(in: configuration.dataDirectory, create: false)?.revokeAll(of: stream, at: Self.microsecondsNow())
+    }
+
+    /// Removes the tokens of the accounts `streams`, which are deleted. The store is looked for
+    /// again: one made since the deletion began may hold a token made meanwhile.
+    func removeTokens(of streams: Set<StreamID>) throws {
+        guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false) else { return }
+        for stream in streams { try store.removeAll(of: stream) }
+    }
+
+    /// The ledger the tokens' accounts are in. A token is made only once its account is open,
+    /// so there is one even when this process found none before (a service started on an empty
+    /// data directory, before the first `reel token create`).
+    private func ledgerOfTokens() throws -> AccountService? {
+        if let ledger = try existingLedger() { return ledger }
+        forgetMissingLedger()
+        return try existingLedger()
+    }
+
+    static func microsecondsNow() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+}

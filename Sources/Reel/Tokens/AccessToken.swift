@@ -1,0 +1,22 @@
+import EventLog
+import Ledger
+
+/// One account token as the store records it: who it is for and when it was made and revoked,
+/// never its secret (which only its bearer has; see `IssuedToken`).
+public struct AccessToken: Sendable, Hashable {
+    /// The token's public id: 12 lowercase hex digits, random. It names the token (to list and
+    /// revoke it); it gives no access.
+    public let id: String
+    /// The account the token acts for.
+    public let handle: AccountHandle
+    /// The account's stream when the token was made. A handle freed by a deletion and opened
+    /// again is another account, on another stream: a token of the old one must not reach it
+    /// (the deletion removes its tokens; a face that reads the account can compare streams too).
+    public let stream: StreamID
+    /// When the token was made, in microseconds since 1970 (UTC).
+    public let createdAt: Int64
+    /// When the token was revoked, in microseconds since 1970 (UTC); `nil` while it is live.
+    public let revokedAt: Int64?
+
+    public var isRevoked: Bool { revokedAt != nil }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Reel
+
+/// `reel token create|list|revoke`: the account tokens of the HTTP service (`reel serve`).
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Make, list and revoke the account tokens of the HTTP service.",
+        discussion: """
+            A token lets an app act for one account through 'reel serve' (sent as 'Authorization: \
+            Bearer reel_…'). Its secret (256 random bits) is printed once, when it is made, and kept \
+            nowhere: the data directory holds only its SHA-256 digest (in tokens/). Revoked tokens \
+            stay listed; deleting an account removes its tokens.
+            """,
+        subcommands: [Create.self, List.self, Revoke.self]
+    )
+
+    /// A token as `--json` shows it (`Schemas/cli/token-list.schema.json`).
+    static func json(_ token: AccessToken) -> JSONValue {
+        [
+            "id": .string(token.id), "user": .string(token.handle.value), "createdAt": JSONForm.time(token.createdAt),
+            "revokedAt": JSONForm.time(token.revokedAt),
+        ]
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create",
+            abstract: "Make a token for the account (opened if new) and print its secret, once.",
+            discussion: "The secret is the only line on stdout; a note on stderr says it is not shown again.")
+
+        @OptionGroup var global: AccountOptions
+
+        func run() async throws {
+            try await global.withApplication { app in
+                let issued = try app.createToken(for: try global.handle())
+                let id = issued.token.id
+                Console.changed("token \(id) was made, but its secret is lost with the output: revoke it with 'reel token revoke \(id)'")
+                if global.json {
+                    let json = TokenCommand.json(issued.token).objectValue ?? [:]
+                    try printJSON(json.filter { $0.key != "revokedAt" }.merging(["token": .string(issued.secret)]) { $1 })
+                } else {
+                    Console.write(Array((issued.secret + "\n").utf8))
+                }
+                let opened = issued.openedAccount ? ", opened now" : ""
+                Terminal.notice("this token is shown only once: keep it now (id \(id), account '\(issued.token.handle)'\(opened))")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the tokens, every account's or one's (--user), revoked ones too; never a secret.")
+
+        @OptionGroup var global: CommandOptions<PrintingTimes<TokenListing>>
+
+        func run() async throws {
+            try await global.withApplication { app in
+                let handle = try global.user.map { try AccountHandle($0) }
+                let tokens = try app.tokens(of: handle)
+                try global.json ? printJSON(JSONValue.array(tokens.map(TokenCommand.json))) : render(tokens, of: handle)
+            }
+        }
+
+        private func render(_ tokens: [AccessToken], of handle: AccountHandle?) {
+            guard !tokens.isEmpty else {
+                Console.line(handle.map { "no tokens for '\($0)'" } ?? "no tokens yet: 'reel token create --user HANDLE' makes one")
+                return
+            }
+            var table = TextTable([
+                "ID", "USER", "CREATED (\(Timestamp.zone(of: tokens.map(\.createdAt))))",
+                "REVOKED (\(Timestamp.zone(of: tokens.compactMap(\.revokedAt))))",
+            ])
+            for token in tokens {
+                table.add([token.id, token.handle.value, Timestamp.short(token.createdAt), token.revokedAt.map(Timestamp.short) ?? "-"])
+            }
+            Console.line(table.render(width: Terminal.width, droppable: [3, 2]))
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke",
+            abstract: "Revoke a token for good (from its next request on); revoking it again changes nothing.")
+
+        @Argument(help: "The token's id, as 'reel token list' shows it (12 hex digits).") var id: String
+        @OptionGroup var global: TimedLedgerOptions
+
+        func run() async throws {
+            try await global.withApplication { app in
+                let token = try app.revokeToken(id)
+                Console.changed("the token was revoked")
+                if global.json {
+                    try printJSON(TokenCommand.json(token))
+                } else if let revokedAt = token.revokedAt {
+                    Console.line("revoked token \(token.id) of the account '\(token.handle)' (on \(Timestamp.labelled(revokedAt)))")
+                }
+            }
+        }
+    }
+}
