@@ -116,8 +116,8 @@ struct AccountEndpoints {
     @Sendable func importList(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
         let format: InterchangeFormat?
         if let name = RequestInput.query(request, "format") {
-            guard let known = InterchangeFormat(rawValue: name) else {
-                throw Problem.usage("format=\(name): expected one of \(InterchangeFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            guard let known = InterchangeFormat(name: name) else {
+                throw Problem.usage("format=\(name): expected one of \(InterchangeFormat.names.joined(separator: ", "))")
             }
             format = known
         } else {
