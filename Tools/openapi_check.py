@@ -94,12 +94,42 @@ class Checker:
         if content_type not in media:
             return errors + [f"Content-Type {content_type!r} is not one of {', '.join(media)}"]
         body = exchange.get("body", "")
-        if content_type.endswith("json"):
+        if content_type == "text/event-stream":
+            errors += self.events(body, child(location, "content", content_type))
+        elif content_type.endswith("json"):
             try:
                 instance = json.loads(body)
             except ValueError as error:
                 return errors + [f"the body is not JSON: {error}"]
             errors += self.validate(instance, child(location, "content", content_type, "schema"))
+        return errors
+
+
+    def events(self, body, location):
+        """Server-Sent Events: each event's data checked against the schema the media type names
+        for its event type in `x-event-data` (`default` for types it does not name)."""
+        schemas = self.at(location).get("x-event-data", {})
+        errors = []
+        for frame in body.split("\n\n"):
+            fields = [line.split(":", 1) for line in frame.split("\n") if line and not line.startswith(":")]
+            fields = [(name, value[1:] if value.startswith(" ") else value) for name, value in (f if len(f) == 2 else (f[0], "") for f in fields)]
+            unknown = [name for name, _ in fields if name not in ("id", "event", "data", "retry")]
+            if unknown:
+                errors.append(f"not a Server-Sent Events field: {unknown[0]}")
+            data = "\n".join(value for name, value in fields if name == "data")
+            if not any(name == "data" for name, _ in fields):
+                continue
+            event = next((value for name, value in fields if name == "event"), "message")
+            name = event if event in schemas else "default"
+            if name not in schemas:
+                errors.append(f"event {event!r} is not one the document names")
+                continue
+            try:
+                instance = json.loads(data)
+            except ValueError as error:
+                errors.append(f"event {event!r}: the data is not JSON: {error}")
+                continue
+            errors += [f"event {event!r}: {e}" for e in self.validate(instance, child(location, "x-event-data", name))]
         return errors
 
 

@@ -112,6 +112,31 @@ import Testing
             #expect(try await caller.call(.delete, "/v1/account").status == .ok)
             #expect(try await caller.call(.delete, "/v1/account").status == .notFound)
             #expect(try await caller.call(.get, "/v1/history").status == .ok, "the shredded history")
+            // A deleted account's event stream ends after its account-deleted event.
+            let events = try await caller.call(.get, "/v1/events", headers: [.lastEventID: "2"])
+            #expect(events.status == .ok && events.headers[.contentType] == "text/event-stream")
+            let frames = String(buffer: events.body)
+            #expect(frames.hasPrefix("retry: 2000\n\nid: 3\n") && frames.contains("event: account-deleted\n"), "\(frames)")
+            #expect(frames.hasSuffix("reconnect with Last-Event-ID\n\n"), "\(frames)")
+        }
+        try Self.check(contract)
+    }
+
+    /// An export restored into another account through the service: the restore's own answer.
+    @Test func anExportRestoredIntoAnotherAccount() async throws {
+        let contract = ContractCheck()
+        let harness = ServiceHarness()
+        _ = try await harness.application.addFavorites([try MediaKey(.movie, 550), try MediaKey(.movie, 603)], for: Self.ann)
+        _ = try harness.application.change(.rename(try ProfileName("Ann")), for: Self.ann)
+        let export = try await harness.application.export(Self.ann, format: .reel, details: false, generator: "reel tests")
+        try await harness.test(StandInAuthentication.router(harness, as: try AccountHandle("bob"))) { client async throws -> Void in
+            let caller = Caller(client: client, contract: contract)
+            let dryRun = try await caller.call(.post, "/v1/import?dryRun=true", bytes: export.document)
+            #expect(dryRun.status == .ok && String(buffer: dryRun.body).contains(#""kind":"restored""#), "\(String(buffer: dryRun.body))")
+            let restored = try await caller.call(.post, "/v1/import?format=REEL", bytes: export.document)
+            #expect(restored.status == .ok && String(buffer: restored.body).contains(#""sourceUser":"ann""#), "\(String(buffer: restored.body))")
+            let saved = try await caller.call(.get, "/v1/saved")
+            #expect(String(buffer: saved.body).contains(#""user":"bob""#) && String(buffer: saved.body).contains(#""count":2"#))
         }
         try Self.check(contract)
     }
