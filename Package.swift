@@ -194,6 +194,11 @@ let package = Package(
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Pictures", "ReelTestSupport"]),
         .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "ReelTestSupport"]),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "JSONKit", "Ledger", "EventLog", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        // The service's routes through its router (HummingbirdTesting), and its answers checked
+        // against its OpenAPI document (Schemas/service/openapi.json).
+        .testTarget(
+            name: "ReelServiceTests",
+            dependencies: ["ReelService", "Reel", "ReelTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")]),
         // Reel, Ledger and LMDB only to craft hostile exports with valid hashes (CraftedExport).
         // AsyncHTTPClient: the service's tests call `reel serve` over real HTTP, as an app would.
         .testTarget(

@@ -6,7 +6,8 @@
 # (tests drive `reel` in a real terminal), spin (the key store protocol's model is checked by a
 # test), sixel2png from libsixel-bin (tests decode sixel output), the chafa command (the image
 # benchmark's baseline); and the Python packages the tests use (lmdb for the independent
-# verifier, jsonschema for schema checks).
+# verifier, jsonschema for schema checks) and Schemathesis, pinned, which fuzzes a running
+# `reel serve` against its OpenAPI document (Tools/schemathesis_check.sh).
 set -euo pipefail
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -20,4 +21,8 @@ if [ "${#missing[@]}" -gt 0 ] && ! { [ "${missing[*]}" = "python3-pip" ] && pyth
 fi
 if ! python3 -c 'import lmdb, jsonschema' 2>/dev/null; then
   python3 -m pip install -q lmdb jsonschema 2>/dev/null || python3 -m pip install -q --break-system-packages lmdb jsonschema
+fi
+schemathesis_version=4.32.5
+if [ "$(schemathesis --version 2>/dev/null)" != "schemathesis, version $schemathesis_version" ]; then
+  python3 -m pip install -q "schemathesis==$schemathesis_version" 2>/dev/null || python3 -m pip install -q --break-system-packages "schemathesis==$schemathesis_version"
 fi

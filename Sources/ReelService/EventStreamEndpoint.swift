@@ -46,10 +46,14 @@ struct EventStreamEndpoint {
                 streams.close(token)
                 metrics.streamClosed()
             }
-            let frames = Self.frames(entries)
+            let (frames, ending) = Self.frames(entries)
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
-            for await frame in frames {
-                try await writer.write(ByteBuffer(string: frame))
+            // A client that goes away ends the stream at once (not at the next heartbeat's
+            // failed write), so its place under the per-token limit is free again.
+            try await request.body.consumeWithInboundCloseHandler { _ in
+                for await frame in frames { try await writer.write(ByteBuffer(string: frame)) }
+            } onInboundClosed: {
+                ending.finish()
             }
             try await writer.finish(nil)
         }
@@ -60,8 +64,9 @@ struct EventStreamEndpoint {
 
     /// The stream's text: each event as `id`, `event` and `data` lines; heartbeats; and, when the
     /// entries end, a last `retry` hint (the service is going away) or the error as an `error` event.
-    static func frames(_ entries: AsyncThrowingStream<HistoryEntry, any Error>) -> AsyncStream<String> {
-        AsyncStream(bufferingPolicy: .unbounded) { continuation in
+    static func frames(_ entries: AsyncThrowingStream<HistoryEntry, any Error>) -> (AsyncStream<String>, AsyncStream<String>.Continuation) {
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+        do {
             let forward = Task {
                 do {
                     for try await entry in entries {
@@ -87,6 +92,7 @@ struct EventStreamEndpoint {
                 beat.cancel()
             }
         }
+        return (stream, continuation)
     }
 
     static func frame(_ entry: HistoryEntry) -> String {

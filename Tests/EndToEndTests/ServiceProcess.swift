@@ -14,6 +14,8 @@ final class ServiceProcess: @unchecked Sendable {
     let url: String
     let log: String
     let home: CatalogCommandTests.Home
+    /// What must live as long as the service (the fake TMDb behind it).
+    var companion: AnyObject?
     static let operatorToken = "operator-token-0123456789abcdef"
 
     /// Starts `reel serve --listen 127.0.0.1:0` with `home`'s data, config and environment (plus

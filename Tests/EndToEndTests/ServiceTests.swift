@@ -9,7 +9,9 @@ import Testing
     /// A service over a new data directory, with the fake TMDb behind it.
     static func service(environment: [String: String] = [:]) throws -> (ServiceProcess, FakeTMDbProcess) {
         let tmdb = try FakeTMDbProcess()
-        return (try ServiceProcess(CatalogCommandTests.Home(server: tmdb), environment: environment), tmdb)
+        let service = try ServiceProcess(CatalogCommandTests.Home(server: tmdb), environment: environment)
+        service.companion = tmdb
+        return (service, tmdb)
     }
 
     @Test func healthReadyAndTheContractAreServedWithoutAToken() async throws {

@@ -107,7 +107,9 @@ public final class Application: Sendable {
 
     private static func exists(_ loaded: inout Loaded, _ directory: String) throws -> Bool {
         if loaded.log != nil { return true }
-        if loaded.ledgerMissing { return false }
+        // Missing before: another process may have made it since (a long-lived process, the
+        // service, must see a ledger `reel fav add` made after it started). One stat, no open.
+        if loaded.ledgerMissing, !AccountService.ledgerExists(at: directory) { return false }
         try checkDataDirectory(directory)
         loaded.ledgerMissing = !AccountService.ledgerExists(at: directory)
         return !loaded.ledgerMissing
