@@ -128,6 +128,8 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
             try w.table(table).put(Array("checkpoint".utf8), [UInt8(recorded.last!.position)])
             try expect(w.headPosition == 2 && (try w.version(of: ann)) == 2, "a write reads its own appends")
             try expect(try w.readToHead(from: 1, maxCount: 10).count == 2, "readToHead reads up to the write's head")
+            try expect(try w.position(of: recorded[1].eventID) == 2, "a write finds its own appends' event ids")
+            try expect(try w.position(of: UUID.newEventID()) == nil, "a write finds no position for an unknown event id")
             return recorded
         }
         try expect(recorded.map(\.position) == [1, 2] && recorded[0].payload != nil, "appends in a write are returned as recorded")

@@ -90,7 +90,7 @@ public enum Decider {
     }
 
     /// The keys in the order given, each once.
-    private static func unique(_ keys: [MediaKey]) -> [MediaKey] {
+    static func unique(_ keys: [MediaKey]) -> [MediaKey] {
         var seen = Set<MediaKey>()
         return keys.filter { seen.insert($0).inserted }
     }

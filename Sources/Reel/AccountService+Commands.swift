@@ -14,15 +14,32 @@ extension AccountService {
     public func execute(
         _ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil, step: (DeletionStep) -> Void = { _ in }
     ) throws -> CommandReport {
-        let report = try record(command, for: handle, photo: photo, step: step)
-        if report.appended.contains(where: { $0.event == .accountDeleted }) {
-            // The response cache would tell which titles the account looked up, in its language,
-            // in live and in freed pages alike: it goes whole (it is only a cache).
-            try? ResponseCache.remove(at: Self.catalogCacheDirectory(in: log.directory))
-            // So would the posters it looked at.
-            try? ResponseCache.remove(at: Self.imageCacheDirectory(in: log.directory))
+        try execute(CommandRequest(command: command, handle: handle, key: nil, photo: photo), step: step)
+    }
+
+    /// The same for a request that may carry an idempotency key (see `RequestKey`).
+    func execute(_ request: CommandRequest, step: (DeletionStep) -> Void = { _ in }) throws -> CommandReport {
+        let report = try log.write(shredding: { step(.init($0)) }) { w in
+            try catchUp(w)
+            return try carryOut(try plan(request, w), w, step: step)
         }
+        forgetCachesIfDeleted(report)
         return report
+    }
+
+    /// After a deletion: the response cache would tell which titles the account looked up, in its
+    /// language, in live and in freed pages alike: it goes whole (it is only a cache). So would
+    /// the posters it looked at.
+    func forgetCachesIfDeleted(_ report: CommandReport) {
+        guard !report.replayed, report.appended.contains(where: { $0.event == .accountDeleted }) else { return }
+        try? ResponseCache.remove(at: Self.catalogCacheDirectory(in: log.directory))
+        try? ResponseCache.remove(at: Self.imageCacheDirectory(in: log.directory))
+    }
+
+    /// Applies, in `w`, the events the projections have not seen (appended by another process):
+    /// a write transaction's first step, before anything in it is decided.
+    func catchUp(_ w: some EventStoreWrite) throws {
+        try store.catchUp(w, projector: projector)
     }
 
     /// Where the TMDb response cache of the data directory `directory` lives.
@@ -31,51 +48,68 @@ extension AccountService {
     /// Where the image cache of the data directory `directory` lives.
     public static func imageCacheDirectory(in directory: String) -> String { directory + "/images" }
 
-    func record(_ command: Command, for handle: AccountHandle, photo: [UInt8]?, step: (DeletionStep) -> Void) throws -> CommandReport {
-        let store = self.store
-        return try log.write(shredding: { step(.init($0)) }) { w in
-            let txn = w
-            try store.catchUp(w, projector: projector)
-            let slot = try store.liveSlot(txn)
-            let existing = try store.stream(for: handle, slot, txn)
-            let state = try existing.flatMap { try store.state(of: $0, slot, txn) }
-            let decision = try Decider.decide(command, for: handle, state: state)
-            guard !decision.events.isEmpty else {
-                return CommandReport(handle: handle, stream: existing, outcomes: decision.outcomes, appended: [], state: state)
-            }
-            let stream = try existing ?? StreamID("account-" + UUID.newEventID().uuidString.lowercased())
-            let proposed = try decision.events.map { event in
-                try ProposedEvent(type: event.type, schemaVersion: event.schemaVersion, payload: CanonicalPayload.bytes(of: event))
-            }
-            let expected: ExpectedVersion = existing == nil ? .noStream : .exact(state?.version ?? 0)
-            let recorded = try w.append(proposed, to: stream, expected: expected)
-            if case .changePhoto(let reference) = command, let photo {
-                let sealed = try log.sealBlob(photo, for: stream, context: ProjectionStore.photoContext)
-                try txn.table(store.photos).put(try ProjectionStore.photoKey(stream, reference.sha256, log: log), sealed)
-            }
-            var set = ProjectionSet(position: try store.checkpoint(slot, txn), projector: projector) {
-                try store.state(of: $0, slot, txn)
-            }
-            for event in recorded { try set.apply(event) }
-            if let deleted = recorded.last, decision.events.last == .accountDeleted, let state {
-                // Deletion: the stream closes with the event; what stays is ciphertext or a digest.
-                let time = deleted.envelope.recordedAtMicroseconds
-                try w.close(stream, atMicroseconds: time)
-                let record = DeletedAccount(stream: stream, handle: handle, openedAt: state.openedAt ?? time, deletedAt: time)
-                try txn.table(store.deletedAccounts).put(Array(stream.rawValue.utf8), record.bytes)
-                try store.removePhotos(of: stream, txn)
-                step(.appending)
-                // The key store's replacement is written now, before the commit: a disk too full
-                // for it fails the deletion with nothing changed.
-                try w.destroyKeysOnCommit([stream], atMicroseconds: time)
-                step(.keyStorePrepared)
-            }
-            try store.save(set, into: slot, txn)
-            return CommandReport(
-                handle: handle, stream: stream, outcomes: decision.outcomes,
-                appended: zip(recorded, decision.events).map { HistoryEntry($0, event: $1) },
-                state: set.states[stream])
+    /// Decides `request` on the account as `w` holds it (the changes of the commands before it in
+    /// the transaction included). Only reads: a failure here leaves `w` as it was. A request whose
+    /// key the log holds already is a retry, answered from the log (`retried`).
+    func plan(_ request: CommandRequest, _ w: some EventStoreWrite) throws -> CommandPlan {
+        let slot = try store.liveSlot(w)
+        if let key = request.key, let report = try retried(request, key: key, slot: slot, w) { return .settled(report) }
+        let handle = request.handle
+        let existing = try store.stream(for: handle, slot, w)
+        let state = try existing.flatMap { try store.state(of: $0, slot, w) }
+        let decision = try Decider.decide(request.command, for: handle, state: state)
+        guard !decision.events.isEmpty else {
+            return .settled(CommandReport(handle: handle, stream: existing, outcomes: decision.outcomes, appended: [], state: state))
         }
+        let stream = try existing ?? StreamID("account-" + UUID.newEventID().uuidString.lowercased())
+        let proposed = try decision.events.enumerated().map { index, event in
+            try ProposedEvent(
+                id: request.key?.eventID(for: handle, index: index) ?? .newEventID(), type: event.type, schemaVersion: event.schemaVersion,
+                payload: CanonicalPayload.bytes(of: event))
+        }
+        return .append(.init(request: request, stream: stream, isNew: existing == nil, state: state, decision: decision, proposed: proposed))
+    }
+
+    /// Appends what `plan` decided, with the projections (and a photo's bytes) in the same
+    /// transaction. A failure here may leave part of it written: the transaction must not commit.
+    func carryOut(_ planned: CommandPlan, _ w: some EventStoreWrite, step: (DeletionStep) -> Void) throws -> CommandReport {
+        let plan: CommandPlan.Appending
+        switch planned {
+        case .settled(let report): return report
+        case .append(let appending): plan = appending
+        }
+        let txn = w
+        let store = self.store
+        let slot = try store.liveSlot(txn)
+        let (stream, handle, state) = (plan.stream, plan.request.handle, plan.state)
+        let expected: ExpectedVersion = plan.isNew ? .noStream : .exact(state?.version ?? 0)
+        let recorded = try w.append(plan.proposed, to: stream, expected: expected)
+        if case .changePhoto(let reference) = plan.request.command, let photo = plan.request.photo {
+            let sealed = try log.sealBlob(photo, for: stream, context: ProjectionStore.photoContext)
+            try txn.table(store.photos).put(try ProjectionStore.photoKey(stream, reference.sha256, log: log), sealed)
+        }
+        var set = ProjectionSet(position: try store.checkpoint(slot, txn), projector: projector) {
+            try store.state(of: $0, slot, txn)
+        }
+        for event in recorded { try set.apply(event) }
+        if let deleted = recorded.last, plan.decision.events.last == .accountDeleted, let state {
+            // Deletion: the stream closes with the event; what stays is ciphertext or a digest.
+            let time = deleted.envelope.recordedAtMicroseconds
+            try w.close(stream, atMicroseconds: time)
+            let record = DeletedAccount(stream: stream, handle: handle, openedAt: state.openedAt ?? time, deletedAt: time)
+            try txn.table(store.deletedAccounts).put(Array(stream.rawValue.utf8), record.bytes)
+            try store.removePhotos(of: stream, txn)
+            step(.appending)
+            // The key store's replacement is written now, before the commit: a disk too full
+            // for it fails the deletion with nothing changed.
+            try w.destroyKeysOnCommit([stream], atMicroseconds: time)
+            step(.keyStorePrepared)
+        }
+        try store.save(set, into: slot, txn)
+        return CommandReport(
+            handle: handle, stream: stream, outcomes: plan.decision.outcomes,
+            appended: zip(recorded, plan.decision.events).map { HistoryEntry($0, event: $1) },
+            state: set.states[stream])
     }
 
     /// Checks a photo file's content and size, and makes its reference (SHA-256 of the bytes).

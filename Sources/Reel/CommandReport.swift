@@ -9,4 +9,16 @@ public struct CommandReport: Sendable {
     public let outcomes: [Outcome]
     public let appended: [HistoryEntry]
     public let state: AccountState?
+    /// `true`: a retry of a request recorded already under its idempotency key, answered with the
+    /// events the first request appended (nothing was appended now).
+    public let replayed: Bool
+
+    init(handle: AccountHandle, stream: StreamID?, outcomes: [Outcome], appended: [HistoryEntry], state: AccountState?, replayed: Bool = false) {
+        self.handle = handle
+        self.stream = stream
+        self.outcomes = outcomes
+        self.appended = appended
+        self.state = state
+        self.replayed = replayed
+    }
 }

@@ -5,7 +5,10 @@ struct ReelBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reel-bench",
         abstract: "Benchmarks for Reel's event log, and an appender process for multi-process tests.",
-        subcommands: [Run.self, LedgerBench.self, AccountBench.self, CatalogBench.self, SavedBench.self, UIBench.self, ImageBench.self, PosterBench.self, OMDbBench.self, ServeBench.self, KeysRace.self, Worker.self, Measure.self, DamageProbe.self],
+        subcommands: [
+            Run.self, LedgerBench.self, AccountBench.self, CommandBench.self, CatalogBench.self, SavedBench.self, UIBench.self, ImageBench.self,
+            PosterBench.self, OMDbBench.self, ServeBench.self, KeysRace.self, Worker.self, Measure.self, DamageProbe.self,
+        ],
         defaultSubcommand: Run.self
     )
 }

@@ -78,6 +78,18 @@ import Testing
         #expect(csv.count == 1 + 2 * 50, "\(csv.prefix(3))")
     }
 
+    /// `reel-bench commands --quick` runs adds through group commit (with and without idempotency
+    /// keys) and one transaction each, checks every account holds its adds and the ledger
+    /// verifies, and prints each figure. Times are not judged here.
+    @Test func theCommandBenchmarkRunsInQuickMode() throws {
+        let output = try Harness.run(Harness.binaries + "/reel-bench", ["commands", "--quick"])
+        #expect(output.status == 0, "\(output.stderr)")
+        for row in ["8 tasks, group commit (commands/s)", "8 tasks, group commit, idempotency keys (commands/s)", "mean batch", "per command p50 / p99"] {
+            let line = output.stdout.split(separator: "\n").first { $0.contains(row) }
+            #expect(line.map { !$0.contains("–") } == true, "\(row): \(output.stdout)")
+        }
+    }
+
     /// `reel-bench ledger --quick` times `reel saved` and `reel fav add` with the sample catalog,
     /// and `reel saved` from a warm cache of the in-process fake server, which must see nothing.
     @Test func theLedgerBenchmarkRunsInQuickMode() throws {

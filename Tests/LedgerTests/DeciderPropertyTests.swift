@@ -181,6 +181,9 @@ private func eventType(of outcome: Outcome) -> String? {
                 try #require(states[handle] == before, context)
             } else {
                 changes += 1
+                // A retry under the same idempotency key reads the same decision back from the
+                // events alone.
+                try #require(Decider.decision(of: command, for: handle, appended: decision.events) == decision, context)
                 var state = before ?? AccountState()
                 var updatedModel = model
                 for event in decision.events {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import LMDB
 
 /// One write transaction of the LMDB store, lent to `EventLog.write {}`: appends, plus the caller's
@@ -31,6 +31,11 @@ public final class LedgerWrite: EventStoreWrite {
 
     public func version(of stream: StreamID) throws -> UInt64 {
         try wrapped { try log.databases.version(of: stream, transaction) }
+    }
+
+    /// The position of `eventID` as this transaction sees the event-id index.
+    public func position(of eventID: UUID) throws -> UInt64? {
+        try wrapped { try transaction.get(log.databases.eventIDs, eventID.bytes) }
     }
 
     /// Appends `events` to `stream` atomically and returns them as recorded (payloads in the clear).

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// One write transaction of an `EventStore` (`EventStore.write`): appends, closes and the caller's
 /// projection tables, committed together or not at all. Valid only inside the closure it is lent
 /// to; reads through it see its own writes.
@@ -7,6 +9,11 @@ public protocol EventStoreWrite: EventStoreSnapshot {
 
     /// The stream's version in this transaction.
     func version(of stream: StreamID) throws -> UInt64
+
+    /// The global position of an event id in this transaction (its own appends included), if
+    /// stored: how a caller that derives ids from a request's idempotency key finds a retry before
+    /// deciding anything.
+    func position(of eventID: UUID) throws -> UInt64?
 
     /// Appends `events` to `stream` atomically and returns them as recorded (payloads in the
     /// clear); a retry appends nothing and returns the events as first stored. Throws as

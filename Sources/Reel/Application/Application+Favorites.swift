@@ -7,6 +7,16 @@ extension Application {
     /// first: an id TMDb does not have fails the whole change (nothing saved). Ids that cannot be
     /// checked (offline, TMDb unreachable, the sample catalog) are saved with a note.
     public func addFavorites(_ keys: [MediaKey], for handle: AccountHandle) async throws -> ChangeReport {
+        try await addFavorites(keys, for: handle, requestKey: nil)
+    }
+
+    /// The same, committed with other callers' changes in one write transaction (group commit),
+    /// under `requestKey` (an HTTP `Idempotency-Key`: 1 to 255 printable ASCII characters, else a
+    /// usage failure) when one is given: a retry under the same key appends nothing and answers
+    /// with the first request's report (`replayed`). The ids are checked with the catalog again
+    /// first, as for any request.
+    public func addFavorites(_ keys: [MediaKey], for handle: AccountHandle, requestKey: String?) async throws -> ChangeReport {
+        let key = try requestKey.map(RequestKey.init)
         prepareCatalog(for: Set(keys.map(\.mediaType)))
         let language = try reader(handle).language
         let lookups = try await lookUp(keys, language: language)
@@ -23,21 +33,37 @@ extension Application {
             case .known?, nil: nil
             }
         }
-        let report = try record(.addFavorites(keys), for: handle)
+        let report = try await submit(.addFavorites(keys), for: handle, key: key)
         return ChangeReport(command: report, titles: lookups.compactMapValues(\.summary), notes: notes)
     }
 
     /// Removes `keys` (what is not saved is left as it is). Titles only name what was removed: a
     /// title TMDb lost can still be removed, and a catalog that cannot answer leaves names out.
     public func removeFavorites(_ keys: [MediaKey], for handle: AccountHandle) async throws -> ChangeReport {
+        try await removeFavorites(keys, for: handle, requestKey: nil)
+    }
+
+    /// The same, by group commit and under `requestKey` (see `addFavorites(_:for:requestKey:)`).
+    public func removeFavorites(_ keys: [MediaKey], for handle: AccountHandle, requestKey: String?) async throws -> ChangeReport {
+        let key = try requestKey.map(RequestKey.init)
         let language = try reader(handle).language
         let lookups = (try? await lookUp(keys, language: language)) ?? [:]
-        let report = try record(.removeFavorites(keys), for: handle)
+        let report = try await submit(.removeFavorites(keys), for: handle, key: key)
         return ChangeReport(command: report, titles: lookups.compactMapValues(\.summary), notes: [])
     }
 
-    /// Any other change of the account (name, language, photo) by the domain's command.
+    /// Any other change of the account (name, language, photo) by the domain's command, in a
+    /// write transaction of its own.
     public func change(_ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil) throws -> ChangeReport {
         ChangeReport(command: try record(command, for: handle, photo: photo), titles: [:], notes: [])
+    }
+
+    /// The same by group commit, under `requestKey` (see `addFavorites(_:for:requestKey:)`).
+    /// Deleting the account and setting a photo still take a write transaction of their own.
+    public func change(_ command: Command, for handle: AccountHandle, requestKey: String?, photo: [UInt8]? = nil) async throws
+        -> ChangeReport
+    {
+        let key = try requestKey.map(RequestKey.init)
+        return ChangeReport(command: try await submit(command, for: handle, key: key, photo: photo), titles: [:], notes: [])
     }
 }

@@ -23,6 +23,11 @@ public final class Application: Sendable {
         /// `true` once the ledger was looked for and there was none (nothing was made).
         var ledgerMissing = false
         var views: [AccountHandle: AccountView] = [:]
+        /// Counts the views forgotten: a view read while one was forgotten may be older than the
+        /// change that forgot it, so it is not kept (`view(of:)`).
+        var viewsForgotten: UInt64 = 0
+        /// Group commit of the ledger's commands (`submit`), made with the ledger.
+        var committer: CommandCommitter?
         var credentials: CredentialStore.Found??
         var catalog: CatalogClient?
         var images: ImageClient?
@@ -149,33 +154,87 @@ public final class Application: Sendable {
         return ledger
     }
 
-    /// The account's view now, read once per process (a change made through `record` refreshes it).
+    /// The account's view now, read once per process (a change made through `record` or `submit`
+    /// refreshes it).
     func view(of handle: AccountHandle) throws -> AccountView {
-        if let view = loaded.withLock({ $0.views[handle] }) { return view }
+        let (cached, mark) = loaded.withLock { ($0.views[handle], $0.viewsForgotten) }
+        if let cached { return cached }
         let view = try requiredLedger().view(of: handle)
-        loaded.withLock { $0.views[handle] = view }
+        keep(view, readSince: mark)
         return view
     }
 
-    /// Runs `command` for `handle` and forgets the account's view read before it.
+    /// How many times views were forgotten so far: taken before a view is read (`keep`).
+    var viewMark: UInt64 { loaded.withLock { $0.viewsForgotten } }
+
+    /// Keeps `view`, read after `mark` was taken, for the reads that follow. A change committed
+    /// while it was read may be missing from it, and kept it would hide that change from every
+    /// later read: so it is kept only if no view was forgotten since (else the next read reads
+    /// afresh).
+    func keep(_ view: AccountView, readSince mark: UInt64) {
+        loaded.withLock { if $0.viewsForgotten == mark { $0.views[view.handle] = view } }
+    }
+
+    /// Runs `command` for `handle` in a write transaction of its own, and forgets the account's
+    /// view read before it.
     func record(_ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil, step: (DeletionStep) -> Void = { _ in }) throws
         -> CommandReport
     {
-        // A command that would change nothing (removing what no ledger holds) makes no ledger.
-        if try existingLedger() == nil {
-            let decision = try Decider.decide(command, for: handle, state: nil)
-            if decision.events.isEmpty {
-                return CommandReport(handle: handle, stream: nil, outcomes: decision.outcomes, appended: [], state: nil)
-            }
-        }
+        if let report = try unchangedWithoutLedger(command, for: handle) { return report }
         let report = try ledger().execute(command, for: handle, photo: photo, step: step)
-        loaded.withLock { _ = $0.views.removeValue(forKey: handle) }
+        forgetViews(of: [handle])
         return report
+    }
+
+    /// Runs `command` for `handle` through group commit: in one write transaction (one fsync)
+    /// with the commands other callers submit meanwhile (`CommandCommitter`), under `key` when a
+    /// retry must append nothing. The account's view read before is forgotten by the commit.
+    func submit(_ command: Command, for handle: AccountHandle, key: RequestKey?, photo: [UInt8]? = nil) async throws -> CommandReport {
+        if let report = try unchangedWithoutLedger(command, for: handle) { return report }
+        let ledger = try ledger()
+        let report = try await committer(ledger).submit(CommandRequest(command: command, handle: handle, key: key, photo: photo))
+        ledger.forgetCachesIfDeleted(report)
+        return report
+    }
+
+    /// A command that would change nothing where there is no ledger (removing what no ledger
+    /// holds) makes no ledger: its report, else `nil` (the command needs the ledger).
+    private func unchangedWithoutLedger(_ command: Command, for handle: AccountHandle) throws -> CommandReport? {
+        guard try existingLedger() == nil else { return nil }
+        let decision = try Decider.decide(command, for: handle, state: nil)
+        guard decision.events.isEmpty else { return nil }
+        return CommandReport(handle: handle, stream: nil, outcomes: decision.outcomes, appended: [], state: nil)
+    }
+
+    /// The group committer of `ledger`'s commands, made once. Each commit forgets the views of
+    /// the accounts it changed before any of its callers resumes, then tells the configuration's
+    /// observer.
+    func committer(_ ledger: AccountService) -> CommandCommitter {
+        loaded.withLock { loaded in
+            if let committer = loaded.committer { return committer }
+            let observer = configuration.commitObserver
+            // Weak: the application owns the committer, which must not keep it alive.
+            let committer = CommandCommitter(service: ledger) { [weak self] figures, handles in
+                self?.forgetViews(of: handles)
+                observer(figures)
+            }
+            loaded.committer = committer
+            return committer
+        }
+    }
+
+    /// Forgets the accounts' views read before: a change of this process or of another
+    /// (`accountChanges`) made them out of date.
+    func forgetViews(of handles: some Sequence<AccountHandle>) {
+        loaded.withLock { loaded in
+            for handle in handles { loaded.views.removeValue(forKey: handle) }
+            loaded.viewsForgotten &+= 1
+        }
     }
 
     /// Forgets the account's view read before: another process changed it (`accountChanges`).
     func forgetView(of handle: AccountHandle) {
-        loaded.withLock { _ = $0.views.removeValue(forKey: handle) }
+        forgetViews(of: [handle])
     }
 
     /// Forgets that there was no ledger: another process made one since.

@@ -8,6 +8,16 @@ public struct ChangeReport: Sendable {
     public let command: CommandReport
     public let titles: [MediaKey: TitleSummary]
     public let notes: [FavoriteNote]
+    /// `true`: a retry of a request already recorded (same idempotency key); the report is the
+    /// original's, and nothing was appended now.
+    public let replayed: Bool
+
+    init(command: CommandReport, titles: [MediaKey: TitleSummary], notes: [FavoriteNote]) {
+        self.command = command
+        self.titles = titles
+        self.notes = notes
+        replayed = command.replayed
+    }
 
     public var changed: Bool { !command.appended.isEmpty }
 

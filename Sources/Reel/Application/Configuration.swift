@@ -13,15 +13,19 @@ extension Application {
         /// Where notes about the catalog go (no credentials, a damaged cache, a file readable by
         /// others): a front end shows them as it shows notes, routine ones as often as it likes.
         public var notice: @Sendable (Notice) -> Void
+        /// Told of each write transaction of the batched command path once it is committed (on the
+        /// committing thread: keep it short).
+        public var commitObserver: @Sendable (CommitFigures) -> Void
 
         public init(
             dataDirectory: String, offline: Bool = false, environment: [String: String] = [:],
-            notice: @escaping @Sendable (Notice) -> Void = { _ in }
+            notice: @escaping @Sendable (Notice) -> Void = { _ in }, commitObserver: @escaping @Sendable (CommitFigures) -> Void = { _ in }
         ) {
             self.dataDirectory = dataDirectory
             self.offline = offline
             self.environment = environment
             self.notice = notice
+            self.commitObserver = commitObserver
         }
 
         /// `REEL_TMDB_BASE_URL`, else TMDb's.

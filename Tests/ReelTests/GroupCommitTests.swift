@@ -1,0 +1,249 @@
+import EventLog
+import Failures
+import Foundation
+import Ledger
+import ReelTestSupport
+import Synchronization
+import Testing
+
+@testable import Reel
+
+/// Group commit of account commands (`CommandCommitter`, through `Application`'s async changes):
+/// concurrent callers share write transactions, each gets its own report or error, and a failure
+/// fails only its own caller.
+@Suite struct GroupCommitTests {
+    /// The figures of every committed transaction, as `commitObserver` is told them.
+    final class Commits: Sendable {
+        private let figures = Mutex<[CommitFigures]>([])
+        func append(_ figure: CommitFigures) { figures.withLock { $0.append(figure) } }
+        var all: [CommitFigures] { figures.withLock { $0 } }
+    }
+
+    static func application(_ name: String = #function) -> (Application, Commits) {
+        let commits = Commits()
+        let environment = ["HOME": temporaryDirectory(name + "-home")]
+        let app = Application(.init(dataDirectory: temporaryDirectory(name), environment: environment, commitObserver: { commits.append($0) }))
+        return (app, commits)
+    }
+
+    static func movie(_ id: Int64) -> MediaKey { try! MediaKey(.movie, id) }
+    static func handle(_ name: String) -> AccountHandle { try! AccountHandle(name) }
+
+    /// Runs `operations` in one batch of `committer`: the store's writer is held while a first
+    /// command (`primer`) is taken into a transaction of its own, then the operations queue up
+    /// behind it, and all of them are waiting when the writer is let go.
+    static func inOneBatch<T: Sendable>(
+        _ committer: CommandCommitter, writer log: any EventStore, primer: @escaping @Sendable () async throws -> Void,
+        _ operations: [@Sendable () async throws -> T]
+    ) async throws -> [Result<T, any Error>] {
+        let hold = WriterHold(log)
+        async let primed: Void = primer()
+        try #require(await eventually { committer.load == (0, 1) })
+        let results = await withTaskGroup(of: (Int, Result<T, any Error>).self) { group in
+            for (index, operation) in operations.enumerated() {
+                group.addTask {
+                    do { return (index, .success(try await operation())) } catch { return (index, .failure(error)) }
+                }
+            }
+            let queued = await eventually { committer.load.queued == operations.count }
+            hold.end()
+            var out: [(Int, Result<T, any Error>)] = []
+            for await result in group { out.append(result) }
+            #expect(queued, "the operations did not all queue up")
+            return out.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+        try await primed
+        return results
+    }
+
+    @Test func sixtyFourConcurrentAddsOnEightAccountsShareTransactionsAndEachCallerGetsItsOwnReport() async throws {
+        let (app, commits) = Self.application()
+        let ledger = try app.ledger()
+        let committer = app.committer(ledger)
+        let handles = (0..<8).map { Self.handle("user-\($0)") }
+        let key: @Sendable (Int) -> MediaKey = { Self.movie(Int64(1_000 + $0)) }
+        let hold = WriterHold(ledger.log)
+        let reports = try await withThrowingTaskGroup(of: (Int, ChangeReport).self) { group in
+            for i in 0..<64 {
+                group.addTask { (i, try await app.change(.addFavorites([key(i)]), for: handles[i % 8], requestKey: nil)) }
+            }
+            // The first caller's transaction waits for the writer; the others queue behind it.
+            let queued = await eventually { committer.load.queued + committer.load.running == 64 }
+            hold.end()
+            var out: [Int: ChangeReport] = [:]
+            for try await (i, report) in group { out[i] = report }
+            #expect(queued)
+            return out
+        }
+
+        #expect(reports.count == 64)
+        for (i, report) in reports {
+            #expect(report.command.handle == handles[i % 8] && report.changed && !report.replayed)
+            #expect(report.command.outcomes.filter(\.changed).last == .favoriteAdded(key(i)))
+            #expect(report.command.appended.last?.event == .favoriteAdded(key(i)))
+        }
+        // Each account opened once, by whichever of its commands came first.
+        for handle in handles {
+            #expect(reports.values.filter { $0.command.handle == handle && $0.command.outcomes.contains(.accountOpened(handle)) }.count == 1)
+        }
+        let positions = reports.values.flatMap { $0.command.appended.map(\.position) }
+        #expect(positions.sorted() == Array(1...72))
+
+        let figures = commits.all
+        #expect(figures.reduce(0) { $0 + $1.commands } == 64 && figures.reduce(0) { $0 + $1.events } == 72)
+        #expect(figures.count < 64, "\(figures.count) write transactions for 64 commands")
+        #expect(figures.count <= 2, "the 63 commands waiting behind the first share one transaction: \(figures.map(\.commands))")
+        #expect(figures.allSatisfy { $0.seconds > 0 })
+
+        for (index, handle) in handles.enumerated() {
+            let saved = try app.account(handle).state.saved.items.map(\.key)
+            #expect(Set(saved) == Set(stride(from: index, to: 64, by: 8).map(key)))
+        }
+        #expect(try app.verifyLedger().isIntact)
+        #expect(try app.rebuildProjections(checkOnly: true).drift.isEmpty)
+        await app.close()
+    }
+
+    @Test func aCommandSeesTheChangesOfTheOnesBeforeItInItsBatch() async throws {
+        let (app, commits) = Self.application()
+        let ledger = try app.ledger()
+        let ann = Self.handle("ann")
+        let (x, y) = (Self.movie(550), Self.movie(603))
+        let commands: [Command] = [.addFavorites([x]), .addFavorites([x, y]), .removeFavorites([x]), .addFavorites([x])]
+        let results = try await Self.inOneBatch(
+            app.committer(ledger), writer: ledger.log, primer: { _ = try await app.change(.removePhoto, for: Self.handle("primer"), requestKey: "p") },
+            commands.map { command -> @Sendable () async throws -> ChangeReport in { try await app.change(command, for: ann, requestKey: nil) } })
+        let outcomes = try results.map { try $0.get().command.outcomes }
+        #expect(outcomes == [
+            [.accountOpened(ann), .favoriteAdded(x)], [.alreadySaved(x), .favoriteAdded(y)], [.favoriteRemoved(x)], [.favoriteAdded(x)],
+        ])
+        // The primer's transaction (it changed nothing), then the four together.
+        #expect(commits.all.map(\.commands) == [1, 4] && commits.all.map(\.events) == [0, 5])
+        #expect(try app.account(ann).state.saved.items.map(\.key) == [y, x])
+        #expect(try app.rebuildProjections(checkOnly: true).drift.isEmpty)
+        await app.close()
+    }
+
+    @Test func aCommandTheDomainRefusesFailsAloneAndTheOthersInItsBatchAreCommitted() async throws {
+        let (app, commits) = Self.application()
+        let ledger = try app.ledger()
+        let (ann, ben, cy) = (Self.handle("ann"), Self.handle("ben"), Self.handle("cy"))
+        let unknownSource = Command.importFavorites([ImportedFavorite(key: Self.movie(1), addedAt: 0)], source: "nowhere")
+        let operations: [@Sendable () async throws -> ChangeReport] = [
+            { try await app.change(.addFavorites([Self.movie(550)]), for: ann, requestKey: nil) },
+            { try await app.change(unknownSource, for: ben, requestKey: nil) },
+            { try await app.change(.addFavorites([Self.movie(603)]), for: ben, requestKey: nil) },
+        ]
+        let results = try await Self.inOneBatch(
+            app.committer(ledger), writer: ledger.log, primer: { _ = try await app.change(.addFavorites([Self.movie(9)]), for: cy, requestKey: nil) },
+            operations)
+        #expect(try results[0].get().changed)
+        #expect(throws: DomainError.invalidImportSource("nowhere")) { try results[1].get() }
+        #expect(try results[2].get().command.outcomes == [.accountOpened(ben), .favoriteAdded(Self.movie(603))])
+        #expect(commits.all.map(\.commands) == [1, 3] && commits.all.map(\.events) == [2, 4])
+        #expect(try app.account(ben).state.saved.items.map(\.key) == [Self.movie(603)])
+        await app.close()
+    }
+
+    /// A failure after a command wrote part of itself aborts its batch's transaction: each
+    /// command then runs in a transaction of its own, and only the one that fails is refused.
+    @Test func aFailureThatBreaksTheTransactionFailsOnlyItsOwnCommand() async throws {
+        let poison = Self.movie(666)
+        let store = PoisonedStore(try EventLog.open(at: temporaryDirectory()), poison: poison)
+        let service = try AccountService(log: store)
+        let commits = Commits()
+        let changed = Mutex<[Set<AccountHandle>]>([])
+        let committer = CommandCommitter(service: service) { figures, handles in
+            commits.append(figures)
+            changed.withLock { $0.append(handles) }
+        }
+        let (ann, ben) = (Self.handle("ann"), Self.handle("ben"))
+        @Sendable func add(_ id: Int64, _ handle: AccountHandle) -> @Sendable () async throws -> CommandReport {
+            { try await committer.submit(CommandRequest(command: .addFavorites([Self.movie(id)]), handle: handle, key: nil, photo: nil)) }
+        }
+        let results = try await Self.inOneBatch(
+            committer, writer: store, primer: { _ = try await add(1, ann)() },
+            [add(2, ann), add(3, ben), add(666, ann), add(4, ann), add(5, ben)])
+
+        #expect(throws: PoisonedStore.Poisoned()) { try results[2].get() }
+        for index in [0, 1, 3, 4] { #expect(try results[index].get().appended.last?.event == .favoriteAdded(Self.movie([2, 3, 0, 4, 5][index]))) }
+        // The primer's transaction, then the four good commands one by one (the aborted batch and
+        // the poisoned command's own transaction committed nothing).
+        #expect(commits.all.map(\.commands) == [1, 1, 1, 1, 1])
+        #expect(changed.withLock { $0 } == [[ann], [ann], [ben], [ann], [ben]])
+        let events = try store.read(from: 1, maxCount: .max).map { try EventDecoder.standard.decode(type: $0.type, schemaVersion: $0.schemaVersion, payload: $0.payload!) }
+        #expect(!events.contains(.favoriteAdded(poison)) && events.count == 7)
+        #expect(try service.view(of: ann).state.saved.items.map(\.key) == [1, 2, 4].map(Self.movie))
+        #expect(try store.verify(expectedHead: nil, progress: nil).isIntact)
+        #expect(try service.rebuildProjections(checkOnly: true).drift.isEmpty)
+    }
+
+    /// Deleting an account and setting a photo take a transaction of their own.
+    @Test func deletionsAndPhotosRunAlone() async throws {
+        let (app, commits) = Self.application()
+        let (ann, ben, cy) = (Self.handle("ann"), Self.handle("ben"), Self.handle("cy"))
+        _ = try app.change(.addFavorites([Self.movie(1)]), for: ben)
+        let ledger = try app.ledger()
+        let png = PhotoStoreTests.png
+        let operations: [@Sendable () async throws -> ChangeReport] = [
+            { try await app.change(.addFavorites([Self.movie(3)]), for: ann, requestKey: nil) },
+            { try await app.change(.addFavorites([Self.movie(4)]), for: cy, requestKey: nil) },
+            { try await app.change(.deleteAccount, for: ben, requestKey: nil) },
+            { try await app.change(.changePhoto(try AccountService.photoReference(for: png)), for: cy, requestKey: nil, photo: png) },
+            { try await app.change(.addFavorites([Self.movie(5)]), for: cy, requestKey: nil) },
+        ]
+        let results = try await Self.inOneBatch(
+            app.committer(ledger), writer: ledger.log, primer: { _ = try await app.change(.addFavorites([Self.movie(2)]), for: cy, requestKey: nil) },
+            operations)
+        for result in results { #expect(try result.get().changed) }
+        #expect(commits.all.map(\.commands) == [1, 2, 1, 1, 1])
+        #expect(throws: ReelError.self) { try app.account(ben) }
+        #expect(try app.photoBytes(in: app.account(cy)) == png)
+        #expect(try app.verifyLedger().isIntact)
+        await app.close()
+    }
+
+    /// A view read before a change committed, kept after it, would hide the change from every
+    /// later read: the reader that took it while the change committed does not keep it.
+    @Test func aViewReadWhileAChangeCommitsIsNotKeptOverIt() async throws {
+        let (app, _) = Self.application()
+        let ann = Self.handle("ann")
+        _ = try await app.change(.addFavorites([Self.movie(550)]), for: ann, requestKey: nil)
+        // A reader takes its mark and reads; a change commits before the reader keeps the view.
+        let mark = app.viewMark
+        let stale = try app.ledger().view(of: ann)
+        _ = try await app.change(.addFavorites([Self.movie(603)]), for: ann, requestKey: nil)
+        app.keep(stale, readSince: mark)
+        #expect(try app.account(ann).state.saved.count == 2)
+        // With no change since its mark, a view is kept: later reads get it as it was kept.
+        app.keep(stale, readSince: app.viewMark)
+        #expect(try app.account(ann).state.saved.count == 1, "a view kept with no change since is what later reads get")
+        await app.close()
+    }
+
+    @Test func aBatchTakesCommandsInOrderUpToOneThatRunsAloneAndNoMoreThanItsMaximum() {
+        func request(_ command: Command) -> CommandRequest { CommandRequest(command: command, handle: Self.handle("ann"), key: nil, photo: nil) }
+        let add = request(.addFavorites([Self.movie(1)]))
+        let delete = request(.deleteAccount)
+        let photo = request(.changePhoto(try! AccountService.photoReference(for: PhotoStoreTests.png)))
+        #expect(CommandCommitter.batchSize([], maximum: 256) == 0)
+        #expect(CommandCommitter.batchSize([add, add, delete, add], maximum: 256) == 2)
+        #expect(CommandCommitter.batchSize([delete, add, add], maximum: 256) == 1)
+        #expect(CommandCommitter.batchSize([photo, photo], maximum: 256) == 1)
+        #expect(CommandCommitter.batchSize(Array(repeating: add, count: 300), maximum: 256) == 256)
+    }
+
+    /// Once an async change returns, reads show it, though the account's view was read (and
+    /// kept) before.
+    @Test func readsAfterAChangeReturnsSeeIt() async throws {
+        let (app, _) = Self.application()
+        let ann = Self.handle("ann")
+        _ = try await app.change(.addFavorites([Self.movie(550)]), for: ann, requestKey: nil)
+        #expect(try app.account(ann).state.saved.count == 1)
+        _ = try await app.addFavorites([Self.movie(603)], for: ann, requestKey: "second")
+        #expect(try app.account(ann).state.saved.count == 2)
+        let list = try await app.savedList(of: ann, SavedListQuery())
+        #expect(list.items.map(\.saved.key) == [Self.movie(550), Self.movie(603)])
+        await app.close()
+    }
+}

@@ -1,0 +1,38 @@
+import Dispatch
+import EventLog
+import Foundation
+
+/// Holds a store's single writer from another thread (an empty write transaction left open), so
+/// that commands submitted meanwhile queue up and the tests know which ones share a batch.
+final class WriterHold: Sendable {
+    private let entered = DispatchSemaphore(value: 0)
+    private let release = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Returns once the transaction is open.
+    init(_ log: any EventStore) {
+        Thread.detachNewThread { [self] in
+            _ = try? log.write { _ in
+                entered.signal()
+                release.wait()
+            }
+            done.signal()
+        }
+        entered.wait()
+    }
+
+    /// Ends the transaction (nothing written) and waits until the writer is free.
+    func end() {
+        release.signal()
+        done.wait()
+    }
+}
+
+/// Polls `condition` every millisecond for up to ten seconds: for a state another thread reaches.
+func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<10_000 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return condition()
+}
