@@ -69,12 +69,15 @@ import Testing
             for refused in [#"{"mediaType":"film","id":1}"#, #"{"mediaType":"movie","id":0}"#, #"{"mediaType":"movie"}"#, "[]", "not json", ""] {
                 #expect(try await caller.call(.post, "/v1/favorites", json: refused).status == .badRequest, "\(refused)")
             }
-            #expect(try await caller.call(.delete, "/v1/favorites/movie/2147483000", headers: key).status == .ok)
+            #expect(
+                try await caller.call(.delete, "/v1/favorites/tv/1399", headers: key).status == .badRequest,
+                "a key used already for another request is refused")
+            #expect(try await caller.call(.delete, "/v1/favorites/movie/2147483000", headers: [.idempotencyKey: "remove-2147483000"]).status == .ok)
             #expect(try await caller.call(.delete, "/v1/favorites/movie/13").status == .ok, "not saved: nothing to do")
             #expect(try await caller.call(.delete, "/v1/favorites/film/13").status == .badRequest)
             #expect(try await caller.call(.delete, "/v1/favorites/movie/abc").status == .badRequest)
 
-            #expect(try await caller.call(.put, "/v1/settings/name", json: #"{"name":"Ann"}"#, headers: key).status == .ok)
+            #expect(try await caller.call(.put, "/v1/settings/name", json: #"{"name":"Ann"}"#, headers: [.idempotencyKey: "name-ann"]).status == .ok)
             #expect(try await caller.call(.put, "/v1/settings/name", json: #"{"name":"\u0007"}"#).status == .badRequest)
             #expect(try await caller.call(.put, "/v1/settings/language", json: #"{"language":"de-DE"}"#).status == .ok)
             #expect(try await caller.call(.put, "/v1/settings/language", json: #"{"language":"xx-XX"}"#).status == .badRequest)
