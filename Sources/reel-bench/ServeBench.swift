@@ -77,7 +77,7 @@ struct ServeBench: AsyncParsableCommand {
 
     static func service(_ reel: String, _ data: String, extra: [String: String]) throws -> ServedProcess {
         var environment = ["REEL_DATA_DIR": data, "XDG_CONFIG_HOME": data + "/config", "REEL_SERVE_RATE": "1000000", "REEL_SERVE_BURST": "1000000",
-                           "REEL_SERVE_STREAMS": "100000", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+                           "REEL_SERVE_STREAMS": "10000", "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
         for (key, value) in extra { environment[key] = value }
         return try ServedProcess(reel: reel, environment: environment)
     }
