@@ -6,12 +6,12 @@ import Testing
 /// more event streams than a token may hold, appends in flight at SIGTERM.
 @Suite(.serialized) struct ServiceHostileTests {
     /// A raw client in Python: it does what AsyncHTTPClient never would.
-    static func python(_ script: String, _ arguments: [String]) throws -> Harness.Output {
-        try Harness.run("python3", ["-c", script] + arguments)
+    static func python(_ script: String, _ arguments: [String]) async throws -> Harness.Output {
+        try await offThread { try Harness.run("python3", ["-c", script] + arguments) }
     }
 
     @Test func aClientThatTricklesItsHeadersIsCutOff() async throws {
-        let service = try ServiceProcess(CatalogCommandTests.Home(), environment: ["REEL_SERVE_HEADER_TIMEOUT": "1"])
+        let service = try await ServiceProcess.start(CatalogCommandTests.Home(), environment: ["REEL_SERVE_HEADER_TIMEOUT": "1"])
         let port = String(service.url.split(separator: ":").last ?? "")
         let script = """
             import socket, sys, time
@@ -32,14 +32,14 @@ import Testing
                 pass
             print("%.1f" % (time.time() - start))
             """
-        let out = try Self.python(script, [port])
+        let out = try await Self.python(script, [port])
         let seconds = Double(out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 99
         #expect(seconds < 4, "the slow client was kept for \(seconds) s: \(out.stderr)")
         #expect(try await service.request(.GET, "/health").status == 200, "the service still answers others")
     }
 
     @Test func aFloodOfHeadersIsRefusedAndTheServiceGoesOn() async throws {
-        let service = try ServiceProcess(CatalogCommandTests.Home())
+        let service = try await ServiceProcess.start(CatalogCommandTests.Home())
         let port = String(service.url.split(separator: ":").last ?? "")
         let script = """
             import socket, sys
@@ -53,14 +53,14 @@ import Testing
                 answer = b""
             print(answer.split(b"\\r\\n")[0].decode() or "closed")
             """
-        let out = try Self.python(script, [port])
+        let out = try await Self.python(script, [port])
         #expect(!out.stdout.contains("200"), "5,000 headers were served: \(out.stdout)")
         #expect(try await service.request(.GET, "/health").status == 200)
     }
 
     @Test func aTokenHoldsABoundedNumberOfEventStreams() async throws {
-        let service = try ServiceProcess(CatalogCommandTests.Home(), environment: ["REEL_SERVE_STREAMS": "2"])
-        let token = try service.token(for: "ana")
+        let service = try await ServiceProcess.start(CatalogCommandTests.Home(), environment: ["REEL_SERVE_STREAMS": "2"])
+        let token = try await service.token(for: "ana")
         async let one = service.events("/v1/events", token: token, timeout: 4) { _ in false }
         async let two = service.events("/v1/events", token: token, timeout: 4) { _ in false }
         try await Task.sleep(for: .milliseconds(800))
@@ -75,8 +75,10 @@ import Testing
 
     @Test func sigtermUnderLoadKeepsEveryAcknowledgedAppendAndExitsCleanly() async throws {
         let home = CatalogCommandTests.Home()
-        let service = try ServiceProcess(home)
-        let tokens = try (0..<8).map { try service.token(for: "user\($0)") }
+        let service = try await ServiceProcess.start(home)
+        var tokens: [String] = []
+        for user in 0..<8 { tokens.append(try await service.token(for: "user\(user)")) }
+        let clientsTokens = tokens
         let acknowledged = try await withThrowingTaskGroup(of: [(Int, Int)].self) { group in
             for client in 0..<64 {
                 group.addTask {
@@ -84,7 +86,7 @@ import Testing
                     for n in 0..<400 {
                         let id = 100_000 + client * 1_000 + n
                         guard let answer = try? await service.request(
-                            .POST, "/v1/favorites", token: tokens[client % 8], json: ["mediaType": "movie", "id": id])
+                            .POST, "/v1/favorites", token: clientsTokens[client % 8], json: ["mediaType": "movie", "id": id])
                         else { break }
                         if answer.status == 201 { done.append((client % 8, id)) } else if answer.status >= 500 || answer.status == 503 { break }
                     }
@@ -98,16 +100,16 @@ import Testing
             }
             return try await group.reduce(into: []) { $0 += $1 }
         }
-        let status = service.stop()
+        let status = try await service.stopped()
         #expect(status == 0, "exit \(status): \(service.logText.suffix(500))")
         #expect(acknowledged.count > 64, "the load ran: \(acknowledged.count) acknowledged")
         for user in 0..<8 {
-            let out = try home.reel(["saved", "--json", "--user", "user\(user)"])
+            let out = try await service.reel(["saved", "--json", "--user", "user\(user)"])
             let saved = Set((try Harness.json(out.stdout)["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int })
             let missing = acknowledged.filter { $0.0 == user && !saved.contains($0.1) }
             #expect(missing.isEmpty, "user\(user): acknowledged but not saved: \(missing.prefix(5))")
         }
-        let audit = try home.reel(["audit", "verify"])
+        let audit = try await service.reel(["audit", "verify"])
         #expect(audit.status == 0, "\(audit.stderr)")
     }
 }

@@ -76,11 +76,29 @@ final class ServiceProcess: @unchecked Sendable {
     /// What the service logged (one JSON object per line).
     var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
+    /// Starts the service on a thread of its own (`offThread`).
+    static func start(
+        _ home: CatalogCommandTests.Home, environment: [String: String] = [:], arguments: [String] = []
+    ) async throws -> ServiceProcess {
+        try await offThread { try ServiceProcess(home, environment: environment, arguments: arguments) }
+    }
+
     /// A new account token for `user` (`reel token create`).
-    func token(for user: String) throws -> String {
-        let out = try home.reel(["token", "create", "--user", user, "--json"])
+    func token(for user: String) async throws -> String {
+        let out = try await reel(["token", "create", "--user", user, "--json"])
         #expect(out.status == 0, "token create: \(out.stderr)")
         return try Harness.json(out.stdout)["token"] as? String ?? ""
+    }
+
+    /// `reel ARGUMENTS` with the service's data directory, on a thread of its own.
+    func reel(_ arguments: [String]) async throws -> Harness.Output {
+        let home = home
+        return try await offThread { try home.reel(arguments) }
+    }
+
+    /// `stop()` on a thread of its own.
+    func stopped() async throws -> Int32 {
+        try await offThread { self.stop() }
     }
 
     struct Answer {
@@ -166,4 +184,13 @@ struct ServerSentEvent: Equatable {
     }
 
     func json() throws -> [String: Any] { try Harness.json(data) }
+}
+
+/// Runs blocking work (a child process, a pipe read, a poll with sleeps) on a thread of its own:
+/// blocking one of the concurrency pool's threads (two on a 2-core machine) slows every test
+/// running beside it, and timing checks elsewhere (the TMDb rate limiter's) then fail.
+func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
 }

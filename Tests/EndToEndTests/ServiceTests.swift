@@ -7,15 +7,15 @@ import Testing
 /// AsyncHTTPClient.
 @Suite(.serialized) struct ServiceTests {
     /// A service over a new data directory, with the fake TMDb behind it.
-    static func service(environment: [String: String] = [:]) throws -> (ServiceProcess, FakeTMDbProcess) {
-        let tmdb = try FakeTMDbProcess()
-        let service = try ServiceProcess(CatalogCommandTests.Home(server: tmdb), environment: environment)
+    static func service(environment: [String: String] = [:]) async throws -> (ServiceProcess, FakeTMDbProcess) {
+        let tmdb = try await offThread { try FakeTMDbProcess() }
+        let service = try await ServiceProcess.start(CatalogCommandTests.Home(server: tmdb), environment: environment)
         service.companion = tmdb
         return (service, tmdb)
     }
 
     @Test func healthReadyAndTheContractAreServedWithoutAToken() async throws {
-        let (service, _) = try Self.service()
+        let (service, _) = try await Self.service()
         #expect(try await service.request(.GET, "/health").json()["status"] as? String == "ok")
         #expect(try await service.request(.GET, "/ready").status == 200)
         let document = try await service.request(.GET, "/openapi.json")
@@ -26,8 +26,8 @@ import Testing
     }
 
     @Test func noTokenABadOneAndARevokedOneAre401WithAChallenge() async throws {
-        let (service, _) = try Self.service()
-        let token = try service.token(for: "ana")
+        let (service, _) = try await Self.service()
+        let token = try await service.token(for: "ana")
         for bad in [nil, "reel_" + String(repeating: "A", count: 43), "not a token", String(token.dropLast()) + "x"] {
             let answer = try await service.request(.GET, "/v1/saved", token: bad)
             #expect(answer.status == 401, "\(String(describing: bad)): \(answer.text)")
@@ -36,17 +36,17 @@ import Testing
             #expect(try answer.json()["kind"] as? String == "unauthorized")
         }
         #expect(try await service.request(.GET, "/v1/saved", token: token).status == 200)
-        let list = try service.home.reel(["token", "list", "--json"])
+        let list = try await service.reel(["token", "list", "--json"])
         let id = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])?.first?["id"] as? String ?? ""
-        #expect(try service.home.reel(["token", "revoke", id]).status == 0)
+        #expect(try await service.reel(["token", "revoke", id]).status == 0)
         #expect(try await service.request(.GET, "/v1/saved", token: token).status == 401, "a token revoked by another process")
         #expect(!service.logText.contains(token), "the token reached the log")
     }
 
     @Test func aTokenReachesItsOwnAccountOnly() async throws {
-        let (service, _) = try Self.service()
-        let ana = try service.token(for: "ana")
-        let ben = try service.token(for: "ben")
+        let (service, _) = try await Self.service()
+        let ana = try await service.token(for: "ana")
+        let ben = try await service.token(for: "ben")
         #expect(try await service.request(.POST, "/v1/favorites", token: ana, json: ["mediaType": "movie", "id": 550]).status == 201)
         let bens = try await service.request(.GET, "/v1/saved", token: ben).json()
         #expect(bens["user"] as? String == "ben")
@@ -61,8 +61,8 @@ import Testing
     }
 
     @Test func aRetriedAddWithItsIdempotencyKeyAppendsOnce() async throws {
-        let (service, _) = try Self.service()
-        let token = try service.token(for: "ana")
+        let (service, _) = try await Self.service()
+        let token = try await service.token(for: "ana")
         let key = ["Idempotency-Key": "add-550-first"]
         let first = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550], headers: key)
         #expect(first.status == 201, "\(first.text)")
@@ -81,8 +81,8 @@ import Testing
     }
 
     @Test func theSavedListIsHydratedFilteredSortedAndReadAsOfAPoint() async throws {
-        let (service, _) = try Self.service()
-        let token = try service.token(for: "ana")
+        let (service, _) = try await Self.service()
+        let token = try await service.token(for: "ana")
         for (type, id) in [("movie", 550), ("movie", 603), ("tv", 1399)] {
             #expect(try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": type, "id": id]).status == 201)
         }
@@ -100,8 +100,8 @@ import Testing
     }
 
     @Test func settingsNameLanguageAndPhotoWithTheCommandsLimits() async throws {
-        let (service, _) = try Self.service()
-        let token = try service.token(for: "ana")
+        let (service, _) = try await Self.service()
+        let token = try await service.token(for: "ana")
         #expect(try await service.request(.PUT, "/v1/settings/name", token: token, json: ["name": "Ana María"]).status == 200)
         #expect(try await service.request(.PUT, "/v1/settings/language", token: token, json: ["language": "fr"]).status == 200)
         let photo = try await service.request(.PUT, "/v1/settings/photo", token: token, body: LedgerCommandTests.png, contentType: "image/png")
@@ -121,19 +121,19 @@ import Testing
     }
 
     @Test func exportIsStreamedAndImportRestoresIt() async throws {
-        let (service, _) = try Self.service()
-        let ana = try service.token(for: "ana")
+        let (service, _) = try await Self.service()
+        let ana = try await service.token(for: "ana")
         _ = try await service.request(.POST, "/v1/favorites", token: ana, json: ["mediaType": "movie", "id": 550])
         let export = try await service.request(.GET, "/v1/export", token: ana)
         #expect(export.status == 200)
         #expect(export.header("Content-Disposition")?.contains("attachment") == true)
         let file = temporaryDirectory("served-export") + "/ana.json"
         try Data(export.body).write(to: URL(fileURLWithPath: file))
-        #expect(try service.home.reel(["account", "verify-export", file]).status == 0, "the served export verifies")
+        #expect(try await service.reel(["account", "verify-export", file]).status == 0, "the served export verifies")
         let csv = try await service.request(.GET, "/v1/export?format=letterboxd", token: ana)
         #expect(csv.text.contains("550"))
 
-        let ben = try service.token(for: "ben")
+        let ben = try await service.token(for: "ben")
         let list = "tmdbID,Title\n603,The Matrix\n"
         let imported = try await service.request(.POST, "/v1/import?format=letterboxd", token: ben, body: Array(list.utf8), contentType: "text/csv")
         #expect(imported.status == 200, "\(imported.text)")
@@ -142,25 +142,25 @@ import Testing
     }
 
     @Test func deletingTheAccountShredsItAndEndsItsToken() async throws {
-        let (service, _) = try Self.service()
-        let token = try service.token(for: "ana")
+        let (service, _) = try await Self.service()
+        let token = try await service.token(for: "ana")
         _ = try await service.request(.PUT, "/v1/settings/name", token: token, json: ["name": "Ana"])
         let deleted = try await service.request(.DELETE, "/v1/account", token: token)
         #expect(deleted.status == 200, "\(deleted.text)")
         #expect(try await service.request(.GET, "/v1/saved", token: token).status == 401)
-        let audit = try service.home.reel(["audit", "verify"])
+        let audit = try await service.reel(["audit", "verify"])
         #expect(audit.status == 0, "the chain verifies after deletion: \(audit.stderr)")
     }
 
     @Test func eventsStreamLiveIncludingTheShellsAndResumeWithNothingMissedOrRepeated() async throws {
-        let (service, _) = try Self.service()
-        let token = try service.token(for: "ana")
+        let (service, _) = try await Self.service()
+        let token = try await service.token(for: "ana")
         _ = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550])
         async let firstSeen = service.events("/v1/events", token: token) { $0.count >= 4 }
         try await Task.sleep(for: .milliseconds(500))
         _ = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 603])
         // A change made from the shell, by another process on the same data directory.
-        #expect(try service.home.reel(["fav", "add", "movie", "13", "--user", "ana"]).status == 0)
+        #expect(try await service.reel(["fav", "add", "movie", "13", "--user", "ana"]).status == 0)
         let first = try await firstSeen
         #expect(first.map(\.id) == ["1", "2", "3", "4"], "\(first)")
         #expect(first.map(\.event) == ["account-opened", "favorite-added", "favorite-added", "favorite-added"])
@@ -177,8 +177,8 @@ import Testing
     }
 
     @Test func operatorsListAccountsVerifyAndRebuildWithProgress() async throws {
-        let (service, _) = try Self.service()
-        let token = try service.token(for: "ana")
+        let (service, _) = try await Self.service()
+        let token = try await service.token(for: "ana")
         _ = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550])
         let op = ServiceProcess.operatorToken
         #expect(try await service.request(.GET, "/v1/admin/accounts").status == 401)
@@ -202,13 +202,13 @@ import Testing
     }
 
     @Test func operatorRoutesAreOffWithoutAnOperatorToken() async throws {
-        let (service, _) = try Self.service(environment: ["REEL_OPERATOR_TOKEN": ""])
+        let (service, _) = try await Self.service(environment: ["REEL_OPERATOR_TOKEN": ""])
         #expect(try await service.request(.GET, "/v1/admin/accounts", token: ServiceProcess.operatorToken).status == 404)
     }
 
     @Test func badRequestsAreProblemsWithTheCommandsKinds() async throws {
-        let (service, _) = try Self.service()
-        let token = try service.token(for: "ana")
+        let (service, _) = try await Self.service()
+        let token = try await service.token(for: "ana")
         let notJSON = try await service.request(.POST, "/v1/favorites", token: token, body: Array("{oops".utf8), contentType: "application/json")
         #expect(notJSON.status == 400)
         let deep = String(repeating: "[", count: 50) + String(repeating: "]", count: 50)
