@@ -17,6 +17,8 @@ struct EventStreamEndpoint {
     let lifecycle: ServiceLifecycleState
 
     static let heartbeat: Duration = .seconds(15)
+    /// Frames waiting for one slow client, at most.
+    static let backlog = 1_024
 
     func add(to group: RouterGroup<ServiceRequestContext>) {
         group.get("events", use: events)
@@ -65,12 +67,18 @@ struct EventStreamEndpoint {
     /// The stream's text: each event as `id`, `event` and `data` lines; heartbeats; and, when the
     /// entries end, a last `retry` hint (the service is going away) or the error as an `error` event.
     static func frames(_ entries: AsyncThrowingStream<HistoryEntry, any Error>) -> (AsyncStream<String>, AsyncStream<String>.Continuation) {
-        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+        // Bounded, like the feed behind it: a client that reads slower than its account changes
+        // is ended rather than buffered without limit; what was buffered is still sent, and it
+        // resumes after the last id it got (Last-Event-ID), missing nothing.
+        let (stream, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(backlog))
         do {
             let forward = Task {
                 do {
                     for try await entry in entries {
-                        continuation.yield(frame(entry))
+                        if case .dropped = continuation.yield(frame(entry)) {
+                            continuation.finish()
+                            return
+                        }
                         if entry.type == "account-deleted" { break }
                     }
                     continuation.yield("retry: 1000\n: the stream ends here; reconnect with Last-Event-ID\n\n")
