@@ -18,26 +18,9 @@ final class FakeTMDbProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         process.executableURL = URL(fileURLWithPath: Harness.binaries + "/fake-tmdb")
         process.arguments = ["--port", "0"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Should it never print its line, stop it after 30 s, which ends the read below.
-        let process = process
-        let started = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            if started.wait(timeout: .now() + 30) == .timedOut, process.isRunning { process.terminate() }
-        }
-        defer { started.signal() }
-        var line = Data()
-        let reader = out.fileHandleForReading
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = reader.availableData  // blocks; empty at end of file (the server died)
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try Harness.firstLine(of: process, within: 30)
         let prefix = "fake-tmdb listening on "
         guard text.hasPrefix(prefix), text.hasSuffix("/3") else {
             process.terminate()

@@ -33,24 +33,9 @@ final class ServiceProcess: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
         process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
         process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let process = process
-        let started = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            if started.wait(timeout: .now() + 60) == .timedOut, process.isRunning { process.terminate() }
-        }
-        defer { started.signal() }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try Harness.firstLine(of: process, within: 60)
         guard text.hasPrefix("listening on http") else {
             process.terminate()
             process.waitUntilExit()
