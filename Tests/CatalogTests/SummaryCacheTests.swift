@@ -174,6 +174,45 @@ import ReelTestSupport
         await server.stop()
     }
 
+    /// `freshUntil` tells how long a list's answers stay what they are: the earliest expiry of
+    /// the answers used, fetched or kept; 0 once one of them was served stale, or failed.
+    @Test func aListIsToldUntilWhenItsAnswersHold() async throws {
+        var options = FakeTMDbServer.Options()
+        options.maxAge = 60
+        let server = try await FakeTMDbServer.start(options: options)
+        let directory = temporaryDirectory()
+        let clock = TestClock()
+        let client = try Self.client(server, directory, clock)
+        let start = clock.now
+        var until: Int64 = -1
+        _ = try await client.summaries(of: [Self.fightClub], language: "en-US", as: { $0 }, freshUntil: { until = $0 })
+        #expect(until == start + 60_000_000)
+        let generation = try #require(client.cache).generation()
+
+        // Kept: the first one expires first; a new title fetched now does not move that.
+        clock.advance(seconds: 20)
+        _ = try await client.summaries(of: [Self.fightClub, Self.thrones], language: "en-US", as: { $0 }, freshUntil: { until = $0 })
+        #expect(until == start + 60_000_000)
+        #expect(try #require(client.cache).generation() > generation)  // Thrones was stored
+        let stored = try #require(client.cache).generation()
+        _ = try await client.summaries(of: [Self.fightClub, Self.thrones], language: "en-US", as: { $0 }, freshUntil: { until = $0 })
+        #expect(try #require(client.cache).generation() == stored)  // answered without a write
+
+        // A failure, or a stale answer served because TMDb fails, holds for no time at all.
+        _ = try await client.summaries(of: [Self.fightClub, Self.unknown], language: "en-US", as: { $0 }, freshUntil: { until = $0 })
+        #expect(until == 0)
+        clock.advance(seconds: 3_600)
+        server.inject(Fault(.status(503, retryAfter: nil), count: 100))
+        _ = try await client.summaries(of: [Self.fightClub], language: "en-US", as: { $0 }, freshUntil: { until = $0 })
+        #expect(until == 0)
+        await client.shutdown()
+        await server.stop()
+
+        let sample = CatalogClient.sample()
+        _ = try await sample.summaries(of: [Self.fightClub, Self.unknown], language: "en-US", as: { $0 }, freshUntil: { until = $0 })
+        #expect(until == .max)
+    }
+
     @Test func offlineStoredSummariesAnswerWhateverTheirAge() async throws {
         let server = try await FakeTMDbServer.start()
         let directory = temporaryDirectory()

@@ -134,6 +134,13 @@ public final class ResponseCache: Sendable {
         }
     }
 
+    /// A number that changes with every write to the cache, by this process or another (the
+    /// environment's last committed transaction): an answer made of what the cache held stays
+    /// the same while this does (and while what it used is fresh). -1 when it cannot be read.
+    public func generation() -> Int {
+        (try? environment.info().lastTransactionID) ?? -1
+    }
+
     /// The OMDb scores stored for `imdbIDs`, whatever their age, in order (nil where none), read
     /// in one transaction.
     public func omdbScores(_ imdbIDs: [String]) throws -> [OMDbScores?] {

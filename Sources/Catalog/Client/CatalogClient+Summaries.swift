@@ -21,9 +21,14 @@ extension CatalogClient {
 
     /// `summaries(of:language:progress:)`, each answer kept as `make` turns it (one dictionary
     /// for a list of thousands, not two).
+    ///
+    /// `freshUntil` is told once, at the end, until when every answer given stays what it is:
+    /// the earliest expiry of the cached answers used, `Int64.max` for the sample's facts, and
+    /// 0 when an answer was not stored (a failure, a title TMDb does not have, `no-store`) or
+    /// was served stale (offline, TMDb failing): such answers may differ on the next call.
     public func summaries<Answer>(
         of keys: [MediaKey], language: String, progress: ((Int, Int) -> Void)? = nil,
-        as make: (SummaryAnswer) -> Answer
+        as make: (SummaryAnswer) -> Answer, freshUntil: (Int64) -> Void = { _ in }
     ) async throws -> [MediaKey: Answer] {
         var seen = Set<MediaKey>(minimumCapacity: keys.count)
         let distinct = keys.filter { seen.insert($0).inserted }
@@ -32,6 +37,7 @@ extension CatalogClient {
 
         if let sampleCatalog {
             let lang = SampleLanguage(language)
+            freshUntil(.max)
             for key in distinct {
                 if let summary = sampleCatalog.summary(key, lang) {
                     found[key] = make(.success(summary))
@@ -45,6 +51,7 @@ extension CatalogClient {
 
         let requests = CatalogRequest.details(of: distinct, language: language)
         var misses: [(MediaKey, CatalogRequest)] = []
+        var until = Int64.max
         if let cache, let stored = try? cache.summaries(requests.map(\.key)) {
             let now = clock()
             var fresh = 0
@@ -52,6 +59,7 @@ extension CatalogClient {
                 if let entry, offline || entry.isFresh(at: now) {
                     found[distinct[i]] = make(.success(entry.summary))
                     if entry.isFresh(at: now) { fresh += 1 }
+                    until = entry.isFresh(at: now) ? min(until, entry.expiresAt) : 0
                 } else {
                     misses.append((distinct[i], requests[i]))
                 }
@@ -62,7 +70,10 @@ extension CatalogClient {
         } else {
             misses = Array(zip(distinct, requests))
         }
-        guard !misses.isEmpty else { return found }
+        guard !misses.isEmpty else {
+            freshUntil(until)
+            return found
+        }
         if !found.isEmpty { progress?(found.count, distinct.count) }
 
         var fetched: [CachedSummary] = []
@@ -71,9 +82,11 @@ extension CatalogClient {
                 for (key, request) in misses {
                     group.addTask { try await self.fetchSummary(key, request) }
                 }
+                let now = clock()
                 for try await (key, answer, entry) in group {
                     found[key] = make(answer)
                     if let entry { fetched.append(entry) }
+                    until = if let entry, entry.isFresh(at: now) { min(until, entry.expiresAt) } else { 0 }
                     progress?(found.count, distinct.count)
                 }
             }
@@ -82,6 +95,7 @@ extension CatalogClient {
             throw error
         }
         try? cache?.store(fetched)
+        freshUntil(until)
         return found
     }
 

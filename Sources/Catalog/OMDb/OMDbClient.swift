@@ -85,6 +85,10 @@ public final class OMDbClient: Sendable {
         }
     }
 
+    /// The generation of the cache the scores are kept in (`ResponseCache.generation()`); nil
+    /// without a cache, and for the sample's facts, which never change.
+    public var cacheGeneration: Int? { source == .sample ? nil : cache?.generation() }
+
     /// The scores of `imdbIDs` known without asking OMDb (the cache; the sample's facts), by id.
     public func scores(_ imdbIDs: [String]) async -> [String: OMDbScores] {
         var found: [String: OMDbScores] = [:]

@@ -56,7 +56,9 @@ extension Application {
     }
 
     /// Catalog details of `keys` in `language`, fetched in parallel where not cached.
-    func lookUp(_ keys: [MediaKey], language: String, progress: ((Int, Int) -> Void)? = nil) async throws -> [MediaKey: TitleLookup] {
-        try await Hydrator(client: try catalog(), language: language).lookUp(keys, progress: progress)
+    func lookUp(
+        _ keys: [MediaKey], language: String, progress: ((Int, Int) -> Void)? = nil, freshUntil: (Int64) -> Void = { _ in }
+    ) async throws -> [MediaKey: TitleLookup] {
+        try await Hydrator(client: try catalog(), language: language).lookUp(keys, progress: progress, freshUntil: freshUntil)
     }
 }

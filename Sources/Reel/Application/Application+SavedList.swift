@@ -11,6 +11,7 @@ extension Application {
         of handle: AccountHandle, _ query: SavedListQuery, progress: ((Int, Int) -> Void)? = nil, omdbProgress: ((Int, Int) -> Void)? = nil
     ) async throws -> SavedListReport {
         prepareCatalog(for: query.mediaType.map { [$0] } ?? [.movie, .tv])
+        let stamp = try readStamp(of: handle)  // before reading: a change meanwhile makes it stale
         let view = try account(handle, asOf: query.asOf)
         let live = query.asOf == nil ? view : (try? account(handle)) ?? view
         let language = live.state.settings.language.description
@@ -19,7 +20,8 @@ extension Application {
         var items = all
         if let mediaType = query.mediaType { items = items.filter { $0.key.mediaType == mediaType } }
 
-        let lookups = try await lookUp(items.map(\.key), language: language, progress: progress)
+        var freshUntil = Int64.max
+        let lookups = try await lookUp(items.map(\.key), language: language, progress: progress) { freshUntil = $0 }
         var notices = TitleLookup.notices(for: items.lazy.compactMap { lookups[$0.key] }, sample: try catalogIsSample())
         func summary(_ item: SavedItem) -> TitleSummary? { lookups[item.key]?.summary }
 
@@ -42,10 +44,15 @@ extension Application {
         }
         func omdb(_ item: SavedItem) -> OMDbScores? { summary(item)?.imdbID.flatMap { scores[$0] } }
         items = Self.sorted(items, by: query.order, descending: query.descending, details: summary, scores: omdb)
-        return SavedListReport(
+        if let fill, fill.left > 0 || fill.failed > 0 { freshUntil = 0 }
+        for score in scores.values { freshUntil = min(freshUntil, score.expiresAt) }
+        let report = SavedListReport(
             handle: handle, stream: view.stream, asOf: view.asOf, language: language, total: all.count,
             items: items.map { SavedListReport.Item(saved: $0, lookup: lookups[$0.key] ?? .notCached, omdb: omdb($0)) }, notices: notices,
-            omdbFill: fill)
+            omdbFill: fill, validity: nil)
+        // Reused only when complete: a title without details is asked for again next time.
+        guard report.detailsMissing == 0, freshUntil > Self.nowMicroseconds() else { return report }
+        return report.valid(ReadValidity(stream: stamp.stream, streamVersion: stamp.streamVersion, cacheGeneration: stamp.cacheGeneration, until: freshUntil))
     }
 
     /// Items in the order asked for. Titles without details or without the score sorted by

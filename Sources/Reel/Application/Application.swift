@@ -154,12 +154,19 @@ public final class Application: Sendable {
         return ledger
     }
 
-    /// The account's view now, read once per process (a change made through `record` or `submit`
-    /// refreshes it).
+    /// The account's view now, kept between reads while the account's stream stays at its
+    /// version (a change made through `record` or `submit` forgets it; one made by another
+    /// process is seen by the version: a long-lived process, the service, must not answer with
+    /// the list as it was before a `reel fav add` from the shell).
     func view(of handle: AccountHandle) throws -> AccountView {
         let (cached, mark) = loaded.withLock { ($0.views[handle], $0.viewsForgotten) }
-        if let cached { return cached }
-        let view = try requiredLedger().view(of: handle)
+        let ledger = try requiredLedger()
+        if let cached, let stream = cached.stream, (try? ledger.resolve(handle)) == stream,
+            try ledger.log.version(of: stream) == cached.state.version
+        {
+            return cached
+        }
+        let view = try ledger.view(of: handle)
         keep(view, readSince: mark)
         return view
     }

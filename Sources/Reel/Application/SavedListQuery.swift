@@ -1,8 +1,8 @@
 import Ledger
 
 /// Which saved titles to show and in what order.
-public struct SavedListQuery: Sendable {
-    public enum Order: String, Sendable, CaseIterable {
+public struct SavedListQuery: Sendable, Hashable {
+    public enum Order: String, Sendable, Hashable, CaseIterable {
         case added, title, release, rating
         /// OMDb's scores: the IMDb rating, Metacritic's Metascore, Rotten Tomatoes' Tomatometer.
         case imdb, metascore, tomatometer

@@ -26,6 +26,15 @@ public struct SavedListReport: Sendable {
     public let notices: [String]
     /// What filling in OMDb's scores did (nil when OMDb is off or nothing was missing).
     public let omdbFill: OMDbFillReport?
+    /// How long the same question would get this same answer (nil: it may differ at once, as
+    /// details or scores are still missing): for front ends that keep answers (the service).
+    public let validity: ReadValidity?
+
+    func valid(_ validity: ReadValidity) -> SavedListReport {
+        SavedListReport(
+            handle: handle, stream: stream, asOf: asOf, language: language, total: total, items: items, notices: notices, omdbFill: omdbFill,
+            validity: validity)
+    }
 
     /// Items without catalog details.
     public var detailsMissing: Int {

@@ -14,8 +14,12 @@ public struct Hydrator: Sendable {
         self.language = language
     }
 
-    /// Every distinct key's details. `progress(done, total)` is called as titles are fetched.
-    public func lookUp(_ keys: [MediaKey], progress: ((Int, Int) -> Void)? = nil) async throws -> [MediaKey: TitleLookup] {
-        try await client.summaries(of: keys, language: language, progress: progress, as: TitleLookup.init)
+    /// Every distinct key's details. `progress(done, total)` is called as titles are fetched;
+    /// `freshUntil` is told until when the details given stay what they are (the client's
+    /// `summaries(of:language:progress:as:freshUntil:)`).
+    public func lookUp(
+        _ keys: [MediaKey], progress: ((Int, Int) -> Void)? = nil, freshUntil: (Int64) -> Void = { _ in }
+    ) async throws -> [MediaKey: TitleLookup] {
+        try await client.summaries(of: keys, language: language, progress: progress, as: TitleLookup.init, freshUntil: freshUntil)
     }
 }
