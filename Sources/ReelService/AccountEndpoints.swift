@@ -10,6 +10,7 @@ struct AccountEndpoints {
     let application: Reel.Application
     let input: RequestInput
     let generator: String
+    let savedAnswers: SavedAnswers
 
     func add(to group: RouterGroup<ServiceRequestContext>) {
         group.post("favorites", use: addFavorite)
@@ -43,7 +44,9 @@ struct AccountEndpoints {
         return JSONResponse(ServiceJSON.change(report))
     }
 
-    @Sendable func saved(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
+    /// The saved list: answered again from `savedAnswers` while the core says it holds, with a
+    /// strong ETag (304 to an `If-None-Match` naming it).
+    @Sendable func saved(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         var query = SavedListQuery()
         if let type = RequestInput.query(request, "type") { query.mediaType = try Self.mediaType(type) }
         query.search = RequestInput.query(request, "search")
@@ -57,8 +60,16 @@ struct AccountEndpoints {
         query.genres = RequestInput.queries(request, "genre")
         query.anyGenre = try RequestInput.flag(request, "anyGenre") ?? false
         query.asOf = try Self.asOf(request)
-        let report = try await application.savedList(of: context.account(), query)
-        return JSONResponse(ServiceJSON.saved(report))
+        let account = try context.account()
+        let (answer, _) = try await savedAnswers.answer(of: account, query, application: application) {
+            try await application.savedList(of: account, query)
+        }
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "private, no-cache", .eTag: answer.etag]
+        if SavedAnswers.matches(request.headers[.ifNoneMatch], answer.etag) {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: answer.body))
     }
 
     @Sendable func settings(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {

@@ -72,7 +72,7 @@ public struct ReelServer: Sendable {
 
         let limiter = RateLimiter(rate: settings.ratePerSecond, burst: settings.burst)
         let account = router.group("v1").add(middleware: AccountAuthentication(application: application, limiter: limiter))
-        AccountEndpoints(application: application, input: input, generator: generator).add(to: account)
+        AccountEndpoints(application: application, input: input, generator: generator, savedAnswers: SavedAnswers()).add(to: account)
         CatalogEndpoints(application: application).add(to: account)
         EventStreamEndpoint(application: application, settings: settings, streams: StreamCounter(), metrics: metrics, lifecycle: lifecycle)
             .add(to: account)

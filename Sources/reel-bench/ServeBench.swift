@@ -62,7 +62,7 @@ struct ServeBench: AsyncParsableCommand {
         let get = try WrkRun.run(reads.url + "/v1/saved", connections: connections, seconds: seconds, script: Self.headerScript(readToken))
         table.row(Self.row("GET /v1/saved (100 titles, warm)", get, baseline))
         _ = reads.stop()
-        try await tmdb.stop()
+        await tmdb.stop()
 
         table.print()
         print(String(format: "memory of reel serve: %.1f MiB resident before, %.1f MiB with %d event streams open (%.1f KiB each); peak %.1f MiB",

@@ -47,8 +47,8 @@ enum Harness {
         process.environment = env
         let outURL = URL(fileURLWithPath: temporaryDirectory("out") + "/stdout")
         let errURL = URL(fileURLWithPath: outURL.deletingLastPathComponent().path + "/stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice

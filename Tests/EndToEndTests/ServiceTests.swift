@@ -99,6 +99,46 @@ import Testing
         #expect(try bad.json()["kind"] as? String == "usage")
     }
 
+    /// The saved list is answered again from what the service kept while it holds, with an ETag
+    /// (304 when the client has it); a change made by another process (`reel fav add` from the
+    /// shell), or through the service, is in the very next answer.
+    @Test func theSavedListCarriesAnETagAndSeesTheShellsChangesAtOnce() async throws {
+        let (service, _) = try await Self.service()
+        let token = try await service.token(for: "ana")
+        #expect(try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550]).status == 201)
+        let first = try await service.request(.GET, "/v1/saved", token: token)
+        let etag = try #require(first.header("ETag"))
+        #expect(etag.range(of: #"^"[0-9a-f]{32}"$"#, options: .regularExpression) != nil)
+        #expect(first.header("Cache-Control") == "private, no-cache")
+        let again = try await service.request(.GET, "/v1/saved", token: token)
+        #expect(again.header("ETag") == etag)
+        #expect(again.body == first.body)
+        let unchanged = try await service.request(.GET, "/v1/saved", token: token, headers: ["If-None-Match": "\"0000\", \(etag)"])
+        #expect(unchanged.status == 304)
+        #expect(unchanged.body.isEmpty)
+        #expect(unchanged.header("ETag") == etag)
+        #expect(try await service.request(.GET, "/v1/saved", token: token, headers: ["If-None-Match": "\"0000\""]).status == 200)
+
+        // Another process changes the account: the next answer has it, with another ETag.
+        #expect(try await service.reel(["fav", "add", "movie", "603", "--user", "ana"]).status == 0)
+        let afterShell = try await service.request(.GET, "/v1/saved", token: token, headers: ["If-None-Match": etag])
+        #expect(afterShell.status == 200)
+        #expect((try afterShell.json()["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550, 603])
+        let shellTag = try #require(afterShell.header("ETag"))
+        #expect(shellTag != etag)
+        #expect(try await service.reel(["fav", "remove", "movie", "550", "--user", "ana"]).status == 0)
+        let afterRemove = try await service.request(.GET, "/v1/saved", token: token)
+        #expect((try afterRemove.json()["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [603])
+
+        // And through the service; a past list keeps its own answer.
+        #expect(try await service.request(.DELETE, "/v1/favorites/movie/603", token: token).status == 200)
+        #expect((try await service.request(.GET, "/v1/saved", token: token).json()["count"] as? Int) == 0)
+        #expect((try await service.request(.GET, "/v1/saved?asOf=v2", token: token).json()["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550])
+        // The shell's rename is in the next settings too.
+        #expect(try await service.reel(["settings", "name", "Ana B", "--user", "ana"]).status == 0)
+        #expect(try await service.request(.GET, "/v1/settings", token: token).json()["name"] as? String == "Ana B")
+    }
+
     @Test func settingsNameLanguageAndPhotoWithTheCommandsLimits() async throws {
         let (service, _) = try await Self.service()
         let token = try await service.token(for: "ana")

@@ -37,6 +37,20 @@ import Testing
         #expect(verdict.status == 0 && verdict.failures.isEmpty, "\(verdict)")
     }
 
+    /// `Authorization: Bearer <token>`: the scheme in any case, spaces and tabs around the token
+    /// ignored; anything else is no token.
+    @Test func theBearerTokenIsReadFromTheAuthorizationHeader() {
+        #expect(AccountAuthentication.bearer("Bearer reel_abc") == "reel_abc")
+        #expect(AccountAuthentication.bearer("bearer \t reel_abc \t") == "reel_abc")
+        #expect(AccountAuthentication.bearer("BEARER reel_a b") == "reel_a b")
+        #expect(AccountAuthentication.bearer("Bearer ") == nil)
+        #expect(AccountAuthentication.bearer("Bearer    \t") == nil)
+        #expect(AccountAuthentication.bearer("Basic dXNlcjpwYXNz") == nil)
+        #expect(AccountAuthentication.bearer("Bearerreel_abc") == nil)
+        #expect(AccountAuthentication.bearer(nil) == nil)
+        #expect(AccountAuthentication.bearer("Bearer é✓") == "é✓")
+    }
+
     @Test func withoutAnOperatorTokenTheOperatorsRoutesAreNotThere() async throws {
         let contract = ContractCheck()
         try await ServiceHarness(operatorToken: nil).test { client in

@@ -27,7 +27,7 @@ struct StandInAuthentication: RouterMiddleware {
         router.add(middleware: RequestLog(metrics: metrics))
         let group = router.group("v1").add(middleware: StandInAuthentication(token: try harness.application.createToken(for: handle).token, limiter: RateLimiter(rate: 0.001, burst: burst)))
         let application = harness.application
-        AccountEndpoints(application: application, input: RequestInput(settings: harness.settings), generator: "reel tests").add(to: group)
+        AccountEndpoints(application: application, input: RequestInput(settings: harness.settings), generator: "reel tests", savedAnswers: SavedAnswers()).add(to: group)
         CatalogEndpoints(application: application).add(to: group)
         EventStreamEndpoint(
             application: application, settings: harness.settings, streams: StreamCounter(), metrics: metrics,

@@ -1,0 +1,101 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Reel
+import Synchronization
+
+/// The saved lists answered lately, kept rendered: the same question of the same account gets
+/// the same bytes without reading the ledger's projections, the catalog's details and OMDb's
+/// scores again, as long as the core says the answer still holds (`ReadValidity`: the account's
+/// stream has not moved, the response cache has not been written, nothing it used has gone
+/// stale). Answers holding work still to do are never kept. Bounded in entries and bytes; when
+/// full, the entries kept longest go first.
+final class SavedAnswers: Sendable {
+    /// One rendered answer: its JSON bytes (with the final newline) and its strong ETag.
+    struct Answer: Sendable {
+        let body: ByteBuffer
+        let etag: String
+    }
+
+    private struct Key: Hashable {
+        let handle: AccountHandle
+        let query: SavedListQuery
+    }
+
+    private struct Entry {
+        let answer: Answer
+        let validity: ReadValidity
+        let order: UInt64
+    }
+
+    private struct State {
+        var entries: [Key: Entry] = [:]
+        var bytes = 0
+        var next: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    let maxEntries: Int
+    let maxBytes: Int
+
+    init(maxEntries: Int = 4_096, maxBytes: Int = 64 << 20) {
+        self.maxEntries = maxEntries
+        self.maxBytes = maxBytes
+    }
+
+    /// The answer kept for `query` of `handle` if it still holds, else the one `make` renders
+    /// (kept when the report says how long it holds). The second value tells whether it was
+    /// reused.
+    func answer(
+        of handle: AccountHandle, _ query: SavedListQuery, application: Reel.Application,
+        make: () async throws -> SavedListReport
+    ) async throws -> (Answer, reused: Bool) {
+        let key = Key(handle: handle, query: query)
+        if let kept = state.withLock({ $0.entries[key] }), try application.stillHolds(kept.validity, for: handle) {
+            return (kept.answer, true)
+        }
+        let report = try await make()
+        var bytes = ServiceJSON.saved(report).encoded()
+        bytes.append(UInt8(ascii: "\n"))
+        let answer = Answer(body: ByteBuffer(bytes: bytes), etag: Self.etag(bytes))
+        if let validity = report.validity { keep(answer, validity, under: key) }
+        return (answer, false)
+    }
+
+    /// How many answers are kept, and their bytes.
+    var figures: (entries: Int, bytes: Int) { state.withLock { ($0.entries.count, $0.bytes) } }
+
+    private func keep(_ answer: Answer, _ validity: ReadValidity, under key: Key) {
+        let size = answer.body.readableBytes
+        guard size <= maxBytes / 4 else { return }
+        state.withLock { state in
+            if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.answer.body.readableBytes }
+            while !state.entries.isEmpty, state.entries.count >= maxEntries || state.bytes + size > maxBytes {
+                let oldest = state.entries.min { $0.value.order < $1.value.order }!
+                state.entries.removeValue(forKey: oldest.key)
+                state.bytes -= oldest.value.answer.body.readableBytes
+            }
+            state.next += 1
+            state.entries[key] = Entry(answer: answer, validity: validity, order: state.next)
+            state.bytes += size
+        }
+    }
+
+    /// A strong validator of the bytes: the first 16 bytes of their SHA-256 in hex, quoted.
+    static func etag(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in SHA256.hash(data: bytes).prefix(16) { text += [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]] }
+        text.append(UInt8(ascii: "\""))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Whether an `If-None-Match` header names `etag` (or is `*`).
+    static func matches(_ ifNoneMatch: String?, _ etag: String) -> Bool {
+        guard let ifNoneMatch else { return false }
+        return ifNoneMatch.split(separator: ",").contains { tag in
+            let tag = tag.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+}
