@@ -61,16 +61,14 @@ public final class SampleCatalog: Sendable {
     }
 
     /// Starts reading the facts of `mediaTypes` on another thread (a couple of milliseconds for the
-    /// bundled movies), so a command can read its ledger meanwhile and find them ready.
+    /// bundled movies), so a command can read its ledger meanwhile and find them ready. Facts read
+    /// already need nothing: a long-lived process (the service, on every request) starts no thread.
     public func prepare(_ mediaTypes: Set<MediaType>) {
-        let shelves: [@Sendable () -> Void] = mediaTypes.map { type in
-            switch type {
-            case .movie: { [movieShelf] in _ = movieShelf.facts }
-            case .tv: { [seriesShelf] in _ = seriesShelf.facts }
-            }
-        }
+        var shelves: [@Sendable () -> Void] = []
+        if mediaTypes.contains(.movie), !movieShelf.isRead { shelves.append { [movieShelf] in _ = movieShelf.facts } }
+        if mediaTypes.contains(.tv), !seriesShelf.isRead { shelves.append { [seriesShelf] in _ = seriesShelf.facts } }
         guard !shelves.isEmpty else { return }
-        Thread.detachNewThread { for read in shelves { read() } }
+        Thread.detachNewThread { [shelves] in for read in shelves { read() } }
     }
 
     /// Every credit of `personID`.

@@ -35,6 +35,9 @@ final class SampleShelf<Fact: Sendable>: Sendable {
         }
     }
 
+    /// Whether the facts were read already (then preparing them needs no thread).
+    var isRead: Bool { contents.withLock { $0 != nil } }
+
     /// Every fact, in the order written, and each by id.
     var facts: Contents {
         contents.withLock { stored in
