@@ -23,6 +23,7 @@ extension AccountService {
             try catchUp(w)
             return try carryOut(try plan(request, w), w, step: step)
         }
+        recent.remember([report])
         forgetCachesIfDeleted(report)
         return report
     }
@@ -56,7 +57,9 @@ extension AccountService {
         if let key = request.key, let report = try retried(request, key: key, slot: slot, w) { return .settled(report) }
         let handle = request.handle
         let existing = try store.stream(for: handle, slot, w)
-        let state = try existing.flatMap { try store.state(of: $0, slot, w) }
+        let state = try existing.flatMap { stream in
+            try recent.state(of: stream, atVersion: w.version(of: stream)) ?? store.state(of: stream, slot, w)
+        }
         let decision = try Decider.decide(request.command, for: handle, state: state)
         guard !decision.events.isEmpty else {
             return .settled(CommandReport(handle: handle, stream: existing, outcomes: decision.outcomes, appended: [], state: state))
@@ -88,8 +91,9 @@ extension AccountService {
             let sealed = try log.sealBlob(photo, for: stream, context: ProjectionStore.photoContext)
             try txn.table(store.photos).put(try ProjectionStore.photoKey(stream, reference.sha256, log: log), sealed)
         }
+        // The account's state is the one just decided on (nothing wrote it since, in `w`).
         var set = ProjectionSet(position: try store.checkpoint(slot, txn), projector: projector) {
-            try store.state(of: $0, slot, txn)
+            $0 == stream ? state : try store.state(of: $0, slot, txn)
         }
         for event in recorded { try set.apply(event) }
         if let deleted = recorded.last, plan.decision.events.last == .accountDeleted, let state {

@@ -9,6 +9,8 @@ public final class AccountService: Sendable {
     public let log: any EventStore
     let store: ProjectionStore
     let projector: Projector
+    /// The states of accounts changed lately by this process, to decide the next command on.
+    let recent = RecentStates()
 
     /// Opens the ledger in `directory` (made when missing) and brings the projections up to date.
     public static func open(at directory: String) throws -> AccountService {

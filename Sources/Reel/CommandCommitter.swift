@@ -38,15 +38,15 @@ final class CommandCommitter: Sendable {
 
     private let service: AccountService
     private let maximumBatch: Int
-    /// Told of each committed transaction: its figures and the accounts it changed (whose cached
-    /// views are now out of date), before any of its callers resumes.
-    private let committed: @Sendable (CommitFigures, Set<AccountHandle>) -> Void
+    /// Told of each committed transaction: its figures and the reports of its commands that
+    /// succeeded (the accounts' states as committed), before any of its callers resumes.
+    private let committed: @Sendable (CommitFigures, [CommandReport]) -> Void
     private let writer = DispatchQueue(label: "reel.command-commit", qos: .userInitiated)
     private let state = Mutex(State())
 
     init(
         service: AccountService, maximumBatch: Int = defaultMaximumBatch,
-        committed: @escaping @Sendable (CommitFigures, Set<AccountHandle>) -> Void
+        committed: @escaping @Sendable (CommitFigures, [CommandReport]) -> Void
     ) {
         self.service = service
         self.maximumBatch = max(1, maximumBatch)
@@ -130,7 +130,8 @@ final class CommandCommitter: Sendable {
         let elapsed = (ContinuousClock.now - started).components
         let figures = CommitFigures(
             commands: batch.count, events: events, seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
-        committed(figures, Set(batch.map(\.request.handle)))
+        service.recent.remember(results.lazy.compactMap { try? $0.get() })
+        committed(figures, results.compactMap { try? $0.get() })
         for (pending, result) in zip(batch, results) {
             pending.continuation.resume(with: result)
         }

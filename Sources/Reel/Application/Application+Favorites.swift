@@ -18,7 +18,7 @@ extension Application {
     public func addFavorites(_ keys: [MediaKey], for handle: AccountHandle, requestKey: String?) async throws -> ChangeReport {
         let key = try requestKey.map(RequestKey.init)
         prepareCatalog(for: Set(keys.map(\.mediaType)))
-        let language = try reader(handle).language
+        let language = try language(of: handle)
         let lookups = try await lookUp(keys, language: language)
         let absent = keys.filter { lookups[$0] == .notFound }
         if !absent.isEmpty, try !catalogIsSample() {
@@ -46,7 +46,7 @@ extension Application {
     /// The same, by group commit and under `requestKey` (see `addFavorites(_:for:requestKey:)`).
     public func removeFavorites(_ keys: [MediaKey], for handle: AccountHandle, requestKey: String?) async throws -> ChangeReport {
         let key = try requestKey.map(RequestKey.init)
-        let language = try reader(handle).language
+        let language = try language(of: handle)
         let lookups = (try? await lookUp(keys, language: language)) ?? [:]
         let report = try await submit(.removeFavorites(keys), for: handle, key: key)
         return ChangeReport(command: report, titles: lookups.compactMapValues(\.summary), notes: [])

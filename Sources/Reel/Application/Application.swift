@@ -221,8 +221,8 @@ public final class Application: Sendable {
             if let committer = loaded.committer { return committer }
             let observer = configuration.commitObserver
             // Weak: the application owns the committer, which must not keep it alive.
-            let committer = CommandCommitter(service: ledger) { [weak self] figures, handles in
-                self?.forgetViews(of: handles)
+            let committer = CommandCommitter(service: ledger) { [weak self] figures, reports in
+                self?.keepViews(of: reports)
                 observer(figures)
             }
             loaded.committer = committer
@@ -235,6 +235,22 @@ public final class Application: Sendable {
     func forgetViews(of handles: some Sequence<AccountHandle>) {
         loaded.withLock { loaded in
             for handle in handles { loaded.views.removeValue(forKey: handle) }
+            loaded.viewsForgotten &+= 1
+        }
+    }
+
+    /// Keeps the views of the accounts committed commands left (forgets those of accounts with
+    /// no state left, deleted): the next read of each needs no decoding. Views read before are
+    /// not kept over them (`keep`).
+    func keepViews(of reports: [CommandReport]) {
+        loaded.withLock { loaded in
+            for report in reports {
+                if let stream = report.stream, let state = report.state, state.status == .open, !report.replayed {
+                    loaded.views[report.handle] = AccountView(handle: report.handle, stream: stream, state: state, asOf: nil)
+                } else {
+                    loaded.views.removeValue(forKey: report.handle)
+                }
+            }
             loaded.viewsForgotten &+= 1
         }
     }
@@ -252,18 +268,27 @@ public final class Application: Sendable {
     /// What browsing needs from the account: its language and what it saved. Without a ledger
     /// or an account it is English and nothing saved, and nothing is made.
     public func reader(_ handle: AccountHandle) throws -> AccountReader {
-        let reader: AccountReader
-        if try existingLedger() == nil {
-            reader = .none
-        } else {
-            do {
-                reader = AccountReader(try view(of: handle))
-            } catch ReelError.noAccount, ReelError.accountDeleted {
-                reader = .none
-            }
-        }
+        let reader = try readerView(handle).map(AccountReader.init) ?? .none
         noteSampleLanguage(reader.language)
         return reader
+    }
+
+    /// The language the account reads the catalog in: `reader(handle).language` without the
+    /// index of what it saved (a command needs only this).
+    func language(of handle: AccountHandle) throws -> String {
+        let language = try readerView(handle)?.state.settings.language.description ?? AccountReader.none.language
+        noteSampleLanguage(language)
+        return language
+    }
+
+    /// The account's view for browsing: nil without a ledger or an open account.
+    private func readerView(_ handle: AccountHandle) throws -> AccountView? {
+        guard try existingLedger() != nil else { return nil }
+        do {
+            return try view(of: handle)
+        } catch ReelError.noAccount, ReelError.accountDeleted {
+            return nil
+        }
     }
 
     // MARK: - Credentials and the catalog, loaded once
