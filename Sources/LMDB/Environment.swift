@@ -391,6 +391,16 @@ public final class Environment: @unchecked Sendable {
     /// How many times this process grew the map.
     public var growthCount: Int { growths.load(ordering: .relaxed) }
 
+    /// The id of the last write transaction committed to the environment by any process (the
+    /// newer meta page, which every process maps): no transaction, no lock. An answer read in a
+    /// read transaction (`Transaction.id()`) still holds while this is that transaction's id: a
+    /// commit writes its meta page before readers are given it, so this is never behind them.
+    public func lastTransactionID() throws -> Int {
+        var info = MDB_envinfo()
+        try check(mdb_env_info(handle, &info), "mdb_env_info")
+        return info.me_last_txnid
+    }
+
     public func info() throws -> Info {
         var info = MDB_envinfo()
         try check(mdb_env_info(handle, &info), "mdb_env_info")

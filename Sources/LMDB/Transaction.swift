@@ -90,6 +90,11 @@ public final class Transaction {
         try withValue(db, key) { $0 != nil }
     }
 
+    /// The transaction's id (`mdb_txn_id`): for a read transaction, the id of the commit it sees.
+    public func id() throws -> Int {
+        Int(mdb_txn_id(try liveHandle("mdb_txn_id")))
+    }
+
     /// Counters for `db` as this transaction sees it.
     public func statistics<K, V>(_ db: Database<K, V>) throws -> DatabaseStatistics {
         checkDatabase(db)

@@ -67,6 +67,12 @@ extension AccountService {
         }
     }
 
+    /// The stream of `handle`'s open account; `nil` when it has none (never opened, or deleted).
+    /// One read of the handle directory, nothing decoded.
+    func openStream(_ handle: AccountHandle) throws -> StreamID? {
+        try log.read { txn in try store.stream(for: handle, try store.liveSlot(txn), txn) }
+    }
+
     /// Why `handle` has no open account: it never had one, or it was deleted.
     func missing(_ handle: AccountHandle, _ txn: any EventStoreSnapshot) throws -> ReelError {
         guard let deleted = try latestDeleted(handle, txn) else { return .noAccount(handle.value) }

@@ -1,7 +1,6 @@
-import HTTPTypes
-import Hummingbird
 import Foundation
 import HTTPTypes
+import Hummingbird
 import Reel
 
 /// Lets a request through to an account's routes only with a live account token
@@ -19,7 +18,7 @@ struct AccountAuthentication: RouterMiddleware {
         }
         // A token is its account's: an account deleted and opened again under the same handle is
         // another account, which an old token must not reach.
-        guard let token = try application.authenticate(bearer: secret), (try? application.account(token.handle).stream) == token.stream else {
+        guard let token = try application.authenticate(bearer: secret), (try? application.reachesItsAccount(token)) == true else {
             throw Problem.unauthorized("the bearer token is not valid (unknown, revoked, or its account deleted)")
         }
         try limiter.admit(token.id)

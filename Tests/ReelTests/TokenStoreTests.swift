@@ -115,8 +115,9 @@ import Glibc
         #expect(try app.authenticate(bearer: secret) != nil, "nothing was revoked")
     }
 
-    /// Nothing of a record is kept between calls: a revocation committed through another
-    /// `Application` (as another process would) counts from the next check.
+    /// A record found is answered again only while the store has no later commit: a revocation
+    /// committed through another `Application` (as another process would) counts from the next
+    /// check, though the token was just found.
     @Test func aRevocationByAnotherApplicationCountsAtTheNextCheck() throws {
         let directory = temporaryDirectory()
         let server = Self.application(in: directory)

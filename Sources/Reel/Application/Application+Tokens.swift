@@ -65,16 +65,26 @@ extension Application {
     }
 
     /// The live token a bearer secret names, else nil (unknown, malformed or revoked). Must be cheap
-    /// (it runs on every HTTP request): one LMDB read transaction, no write; constant-time compare.
+    /// (it runs on every HTTP request): at most one LMDB read transaction, no write; constant-time
+    /// compare.
     ///
-    /// Nothing is cached between calls: a revocation (or a deletion of the account) committed by
-    /// any process counts from the next call. A damaged store is a `.tampered` failure, never a
-    /// token let through.
+    /// A token found is answered again only while the token store has had no commit since, so a
+    /// revocation (or a deletion of the account, which revokes first) committed by any process
+    /// counts from the next call. A damaged store is a `.tampered` failure, never a token let
+    /// through.
     public func authenticate(bearer secret: String) throws -> AccessToken? {
         guard let parsed = TokenSecret(text: secret), let store = try TokenStore.open(in: configuration.dataDirectory, create: false),
             case let (record, handle)? = try store.record(for: parsed), record.revokedAt == nil
         else { return nil }
         return record.token(handle)
+    }
+
+    /// Whether `token` acts for the account its handle has open now: a handle freed by a deletion
+    /// and opened again is another account, on another stream, which an old token must not
+    /// reach. One read of the handle directory.
+    public func reachesItsAccount(_ token: AccessToken) throws -> Bool {
+        guard let ledger = try existingLedger() else { return false }
+        return try ledger.openStream(token.handle) == token.stream
     }
 
     /// Revokes the live tokens of the account `stream`, which is about to be deleted; a data

@@ -12,7 +12,8 @@ import Synchronization
 /// Two databases: `tokens` (the secret's digest → the record, `TokenRecord`) and `token-ids`
 /// (id → digest), plus `meta` (`format`). Every change is one durable write transaction; every
 /// read is one read transaction of the file as it is now, so a revocation made by another
-/// process counts from its commit on (nothing of a record is kept between calls).
+/// process counts from its commit on (a token found is answered again only while no write has
+/// been committed since, `record(for:)`).
 ///
 /// One store per data directory per process (LMDB opens a file once per process), kept open
 /// for the process's life; when the directory's file is replaced or removed (an operator
@@ -31,6 +32,18 @@ final class TokenStore: Sendable {
     private let ids: Database<String, [UInt8]>
 
     private static let opened = Mutex<[String: TokenStore]>([:])
+
+    /// Records found lately, with the store's last transaction id read before they were: one is
+    /// answered again without a read transaction or a GCM open while that id is still the last
+    /// (LMDB keeps it in the lock file every process shares, so a revocation by another process
+    /// ends the reuse at its commit). Unknown tokens are never kept; bounded, emptied when full.
+    private let recent = Mutex<[[UInt8]: Found]>([:])
+    private struct Found {
+        let record: TokenRecord
+        let handle: AccountHandle
+        let transaction: Int
+    }
+    static let recentCapacity = 4_096
 
     /// `tokens/` in `dataDirectory`.
     static func directory(in dataDirectory: String) -> String { dataDirectory + "/tokens" }
@@ -99,12 +112,29 @@ final class TokenStore: Sendable {
     // MARK: - Reading
 
     /// The record `secret` names, with its handle opened by the secret; `nil` when there is none.
-    /// One read transaction. A record that is there but is not this secret's is damage.
+    /// One read transaction, or none when the record was found since the store's last commit. A
+    /// record that is there but is not this secret's is damage.
     func record(for secret: TokenSecret) throws -> (TokenRecord, AccountHandle)? {
         let digest = secret.digest
-        let stored: TokenRecord?? = try guarded {
+        if let kept = recent.withLock({ $0[digest] }), try guarded({ try environment.lastTransactionID() }) == kept.transaction,
+            TokenSecret.constantTimeEqual(kept.record.digest, digest)
+        {
+            return (kept.record, kept.handle)
+        }
+        guard let (record, handle, transaction) = try readRecord(digest, secret) else { return nil }
+        recent.withLock { recent in
+            if recent.count >= Self.recentCapacity { recent.removeAll(keepingCapacity: true) }
+            recent[digest] = Found(record: record, handle: handle, transaction: transaction)
+        }
+        return (record, handle)
+    }
+
+    /// `record(for:)`'s read: one read transaction (whose commit id it returns) and the handle's
+    /// GCM open.
+    private func readRecord(_ digest: [UInt8], _ secret: TokenSecret) throws -> (TokenRecord, AccountHandle, Int)? {
+        let (stored, transaction): (TokenRecord??, Int) = try guarded {
             try environment.read { txn in
-                try txn.withValue(records, digest) { bytes in bytes.map { TokenRecord(bytes: $0) } }
+                (try txn.withValue(records, digest) { bytes in bytes.map { TokenRecord(bytes: $0) } }, try txn.id())
             }
         }
         guard let stored else { return nil }
@@ -119,7 +149,7 @@ final class TokenStore: Sendable {
         guard let handle = record.handle(openedWith: secret) else {
             throw damaged("the record of token \(record.id) does not authenticate")
         }
-        return (record, handle)
+        return (record, handle, transaction)
     }
 
     /// Every token's record, oldest first (then by id). One read transaction.
