@@ -45,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // The PostgreSQL store (`--store postgres://…`, `reel store migrate`).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // LMDB comes from the system (Debian: liblmdb-dev); nothing of it is vendored.
@@ -93,7 +95,18 @@ let package = Package(
         // hydration (ledger items filled in with catalog details). LMDB for the account tokens'
         // own small environment (Tokens/TokenStore), as Catalog has its caches'.
         .target(
-            name: "Reel", dependencies: ["Failures", "Files", "JSONKit", "Ledger", "EventLog", "Catalog", "LMDB", "Pictures", .product(name: "Crypto", package: "swift-crypto")],
+            name: "Reel", dependencies: ["Failures", "Files", "JSONKit", "Ledger", "EventLog", "Catalog", "LMDB", "Pictures", "PostgresStore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: hygiene),
+        // The PostgreSQL store: where a store URL points, and the schema's versioned migrations
+        // (Schemas/postgres-layout.md), through PostgresNIO.
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "Failures",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             swiftSettings: hygiene),
         // TMDb: models, the polite HTTP client, its LMDB response cache, and the bundled sample catalog.
         .target(
@@ -174,6 +187,8 @@ let package = Package(
         // Helpers shared by the test targets only.
         .target(name: "ReelTestSupport", path: "Sources/ReelTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
+        // The PostgreSQL store against a real server each suite starts (ReelTestSupport's PostgresServer).
+        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "Failures", "ReelTestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "ReelTestSupport"]),
         .testTarget(name: "FilesTests", dependencies: ["Files", "ReelTestSupport"]),

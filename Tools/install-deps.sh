@@ -7,12 +7,13 @@
 # test), sixel2png from libsixel-bin (tests decode sixel output), the chafa command (the image
 # benchmark's baseline); and the Python packages the tests use (lmdb for the independent
 # verifier, jsonschema for schema checks) and Schemathesis, pinned, which fuzzes a running
-# `reel serve` against its OpenAPI document (Tools/schemathesis_check.sh).
+# `reel serve` against its OpenAPI document (Tools/schemathesis_check.sh). PostgreSQL (Debian
+# postgresql): the PostgreSQL store's tests start servers of their own with initdb and pg_ctl.
 set -euo pipefail
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
 missing=()
-for pkg in wrk liblmdb-dev libssl-dev libncurses-dev libsqlite3-dev libturbojpeg0-dev libpng-dev libchafa-dev libglib2.0-dev libsixel-bin chafa pkg-config gcc python3-pip spin strace tmux; do
+for pkg in wrk postgresql liblmdb-dev libssl-dev libncurses-dev libsqlite3-dev libturbojpeg0-dev libpng-dev libchafa-dev libglib2.0-dev libsixel-bin chafa pkg-config gcc python3-pip spin strace tmux; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ "${#missing[@]}" -gt 0 ] && ! { [ "${missing[*]}" = "python3-pip" ] && python3 -m pip --version >/dev/null 2>&1; }; then

@@ -98,5 +98,7 @@ typealias CatalogOptions = CommandOptions<CatalogOnly>
 typealias CredentialOptions = CommandOptions<CredentialsOnly>
 /// The options of a command about the whole ledger or its files (`backup`, `audit verify`).
 typealias LedgerOptions = CommandOptions<LedgerOnly>
+/// The options of a command about a PostgreSQL store named by URL (`store migrate`).
+typealias StoreOptions = CommandOptions<StoreOnly>
 /// The options of such a command that prints times (`accounts`, `cache stats`, `account verify-export`).
 typealias TimedLedgerOptions = CommandOptions<PrintingTimes<LedgerOnly>>

@@ -73,3 +73,10 @@ enum TokenListing: OptionScope {
     static let usesCatalog = false
     static let accountHelp = "List only this account's tokens (default: every account's; REEL_USER is not read)."
 }
+
+/// `reel store`: a PostgreSQL store named by URL; no account, no catalog, no data directory.
+enum StoreOnly: OptionScope {
+    static let usesAccount = false
+    static let usesCatalog = false
+    static let usesDataDirectory = false
+}

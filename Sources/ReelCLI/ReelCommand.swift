@@ -16,7 +16,7 @@ struct ReelCommand: AsyncParsableCommand {
             Movies.self, Series.self, Search.self, Show.self, PosterCommand.self, Person.self, Genres.self,
             Fav.self, Saved.self, SettingsCommand.self, Languages.self, History.self, Accounts.self, Audit.self, Projections.self,
             Account.self, TokenCommand.self, Backup.self, CacheCommand.self, TMDbCommand.self, OMDbCommand.self, About.self, Demo.self, UICommand.self,
-            ServeCommand.self,
+            ServeCommand.self, StoreCommand.self,
         ]
     )
 

@@ -1,0 +1,62 @@
+import Failures
+import Foundation
+import PostgresNIO
+
+/// PostgreSQL's and PostgresNIO's errors as Reel's failures: a kind (so the command's exit code
+/// and the service's status follow) and one line that names the store by its URL without the
+/// password. The server's primary message is kept (it names what failed); its detail is not (it
+/// can quote the values of a row).
+enum PostgresFailure {
+    static func kinded(_ error: any Error, _ location: PostgresLocation) -> any Error {
+        if error is any KindedError { return error }
+        let store = "the store \(location)"
+        guard let error = error as? PSQLError else {
+            return Failure(.unavailable, "\(store) cannot be reached: \(error)")
+        }
+        switch error.code {
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            let message = error.serverInfo?[.message] ?? "no message"
+            switch state {
+            case "28P01", "28000":
+                return Failure(.refusedCredentials, "\(store) refused the user or password: \(message)")
+            case "3D000":
+                return Failure(.notFound, "\(store): the database does not exist (create it with createdb, then run 'reel store migrate')")
+            case "53100":
+                return Failure(.noSpace, "\(store) has no space left: \(message); nothing was changed")
+            case "40001", "40P01", "55P03":
+                return Failure(.temporary, "\(store): a concurrent change won (\(state)); try again")
+            case "57P01", "57P02", "57P03", "08000", "08003", "08006":
+                return Failure(.unavailable, "\(store) is shutting down or not accepting connections (\(state)): \(message)")
+            case "42501":
+                return Failure(.unavailable, "\(store): permission denied: \(message)")
+            default:
+                return Failure(.storage, "\(store) failed (SQLSTATE \(state)): \(message)")
+            }
+        case .sslUnsupported:
+            return Failure(.unavailable, "\(store) does not offer TLS, which sslmode asks for")
+        case .authMechanismRequiresPassword:
+            return Failure(.refusedCredentials, "\(store) asks for a password and the URL gives none")
+        case .unsupportedAuthMechanism, .saslError:
+            return Failure(.refusedCredentials, "\(store) asks for an authentication Reel cannot give (\(error.code))")
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .failedToAddSSLHandler:
+            return Failure(.unavailable, "\(store) cannot be reached: \(cause(of: error))")
+        default:
+            return Failure(.storage, "\(store) failed: \(error.code)")
+        }
+    }
+
+    /// What a connection failure came to, in a few words: the system's words for its errno when
+    /// NIO gives one ("Connection refused"), else the kind of failure.
+    static func cause(of error: PSQLError) -> String {
+        let text = error.underlying.map { "\($0)" } ?? ""
+        if let range = text.range(of: "errno: "), let errno = Int32(text[range.upperBound...].prefix { $0.isNumber }) {
+            return String(cString: strerror(errno)).lowercased()
+        }
+        switch error.code {
+        case .serverClosedConnection: return "the server closed the connection"
+        case .failedToAddSSLHandler: return "TLS could not be started"
+        default: return "\(error.code)"
+        }
+    }
+}

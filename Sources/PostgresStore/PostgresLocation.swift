@@ -1,0 +1,135 @@
+import Failures
+import Foundation
+import PostgresNIO
+import NIOSSL
+
+/// Where a PostgreSQL store is, parsed from its URL (`--store`, `REEL_STORE`), in libpq's form:
+///
+/// ```
+/// postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-full]
+/// postgres:///DATABASE?host=/var/run/postgresql[&port=PORT]   (a Unix socket's directory)
+/// ```
+///
+/// USER defaults to `postgres`, PORT to 5432, DATABASE to USER, PASSWORD to `PGPASSWORD`;
+/// percent-escapes are decoded.
+/// `sslmode` says whether to use TLS: `disable` (the default: loopback and sockets need none),
+/// `prefer` (TLS when the server offers it), `require` (TLS or nothing, the certificate not
+/// checked, as libpq's `require`), `verify-full` (TLS with the certificate and the host name
+/// checked against the system's trust roots). The password is never shown: `description` leaves
+/// it out, and no error quotes the URL.
+public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable, Equatable {
+    /// Whether and how to use TLS (libpq's `sslmode`).
+    public enum TLSMode: String, Sendable, CaseIterable {
+        case disable, prefer, require
+        case verifyFull = "verify-full"
+    }
+
+    public let host: String?
+    /// The directory of the server's Unix socket (`?host=/dir`), when it is reached by one.
+    public let socketDirectory: String?
+    public let port: Int
+    public let user: String
+    public let password: String?
+    public let database: String
+    public let tls: TLSMode
+
+    /// Whether `text` is meant as a PostgreSQL URL (its scheme), rather than a data directory.
+    public static func isURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    /// Parses `text`; a usage failure says what is wrong with it without quoting it (it may
+    /// hold a password). A URL without a password takes `PGPASSWORD` from `environment`, as libpq
+    /// does (a password on a command line is seen by every user of the machine).
+    public init(_ text: String, environment: [String: String] = [:]) throws {
+        guard Self.isURL(text) else {
+            throw Failure(.usage, "a store URL starts with postgres:// or postgresql:// (postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }),
+            let components = URLComponents(string: text)
+        else {
+            throw Failure(.usage, "the store URL is not a valid URL (escape special characters in the password with %XX)")
+        }
+        let path = components.percentEncodedPath
+        let name = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        guard !name.contains("/") else { throw Failure(.usage, "the store URL names a database with a '/' in it") }
+        var tls = TLSMode.disable
+        var socketDirectory: String?
+        var queryPort: Int?
+        for item in components.queryItems ?? [] {
+            switch item.name {
+            case "sslmode":
+                guard let value = item.value, let mode = TLSMode(rawValue: value) else {
+                    throw Failure(.usage, "sslmode in the store URL must be one of \(TLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                tls = mode
+            case "port":
+                guard let value = item.value, let number = Int(value), (1...65_535).contains(number) else {
+                    throw Failure(.usage, "port= in the store URL must be 1 to 65535")
+                }
+                queryPort = number
+            case "host":
+                guard let value = item.value, value.hasPrefix("/") else {
+                    throw Failure(.usage, "host= in the store URL must be the absolute path of the server's socket directory")
+                }
+                socketDirectory = value
+            default:
+                throw Failure(.usage, "the store URL has a parameter Reel does not know: '\(item.name)' (known: sslmode, host, port)")
+            }
+        }
+        let host = components.host.flatMap { $0.isEmpty ? nil : $0 }
+        guard host != nil || socketDirectory != nil else {
+            throw Failure(.usage, "the store URL names no host (postgres://USER@HOST/DATABASE, or ?host=/socket/directory)")
+        }
+        if let port = components.port, !(1...65_535).contains(port) {
+            throw Failure(.usage, "the store URL's port must be 1 to 65535")
+        }
+        let user = components.user.flatMap { $0.isEmpty ? nil : $0 } ?? "postgres"
+        let database = name.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 } ?? user
+        self.host = host
+        self.socketDirectory = socketDirectory
+        self.port = queryPort ?? components.port ?? 5432
+        self.user = user
+        self.password = components.password ?? environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        self.database = database
+        self.tls = tls
+    }
+
+    /// The URL without its password.
+    public var description: String {
+        var text = "postgres://\(user)@\(host ?? "")"
+        if host != nil { text += ":\(port)" }
+        text += "/\(database)"
+        if let socketDirectory { text += "?host=\(socketDirectory)" + (port == 5432 ? "" : "&port=\(port)") }
+        return text
+    }
+
+    /// The same: a location printed for debugging or dumped shows no password either.
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["url": description]) }
+
+    /// The connection's configuration for PostgresNIO.
+    func configuration() throws -> PostgresConnection.Configuration {
+        if let socketDirectory {
+            return PostgresConnection.Configuration(
+                unixSocketPath: socketDirectory + "/.s.PGSQL.\(port)", username: user, password: password, database: database)
+        }
+        let tls: PostgresConnection.Configuration.TLS
+        do {
+            switch self.tls {
+            case .disable: tls = .disable
+            case .prefer, .require:
+                var configuration = TLSConfiguration.makeClientConfiguration()
+                configuration.certificateVerification = .none
+                let context = try NIOSSLContext(configuration: configuration)
+                tls = self.tls == .prefer ? .prefer(context) : .require(context)
+            case .verifyFull:
+                tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+        } catch {
+            throw Failure(.unavailable, "TLS for the store could not be set up: \(error)")
+        }
+        return PostgresConnection.Configuration(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
+    }
+}

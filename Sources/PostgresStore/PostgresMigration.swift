@@ -1,0 +1,65 @@
+/// One step of the PostgreSQL store's schema (`Schemas/postgres-layout.md`): its version, a name
+/// for people, and the statements that take a database from the version before it to this one.
+/// Steps are never edited once released; a change is a new step.
+public struct PostgresMigration: Sendable, Equatable {
+    public let version: Int
+    public let name: String
+    let statements: [String]
+
+    /// Every step, in version order: what this Reel knows.
+    public static let all: [PostgresMigration] = [version1]
+
+    /// The newest version this Reel knows.
+    public static var latest: Int { all.last?.version ?? 0 }
+
+    /// The log, its head, the streams, projection tables and checkpoints. Positions and hashes
+    /// are those of the LMDB store: `envelope` holds the envelope's bytes exactly as
+    /// `Schemas/ledger-layout.md` lays them out (hash included), so one verifier walks both.
+    static let version1 = PostgresMigration(
+        version: 1, name: "the log, its head, streams, projection tables and checkpoints",
+        statements: [
+            """
+            CREATE TABLE reel_head (
+                singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                position bigint NOT NULL CHECK (position >= 0),
+                hash bytea NOT NULL CHECK (octet_length(hash) = 32),
+                recorded_at bigint NOT NULL
+            )
+            """,
+            "INSERT INTO reel_head (position, hash, recorded_at) VALUES (0, decode(repeat('00', 32), 'hex'), 0)",
+            """
+            CREATE TABLE reel_events (
+                position bigint PRIMARY KEY CHECK (position > 0),
+                stream text NOT NULL CHECK (octet_length(stream) BETWEEN 1 AND 255),
+                stream_version bigint NOT NULL CHECK (stream_version > 0),
+                event_id uuid NOT NULL,
+                type text NOT NULL CHECK (octet_length(type) BETWEEN 1 AND 255),
+                recorded_at bigint NOT NULL,
+                envelope bytea NOT NULL,
+                CONSTRAINT reel_events_stream_version UNIQUE (stream, stream_version),
+                CONSTRAINT reel_events_event_id UNIQUE (event_id)
+            )
+            """,
+            """
+            CREATE TABLE reel_streams (
+                stream text PRIMARY KEY CHECK (octet_length(stream) BETWEEN 1 AND 255),
+                version bigint NOT NULL CHECK (version > 0),
+                closed_at bigint
+            )
+            """,
+            """
+            CREATE TABLE reel_projections (
+                table_name text NOT NULL,
+                key bytea NOT NULL,
+                value bytea NOT NULL,
+                PRIMARY KEY (table_name, key)
+            )
+            """,
+            """
+            CREATE TABLE reel_checkpoints (
+                name text PRIMARY KEY,
+                position bigint NOT NULL CHECK (position >= 0)
+            )
+            """,
+        ])
+}

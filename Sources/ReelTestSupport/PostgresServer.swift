@@ -1,0 +1,194 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real PostgreSQL server of the test's own: `initdb` in a temporary directory, started with
+/// `pg_ctl` on a free loopback port (and a Unix socket in the same directory), stopped by `stop()`
+/// or at the latest when the test process exits (its directory is removed then, and a postmaster
+/// whose lock file is gone shuts itself down within a minute). As root the server runs as the
+/// `postgres` user (`runuser`), as PostgreSQL refuses to run as root. Debian's `postgresql`
+/// package provides the programs (`Tools/install-deps.sh` installs it).
+///
+/// The superuser `postgres` may connect without a password over the socket; over TCP it needs
+/// its password, `PostgresServer.password`, so tests can check that a wrong or missing one is
+/// refused.
+public final class PostgresServer: @unchecked Sendable {
+    public static let password = "pg-test-secret-6f1d"
+
+    /// The server's root: `data/` (the cluster), the socket, `server.log`.
+    public let directory: String
+    public let port: Int
+    private let fsync: Bool
+    private var stopped = false
+
+    /// `postgres://postgres:PASSWORD@127.0.0.1:PORT/DATABASE`.
+    public func url(database: String = "postgres", password: String? = PostgresServer.password) -> String {
+        "postgres://postgres\(password.map { ":" + $0 } ?? "")@127.0.0.1:\(port)/\(database)"
+    }
+
+    /// The same database over the Unix socket: `postgres:///DATABASE?host=DIR&port=PORT`.
+    public func socketURL(database: String = "postgres") -> String {
+        "postgres:///\(database)?host=\(directory)&port=\(port)"
+    }
+
+    /// Starts a new server on a thread of its own (`offThread`: initdb and pg_ctl take seconds
+    /// that must not hold a thread of the concurrency pool); `fsync` off unless asked (tests of
+    /// the server's own crashes ask).
+    public static func started(_ name: String = #function, fsync: Bool = false) async throws -> PostgresServer {
+        try await offThread { try start(name, fsync: fsync) }
+    }
+
+    static func start(_ name: String, fsync: Bool) throws -> PostgresServer {
+        let directory = temporaryDirectory(name)
+        chmod(directory, 0o755)
+        let server = PostgresServer(directory: directory, port: try freePort(), fsync: fsync)
+        try server.initialize()
+        Running.add(server.data)
+        try server.launch(fsync: fsync)
+        return server
+    }
+
+    private init(directory: String, port: Int, fsync: Bool) {
+        self.directory = directory
+        self.port = port
+        self.fsync = fsync
+    }
+
+    deinit { stop() }
+
+    private var data: String { directory + "/data" }
+
+    private func initialize() throws {
+        let passwordFile = directory + "/pwfile"
+        try Data((Self.password + "\n").utf8).write(to: URL(fileURLWithPath: passwordFile))
+        if getuid() == 0 { try Self.run(["/bin/chown", "-R", "postgres:postgres", directory], asPostgres: false) }
+        try Self.run(
+            [Self.program("initdb"), "-D", data, "-U", "postgres", "--pwfile", passwordFile, "-A", "scram-sha-256",
+             "--auth-local=trust", "-E", "UTF8", "--locale=C", "-N"])
+    }
+
+    private func launch(fsync: Bool) throws {
+        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=\(fsync ? "on" : "off") -c max_connections=200"
+        try Self.run([Self.program("pg_ctl"), "-D", data, "-l", directory + "/server.log", "-o", options, "-w", "-t", "60", "start"])
+    }
+
+    /// Stops the server at once (`pg_ctl stop -m immediate`); again does nothing.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        _ = try? Self.run([Self.program("pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Stops the server (`immediate`: as a crash would, no checkpoint) and starts it again.
+    public func restart(immediate: Bool = false) async throws {
+        try await offThread { [self] in
+            _ = try? Self.run([Self.program("pg_ctl"), "-D", data, "-m", immediate ? "immediate" : "fast", "-w", "stop"])
+            try launch(fsync: fsync)
+        }
+    }
+
+    /// Runs `sql` with psql over the socket as the superuser (off the concurrency pool): its rows
+    /// unaligned, `|`-separated.
+    @discardableResult
+    public func psql(_ sql: String, database: String = "postgres") async throws -> String {
+        let arguments = [Self.program("psql"), "-h", directory, "-p", String(port), "-U", "postgres", "-d", database, "-At", "-v", "ON_ERROR_STOP=1", "-c", sql]
+        return try await offThread { try Self.run(arguments) }
+    }
+
+    /// Makes a new database and returns its name.
+    @discardableResult
+    public func createDatabase(_ name: String) async throws -> String {
+        try await psql("CREATE DATABASE \"\(name)\"")
+        return name
+    }
+
+    /// The clusters started by this process, stopped when it exits (before its temporary
+    /// directory is removed): SIGQUIT to each postmaster, PostgreSQL's immediate shutdown.
+    enum Running {
+        nonisolated(unsafe) private static var clusters: [String] = []
+        private static let lock = NSLock()
+        private static let registered: Void = { atexit { Running.stopAll() } }()
+
+        static func add(_ data: String) {
+            _ = registered
+            lock.withLock { clusters.append(data) }
+        }
+
+        static func stopAll() {
+            for data in lock.withLock({ clusters }) {
+                guard let text = try? String(contentsOfFile: data + "/postmaster.pid", encoding: .utf8),
+                    let pid = Int32(text.prefix { $0 != "\n" })
+                else { continue }
+                kill(pid, SIGQUIT)
+            }
+        }
+    }
+
+    // MARK: - Processes
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The newest installed PostgreSQL's `name` (Debian keeps them in /usr/lib/postgresql/N/bin).
+    static func program(_ name: String) -> String {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        guard let newest = versions.last else { return name }
+        return "\(root)/\(newest)/bin/\(name)"
+    }
+
+    /// Runs `arguments` (as `postgres` when this process is root), returns its stdout; a failure
+    /// throws with its stderr. Spawned and waited for with posix_spawn and waitpid (no run loop),
+    /// its output in files: `pg_ctl start` leaves a server running that must hold no pipe of ours.
+    @discardableResult
+    static func run(_ arguments: [String], asPostgres: Bool = true) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: arguments[0]) else {
+            throw Failure(description: "\(arguments[0]) is not installed (Debian: postgresql; Tools/install-deps.sh installs it)")
+        }
+        let command = asPostgres && getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + arguments : arguments
+        let outputs = temporaryDirectory("pg-run")
+        chmod(outputs, 0o777)
+        let outPath = outputs + "/stdout", errPath = outputs + "/stderr"
+        defer { try? FileManager.default.removeItem(atPath: outputs) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        let argv = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard spawned == 0 else { throw Failure(description: "\(command[0]) could not start: \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let exited = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        guard exited == 0 else {
+            let errors = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+            throw Failure(description: "\(arguments.joined(separator: " ")) exited \(exited): \(errors)")
+        }
+        return output.trimmingCharacters(in: .newlines)
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on now.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Failure(description: "could not find a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,69 @@
+import Failures
+import PostgresStore
+import Testing
+
+/// Store URLs as libpq writes them: defaults, escapes, TLS modes, sockets; a password never shown;
+/// each mistake one usage line that does not quote the URL.
+@Suite struct PostgresLocationTests {
+    @Test func aFullURLIsReadWithItsParts() throws {
+        let location = try PostgresLocation("postgres://reel:s%40cret%3Aw@db.example:6543/ledger?sslmode=require")
+        #expect(location.host == "db.example" && location.port == 6543 && location.user == "reel")
+        #expect(location.password == "s@cret:w" && location.database == "ledger" && location.tls == .require)
+        #expect(location.description == "postgres://reel@db.example:6543/ledger")
+    }
+
+    @Test func missingPartsTakeLibpqsDefaults() throws {
+        let location = try PostgresLocation("postgresql://localhost")
+        #expect(location.user == "postgres" && location.port == 5432 && location.database == "postgres")
+        #expect(location.password == nil && location.tls == .disable && location.socketDirectory == nil)
+        let named = try PostgresLocation("postgres://ann@localhost")
+        #expect(named.database == "ann", "the database defaults to the user's name")
+    }
+
+    @Test func aSocketDirectoryAndItsPortComeFromTheQuery() throws {
+        let location = try PostgresLocation("postgres:///reel?host=/var/run/postgresql&port=5433")
+        #expect(location.socketDirectory == "/var/run/postgresql" && location.host == nil && location.port == 5433)
+        #expect(location.description == "postgres://postgres@/reel?host=/var/run/postgresql&port=5433")
+    }
+
+    @Test func pgpasswordFillsAMissingPasswordOnly() throws {
+        let environment = ["PGPASSWORD": "from-env"]
+        #expect(try PostgresLocation("postgres://u@h/d", environment: environment).password == "from-env")
+        #expect(try PostgresLocation("postgres://u:given@h/d", environment: environment).password == "given")
+        #expect(try PostgresLocation("postgres://u@h/d", environment: ["PGPASSWORD": ""]).password == nil)
+    }
+
+    @Test(arguments: [
+        ("mysql://u:pw-1@h/d", "starts with postgres://"),
+        ("postgres://u:pw-1@h/d?sslmode=sometimes", "sslmode in the store URL must be one of disable, prefer, require, verify-full"),
+        ("postgres://u:pw-1@h/d?application_name=x", "a parameter Reel does not know: 'application_name'"),
+        ("postgres://u:pw-1@h:0/d", "port must be 1 to 65535"),
+        ("postgres://u:pw-1@h/d?port=70000", "port= in the store URL must be 1 to 65535"),
+        ("postgres://u:pw-1@/d", "names no host"),
+        ("postgres://u:pw-1@h/d?host=relative", "absolute path"),
+        ("postgres://u:pw-1@h/a/b", "a '/' in it"),
+        ("postgres://u:pw 1@h/d", "not a valid URL"),
+        ("postgres://u:pw-1@h/d\u{1b}[31m", "not a valid URL"),
+    ])
+    func aBadURLIsOneUsageLineWithoutThePassword(url: String, words: String) throws {
+        do {
+            _ = try PostgresLocation(url)
+            Issue.record("\(url) was taken")
+        } catch let failure as Failure {
+            #expect(failure.kind == .usage)
+            #expect(failure.summary.contains(words), "\(failure.summary)")
+            #expect(!failure.summary.contains("pw"), "the password reached the message: \(failure.summary)")
+            #expect(!failure.summary.contains("\n") && !failure.summary.contains("\u{1b}"))
+        }
+    }
+
+    @Test func theDescriptionNeverHoldsThePassword() throws {
+        for url in ["postgres://u:hunter2@h/d", "postgres://u:hunter2@h:1/d?sslmode=verify-full", "postgres://u:hunter2@/d?host=/s"] {
+            let location = try PostgresLocation(url)
+            #expect(location.password == "hunter2" && !location.description.contains("hunter2"), "\(location)")
+            var dumped = ""
+            dump(location, to: &dumped)
+            #expect(!String(reflecting: location).contains("hunter2") && !dumped.contains("hunter2"), "\(dumped)")
+        }
+    }
+}
