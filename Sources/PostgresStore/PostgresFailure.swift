@@ -10,13 +10,18 @@ enum PostgresFailure {
     static func kinded(_ error: any Error, _ location: PostgresLocation) -> any Error {
         if error is any KindedError { return error }
         let store = "the store \(location)"
+        if error is PostgresDecodingError {
+            return Failure(.tampered, "\(store): a table of Reel's holds a column of a type Reel did not make (is the database another program's?)")
+        }
         guard let error = error as? PSQLError else {
-            return Failure(.unavailable, "\(store) cannot be reached: \(error)")
+            return Failure(.storage, "\(store) failed: \(type(of: error))")
         }
         switch error.code {
         case .server:
             let state = error.serverInfo?[.sqlState] ?? ""
-            let message = error.serverInfo?[.message] ?? "no message"
+            // A server may quote what it was sent: never the password.
+            var message = error.serverInfo?[.message] ?? "no message"
+            if let password = location.password { message = message.replacingOccurrences(of: password, with: "***") }
             switch state {
             case "28P01", "28000":
                 return Failure(.refusedCredentials, "\(store) refused the user or password: \(message)")
@@ -30,11 +35,17 @@ enum PostgresFailure {
                 return Failure(.unavailable, "\(store) is shutting down or not accepting connections (\(state)): \(message)")
             case "42501":
                 return Failure(.unavailable, "\(store): permission denied: \(message)")
+            case "25006":
+                return Failure(.unavailable, "\(store) is read-only: \(message)")
+            case "57014":
+                return Failure(.temporary, "\(store) cancelled the statement (a time limit, or an operator): \(message)")
             default:
                 return Failure(.storage, "\(store) failed (SQLSTATE \(state)): \(message)")
             }
         case .sslUnsupported:
             return Failure(.unavailable, "\(store) does not offer TLS, which sslmode asks for")
+        case .receivedUnencryptedDataAfterSSLRequest, .messageDecodingFailure, .unexpectedBackendMessage:
+            return Failure(.unavailable, "\(store) did not answer as a PostgreSQL server does")
         case .authMechanismRequiresPassword:
             return Failure(.refusedCredentials, "\(store) asks for a password and the URL gives none")
         case .unsupportedAuthMechanism, .saslError:
@@ -52,6 +63,12 @@ enum PostgresFailure {
         let text = error.underlying.map { "\($0)" } ?? ""
         if let range = text.range(of: "errno: "), let errno = Int32(text[range.upperBound...].prefix { $0.isNumber }) {
             return String(cString: strerror(errno)).lowercased()
+        }
+        if text.contains("NIOConnectionError") || text.contains("connectTimeout") || text.contains("timeout") {
+            return "no answer in time, or the host name does not resolve"
+        }
+        if text.contains("NIOSSL") || text.contains("BoringSSL") || text.contains("certificate") {
+            return "TLS failed (the certificate, or the server's TLS)"
         }
         switch error.code {
         case .serverClosedConnection: return "the server closed the connection"

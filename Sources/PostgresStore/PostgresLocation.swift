@@ -46,18 +46,39 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
         guard Self.isURL(text) else {
             throw Failure(.usage, "a store URL starts with postgres:// or postgresql:// (postgres://USER:PASSWORD@HOST:PORT/DATABASE)")
         }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }),
-            let components = URLComponents(string: text)
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == " " }) else {
+            throw Failure(.usage, "the store URL is not a valid URL (escape special characters in the password with %XX)")
+        }
+        // The user and password are split off by hand, at the last '@' before the path: a URL
+        // parser reads `user:?pw@host` or `user:2024#pw@host` as a host and port, and the rest
+        // of the password as a query or a database a message would then quote.
+        let rest = text[text.range(of: "://")!.upperBound...]
+        let at = rest.lastIndex(of: "@")
+        let userInfo = at.map { rest[..<$0] }
+        if let userInfo, userInfo.contains(where: { "/?#[]@".contains($0) }) {
+            throw Failure(.usage, "the store URL's user or password holds a character that must be escaped (%2F for '/', %3F for '?', %23 for '#', %40 for '@')")
+        }
+        let afterUserInfo = at.map { rest[rest.index(after: $0)...] } ?? rest
+        let authorityEnd = afterUserInfo.firstIndex { "/?#".contains($0) } ?? afterUserInfo.endIndex
+        let hostPort = afterUserInfo[..<authorityEnd]
+        guard !afterUserInfo[authorityEnd...].contains("#"),
+            let components = URLComponents(string: "postgres://x" + afterUserInfo[authorityEnd...])
         else {
             throw Failure(.usage, "the store URL is not a valid URL (escape special characters in the password with %XX)")
         }
+        let (host, urlPort) = try Self.hostAndPort(hostPort)
+        let (urlUser, urlPassword) = try Self.userAndPassword(userInfo)
         let path = components.percentEncodedPath
         let name = path.hasPrefix("/") ? String(path.dropFirst()) : path
         guard !name.contains("/") else { throw Failure(.usage, "the store URL names a database with a '/' in it") }
         var tls = TLSMode.disable
         var socketDirectory: String?
         var queryPort: Int?
+        var seen: Set<String> = []
         for item in components.queryItems ?? [] {
+            guard seen.insert(item.name).inserted else {
+                throw Failure(.usage, "the store URL gives \(item.name)= twice")
+            }
             switch item.name {
             case "sslmode":
                 guard let value = item.value, let mode = TLSMode(rawValue: value) else {
@@ -75,30 +96,79 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
                 }
                 socketDirectory = value
             default:
-                throw Failure(.usage, "the store URL has a parameter Reel does not know: '\(item.name)' (known: sslmode, host, port)")
+                throw Failure(.usage, "the store URL has a parameter Reel does not know (known: sslmode, host, port)")
             }
         }
-        let host = components.host.flatMap { $0.isEmpty ? nil : $0 }
         guard host != nil || socketDirectory != nil else {
             throw Failure(.usage, "the store URL names no host (postgres://USER@HOST/DATABASE, or ?host=/socket/directory)")
         }
-        if let port = components.port, !(1...65_535).contains(port) {
-            throw Failure(.usage, "the store URL's port must be 1 to 65535")
-        }
-        let user = components.user.flatMap { $0.isEmpty ? nil : $0 } ?? "postgres"
+        let user = urlUser ?? "postgres"
         let database = name.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 } ?? user
         self.host = host
         self.socketDirectory = socketDirectory
-        self.port = queryPort ?? components.port ?? 5432
+        self.port = queryPort ?? urlPort ?? 5432
         self.user = user
-        self.password = components.password ?? environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        self.password = urlPassword ?? environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         self.database = database
         self.tls = tls
     }
 
+    /// `HOST`, `HOST:PORT`, `[IPv6]` or `[IPv6]:PORT` (empty: none).
+    static func hostAndPort(_ text: Substring) throws -> (String?, Int?) {
+        var host = text
+        var portText: Substring?
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { throw Failure(.usage, "the store URL's host has a '[' without its ']'") }
+            let after = host[host.index(after: close)...]
+            if after.hasPrefix(":") { portText = after.dropFirst() } else if !after.isEmpty {
+                throw Failure(.usage, "the store URL's host has text after its ']'")
+            }
+            host = host[host.index(after: host.startIndex)..<close]
+        } else if let colon = host.lastIndex(of: ":") {
+            portText = host[host.index(after: colon)...]
+            host = host[..<colon]
+        }
+        var port: Int?
+        if let portText {
+            guard portText.count <= 5, let number = Int(portText), (1...65_535).contains(number) else {
+                throw Failure(.usage, "the store URL's port must be 1 to 65535")
+            }
+            port = number
+        }
+        guard let decoded = host.removingPercentEncoding else { throw Failure(.usage, "the store URL's host is not valid") }
+        return (decoded.isEmpty ? nil : decoded, port)
+    }
+
+    /// Whether every '%' in `text` starts an escape of two hex digits.
+    static func escapesAreValid(_ text: Substring) -> Bool {
+        var rest = text.utf8[...]
+        while let percent = rest.firstIndex(of: UInt8(ascii: "%")) {
+            let digits = rest[rest.index(after: percent)...].prefix(2)
+            guard digits.count == 2, digits.allSatisfy({ UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0 || UInt8(ascii: "a")...UInt8(ascii: "f") ~= $0 | 0x20 }) else {
+                return false
+            }
+            rest = rest[rest.index(percent, offsetBy: 3)...]
+        }
+        return true
+    }
+
+    /// `USER`, `USER:PASSWORD`, percent-decoded (empty parts: none).
+    static func userAndPassword(_ text: Substring?) throws -> (String?, String?) {
+        guard let text else { return (nil, nil) }
+        let colon = text.firstIndex(of: ":")
+        let user = colon.map { text[..<$0] } ?? text
+        let password = colon.map { text[text.index(after: $0)...] }
+        guard Self.escapesAreValid(text), let decodedUser = user.removingPercentEncoding,
+            let decodedPassword = password.map({ $0.removingPercentEncoding }) ?? .some(nil)
+        else {
+            throw Failure(.usage, "the store URL's user or password has a '%' that is not an escape (write '%25')")
+        }
+        return (decodedUser.isEmpty ? nil : decodedUser, decodedPassword.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
     /// The URL without its password.
     public var description: String {
-        var text = "postgres://\(user)@\(host ?? "")"
+        var text = "postgres://\(user)@\(host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "")"
         if host != nil { text += ":\(port)" }
         text += "/\(database)"
         if let socketDirectory { text += "?host=\(socketDirectory)" + (port == 5432 ? "" : "&port=\(port)") }

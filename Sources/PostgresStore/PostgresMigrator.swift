@@ -25,24 +25,28 @@ public enum PostgresMigrator {
     public static func migrate(_ location: PostgresLocation, to target: Int = PostgresMigration.latest) async throws -> Report {
         try await PostgresSession.with(location) { connection in
             try await PostgresSession.transaction(connection) {
-                try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: PostgresSession.quiet)
-                try await connection.query(
-                    """
-                    CREATE TABLE IF NOT EXISTS reel_migrations (
-                        version integer PRIMARY KEY,
-                        name text NOT NULL,
-                        applied_at timestamptz NOT NULL DEFAULT now()
-                    )
-                    """, logger: PostgresSession.quiet)
-                let from = try await currentVersion(connection)
+                try await PostgresSession.execute(connection, "SELECT pg_advisory_xact_lock(\(lockKey))")
+                // Made only when missing: CREATE ... IF NOT EXISTS asks for the right to create
+                // even when the table is there, and an up-to-date store needs no such right.
+                if try await !migrationsTableExists(connection) {
+                    try await PostgresSession.execute(
+                        connection,
+                        """
+                        CREATE TABLE reel_migrations (
+                            version integer PRIMARY KEY CHECK (version > 0),
+                            name text NOT NULL,
+                            applied_at timestamptz NOT NULL DEFAULT now()
+                        )
+                        """)
+                }
+                let from = try await currentVersion(connection, location)
                 guard from <= PostgresMigration.latest else { throw newer(from, location) }
                 var applied: [PostgresMigration] = []
                 for step in PostgresMigration.all where step.version > from && step.version <= target {
                     for statement in step.statements {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresSession.quiet)
+                        try await PostgresSession.execute(connection, PostgresQuery(unsafeSQL: statement))
                     }
-                    try await connection.query(
-                        "INSERT INTO reel_migrations (version, name) VALUES (\(step.version), \(step.name))", logger: PostgresSession.quiet)
+                    try await PostgresSession.execute(connection, "INSERT INTO reel_migrations (version, name) VALUES (\(step.version), \(step.name))")
                     applied.append(step)
                 }
                 return Report(store: location.description, from: from, to: max(from, applied.last?.version ?? from), applied: applied)
@@ -53,16 +57,26 @@ public enum PostgresMigrator {
     /// The store's schema version: 0 for a database Reel has never migrated.
     public static func version(of location: PostgresLocation) async throws -> Int {
         try await PostgresSession.with(location) { connection in
-            let exists = try await connection.query("SELECT to_regclass('reel_migrations') IS NOT NULL", logger: PostgresSession.quiet)
-            for try await (found) in exists.decode(Bool.self) where !found { return 0 }
-            return try await currentVersion(connection)
+            guard try await migrationsTableExists(connection) else { return 0 }
+            return try await currentVersion(connection, location)
         }
     }
 
-    static func currentVersion(_ connection: PostgresConnection) async throws -> Int {
-        let rows = try await connection.query("SELECT coalesce(max(version), 0) FROM reel_migrations", logger: PostgresSession.quiet)
+    static func migrationsTableExists(_ connection: PostgresConnection) async throws -> Bool {
+        let rows = try await connection.query("SELECT to_regclass('public.reel_migrations') IS NOT NULL", logger: PostgresSession.quiet)
+        var found = false
+        for try await exists in rows.decode(Bool.self) { found = exists }
+        return found
+    }
+
+    static func currentVersion(_ connection: PostgresConnection, _ location: PostgresLocation) async throws -> Int {
+        let rows = try await connection.query("SELECT coalesce(max(version), 0)::bigint, coalesce(min(version), 1)::bigint FROM reel_migrations", logger: PostgresSession.quiet)
         var version = 0
-        for try await (found) in rows.decode(Int.self) { version = found }
+        var lowest = 1
+        for try await (newest, oldest) in rows.decode((Int, Int).self) { (version, lowest) = (newest, oldest) }
+        guard lowest > 0 else {
+            throw Failure(.tampered, "the store \(location): reel_migrations holds a version below 1, which no Reel writes (is the database another program's?)")
+        }
         return version
     }
 

@@ -5,11 +5,25 @@ import PostgresNIO
 
 /// One connection to a PostgreSQL store, for as long as a body runs: what a command needs (a
 /// long-lived process will pool them). Errors come out as Reel's failures (`PostgresFailure`).
+///
+/// Nothing waits without end: the server is told to give up on a statement after
+/// `statementTimeout` and on a lock after `lockTimeout` (another migration holding its lock), and
+/// a server that stops answering altogether is left after `limit`, its connection closed (which
+/// rolls back a transaction not committed). Reel's tables are looked for and made in schema
+/// `public`, whatever the user's `search_path` says, so every user of a database sees one ledger.
 enum PostgresSession {
     /// Logs of PostgresNIO itself are not Reel's output: they go nowhere.
     static let quiet = Logger(label: "reel.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    static func with<T: Sendable>(_ location: PostgresLocation, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+    static let statementTimeout = "30s"
+    static let lockTimeout = "30s"
+    static let limit = Duration.seconds(60)
+
+    private struct NoAnswer: Error {}
+
+    static func with<T: Sendable>(
+        _ location: PostgresLocation, within limit: Duration = limit, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(
@@ -18,21 +32,51 @@ enum PostgresSession {
             throw PostgresFailure.kinded(error, location)
         }
         do {
-            let result = try await body(connection)
+            let result = try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask {
+                    try await execute(connection, "SET search_path TO public")
+                    try await execute(connection, PostgresQuery(unsafeSQL: "SET statement_timeout = '\(statementTimeout)'"))
+                    try await execute(connection, PostgresQuery(unsafeSQL: "SET lock_timeout = '\(lockTimeout)'"))
+                    return try await body(connection)
+                }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return nil
+                }
+                let first = try await group.next() ?? nil
+                guard let first else {
+                    // Closing ends the query the body waits for, so the group can finish.
+                    try? await connection.close()
+                    throw NoAnswer()
+                }
+                group.cancelAll()
+                return first
+            }
             try? await connection.close()
             return result
+        } catch is NoAnswer {
+            throw Failure(
+                .unavailable,
+                "the store \(location) did not answer within \(limit.components.seconds) s (what was not committed is rolled back; see 'reel store status')")
         } catch {
             try? await connection.close()
             throw PostgresFailure.kinded(error, location)
         }
     }
 
+    /// Runs `query` and reads its rows to the end, so an error the server sends with them (a
+    /// lock or statement time limit) is this statement's, not the next one's.
+    static func execute(_ connection: PostgresConnection, _ query: PostgresQuery) async throws {
+        let rows = try await connection.query(query, logger: quiet)
+        for try await _ in rows {}
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     static func transaction<T: Sendable>(_ connection: PostgresConnection, _ body: () async throws -> T) async throws -> T {
-        try await connection.query("BEGIN", logger: quiet)
+        try await execute(connection, "BEGIN")
         do {
             let result = try await body()
-            try await connection.query("COMMIT", logger: quiet)
+            try await execute(connection, "COMMIT")
             return result
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: quiet)

@@ -92,6 +92,10 @@ import Testing
             (["store", "status", "--store", "postgres://postgres@127.0.0.1:\(port)/\(database)"], [:], 77, "asks for a password and the URL gives none"),
             (["store", "migrate", "--store", server.url(database: "absent")], [:], 66, "the database does not exist (create it with createdb"),
             (["store", "migrate", "--store", "postgres://postgres:\(PostgresServer.password)@127.0.0.1:1/\(database)"], [:], 69, "cannot be reached: connection refused"),
+            // A URL where ArgumentParser expects none: it quotes the argument, without the password.
+            (["store", "migrate", server.url(database: database)], [:], 64, "Unexpected argument 'postgres://postgres:***@127.0.0.1"),
+            (["store", server.url(database: database)], [:], 64, "postgres://postgres:***@"),
+            (["store", "migrate", "--store", "postgres://postgres:?\(PostgresServer.password)@127.0.0.1:\(port)/d"], [:], 64, "must be escaped"),
         ]
         for (arguments, environment, code, words) in cases {
             let out = try await Self.reel(arguments, environment: environment)

@@ -26,17 +26,37 @@ import Testing
         #expect(location.description == "postgres://postgres@/reel?host=/var/run/postgresql&port=5433")
     }
 
+    @Test func anIPv6LiteralIsAHostAndItsPortIsRead() throws {
+        let location = try PostgresLocation("postgres://u:pw@[::1]:6000/d")
+        #expect(location.host == "::1" && location.port == 6000 && location.password == "pw")
+        #expect(location.description == "postgres://u@[::1]:6000/d")
+        #expect(try PostgresLocation("postgres://[fe80::1]/d").port == 5432)
+    }
+
+    @Test func aPasswordWithEscapedSpecialCharactersIsReadWhole() throws {
+        let location = try PostgresLocation("postgres://al%40ce:%3FS%2Fu%23m%40er%25@db:7/x")
+        #expect(location.user == "al@ce" && location.password == "?S/u#m@er%" && location.host == "db" && location.port == 7)
+    }
+
     @Test func pgpasswordFillsAMissingPasswordOnly() throws {
         let environment = ["PGPASSWORD": "from-env"]
         #expect(try PostgresLocation("postgres://u@h/d", environment: environment).password == "from-env")
         #expect(try PostgresLocation("postgres://u:given@h/d", environment: environment).password == "given")
         #expect(try PostgresLocation("postgres://u@h/d", environment: ["PGPASSWORD": ""]).password == nil)
+        #expect(try PostgresLocation("postgres://u:@h/d", environment: environment).password == "from-env", "an empty password is none")
     }
 
     @Test(arguments: [
         ("mysql://u:pw-1@h/d", "starts with postgres://"),
         ("postgres://u:pw-1@h/d?sslmode=sometimes", "sslmode in the store URL must be one of disable, prefer, require, verify-full"),
-        ("postgres://u:pw-1@h/d?application_name=x", "a parameter Reel does not know: 'application_name'"),
+        ("postgres://u:pw-1@h/d?application_name=x", "a parameter Reel does not know (known: sslmode, host, port)"),
+        ("postgres://u:pw-1@h/d?sslmode=require&sslmode=disable", "gives sslmode= twice"),
+        ("postgres://u:pw-1@h:99999999999999999999/d", "port must be 1 to 65535"),
+        ("postgres://u:?pw-1@h:5432/d", "must be escaped"),
+        ("postgres://u:2024#pw-1@h/d", "must be escaped"),
+        ("postgres://u.invalid:/pw-1@127.0.0.1", "must be escaped"),
+        ("postgres://u:pw-1%zz@h/d", "not an escape"),
+        ("postgres://u:pw-1@[::1/d", "without its ']'"),
         ("postgres://u:pw-1@h:0/d", "port must be 1 to 65535"),
         ("postgres://u:pw-1@h/d?port=70000", "port= in the store URL must be 1 to 65535"),
         ("postgres://u:pw-1@/d", "names no host"),
