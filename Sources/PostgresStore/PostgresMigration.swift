@@ -7,7 +7,7 @@ public struct PostgresMigration: Sendable, Equatable {
     let statements: [String]
 
     /// Every step, in version order: what this Reel knows.
-    public static let all: [PostgresMigration] = [version1]
+    public static let all: [PostgresMigration] = [version1, version2]
 
     /// The newest version this Reel knows.
     public static var latest: Int { all.last?.version ?? 0 }
@@ -61,5 +61,19 @@ public struct PostgresMigration: Sendable, Equatable {
                 position bigint NOT NULL CHECK (position >= 0)
             )
             """,
+        ])
+
+    /// The streams' keys, in a table of their own so that purging a destroyed key rewrites a few
+    /// kilobytes, not the log (`PostgresKeyStore`).
+    static let version2 = PostgresMigration(
+        version: 2, name: "the streams' keys",
+        statements: [
+            """
+            CREATE TABLE reel_stream_keys (
+                stream text PRIMARY KEY CHECK (octet_length(stream) BETWEEN 1 AND 255),
+                key bytea NOT NULL CHECK (octet_length(key) = 32),
+                created_at bigint NOT NULL
+            )
+            """
         ])
 }

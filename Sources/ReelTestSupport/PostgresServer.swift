@@ -17,10 +17,14 @@ import Glibc
 public final class PostgresServer: @unchecked Sendable {
     public static let password = "pg-test-secret-6f1d"
 
+    /// The cluster's files (what a raw scan of the server's disk reads).
+    public var dataDirectory: String { directory + "/data" }
     /// The server's root: `data/` (the cluster), the socket, `server.log`.
     public let directory: String
     public let port: Int
     private let fsync: Bool
+    /// More server settings (`-c NAME=VALUE`), e.g. `wal_recycle: off`.
+    private let settings: [String: String]
     private var stopped = false
 
     /// `postgres://postgres:PASSWORD@127.0.0.1:PORT/DATABASE`.
@@ -36,24 +40,25 @@ public final class PostgresServer: @unchecked Sendable {
     /// Starts a new server on a thread of its own (`offThread`: initdb and pg_ctl take seconds
     /// that must not hold a thread of the concurrency pool); `fsync` off unless asked (tests of
     /// the server's own crashes ask).
-    public static func started(_ name: String = #function, fsync: Bool = false) async throws -> PostgresServer {
-        try await offThread { try start(name, fsync: fsync) }
+    public static func started(_ name: String = #function, fsync: Bool = false, settings: [String: String] = [:]) async throws -> PostgresServer {
+        try await offThread { try start(name, fsync: fsync, settings: settings) }
     }
 
-    static func start(_ name: String, fsync: Bool) throws -> PostgresServer {
+    static func start(_ name: String, fsync: Bool, settings: [String: String] = [:]) throws -> PostgresServer {
         let directory = temporaryDirectory(name)
         chmod(directory, 0o755)
-        let server = PostgresServer(directory: directory, port: try freePort(), fsync: fsync)
+        let server = PostgresServer(directory: directory, port: try freePort(), fsync: fsync, settings: settings)
         try server.initialize()
         Running.add(server.data)
         try server.launch(fsync: fsync)
         return server
     }
 
-    private init(directory: String, port: Int, fsync: Bool) {
+    private init(directory: String, port: Int, fsync: Bool, settings: [String: String]) {
         self.directory = directory
         self.port = port
         self.fsync = fsync
+        self.settings = settings
     }
 
     deinit { stop() }
@@ -70,7 +75,8 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     private func launch(fsync: Bool) throws {
-        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=\(fsync ? "on" : "off") -c max_connections=200"
+        let extra = settings.sorted { $0.key < $1.key }.map { " -c \($0.key)=\($0.value)" }.joined()
+        let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=\(fsync ? "on" : "off") -c max_connections=200" + extra
         try Self.run([Self.program("pg_ctl"), "-D", data, "-l", directory + "/server.log", "-o", options, "-w", "-t", "60", "start"])
     }
 
