@@ -267,7 +267,9 @@ import Testing
         let stats = server.statistics
         #expect(stats.omdbRequests == 5 && stats.omdbByIMDbID == ["tt0137523": 2, "tt90000007": 1, "tt0903747": 1])
         #expect(stats.omdbByStatus == [200: 5] && stats.omdbArrivals.count == 5 && stats.omdbMaxInFlight >= 1 && stats.omdbInFlight == 0)
-        #expect(stats.maxOMDbArrivals(within: 60) == 5)
+        // Every one of them in a window longer than the test (a clean-clone CI run, its threads
+        // starved by the end-to-end suites, once spread these five over more than a minute).
+        #expect(stats.maxOMDbArrivals(within: 86_400) == 5)
         #expect(stats.requests == 1 && stats.byPath == ["/movie/550": 1] && stats.arrivals.count == 1)
         let json = try JSONValue(parsing: try await Self.get(FakeImageHostTests.root(server) + "/__stats").body)
         let omdb = try #require(json["omdb"])
