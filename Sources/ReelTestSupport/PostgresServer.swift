@@ -22,7 +22,6 @@ public final class PostgresServer: @unchecked Sendable {
     /// The server's root: `data/` (the cluster), the socket, `server.log`.
     public let directory: String
     public let port: Int
-    private let fsync: Bool
     /// More server settings (`-c NAME=VALUE`), e.g. `wal_recycle: off`.
     private let settings: [String: String]
     private var stopped = false
@@ -47,17 +46,16 @@ public final class PostgresServer: @unchecked Sendable {
     static func start(_ name: String, fsync: Bool, settings: [String: String] = [:]) throws -> PostgresServer {
         let directory = temporaryDirectory(name)
         chmod(directory, 0o755)
-        let server = PostgresServer(directory: directory, port: try freePort(), fsync: fsync, settings: settings)
+        let server = PostgresServer(directory: directory, port: try freePort(), settings: settings)
         try server.initialize()
         Running.add(server.data)
         try server.launch(fsync: fsync)
         return server
     }
 
-    private init(directory: String, port: Int, fsync: Bool, settings: [String: String]) {
+    private init(directory: String, port: Int, settings: [String: String]) {
         self.directory = directory
         self.port = port
-        self.fsync = fsync
         self.settings = settings
     }
 
@@ -85,14 +83,6 @@ public final class PostgresServer: @unchecked Sendable {
         guard !stopped else { return }
         stopped = true
         _ = try? Self.run([Self.program("pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"])
-    }
-
-    /// Stops the server (`immediate`: as a crash would, no checkpoint) and starts it again.
-    public func restart(immediate: Bool = false) async throws {
-        try await offThread { [self] in
-            _ = try? Self.run([Self.program("pg_ctl"), "-D", data, "-m", immediate ? "immediate" : "fast", "-w", "stop"])
-            try launch(fsync: fsync)
-        }
     }
 
     /// Runs `sql` with psql over the socket as the superuser (off the concurrency pool): its rows
