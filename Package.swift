@@ -102,7 +102,8 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
-                "Failures",
+                "Failures", "EventLog",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -188,7 +189,7 @@ let package = Package(
         .target(name: "ReelTestSupport", path: "Sources/ReelTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
         // The PostgreSQL store against a real server each suite starts (ReelTestSupport's PostgresServer).
-        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "Failures", "ReelTestSupport"]),
+        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "EventLog", "EventStoreContract", "Failures", "ReelTestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "ReelTestSupport"]),
         .testTarget(name: "FilesTests", dependencies: ["Files", "ReelTestSupport"]),

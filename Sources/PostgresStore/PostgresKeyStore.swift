@@ -58,40 +58,19 @@ public struct PostgresKeyStore: Sendable {
         public let walRounds: Int
     }
 
-    /// The server settings a purge needs, with what each must be.
-    static let requiredSettings: [(name: String, value: String)] = [("wal_recycle", "off"), ("wal_keep_size", "0"), ("archive_mode", "off")]
-
-    /// Makes the keys destroyed so far unrecoverable from the server's files: refuses (naming the
-    /// settings) unless the server removes old WAL segments rather than keeping or recycling
-    /// them; then rewrites `reel_stream_keys` (`VACUUM FULL`: a new file, the old one unlinked)
-    /// and switches WAL segments and checkpoints until the segment that was current when it began
-    /// is gone from `pg_wal`. Needs the table's owner, and the rights to checkpoint and list the
-    /// WAL directory (a superuser, or `pg_checkpoint` and `pg_monitor`).
+    /// Makes the keys destroyed so far unrecoverable from the server's files (see `PostgresPurge`).
     public func purge(maximumRounds: Int = 8) async throws -> PurgeReport {
-        try await PostgresSession.with(location) { connection in
-            var wrong: [String] = []
-            for (name, value) in Self.requiredSettings {
-                let rows = try await connection.query("SELECT current_setting(\(name))", logger: PostgresSession.quiet)
-                for try await setting in rows.decode(String.self) where setting != value { wrong.append("\(name) = \(value) (it is \(setting))") }
-            }
-            let slots = try await connection.query("SELECT count(*) FROM pg_replication_slots", logger: PostgresSession.quiet)
-            for try await count in slots.decode(Int.self) where count > 0 { wrong.append("no replication slot (there are \(count))") }
-            guard wrong.isEmpty else {
-                throw Failure(
-                    .unavailable,
-                    "the store \(location) keeps old WAL, where destroyed keys would live on: it needs \(wrong.joined(separator: ", ")); nothing was purged")
-            }
-            try await PostgresSession.execute(connection, "VACUUM FULL reel_stream_keys")
-            let start = try await Self.text(connection, "SELECT pg_walfile_name(pg_current_wal_lsn())")
-            for round in 1...maximumRounds {
-                try await PostgresSession.execute(connection, "SELECT pg_switch_wal()")
-                try await PostgresSession.execute(connection, "CHECKPOINT")
-                let oldest = try await Self.text(connection, "SELECT coalesce(min(name), '') FROM pg_ls_waldir() WHERE name ~ '^[0-9A-F]{24}$'")
-                if oldest > start { return PurgeReport(walRounds: round) }
-            }
-            throw Failure(
-                .temporary,
-                "the store \(location) still keeps the WAL segment \(start) after \(maximumRounds) checkpoints (a standby or a backup holding it back?); run the purge again")
+        let location = location
+        return try await withCheckedThrowingContinuation { continuation in
+            // The purge blocks its thread on the connection: a thread of its own, not the pool's.
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        let link = try PostgresLink.open(location, id: 1)
+                        defer { link.close() }
+                        return PurgeReport(walRounds: try PostgresPurge.run(link, maximumRounds: maximumRounds))
+                    })
+            }.start()
         }
     }
 

@@ -7,7 +7,7 @@ public struct PostgresMigration: Sendable, Equatable {
     let statements: [String]
 
     /// Every step, in version order: what this Reel knows.
-    public static let all: [PostgresMigration] = [version1, version2]
+    public static let all: [PostgresMigration] = [version1, version2, version3]
 
     /// The newest version this Reel knows.
     public static var latest: Int { all.last?.version ?? 0 }
@@ -76,4 +76,10 @@ public struct PostgresMigration: Sendable, Equatable {
             )
             """
         ])
+
+    /// Which closed streams' destroyed keys still wait for the purge (`PostgresKeyStore.purge`):
+    /// set in the transaction that deletes the key, cleared once a purge that began after it ends.
+    static let version3 = PostgresMigration(
+        version: 3, name: "the purge pending after a key's destruction",
+        statements: ["ALTER TABLE reel_streams ADD COLUMN purge_pending boolean NOT NULL DEFAULT false"])
 }

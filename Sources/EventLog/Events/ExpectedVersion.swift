@@ -7,7 +7,7 @@ public enum ExpectedVersion: Sendable, Equatable, CustomStringConvertible {
     /// The stream must be at exactly this version (its number of events); `.exact(0)` is `.noStream`.
     case exact(UInt64)
 
-    func admits(_ actual: UInt64) -> Bool {
+    public func admits(_ actual: UInt64) -> Bool {
         switch self {
         case .any: true
         case .noStream: actual == 0

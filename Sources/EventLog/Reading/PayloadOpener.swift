@@ -13,14 +13,14 @@ struct StoredEnvelope: @unchecked Sendable {
 struct PayloadOpener: @unchecked Sendable {
     /// Opens a batch read in one transaction (call it inside that transaction). Opening is CPU work
     /// (AES-GCM), so large batches are spread across the cores.
-    static func openAll(_ stored: [StoredEnvelope], keyStore: KeyStore) throws -> [RecordedEvent] {
+    static func openAll(_ stored: [StoredEnvelope], keyStore: any StreamKeys) throws -> [RecordedEvent] {
         // Contiguous slices keep each lane on runs of the same stream: one key lookup per run.
         try Parallel.map(stored, state: PayloadOpener(keyStore: keyStore, count: stored.count)) { opener, envelope in
             try opener.recordedEvent(envelope.bytes, position: envelope.position)
         }
     }
 
-    let keyStore: KeyStore
+    let keyStore: any StreamKeys
     private var lastKey: KeyLookup = .none
     private enum KeyLookup { case none, live(GCMContext), destroyed }
     /// This lane's contexts by stream, so interleaved streams do not set their keys up again
@@ -33,7 +33,7 @@ struct PayloadOpener: @unchecked Sendable {
     /// Whether the batch is large enough for libcrypto (see `GCMContext`).
     private let bulk: Bool
 
-    init(keyStore: KeyStore, count: Int) {
+    init(keyStore: any StreamKeys, count: Int) {
         self.keyStore = keyStore
         bulk = count >= GCMContext.bulkThreshold
     }

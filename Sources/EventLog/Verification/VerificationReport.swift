@@ -7,6 +7,12 @@ public struct VerificationReport: Sendable, Equatable {
     public let problem: VerificationProblem?
 
     public var isIntact: Bool { problem == nil }
+
+    @_spi(Stores) public init(eventsChecked: UInt64, head: LogHead?, problem: VerificationProblem?) {
+        self.eventsChecked = eventsChecked
+        self.head = head
+        self.problem = problem
+    }
 }
 
 /// Where the chain first breaks, and how.
@@ -28,6 +34,12 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
     public let position: UInt64
     public let rule: Rule
     public let detail: String
+
+    @_spi(Stores) public init(position: UInt64, rule: Rule, detail: String) {
+        self.position = position
+        self.rule = rule
+        self.detail = detail
+    }
 
     public var description: String { "position \(position): \(rule.rawValue): \(detail)" }
 }

@@ -138,58 +138,17 @@ struct LedgerWriter: Sendable {
         _ txn: Transaction, position: UInt64, previous: ChainHash, index: Int, batch: SealedBatch, id: [UInt8], type: [UInt8],
         streamVersion: UInt64, recordedAt: Int64, stream: [UInt8], written: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> ChainHash {
-        let sealedCount = batch.sealedCount(index)
-        let size = EnvelopeView.fixedSize + stream.count + type.count + sealedCount
-        let schemaVersion = batch.events[index].schemaVersion
+        let size = EnvelopeLayout.size(stream: stream, type: type, sealed: batch.sealedCount(index))
         var digest = ChainHash.zero
         try batch.withSealed(index) { nonce, sealed in
             try txn.putReserving(databases.events, position, count: size, flags: .append) { out in
-                var layout = EnvelopeLayout(out)
-                layout.integer(EnvelopeView.format)
-                layout.integer(position)
-                layout.bytes(previous.bytes)
-                layout.bytes(id)
-                layout.integer(streamVersion)
-                layout.integer(recordedAt)
-                layout.integer(schemaVersion)
-                layout.integer(UInt8(stream.count))
-                layout.bytes(stream)
-                layout.integer(UInt8(type.count))
-                layout.bytes(type)
-                layout.integer(EnvelopeView.aesGCM)
-                layout.bytes(nonce)
-                layout.integer(UInt32(sealedCount))
-                layout.bytes(sealed)
-                digest = ChainHash.sha256(UnsafeRawBufferPointer(rebasing: out[0..<layout.offset]))
-                layout.bytes(digest.bytes)
-                precondition(layout.offset == size, "envelope layout and size disagree")
+                digest = EnvelopeLayout.write(
+                    into: out, position: position, previous: previous, id: id, streamVersion: streamVersion, recordedAt: recordedAt,
+                    schemaVersion: batch.events[index].schemaVersion, stream: stream, type: type, nonce: nonce, sealed: sealed)
                 try written(UnsafeRawBufferPointer(out))
             }
         }
         return digest
-    }
-
-    /// Fills an envelope's reserved bytes front to back. A struct, not local functions that
-    /// capture the offset: those made every field a dynamically checked access.
-    private struct EnvelopeLayout {
-        let out: UnsafeMutableRawBufferPointer
-        private(set) var offset = 0
-
-        init(_ out: UnsafeMutableRawBufferPointer) { self.out = out }
-
-        mutating func bytes(_ bytes: [UInt8]) {
-            bytes.withUnsafeBytes { self.bytes($0) }
-        }
-
-        mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
-            UnsafeMutableRawBufferPointer(rebasing: out[offset..<(offset + bytes.count)]).copyMemory(from: bytes)
-            offset += bytes.count
-        }
-
-        mutating func integer<I: FixedWidthInteger>(_ value: I) {
-            out.storeBytes(of: value.bigEndian, toByteOffset: offset, as: I.self)
-            offset += MemoryLayout<I>.size
-        }
     }
 
     static func nowMicroseconds() -> Int64 {

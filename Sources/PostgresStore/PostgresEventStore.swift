@@ -1,0 +1,316 @@
+import Crypto
+@_spi(Stores) public import EventLog
+import Failures
+public import Foundation
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// The PostgreSQL store behind the store boundary (`EventStore`): the same log as the LMDB store
+/// — positions, stream versions, envelopes byte for byte, the hash chain — in the tables of
+/// `Schemas/postgres-layout.md`, so several processes on several hosts can write one ledger.
+///
+/// - Appends hold `reel_head`'s row `FOR UPDATE` (see `PostgresWrite`): positions are gapless
+///   and in commit order across processes, and a reader never sees N+1 committed before N.
+/// - Keys live in `reel_stream_keys`; a deletion deletes its key row in the closing transaction
+///   and then purges the server's files of it (`PostgresPurge`).
+/// - Calls block their thread, as LMDB's do: call them off the event loops (any thread of
+///   Reel's own, or a task's).
+public final class PostgresEventStore: EventStore {
+    public typealias Write = PostgresWrite
+    public typealias Snapshot = PostgresSnapshot
+
+    public let location: PostgresLocation
+    /// The local directory for what lives beside the log (the response cache).
+    public let directory: String
+    /// The event type that closes a stream for good.
+    let closingType: String
+    let pool: PostgresPool
+    /// Key operations get their own connections, so a write transaction that needs a key made
+    /// (committed at once, as `prepareKey` promises) never waits for one of its own pool.
+    let keyPool: PostgresPool
+    /// Live keys, for sealing only: a key destroyed by another process is found by the append's
+    /// own check (the stream is closed). Payloads are always opened under keys read in the reading
+    /// transaction, so a deletion anywhere is seen at once.
+    private let sealingKeys = Mutex<[StreamID: SymmetricKey]>([:])
+    private let committer = Mutex<PostgresGroupCommitter?>(nil)
+
+    /// Opens the store at `location`, whose schema must be this Reel's (`reel store migrate`).
+    public static func open(
+        _ location: PostgresLocation, directory: String, closingType: String = "account-deleted", connections: Int = 8
+    ) throws -> PostgresEventStore {
+        let store = PostgresEventStore(location: location, directory: directory, closingType: closingType, connections: connections)
+        let version = try store.keyPool.with { link -> Int in
+            guard try link.run("SELECT to_regclass('public.reel_migrations') IS NOT NULL").first?.decode(Bool.self) == true else { return 0 }
+            return Int(try link.run("SELECT coalesce(max(version), 0)::bigint FROM reel_migrations").first?.decode(Int64.self) ?? 0)
+        }
+        guard version <= PostgresMigration.latest else { throw PostgresMigrator.newer(version, location) }
+        guard version == PostgresMigration.latest else {
+            throw Failure(
+                .unavailable,
+                "the store \(location) has schema version \(version), this Reel needs \(PostgresMigration.latest): run 'reel store migrate' first")
+        }
+        return store
+    }
+
+    private init(location: PostgresLocation, directory: String, closingType: String, connections: Int) {
+        self.location = location
+        self.directory = directory
+        self.closingType = closingType
+        pool = PostgresPool(location, capacity: connections)
+        keyPool = PostgresPool(location, capacity: 2)
+    }
+
+    deinit {
+        committer.withLock { $0?.stop() }
+        pool.closeIdle()
+        keyPool.closeIdle()
+    }
+
+    // MARK: Transactions
+
+    public func read<T>(_ body: (PostgresSnapshot) throws -> T) throws -> T {
+        try pool.with { link in
+            try link.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(PostgresSnapshot(link: link)) }
+        }
+    }
+
+    public func write<T>(shredding step: (ShreddingStep) -> Void, _ body: (PostgresWrite) throws -> T) throws -> T {
+        var destroyed: [StreamID] = []
+        let value = try pool.with { link in
+            try link.transaction {
+                let write = try PostgresWrite(store: self, link: link)
+                _ = try write.finishPendingDestruction()
+                let value = try body(write)
+                if let broken = write.brokenBy { throw broken }
+                try write.finish()
+                destroyed = write.destroyed
+                return value
+            }
+        }
+        if !destroyed.isEmpty {
+            sealingKeys.withLock { keys in for stream in destroyed { keys[stream] = nil } }
+            step(.committed)
+            // The keys' rows are gone with the commit; the purge removes their bytes from the
+            // server's files. Should it fail (the server's settings, a standby holding WAL back),
+            // the streams stay marked and `completeShredding` (or the next deletion) purges.
+            if (try? purgePending()) != nil {
+                step(.keyStoreRewritten)
+                step(.recorded)
+            }
+        }
+        return value
+    }
+
+    public func projectionTable(named name: String) throws -> ProjectionTableName {
+        ProjectionTableName(name: name, storeHandle: 0)
+    }
+
+    // MARK: Appending
+
+    public func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion) throws -> AppendResult {
+        let sealed = try SealedEvents(events, stream: stream, key: try sealingKey(for: stream))
+        return try write { w in try w.append(sealed, expected: expected).0 }
+    }
+
+    public func append(_ events: [ProposedEvent], to stream: StreamID, expected: ExpectedVersion) async throws -> AppendResult {
+        let sealed = try SealedEvents(events, stream: stream, key: try sealingKey(for: stream))
+        let committer = committer.withLock { committer in
+            if let committer { return committer }
+            let made = PostgresGroupCommitter(store: self)
+            committer = made
+            return made
+        }
+        return try await committer.submit(sealed, expected: expected)
+    }
+
+    public func reserveRoom(forAppending events: [ProposedEvent], to stream: StreamID) throws {}
+
+    public func reserveRoom(bytes: Int) throws {}
+
+    // MARK: Reading
+
+    public func head() throws -> LogHead? {
+        try pool.with { try PostgresReader(link: $0).head() }
+    }
+
+    public func version(of stream: StreamID) throws -> UInt64 {
+        try pool.with { link in
+            UInt64(try link.run("SELECT version FROM reel_streams WHERE stream = \(stream.rawValue)").first?.decode(Int64.self) ?? 0)
+        }
+    }
+
+    public func streams() throws -> [StreamSummary] {
+        try pool.with { link in
+            try link.run(#"SELECT stream, version FROM reel_streams ORDER BY stream COLLATE "C""#).map { row in
+                let (stream, version) = try row.decode((String, Int64).self)
+                return StreamSummary(stream: try StreamID(stream), version: UInt64(version))
+            }
+        }
+    }
+
+    public func position(of eventID: UUID) throws -> UInt64? {
+        try pool.with { link in
+            try link.run("SELECT position FROM reel_events WHERE event_id = \(eventID)").first.map { UInt64(try $0.decode(Int64.self)) }
+        }
+    }
+
+    public func read(from position: UInt64, maxCount: Int) throws -> [RecordedEvent] {
+        try read { try $0.read(from: position, maxCount: maxCount) }
+    }
+
+    public func read(stream: StreamID, from version: UInt64, maxCount: Int) throws -> [RecordedEvent] {
+        try read { try $0.read(stream: stream, from: version, maxCount: maxCount) }
+    }
+
+    /// Events read at a time by a replay.
+    static let replayBatch = 4_096
+
+    public func replay(
+        _ positions: Range<UInt64>, verifying check: ReplayCheck, _ body: @Sendable (_ partition: Int, EventView) throws -> Void
+    ) throws {
+        guard !positions.isEmpty else { return }
+        try read { snapshot in
+            let reader = snapshot.reader
+            let anchored = try check.begin(positions) {
+                let rows = try reader.link.run("SELECT envelope FROM reel_events WHERE position = \(Int64(positions.lowerBound - 1))")
+                guard let envelope = try rows.first?.decode(ByteBuffer.self) else { return nil }
+                let decoded = try envelope.withUnsafeReadableBytes { try Envelope(bytes: $0) }
+                return (decoded.hash.bytes, decoded.recordedAtMicroseconds)
+            }
+            var next = positions.lowerBound
+            while next < positions.upperBound {
+                let count = Int(min(UInt64(Self.replayBatch), positions.upperBound - next))
+                let events = try reader.read(from: next, maxCount: count)
+                if events.isEmpty { break }
+                guard anchored else { throw ReplayCheck.broken(next - 1, .gap, "no event at position \(next - 1)") }
+                try check.check(events)
+                try Self.dispatch(events, lanes: check.partitions, body)
+                next += UInt64(events.count)
+                if events.count < count { break }
+            }
+        }
+    }
+
+    /// Gives each event to its stream's lane, in order, the lanes at once. When lanes fail, the
+    /// error at the earliest position is thrown.
+    static func dispatch(_ events: [RecordedEvent], lanes: Int, _ body: @Sendable (Int, EventView) throws -> Void) throws {
+        let partitions = events.map { EventView.partition(of: $0.streamID, partitions: lanes) }
+        let failures = Mutex<[(position: UInt64, error: any Error)]>([])
+        Parallel.lanes(lanes) { lane in
+            for (index, event) in events.enumerated() where partitions[index] == lane {
+                do {
+                    try EventView.of(event) { try body(lane, $0) }
+                } catch {
+                    failures.withLock { $0.append((event.position, error)) }
+                    return
+                }
+            }
+        }
+        if let first = failures.withLock({ $0.min { $0.position < $1.position } }) { throw first.error }
+    }
+
+    // MARK: Audit
+
+    public func verify(expectedHead: ChainHash?, progress: ((UInt64, UInt64) -> Void)?) throws -> VerificationReport {
+        try read { snapshot in
+            try PostgresVerifier(reader: snapshot.reader, closingType: closingType).verify(expectedHead: expectedHead, progress: progress)
+        }
+    }
+
+    // MARK: Keys and shredding
+
+    /// The stream's key for sealing, made (and committed) on first use; refused for a stream that
+    /// has events but no key (`missingKey`) or is closed (`streamShredded`).
+    func sealingKey(for stream: StreamID) throws -> SymmetricKey {
+        if let key = sealingKeys.withLock({ $0[stream] }) { return key }
+        let key = try keyPool.with { link -> SymmetricKey in
+            if let key = try Self.liveKey(of: stream, link) { return key }
+            if let row = try link.run("SELECT closed_at IS NOT NULL FROM reel_streams WHERE stream = \(stream.rawValue)").first {
+                if try row.decode(Bool.self) { throw EventLogError.streamShredded(stream) }
+                throw EventLogError.missingKey(stream)
+            }
+            let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { ByteBuffer(bytes: $0) }
+            try link.run(
+                """
+                INSERT INTO reel_stream_keys (stream, key, created_at) VALUES (\(stream.rawValue), \(fresh), \(SealedEvents.nowMicroseconds()))
+                ON CONFLICT (stream) DO NOTHING
+                """)
+            guard let key = try Self.liveKey(of: stream, link) else { throw EventLogError.missingKey(stream) }
+            return key
+        }
+        sealingKeys.withLock { $0[stream] = key }
+        return key
+    }
+
+    static func liveKey(of stream: StreamID, _ link: PostgresLink) throws -> SymmetricKey? {
+        guard let row = try link.run("SELECT key FROM reel_stream_keys WHERE stream = \(stream.rawValue)").first else { return nil }
+        let key = try row.decode(ByteBuffer.self)
+        guard key.readableBytes == 32 else { throw Failure.tampered("the key of stream \(stream) is not 32 bytes", link.location) }
+        return SymmetricKey(data: Array(buffer: key))
+    }
+
+    public func prepareKey(for stream: StreamID) throws {
+        _ = try sealingKey(for: stream)
+    }
+
+    public func shreddedStreams() throws -> Set<StreamID> {
+        try pool.with { link in
+            Set(
+                try link.run(
+                    """
+                    SELECT stream FROM reel_streams s WHERE closed_at IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM reel_stream_keys k WHERE k.stream = s.stream)
+                    """
+                ).map { try StreamID(try $0.decode(String.self)) })
+        }
+    }
+
+    @discardableResult
+    public func completeShredding(step: (ShreddingStep) -> Void) throws -> [StreamID] {
+        let destroyed = try pool.with { link in
+            try link.transaction {
+                let write = try PostgresWrite(store: self, link: link)
+                return try write.finishPendingDestruction()
+            }
+        }
+        if !destroyed.isEmpty { step(.committed) }
+        sealingKeys.withLock { keys in for stream in destroyed { keys[stream] = nil } }
+        let purged = try purgePending()
+        if !purged.isEmpty {
+            step(.keyStoreRewritten)
+            step(.recorded)
+        }
+        return Array(Set(destroyed).union(purged)).sorted()
+    }
+
+    /// Purges the server's files of destroyed keys when any wait for it, and clears their marks;
+    /// returns the streams purged for.
+    @discardableResult
+    func purgePending() throws -> [StreamID] {
+        try keyPool.with { link in
+            let pending = try link.run("SELECT stream FROM reel_streams WHERE purge_pending ORDER BY stream").map {
+                try StreamID(try $0.decode(String.self))
+            }
+            guard !pending.isEmpty else { return [] }
+            _ = try PostgresPurge.run(link)
+            try link.run("UPDATE reel_streams SET purge_pending = false WHERE stream = ANY(\(pending.map(\.rawValue)))")
+            return pending
+        }
+    }
+
+    // MARK: Data kept beside the log
+
+    public func sealBlob(_ plaintext: [UInt8], for stream: StreamID, context: String) throws -> [UInt8] {
+        try BlobSealing.seal(plaintext, stream: stream, context: context, key: try sealingKey(for: stream))
+    }
+
+    public func blobName(_ bytes: [UInt8], for stream: StreamID, context: String) throws -> String {
+        BlobSealing.name(bytes, context: context, key: try sealingKey(for: stream))
+    }
+
+    public func openBlob(_ sealed: UnsafeRawBufferPointer, for stream: StreamID, context: String) throws -> [UInt8]? {
+        guard let key = try keyPool.with({ try Self.liveKey(of: stream, $0) }) else { return nil }
+        return try BlobSealing.open(sealed, stream: stream, context: context, key: key)
+    }
+}

@@ -1,0 +1,98 @@
+import Failures
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// One connection to a PostgreSQL store used from blocking code: the store boundary
+/// (`EventStore`) is synchronous, as LMDB is, so each statement is sent and its whole result waited
+/// for on the calling thread, while the connection's work runs on NIO's event loop. Never call it
+/// on an event loop (NIO refuses that wait), and never from more than one thread at a time (the
+/// pool lends it to one).
+///
+/// Nothing waits without end: the session's time limits (`PostgresSession`) are set on it, and a
+/// statement the server does not answer within `PostgresSession.limit` closes the connection,
+/// which rolls back a transaction not committed.
+final class PostgresLink: @unchecked Sendable {
+    let location: PostgresLocation
+    private let connection: PostgresConnection
+    /// Set when the connection failed or was closed: the pool drops it.
+    private(set) var broken = false
+    /// Whether a transaction is open (`BEGIN` sent, neither `COMMIT` nor `ROLLBACK` yet).
+    private(set) var inTransaction = false
+
+    private init(location: PostgresLocation, connection: PostgresConnection) {
+        self.location = location
+        self.connection = connection
+    }
+
+    /// Connects, with Reel's session settings (search path, time limits).
+    static func open(_ location: PostgresLocation, id: Int) throws -> PostgresLink {
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection.connect(
+                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try location.configuration(), id: id,
+                logger: PostgresSession.quiet
+            ).wait()
+        } catch {
+            throw PostgresFailure.kinded(error, location)
+        }
+        let link = PostgresLink(location: location, connection: connection)
+        do {
+            try link.run("SET search_path TO public")
+            try link.run(PostgresQuery(unsafeSQL: "SET statement_timeout = '\(PostgresSession.statementTimeout)'"))
+            try link.run(PostgresQuery(unsafeSQL: "SET lock_timeout = '\(PostgresSession.lockTimeout)'"))
+        } catch {
+            link.close()
+            throw error
+        }
+        return link
+    }
+
+    /// Runs `query` and returns its rows, all read. A failure is a Reel failure
+    /// (`PostgresFailure`); one of the connection marks it broken.
+    @discardableResult
+    func run(_ query: PostgresQuery) throws -> [PostgresRow] {
+        guard !broken else { throw Failure(.unavailable, "the store \(location) cannot be reached: the connection was lost") }
+        let channelClose = connection.eventLoop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { [connection] in
+            let _: EventLoopFuture<Void> = connection.close()
+        }
+        defer { channelClose.cancel() }
+        do {
+            return try connection.query(query, logger: PostgresSession.quiet).wait().rows
+        } catch {
+            if connection.isClosed { broken = true }
+            if let psql = error as? PSQLError, psql.code != .server { broken = true }
+            if connection.isClosed, !(error is PSQLError) || (error as? PSQLError)?.code == .clientClosedConnection {
+                throw Failure(
+                    .unavailable,
+                    "the store \(location) did not answer within \(PostgresSession.limit.components.seconds) s (what was not committed is rolled back)")
+            }
+            throw PostgresFailure.kinded(error, location)
+        }
+    }
+
+    /// Runs `body` in a transaction begun with `begin`: committed when it returns, rolled back
+    /// when it throws (then its error is thrown, not the rollback's).
+    func transaction<T>(_ begin: String = "BEGIN", _ body: () throws -> T) throws -> T {
+        try run(PostgresQuery(unsafeSQL: begin))
+        inTransaction = true
+        defer { inTransaction = false }
+        let value: T
+        do {
+            value = try body()
+        } catch {
+            if !broken { _ = try? run("ROLLBACK") }
+            throw error
+        }
+        try run("COMMIT")
+        return value
+    }
+
+    func close() {
+        broken = true
+        let closed: EventLoopFuture<Void> = connection.close()
+        _ = try? closed.wait()
+    }
+}

@@ -1,0 +1,74 @@
+import EventLog
+import Failures
+import NIOCore
+import PostgresNIO
+
+/// A projection table in a PostgreSQL store: the rows of `reel_projections` under one
+/// `table_name`, read and written on the connection of the snapshot or write transaction that
+/// lends it, so its changes commit with that transaction's events (`Schemas/postgres-layout.md`).
+struct PostgresProjectionTable: ProjectionTable {
+    let name: String
+    let link: PostgresLink
+    let writable: Bool
+
+    /// Rows read at a time by `forEach`, which may stop early.
+    static let page = 512
+
+    func withValue<R>(_ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
+        let rows = try link.run("SELECT value FROM reel_projections WHERE table_name = \(name) AND key = \(ByteBuffer(bytes: key))")
+        guard let row = rows.first else { return try body(nil) }
+        let value = try row.decode(ByteBuffer.self)
+        return try value.withUnsafeReadableBytes { try body($0) }
+    }
+
+    func forEach(from key: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        var after: ByteBuffer?
+        while true {
+            let rows: [PostgresRow]
+            if let after {
+                rows = try link.run(
+                    "SELECT key, value FROM reel_projections WHERE table_name = \(name) AND key > \(after) ORDER BY key LIMIT \(Self.page)")
+            } else {
+                rows = try link.run(
+                    "SELECT key, value FROM reel_projections WHERE table_name = \(name) AND key >= \(ByteBuffer(bytes: key)) ORDER BY key LIMIT \(Self.page)"
+                )
+            }
+            for row in rows {
+                let (key, value) = try row.decode((ByteBuffer, ByteBuffer).self)
+                let more = try key.withUnsafeReadableBytes { k in try value.withUnsafeReadableBytes { v in try body(k, v) } }
+                guard more else { return }
+                after = key
+            }
+            if rows.count < Self.page { return }
+        }
+    }
+
+    func put(_ key: [UInt8], _ value: [UInt8]) throws {
+        try checkWritable()
+        try link.run(
+            """
+            INSERT INTO reel_projections (table_name, key, value) VALUES (\(name), \(ByteBuffer(bytes: key)), \(ByteBuffer(bytes: value)))
+            ON CONFLICT (table_name, key) DO UPDATE SET value = excluded.value
+            """)
+    }
+
+    func delete(_ key: [UInt8]) throws {
+        try checkWritable()
+        try link.run("DELETE FROM reel_projections WHERE table_name = \(name) AND key = \(ByteBuffer(bytes: key))")
+    }
+
+    func removeAll() throws {
+        try checkWritable()
+        try link.run("DELETE FROM reel_projections WHERE table_name = \(name)")
+    }
+
+    func storedBytes() throws -> Int {
+        let rows = try link.run(
+            "SELECT coalesce(sum(pg_column_size(key) + pg_column_size(value) + 32), 0)::bigint FROM reel_projections WHERE table_name = \(name)")
+        return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
+
+    private func checkWritable() throws {
+        guard writable else { throw Failure(.storage, "projection table \(name) was written in a read snapshot, which takes no writes") }
+    }
+}

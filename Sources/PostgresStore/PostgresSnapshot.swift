@@ -1,0 +1,27 @@
+public import EventLog
+import Foundation
+
+/// A read snapshot of a PostgreSQL store (`PostgresEventStore.read`): one `REPEATABLE READ READ
+/// ONLY` transaction, so the log and the projection tables are read as of one commit. Valid only
+/// inside the closure it is lent to.
+public final class PostgresSnapshot: EventStoreSnapshot {
+    let reader: PostgresReader
+
+    init(link: PostgresLink) {
+        reader = PostgresReader(link: link)
+    }
+
+    public func head() throws -> LogHead? { try reader.head() }
+
+    public func read(from position: UInt64, maxCount: Int) throws -> [RecordedEvent] {
+        try reader.read(from: position, maxCount: maxCount)
+    }
+
+    public func read(stream: StreamID, from version: UInt64, maxCount: Int) throws -> [RecordedEvent] {
+        try reader.read(stream: stream, from: version, maxCount: maxCount)
+    }
+
+    public func table(_ name: ProjectionTableName) -> any ProjectionTable {
+        PostgresProjectionTable(name: name.name, link: reader.link, writable: false)
+    }
+}
