@@ -20,6 +20,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         case shreddingDestroysTheKeyOnCommitAndKeepsTheChain
         case blobsOpenOnlyUnderTheirStreamAndContext
         case concurrentAppendsEachGetTheirOwnResult
+        case aSubscriptionCatchesUpThenDeliversWhatCommitsLater
 
         public var description: String { rawValue }
     }
@@ -49,6 +50,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         case .shreddingDestroysTheKeyOnCommitAndKeepsTheChain: try shredding(store)
         case .blobsOpenOnlyUnderTheirStreamAndContext: try blobs(store)
         case .concurrentAppendsEachGetTheirOwnResult: try await concurrentAppends(store)
+        case .aSubscriptionCatchesUpThenDeliversWhatCommitsLater: try await subscription(store)
         }
     }
 
@@ -279,6 +281,35 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         let positions = results.values.flatMap(\.positions).sorted()
         try expect(positions == Array(1...32), "the appends took every position once")
         try expect(results.values.allSatisfy { $0.streamVersion == 2 && $0.positions[1] == $0.positions[0] + 1 }, "each append is whole")
+    }
+
+    func subscription(_ store: Store) async throws {
+        let ann = try StreamID("ann")
+        for _ in 0..<3 { try await store.append([try event()], to: ann, expected: .any) }
+        let received = try await withThrowingTaskGroup(of: [String].self) { group in
+            group.addTask {
+                var seen: [String] = []
+                for try await message in store.subscribe(from: 2, batchSize: 1) {
+                    switch message {
+                    case .event(let event): seen.append("\(event.position)")
+                    case .caughtUp:
+                        seen.append("caught up")
+                        // Committed after the subscriber reached the end: delivered live.
+                        try await store.append([try event()], to: ann, expected: .exact(3))
+                    }
+                    if seen.count == 4 { return seen }
+                }
+                return seen
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(20))
+                return ["timed out"]
+            }
+            let first = try await group.next() ?? []
+            group.cancelAll()
+            return first
+        }
+        try expect(received == ["2", "3", "caught up", "4"], "history from position 2, caught up, then the live event: \(received)")
     }
 
     // MARK: - Helpers

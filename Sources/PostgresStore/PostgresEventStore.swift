@@ -34,6 +34,11 @@ public final class PostgresEventStore: EventStore {
     /// transaction, so a deletion anywhere is seen at once.
     private let sealingKeys = Mutex<[StreamID: SymmetricKey]>([:])
     private let committer = Mutex<PostgresGroupCommitter?>(nil)
+    /// Woken by this process's commits and, through `listener`, by every other process's.
+    let signal = CommitSignal()
+    private let listener: PostgresListener
+    /// How long a subscription waits for a notification before it reads anyway.
+    public static let pollInterval = Duration.seconds(1)
 
     /// Opens the store at `location`, whose schema must be this Reel's (`reel store migrate`).
     public static func open(
@@ -59,10 +64,12 @@ public final class PostgresEventStore: EventStore {
         self.closingType = closingType
         pool = PostgresPool(location, capacity: connections)
         keyPool = PostgresPool(location, capacity: 2)
+        listener = PostgresListener(location: location, signal: signal)
     }
 
     deinit {
         committer.withLock { $0?.stop() }
+        listener.stop()
         pool.closeIdle()
         keyPool.closeIdle()
     }
@@ -77,6 +84,7 @@ public final class PostgresEventStore: EventStore {
 
     public func write<T>(shredding step: (ShreddingStep) -> Void, _ body: (PostgresWrite) throws -> T) throws -> T {
         var destroyed: [StreamID] = []
+        var appended = false
         let value = try pool.with { link in
             try link.transaction {
                 let write = try PostgresWrite(store: self, link: link)
@@ -85,9 +93,11 @@ public final class PostgresEventStore: EventStore {
                 if let broken = write.brokenBy { throw broken }
                 try write.finish()
                 destroyed = write.destroyed
+                appended = write.appended
                 return value
             }
         }
+        if appended { signal.notify() }
         if !destroyed.isEmpty {
             sealingKeys.withLock { keys in for stream in destroyed { keys[stream] = nil } }
             step(.committed)
@@ -161,6 +171,13 @@ public final class PostgresEventStore: EventStore {
 
     public func read(stream: StreamID, from version: UInt64, maxCount: Int) throws -> [RecordedEvent] {
         try read { try $0.read(stream: stream, from: version, maxCount: maxCount) }
+    }
+
+    public func subscribe(from position: UInt64, batchSize: Int) -> Subscription {
+        listener.start()
+        return Subscription(from: position, batchSize: max(1, batchSize), signal: signal, pollInterval: Self.pollInterval) {
+            [self] from, maxCount in try read(from: from, maxCount: maxCount)
+        }
     }
 
     /// Events read at a time by a replay.

@@ -10,7 +10,7 @@ extension CommandOptions {
     /// The application's configuration for this command's options.
     func makeConfiguration() -> Application.Configuration {
         Application.Configuration(
-            dataDirectory: resolvedDataDirectory, offline: isOffline, environment: ProcessInfo.processInfo.environment,
+            dataDirectory: resolvedDataDirectory, store: store, offline: isOffline, environment: ProcessInfo.processInfo.environment,
             notice: { [directory = resolvedDataDirectory] in Notes.show($0, dataDirectory: directory) })
     }
 

@@ -10,6 +10,9 @@ struct CommandOptions<Scope: OptionScope>: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(Scope.dataDirectoryHelp, valueName: "dir", visibility: Scope.usesDataDirectory ? .default : .hidden), completion: .directory, transform: PathArgument.parse)
     var dataDir: String?
 
+    @Option(name: .long, help: ArgumentHelp(Scope.storeHelp, valueName: "postgres://…", visibility: Scope.usesStore ? .default : .hidden))
+    var store: String?
+
     @Option(name: .long, help: ArgumentHelp(
         Scope.accountHelp, valueName: "handle", visibility: Scope.usesAccount ? .default : .hidden))
     var user: String?
@@ -71,6 +74,13 @@ struct CommandOptions<Scope: OptionScope>: ParsableArguments {
         let env = ProcessInfo.processInfo.environment
         if let xdg = env["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/reel" }
         return (env["HOME"] ?? NSHomeDirectory()) + "/.local/share/reel"
+    }
+
+    /// `--store`, else `REEL_STORE`; a usage failure when neither names a store (`reel store`).
+    func requiredStore() throws -> String {
+        if let store, !store.isEmpty { return store }
+        if let value = ProcessInfo.processInfo.environment["REEL_STORE"], !value.isEmpty { return value }
+        throw ReelFailure(message: "no store named: give --store postgres://USER@HOST/DATABASE or set REEL_STORE", status: .usage)
     }
 
     /// `--user`, else `REEL_USER`, else `default`; a malformed handle is a usage error.

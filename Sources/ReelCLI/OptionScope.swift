@@ -12,6 +12,10 @@ protocol OptionScope {
     static var usesDataDirectory: Bool { get }
     /// `--user`'s help, where the command takes it.
     static var accountHelp: String { get }
+    /// Whether the command reads or writes the ledger, so that `--store` is in its help.
+    static var usesStore: Bool { get }
+    /// `--store`'s help, where the command takes it.
+    static var storeHelp: String { get }
 }
 
 extension OptionScope {
@@ -19,6 +23,10 @@ extension OptionScope {
     static var accountHelp: String { "The account to act on (env REEL_USER; default 'default')." }
     static var printsTimes: Bool { false }
     static var usesDataDirectory: Bool { true }
+    static var usesStore: Bool { usesDataDirectory }
+    static var storeHelp: String {
+        "A PostgreSQL store to use instead of the LMDB one in the data directory (env REEL_STORE; see 'reel store')."
+    }
 }
 
 /// The scope `Base` of a command that prints times as well (`history`, `accounts`).
@@ -29,6 +37,8 @@ enum PrintingTimes<Base: OptionScope>: OptionScope {
     static var printsTimes: Bool { true }
     static var usesDataDirectory: Bool { Base.usesDataDirectory }
     static var accountHelp: String { Base.accountHelp }
+    static var usesStore: Bool { Base.usesStore }
+    static var storeHelp: String { Base.storeHelp }
 }
 
 enum AccountAndCatalog: OptionScope {
@@ -44,6 +54,7 @@ enum AccountOnly: OptionScope {
 enum CatalogOnly: OptionScope {
     static let usesAccount = false
     static let usesCatalog = true
+    static let usesStore = false
 }
 
 enum LedgerOnly: OptionScope {
@@ -79,4 +90,6 @@ enum StoreOnly: OptionScope {
     static let usesAccount = false
     static let usesCatalog = false
     static let usesDataDirectory = false
+    static let usesStore = true
+    static let storeHelp = "The PostgreSQL store (env REEL_STORE)."
 }

@@ -16,19 +16,6 @@ struct StoreCommand: AsyncParsableCommand {
         subcommands: [Migrate.self, Status.self]
     )
 
-    /// `--store`, else `REEL_STORE`; a usage failure when neither names a store.
-    struct StoreOption: ParsableArguments {
-        @Option(name: .long, help: ArgumentHelp("The PostgreSQL store (env REEL_STORE).", valueName: "postgres://…"))
-        var store: String?
-
-        func url() throws -> String {
-            if let store, !store.isEmpty { return store }
-            if let value = ProcessInfo.processInfo.environment["REEL_STORE"], !value.isEmpty { return value }
-            throw ReelFailure(
-                message: "no store named: give --store postgres://USER@HOST/DATABASE or set REEL_STORE", status: .usage)
-        }
-    }
-
     /// A report as `--json` shows it (`Schemas/cli/store-migrate.schema.json`, `store-status`).
     struct Output: Encodable {
         let store: String
@@ -62,12 +49,11 @@ struct StoreCommand: AsyncParsableCommand {
                 newer than this Reel knows is refused (exit 69) and left as it is.
                 """)
 
-        @OptionGroup var storeOption: StoreOption
         @OptionGroup var global: StoreOptions
 
         func run() async throws {
             try await global.withApplication { app in
-                let report = try await app.migrateStore(try storeOption.url())
+                let report = try await app.migrateStore(try global.requiredStore())
                 if global.json { return try printJSON(Output(report)) }
                 let store = TerminalText.field(report.store)
                 guard !report.applied.isEmpty else {
@@ -84,12 +70,11 @@ struct StoreCommand: AsyncParsableCommand {
             commandName: "status",
             abstract: "Print the store's schema version beside the one this Reel knows; change nothing.")
 
-        @OptionGroup var storeOption: StoreOption
         @OptionGroup var global: StoreOptions
 
         func run() async throws {
             try await global.withApplication { app in
-                let report = try await app.storeStatus(try storeOption.url())
+                let report = try await app.storeStatus(try global.requiredStore())
                 if global.json { return try printJSON(Output(report)) }
                 let store = TerminalText.field(report.store)
                 switch report.to {

@@ -85,6 +85,7 @@ final class PoisonedStore: EventStore {
     func read(stream: StreamID, from version: UInt64, maxCount: Int) throws -> [RecordedEvent] {
         try inner.read(stream: stream, from: version, maxCount: maxCount)
     }
+    func subscribe(from position: UInt64, batchSize: Int) -> Subscription { inner.subscribe(from: position, batchSize: batchSize) }
     func replay(
         _ positions: Range<UInt64>, verifying check: ReplayCheck, _ body: @Sendable (_ partition: Int, EventView) throws -> Void
     ) throws {

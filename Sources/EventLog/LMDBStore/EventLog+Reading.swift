@@ -178,6 +178,8 @@ extension EventLog {
     /// A catch-up subscription: history from `position`, then `.caughtUp`, then new events as they
     /// are committed, by this process or any other.
     public func subscribe(from position: UInt64 = 1, batchSize: Int = 1_024) -> Subscription {
-        Subscription(log: self, start: position, batchSize: batchSize)
+        Subscription(from: position, batchSize: batchSize, signal: signal, pollInterval: pollInterval) { [self] from, maxCount in
+            try read(from: from, maxCount: maxCount)
+        }
     }
 }

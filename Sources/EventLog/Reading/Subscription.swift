@@ -1,17 +1,34 @@
-/// A catch-up subscription (see `EventLog.subscribe(from:)`): history, `.caughtUp`, then live events.
+/// A catch-up subscription (see `EventStore.subscribe(from:batchSize:)`): history, `.caughtUp`,
+/// then live events.
 ///
-/// Live events come as soon as this process commits them, and within the poll interval when another
-/// process does. Batches are read in short read transactions, never held across an `await`.
+/// Live events come as soon as this process commits them, and when another process does: within
+/// the poll interval (LMDB), or when the store's notification arrives (PostgreSQL's `NOTIFY`, with
+/// the poll interval as a floor). Batches are read in short read transactions, never held across
+/// an `await`. A store whose positions are given in commit order (both are) never has a
+/// subscriber skip an event that commits late: nothing after it is visible before it.
 public struct Subscription: AsyncSequence, Sendable {
     public typealias Element = SubscriptionMessage
-    let log: EventLog
+    let read: @Sendable (_ from: UInt64, _ maxCount: Int) throws -> [RecordedEvent]
+    let signal: CommitSignal
+    let pollInterval: Duration
     let start: UInt64
     let batchSize: Int
 
+    /// A subscription reading with `read` from `start`, woken by `signal` or after `pollInterval`.
+    @_spi(Stores) public init(
+        from start: UInt64, batchSize: Int, signal: CommitSignal, pollInterval: Duration,
+        read: @escaping @Sendable (_ from: UInt64, _ maxCount: Int) throws -> [RecordedEvent]
+    ) {
+        self.read = read
+        self.signal = signal
+        self.pollInterval = pollInterval
+        self.start = start
+        self.batchSize = batchSize
+    }
+
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let log: EventLog
+        let subscription: Subscription
         var next: UInt64
-        let batchSize: Int
         var buffer: [RecordedEvent] = []
         var index = 0
         var caughtUp = false
@@ -24,8 +41,8 @@ public struct Subscription: AsyncSequence, Sendable {
                 }
                 if Task.isCancelled { return nil }
                 // Read the generation before the log, so a commit in between is not slept through.
-                let generation = log.signal.generation
-                buffer = try log.read(from: next, maxCount: batchSize)
+                let generation = subscription.signal.generation
+                buffer = try subscription.read(next, subscription.batchSize)
                 index = 0
                 if let last = buffer.last {
                     next = last.position + 1
@@ -35,12 +52,12 @@ public struct Subscription: AsyncSequence, Sendable {
                     caughtUp = true
                     return .caughtUp
                 }
-                await log.signal.wait(after: generation, timeout: log.pollInterval)
+                await subscription.signal.wait(after: generation, timeout: subscription.pollInterval)
             }
         }
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(log: log, next: Swift.max(start, 1), batchSize: Swift.max(batchSize, 1))
+        AsyncIterator(subscription: self, next: Swift.max(start, 1))
     }
 }

@@ -96,6 +96,10 @@ public protocol EventStore: AnyObject, Sendable {
     /// index that disagrees with the events is `brokenChain`.
     func read(stream: StreamID, from version: UInt64, maxCount: Int) throws -> [RecordedEvent]
 
+    /// A catch-up subscription: history from `position`, then `.caughtUp`, then new events as they
+    /// are committed, by this process or any other, read in batches of `batchSize`.
+    func subscribe(from position: UInt64, batchSize: Int) -> Subscription
+
     /// Replays the events at `positions`, split by stream over `check.partitions` lanes: one lane
     /// sees all of a stream's events in order, as `body(partition, view)`; each `view` is valid
     /// only during its call. The chain is checked as it is read (`ReplayCheck`): a broken one is
@@ -140,6 +144,11 @@ public protocol EventStore: AnyObject, Sendable {
 }
 
 extension EventStore {
+    /// A catch-up subscription from `position` in batches of 1,024.
+    public func subscribe(from position: UInt64) -> Subscription {
+        subscribe(from: position, batchSize: 1_024)
+    }
+
     /// A write transaction with no one to tell the shredding steps to.
     public func write<T>(_ body: (Write) throws -> T) throws -> T {
         try write(shredding: { _ in }, body)

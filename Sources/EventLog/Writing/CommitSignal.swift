@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Wakes subscribers when this process commits, and after a poll interval for other processes' commits.
-final class CommitSignal: Sendable {
+@_spi(Stores) public final class CommitSignal: Sendable {
     private struct State {
         var generation: UInt64 = 0
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -9,7 +9,9 @@ final class CommitSignal: Sendable {
     }
     private let state = Mutex(State())
 
-    func notify() {
+    @_spi(Stores) public init() {}
+
+    @_spi(Stores) public func notify() {
         let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
             s.generation &+= 1
             defer { s.waiters.removeAll() }

@@ -38,10 +38,10 @@ final class AccountFeed: Sendable {
     }
 
     private let ledger: AccountService
-    private let log: EventLog
+    private let log: any EventStore
     private let state = Mutex(State())
 
-    init(ledger: AccountService, log: EventLog) {
+    init(ledger: AccountService, log: any EventStore) {
         self.ledger = ledger
         self.log = log
     }

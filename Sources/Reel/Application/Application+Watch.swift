@@ -31,7 +31,8 @@ extension Application {
             try await Task.sleep(for: interval)
             ledger = try ledgerOnceMade()
         }
-        guard let ledger, let log = ledger.log as? EventLog else { return }
+        guard let ledger else { return }
+        let log = ledger.log
         var stream = try? ledger.resolve(handle)
         forgetView(of: handle)
         changed(0)

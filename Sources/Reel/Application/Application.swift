@@ -3,6 +3,7 @@ import Catalog
 import EventLog
 import Foundation
 import Ledger
+import PostgresStore
 import Synchronization
 
 /// Reel's application core: one per process, the same for every front end (the `reel` command,
@@ -18,7 +19,7 @@ public final class Application: Sendable {
 
     private struct Loaded {
         /// The event log alone, for use cases that must not touch the projections (verify, backup).
-        var log: EventLog?
+        var log: (any EventStore)?
         var ledger: AccountService?
         /// `true` once the ledger was looked for and there was none (nothing was made).
         var ledgerMissing = false
@@ -66,10 +67,9 @@ public final class Application: Sendable {
     /// The account feed, started by its first listener.
     func feed() throws -> AccountFeed {
         let ledger = try requiredLedger()
-        guard let log = ledger.log as? EventLog else { throw Failure(.unavailable, "this store does not offer live events") }
         return loaded.withLock { loaded in
             if let feed = loaded.feed { return feed }
-            let feed = AccountFeed(ledger: ledger, log: log)
+            let feed = AccountFeed(ledger: ledger, log: ledger.log)
             loaded.feed = feed
             return feed
         }
@@ -85,7 +85,7 @@ public final class Application: Sendable {
 
     /// The ledger, made when missing: for use cases that change something.
     func ledger() throws -> AccountService {
-        try loaded.withLock { loaded in try Self.service(&loaded, configuration.dataDirectory) }
+        try loaded.withLock { loaded in try service(&loaded) }
     }
 
     /// The ledger when there is one, else `nil` (nothing is made): for use cases that only read
@@ -93,37 +93,47 @@ public final class Application: Sendable {
     func existingLedger() throws -> AccountService? {
         try loaded.withLock { loaded in
             if let ledger = loaded.ledger { return ledger }
-            guard try Self.exists(&loaded, configuration.dataDirectory) else { return nil }
-            return try Self.service(&loaded, configuration.dataDirectory)
+            guard try exists(&loaded) else { return nil }
+            return try service(&loaded)
         }
     }
 
     /// The event log of an existing ledger, without its projections (which opening the
     /// service brings up to date, a write): for verifying and copying it as it is.
-    func existingLog() throws -> EventLog {
+    func existingLog() throws -> any EventStore {
         try loaded.withLock { loaded in
             if let log = loaded.log { return log }
-            guard try Self.exists(&loaded, configuration.dataDirectory) else { throw ReelError.noLedger(configuration.dataDirectory) }
-            let log = try EventLog.open(at: configuration.dataDirectory)
+            guard try exists(&loaded) else { throw ReelError.noLedger(configuration.dataDirectory) }
+            let log = try openStore()
             loaded.log = log
             return log
         }
     }
 
-    private static func exists(_ loaded: inout Loaded, _ directory: String) throws -> Bool {
+    /// The store the configuration names: PostgreSQL (`--store`, `REEL_STORE`), else the LMDB
+    /// store in the data directory (made when missing).
+    private func openStore() throws -> any EventStore {
+        guard let url = configuration.storeURL else { return try EventLog.open(at: configuration.dataDirectory) }
+        return try PostgresEventStore.open(try storeLocation(url), directory: configuration.dataDirectory)
+    }
+
+    private func exists(_ loaded: inout Loaded) throws -> Bool {
         if loaded.log != nil { return true }
+        // A PostgreSQL store is there once migrated (opening it says so when it is not).
+        if configuration.storeURL != nil { return true }
+        let directory = configuration.dataDirectory
         // Missing before: another process may have made it since (a long-lived process, the
         // service, must see a ledger `reel fav add` made after it started). One stat, no open.
         if loaded.ledgerMissing, !AccountService.ledgerExists(at: directory) { return false }
-        try checkDataDirectory(directory)
+        try Self.checkDataDirectory(directory)
         loaded.ledgerMissing = !AccountService.ledgerExists(at: directory)
         return !loaded.ledgerMissing
     }
 
     /// The service over the log opened already, or over a log opened now (made when missing).
-    private static func service(_ loaded: inout Loaded, _ directory: String) throws -> AccountService {
+    private func service(_ loaded: inout Loaded) throws -> AccountService {
         if let ledger = loaded.ledger { return ledger }
-        let log = try loaded.log ?? EventLog.open(at: directory)
+        let log = try loaded.log ?? openStore()
         loaded.log = log
         let ledger = try AccountService(log: log)
         loaded.ledger = ledger

@@ -10,6 +10,9 @@ extension Application {
         public var offline: Bool
         /// The variables credentials, the TMDb base URL and the request limits are read from.
         public var environment: [String: String]
+        /// The PostgreSQL store's URL (`--store`); `nil` for `REEL_STORE` in `environment`, else the
+        /// LMDB store in the data directory.
+        public var store: String?
         /// Where notes about the catalog go (no credentials, a damaged cache, a file readable by
         /// others): a front end shows them as it shows notes, routine ones as often as it likes.
         public var notice: @Sendable (Notice) -> Void
@@ -18,14 +21,23 @@ extension Application {
         public var commitObserver: @Sendable (CommitFigures) -> Void
 
         public init(
-            dataDirectory: String, offline: Bool = false, environment: [String: String] = [:],
+            dataDirectory: String, store: String? = nil, offline: Bool = false, environment: [String: String] = [:],
             notice: @escaping @Sendable (Notice) -> Void = { _ in }, commitObserver: @escaping @Sendable (CommitFigures) -> Void = { _ in }
         ) {
             self.dataDirectory = dataDirectory
+            self.store = store
             self.offline = offline
             self.environment = environment
             self.notice = notice
             self.commitObserver = commitObserver
+        }
+
+        /// The store to use: `store`, else `REEL_STORE`; `nil` (neither, or empty) for the LMDB store
+        /// in the data directory.
+        public var storeURL: String? {
+            if let store, !store.isEmpty { return store }
+            let value = environment["REEL_STORE"] ?? ""
+            return value.isEmpty ? nil : value
         }
 
         /// `REEL_TMDB_BASE_URL`, else TMDb's.

@@ -1,0 +1,48 @@
+@_spi(Stores) import EventLog
+import Foundation
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// Wakes a PostgreSQL store's subscribers when any process commits an append: every write
+/// transaction that appends runs `pg_notify('reel_appended', head)`, which the server delivers on
+/// commit to every connection listening (`LISTEN reel_appended`). One connection of its own per
+/// store listens, from the first subscription on; should it fail, it connects again after a
+/// second, and the subscriptions' poll interval covers the gap.
+final class PostgresListener: Sendable {
+    static let channel = "reel_appended"
+    let signal: CommitSignal
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let location: PostgresLocation
+
+    init(location: PostgresLocation, signal: CommitSignal) {
+        self.location = location
+        self.signal = signal
+    }
+
+    /// Starts listening, once.
+    func start() {
+        task.withLock { task in
+            guard task == nil else { return }
+            task = Task { [location, signal] in
+                while !Task.isCancelled {
+                    do {
+                        let connection = try await PostgresConnection.connect(
+                            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try location.configuration(), id: 0,
+                            logger: PostgresSession.quiet)
+                        defer { Task { try? await connection.close() } }
+                        let notifications = try await connection.listen(Self.channel)
+                        // Commits made while no one listened are read by the next batch anyway.
+                        signal.notify()
+                        for try await _ in notifications { signal.notify() }
+                    } catch {}
+                    try? await Task.sleep(for: .seconds(1))
+                }
+            }
+        }
+    }
+
+    func stop() {
+        task.withLock { $0?.cancel() }
+    }
+}
