@@ -177,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "reel-bench",
             dependencies: [
-                "Reel", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb", "Pictures", "TerminalGraphics",
+                "Reel", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb", "Pictures", "TerminalGraphics", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The service benchmark's baseline: a plain route on the same HTTP stack.
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -24,6 +24,7 @@ public final class PostgresServer: @unchecked Sendable {
     public let port: Int
     /// More server settings (`-c NAME=VALUE`), e.g. `wal_recycle: off`.
     private let settings: [String: String]
+    private let fsync: Bool
     private var stopped = false
 
     /// `postgres://postgres:PASSWORD@127.0.0.1:PORT/DATABASE`.
@@ -46,17 +47,18 @@ public final class PostgresServer: @unchecked Sendable {
     static func start(_ name: String, fsync: Bool, settings: [String: String] = [:]) throws -> PostgresServer {
         let directory = temporaryDirectory(name)
         chmod(directory, 0o755)
-        let server = PostgresServer(directory: directory, port: try freePort(), settings: settings)
+        let server = PostgresServer(directory: directory, port: try freePort(), settings: settings, fsync: fsync)
         try server.initialize()
         Running.add(server.data)
-        try server.launch(fsync: fsync)
+        try server.launch()
         return server
     }
 
-    private init(directory: String, port: Int, settings: [String: String]) {
+    private init(directory: String, port: Int, settings: [String: String], fsync: Bool) {
         self.directory = directory
         self.port = port
         self.settings = settings
+        self.fsync = fsync
     }
 
     deinit { stop() }
@@ -72,10 +74,19 @@ public final class PostgresServer: @unchecked Sendable {
              "--auth-local=trust", "-E", "UTF8", "--locale=C", "-N"])
     }
 
-    private func launch(fsync: Bool) throws {
+    private func launch() throws {
         let extra = settings.sorted { $0.key < $1.key }.map { " -c \($0.key)=\($0.value)" }.joined()
         let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=\(fsync ? "on" : "off") -c max_connections=200" + extra
         try Self.run([Self.program("pg_ctl"), "-D", data, "-l", directory + "/server.log", "-o", options, "-w", "-t", "60", "start"])
+    }
+
+    /// Stops the server as a crash would (`-m immediate`: no checkpoint, every connection cut) and
+    /// starts it again on the same port, which recovers from its WAL (off the concurrency pool).
+    public func crashAndRestart() async throws {
+        try await offThread {
+            try Self.run([Self.program("pg_ctl"), "-D", self.data, "-m", "immediate", "-w", "stop"])
+            try self.launch()
+        }
     }
 
     /// Stops the server at once (`pg_ctl stop -m immediate`); again does nothing.

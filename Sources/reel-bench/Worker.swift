@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import LMDB
+import PostgresStore
 
 /// Appends events from several tasks and acknowledges each one on stdout as "position event-id",
 /// after it is durably committed. Tests run several of these at once, and kill some mid-way.
@@ -14,11 +15,19 @@ struct Worker: AsyncParsableCommand {
     @Option(help: "How many tasks append at once (group commit).") var concurrency = 8
     @Option(help: "The map size to start from, in bytes.") var initialMapSize = 64 << 10
     @Option(help: "Payload size in bytes.") var payloadSize = 200
+    @Option(help: "A PostgreSQL store to append to instead of the data directory's LMDB store.") var store: String?
+    @Flag(help: "Try a failed append again, the same event, until it is stored (errors go to stderr).") var retry = false
 
     func run() async throws {
-        var configuration = EventLog.Configuration()
-        configuration.ledger.initialMapSize = initialMapSize
-        let log = try EventLog.open(at: dataDir, configuration: configuration)
+        let log: any EventStore
+        if let store {
+            log = try PostgresEventStore.open(try PostgresLocation(store), directory: dataDir)
+        } else {
+            var configuration = EventLog.Configuration()
+            configuration.ledger.initialMapSize = initialMapSize
+            log = try EventLog.open(at: dataDir, configuration: configuration)
+        }
+        let retry = retry
         let stream = try StreamID(stream)
         let payload = [UInt8](repeating: UInt8(ascii: "x"), count: payloadSize)
         let counter = Counter(limit: count)
@@ -27,7 +36,17 @@ struct Worker: AsyncParsableCommand {
                 group.addTask {
                     while counter.take() {
                         let event = try ProposedEvent(type: "stress-appended", payload: payload)
-                        let result = try await log.append([event], to: stream)
+                        var stored: AppendResult?
+                        while stored == nil {
+                            do {
+                                stored = try await log.append([event], to: stream, expected: .any)
+                            } catch where retry {
+                                // A retry of the same event appends nothing if the first try committed.
+                                FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                                try await Task.sleep(for: .milliseconds(50))
+                            }
+                        }
+                        let result = stored!
                         let line = "\(result.positions[0]) \(event.id.uuidString.lowercased())\n"
                         // One write(2) per line: lines from concurrent tasks never interleave.
                         _ = line.utf8CString.withUnsafeBufferPointer { write(1, $0.baseAddress, $0.count - 1) }

@@ -1,0 +1,115 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Many processes appending to one PostgreSQL store at once (`reel-bench worker --store`), some
+/// killed with -9 and the server itself crashed and restarted mid-run: nothing acknowledged is
+/// lost, positions run 1…N without a gap or a duplicate, each acknowledged event is at the
+/// position it was acknowledged at, the chain verifies, and the survivors recover by themselves
+/// (their failed appends, retried with the same event, are stored once).
+@Suite struct PostgresMultiProcessTests {
+    static let started = Task { try await PostgresServer.started("PostgresMultiProcessTests") }
+
+    struct Worker {
+        let process: Process
+        let acks: String
+        var errors: String { (try? String(contentsOfFile: acks + ".err", encoding: .utf8)) ?? "" }
+        var acknowledged: [(position: UInt64, id: String)] {
+            let text = (try? String(contentsOfFile: acks, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { line in
+                let parts = line.split(separator: " ")
+                guard parts.count == 2, let position = UInt64(parts[0]) else { return nil }
+                return (position, String(parts[1]))
+            }
+        }
+    }
+
+    static func start(_ store: String, stream: String, count: Int, concurrency: Int) throws -> Worker {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel-bench")
+        process.arguments = [
+            "worker", "--store", store, "--data-dir", temporaryDirectory("worker"), "--stream", stream, "--count", "\(count)",
+            "--concurrency", "\(concurrency)", "--retry",
+        ]
+        let acks = temporaryDirectory("acks") + "/acks"
+        FileManager.default.createFile(atPath: acks, contents: nil)
+        FileManager.default.createFile(atPath: acks + ".err", contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: acks))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: acks + ".err"))
+        try process.run()
+        return Worker(process: process, acks: acks)
+    }
+
+    static func waitUntil(_ what: String, seconds: Double = 120, _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            guard Date() < deadline else { throw Timeout(what: what) }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    struct Timeout: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "timed out waiting for \(what)" }
+    }
+
+    @Test func appendersKilledAndAServerCrashLoseNothingAcknowledged() async throws {
+        let server = try await Self.started.value
+        let database = try await server.createDatabase("multi_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
+        let store = server.url(database: database)
+        let migrated = try await offThread { try Harness.reel(["store", "migrate", "--store", store]) }
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+
+        let survivors = try ["ann", "ben"].map { try Self.start(store, stream: $0, count: 600, concurrency: 8) }
+        let victims = try ["cy", "dee"].map { try Self.start(store, stream: $0, count: 10_000_000, concurrency: 16) }
+        try await Self.waitUntil("the first acknowledgements") { victims.allSatisfy { $0.acknowledged.count >= 100 } }
+
+        // The server crashes (every connection cut, no checkpoint) and comes back, under all four.
+        try #require(survivors.allSatisfy { $0.process.isRunning }, "the survivors finished before the crash")
+        try await server.crashAndRestart()
+        let before = victims.map(\.acknowledged.count)
+        try await Self.waitUntil("appends after the restart") { zip(victims, before).allSatisfy { $0.acknowledged.count >= $1 + 50 } }
+        for victim in victims {
+            kill(victim.process.processIdentifier, SIGKILL)
+            victim.process.waitUntilExit()
+            #expect(victim.process.terminationReason == .uncaughtSignal)
+        }
+        for survivor in survivors {
+            try await Self.waitUntil("the survivors to finish", seconds: 180) { !survivor.process.isRunning }
+            #expect(survivor.process.terminationStatus == 0, "\(survivor.errors)")
+            #expect(survivor.acknowledged.count == 600, "\(survivor.errors)")
+            // What failed while the server was down was said in one line each, and retried.
+            #expect(!survivor.errors.isEmpty, "the crash went unnoticed")
+            for line in survivor.errors.split(separator: "\n") { #expect(line.hasPrefix("error: "), "\(line)") }
+        }
+
+        let acknowledged = (survivors + victims).flatMap(\.acknowledged)
+        #expect(Set(acknowledged.map(\.position)).count == acknowledged.count, "no position acknowledged twice")
+        #expect(Set(acknowledged.map(\.id)).count == acknowledged.count, "no event acknowledged twice")
+        let stored = try await server.psql("SELECT event_id, position FROM reel_events", database: database).split(separator: "\n").reduce(
+            into: [String: UInt64]()
+        ) { found, line in
+            let parts = line.split(separator: "|")
+            if parts.count == 2 { found[String(parts[0])] = UInt64(parts[1]) }
+        }
+        let lost = acknowledged.filter { stored[$0.id] != $0.position }
+        #expect(lost.isEmpty, "\(lost.count) acknowledged events are not where they were acknowledged: \(lost.prefix(5))")
+        let shape = try await server.psql("SELECT count(*), min(position), max(position) FROM reel_events", database: database)
+        #expect(shape == "\(stored.count)|1|\(stored.count)", "positions run 1…N without a gap: \(shape)")
+        let streams = try await server.psql(
+            "SELECT count(*) FROM reel_streams s WHERE s.version <> (SELECT count(*) FROM reel_events e WHERE e.stream = s.stream)", database: database)
+        #expect(streams == "0", "each stream's version is its number of events")
+
+        let verified = try await offThread { try Harness.reel(["audit", "verify", "--json", "--store", store, "--data-dir", temporaryDirectory("verify")]) }
+        #expect(verified.status == 0, "\(verified.stderr)")
+        #expect(try Harness.json(verified.stdout)["ok"] as? Bool == true && (try Harness.json(verified.stdout)["events"] as? Int) == stored.count)
+        // The store takes appends after it all.
+        let after = try Self.start(store, stream: "cy", count: 5, concurrency: 1)
+        try await Self.waitUntil("an append after the crash") { !after.process.isRunning }
+        #expect(after.process.terminationStatus == 0 && after.acknowledged.map(\.position) == Array(UInt64(stored.count + 1)...UInt64(stored.count + 5)), "\(after.errors)")
+    }
+}
