@@ -1,21 +1,24 @@
 #!/usr/bin/env python3
 """Independent verifier for a Reel ledger (layout version 1, see Schemas/ledger-layout.md).
 
-Usage: python3 Tools/verify_ledger.py LEDGER_DIR [--json] [--expect-head HEX]
+Usage: python3 Tools/verify_ledger.py LEDGER_DIR|postgres://... [--json] [--expect-head HEX]
 
 LEDGER_DIR is the `ledger/` LMDB environment (the directory holding data.mdb). Uses only the
 Python standard library and the `lmdb` package; it never decrypts anything. Walks `events` in key
 order inside one read transaction and checks rules 1-10 of the layout document, stopping at the
 first failure.
 
+A postgres:// (or postgresql://) URL names a PostgreSQL store instead (Schemas/postgres-layout.md):
+its tables are read with `psql` (PostgreSQL's client; a URL without a password takes PGPASSWORD)
+in one REPEATABLE READ READ ONLY transaction, and the same rules are checked against them. The
+URL's password is never printed.
+
 Output: `OK <count> events, head <position> <hash-hex>` (exit 0), or
 `FAIL position N: <rule>: <detail>` (exit 1). With --json, one JSON object instead, where
 `events`, `headPosition` and `headHash` describe the events verified before the problem.
 Usage errors and directories that are not a ledger: one line on stderr, exit 2.
 """
-import argparse, hashlib, json, os, struct, sys
-
-import lmdb
+import argparse, hashlib, json, os, re, struct, subprocess, sys
 
 ZERO_HASH = bytes(32)
 DATABASES = ("events", "streams", "stream-index", "event-ids", "meta")
@@ -136,6 +139,129 @@ def verify(txn, dbs, result):
                           % (stream.decode("utf-8", "replace"), CLOSING_TYPE.decode()))
 
 
+PSQL_SCRIPT = r"""
+\set ON_ERROR_STOP 1
+BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+\echo =head
+SELECT position || ' ' || recorded_at || ' ' || encode(hash, 'hex') FROM reel_head;
+\echo =streams
+SELECT encode(convert_to(stream, 'UTF8'), 'hex') || ' ' || version || ' ' || (closed_at IS NOT NULL)::text FROM reel_streams;
+\echo =events
+COPY (SELECT position, encode(convert_to(stream, 'UTF8'), 'hex'), stream_version, replace(event_id::text, '-', ''),
+      encode(convert_to(type, 'UTF8'), 'hex'), recorded_at, encode(envelope, 'hex')
+      FROM reel_events ORDER BY position) TO STDOUT;
+\echo =end
+COMMIT;
+"""
+
+
+def redacted(url):
+    """The URL without its password, for messages."""
+    return re.sub(r"^(postgres(?:ql)?://[^:@/?#]*):[^@/]*@", r"\1:***@", url)
+
+
+def verify_postgres(url, result):
+    """Walk a PostgreSQL ledger (Schemas/postgres-layout.md) as `verify` walks an LMDB one."""
+    try:
+        psql = subprocess.Popen(["psql", "-X", "-q", "-At", "-d", url, "-f", "-"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as e:
+        die("cannot run psql (install PostgreSQL's client): %s" % e)
+    psql.stdin.write(PSQL_SCRIPT.encode())
+    psql.stdin.close()
+    section, head, stored_streams = None, None, {}
+    expected, prev_hash, prev_time = 1, ZERO_HASH, None
+    versions, last_event, ids = {}, {}, set()
+    problem = None
+    for raw in psql.stdout:
+        line = raw.decode("utf-8").rstrip("\n")
+        if line.startswith("="):
+            section = line[1:]
+            continue
+        if problem is not None:
+            continue  # drain psql's output; the first problem stands
+        try:
+            if section == "head":
+                position, recorded_at, digest = line.split(" ")
+                head = (int(position), int(recorded_at), bytes.fromhex(digest))
+            elif section == "streams":
+                stream, version, closed = line.split(" ")
+                stored_streams[bytes.fromhex(stream)] = (int(version), closed == "true")
+            elif section == "events":
+                row = line.split("\t")
+                key, stream, version, event_id, event_type, recorded_at = (
+                    int(row[0]), bytes.fromhex(row[1]), int(row[2]), bytes.fromhex(row[3]), bytes.fromhex(row[4]), int(row[5]))
+                env = bytes.fromhex(row[6][2:] if row[6].startswith("\\x") else row[6])
+                if key != expected:
+                    raise Problem(expected, "gap", "expected position %d, found %d" % (expected, key))
+                try:
+                    fields = parse(env)
+                except ValueError as e:
+                    raise Problem(expected, "undecodable", str(e))
+                position, prev, env_id, env_version, env_time, env_stream, env_type, digest = fields
+                if position != expected:
+                    raise Problem(expected, "position-mismatch", "envelope says position %d" % position)
+                if hashlib.sha256(env[:-32]).digest() != digest:
+                    raise Problem(expected, "hash-mismatch", "stored hash is not SHA-256 of the envelope")
+                if prev != prev_hash:
+                    raise Problem(expected, "broken-link", "previous hash %s, expected %s" % (prev.hex(), prev_hash.hex()))
+                want = versions.get(env_stream, 0) + 1
+                if env_version != want:
+                    raise Problem(expected, "stream-version",
+                                  "stream %r version %d, expected %d" % (env_stream.decode(), env_version, want))
+                if prev_time is not None and env_time < prev_time:
+                    raise Problem(expected, "time-order", "recorded-at %d before %d" % (env_time, prev_time))
+                if (stream, version, event_id, event_type, recorded_at) != (env_stream, env_version, env_id, env_type, env_time):
+                    raise Problem(expected, "index-mismatch", "the row's columns disagree with its envelope")
+                if env_id in ids:
+                    raise Problem(expected, "index-mismatch", "event id %s is stored twice" % env_id.hex())
+                ids.add(env_id)
+                versions[env_stream] = env_version
+                last_event[env_stream] = (expected, env_type)
+                prev_hash, prev_time = digest, env_time
+                result.update(events=expected, headPosition=expected, headHash=digest.hex())
+                expected += 1
+        except Problem as p:
+            problem = p
+        except (ValueError, IndexError) as e:
+            problem = Problem(expected, "undecodable", "a row psql printed does not parse: %s" % e)
+    psql.stdout.close()
+    errors = psql.stderr.read().decode("utf-8", "replace").strip()
+    if psql.wait() != 0 or section != "end":
+        password = re.match(r"^postgres(?:ql)?://[^:@/?#]*:([^@/]*)@", url)
+        if password and password.group(1):
+            errors = errors.replace(password.group(1), "***")
+        lines = [line for line in errors.splitlines() if line.strip()]
+        first = next((line for line in lines if "ERROR" in line or "FATAL" in line or "error" in line), lines[0] if lines else "psql failed")
+        die("cannot read the store %s: %s" % (redacted(url), first))
+    if problem is not None:
+        raise problem
+
+    last = expected - 1
+    if head is None:
+        raise Problem(last, "head-mismatch", "reel_head has no row")
+    if last == 0 and head[0] != 0:
+        raise Problem(0, "head-mismatch", "reel_head names position %d but the log is empty" % head[0])
+    if last > 0 and head != (last, prev_time, prev_hash):
+        raise Problem(last, "head-mismatch", "reel_head names position %d hash %s, log ends at %d hash %s"
+                      % (head[0], head[2].hex(), last, prev_hash.hex()))
+    if len(stored_streams) != len(versions):
+        raise Problem(last, "index-mismatch", "reel_streams has %d rows, expected %d" % (len(stored_streams), len(versions)))
+    for stream, (version, _closed) in stored_streams.items():
+        if versions.get(stream) != version:
+            raise Problem(last, "index-mismatch", "reel_streams row for %r does not match last version %s"
+                          % (stream.decode("utf-8", "replace"), versions.get(stream)))
+    # Rule 10: closed_at is set exactly when the stream's last event closes it.
+    for stream, (position, event_type) in sorted(last_event.items(), key=lambda item: item[1][0]):
+        closed = stored_streams[stream][1]
+        name = stream.decode("utf-8", "replace")
+        if closed and event_type != CLOSING_TYPE:
+            raise Problem(position, "closed-streams", "reel_streams closes %r, but its last event is not %s" % (name, CLOSING_TYPE.decode()))
+        if event_type == CLOSING_TYPE and not closed:
+            raise Problem(position, "closed-streams", "stream %r ends with %s but reel_streams does not close it"
+                          % (name, CLOSING_TYPE.decode()))
+
+
 def main():
     parser = argparse.ArgumentParser(description="Verify a Reel ledger without Reel.")
     parser.add_argument("ledger_dir")
@@ -145,6 +271,9 @@ def main():
     expect = args.expect_head.lower() if args.expect_head else None
     if expect is not None and (len(expect) != 64 or any(ch not in "0123456789abcdef" for ch in expect)):
         parser.error("--expect-head needs 64 hex digits")
+    if re.match(r"^postgres(ql)?://", args.ledger_dir):
+        finish(args, lambda result: verify_postgres(args.ledger_dir, result), expect, lambda: None)
+    import lmdb
     if not os.path.isfile(os.path.join(args.ledger_dir, "data.mdb")):
         die("not a ledger: %s has no data.mdb" % args.ledger_dir)
     try:
@@ -168,20 +297,32 @@ def main():
     if fmt != b"reel-ledger/1":
         die("not a ledger: meta/format is %r, expected 'reel-ledger/1'" % fmt)
 
+    def close():
+        txn.abort()
+        env.close()
+
+    def walk(result):
+        try:
+            verify(txn, dbs, result)
+        except lmdb.Error as e:
+            die("cannot read %s: %s" % (args.ledger_dir, e))
+
+    finish(args, walk, expect, close)
+
+
+def finish(args, walk, expect, close):
+    """Runs the walk, prints the result and exits."""
     result = {"ok": True, "events": 0, "headPosition": 0, "headHash": None, "problem": None}
     try:
-        verify(txn, dbs, result)
+        walk(result)
         if expect is not None and result["headHash"] != expect:
             raise Problem(result["headPosition"], "head-mismatch",
                           "head hash %s, expected %s" % (result["headHash"], expect))
     except Problem as p:
         result["ok"] = False
         result["problem"] = {"position": p.position, "rule": p.rule, "detail": p.detail}
-    except lmdb.Error as e:
-        die("cannot read %s: %s" % (args.ledger_dir, e))
     finally:
-        txn.abort()
-        env.close()
+        close()
 
     if args.json:
         print(json.dumps(result))
