@@ -178,6 +178,8 @@ let package = Package(
             name: "reel-bench",
             dependencies: [
                 "Reel", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb", "Pictures", "TerminalGraphics", "PostgresStore",
+                // The PostgreSQL benchmark starts its own server, and inserts its raw baseline with the driver itself.
+                "ReelTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The service benchmark's baseline: a plain route on the same HTTP stack.
                 .product(name: "Hummingbird", package: "hummingbird"),

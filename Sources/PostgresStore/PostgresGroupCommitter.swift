@@ -63,7 +63,7 @@ final class PostgresGroupCommitter: @unchecked Sendable {
         var results: [Result<AppendResult, any Error>] = []
         do {
             results = try store.write { w in
-                batch.map { waiting in Result { try w.append(waiting.sealed, expected: waiting.expected).0 } }
+                try w.append(all: batch.map { ($0.sealed, $0.expected) }).map { $0.map(\.0) }
             }
         } catch {
             guard batch.count > 1 else {

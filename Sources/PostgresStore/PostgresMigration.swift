@@ -81,5 +81,9 @@ public struct PostgresMigration: Sendable, Equatable {
     /// set in the transaction that deletes the key, cleared once a purge that began after it ends.
     static let version3 = PostgresMigration(
         version: 3, name: "the purge pending after a key's destruction",
-        statements: ["ALTER TABLE reel_streams ADD COLUMN purge_pending boolean NOT NULL DEFAULT false"])
+        statements: [
+            "ALTER TABLE reel_streams ADD COLUMN purge_pending boolean NOT NULL DEFAULT false",
+            // Every write looks for closed streams whose keys live (a deletion that stopped midway).
+            "CREATE INDEX reel_streams_closed ON reel_streams (stream) WHERE closed_at IS NOT NULL",
+        ])
 }

@@ -57,60 +57,92 @@ public final class PostgresWrite: EventStoreWrite {
         }
     }
 
-    /// Appends events sealed already: everything that can refuse the request is checked before
-    /// its first write, so a refused request leaves nothing and the transaction goes on (group
-    /// commit relies on it). A write that fails after that breaks the transaction.
+    /// Appends events sealed already (see `append(all:)`).
     func append(_ sealed: SealedEvents, expected: ExpectedVersion) throws -> (AppendResult, [Envelope]) {
-        let stream = sealed.stream
-        let events = sealed.events
-        let row = try streamRow(stream)
-        if row.closed { throw EventLogError.streamShredded(stream) }
-        var seen = Set<UUID>()
-        for event in events where !seen.insert(event.id).inserted {
-            throw EventLogError.duplicateEventID(id: event.id.uuidString.lowercased(), position: 0)
+        try append(all: [(sealed, expected)])[0].get()
+    }
+
+    /// Appends several requests in order, in two statements whatever their number: one reads what
+    /// they need (their streams' versions, which of their ids are stored), one writes every event
+    /// and stream row. Everything that can refuse a request is checked before anything is written,
+    /// so a refused request leaves nothing and the others go on (group commit relies on it); each
+    /// request sees the ones before it, as if appended one after another. A write that fails
+    /// breaks the transaction.
+    func append(all requests: [(sealed: SealedEvents, expected: ExpectedVersion)]) throws -> [Result<(AppendResult, [Envelope]), any Error>] {
+        let streams = Array(Set(requests.map(\.sealed.stream.rawValue)))
+        let ids = requests.flatMap { $0.sealed.events.map(\.id) }
+        var rows: [String: (version: UInt64, closed: Bool)] = [:]
+        var known: [UUID: (position: UInt64, stream: String)] = [:]
+        if let found = try link.run(
+            """
+            SELECT s.names, s.versions, s.closed, e.ids, e.positions, e.owners FROM
+            (SELECT array_agg(stream) AS names, array_agg(version) AS versions, array_agg(closed_at IS NOT NULL) AS closed
+             FROM reel_streams WHERE stream = ANY(\(streams))) s,
+            (SELECT array_agg(event_id) AS ids, array_agg(position) AS positions, array_agg(stream) AS owners
+             FROM reel_events WHERE event_id = ANY(\(ids))) e
+            """
+        ).first {
+            let (names, versions, closed, stored, positions, owners) = try found.decode(
+                ([String]?, [Int64]?, [Bool]?, [UUID]?, [Int64]?, [String]?).self)
+            for (index, name) in (names ?? []).enumerated() { rows[name] = (UInt64(versions![index]), closed![index]) }
+            for (index, id) in (stored ?? []).enumerated() { known[id] = (UInt64(positions![index]), owners![index]) }
         }
-        if !events.isEmpty {
-            let ids = events.map(\.id)
-            let known = try link.run("SELECT event_id, position, stream FROM reel_events WHERE event_id = ANY(\(ids))")
-            if !known.isEmpty {
-                var positions: [UUID: (UInt64, String)] = [:]
-                for found in known {
-                    let (id, position, owner) = try found.decode((UUID, Int64, String).self)
-                    positions[id] = (UInt64(position), owner)
-                }
-                guard positions.count == events.count, positions.values.allSatisfy({ $0.1 == stream.rawValue }) else {
-                    let first = events.first { positions[$0.id] != nil }!
-                    throw EventLogError.duplicateEventID(id: first.id.uuidString.lowercased(), position: positions[first.id]!.0)
-                }
-                return (AppendResult(stored: events.map { positions[$0.id]!.0 }, streamVersion: row.version, deduplicated: true), [])
-            }
+        var results: [Result<(AppendResult, [Envelope]), any Error>] = []
+        var written: [Envelope] = []
+        var head = currentHead
+        for (sealed, expected) in requests {
+            results.append(
+                Result {
+                    let stream = sealed.stream, events = sealed.events
+                    let row = rows[stream.rawValue] ?? (0, false)
+                    if row.closed { throw EventLogError.streamShredded(stream) }
+                    var seen = Set<UUID>()
+                    for event in events where !seen.insert(event.id).inserted {
+                        throw EventLogError.duplicateEventID(id: event.id.uuidString.lowercased(), position: 0)
+                    }
+                    let stored = events.compactMap { known[$0.id] }
+                    if !stored.isEmpty {
+                        guard stored.count == events.count, stored.allSatisfy({ $0.stream == stream.rawValue }) else {
+                            let first = events.first { known[$0.id] != nil }!
+                            throw EventLogError.duplicateEventID(id: first.id.uuidString.lowercased(), position: known[first.id]!.position)
+                        }
+                        return (AppendResult(stored: stored.map(\.position), streamVersion: row.version, deduplicated: true), [])
+                    }
+                    guard expected.admits(row.version) else {
+                        throw EventLogError.wrongExpectedVersion(stream: stream, expected: expected, actual: row.version)
+                    }
+                    guard !events.isEmpty else { return (AppendResult(stored: [], streamVersion: row.version, deduplicated: false), []) }
+                    let envelopes = try sealed.envelopes(after: head, streamVersion: row.version)
+                    head = LogHead(after: envelopes.last!)
+                    rows[stream.rawValue] = (envelopes.last!.streamVersion, false)
+                    for envelope in envelopes { known[envelope.eventID] = (envelope.position, stream.rawValue) }
+                    written += envelopes
+                    return (
+                        AppendResult(stored: envelopes.map(\.position), streamVersion: envelopes.last!.streamVersion, deduplicated: false), envelopes
+                    )
+                })
         }
-        guard expected.admits(row.version) else {
-            throw EventLogError.wrongExpectedVersion(stream: stream, expected: expected, actual: row.version)
-        }
-        guard !events.isEmpty else { return (AppendResult(stored: [], streamVersion: row.version, deduplicated: false), []) }
-        let envelopes = try sealed.envelopes(after: currentHead, streamVersion: row.version)
+        guard !written.isEmpty else { return results }
+        var versions: [String: Int64] = [:]
+        for envelope in written { versions[envelope.streamID.rawValue] = Int64(envelope.streamVersion) }
         do {
             try link.run(
                 """
-                INSERT INTO reel_events (position, stream, stream_version, event_id, type, recorded_at, envelope)
-                SELECT * FROM unnest(\(envelopes.map { Int64($0.position) })::bigint[], \(envelopes.map { $0.streamID.rawValue })::text[],
-                    \(envelopes.map { Int64($0.streamVersion) })::bigint[], \(envelopes.map(\.eventID))::uuid[], \(envelopes.map(\.type))::text[],
-                    \(envelopes.map(\.recordedAtMicroseconds))::bigint[], \(envelopes.map { ByteBuffer(bytes: $0.bytes) })::bytea[])
-                """)
-            let version = Int64(envelopes.last!.streamVersion)
-            try link.run(
-                """
-                INSERT INTO reel_streams (stream, version) VALUES (\(stream.rawValue), \(version))
+                WITH events AS (
+                    INSERT INTO reel_events (position, stream, stream_version, event_id, type, recorded_at, envelope)
+                    SELECT * FROM unnest(\(written.map { Int64($0.position) })::bigint[], \(written.map { $0.streamID.rawValue })::text[],
+                        \(written.map { Int64($0.streamVersion) })::bigint[], \(written.map(\.eventID))::uuid[], \(written.map(\.type))::text[],
+                        \(written.map(\.recordedAtMicroseconds))::bigint[], \(written.map { ByteBuffer(bytes: $0.bytes) })::bytea[]))
+                INSERT INTO reel_streams (stream, version) SELECT * FROM unnest(\(Array(versions.keys))::text[], \(Array(versions.values))::bigint[])
                 ON CONFLICT (stream) DO UPDATE SET version = excluded.version
                 """)
         } catch {
             brokenBy = error
             throw error
         }
-        currentHead = LogHead(after: envelopes.last!)
+        currentHead = head
         appended = true
-        return (AppendResult(stored: envelopes.map(\.position), streamVersion: envelopes.last!.streamVersion, deduplicated: false), envelopes)
+        return results
     }
 
     /// A retry's events as they were stored the first time, read back and opened.
@@ -236,12 +268,14 @@ public final class PostgresWrite: EventStoreWrite {
         PostgresProjectionTable(name: name.name, link: link, writable: true)
     }
 
-    /// Writes the head where this transaction left it, and wakes the store's listeners on commit.
+    /// Writes the head where this transaction left it, and wakes the store's listeners on commit
+    /// (one statement).
     func finish() throws {
         guard appended, let head = currentHead else { return }
         try link.run(
-            "UPDATE reel_head SET position = \(Int64(head.position)), recorded_at = \(head.recordedAtMicroseconds), hash = \(ByteBuffer(bytes: head.hash.bytes))"
-        )
-        try link.run("SELECT pg_notify('reel_appended', \(String(head.position)))")
+            """
+            UPDATE reel_head SET position = \(Int64(head.position)), recorded_at = \(head.recordedAtMicroseconds), hash = \(ByteBuffer(bytes: head.hash.bytes))
+            RETURNING pg_notify('reel_appended', \(String(head.position)))
+            """)
     }
 }
