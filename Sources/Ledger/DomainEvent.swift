@@ -32,6 +32,9 @@ public enum DomainEvent: Sendable, Hashable {
         }
     }
 
+    /// The type of the event that closes an account's stream for good (its key is destroyed).
+    public static let accountDeletedType = "account-deleted"
+
     /// Every type this version of Reel writes, with the schema version it writes.
     public static let currentVersions: [String: UInt16] = [
         "account-opened": 1, "favorite-added": 1, "favorite-imported": 1, "favorite-removed": 1, "profile-name-changed": 1,

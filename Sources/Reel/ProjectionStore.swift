@@ -22,6 +22,10 @@ struct ProjectionStore: Sendable {
 
     /// `projections/format`: handles in the directory are digests since version 2.
     static let format = "reel-projections/2"
+    /// The tables kept beside the log that its events cannot make again: photos (events name them
+    /// only) and what stays of deleted accounts (their handles are digests of what was sealed). A
+    /// copy of the ledger carries them; the other projections are made again from the events.
+    static let keptBesideTheLog = ["photos", "deleted-accounts"]
     static let stateContext = "account-state"
     static let photoContext = "photo"
 

@@ -13,7 +13,7 @@ struct StoreCommand: AsyncParsableCommand {
             A URL without a password takes PGPASSWORD, which keeps it off the command line. The URL's \
             password is never printed. The LMDB store in the data directory needs no migration.
             """,
-        subcommands: [Migrate.self, Status.self]
+        subcommands: [Migrate.self, Status.self, Copy.self]
     )
 
     /// A report as `--json` shows it (`Schemas/cli/store-migrate.schema.json`, `store-status`).
@@ -83,6 +83,67 @@ struct StoreCommand: AsyncParsableCommand {
                 case ..<report.latest: Console.line("\(store): schema version \(report.to), behind this Reel's \(report.latest); run 'reel store migrate'")
                 default: Console.line("\(store): schema version \(report.to), newer than this Reel knows (\(report.latest)); use a newer reel")
                 }
+            }
+        }
+    }
+
+    struct Copy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "copy",
+            abstract: "Copy a whole ledger between stores: a data directory's LMDB store and a PostgreSQL store, either way.",
+            discussion: """
+                FROM and TO are each a data directory or a postgres:// URL (migrated first: 'reel store migrate'). \
+                The source is verified, its envelopes go over as they are (positions, hashes and seals unchanged) with \
+                their streams' keys, and the copy is verified to the source's head hash. An interrupted copy is \
+                continued by running it again; a target holding another ledger is refused, nothing changed.
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("The ledger to copy: a data directory or a postgres:// URL.", valueName: "dir|url"))
+        var from: String
+
+        @Option(name: .long, help: ArgumentHelp("Where to copy it: an empty (or partly copied) data directory or PostgreSQL store.", valueName: "dir|url"))
+        var to: String
+
+        @Option(name: .long, help: ArgumentHelp("Events per transaction.", visibility: .hidden))
+        var batch = 5_000
+
+        @OptionGroup var global: StoreOptions
+
+        /// `--json` (`Schemas/cli/store-copy.schema.json`).
+        struct Output: Encodable {
+            let from: String
+            let to: String
+            let resumedAt: UInt64
+            let copied: UInt64
+            let events: UInt64
+            let headPosition: UInt64
+            let headHash: String?
+        }
+
+        func validate() throws {
+            guard batch > 0 else { throw ValidationError("--batch must be at least 1") }
+        }
+
+        func run() async throws {
+            try await global.withApplication { app in
+                let progress = ProgressLine(label: "copying")
+                let report = try app.copyLedger(from: from, to: to, batch: batch) { done, total in
+                    progress.update(done, of: total)
+                    Failpoint.reach("copy:\(done)")
+                }
+                progress.finish()
+                if global.json {
+                    return try printJSON(
+                        Output(
+                            from: report.from, to: report.to, resumedAt: report.resumedAt, copied: report.copied, events: report.events,
+                            headPosition: report.headPosition, headHash: report.headHash?.hex))
+                }
+                let from = TerminalText.field(report.from), to = TerminalText.field(report.to)
+                if report.resumedAt > 0 {
+                    Console.line("resumed a copy from \(from) to \(to) that held \(Counted.of(Int(report.resumedAt), "event")) already")
+                }
+                Console.line("copied \(Counted.of(Int(report.copied), "event")) from \(from) to \(to)")
+                Console.line("both verify: \(Counted.of(Int(report.events), "event")), head position \(report.headPosition), hash \(report.headHash?.hex ?? "none")")
             }
         }
     }

@@ -278,3 +278,19 @@ final class KeyStore: Sendable {
         }
     }
 }
+
+extension KeyStore {
+    /// Puts the keys of streams that have no record here, as a copy brings them (live bytes, or
+    /// destroyed); a record held already is kept.
+    func adopt(_ keys: [StreamID: CopiedKey]) throws {
+        try write { txn, store in
+            for (stream, key) in keys where try txn.get(store.keys, stream.rawValue) == nil {
+                switch key {
+                case .live(let bytes): try txn.put(store.keys, stream.rawValue, [1] + bytes)
+                case .destroyed(let time): try txn.put(store.keys, stream.rawValue, Self.marker(atMicroseconds: time))
+                }
+            }
+        }
+        cache.withLock { $0.removeAll() }
+    }
+}

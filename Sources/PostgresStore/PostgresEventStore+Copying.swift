@@ -1,0 +1,92 @@
+import Crypto
+@_spi(Stores) public import EventLog
+import Foundation
+import NIOCore
+import PostgresNIO
+
+/// The PostgreSQL store's side of copying a ledger between stores (`LedgerCopying`): a batch's
+/// keys, events, stream rows, closings and head in one transaction.
+@_spi(Stores) extension PostgresEventStore: LedgerCopying {
+    public func copiedKey(of stream: StreamID) throws -> CopiedKey? {
+        try pool.with { link in
+            if let key = try Self.liveKey(of: stream, link) { return .live(key.withUnsafeBytes { Array($0) }) }
+            guard let row = try link.run("SELECT closed_at FROM reel_streams WHERE stream = \(stream.rawValue)").first,
+                let closed = try row.decode(Int64?.self)
+            else { return nil }
+            return .destroyed(atMicroseconds: closed)
+        }
+    }
+
+    public func closedStreams() throws -> [StreamID: Int64] {
+        try pool.with { link in
+            var closed: [StreamID: Int64] = [:]
+            for row in try link.run("SELECT stream, closed_at FROM reel_streams WHERE closed_at IS NOT NULL") {
+                let (stream, time) = try row.decode((String, Int64).self)
+                closed[try StreamID(stream)] = time
+            }
+            return closed
+        }
+    }
+
+    public func importKeys(_ keys: [StreamID: CopiedKey]) throws {
+        try pool.with { link in try Self.insertKeys(keys, link) }
+    }
+
+    /// Live keys only: a destroyed key is the absence of its row (with the stream closed).
+    static func insertKeys(_ keys: [StreamID: CopiedKey], _ link: PostgresLink) throws {
+        var streams: [String] = [], bytes: [ByteBuffer] = []
+        for (stream, key) in keys {
+            guard case .live(let key) = key else { continue }
+            streams.append(stream.rawValue)
+            bytes.append(ByteBuffer(bytes: key))
+        }
+        guard !streams.isEmpty else { return }
+        try link.run(
+            """
+            INSERT INTO reel_stream_keys (stream, key, created_at)
+            SELECT s, k, \(SealedEvents.nowMicroseconds()) FROM unnest(\(streams)::text[], \(bytes)::bytea[]) AS t(s, k)
+            ON CONFLICT (stream) DO NOTHING
+            """)
+    }
+
+    public func importEnvelopes(_ envelopes: [Envelope], keys: [StreamID: CopiedKey], closed: [StreamID: Int64], closingType: String) throws {
+        guard !envelopes.isEmpty else { return try importKeys(keys) }
+        try pool.with { link in
+            try link.transaction {
+                let head = try PostgresReader(link: link).head(forUpdate: true)
+                let streams = Array(Set(envelopes.map(\.streamID.rawValue)))
+                var versions: [StreamID: UInt64] = [:]
+                for row in try link.run("SELECT stream, version FROM reel_streams WHERE stream = ANY(\(streams))") {
+                    let (stream, version) = try row.decode((String, Int64).self)
+                    versions[try StreamID(stream)] = UInt64(version)
+                }
+                let last = try checkImport(envelopes, after: head, versions: versions)
+                try Self.insertKeys(keys, link)
+                try link.run(
+                    """
+                    INSERT INTO reel_events (position, stream, stream_version, event_id, type, recorded_at, envelope)
+                    SELECT * FROM unnest(\(envelopes.map { Int64($0.position) })::bigint[], \(envelopes.map { $0.streamID.rawValue })::text[],
+                        \(envelopes.map { Int64($0.streamVersion) })::bigint[], \(envelopes.map(\.eventID))::uuid[], \(envelopes.map(\.type))::text[],
+                        \(envelopes.map(\.recordedAtMicroseconds))::bigint[], \(envelopes.map { ByteBuffer(bytes: $0.bytes) })::bytea[])
+                    """)
+                let names = Array(last.keys.map(\.rawValue)), lastVersions = names.map { Int64(last[try! StreamID($0)]!) }
+                try link.run(
+                    """
+                    INSERT INTO reel_streams (stream, version) SELECT * FROM unnest(\(names)::text[], \(lastVersions)::bigint[])
+                    ON CONFLICT (stream) DO UPDATE SET version = excluded.version
+                    """)
+                for envelope in envelopes where envelope.type == closingType && envelope.streamVersion == last[envelope.streamID] {
+                    guard let time = closed[envelope.streamID] else { continue }
+                    try link.run("UPDATE reel_streams SET closed_at = \(time) WHERE stream = \(envelope.streamID.rawValue)")
+                }
+                let end = LogHead(after: envelopes.last!)
+                try link.run(
+                    """
+                    UPDATE reel_head SET position = \(Int64(end.position)), recorded_at = \(end.recordedAtMicroseconds), hash = \(ByteBuffer(bytes: end.hash.bytes))
+                    RETURNING pg_notify('reel_appended', \(String(end.position)))
+                    """)
+            }
+        }
+        signal.notify()
+    }
+}
