@@ -64,8 +64,77 @@ struct Audit: AsyncParsableCommand {
             }
         }
 
+        /// `--json` for a shard map (`Schemas/audit-verify-shards.schema.json`).
+        struct ShardsOutput: Encodable {
+            let ok: Bool
+            let events: UInt64
+            let checkpoint: String?
+            let expectedCheckpoint: String?
+            let shards: [Shard]
+            struct Shard: Encodable {
+                let name: String
+                let store: String
+                let result: Output
+                let misplaced: [String]
+                enum CodingKeys: String, CodingKey { case name, store, ok, events, headPosition, headHash, problem, misplaced }
+                func encode(to encoder: any Encoder) throws {
+                    var c = encoder.container(keyedBy: CodingKeys.self)
+                    try c.encode(name, forKey: .name)
+                    try c.encode(store, forKey: .store)
+                    try c.encode(result.ok && misplaced.isEmpty, forKey: .ok)
+                    try c.encode(result.events, forKey: .events)
+                    try c.encode(result.headPosition, forKey: .headPosition)
+                    try c.encode(result.headHash, forKey: .headHash)
+                    try c.encode(result.problem, forKey: .problem)
+                    try c.encode(misplaced, forKey: .misplaced)
+                }
+            }
+            enum CodingKeys: String, CodingKey { case ok, events, checkpoint, expectedCheckpoint, shards }
+            func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(ok, forKey: .ok)
+                try c.encode(events, forKey: .events)
+                try c.encode(checkpoint, forKey: .checkpoint)
+                try c.encode(expectedCheckpoint, forKey: .expectedCheckpoint)
+                try c.encode(shards, forKey: .shards)
+            }
+        }
+
+        /// Every shard of a shard map, and the checkpoint of all their heads.
+        private func verifyShards(_ app: Application) throws {
+            let progress = ProgressLine(label: "verifying")
+            let report = try app.verifyShards(expectedCheckpoint: expectHead) { _, done, total in progress.update(done, of: total) }
+            progress.finish()
+            if global.json {
+                try printJSON(
+                    ShardsOutput(
+                        ok: report.isIntact, events: report.events, checkpoint: report.checkpoint, expectedCheckpoint: report.expectedCheckpoint,
+                        shards: report.shards.map { .init(name: $0.name, store: $0.store, result: Output($0.report), misplaced: $0.misplaced) }))
+            } else {
+                for shard in report.shards {
+                    let name = "shard \(TerminalText.field(shard.name)) (\(TerminalText.field(shard.store)))"
+                    if let problem = shard.report.problem {
+                        Console.line("\(name): DAMAGED at position \(problem.position): \(problem.rule.rawValue): \(TerminalText.field(problem.detail))")
+                    } else if !shard.misplaced.isEmpty {
+                        Console.line(
+                            "\(name): MISPLACED: \(Counted.of(shard.misplaced.count, "stream")) the map places on another shard, first \(TerminalText.field(shard.misplaced[0]))")
+                    } else {
+                        Console.line(
+                            "\(name): intact: \(Counted.of(Int(shard.report.eventsChecked), "event")), head position \(shard.report.head?.position ?? 0), hash \(shard.report.head?.hash.hex ?? "none")")
+                    }
+                }
+                if let checkpoint = report.checkpoint, report.isIntact {
+                    Console.line("all \(report.shards.count) shards intact: \(Counted.of(Int(report.events), "event")); checkpoint \(checkpoint)")
+                } else if let expected = report.expectedCheckpoint {
+                    Console.line("the shards verify, but their checkpoint is \(report.checkpoint ?? "?"), not the expected \(expected)")
+                }
+            }
+            if !report.isIntact { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
+        }
+
         func run() async throws {
             try await global.withApplication { app in
+                if app.storeIsShardMap { return try verifyShards(app) }
                 let progress = ProgressLine(label: "verifying")
                 let report = try app.verifyLedger(expectedHead: expectHead.flatMap(ChainHash.init(hex:))) { done, total in
                     progress.update(done, of: total)

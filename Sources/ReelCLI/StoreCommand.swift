@@ -13,7 +13,7 @@ struct StoreCommand: AsyncParsableCommand {
             A URL without a password takes PGPASSWORD, which keeps it off the command line. The URL's \
             password is never printed. The LMDB store in the data directory needs no migration.
             """,
-        subcommands: [Migrate.self, Status.self, Copy.self]
+        subcommands: [Migrate.self, Status.self, Copy.self, Shard.self]
     )
 
     /// A report as `--json` shows it (`Schemas/cli/store-migrate.schema.json`, `store-status`).
@@ -39,6 +39,16 @@ struct StoreCommand: AsyncParsableCommand {
         }
     }
 
+    /// `reel store migrate --json` for a shard map (`Schemas/cli/store-migrate-shards.schema.json`).
+    struct ShardsOutput: Encodable {
+        let shards: [Shard]
+        struct Shard: Encodable {
+            let shard: String
+            let report: Output
+            enum CodingKeys: String, CodingKey { case shard, report }
+        }
+    }
+
     struct Migrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "migrate",
@@ -53,6 +63,18 @@ struct StoreCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await global.withApplication { app in
+                if app.storeIsShardMap {
+                    let reports = try await app.migrateShards()
+                    if global.json { return try printJSON(ShardsOutput(shards: reports.map { .init(shard: $0.shard, report: Output($0.report)) })) }
+                    for (shard, report) in reports {
+                        let store = TerminalText.field(report.store)
+                        Console.line(
+                            report.applied.isEmpty
+                                ? "shard \(shard) (\(store)): schema version \(report.to), up to date; nothing to do"
+                                : "shard \(shard) (\(store)): schema version \(report.from) → \(report.to)")
+                    }
+                    return
+                }
                 let report = try await app.migrateStore(try global.requiredStore())
                 if global.json { return try printJSON(Output(report)) }
                 let store = TerminalText.field(report.store)
@@ -144,6 +166,26 @@ struct StoreCommand: AsyncParsableCommand {
                 }
                 Console.line("copied \(Counted.of(Int(report.copied), "event")) from \(from) to \(to)")
                 Console.line("both verify: \(Counted.of(Int(report.events), "event")), head position \(report.headPosition), hash \(report.headHash?.hex ?? "none")")
+            }
+        }
+    }
+
+    struct Shard: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "shard",
+            abstract: "Print the shard a stream (an account's, as 'reel accounts' shows it) is placed on by a shard map.",
+            discussion: "--store names the shard map (a .json file, Schemas/postgres-shards.md).")
+
+        @Argument(help: ArgumentHelp("The stream id, e.g. account-01a2….", valueName: "stream"))
+        var stream: String
+
+        @OptionGroup var global: StoreOptions
+
+        func run() async throws {
+            try await global.withApplication { app in
+                let shard = try app.shard(of: stream)
+                if global.json { return try printJSON(["stream": stream, "shard": shard.name, "store": shard.store]) }
+                Console.line("\(TerminalText.field(shard.name)) \(TerminalText.field(shard.store))")
             }
         }
     }

@@ -114,6 +114,11 @@ public final class Application: Sendable {
     /// store in the data directory (made when missing).
     private func openStore() throws -> any EventStore {
         guard let url = configuration.storeURL else { return try EventLog.open(at: configuration.dataDirectory) }
+        if ShardMap.isShardMap(url) {
+            throw Failure(
+                .usage,
+                "the shard map \(url) is read by 'reel audit verify' and 'reel store migrate' so far; name one shard's URL for other commands (Schemas/postgres-shards.md)")
+        }
         return try PostgresEventStore.open(try storeLocation(url), directory: configuration.dataDirectory)
     }
 

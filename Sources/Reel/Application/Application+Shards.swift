@@ -1,0 +1,59 @@
+import Failures
+import Foundation
+import PostgresStore
+
+extension Application {
+    /// Whether the configured store is a shard map (a `.json` file) rather than one store.
+    public var storeIsShardMap: Bool { configuration.storeURL.map(ShardMap.isShardMap) ?? false }
+
+    /// The configured shard map, read.
+    func shardMap() throws -> ShardMap {
+        guard let path = configuration.storeURL, ShardMap.isShardMap(path) else {
+            throw Failure(.usage, "no shard map named: give --store FILE.json (Schemas/postgres-shards.md)")
+        }
+        return try ShardMap.load(from: path, environment: configuration.environment)
+    }
+
+    /// Verifies every shard of the configured map, each in a snapshot of its own (rules of
+    /// `Schemas/ledger-layout.md`), and that every stream is on the shard the map places it on;
+    /// then the checkpoint of all the heads, compared with `expectedCheckpoint` when given.
+    public func verifyShards(expectedCheckpoint: String? = nil, progress: ((String, UInt64, UInt64) -> Void)? = nil) throws -> ShardVerificationReport {
+        let map = try shardMap()
+        var shards: [ShardVerificationReport.Shard] = []
+        for (index, shard) in map.shards.enumerated() {
+            let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, connections: 2)
+            let report = try store.verify(expectedHead: nil) { done, total in progress?(shard.name, done, total) }
+            let misplaced = try store.streams().map(\.stream.rawValue).filter { map.shard(of: $0) != index }
+            shards.append(.init(name: shard.name, store: shard.location.description, report: report, misplaced: misplaced))
+        }
+        let checkpoint = shards.allSatisfy(\.isIntact)
+            ? ShardMap.checkpoint(shards.map { ($0.name, $0.report.head?.position ?? 0, $0.report.head?.hash.hex) }) : nil
+        let expected = expectedCheckpoint.map { $0.lowercased() }
+        return ShardVerificationReport(
+            shards: shards, checkpoint: checkpoint, expectedCheckpoint: expected.flatMap { checkpoint != nil && $0 != checkpoint ? $0 : nil })
+    }
+
+    /// Migrates every shard of the configured map (each in a transaction of its own, in the map's
+    /// order); a shard that fails stops the run there, the ones before it migrated.
+    public func migrateShards() async throws -> [(shard: String, report: StoreSchemaReport)] {
+        let map = try shardMap()
+        var reports: [(String, StoreSchemaReport)] = []
+        for shard in map.shards {
+            let report = try await PostgresMigrator.migrate(shard.location)
+            reports.append(
+                (shard.name,
+                 StoreSchemaReport(
+                    store: report.store, from: report.from, to: report.to, latest: PostgresMigration.latest,
+                    applied: report.applied.map { StoreSchemaReport.Step(version: $0.version, name: $0.name) })))
+        }
+        return reports
+    }
+
+    /// The shard of the configured map that `stream` is placed on: its name and store URL (without
+    /// the password).
+    public func shard(of stream: String) throws -> (name: String, store: String) {
+        let map = try shardMap()
+        let shard = map.shards[map.shard(of: stream)]
+        return (shard.name, shard.location.description)
+    }
+}
