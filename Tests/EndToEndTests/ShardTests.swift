@@ -1,0 +1,96 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// Two shards on two real PostgreSQL servers, with accounts on both: `reel store migrate` and
+/// `reel audit verify` over the shard map (each chain, each stream on the shard the map places it
+/// on, one checkpoint of all the heads), a misplaced stream and a damaged shard each caught, and
+/// the other commands refusing the map with one line.
+@Suite struct ShardTests {
+    static let one = Task { try await PostgresServer.started("ShardTests-one") }
+    static let two = Task { try await PostgresServer.started("ShardTests-two") }
+
+    static func reel(_ arguments: [String], _ map: String) async throws -> Harness.Output {
+        let out = try await offThread { try Harness.reel(arguments + ["--store", map, "--data-dir", temporaryDirectory("cache")]) }
+        #expect(!out.stdout.contains(PostgresServer.password) && !out.stderr.contains(PostgresServer.password), "the password was printed")
+        return out
+    }
+
+    static func append(_ url: String, stream: String, count: Int) async throws {
+        let out = try await offThread {
+            try Harness.run(
+                Harness.binaries + "/reel-bench",
+                ["worker", "--store", url, "--data-dir", temporaryDirectory("worker"), "--stream", stream, "--count", "\(count)", "--concurrency", "2"])
+        }
+        #expect(out.status == 0, "\(out.stderr)")
+    }
+
+    @Test func twoShardsWithAccountsOnBothVerifyToOneCheckpoint() async throws {
+        let servers = [try await Self.one.value, try await Self.two.value]
+        var urls: [String] = []
+        for server in servers { urls.append(server.url(database: try await server.createDatabase("shard"))) }
+        let map = temporaryDirectory("map") + "/shards.json"
+        try Data(
+            #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}]}"#.utf8
+        ).write(to: URL(fileURLWithPath: map))
+
+        let migrated = try await Self.reel(["store", "migrate", "--json"], map)
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(try Harness.validate(migrated.stdout, against: "cli/store-migrate-shards.schema.json").status == 0)
+
+        // Streams placed on each shard, by the map.
+        var placed: [String: [String]] = ["one": [], "two": []]
+        for n in 0..<40 where placed.values.contains(where: { $0.count < 3 }) {
+            let stream = "account-\(n)"
+            let out = try await Self.reel(["store", "shard", stream, "--json"], map)
+            #expect(try Harness.validate(out.stdout, against: "cli/store-shard.schema.json").status == 0)
+            let shard = try Harness.json(out.stdout)["shard"] as? String ?? "?"
+            if placed[shard, default: []].count < 3 { placed[shard, default: []].append(stream) }
+        }
+        #expect(placed["one"]?.count == 3 && placed["two"]?.count == 3, "\(placed)")
+        for (index, name) in ["one", "two"].enumerated() {
+            for stream in placed[name] ?? [] { try await Self.append(urls[index], stream: stream, count: 20) }
+        }
+
+        let verified = try await Self.reel(["audit", "verify", "--json"], map)
+        #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
+        #expect(try Harness.validate(verified.stdout, against: "audit-verify-shards.schema.json").status == 0)
+        let report = try Harness.json(verified.stdout)
+        let shards = report["shards"] as? [[String: Any]] ?? []
+        #expect(report["ok"] as? Bool == true && report["events"] as? Int == 120 && shards.map { $0["events"] as? Int } == [60, 60], "\(report)")
+        let checkpoint = try #require(report["checkpoint"] as? String)
+        let text = try await Self.reel(["audit", "verify"], map)
+        #expect(text.stdout.hasSuffix("all 2 shards intact: 120 events; checkpoint \(checkpoint)\n"), "\(text.stdout)")
+        #expect(try await Self.reel(["audit", "verify", "--expect-head", checkpoint], map).status == 0)
+
+        // One more event on one shard: a new checkpoint, and the recorded one no longer matches.
+        try await Self.append(urls[1], stream: placed["two"]![0], count: 1)
+        let moved = try await Self.reel(["audit", "verify", "--json", "--expect-head", checkpoint], map)
+        #expect(moved.status == 65, "\(moved)")
+        #expect(try Harness.json(moved.stdout)["expectedCheckpoint"] as? String == checkpoint)
+
+        // A stream written to the wrong shard is caught, named.
+        let stray = (0..<40).map { "stray-\($0)" }
+        var wrong: String?
+        for stream in stray where wrong == nil {
+            let out = try await Self.reel(["store", "shard", stream], map)
+            if out.stdout.hasPrefix("two ") { wrong = stream }
+        }
+        let misplaced = try #require(wrong)
+        try await Self.append(urls[0], stream: misplaced, count: 2)
+        let caught = try await Self.reel(["audit", "verify", "--json"], map)
+        #expect(caught.status == 65)
+        let first = (try Harness.json(caught.stdout)["shards"] as? [[String: Any]])?.first
+        #expect(first?["misplaced"] as? [String] == [misplaced] && first?["ok"] as? Bool == false, "\(caught.stdout)")
+
+        // A damaged shard is named with its rule; the other still verifies.
+        try await servers[1].psql("UPDATE reel_events SET recorded_at = 0 WHERE position = 5", database: "shard")
+        let damaged = try await Self.reel(["audit", "verify"], map)
+        #expect(damaged.status == 65)
+        #expect(damaged.stdout.contains("shard two (postgres://postgres@127.0.0.1:\(servers[1].port)/shard): DAMAGED at position 5: index-mismatch"), "\(damaged.stdout)")
+
+        // Commands on accounts refuse the map (routing is not built), one line, 64.
+        let refused = try await Self.reel(["saved", "--user", "ann"], map)
+        #expect(refused.status == 64 && refused.stderr.contains("name one shard's URL") && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+    }
+}
