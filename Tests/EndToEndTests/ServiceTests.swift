@@ -4,18 +4,37 @@ import Testing
 
 /// `reel serve` over real HTTP, as apps and operators meet it: the built binary on a free port
 /// of loopback with its own data directory and a `fake-tmdb` behind it, called with
-/// AsyncHTTPClient.
+/// AsyncHTTPClient. Every test runs on both stores: the LMDB store in the data directory, and a
+/// PostgreSQL store (`REEL_STORE`, a new database of a real server) for the service and every
+/// `reel` the test runs beside it.
 @Suite(.serialized) struct ServiceTests {
-    /// A service over a new data directory, with the fake TMDb behind it.
-    static func service(environment: [String: String] = [:]) async throws -> (ServiceProcess, FakeTMDbProcess) {
+    enum Store: String, CaseIterable, CustomStringConvertible, Sendable {
+        case lmdb, postgres
+        var description: String { rawValue }
+    }
+
+    static let postgres = Task { try await PostgresServer.started("ServiceTests") }
+
+    /// A service over a new data directory (and a new PostgreSQL database for `.postgres`), with
+    /// the fake TMDb behind it.
+    static func service(_ store: Store, environment: [String: String] = [:]) async throws -> (ServiceProcess, FakeTMDbProcess) {
         let tmdb = try await offThread { try FakeTMDbProcess() }
-        let service = try await ServiceProcess.start(CatalogCommandTests.Home(server: tmdb), environment: environment)
+        var home = CatalogCommandTests.Home(server: tmdb)
+        if store == .postgres {
+            let server = try await postgres.value
+            let database = try await server.createDatabase("svc_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
+            home.environment["REEL_STORE"] = server.url(database: database)
+            let fixed = home
+            let migrated = try await offThread { try fixed.reel(["store", "migrate"]) }
+            #expect(migrated.status == 0, "\(migrated.stderr)")
+        }
+        let service = try await ServiceProcess.start(home, environment: environment)
         service.companion = tmdb
         return (service, tmdb)
     }
 
-    @Test func healthReadyAndTheContractAreServedWithoutAToken() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func healthReadyAndTheContractAreServedWithoutAToken(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         #expect(try await service.request(.GET, "/health").json()["status"] as? String == "ok")
         #expect(try await service.request(.GET, "/ready").status == 200)
         let document = try await service.request(.GET, "/openapi.json")
@@ -25,8 +44,8 @@ import Testing
         #expect(health.header("X-Request-Id")?.isEmpty == false)
     }
 
-    @Test func noTokenABadOneAndARevokedOneAre401WithAChallenge() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func noTokenABadOneAndARevokedOneAre401WithAChallenge(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         let token = try await service.token(for: "ana")
         for bad in [nil, "reel_" + String(repeating: "A", count: 43), "not a token", String(token.dropLast()) + "x"] {
             let answer = try await service.request(.GET, "/v1/saved", token: bad)
@@ -43,8 +62,8 @@ import Testing
         #expect(!service.logText.contains(token), "the token reached the log")
     }
 
-    @Test func aTokenReachesItsOwnAccountOnly() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func aTokenReachesItsOwnAccountOnly(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         let ana = try await service.token(for: "ana")
         let ben = try await service.token(for: "ben")
         #expect(try await service.request(.POST, "/v1/favorites", token: ana, json: ["mediaType": "movie", "id": 550]).status == 201)
@@ -60,8 +79,8 @@ import Testing
         #expect(try await service.request(.GET, "/v1/admin/accounts", token: ana).status == 401)
     }
 
-    @Test func aRetriedAddWithItsIdempotencyKeyAppendsOnce() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func aRetriedAddWithItsIdempotencyKeyAppendsOnce(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         let token = try await service.token(for: "ana")
         let key = ["Idempotency-Key": "add-550-first"]
         let first = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550], headers: key)
@@ -80,8 +99,8 @@ import Testing
         #expect((history["events"] as? [[String: Any]])?.map { $0["type"] as? String } == ["account-opened", "favorite-added", "favorite-removed"])
     }
 
-    @Test func theSavedListIsHydratedFilteredSortedAndReadAsOfAPoint() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func theSavedListIsHydratedFilteredSortedAndReadAsOfAPoint(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         let token = try await service.token(for: "ana")
         for (type, id) in [("movie", 550), ("movie", 603), ("tv", 1399)] {
             #expect(try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": type, "id": id]).status == 201)
@@ -102,8 +121,8 @@ import Testing
     /// The saved list is answered again from what the service kept while it holds, with an ETag
     /// (304 when the client has it); a change made by another process (`reel fav add` from the
     /// shell), or through the service, is in the very next answer.
-    @Test func theSavedListCarriesAnETagAndSeesTheShellsChangesAtOnce() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func theSavedListCarriesAnETagAndSeesTheShellsChangesAtOnce(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         let token = try await service.token(for: "ana")
         #expect(try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550]).status == 201)
         let first = try await service.request(.GET, "/v1/saved", token: token)
@@ -139,8 +158,8 @@ import Testing
         #expect(try await service.request(.GET, "/v1/settings", token: token).json()["name"] as? String == "Ana B")
     }
 
-    @Test func settingsNameLanguageAndPhotoWithTheCommandsLimits() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func settingsNameLanguageAndPhotoWithTheCommandsLimits(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         let token = try await service.token(for: "ana")
         #expect(try await service.request(.PUT, "/v1/settings/name", token: token, json: ["name": "Ana María"]).status == 200)
         #expect(try await service.request(.PUT, "/v1/settings/language", token: token, json: ["language": "fr"]).status == 200)
@@ -160,8 +179,8 @@ import Testing
         #expect(!log.contains("Ana María") && !log.contains(token), "a name or token in the log")
     }
 
-    @Test func exportIsStreamedAndImportRestoresIt() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func exportIsStreamedAndImportRestoresIt(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         let ana = try await service.token(for: "ana")
         _ = try await service.request(.POST, "/v1/favorites", token: ana, json: ["mediaType": "movie", "id": 550])
         let export = try await service.request(.GET, "/v1/export", token: ana)
@@ -181,8 +200,8 @@ import Testing
         #expect((bens["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [603])
     }
 
-    @Test func deletingTheAccountShredsItAndEndsItsToken() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func deletingTheAccountShredsItAndEndsItsToken(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         let token = try await service.token(for: "ana")
         _ = try await service.request(.PUT, "/v1/settings/name", token: token, json: ["name": "Ana"])
         let deleted = try await service.request(.DELETE, "/v1/account", token: token)
@@ -192,8 +211,8 @@ import Testing
         #expect(audit.status == 0, "the chain verifies after deletion: \(audit.stderr)")
     }
 
-    @Test func eventsStreamLiveIncludingTheShellsAndResumeWithNothingMissedOrRepeated() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func eventsStreamLiveIncludingTheShellsAndResumeWithNothingMissedOrRepeated(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         let token = try await service.token(for: "ana")
         _ = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550])
         async let firstSeen = service.events("/v1/events", token: token) { $0.count >= 4 }
@@ -216,8 +235,8 @@ import Testing
         #expect(rest.last?.event == "language-switched")
     }
 
-    @Test func operatorsListAccountsVerifyAndRebuildWithProgress() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func operatorsListAccountsVerifyAndRebuildWithProgress(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         let token = try await service.token(for: "ana")
         _ = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550])
         let op = ServiceProcess.operatorToken
@@ -241,13 +260,13 @@ import Testing
         #expect(try await service.request(.GET, "/metrics").status == 401)
     }
 
-    @Test func operatorRoutesAreOffWithoutAnOperatorToken() async throws {
-        let (service, _) = try await Self.service(environment: ["REEL_OPERATOR_TOKEN": ""])
+    @Test(arguments: Store.allCases) func operatorRoutesAreOffWithoutAnOperatorToken(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store, environment: ["REEL_OPERATOR_TOKEN": ""])
         #expect(try await service.request(.GET, "/v1/admin/accounts", token: ServiceProcess.operatorToken).status == 404)
     }
 
-    @Test func badRequestsAreProblemsWithTheCommandsKinds() async throws {
-        let (service, _) = try await Self.service()
+    @Test(arguments: Store.allCases) func badRequestsAreProblemsWithTheCommandsKinds(_ store: Store) async throws {
+        let (service, _) = try await Self.service(store)
         let token = try await service.token(for: "ana")
         let notJSON = try await service.request(.POST, "/v1/favorites", token: token, body: Array("{oops".utf8), contentType: "application/json")
         #expect(notJSON.status == 400)
