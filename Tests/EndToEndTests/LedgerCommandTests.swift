@@ -5,16 +5,42 @@ import Testing
 
 /// The ledger commands through the built `reel` binary, in fresh data directories.
 @Suite struct LedgerCommandTests {
+    /// The stores a test runs on: the LMDB store in the data directory, and PostgreSQL.
+    enum Store: String, CaseIterable, CustomStringConvertible, Sendable {
+        case lmdb, postgres
+        var description: String { rawValue }
+    }
+
+    static let postgres = Task { try await PostgresServer.started("LedgerCommandTests") }
+
     /// A data directory and a way to run `reel` in it.
     struct Ledger {
         let dir: String
+        /// A PostgreSQL store's URL (`REEL_STORE`) when the ledger is there; `nil`: the LMDB store
+        /// in `dir`.
+        var store: String?
 
         init(dir: String = temporaryDirectory("ledger-cli")) { self.dir = dir }
+
+        /// A new ledger on `kind`: a data directory, and for `.postgres` a new migrated database of
+        /// the suite's PostgreSQL server.
+        static func make(_ kind: Store) async throws -> Ledger {
+            var ledger = Ledger()
+            guard kind == .postgres else { return ledger }
+            let server = try await LedgerCommandTests.postgres.value
+            let database = try await server.createDatabase("ledger_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
+            ledger.store = server.url(database: database)
+            let made = ledger
+            let migrated = try await offThread { try made.reel(["store", "migrate"]) }
+            #expect(migrated.status == 0, "\(migrated.stderr)")
+            return ledger
+        }
 
         @discardableResult
         func reel(_ arguments: [String], user: String? = nil, environment: [String: String] = [:]) throws -> Harness.Output {
             // No TMDb credentials: the bundled sample catalog answers, whatever the machine has.
             var env = ["TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": dir + "/config", "REEL_OFFLINE": ""]
+            if let store { env["REEL_STORE"] = store }
             env.merge(environment) { _, new in new }
             env["REEL_DATA_DIR"] = dir
             if let user { env["REEL_USER"] = user }
@@ -54,8 +80,8 @@ import Testing
         + [0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x02, 0x00, 0x03, 0x01, 0x01, 0x11, 0x00]
         + [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x12, 0x34, 0xFF, 0xD9]
 
-    @Test func favoritesAreAddedOnceRemovedOnceAndSaySo() throws {
-        let ledger = Ledger()
+    @Test(arguments: Store.allCases) func favoritesAreAddedOnceRemovedOnceAndSaySo(_ store: Store) async throws {
+        let ledger = try await Ledger.make(store)
         let added = try ledger.json(["fav", "add", "movie", "550", "603", "550"], schema: "command-result.schema.json")
         #expect(added["changed"] as? Bool == true)
         let appended = added["appended"] as? [[String: Any]] ?? []
@@ -112,8 +138,8 @@ import Testing
         #expect(try ledger.eventCount() == 2)
     }
 
-    @Test func savedListsAreFilledInFilteredAndSorted() throws {
-        let ledger = Ledger()
+    @Test(arguments: Store.allCases) func savedListsAreFilledInFilteredAndSorted(_ store: Store) async throws {
+        let ledger = try await Ledger.make(store)
         try ledger.reel(["fav", "add", "tv", "1399"])
         try ledger.reel(["fav", "add", "movie", "550"])
         try ledger.reel(["fav", "add", "tv", "66732"])
@@ -165,8 +191,8 @@ import Testing
         #expect(text.stderr.contains("the sample catalog does not know 1 of these titles"))
     }
 
-    @Test func settingsShowAndChange() throws {
-        let ledger = Ledger()
+    @Test(arguments: Store.allCases) func settingsShowAndChange(_ store: Store) async throws {
+        let ledger = try await Ledger.make(store)
         try ledger.reel(["settings", "name", "Ann Example"], user: "ann")
         var shown = try ledger.json(["settings"], user: "ann", schema: "settings.schema.json")
         #expect(shown["name"] as? String == "Ann Example")
@@ -218,15 +244,15 @@ import Testing
         #expect(table.stdout.contains("photo     (none)"))
     }
 
-    @Test func historyAndTimeTravel() throws {
-        let ledger = Ledger()
+    @Test(arguments: Store.allCases) func historyAndTimeTravel(_ store: Store) async throws {
+        let ledger = try await Ledger.make(store)
         try ledger.reel(["fav", "add", "movie", "550"], user: "ann")  // @1 v1, @2 v2
         try ledger.reel(["fav", "add", "movie", "1"], user: "ben")  // @3, @4 (another stream)
         try ledger.reel(["settings", "language", "de-DE"], user: "ann")  // @5 v3
-        Thread.sleep(forTimeInterval: 0.01)
+        try await Task.sleep(for: .milliseconds(10))
         let middle = try Harness.json(try ledger.reel(["history", "--json"], user: "ann").stdout)
         let lastTime = ((middle["events"] as? [[String: Any]])?.last?["recordedAt"] as? String) ?? ""
-        Thread.sleep(forTimeInterval: 0.01)
+        try await Task.sleep(for: .milliseconds(10))
         try ledger.reel(["fav", "remove", "movie", "550"], user: "ann")  // @6 v4
 
         let history = try ledger.json(["history"], user: "ann", schema: "history.schema.json")
@@ -261,8 +287,8 @@ import Testing
         try ledger.fails(["history", "--as-of", "v1"], user: "carol", status: 66, "there is no account 'carol'")
     }
 
-    @Test func accountsListsEveryHandleWithItsEvents() throws {
-        let ledger = Ledger()
+    @Test(arguments: Store.allCases) func accountsListsEveryHandleWithItsEvents(_ store: Store) async throws {
+        let ledger = try await Ledger.make(store)
         try ledger.reel(["fav", "add", "movie", "1", "2"], user: "ann")
         try ledger.reel(["fav", "add", "tv", "3"], environment: ["REEL_USER": "ben"])
         let accounts = try ledger.json(["accounts"], schema: "accounts.schema.json")
@@ -318,8 +344,8 @@ import Testing
         #expect(text.stdout.contains(ledger.dir + "/ledger"))
     }
 
-    @Test func concurrentProcessesLoseNothing() throws {
-        let ledger = Ledger()
+    @Test(arguments: Store.allCases) func concurrentProcessesLoseNothing(_ store: Store) async throws {
+        let ledger = try await Ledger.make(store)
         try ledger.reel(["fav", "add", "movie", "1"], user: "ann")
         let statuses = Mutex([Int32](repeating: -1, count: 8))
         DispatchQueue.concurrentPerform(iterations: 8) { i in
@@ -340,8 +366,8 @@ import Testing
         #expect(out.status == 0, "\(out.stdout)\(out.stderr)")
     }
 
-    @Test func everyPayloadWrittenMatchesItsEventSchema() throws {
-        let ledger = LedgerCommandTests.Ledger()
+    @Test(arguments: LedgerCommandTests.Store.allCases) func everyPayloadWrittenMatchesItsEventSchema(_ store: LedgerCommandTests.Store) async throws {
+        let ledger = try await LedgerCommandTests.Ledger.make(store)
         let files = temporaryDirectory("photo")
         try Data(LedgerCommandTests.png).write(to: URL(fileURLWithPath: files + "/p.png"))
         for command in [
