@@ -23,7 +23,7 @@ struct About: AsyncParsableCommand {
             "ledger": .string(report.ledgerDirectory), "keys": .string(report.keysDirectory), "ledgerExists": .bool(report.ledgerExists),
             "user": .string(handle.value), "attribution": .string(AboutReport.attribution),
             "tmdb": "https://www.themoviedb.org", "omdb": "https://www.omdbapi.com", "omdbLicense": .string(AboutReport.omdbLicense),
-            "bulkCipher": .string(report.bulkCipher),
+            "bulkCipher": .string(report.bulkCipher), "store": report.store.map(JSONValue.string) ?? .null,
         ]
     }
 
@@ -39,9 +39,14 @@ struct About: AsyncParsableCommand {
             """))
         Console.line("")
         var table = TextTable(["WHAT", "WHERE"])
-        table.add(["data directory", report.dataDirectory + (report.ledgerExists ? "" : " (no ledger yet)")])
-        table.add(["ledger (events, projections, photos)", report.ledgerDirectory])
-        table.add(["account keys", report.keysDirectory])
+        if let store = report.store {
+            table.add(["ledger (events, projections, photos, keys)", "PostgreSQL " + store])
+            table.add(["data directory (caches)", report.dataDirectory])
+        } else {
+            table.add(["data directory", report.dataDirectory + (report.ledgerExists ? "" : " (no ledger yet)")])
+            table.add(["ledger (events, projections, photos)", report.ledgerDirectory])
+            table.add(["account keys", report.keysDirectory])
+        }
         table.add(["account", handle.value])
         table.add(["bulk sealing (AES-256-GCM)", report.usesLibcrypto ? "OpenSSL libcrypto" : "swift-crypto (libcrypto not in use)"])
         // Paths wrap (broken after a slash), so they are there whole to read, however narrow.

@@ -19,13 +19,17 @@ public struct AboutReport: Sendable, Equatable {
     public let ledgerExists: Bool
     /// The AES-256-GCM implementation sealing bulk payloads: `libcrypto` or `swift-crypto`.
     public let bulkCipher: String
+    /// The PostgreSQL store the ledger is in instead (`--store`, `REEL_STORE`), as its URL without
+    /// the password (or a shard map's path); `nil` for the LMDB store in the data directory.
+    public let store: String?
 
-    public init(dataDirectory: String, ledgerDirectory: String, keysDirectory: String, ledgerExists: Bool, bulkCipher: String) {
+    public init(dataDirectory: String, ledgerDirectory: String, keysDirectory: String, ledgerExists: Bool, bulkCipher: String, store: String? = nil) {
         self.dataDirectory = dataDirectory
         self.ledgerDirectory = ledgerDirectory
         self.keysDirectory = keysDirectory
         self.ledgerExists = ledgerExists
         self.bulkCipher = bulkCipher
+        self.store = store
     }
 
     /// True when OpenSSL's libcrypto seals the payloads (the fast path), false for swift-crypto.
