@@ -66,6 +66,27 @@ def parse(env):
     return position, prev, event_id, version, recorded_at, stream, event_type, env[-32:]
 
 
+def check_envelope(expected, env, prev_hash, prev_time, versions):
+    """Rules 2-7 for the envelope at position `expected`; its fields, or Problem."""
+    try:
+        fields = parse(env)
+    except ValueError as e:
+        raise Problem(expected, "undecodable", str(e))
+    position, prev, _event_id, version, recorded_at, stream, _event_type, digest = fields
+    if position != expected:
+        raise Problem(expected, "position-mismatch", "envelope says position %d" % position)
+    if hashlib.sha256(env[:-32]).digest() != digest:
+        raise Problem(expected, "hash-mismatch", "stored hash is not SHA-256 of the envelope")
+    if prev != prev_hash:
+        raise Problem(expected, "broken-link", "previous hash %s, expected %s" % (prev.hex(), prev_hash.hex()))
+    want = versions.get(stream, 0) + 1
+    if version != want:
+        raise Problem(expected, "stream-version", "stream %r version %d, expected %d" % (stream.decode(), version, want))
+    if prev_time is not None and recorded_at < prev_time:
+        raise Problem(expected, "time-order", "recorded-at %d before %d" % (recorded_at, prev_time))
+    return fields
+
+
 def verify(txn, dbs, result):
     """Walk the ledger; update result as events verify; raise Problem on the first failure."""
     expected, prev_hash, prev_time = 1, ZERO_HASH, None
@@ -75,21 +96,7 @@ def verify(txn, dbs, result):
         if len(key) != 8 or u64(key) != expected:
             found = u64(key) if len(key) == 8 else "a %d-byte key" % len(key)
             raise Problem(expected, "gap", "expected key %d, found %s" % (expected, found))
-        try:
-            position, prev, event_id, version, recorded_at, stream, event_type, digest = parse(env)
-        except ValueError as e:
-            raise Problem(expected, "undecodable", str(e))
-        if position != expected:
-            raise Problem(expected, "position-mismatch", "envelope says position %d" % position)
-        if hashlib.sha256(env[:-32]).digest() != digest:
-            raise Problem(expected, "hash-mismatch", "stored hash is not SHA-256 of the envelope")
-        if prev != prev_hash:
-            raise Problem(expected, "broken-link", "previous hash %s, expected %s" % (prev.hex(), prev_hash.hex()))
-        want = versions.get(stream, 0) + 1
-        if version != want:
-            raise Problem(expected, "stream-version", "stream %r version %d, expected %d" % (stream.decode(), version, want))
-        if prev_time is not None and recorded_at < prev_time:
-            raise Problem(expected, "time-order", "recorded-at %d before %d" % (recorded_at, prev_time))
+        _, _, event_id, version, recorded_at, stream, event_type, digest = check_envelope(expected, env, prev_hash, prev_time, versions)
         pos_bytes = struct.pack(">Q", expected)
         if txn.get(stream + b"\x00" + struct.pack(">Q", version), db=dbs["stream-index"]) != pos_bytes:
             raise Problem(expected, "index-mismatch", "stream-index entry for %r v%d missing or wrong" % (stream.decode(), version))
@@ -194,23 +201,8 @@ def verify_postgres(url, result):
                 env = bytes.fromhex(row[6][2:] if row[6].startswith("\\x") else row[6])
                 if key != expected:
                     raise Problem(expected, "gap", "expected position %d, found %d" % (expected, key))
-                try:
-                    fields = parse(env)
-                except ValueError as e:
-                    raise Problem(expected, "undecodable", str(e))
-                position, prev, env_id, env_version, env_time, env_stream, env_type, digest = fields
-                if position != expected:
-                    raise Problem(expected, "position-mismatch", "envelope says position %d" % position)
-                if hashlib.sha256(env[:-32]).digest() != digest:
-                    raise Problem(expected, "hash-mismatch", "stored hash is not SHA-256 of the envelope")
-                if prev != prev_hash:
-                    raise Problem(expected, "broken-link", "previous hash %s, expected %s" % (prev.hex(), prev_hash.hex()))
-                want = versions.get(env_stream, 0) + 1
-                if env_version != want:
-                    raise Problem(expected, "stream-version",
-                                  "stream %r version %d, expected %d" % (env_stream.decode(), env_version, want))
-                if prev_time is not None and env_time < prev_time:
-                    raise Problem(expected, "time-order", "recorded-at %d before %d" % (env_time, prev_time))
+                _, _, env_id, env_version, env_time, env_stream, env_type, digest = check_envelope(
+                    expected, env, prev_hash, prev_time, versions)
                 if (stream, version, event_id, event_type, recorded_at) != (env_stream, env_version, env_id, env_type, env_time):
                     raise Problem(expected, "index-mismatch", "the row's columns disagree with its envelope")
                 if env_id in ids:

@@ -76,7 +76,7 @@ import Testing
         let victim = try await key(stream)
         #expect(victim.count == 32)
         try await server.psql("CHECKPOINT")
-        let before = try await Self.files(holding: victim, under: server.dataDirectory)
+        let before = try await files(holding: victim, under: server.dataDirectory)
         #expect(!before.isEmpty, "the scan finds the live key: \(before)")
 
         let deleted = try await Self.reel(ledger, ["account", "delete", "--yes"], user: handle, environment)
@@ -84,7 +84,7 @@ import Testing
         #expect(deleted.stdout.contains("deleted the account '\(handle)' for good"), "\(deleted.stdout)")
         try await server.psql("CHECKPOINT")
         for (what, bytes) in [("the key", victim), ("the name", Array(name.utf8)), ("the photo", LedgerCommandTests.png), ("the handle", Array(handle.utf8))] {
-            let left = try await Self.files(holding: bytes, under: server.dataDirectory)
+            let left = try await files(holding: bytes, under: server.dataDirectory)
             #expect(left.isEmpty, "\(what) is still in \(left)")
         }
         #expect(try await key(otherStream).count == 32, "the other account keeps its key")
@@ -121,19 +121,5 @@ import Testing
         let (migrated, environment, _) = try await Self.ledger()
         let backup = try await Self.reel(migrated, ["backup", temporaryDirectory("copy") + "/c"], environment)
         #expect(backup.status == 64 && backup.stderr.contains("pg_dump"), "\(backup)")
-    }
-
-    /// The files under `directory` that hold `bytes` anywhere.
-    static func files(holding bytes: [UInt8], under directory: String) async throws -> [String] {
-        try await offThread {
-            var found: [String] = []
-            let enumerator = FileManager.default.enumerator(atPath: directory)
-            while let relative = enumerator?.nextObject() as? String {
-                let path = directory + "/" + relative
-                guard let data = FileManager.default.contents(atPath: path), data.count >= bytes.count else { continue }
-                if data.range(of: Data(bytes)) != nil { found.append(relative) }
-            }
-            return found
-        }
     }
 }

@@ -19,20 +19,6 @@ import Testing
         return location
     }
 
-    /// The files under `directory` that hold `bytes` anywhere.
-    static func files(holding bytes: [UInt8], under directory: String) async throws -> [String] {
-        try await offThread {
-            var found: [String] = []
-            let enumerator = FileManager.default.enumerator(atPath: directory)
-            while let relative = enumerator?.nextObject() as? String {
-                let path = directory + "/" + relative
-                guard let data = FileManager.default.contents(atPath: path), data.count >= bytes.count else { continue }
-                if data.range(of: Data(bytes)) != nil { found.append(relative) }
-            }
-            return found
-        }
-    }
-
     @Test func aDestroyedKeyIsInNoFileOfTheServerOnceItIsPurged() async throws {
         let server = try await Self.started.value
         let keys = PostgresKeyStore(try await Self.migrated(server))
@@ -42,17 +28,17 @@ import Testing
         #expect(try await keys.makeKey(for: "victim", at: 1) == victim, "a stream's key is made once")
         #expect(try await keys.key(of: "victim") == victim)
         try await server.psql("CHECKPOINT")
-        let live = try await Self.files(holding: victim, under: server.dataDirectory)
+        let live = try await files(holding: victim, under: server.dataDirectory)
         #expect(live.contains { $0.hasPrefix("base/") } && live.contains { $0.hasPrefix("pg_wal/") }, "the scan finds a live key: \(live)")
 
         #expect(try await keys.destroyKey(of: "victim"))
         #expect(try await keys.key(of: "victim") == nil)
         try await server.psql("CHECKPOINT")
-        #expect(try await !Self.files(holding: victim, under: server.dataDirectory).isEmpty, "a DELETE alone leaves the key in the files")
+        #expect(try await !files(holding: victim, under: server.dataDirectory).isEmpty, "a DELETE alone leaves the key in the files")
 
         let report = try await keys.purge()
         #expect(report.walRounds >= 1)
-        let left = try await Self.files(holding: victim, under: server.dataDirectory)
+        let left = try await files(holding: victim, under: server.dataDirectory)
         #expect(left.isEmpty, "the purged key is still in \(left)")
         #expect(try await keys.key(of: "stream-7") != nil, "the other keys survive the purge")
         #expect(try await !keys.destroyKey(of: "victim"), "destroyed once")
@@ -72,6 +58,6 @@ import Testing
             #expect(failure.summary.contains("it needs wal_recycle = off (it is on)") && failure.summary.hasSuffix("nothing was purged"), "\(failure.summary)")
         }
         try await server.psql("CHECKPOINT")
-        #expect(try await !Self.files(holding: key, under: server.dataDirectory).isEmpty)
+        #expect(try await !files(holding: key, under: server.dataDirectory).isEmpty)
     }
 }
