@@ -6,7 +6,7 @@ import NIOSSL
 /// Where a PostgreSQL store is, parsed from its URL (`--store`, `REEL_STORE`), in libpq's form:
 ///
 /// ```
-/// postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-full]
+/// postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-full][&sslrootcert=FILE]
 /// postgres:///DATABASE?host=/var/run/postgresql[&port=PORT]   (a Unix socket's directory)
 /// ```
 ///
@@ -15,8 +15,9 @@ import NIOSSL
 /// `sslmode` says whether to use TLS: `disable` (the default: loopback and sockets need none),
 /// `prefer` (TLS when the server offers it), `require` (TLS or nothing, the certificate not
 /// checked, as libpq's `require`), `verify-full` (TLS with the certificate and the host name
-/// checked against the system's trust roots). The password is never shown: `description` leaves
-/// it out, and no error quotes the URL.
+/// checked against the system's trust roots, or those of `sslrootcert`, a PEM file: a private CA;
+/// with `require`, `sslrootcert` has the chain checked but not the host name, as libpq's). The
+/// password is never shown: `description` leaves it out, and no error quotes the URL.
 public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable, Equatable {
     /// Whether and how to use TLS (libpq's `sslmode`).
     public enum TLSMode: String, Sendable, CaseIterable {
@@ -32,6 +33,8 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
     public let password: String?
     public let database: String
     public let tls: TLSMode
+    /// The PEM file of the certificate authorities to trust (`sslrootcert`), instead of the system's.
+    public let rootCertificates: String?
 
     /// Whether `text` is meant as a PostgreSQL URL (its scheme), rather than a data directory.
     public static func isURL(_ text: String) -> Bool {
@@ -72,6 +75,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
         let name = path.hasPrefix("/") ? String(path.dropFirst()) : path
         guard !name.contains("/") else { throw Failure(.usage, "the store URL names a database with a '/' in it") }
         var tls = TLSMode.disable
+        var rootCertificates: String?
         var socketDirectory: String?
         var queryPort: Int?
         var seen: Set<String> = []
@@ -85,6 +89,11 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
                     throw Failure(.usage, "sslmode in the store URL must be one of \(TLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 tls = mode
+            case "sslrootcert":
+                guard let value = item.value, value.hasPrefix("/") else {
+                    throw Failure(.usage, "sslrootcert= in the store URL must be the absolute path of a PEM file of certificate authorities")
+                }
+                rootCertificates = value
             case "port":
                 guard let value = item.value, let number = Int(value), (1...65_535).contains(number) else {
                     throw Failure(.usage, "port= in the store URL must be 1 to 65535")
@@ -96,7 +105,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
                 }
                 socketDirectory = value
             default:
-                throw Failure(.usage, "the store URL has a parameter Reel does not know (known: sslmode, host, port)")
+                throw Failure(.usage, "the store URL has a parameter Reel does not know (known: sslmode, sslrootcert, host, port)")
             }
         }
         guard host != nil || socketDirectory != nil else {
@@ -111,6 +120,10 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
         self.password = urlPassword ?? environment["PGPASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         self.database = database
         self.tls = tls
+        self.rootCertificates = rootCertificates
+        if rootCertificates != nil, tls == .disable || tls == .prefer {
+            throw Failure(.usage, "sslrootcert= in the store URL needs sslmode=require or verify-full")
+        }
     }
 
     /// `HOST`, `HOST:PORT`, `[IPv6]` or `[IPv6]:PORT` (empty: none).
@@ -191,11 +204,18 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
             case .disable: tls = .disable
             case .prefer, .require:
                 var configuration = TLSConfiguration.makeClientConfiguration()
-                configuration.certificateVerification = .none
+                if let rootCertificates {
+                    configuration.trustRoots = .file(rootCertificates)
+                    configuration.certificateVerification = .noHostnameVerification
+                } else {
+                    configuration.certificateVerification = .none
+                }
                 let context = try NIOSSLContext(configuration: configuration)
                 tls = self.tls == .prefer ? .prefer(context) : .require(context)
             case .verifyFull:
-                tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                var configuration = TLSConfiguration.makeClientConfiguration()
+                if let rootCertificates { configuration.trustRoots = .file(rootCertificates) }
+                tls = .require(try NIOSSLContext(configuration: configuration))
             }
         } catch {
             throw Failure(.unavailable, "TLS for the store could not be set up: \(error)")
