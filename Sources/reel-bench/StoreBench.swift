@@ -68,6 +68,16 @@ struct StoreBench: AsyncParsableCommand {
             grouped / alone >= 5 ? "yes" : "NO", figure(lmdbGrouped),
         ])
 
+        // 3b. Two shards (two databases of the one server, each with its store and group
+        // committer) against one: the 64 appenders split by the streams' placement.
+        note("two shards: 64 appenders × \(perAppender), placed by the shard map's hash")
+        let shards = [try await postgres("shard-a"), try await postgres("shard-b")]
+        let split = try await StoreWorkloads.groupedOverShards(shards, appenders: 64, each: perAppender)
+        table.row([
+            "   same over 2 shards (events/s)", figure(split), figure(grouped) + " 1 shard", String(format: "%.2f×", split / grouped), "(reported)",
+            "", "",
+        ])
+
         // 4. Verify and replay the batched ledger.
         note("verify and replay \(batchedEvents) events")
         let verifying = try await postgresReopened(server, "batched", scratch)

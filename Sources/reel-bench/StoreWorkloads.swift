@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import PostgresStore
 
 /// The store benchmark's workloads, the same code for any store behind the boundary.
 enum StoreWorkloads {
@@ -38,6 +39,23 @@ enum StoreWorkloads {
             for task in 0..<appenders {
                 group.addTask {
                     let stream = try StreamID("account-\(task)")
+                    for _ in 0..<each { _ = try await store.append([try event()], to: stream, expected: .any) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        return Double(appenders * each) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    /// The same as `grouped`, each appender's stream on the shard a two-shard map places it on.
+    static func groupedOverShards(_ shards: [some EventStore], appenders: Int, each: Int) async throws -> Double {
+        let map = try ShardPlacement(count: shards.count)
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<appenders {
+                group.addTask {
+                    let stream = try StreamID("account-\(task)")
+                    let store = shards[map.shard(of: stream.rawValue)]
                     for _ in 0..<each { _ = try await store.append([try event()], to: stream, expected: .any) }
                 }
             }
@@ -86,6 +104,19 @@ enum StoreWorkloads {
         try check.finish(head: try store.head())
         return Double(head) / time
     }
+}
+
+/// The placement of a shard map of `count` shards (its URLs play no part in it).
+struct ShardPlacement {
+    let map: ShardMap
+    init(count: Int) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reel-bench-shards-\(getpid()).json").path
+        let shards = (0..<count).map { #"{"name": "s\#($0)", "url": "postgres://bench@shard\#($0)/reel"}"# }.joined(separator: ", ")
+        try Data(#"{"format": "reel-shards/1", "shards": [\#(shards)]}"#.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        map = try ShardMap.load(from: path)
+    }
+    func shard(of stream: String) -> Int { map.shard(of: stream) }
 }
 
 struct BenchFailure: Error, CustomStringConvertible {
