@@ -50,25 +50,48 @@ final class PostgresLink: @unchecked Sendable {
         return link
     }
 
+    /// Why a statement ended without the server's answer.
+    private enum Unanswered: Error {
+        /// The connection closed (the server went away, or the time limit closed it).
+        case connectionLost
+        /// No answer within `PostgresSession.limit`.
+        case timedOut
+    }
+
     /// Runs `query` and returns its rows, all read. A failure is a Reel failure
     /// (`PostgresFailure`); one of the connection marks it broken.
+    ///
+    /// The wait ends at the server's answer, at the connection's close, or at the time limit,
+    /// whichever comes first: a statement written to a connection the server has just dropped
+    /// is otherwise never answered (the driver loses the write and its promise with it).
     @discardableResult
     func run(_ query: PostgresQuery) throws -> [PostgresRow] {
-        guard !broken else { throw Failure(.unavailable, "the store \(location) cannot be reached: the connection was lost") }
-        let channelClose = connection.eventLoop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { [connection] in
+        guard !broken, !connection.isClosed else {
+            broken = true
+            throw Failure(.unavailable, "the store \(location) cannot be reached: the connection was lost")
+        }
+        let answer = connection.eventLoop.makePromise(of: [PostgresRow].self)
+        connection.query(query, logger: PostgresSession.quiet).map(\.rows).cascade(to: answer)
+        connection.closeFuture.whenComplete { _ in answer.fail(Unanswered.connectionLost) }
+        let limit = connection.eventLoop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { [connection] in
+            answer.fail(Unanswered.timedOut)
             let _: EventLoopFuture<Void> = connection.close()
         }
-        defer { channelClose.cancel() }
+        defer { limit.cancel() }
         do {
-            return try connection.query(query, logger: PostgresSession.quiet).wait().rows
+            return try answer.futureResult.wait()
+        } catch Unanswered.timedOut {
+            broken = true
+            throw Failure(
+                .unavailable,
+                "the store \(location) did not answer within \(PostgresSession.limit.components.seconds) s (what was not committed is rolled back)")
+        } catch Unanswered.connectionLost {
+            broken = true
+            throw Failure(
+                .unavailable, "the store \(location) cannot be reached: the connection was lost (what was not committed is rolled back)")
         } catch {
             if connection.isClosed { broken = true }
             if let psql = error as? PSQLError, psql.code != .server { broken = true }
-            if connection.isClosed, !(error is PSQLError) || (error as? PSQLError)?.code == .clientClosedConnection {
-                throw Failure(
-                    .unavailable,
-                    "the store \(location) did not answer within \(PostgresSession.limit.components.seconds) s (what was not committed is rolled back)")
-            }
             throw PostgresFailure.kinded(error, location)
         }
     }

@@ -1,5 +1,6 @@
 import Crypto
 @_spi(Stores) public import EventLog
+import Failures
 public import Foundation
 import NIOCore
 import PostgresNIO
@@ -28,7 +29,29 @@ public final class PostgresWrite: EventStoreWrite {
     init(store: PostgresEventStore, link: PostgresLink) throws {
         self.store = store
         reader = PostgresReader(link: link)
-        currentHead = try reader.head(forUpdate: true)
+        (currentHead, pendingDestruction) = try Self.lockHead(link)
+    }
+
+    /// Whether, when the head was locked, some closed stream still had its key (a deletion that
+    /// stopped between its steps): read in the same statement as the lock, as of its start — one
+    /// closed by the writer this one waited for is found by the next write.
+    private var pendingDestruction: Bool
+
+    /// Locks `reel_head`'s row (writers take turns here) and reads it.
+    static func lockHead(_ link: PostgresLink) throws -> (LogHead?, Bool) {
+        let rows = try link.run(
+            """
+            SELECT position, recorded_at, hash, EXISTS (SELECT 1 FROM reel_streams s JOIN reel_stream_keys k ON k.stream = s.stream
+                WHERE s.closed_at IS NOT NULL)
+            FROM reel_head FOR UPDATE OF reel_head
+            """)
+        guard let row = rows.first else {
+            throw Failure.tampered("reel_head has no row (the schema is incomplete; was it altered?)", link.location)
+        }
+        let (position, time, hash, pending) = try row.decode((Int64, Int64, ByteBuffer, Bool).self)
+        guard position > 0 else { return (nil, pending) }
+        guard hash.readableBytes == 32 else { throw Failure.tampered("reel_head holds a hash of \(hash.readableBytes) bytes", link.location) }
+        return (LogHead(storedPosition: UInt64(position), recordedAtMicroseconds: time, hash: ChainHash(bytes: Array(buffer: hash))), pending)
     }
 
     public var headPosition: UInt64 { currentHead?.position ?? 0 }
@@ -234,6 +257,8 @@ public final class PostgresWrite: EventStoreWrite {
     /// Destroys the keys of streams closed by earlier transactions without destroying them (a
     /// deletion that stopped between its two steps); returns them.
     func finishPendingDestruction() throws -> [StreamID] {
+        guard pendingDestruction else { return [] }
+        pendingDestruction = false
         let rows = try link.run(
             """
             SELECT s.stream FROM reel_streams s JOIN reel_stream_keys k ON k.stream = s.stream
