@@ -152,7 +152,7 @@ BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
 \echo =head
 SELECT position || ' ' || recorded_at || ' ' || encode(hash, 'hex') FROM reel_head;
 \echo =streams
-SELECT encode(convert_to(stream, 'UTF8'), 'hex') || ' ' || version || ' ' || (closed_at IS NOT NULL)::text FROM reel_streams;
+SELECT encode(convert_to(stream, 'UTF8'), 'hex') || ' ' || version || ' ' || coalesce(closed_at::text, '-') FROM reel_streams;
 \echo =events
 COPY (SELECT position, encode(convert_to(stream, 'UTF8'), 'hex'), stream_version, replace(event_id::text, '-', ''),
       encode(convert_to(type, 'UTF8'), 'hex'), recorded_at, encode(envelope, 'hex')
@@ -162,9 +162,16 @@ COMMIT;
 """
 
 
+def password_of(url):
+    """The password in `url` (between "scheme://user:" and the last '@'), or None."""
+    match = re.match(r"^postgres(?:ql)?://[^:@/?#]*:(.*)@[^@]*$", url)
+    return match.group(1) if match and match.group(1) else None
+
+
 def redacted(url):
     """The URL without its password, for messages."""
-    return re.sub(r"^(postgres(?:ql)?://[^:@/?#]*):[^@/]*@", r"\1:***@", url)
+    password = password_of(url)
+    return url.replace(":" + password + "@", ":***@", 1) if password else url
 
 
 def verify_postgres(url, result):
@@ -193,7 +200,7 @@ def verify_postgres(url, result):
                 head = (int(position), int(recorded_at), bytes.fromhex(digest))
             elif section == "streams":
                 stream, version, closed = line.split(" ")
-                stored_streams[bytes.fromhex(stream)] = (int(version), closed == "true")
+                stored_streams[bytes.fromhex(stream)] = (int(version), None if closed == "-" else int(closed))
             elif section == "events":
                 row = line.split("\t")
                 key, stream, version, event_id, event_type, recorded_at = (
@@ -209,7 +216,7 @@ def verify_postgres(url, result):
                     raise Problem(expected, "index-mismatch", "event id %s is stored twice" % env_id.hex())
                 ids.add(env_id)
                 versions[env_stream] = env_version
-                last_event[env_stream] = (expected, env_type)
+                last_event[env_stream] = (expected, env_type, env_time)
                 prev_hash, prev_time = digest, env_time
                 result.update(events=expected, headPosition=expected, headHash=digest.hex())
                 expected += 1
@@ -220,9 +227,9 @@ def verify_postgres(url, result):
     psql.stdout.close()
     errors = psql.stderr.read().decode("utf-8", "replace").strip()
     if psql.wait() != 0 or section != "end":
-        password = re.match(r"^postgres(?:ql)?://[^:@/?#]*:([^@/]*)@", url)
-        if password and password.group(1):
-            errors = errors.replace(password.group(1), "***")
+        password = password_of(url)
+        if password:
+            errors = errors.replace(password, "***")
         lines = [line for line in errors.splitlines() if line.strip()]
         first = next((line for line in lines if "ERROR" in line or "FATAL" in line or "error" in line), lines[0] if lines else "psql failed")
         die("cannot read the store %s: %s" % (redacted(url), first))
@@ -244,14 +251,17 @@ def verify_postgres(url, result):
             raise Problem(last, "index-mismatch", "reel_streams row for %r does not match last version %s"
                           % (stream.decode("utf-8", "replace"), versions.get(stream)))
     # Rule 10: closed_at is set exactly when the stream's last event closes it.
-    for stream, (position, event_type) in sorted(last_event.items(), key=lambda item: item[1][0]):
+    for stream, (position, event_type, recorded_at) in sorted(last_event.items(), key=lambda item: item[1][0]):
         closed = stored_streams[stream][1]
         name = stream.decode("utf-8", "replace")
-        if closed and event_type != CLOSING_TYPE:
+        if closed is not None and event_type != CLOSING_TYPE:
             raise Problem(position, "closed-streams", "reel_streams closes %r, but its last event is not %s" % (name, CLOSING_TYPE.decode()))
-        if event_type == CLOSING_TYPE and not closed:
+        if event_type == CLOSING_TYPE and closed is None:
             raise Problem(position, "closed-streams", "stream %r ends with %s but reel_streams does not close it"
                           % (name, CLOSING_TYPE.decode()))
+        if closed is not None and closed != recorded_at:
+            raise Problem(position, "closed-streams", "reel_streams closes %r at %d, not when its %s event was recorded (%d)"
+                          % (name, closed, CLOSING_TYPE.decode(), recorded_at))
 
 
 def main():

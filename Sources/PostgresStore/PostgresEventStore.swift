@@ -37,6 +37,10 @@ public final class PostgresEventStore: EventStore {
     /// Woken by this process's commits and, through `listener`, by every other process's.
     let signal = CommitSignal()
     private let listener: PostgresListener
+    /// Why the last purge of destroyed keys did not run (`nil` after one that did): the keys' rows
+    /// are gone, but their bytes stay in the server's files until a purge succeeds.
+    public var purgeProblem: String? { lastPurgeProblem.withLock { $0 } }
+    private let lastPurgeProblem = Mutex<String?>(nil)
     /// How long a subscription waits for a notification before it reads anyway.
     public static let pollInterval = Duration.seconds(1)
 
@@ -55,6 +59,12 @@ public final class PostgresEventStore: EventStore {
                 .unavailable,
                 "the store \(location) has schema version \(version), this Reel needs \(PostgresMigration.latest): run 'reel store migrate' first")
         }
+        // A deletion whose purge did not run (refused, or its process stopped) is purged by the
+        // next process that opens the store; refused again, it stays pending (see `purgeProblem`).
+        let pending = try store.keyPool.with { link in
+            try link.run("SELECT EXISTS (SELECT 1 FROM reel_streams WHERE purge_pending)").first?.decode(Bool.self) ?? false
+        }
+        if pending { store.purgeNow() }
         return store
     }
 
@@ -103,8 +113,9 @@ public final class PostgresEventStore: EventStore {
             step(.committed)
             // The keys' rows are gone with the commit; the purge removes their bytes from the
             // server's files. Should it fail (the server's settings, a standby holding WAL back),
-            // the streams stay marked and `completeShredding` (or the next deletion) purges.
-            if (try? purgePending()) != nil {
+            // the streams stay marked, `purgeProblem` says why, and the next process to open the
+            // store (or `completeShredding`) purges.
+            if purgeNow() {
                 step(.keyStoreRewritten)
                 step(.recorded)
             }
@@ -299,6 +310,19 @@ public final class PostgresEventStore: EventStore {
             step(.recorded)
         }
         return Array(Set(destroyed).union(purged)).sorted()
+    }
+
+    /// Purges what waits for it; whether it ran (else `purgeProblem` says why).
+    @discardableResult
+    func purgeNow() -> Bool {
+        do {
+            try purgePending()
+            lastPurgeProblem.withLock { $0 = nil }
+            return true
+        } catch {
+            lastPurgeProblem.withLock { $0 = (error as? any KindedError)?.summary ?? "\(error)" }
+            return false
+        }
     }
 
     /// Purges the server's files of destroyed keys when any wait for it, and clears their marks;

@@ -85,5 +85,7 @@ public struct PostgresMigration: Sendable, Equatable {
             "ALTER TABLE reel_streams ADD COLUMN purge_pending boolean NOT NULL DEFAULT false",
             // Every write looks for closed streams whose keys live (a deletion that stopped midway).
             "CREATE INDEX reel_streams_closed ON reel_streams (stream) WHERE closed_at IS NOT NULL",
+            // Every open of the store looks for destroyed keys still waiting for their purge.
+            "CREATE INDEX reel_streams_purge_pending ON reel_streams (stream) WHERE purge_pending",
         ])
 }

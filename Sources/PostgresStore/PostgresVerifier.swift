@@ -17,6 +17,7 @@ struct PostgresVerifier {
     private struct Stream {
         var version: UInt64 = 0
         var lastPosition: UInt64 = 0
+        var lastTime: Int64 = 0
         var closes = false
     }
 
@@ -37,11 +38,11 @@ struct PostgresVerifier {
                 SELECT position, stream, stream_version, event_id, type, recorded_at, envelope FROM reel_events
                 WHERE position >= \(Int64(clamping: expected)) ORDER BY position LIMIT \(Self.batch)
                 """)
-            var events: [RecordedEvent] = []
-            events.reserveCapacity(rows.count)
+            // Row by row, every rule of a row before the next row's: the first problem found is
+            // the one at the earliest position, as a walk in order meets it.
             for row in rows {
                 let (position, stream, version, id, type, time, bytes) = try row.decode((Int64, String, Int64, UUID, String, Int64, ByteBuffer).self)
-                let at = expected + UInt64(events.count)
+                let at = expected
                 guard position == at else { return report(at, .gap, "the next stored position is \(position)") }
                 let envelope: Envelope
                 do {
@@ -50,24 +51,18 @@ struct PostgresVerifier {
                     return report(at, .undecodable, "\(error)")
                 }
                 guard envelope.position == at else { return report(at, .positionMismatch, "the envelope says position \(envelope.position)") }
+                do {
+                    try check.check([RecordedEvent(stored: envelope, payload: nil)])
+                } catch EventLogError.brokenChain(let problem) {
+                    return VerificationReport(eventsChecked: at - 1, head: last, problem: problem)
+                }
                 guard envelope.streamID.rawValue == stream, envelope.streamVersion == UInt64(version), envelope.eventID == id,
                     envelope.type == type, envelope.recordedAtMicroseconds == time
-                else { return report(at, .indexMismatch, "the row's columns disagree with its envelope") }
-                events.append(RecordedEvent(stored: envelope, payload: nil))
-            }
-            do {
-                try check.check(events)
-            } catch EventLogError.brokenChain(let problem) {
-                expected = problem.position
-                return VerificationReport(eventsChecked: problem.position - 1, head: last, problem: problem)
-            }
-            for event in events {
-                streams[event.streamID.rawValue, default: Stream()] = Stream(
-                    version: event.streamVersion, lastPosition: event.position, closes: event.type == closingType)
-            }
-            if let tail = events.last {
-                last = LogHead(after: tail.envelope)
-                expected = tail.position + 1
+                else { return report(at, .indexMismatch, "the row's columns (stream, stream_version, event_id, type, recorded_at) disagree with its envelope") }
+                streams[stream] = Stream(
+                    version: envelope.streamVersion, lastPosition: at, lastTime: envelope.recordedAtMicroseconds, closes: envelope.type == closingType)
+                last = LogHead(after: envelope)
+                expected = at + 1
             }
             progress?(expected - 1, max(total, expected - 1))
             if rows.count < Self.batch { break }
@@ -76,13 +71,17 @@ struct PostgresVerifier {
         switch (claimed, last) {
         case (nil, nil): break
         case (let claimed?, let actual?) where claimed == actual: break
+        case (let claimed?, let actual?) where claimed.position == actual.position:
+            return report(
+                count, .headMismatch,
+                "reel_head names position \(count) with hash \(claimed.hash.hex) at \(claimed.recordedAtMicroseconds), but the log ends with hash \(actual.hash.hex) at \(actual.recordedAtMicroseconds)")
         case (let claimed?, _):
             return report(count, .headMismatch, "reel_head names position \(claimed.position) but the log ends at \(count)")
         case (nil, _):
             return report(count, .headMismatch, "reel_head names an empty log")
         }
-        let stored = try link.run("SELECT stream, version, closed_at IS NOT NULL FROM reel_streams").map {
-            try $0.decode((String, Int64, Bool).self)
+        let stored = try link.run("SELECT stream, version, closed_at FROM reel_streams").map {
+            try $0.decode((String, Int64, Int64?).self)
         }
         if stored.count != streams.count {
             return report(count, .indexMismatch, "\(streams.count) streams in the log but \(stored.count) in reel_streams")
@@ -91,11 +90,14 @@ struct PostgresVerifier {
             guard let seen = streams[name], seen.version == UInt64(version) else {
                 return report(count, .indexMismatch, "reel_streams disagrees with the log on stream \(name)")
             }
-            if closed && !seen.closes {
+            if closed != nil && !seen.closes {
                 return report(seen.lastPosition, .closedStreams, "reel_streams closes \(name), but its last event is not \(closingType)")
             }
-            if seen.closes && !closed {
+            if seen.closes && closed == nil {
                 return report(seen.lastPosition, .closedStreams, "stream \(name) ends with \(closingType) but reel_streams does not close it")
+            }
+            if let closed, closed != seen.lastTime {
+                return report(seen.lastPosition, .closedStreams, "reel_streams closes \(name) at \(closed), not when its \(closingType) event was recorded (\(seen.lastTime))")
             }
         }
         if let expectedHead, expectedHead != last?.hash {

@@ -31,11 +31,13 @@ struct AccountDelete: AsyncParsableCommand {
             if !yes { try confirm(handle) }
             let report = try app.deleteAccount(handle) { Failpoint.reach("delete:\($0.rawValue)") }
             Console.changed("the account was deleted")
+            if !report.keyPurged { Terminal.notice("the purge after the deletion did not run: \(report.purgeProblem ?? "unknown")") }
             if global.json {
                 let document: JSONValue = [
                     "user": .string(handle.value), "stream": .string(report.stream.rawValue),
                     "deletedAt": JSONForm.time(report.deletedAt), "position": .integer(Int64(report.position)),
                     "events": .integer(Int64(report.events)), "keyDestroyed": true,
+                    "keyPurged": .bool(report.keyPurged), "purgeProblem": report.purgeProblem.map(JSONValue.string) ?? .null,
                     "seconds": .double(report.seconds),
                 ]
                 try printJSON(document)
@@ -43,6 +45,9 @@ struct AccountDelete: AsyncParsableCommand {
             }
             Console.line(Terminal.green("deleted the account '\(handle)' for good"))
             Console.line("  \(report.events) events stay in the ledger (stream \(report.stream)), their payloads unreadable: the key is destroyed")
+            if !report.keyPurged {
+                Console.line("  the key's bytes stay in the PostgreSQL server's files until a purge runs (the next command that opens the store tries again)")
+            }
             Console.line("  the audit chain still verifies; the handle '\(handle)' is free for a new account")
         }
     }

@@ -102,6 +102,33 @@ import Testing
         #expect((fresh["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } == [238])
     }
 
+    @Test func aPurgeTheServerRefusesIsSaidAndRunByTheNextCommandThatCan() async throws {
+        let (ledger, environment, database) = try await Self.ledger()
+        let server = try await Self.server
+        #expect(try await Self.reel(ledger, ["fav", "add", "movie", "550"], user: "yan", environment).status == 0)
+        let accounts = try await Self.json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
+        let stream = try #require(accounts.first { $0["handle"] as? String == "yan" }?["stream"] as? String)
+        let key = try await server.psql("SELECT encode(key, 'hex') FROM reel_stream_keys WHERE stream = '\(stream)'", database: database)
+        let bytes = stride(from: 0, to: key.count - 1, by: 2).compactMap { UInt8(key.dropFirst($0).prefix(2), radix: 16) }
+        #expect(bytes.count == 32)
+        // A replication slot keeps old WAL, where the key would live on: the purge is refused.
+        try await server.psql("SELECT pg_create_physical_replication_slot('reel_test_hold', true)")
+        let deleted = try await Self.reel(ledger, ["account", "delete", "--yes", "--json"], user: "yan", environment)
+        try? await server.psql("SELECT pg_drop_replication_slot('reel_test_hold')")
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(try Harness.validate(deleted.stdout, against: "cli/account-delete.schema.json").status == 0)
+        let report = try Harness.json(deleted.stdout)
+        #expect(report["keyPurged"] as? Bool == false && (report["purgeProblem"] as? String)?.contains("replication slot") == true, "\(report)")
+        #expect(deleted.stderr.contains("note: the purge after the deletion did not run"), "\(deleted.stderr)")
+        #expect(try await server.psql("SELECT purge_pending FROM reel_streams WHERE stream = '\(stream)'", database: database) == "t")
+        // The slot gone, the next command that opens the store purges.
+        #expect(try await Self.reel(ledger, ["accounts"], environment).status == 0)
+        #expect(try await server.psql("SELECT purge_pending FROM reel_streams WHERE stream = '\(stream)'", database: database) == "f")
+        try await server.psql("CHECKPOINT")
+        let left = try await files(holding: bytes, under: server.dataDirectory)
+        #expect(left.isEmpty, "the key is still in \(left)")
+    }
+
     @Test func anUnmigratedOrUnreachableStoreIsOneLineWithItsExitCode() async throws {
         let server = try await Self.server
         let database = try await server.createDatabase("l_unmigrated_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))

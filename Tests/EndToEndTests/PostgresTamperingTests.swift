@@ -38,6 +38,16 @@ import Testing
         Case(name: "a stream closed without its closing event", sql: "UPDATE reel_streams SET closed_at = 1", rule: "closed-streams", position: 30),
         Case(name: "a stream's version changed", sql: "UPDATE reel_streams SET version = 29", rule: "index-mismatch", position: 30),
         Case(name: "the head moved back", sql: "UPDATE reel_head SET position = 29", rule: "head-mismatch", position: 30),
+        Case(
+            name: "two problems: the earlier one is named",
+            sql: """
+                UPDATE reel_events SET envelope = set_byte(envelope, length(envelope) - 40, get_byte(envelope, length(envelope) - 40) # 1) WHERE position = 3;
+                UPDATE reel_events SET type = 'x' WHERE position = 6
+                """,
+            rule: "hash-mismatch", position: 3),
+        Case(
+            name: "a stream closed at another time than its closing event",
+            sql: "UPDATE reel_streams SET closed_at = 5", rule: "closed-streams", position: 30),
     ]
 
     @Test(arguments: cases)
@@ -66,6 +76,9 @@ import Testing
             #expect(problem?["rule"] as? String == tamper.rule, "\(output.stdout)")
             if let position = tamper.position {
                 #expect(problem?["position"] as? Int == position, "\(output.stdout)")
+                if position < 30 {  // a problem of one event, not of the tables at the end
+                    #expect(try Harness.json(output.stdout)["events"] as? Int == position - 1, "the events before the problem are intact: \(output.stdout)")
+                }
             }
             #expect(!output.stdout.contains(PostgresServer.password) && !output.stderr.contains(PostgresServer.password))
         }
@@ -77,6 +90,11 @@ import Testing
         #expect(wrong.status == 2 && wrong.stdout.isEmpty, "\(wrong)")
         #expect(wrong.stderr.hasPrefix("cannot read the store postgres://postgres:***@") && !wrong.stderr.contains("not-the-password"), "\(wrong.stderr)")
         #expect(wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
+        // A password with an unescaped '/' or '@' is still not printed.
+        for password in ["se/cret", "se@cr/et"] {
+            let odd = try await offThread { try Harness.python("verify_ledger.py", ["postgres://postgres:\(password)@127.0.0.1:\(server.port)/postgres"]) }
+            #expect(odd.status == 2 && !odd.stderr.contains(password) && !odd.stderr.contains("cr/et") && !odd.stderr.contains("se/"), "\(odd.stderr)")
+        }
         let empty = try await offThread { try Harness.python("verify_ledger.py", [server.url(database: "postgres")]) }
         #expect(empty.status == 2 && empty.stderr.contains("reel_head"), "a database without Reel's tables: \(empty)")
     }

@@ -1,4 +1,5 @@
 import Files
+import PostgresStore
 import Failures
 import Ledger
 
@@ -27,7 +28,11 @@ extension Application {
         try revokeTokens(of: stream)
         PendingExports(dataDirectory: configuration.dataDirectory).sweep(stream: stream.rawValue)
         let started = ContinuousClock.now
-        let report = try record(.deleteAccount, for: handle, step: step)
+        var purged = false
+        let report = try record(.deleteAccount, for: handle) { reached in
+            if reached == .keyStoreRewritten { purged = true }
+            step(reached)
+        }
         let elapsed = (ContinuousClock.now - started).components
         guard let deleted = report.appended.last else {
             throw Failure(.storage, "the account '\(handle)' was not deleted")
@@ -39,8 +44,13 @@ extension Application {
         } catch let error as any KindedError {
             throw Failure(error.kind, "the account '\(handle)' was deleted (its tokens are revoked), but their records could not be removed: \(error.summary)")
         }
-        return DeletionReport(
+        var deletion = DeletionReport(
             handle: handle, stream: stream, deletedAt: deleted.recordedAt, position: deleted.position, events: deleted.streamVersion,
             seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        if !purged {
+            deletion.keyPurged = false
+            deletion.purgeProblem = (try? ledger().log as? PostgresEventStore)??.purgeProblem ?? "the purge did not run"
+        }
+        return deletion
     }
 }

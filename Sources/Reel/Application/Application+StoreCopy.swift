@@ -48,7 +48,19 @@ extension Application {
                 keys[stream] = try sourceKey(from, stream, fromName)
                 known.insert(stream)
             }
-            try to.importEnvelopes(envelopes, keys: keys, closed: closed, closingType: DomainEvent.accountDeletedType)
+            // Nothing else may write to the target meanwhile: a head that moved makes it another ledger.
+            let moved = { (now: UInt64) in
+                Failure(
+                    .usage,
+                    "the target \(toName) was written by another process during the copy (its head moved from \(next - 1) to \(now)); it holds another ledger now: copy into a new store, with nothing else writing to it")
+            }
+            let now = try to.head()?.position ?? 0
+            guard now == next - 1 else { throw moved(now) }
+            do {
+                try to.importEnvelopes(envelopes, keys: keys, closed: closed, closingType: DomainEvent.accountDeletedType)
+            } catch EventLogError.brokenChain(let problem) where problem.rule == .gap {
+                throw moved(try to.head()?.position ?? 0)
+            }
             next += UInt64(envelopes.count)
             progress?(next - 1, end)
         }

@@ -11,4 +11,9 @@ public struct DeletionReport: Sendable {
     /// The events that stay in the ledger, unreadable (the deletion event included).
     public let events: UInt64
     public let seconds: Double
+    /// Whether no file of the store holds the key's bytes any more. Always so for the LMDB store;
+    /// on PostgreSQL, when the purge after the deletion ran (`purgeProblem` says why it did not:
+    /// the key's row is gone, its bytes stay in the server's files until a purge succeeds).
+    public var keyPurged: Bool = true
+    public var purgeProblem: String?
 }
