@@ -19,6 +19,9 @@ final class PostgresLink: @unchecked Sendable {
     private let connection: PostgresConnection
     /// Set when the connection failed or was closed: the pool drops it.
     private(set) var broken = false
+    /// Whether the connection can take a statement: not failed, not closed by the server.
+    var isUsable: Bool { !broken && !connection.isClosed }
+
     /// Whether a transaction is open (`BEGIN` sent, neither `COMMIT` nor `ROLLBACK` yet).
     private(set) var inTransaction = false
 

@@ -35,7 +35,11 @@ final class PostgresPool: Sendable {
         while true {
             enum Next { case take(PostgresLink), open(Int), wait }
             let next: Next = state.withLock { state in
-                if let link = state.idle.popLast() { return .take(link) }
+                // A connection the server closed while it was idle (a restart) is dropped, not lent.
+                while let link = state.idle.popLast() {
+                    if link.isUsable { return .take(link) }
+                    state.open -= 1
+                }
                 guard state.open < capacity else { return .wait }
                 state.open += 1
                 state.nextID += 1

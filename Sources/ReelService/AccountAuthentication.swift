@@ -18,7 +18,8 @@ struct AccountAuthentication: RouterMiddleware {
         }
         // A token is its account's: an account deleted and opened again under the same handle is
         // another account, which an old token must not reach.
-        guard let token = try application.authenticate(bearer: secret), (try? application.reachesItsAccount(token)) == true else {
+        // A store that cannot be read is its own failure (503 and the like), not a bad token.
+        guard let token = try application.authenticate(bearer: secret), try application.reachesItsAccount(token) else {
             throw Problem.unauthorized("the bearer token is not valid (unknown, revoked, or its account deleted)")
         }
         try limiter.admit(token.id)

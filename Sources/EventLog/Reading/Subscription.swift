@@ -1,3 +1,5 @@
+import Failures
+
 /// A catch-up subscription (see `EventStore.subscribe(from:batchSize:)`): history, `.caughtUp`,
 /// then live events.
 ///
@@ -32,6 +34,11 @@ public struct Subscription: AsyncSequence, Sendable {
         var buffer: [RecordedEvent] = []
         var index = 0
         var caughtUp = false
+        /// Reads failed in a row for a reason that passes (a store restarting).
+        var failures = 0
+        /// How many such failures in a row are waited out (a poll interval each) before the
+        /// subscription fails.
+        static let failuresWaitedOut = 30
 
         public mutating func next() async throws -> SubscriptionMessage? {
             while true {
@@ -42,7 +49,18 @@ public struct Subscription: AsyncSequence, Sendable {
                 if Task.isCancelled { return nil }
                 // Read the generation before the log, so a commit in between is not slept through.
                 let generation = subscription.signal.generation
-                buffer = try subscription.read(next, subscription.batchSize)
+                do {
+                    buffer = try subscription.read(next, subscription.batchSize)
+                    failures = 0
+                } catch let error as any KindedError where (error.kind == .unavailable || error.kind == .temporary) && failures < Self.failuresWaitedOut {
+                    // A store that went away for a moment (a server restarting): read again later,
+                    // from the same position, so nothing is missed or repeated.
+                    failures += 1
+                    buffer = []
+                    index = 0
+                    try await Task.sleep(for: subscription.pollInterval)
+                    continue
+                }
                 index = 0
                 if let last = buffer.last {
                     next = last.position + 1
