@@ -235,6 +235,25 @@ import Testing
         #expect(rest.last?.event == "language-switched")
     }
 
+    /// PostgreSQL crashes and comes back under a running service: the next requests are
+    /// answered, an open event stream goes on with nothing missed (the service's own append and
+    /// a shell's), and the service still stops on SIGTERM.
+    @Test func aStoreRestartIsRiddenOutWithNothingMissed() async throws {
+        let (service, _) = try await Self.service(.postgres)
+        let token = try await service.token(for: "ana")
+        #expect(try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550]).status == 201)
+        async let seen = service.events("/v1/events", token: token, timeout: 60) { $0.count >= 4 }
+        try await Task.sleep(for: .milliseconds(500))
+        try await Self.postgres.value.crashAndRestart()
+        let saved = try await service.request(.GET, "/v1/saved", token: token)
+        #expect(saved.status == 200, "the first request after the restart: \(saved.status) \(saved.text)")
+        #expect(try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 603]).status == 201)
+        #expect(try await service.reel(["fav", "add", "movie", "13", "--user", "ana"]).status == 0)
+        let events = try await seen
+        #expect(events.map(\.id) == ["1", "2", "3", "4"], "\(events)")
+        #expect(try await service.stopped() == 0, "the service stops on SIGTERM after the restart")
+    }
+
     @Test(arguments: Store.allCases) func operatorsListAccountsVerifyAndRebuildWithProgress(_ store: Store) async throws {
         let (service, _) = try await Self.service(store)
         let token = try await service.token(for: "ana")
