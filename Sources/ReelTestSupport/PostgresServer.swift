@@ -140,6 +140,17 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     /// The newest installed PostgreSQL's `name` (Debian keeps them in /usr/lib/postgresql/N/bin).
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 on; not in Swift's Glibc module):
+    /// the child closes every descriptor from `fd` on.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    static func closeFrom(_ fd: Int32, _ actions: inout posix_spawn_file_actions_t) {
+        _ = addCloseFrom?(&actions, fd)
+    }
+
     static func program(_ name: String) -> String {
         let root = "/usr/lib/postgresql"
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
@@ -166,6 +177,10 @@ public final class PostgresServer: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        // Nothing else of this process: a server `pg_ctl start` leaves running would otherwise
+        // keep whatever descriptor another test had open at that moment (the write end of a
+        // pipe whose reader then never sees its end, and hangs).
+        Self.closeFrom(3, &actions)
         let argv = command.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0

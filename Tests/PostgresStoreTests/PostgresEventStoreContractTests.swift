@@ -7,7 +7,9 @@ import Testing
 
 /// The PostgreSQL store keeps every clause of the store boundary's contract, the same clauses the
 /// LMDB store keeps (`LMDBEventStoreContractTests`), each on a fresh database of a real server.
-@Suite struct PostgresEventStoreContractTests {
+/// Serialized: the store's calls block their thread on the network, and the clauses run at once
+/// would hold every thread of the concurrency pool (two here), starving timing checks elsewhere.
+@Suite(.serialized) struct PostgresEventStoreContractTests {
     /// WAL segments are removed, not recycled, so a deletion's purge can run (see `PostgresPurge`).
     static let started = Task { try await PostgresServer.started("PostgresEventStoreContractTests", settings: ["wal_recycle": "off"]) }
 

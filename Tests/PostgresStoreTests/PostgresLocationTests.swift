@@ -49,7 +49,7 @@ import Testing
     @Test(arguments: [
         ("mysql://u:pw-1@h/d", "starts with postgres://"),
         ("postgres://u:pw-1@h/d?sslmode=sometimes", "sslmode in the store URL must be one of disable, prefer, require, verify-full"),
-        ("postgres://u:pw-1@h/d?application_name=x", "a parameter Reel does not know (known: sslmode, host, port)"),
+        ("postgres://u:pw-1@h/d?application_name=x", "a parameter Reel does not know (known: sslmode, sslrootcert, host, port)"),
         ("postgres://u:pw-1@h/d?sslmode=require&sslmode=disable", "gives sslmode= twice"),
         ("postgres://u:pw-1@h:99999999999999999999/d", "port must be 1 to 65535"),
         ("postgres://u:?pw-1@h:5432/d", "must be escaped"),
