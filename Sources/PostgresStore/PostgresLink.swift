@@ -34,10 +34,22 @@ final class PostgresLink: @unchecked Sendable {
     static func open(_ location: PostgresLocation, id: Int) throws -> PostgresLink {
         let connection: PostgresConnection
         do {
-            connection = try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try location.configuration(), id: id,
-                logger: PostgresSession.quiet
-            ).wait()
+            // Bounded like every statement: a connection attempt that never completes fails.
+            let loop = MultiThreadedEventLoopGroup.singleton.next()
+            let connected = loop.makePromise(of: PostgresConnection.self)
+            let attempt = PostgresConnection.connect(on: loop, configuration: try location.configuration(), id: id, logger: PostgresSession.quiet)
+            attempt.cascade(to: connected)
+            let limit = loop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { connected.fail(Unanswered.timedOut) }
+            defer { limit.cancel() }
+            do {
+                connection = try connected.futureResult.wait()
+            } catch Unanswered.timedOut {
+                // Should it connect later after all, the connection is closed.
+                attempt.whenSuccess { let _: EventLoopFuture<Void> = $0.close() }
+                throw Failure(.unavailable, "the store \(location) did not answer within \(PostgresSession.limit.components.seconds) s")
+            }
+        } catch let failure as Failure {
+            throw failure
         } catch {
             throw PostgresFailure.kinded(error, location)
         }

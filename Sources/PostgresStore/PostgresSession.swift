@@ -2,6 +2,7 @@ import Failures
 import Logging
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// One connection to a PostgreSQL store, for as long as a body runs: what a command needs (a
 /// long-lived process will pool them). Errors come out as Reel's failures (`PostgresFailure`).
@@ -21,13 +22,45 @@ enum PostgresSession {
 
     private struct NoAnswer: Error {}
 
+    /// A continuation resumed by the first of several racers; `resume` says whether it was that one.
+    private final class Once<T: Sendable>: Sendable {
+        private let continuation: Mutex<CheckedContinuation<T, any Error>?>
+        init(_ continuation: CheckedContinuation<T, any Error>) { self.continuation = Mutex(continuation) }
+        @discardableResult
+        func resume(with result: Result<T, any Error>) -> Bool {
+            guard let continuation = continuation.withLock({ held in defer { held = nil }; return held }) else { return false }
+            continuation.resume(with: result)
+            return true
+        }
+    }
+
     static func with<T: Sendable>(
         _ location: PostgresLocation, within limit: Duration = limit, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try location.configuration(), id: 1, logger: quiet)
+            // Connecting is bounded as well: a connection attempt that never completes (seen once
+            // under a loaded test run, nothing listening answered) fails after the limit.
+            let configuration = try location.configuration()
+            connection = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PostgresConnection, any Error>) in
+                // Not a task group: one would wait, at its end, for a connect that never returns.
+                let outcome = Once(continuation)
+                let attempt = Task {
+                    do {
+                        let connection = try await PostgresConnection.connect(
+                            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: quiet)
+                        if !outcome.resume(with: .success(connection)) { try? await connection.close() }
+                    } catch {
+                        outcome.resume(with: .failure(error))
+                    }
+                }
+                Task {
+                    try? await Task.sleep(for: limit)
+                    if outcome.resume(with: .failure(NoAnswer())) { attempt.cancel() }
+                }
+            }
+        } catch is NoAnswer {
+            throw Failure(.unavailable, "the store \(location) did not answer within \(limit.components.seconds) s")
         } catch {
             throw PostgresFailure.kinded(error, location)
         }

@@ -44,9 +44,11 @@ import Testing
         #expect(try await !keys.destroyKey(of: "victim"), "destroyed once")
     }
 
+    /// A server with the default settings (it recycles WAL segments), started with the suite's.
+    static let recycling = Task { try await PostgresServer.started("PostgresKeyStoreTestsRecycling") }
+
     @Test func aServerThatKeepsOldWALIsRefusedWithNothingPurged() async throws {
-        let server = try await PostgresServer.started("PostgresKeyStoreTestsRecycling")
-        defer { server.stop() }
+        let server = try await Self.recycling.value
         let keys = PostgresKeyStore(try await Self.migrated(server))
         let key = try await keys.makeKey(for: "ann", at: 0)
         #expect(try await keys.destroyKey(of: "ann"))
