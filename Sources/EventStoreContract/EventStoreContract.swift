@@ -54,6 +54,32 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         }
     }
 
+    /// Whether `clause` awaits (group commit, a subscription): the others block their thread
+    /// throughout, and are better run off the concurrency pool (`checkBlocking`).
+    public static func isAsync(_ clause: Clause) -> Bool {
+        clause == .concurrentAppendsEachGetTheirOwnResult || clause == .aSubscriptionCatchesUpThenDeliversWhatCommitsLater
+    }
+
+    /// Checks a clause that does not await (see `isAsync`) on the calling thread.
+    public func checkBlocking(_ clause: Clause) throws {
+        precondition(!Self.isAsync(clause), "\(clause) awaits: use check(_:)")
+        let store = try make()
+        switch clause {
+        case .positionsAreGaplessAndStreamsVersioned: try positions(store)
+        case .aWrongExpectedVersionStoresNothing: try wrongExpectedVersion(store)
+        case .aRetryIsDeduplicatedAndAPartialOneRefused: try retries(store)
+        case .readsByPositionAndByStreamHonourTheirBounds: try reads(store)
+        case .aWriteCommitsAppendsAndProjectionTablesTogether: try writeCommits(store)
+        case .aFailedWriteLeavesNeitherEventsNorProjections: try failedWrite(store)
+        case .projectionTablesAreOrderedAndReadOnlyInASnapshot: try tables(store)
+        case .aReplayGivesEachStreamToOneLaneInOrder: try replay(store)
+        case .anIntactLogVerifies: try verifies(store)
+        case .shreddingDestroysTheKeyOnCommitAndKeepsTheChain: try shredding(store)
+        case .blobsOpenOnlyUnderTheirStreamAndContext: try blobs(store)
+        case .concurrentAppendsEachGetTheirOwnResult, .aSubscriptionCatchesUpThenDeliversWhatCommitsLater: break
+        }
+    }
+
     // MARK: - Clauses
 
     func positions(_ store: Store) throws {

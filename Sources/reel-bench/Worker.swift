@@ -21,7 +21,16 @@ struct Worker: AsyncParsableCommand {
     func run() async throws {
         let log: any EventStore
         if let store {
-            log = try PostgresEventStore.open(try PostgresLocation(store), directory: dataDir)
+            var opened: PostgresEventStore?
+            while opened == nil {
+                do {
+                    opened = try PostgresEventStore.open(try PostgresLocation(store), directory: dataDir)
+                } catch where retry {
+                    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            log = opened!
         } else {
             var configuration = EventLog.Configuration()
             configuration.ledger.initialMapSize = initialMapSize

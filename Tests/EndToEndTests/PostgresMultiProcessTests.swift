@@ -64,27 +64,32 @@ import Glibc
         let migrated = try await offThread { try Harness.reel(["store", "migrate", "--store", store]) }
         #expect(migrated.status == 0, "\(migrated.stderr)")
 
-        let survivors = try ["ann", "ben"].map { try Self.start(store, stream: $0, count: 600, concurrency: 8) }
+        // Four appenders that go on until stopped: two will be killed with -9 mid-append, two
+        // live through everything and are stopped at the end.
+        let survivors = try ["ann", "ben"].map { try Self.start(store, stream: $0, count: 10_000_000, concurrency: 8) }
         let victims = try ["cy", "dee"].map { try Self.start(store, stream: $0, count: 10_000_000, concurrency: 16) }
         // However the test ends, no appender outlives it (one left appending loads every test after).
         defer { for worker in survivors + victims where worker.process.isRunning { kill(worker.process.processIdentifier, SIGKILL) } }
-        // The crash comes once all four are appending, long before the survivors are done.
         try await Self.waitUntil("the first acknowledgements") { (survivors + victims).allSatisfy { $0.acknowledged.count >= 20 } }
 
-        // The server crashes (every connection cut, no checkpoint) and comes back, under all four.
-        try #require(survivors.allSatisfy { $0.process.isRunning }, "the survivors finished before the crash")
+        // The server crashes (every connection cut, no checkpoint) and comes back under all four.
         try await server.crashAndRestart()
-        let before = victims.map(\.acknowledged.count)
-        try await Self.waitUntil("appends after the restart") { zip(victims, before).allSatisfy { $0.acknowledged.count >= $1 + 50 } }
+        let before = (survivors + victims).map(\.acknowledged.count)
+        try await Self.waitUntil("all four appending again after the restart") {
+            zip(survivors + victims, before).allSatisfy { $0.acknowledged.count >= $1 + 30 }
+        }
         for victim in victims {
             kill(victim.process.processIdentifier, SIGKILL)
             victim.process.waitUntilExit()
             #expect(victim.process.terminationReason == .uncaughtSignal)
         }
+        let afterKills = survivors.map(\.acknowledged.count)
+        try await Self.waitUntil("the survivors appending after the kills") {
+            zip(survivors, afterKills).allSatisfy { $0.acknowledged.count >= $1 + 30 }
+        }
         for survivor in survivors {
-            try await Self.waitUntil("the survivors to finish", seconds: 180) { !survivor.process.isRunning }
-            #expect(survivor.process.terminationStatus == 0, "\(survivor.errors)")
-            #expect(survivor.acknowledged.count == 600, "\(survivor.errors)")
+            kill(survivor.process.processIdentifier, SIGTERM)
+            survivor.process.waitUntilExit()
             // What failed while the server was down was said in one line each, and retried.
             #expect(!survivor.errors.isEmpty, "the crash went unnoticed")
             for line in survivor.errors.split(separator: "\n") { #expect(line.hasPrefix("error: "), "\(line)") }
