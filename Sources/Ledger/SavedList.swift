@@ -22,6 +22,9 @@ public struct SavedList: Sendable, Equatable {
     public var items: [SavedItem] { slots.count == slotOf.count ? slots.map { $0! } : slots.compactMap { $0 } }
 
     public func contains(_ key: MediaKey) -> Bool { slotOf[key] != nil }
+
+    /// The saved entry of `key`, if it is saved.
+    public func item(_ key: MediaKey) -> SavedItem? { slotOf[key].flatMap { slots[$0] } }
     public var count: Int { slotOf.count }
 
     public mutating func apply(_ recorded: RecordedDomainEvent) {

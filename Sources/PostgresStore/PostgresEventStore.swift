@@ -350,6 +350,16 @@ public final class PostgresEventStore: EventStore {
         BlobSealing.name(bytes, context: context, key: try sealingKey(for: stream))
     }
 
+    public func sealBlobs(_ plaintexts: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]] {
+        if plaintexts.isEmpty { return [] }
+        return try BlobSealing.seal(all: plaintexts, stream: stream, context: context, key: try sealingKey(for: stream))
+    }
+
+    public func openBlobs(_ sealed: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]]? {
+        guard let key = try keyPool.with({ try Self.liveKey(of: stream, $0) }) else { return nil }
+        return try BlobSealing.open(all: sealed, stream: stream, context: context, key: key)
+    }
+
     public func openBlob(_ sealed: UnsafeRawBufferPointer, for stream: StreamID, context: String) throws -> [UInt8]? {
         guard let key = try keyPool.with({ try Self.liveKey(of: stream, $0) }) else { return nil }
         return try BlobSealing.open(sealed, stream: stream, context: context, key: key)

@@ -52,6 +52,39 @@ struct PostgresProjectionTable: ProjectionTable {
             """)
     }
 
+    /// Rows written by one statement of `put(contentsOf:)`.
+    static let batch = 1_000
+
+    func put(contentsOf entries: [(key: [UInt8], value: [UInt8])]) throws {
+        try checkWritable()
+        var start = entries.startIndex
+        while start < entries.endIndex {
+            let end = min(entries.endIndex, start + Self.batch)
+            let keys = entries[start..<end].map { ByteBuffer(bytes: $0.key) }
+            let values = entries[start..<end].map { ByteBuffer(bytes: $0.value) }
+            try link.run(
+                """
+                INSERT INTO reel_projections (table_name, key, value) SELECT \(name), k, v FROM unnest(\(keys)::bytea[], \(values)::bytea[]) AS t(k, v)
+                ON CONFLICT (table_name, key) DO UPDATE SET value = excluded.value
+                """)
+            start = end
+        }
+    }
+
+    func removeAll(prefix: [UInt8]) throws {
+        try checkWritable()
+        // The keys from `prefix` up to (not including) the first key after all that start with it.
+        var successor = prefix
+        while let last = successor.last, last == 0xFF { successor.removeLast() }
+        if let last = successor.last {
+            successor[successor.count - 1] = last + 1
+            try link.run(
+                "DELETE FROM reel_projections WHERE table_name = \(name) AND key >= \(ByteBuffer(bytes: prefix)) AND key < \(ByteBuffer(bytes: successor))")
+        } else {
+            try link.run("DELETE FROM reel_projections WHERE table_name = \(name) AND key >= \(ByteBuffer(bytes: prefix))")
+        }
+    }
+
     func delete(_ key: [UInt8]) throws {
         try checkWritable()
         try link.run("DELETE FROM reel_projections WHERE table_name = \(name) AND key = \(ByteBuffer(bytes: key))")

@@ -51,14 +51,18 @@ extension AccountService {
 
     /// Decides `request` on the account as `w` holds it (the changes of the commands before it in
     /// the transaction included). Only reads: a failure here leaves `w` as it was. A request whose
-    /// key the log holds already is a retry, answered from the log (`retried`).
-    func plan(_ request: CommandRequest, _ w: some EventStoreWrite) throws -> CommandPlan {
+    /// key the log holds already is a retry, answered from the log (`retried`). `decided` holds
+    /// states this transaction's earlier commands left (a group commit's batch): one of them at
+    /// its stream's version is used as it is, not read back from the store.
+    func plan(_ request: CommandRequest, _ w: some EventStoreWrite, decided: [StreamID: AccountState] = [:]) throws -> CommandPlan {
         let slot = try store.liveSlot(w)
         if let key = request.key, let report = try retried(request, key: key, slot: slot, w) { return .settled(report) }
         let handle = request.handle
         let existing = try store.stream(for: handle, slot, w)
         let state = try existing.flatMap { stream in
-            try recent.state(of: stream, atVersion: w.version(of: stream)) ?? store.state(of: stream, slot, w)
+            let version = try w.version(of: stream)
+            if let state = decided[stream], state.version == version { return state }
+            return try recent.state(of: stream, atVersion: version) ?? store.state(of: stream, slot, w)
         }
         let decision = try Decider.decide(request.command, for: handle, state: state)
         guard !decision.events.isEmpty else {

@@ -112,7 +112,7 @@ extension AccountService {
         }
         var expected: [StreamID: [UInt8]] = [:]
         expected.reserveCapacity(encoded.count)
-        for entry in encoded { if let bytes = entry.bytes { expected[entry.stream] = bytes } }
+        for entry in encoded { if let bytes = entry.assembled { expected[entry.stream] = bytes } }
         let (live, matching, damaged) = try store.readableStates(slot, txn, expected: expected)
         let replayed = rebuilt.states
         for stream in damaged {

@@ -104,16 +104,19 @@ final class CommandCommitter: Sendable {
                 results = []
                 events = 0
                 try service.catchUp(w)
+                // The states the batch's commands leave, for the next command on the same account.
+                var decided: [StreamID: AccountState] = [:]
                 for pending in batch {
                     let plan: CommandPlan
                     do {
-                        plan = try service.plan(pending.request, w)
+                        plan = try service.plan(pending.request, w, decided: decided)
                     } catch where !Self.breaksTransaction(error) {
                         results.append(.failure(error))
                         continue
                     }
                     let report = try service.carryOut(plan, w, step: { _ in })
                     if !report.replayed { events += report.appended.count }
+                    if !report.replayed, let stream = report.stream { decided[stream] = report.state }
                     results.append(.success(report))
                 }
             }

@@ -8,6 +8,10 @@ struct ProjectionSet {
     /// Open accounts by handle. With `load`, only the handles changed here.
     private(set) var handles: [AccountHandle: StreamID?] = [:]
     private(set) var touched: Set<StreamID> = []
+    /// For a set that loads states from the store: how each touched state's saved list differs
+    /// from the stored one, so a save writes and deletes those titles only. A set built from
+    /// nothing (`isFresh`) tracks nothing: it is stored whole, into an empty slot.
+    private(set) var savedChanges: [StreamID: SavedChanges] = [:]
     private(set) var position: UInt64
     /// Every open and delete applied here, in order: what `merging` needs to rebuild the handle
     /// directory from sets that each replayed some of the streams.
@@ -21,6 +25,9 @@ struct ProjectionSet {
         self.projector = projector
         self.load = load
     }
+
+    /// Whether this set was built from nothing (a rebuild's replay), not on stored states.
+    var isFresh: Bool { load == nil }
 
     mutating func state(of stream: StreamID) throws -> AccountState? {
         if let state = states[stream] { return state }
@@ -68,8 +75,10 @@ struct ProjectionSet {
 
     private mutating func apply(_ event: Replayed, to state: inout AccountState) {
         if let domain = event.event {
+            let removed: SavedItem? = if !isFresh, case .favoriteRemoved(let key) = domain { state.saved.item(key) } else { nil }
             state.apply(
                 RecordedDomainEvent(event: domain, position: event.position, streamVersion: event.streamVersion, recordedAt: event.recordedAt))
+            if !isFresh { trackSaved(domain, removed: removed, event: event, state: state) }
             switch domain {
             case .accountOpened(let handle):
                 let change = HandleChange(position: event.position, handle: handle, stream: event.stream, opened: true)
@@ -85,6 +94,25 @@ struct ProjectionSet {
             }
         } else {
             state.skip(position: event.position, streamVersion: event.streamVersion)
+        }
+    }
+
+    /// Notes the title `domain` added to or removed from a stored state's list (`removed`: the
+    /// entry a removal found, read before it applied).
+    private mutating func trackSaved(_ domain: DomainEvent, removed: SavedItem?, event: Replayed, state: AccountState) {
+        switch domain {
+        case .favoriteAdded(let key), .favoriteImported(let key, _, _):
+            // A title saved already stays where it was.
+            guard let item = state.saved.item(key), item.position == event.position else { return }
+            savedChanges[event.stream, default: SavedChanges()].added[item.position] = item
+        case .favoriteRemoved:
+            guard let removed else { return }
+            savedChanges[event.stream, default: SavedChanges()].remove(removed.position)
+        case .accountDeleted:
+            // The whole state goes (`ProjectionStore.save` removes every title of a deleted one).
+            savedChanges[event.stream] = nil
+        default:
+            break
         }
     }
 
@@ -131,8 +159,21 @@ extension ProjectionSet {
     mutating func remove(_ stream: StreamID) {
         states[stream] = nil
         touched.remove(stream)
+        savedChanges[stream] = nil
         // A handle must not point at an account that is not stored.
         for (handle, owner) in handles where owner == stream { handles[handle] = .some(nil) }
+    }
+}
+
+/// How a stored state's saved list changed in a `ProjectionSet`: the titles to write, by the
+/// position that added them, and the positions whose titles to delete.
+struct SavedChanges: Sendable {
+    var added: [UInt64: SavedItem] = [:]
+    var removed: Set<UInt64> = []
+
+    /// A title removed: one added in this set is simply not written.
+    mutating func remove(_ position: UInt64) {
+        if added.removeValue(forKey: position) == nil { removed.insert(position) }
     }
 }
 

@@ -4,29 +4,34 @@ import Ledger
 /// The projections kept in the ledger's environment, so they change in the same write transaction
 /// as the events (see `Schemas/ledger-layout.md`, "Projections").
 ///
-/// Two slots, `a` and `b`, each with its open accounts' states (stream id → state, sealed under
-/// the account's key), its handle directory (handle digest → stream id of the open account) and
+/// Two slots, `a` and `b`, each with its open accounts' states (stream id → the state's header, and
+/// stream id ‖ position → each saved title, all sealed under the account's key: see
+/// `AccountStateCodec`), its handle directory (handle digest → stream id of the open account) and
 /// its checkpoint (the last log position applied). `projections/live` names the slot in use; a
 /// rebuild fills the other one and flips the name in one transaction. Deleted accounts have no
 /// state: `deleted-accounts` keeps what may stay of them (see `DeletedAccount`).
 struct ProjectionStore: Sendable {
     struct Slot: Sendable {
         let name: String
-        /// Stream id → sealed state.
+        /// Stream id → sealed state header.
         let states: ProjectionTableName
+        /// `AccountStateCodec.itemKey` → sealed saved title.
+        let items: ProjectionTableName
         /// Handle digest → stream id.
         let handles: ProjectionTableName
         /// `checkpoint` → the last position applied (big-endian).
         let meta: ProjectionTableName
     }
 
-    /// `projections/format`: handles in the directory are digests since version 2.
-    static let format = "reel-projections/2"
+    /// `projections/format`: handles in the directory are digests since version 2; each saved
+    /// title is a record of its own since version 3.
+    static let format = "reel-projections/3"
     /// The tables kept beside the log that its events cannot make again: photos (events name them
     /// only) and what stays of deleted accounts (their handles are digests of what was sealed). A
     /// copy of the ledger carries them; the other projections are made again from the events.
     static let keptBesideTheLog = ["photos", "deleted-accounts"]
     static let stateContext = "account-state"
+    static let itemContext = "saved-item"
     static let photoContext = "photo"
 
     let log: any EventStore
@@ -45,6 +50,7 @@ struct ProjectionStore: Sendable {
             Slot(
                 name: name,
                 states: try log.projectionTable(named: "projection-\(name)-states"),
+                items: try log.projectionTable(named: "projection-\(name)-items"),
                 handles: try log.projectionTable(named: "projection-\(name)-handles"),
                 meta: try log.projectionTable(named: "projection-\(name)-meta"))
         }
@@ -87,9 +93,23 @@ struct ProjectionStore: Sendable {
             return .some(try log.openBlob(sealed, for: stream, context: Self.stateContext))
         }
         guard let opened else { return nil }
-        guard let plain = opened else { return nil }  // shredded: the state is gone with the key
+        guard var assembled = opened else { return nil }  // shredded: the state is gone with the key
+        let prefix = AccountStateCodec.itemPrefix(stream)
+        var positions: [UInt64] = [], sealed: [[UInt8]] = []
+        try txn.table(slot.items).forEach(prefix: prefix) { key, value in
+            guard let position = AccountStateCodec.position(inItemKey: key, prefix: prefix.count) else {
+                throw ReelError.corruptProjection(stream: stream.rawValue, reason: "a stored title's key is malformed")
+            }
+            positions.append(position)
+            sealed.append(Array(value))
+        }
+        guard let items = try log.openBlobs(sealed, for: stream, context: Self.itemContext) else { return nil }
+        for (position, item) in zip(positions, items) {
+            withUnsafeBytes(of: position.bigEndian) { assembled.append(contentsOf: $0) }
+            assembled.append(contentsOf: item)
+        }
         do {
-            return try AccountStateCodec.decode(plain)
+            return try AccountStateCodec.decode(assembled)
         } catch {
             throw ReelError.corruptProjection(stream: stream.rawValue, reason: "the stored state does not decode")
         }
@@ -110,27 +130,56 @@ struct ProjectionStore: Sendable {
     func readableStates(_ slot: Slot, _ txn: any EventStoreSnapshot, expected: [StreamID: [UInt8]] = [:]) throws
         -> (states: [StreamID: AccountState], matching: Set<StreamID>, damaged: [StreamID])
     {
-        /// A stored state's sealed bytes (copied out of the table: its bytes last only for the call).
+        /// A stored state's sealed parts (copied out of the table: its bytes last only for the call).
         struct Stored: Sendable {
             let stream: StreamID
-            let sealed: [UInt8]
-            let expected: [UInt8]?
+            let header: [UInt8]
+            var items: [(position: UInt64, sealed: [UInt8])] = []
+            /// An item record whose key does not parse.
+            var malformed = false
         }
         enum Outcome: Sendable { case state(AccountState), matching, shredded, damaged }
         var stored: [Stored] = []
+        var index: [[UInt8]: Int] = [:]  // item prefix → its entry in `stored`
         try txn.table(slot.states).forEach { key, value in
             let stream = try StreamID(try Self.string(key, in: slot.states))
-            stored.append(Stored(stream: stream, sealed: Array(value), expected: expected.isEmpty ? nil : expected[stream]))
+            index[AccountStateCodec.itemPrefix(stream)] = stored.count
+            stored.append(Stored(stream: stream, header: Array(value)))
+            return true
+        }
+        // Items come in key order: one stream's titles after another's.
+        var orphans = Set<[UInt8]>()
+        try txn.table(slot.items).forEach { key, value in
+            guard let zero = key.firstIndex(of: 0) else {
+                orphans.insert(Array(key))
+                return true
+            }
+            let prefix = Array(key[...zero])
+            guard let i = index[prefix] else {
+                orphans.insert(prefix)
+                return true
+            }
+            if let position = AccountStateCodec.position(inItemKey: key, prefix: prefix.count) {
+                stored[i].items.append((position, Array(value)))
+            } else {
+                stored[i].malformed = true
+            }
             return true
         }
         // Opening (AES-GCM) and decoding each state is independent work: on all cores.
         let log = self.log
         let outcomes = try Parallel.map(stored, state: ()) { _, s -> Outcome in
             do {
-                let opened = try s.sealed.withUnsafeBytes { try log.openBlob($0, for: s.stream, context: Self.stateContext) }
-                guard let plain = opened else { return .shredded }
-                if let expected = s.expected, expected == plain { return .matching }
-                return .state(try AccountStateCodec.decode(plain))
+                guard !s.malformed else { return .damaged }
+                let opened = try s.header.withUnsafeBytes { try log.openBlob($0, for: s.stream, context: Self.stateContext) }
+                guard var assembled = opened else { return .shredded }
+                guard let items = try log.openBlobs(s.items.map(\.sealed), for: s.stream, context: Self.itemContext) else { return .shredded }
+                for (item, plain) in zip(s.items, items) {
+                    withUnsafeBytes(of: item.position.bigEndian) { assembled.append(contentsOf: $0) }
+                    assembled.append(contentsOf: plain)
+                }
+                if let expected = expected[s.stream], expected == assembled { return .matching }
+                return .state(try AccountStateCodec.decode(assembled))
             } catch EventLogError.corruptBlob {
                 return .damaged
             } catch let error as EventLogError {
@@ -150,17 +199,27 @@ struct ProjectionStore: Sendable {
             case .damaged: damaged.append(s.stream)
             }
         }
+        // Titles of no stored state: the state they belong to is damaged (its header is gone).
+        for prefix in orphans.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let name = String(decoding: prefix.prefix { $0 != 0 }, as: UTF8.self)
+            guard let stream = try? StreamID(name) else {
+                throw ReelError.corruptProjection(stream: slot.items.name, reason: "a stored title's key names no stream")
+            }
+            damaged.append(stream)
+        }
         return (states, matching, damaged)
     }
 
     /// About how many bytes a slot's databases take (whole pages): what a rewrite of it needs.
     func bytes(of slot: Slot, _ txn: any EventStoreSnapshot) throws -> Int {
-        try txn.table(slot.states).storedBytes() + txn.table(slot.handles).storedBytes() + txn.table(slot.meta).storedBytes()
+        try txn.table(slot.states).storedBytes() + txn.table(slot.items).storedBytes() + txn.table(slot.handles).storedBytes()
+            + txn.table(slot.meta).storedBytes()
     }
 
     /// Empties a slot (before a rebuild fills it, and after it is swapped out).
     func clear(_ slot: Slot, _ txn: any EventStoreWrite) throws {
         try txn.table(slot.states).removeAll()
+        try txn.table(slot.items).removeAll()
         try txn.table(slot.handles).removeAll()
         try txn.table(slot.meta).removeAll()
     }
@@ -175,18 +234,48 @@ struct ProjectionStore: Sendable {
         return out
     }
 
-    /// A state ready to store: its encoding, or `nil` for a deleted account (whose state goes).
+    /// A state ready to store: its header and the titles to write and delete, or no header for a
+    /// deleted account (whose state and titles go).
     struct EncodedState: Sendable {
         let stream: StreamID
-        let bytes: [UInt8]?
+        let header: [UInt8]?
+        /// Titles to write: the position that added each, and its plaintext (`AccountStateCodec.item`).
+        let added: [(position: UInt64, plain: [UInt8])]
+        /// Positions whose titles to delete.
+        let removed: [UInt64]
+
+        /// The assembled form (`AccountStateCodec`) of a state encoded whole (from a set built
+        /// from nothing): what a rebuild compares with a stored state.
+        var assembled: [UInt8]? {
+            guard var bytes = header else { return nil }
+            for item in added {
+                withUnsafeBytes(of: item.position.bigEndian) { bytes.append(contentsOf: $0) }
+                bytes.append(contentsOf: item.plain)
+            }
+            return bytes
+        }
     }
 
     /// Encodes the states `set` changed (a replayed set touched every state it holds; a set loaded
-    /// on demand also holds states it only read), on all cores.
+    /// on demand also holds states it only read), on all cores: a set built from nothing whole,
+    /// one loaded on stored states as the titles that changed.
     func encoded(_ set: ProjectionSet) throws -> [EncodedState] {
         let touched = set.states.filter { set.touched.contains($0.key) }.map { (stream: $0.key, state: $0.value) }
+        let fresh = set.isFresh
+        let changes = set.savedChanges
         return try Parallel.map(touched, state: ()) { _, entry in
-            EncodedState(stream: entry.stream, bytes: entry.state.status == .open ? AccountStateCodec.encode(entry.state) : nil)
+            guard entry.state.status == .open else { return EncodedState(stream: entry.stream, header: nil, added: [], removed: []) }
+            let header = AccountStateCodec.header(of: entry.state)
+            if fresh {
+                return EncodedState(
+                    stream: entry.stream, header: header, added: entry.state.saved.items.map { ($0.position, AccountStateCodec.item($0)) },
+                    removed: [])
+            }
+            let change = changes[entry.stream] ?? SavedChanges()
+            return EncodedState(
+                stream: entry.stream, header: header,
+                added: change.added.values.sorted { $0.position < $1.position }.map { ($0.position, AccountStateCodec.item($0)) },
+                removed: change.removed.sorted())
         }
     }
 
@@ -195,19 +284,29 @@ struct ProjectionStore: Sendable {
         try save(set, encoded: try encoded(set), into: slot, txn)
     }
 
-    /// The same with the states encoded already (`encoded(set)`).
+    /// The same with the states encoded already (`encoded(set)`). A set built from nothing goes
+    /// into a slot without its states (a cleared one).
     func save(_ set: ProjectionSet, encoded: [EncodedState], into slot: Slot, _ txn: any EventStoreWrite) throws {
         // Sealing each state is independent work: on all cores, then stored in order.
         let log = self.log
-        let sealed = try Parallel.map(encoded, state: ()) { _, entry -> [UInt8]? in
-            try entry.bytes.map { try log.sealBlob($0, for: entry.stream, context: Self.stateContext) }
+        let sealed = try Parallel.map(encoded, state: ()) { _, entry -> (header: [UInt8], items: [[UInt8]])? in
+            guard let header = entry.header else { return nil }
+            return (
+                try log.sealBlob(header, for: entry.stream, context: Self.stateContext),
+                try log.sealBlobs(entry.added.map(\.plain), for: entry.stream, context: Self.itemContext)
+            )
         }
         let states = txn.table(slot.states)
-        for (entry, blob) in zip(encoded, sealed) {
-            if let blob {
-                try states.put(Array(entry.stream.rawValue.utf8), blob)
+        let items = txn.table(slot.items)
+        for (entry, blobs) in zip(encoded, sealed) {
+            let key = Array(entry.stream.rawValue.utf8)
+            if let blobs {
+                try states.put(key, blobs.header)
+                for position in entry.removed { try items.delete(AccountStateCodec.itemKey(entry.stream, position)) }
+                try items.put(contentsOf: zip(entry.added, blobs.items).map { (AccountStateCodec.itemKey(entry.stream, $0.0.position), $0.1) })
             } else {
-                try states.delete(Array(entry.stream.rawValue.utf8))
+                try states.delete(key)
+                try items.removeAll(prefix: AccountStateCodec.itemPrefix(entry.stream))
             }
         }
         let handles = txn.table(slot.handles)
@@ -260,11 +359,7 @@ struct ProjectionStore: Sendable {
 
     /// Removes every photo of `stream` (sealed under its key, which is about to be destroyed).
     func removePhotos(of stream: StreamID, _ txn: any EventStoreWrite) throws {
-        let prefix = Array(stream.rawValue.utf8) + [0]
-        let photos = txn.table(self.photos)
-        var keys: [[UInt8]] = []
-        try photos.forEach(prefix: prefix) { key, _ in keys.append(Array(key)) }
-        for key in keys { try photos.delete(key) }
+        try txn.table(photos).removeAll(prefix: Array(stream.rawValue.utf8) + [0])
     }
 
     /// Where a photo is kept: `stream ‖ 0x00 ‖` a name keyed by the stream's key (`blobName`),

@@ -106,7 +106,9 @@ import Testing
         let results = try await GroupCommitTests.inOneBatch(
             app.committer(ledger), writer: ledger.log, primer: { _ = try await app.change(.removePhoto, for: try AccountHandle("ben"), requestKey: nil) }, requests)
         let reports = try results.map { try $0.get() }
-        #expect(reports.map(\.replayed) == [false, true, true])
+        // The three queue in whatever order their tasks start: one of them appends, the other
+        // two are answered with its report.
+        #expect(reports.filter { !$0.replayed }.count == 1)
         #expect(reports.allSatisfy { $0.command.appended == reports[0].command.appended })
         #expect(try await app.history(of: ann).entries.count == 2)
         await app.close()

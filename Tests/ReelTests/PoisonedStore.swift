@@ -106,4 +106,10 @@ final class PoisonedStore: EventStore {
     func openBlob(_ sealed: UnsafeRawBufferPointer, for stream: StreamID, context: String) throws -> [UInt8]? {
         try inner.openBlob(sealed, for: stream, context: context)
     }
+    func sealBlobs(_ plaintexts: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]] {
+        try inner.sealBlobs(plaintexts, for: stream, context: context)
+    }
+    func openBlobs(_ sealed: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]]? {
+        try inner.openBlobs(sealed, for: stream, context: context)
+    }
 }

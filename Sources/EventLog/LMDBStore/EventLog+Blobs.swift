@@ -17,6 +17,16 @@ extension EventLog {
         try wrapped { BlobSealing.name(bytes, context: context, key: try sealingKey(for: stream)) }
     }
 
+    public func sealBlobs(_ plaintexts: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]] {
+        if plaintexts.isEmpty { return [] }
+        return try wrapped { try BlobSealing.seal(all: plaintexts, stream: stream, context: context, key: try sealingKey(for: stream)) }
+    }
+
+    public func openBlobs(_ sealed: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]]? {
+        guard let key = try wrapped({ try keyStore.key(for: stream) }) else { return nil }
+        return try BlobSealing.open(all: sealed, stream: stream, context: context, key: key)
+    }
+
     /// Opens a sealed blob; `nil` when the stream's key is destroyed. Throws `corruptBlob` when the
     /// bytes do not authenticate.
     public func openBlob(_ sealed: UnsafeRawBufferPointer, for stream: StreamID, context: String) throws -> [UInt8]? {

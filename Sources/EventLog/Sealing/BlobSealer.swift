@@ -34,5 +34,54 @@ enum BlobSealer {
         return Array(try AES.GCM.open(box, using: key, authenticating: associatedData(stream: stream, context: context)))
     }
 
+    /// Seals each plaintext as `seal` does, under one cipher context: for many small blobs (a
+    /// state's saved titles), where setting the key up for each would cost more than sealing.
+    static func seal(all plaintexts: [[UInt8]], stream: StreamID, context: String, key: SymmetricKey) throws(EventLogError) -> [[UInt8]] {
+        do {
+            return try sealing(plaintexts, stream: stream, context: context, key: key)
+        } catch {
+            throw EventLogError.storage(.init(code: .invalid, function: "AES.GCM.seal", message: "\(error)"))
+        }
+    }
+
+    private static func sealing(_ plaintexts: [[UInt8]], stream: StreamID, context: String, key: SymmetricKey) throws -> [[UInt8]] {
+        let cipher = try GCMContext(key: key, bulk: plaintexts.count >= GCMContext.bulkThreshold)
+        let aad = associatedData(stream: stream, context: context)
+        let n = EnvelopeView.nonceSize, t = EnvelopeView.tagSize
+        return try aad.withUnsafeBytes { aad in
+            try plaintexts.map { plaintext in
+                var out = [UInt8](repeating: 0, count: n + plaintext.count + t)
+                try out.withUnsafeMutableBytes { out in
+                    SecureRandom.withBytes(n) { UnsafeMutableRawBufferPointer(rebasing: out[..<n]).copyMemory(from: $0) }
+                    try plaintext.withUnsafeBytes { plain in
+                        try cipher.seal(
+                            plain, nonce: UnsafeRawBufferPointer(rebasing: out[..<n]), aad1: aad, aad2: UnsafeRawBufferPointer(start: nil, count: 0),
+                            into: UnsafeMutableRawBufferPointer(rebasing: out[n...]))
+                    }
+                }
+                return out
+            }
+        }
+    }
+
+    /// Opens each blob as `open` does, under one cipher context.
+    static func open(all sealed: [[UInt8]], stream: StreamID, context: String, key: SymmetricKey) throws -> [[UInt8]] {
+        let cipher = try GCMContext(key: key, bulk: sealed.count >= GCMContext.bulkThreshold)
+        let aad = associatedData(stream: stream, context: context)
+        let n = EnvelopeView.nonceSize, t = EnvelopeView.tagSize
+        return try aad.withUnsafeBytes { aad in
+            try sealed.map { blob in
+                try blob.withUnsafeBytes { blob in
+                    guard blob.count >= n + t,
+                        let plain = cipher.open(
+                            UnsafeRawBufferPointer(rebasing: blob[n...]), nonce: UnsafeRawBufferPointer(rebasing: blob[..<n]), aad1: aad,
+                            aad2: UnsafeRawBufferPointer(start: nil, count: 0))
+                    else { throw BlobError() }
+                    return plain
+                }
+            }
+        }
+    }
+
     struct BlobError: Error {}
 }

@@ -141,6 +141,15 @@ public protocol EventStore: AnyObject, Sendable {
     /// Opens a sealed blob; `nil` when the stream's key is destroyed; `corruptBlob` when the bytes
     /// do not authenticate.
     func openBlob(_ sealed: UnsafeRawBufferPointer, for stream: StreamID, context: String) throws -> [UInt8]?
+
+    /// Seals several plaintexts of one stream and purpose (`sealBlob` on each, the key found and
+    /// set up once).
+    func sealBlobs(_ plaintexts: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]]
+
+    /// Opens several blobs of one stream and purpose (`openBlob` on each, the key found and set
+    /// up once); `nil` when the stream's key is destroyed; `corruptBlob` when any does not
+    /// authenticate.
+    func openBlobs(_ sealed: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]]?
 }
 
 extension EventStore {

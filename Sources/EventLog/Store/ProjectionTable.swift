@@ -18,6 +18,13 @@ public protocol ProjectionTable {
     /// Removes `key`'s entry, if any. Throws in a read snapshot.
     func delete(_ key: [UInt8]) throws
 
+    /// Stores each value under its key, replacing what was there; the keys are distinct. Throws
+    /// in a read snapshot. (One statement for many rows where a store has statements.)
+    func put(contentsOf entries: [(key: [UInt8], value: [UInt8])]) throws
+
+    /// Removes every entry whose key starts with `prefix`. Throws in a read snapshot.
+    func removeAll(prefix: [UInt8]) throws
+
     /// Removes every entry. Throws in a read snapshot.
     func removeAll() throws
 
@@ -26,6 +33,16 @@ public protocol ProjectionTable {
 }
 
 extension ProjectionTable {
+    public func put(contentsOf entries: [(key: [UInt8], value: [UInt8])]) throws {
+        for entry in entries { try put(entry.key, entry.value) }
+    }
+
+    public func removeAll(prefix: [UInt8]) throws {
+        var keys: [[UInt8]] = []
+        try forEach(prefix: prefix) { key, _ in keys.append(Array(key)) }
+        for key in keys { try delete(key) }
+    }
+
     /// A copy of the value stored under `key`.
     public func get(_ key: [UInt8]) throws -> [UInt8]? {
         try withValue(key) { $0.map { Array($0) } }

@@ -23,6 +23,19 @@ public import Crypto
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Seals each of `plaintexts` as `seal` does, with the key set up once.
+    public static func seal(all plaintexts: [[UInt8]], stream: StreamID, context: String, key: SymmetricKey) throws -> [[UInt8]] {
+        try BlobSealer.seal(all: plaintexts, stream: stream, context: context, key: key)
+    }
+
+    /// Opens each of `sealed` as `open` does, with the key set up once.
+    public static func open(all sealed: [[UInt8]], stream: StreamID, context: String, key: SymmetricKey) throws -> [[UInt8]] {
+        guard let opened = try? BlobSealer.open(all: sealed, stream: stream, context: context, key: key) else {
+            throw EventLogError.corruptBlob(stream: stream, context: context)
+        }
+        return opened
+    }
+
     /// Opens a sealed blob; `corruptBlob` when it does not authenticate under `key` for this
     /// stream and context.
     public static func open(_ sealed: UnsafeRawBufferPointer, stream: StreamID, context: String, key: SymmetricKey) throws -> [UInt8] {
