@@ -25,6 +25,19 @@ public struct SavedList: Sendable, Equatable {
 
     /// The saved entry of `key`, if it is saved.
     public func item(_ key: MediaKey) -> SavedItem? { slotOf[key].flatMap { slots[$0] } }
+
+    /// Where `key` is in `items`, if it is saved: O(1) while nothing was removed, else O(n).
+    public func index(of key: MediaKey) -> Int? {
+        guard let slot = slotOf[key] else { return nil }
+        return slots.count == slotOf.count ? slot : slots[..<slot].reduce(0) { $1 == nil ? $0 : $0 + 1 }
+    }
+
+    /// `items[start...]`: O(its length) while nothing was removed, else O(n).
+    public func items(from start: Int) -> ArraySlice<SavedItem> {
+        if slots.count == slotOf.count { return ArraySlice(slots[min(start, slots.count)...].map { $0! }) }
+        let all = items
+        return all[min(start, all.count)...]
+    }
     public var count: Int { slotOf.count }
 
     public mutating func apply(_ recorded: RecordedDomainEvent) {

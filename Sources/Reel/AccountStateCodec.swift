@@ -1,26 +1,28 @@
 import EventLog
 import Ledger
 
-/// The stored form of an `AccountState`, in two parts so that a command writes what it changed and
-/// no more (an append to a list of thousands of titles writes one title, not the list):
+/// The stored form of an `AccountState`, in parts so that a command writes what it changed and
+/// little more (an append to a list of thousands of titles writes its page of titles, not the list):
 ///
 /// - the **header** (`header(of:)`), one record per account:
 ///   `format (1) ‖ status (1) ‖ version (8) ‖ lastPosition (8) ‖ openedAt? ‖ deletedAt? ‖ handle? ‖
 ///   name? ‖ language ‖ photo? ‖ item count (4)`;
-/// - one **item** record per saved title (`item(_:)`), keyed by the stream and the log position
-///   that added it (`itemKey`), so the keys are in the order the titles were added:
-///   `media type (1: 0 movie, 1 tv) ‖ id (8) ‖ addedAt (8)`.
+/// - the saved titles in **pages** of `pageSize` (`page(_:)`): page k holds titles
+///   `k·pageSize ..< (k+1)·pageSize` of the list in the order added, each as
+///   `position (8) ‖ media type (1: 0 movie, 1 tv) ‖ id (8) ‖ addedAt (8)`, keyed by the stream
+///   and k (`pageKey`). Every page but the last is full.
 ///
 /// Each part is sealed under the account's key on its own. Integers are big-endian; strings are a
 /// 4-byte length and UTF-8; an optional is a 0/1 byte and the value.
 ///
-/// The **assembled** form (`assembled(of:)`) is the header followed by `position (8) ‖ item` for
-/// every title in order: never stored, it is what a rebuild compares byte for byte and what
-/// `decode` reads.
+/// The **assembled** form (`assembled(of:)`) is the header followed by the pages in order: never
+/// stored, it is what a rebuild compares byte for byte and what `decode` reads.
 enum AccountStateCodec {
-    /// Format 1 held the items inside the state record (projections `reel-projections/2`).
+    /// Format 1 held the titles inside the state record (projections `reel-projections/2`).
     static let format: UInt8 = 2
-    static let itemSize = 17
+    /// Titles per page: a page (1,600 bytes, 1,628 sealed) fits in an LMDB node of a 4 KiB page.
+    static let pageSize = 64
+    static let entrySize = 25
 
     static func header(of state: AccountState) -> [UInt8] {
         var w = ByteWriter(capacity: 64)
@@ -45,42 +47,59 @@ enum AccountStateCodec {
         return w.bytes
     }
 
-    /// An item record's plaintext (its position is in its key).
-    static func item(_ item: SavedItem) -> [UInt8] {
-        var w = ByteWriter(capacity: itemSize)
-        w.integer(UInt8(item.key.mediaType == .movie ? 0 : 1))
-        w.integer(item.key.id)
-        w.integer(item.addedAt)
+    /// A page's plaintext: `position ‖ media type ‖ id ‖ addedAt` for each title.
+    static func page(_ items: ArraySlice<SavedItem>) -> [UInt8] {
+        var w = ByteWriter(capacity: items.count * entrySize)
+        for item in items {
+            w.integer(item.position)
+            w.integer(UInt8(item.key.mediaType == .movie ? 0 : 1))
+            w.integer(item.key.id)
+            w.integer(item.addedAt)
+        }
         return w.bytes
     }
 
-    /// The key of the item added at `position` in `stream`: `stream id ‖ 0x00 ‖ position (8)`.
-    static func itemKey(_ stream: StreamID, _ position: UInt64) -> [UInt8] {
-        var key = itemPrefix(stream)
-        withUnsafeBytes(of: position.bigEndian) { key.append(contentsOf: $0) }
+    /// How many pages a list of `count` titles takes.
+    static func pages(holding count: Int) -> Int { (count + pageSize - 1) / pageSize }
+
+    /// The key of page `index` of `stream`: `stream id ‖ 0x00 ‖ index (4)`.
+    static func pageKey(_ stream: StreamID, _ index: Int) -> [UInt8] {
+        var key = pagePrefix(stream)
+        withUnsafeBytes(of: UInt32(index).bigEndian) { key.append(contentsOf: $0) }
         return key
     }
 
-    /// What every item key of `stream` starts with (a stream id has no 0x00 byte).
-    static func itemPrefix(_ stream: StreamID) -> [UInt8] {
+    /// What every page key of `stream` starts with (a stream id has no 0x00 byte).
+    static func pagePrefix(_ stream: StreamID) -> [UInt8] {
         Array(stream.rawValue.utf8) + [0]
     }
 
-    /// The position an item key names, or `nil` for a key that is not an item key of `prefix`.
-    static func position(inItemKey key: UnsafeRawBufferPointer, prefix count: Int) -> UInt64? {
-        guard key.count == count + 8 else { return nil }
-        return key[count...].reduce(0) { $0 << 8 | UInt64($1) }
+    /// The page index a key names, or `nil` for a key that is not a page key after `prefix`.
+    static func pageIndex(inKey key: UnsafeRawBufferPointer, prefix count: Int) -> Int? {
+        guard key.count == count + 4 else { return nil }
+        return Int(key[count...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }
 
-    /// The header and every item in order, as one buffer (see the type's documentation).
-    static func assembled(of state: AccountState) -> [UInt8] {
-        var bytes = header(of: state)
-        bytes.reserveCapacity(bytes.count + state.saved.count * (8 + itemSize))
-        for item in state.saved.items {
-            withUnsafeBytes(of: item.position.bigEndian) { bytes.append(contentsOf: $0) }
-            bytes.append(contentsOf: self.item(item))
+    /// The assembled form from a header's and its pages' plaintexts (pages in key order), when
+    /// the pages are the ones the header's count of titles must have: indexes 0, 1, 2, … with
+    /// every page full but the last.
+    static func assembled(header: [UInt8], pages: [(index: Int, plain: [UInt8])]) throws -> [UInt8] {
+        guard header.count >= 4 else { throw Undecodable() }
+        let count = Int(header.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        guard pages.count == self.pages(holding: count) else { throw Undecodable() }
+        var bytes = header
+        bytes.reserveCapacity(header.count + count * entrySize)
+        for (k, page) in pages.enumerated() {
+            let titles = k == pages.count - 1 ? count - k * pageSize : pageSize
+            guard page.index == k, page.plain.count == titles * entrySize else { throw Undecodable() }
+            bytes.append(contentsOf: page.plain)
         }
         return bytes
+    }
+
+    /// The header and every page in order, as one buffer (see the type's documentation).
+    static func assembled(of state: AccountState) -> [UInt8] {
+        header(of: state) + page(state.saved.items[...])
     }
 
     private static func optional(_ value: Int64?, _ w: inout ByteWriter) {

@@ -8,9 +8,9 @@ struct ProjectionSet {
     /// Open accounts by handle. With `load`, only the handles changed here.
     private(set) var handles: [AccountHandle: StreamID?] = [:]
     private(set) var touched: Set<StreamID> = []
-    /// For a set that loads states from the store: how each touched state's saved list differs
-    /// from the stored one, so a save writes and deletes those titles only. A set built from
-    /// nothing (`isFresh`) tracks nothing: it is stored whole, into an empty slot.
+    /// For a set that loads states from the store: where each touched state's saved list begins
+    /// to differ from the stored one, so a save rewrites the pages from there only. A set built
+    /// from nothing (`isFresh`) tracks nothing: it is stored whole, into an empty slot.
     private(set) var savedChanges: [StreamID: SavedChanges] = [:]
     private(set) var position: UInt64
     /// Every open and delete applied here, in order: what `merging` needs to rebuild the handle
@@ -75,10 +75,11 @@ struct ProjectionSet {
 
     private mutating func apply(_ event: Replayed, to state: inout AccountState) {
         if let domain = event.event {
-            let removed: SavedItem? = if !isFresh, case .favoriteRemoved(let key) = domain { state.saved.item(key) } else { nil }
+            // Where a removed title was: read before the removal applies.
+            let removedAt: Int? = if !isFresh, case .favoriteRemoved(let key) = domain { state.saved.index(of: key) } else { nil }
             state.apply(
                 RecordedDomainEvent(event: domain, position: event.position, streamVersion: event.streamVersion, recordedAt: event.recordedAt))
-            if !isFresh { trackSaved(domain, removed: removed, event: event, state: state) }
+            if !isFresh { trackSaved(domain, removedAt: removedAt, event: event, state: state) }
             switch domain {
             case .accountOpened(let handle):
                 let change = HandleChange(position: event.position, handle: handle, stream: event.stream, opened: true)
@@ -97,17 +98,18 @@ struct ProjectionSet {
         }
     }
 
-    /// Notes the title `domain` added to or removed from a stored state's list (`removed`: the
-    /// entry a removal found, read before it applied).
-    private mutating func trackSaved(_ domain: DomainEvent, removed: SavedItem?, event: Replayed, state: AccountState) {
+    /// Notes where the title `domain` added to or removed from a stored state's list was
+    /// (`removedAt`: the removed title's place, read before the removal applied).
+    private mutating func trackSaved(_ domain: DomainEvent, removedAt: Int?, event: Replayed, state: AccountState) {
+        let count = state.saved.count
         switch domain {
         case .favoriteAdded(let key), .favoriteImported(let key, _, _):
-            // A title saved already stays where it was.
-            guard let item = state.saved.item(key), item.position == event.position else { return }
-            savedChanges[event.stream, default: SavedChanges()].added[item.position] = item
+            // A title saved already stays where it was; a new one goes last.
+            guard state.saved.item(key)?.position == event.position else { return }
+            savedChanges[event.stream, default: SavedChanges(from: count - 1, storedCount: count - 1)].changed(at: count - 1)
         case .favoriteRemoved:
-            guard let removed else { return }
-            savedChanges[event.stream, default: SavedChanges()].remove(removed.position)
+            guard let removedAt else { return }
+            savedChanges[event.stream, default: SavedChanges(from: removedAt, storedCount: count + 1)].changed(at: removedAt)
         case .accountDeleted:
             // The whole state goes (`ProjectionStore.save` removes every title of a deleted one).
             savedChanges[event.stream] = nil
@@ -165,16 +167,18 @@ extension ProjectionSet {
     }
 }
 
-/// How a stored state's saved list changed in a `ProjectionSet`: the titles to write, by the
-/// position that added them, and the positions whose titles to delete.
+/// How a stored state's saved list changed in a `ProjectionSet`: the titles before `from` are
+/// as stored; the stored list had `storedCount`.
 struct SavedChanges: Sendable {
-    var added: [UInt64: SavedItem] = [:]
-    var removed: Set<UInt64> = []
+    private(set) var from: Int
+    let storedCount: Int
 
-    /// A title removed: one added in this set is simply not written.
-    mutating func remove(_ position: UInt64) {
-        if added.removeValue(forKey: position) == nil { removed.insert(position) }
+    init(from: Int, storedCount: Int) {
+        self.from = from
+        self.storedCount = storedCount
     }
+
+    mutating func changed(at index: Int) { from = min(from, index) }
 }
 
 /// A stored event reduced to what the projections need, its payload decoded.

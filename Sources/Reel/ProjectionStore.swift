@@ -5,7 +5,7 @@ import Ledger
 /// as the events (see `Schemas/ledger-layout.md`, "Projections").
 ///
 /// Two slots, `a` and `b`, each with its open accounts' states (stream id → the state's header, and
-/// stream id ‖ position → each saved title, all sealed under the account's key: see
+/// stream id ‖ page → a page of its saved titles, all sealed under the account's key: see
 /// `AccountStateCodec`), its handle directory (handle digest → stream id of the open account) and
 /// its checkpoint (the last log position applied). `projections/live` names the slot in use; a
 /// rebuild fills the other one and flips the name in one transaction. Deleted accounts have no
@@ -15,23 +15,23 @@ struct ProjectionStore: Sendable {
         let name: String
         /// Stream id → sealed state header.
         let states: ProjectionTableName
-        /// `AccountStateCodec.itemKey` → sealed saved title.
-        let items: ProjectionTableName
+        /// `AccountStateCodec.pageKey` → a sealed page of saved titles.
+        let titles: ProjectionTableName
         /// Handle digest → stream id.
         let handles: ProjectionTableName
         /// `checkpoint` → the last position applied (big-endian).
         let meta: ProjectionTableName
     }
 
-    /// `projections/format`: handles in the directory are digests since version 2; each saved
-    /// title is a record of its own since version 3.
+    /// `projections/format`: handles in the directory are digests since version 2; saved titles
+    /// are pages apart from the state since version 3.
     static let format = "reel-projections/3"
     /// The tables kept beside the log that its events cannot make again: photos (events name them
     /// only) and what stays of deleted accounts (their handles are digests of what was sealed). A
     /// copy of the ledger carries them; the other projections are made again from the events.
     static let keptBesideTheLog = ["photos", "deleted-accounts"]
     static let stateContext = "account-state"
-    static let itemContext = "saved-item"
+    static let titlesContext = "saved-titles"
     static let photoContext = "photo"
 
     let log: any EventStore
@@ -50,7 +50,7 @@ struct ProjectionStore: Sendable {
             Slot(
                 name: name,
                 states: try log.projectionTable(named: "projection-\(name)-states"),
-                items: try log.projectionTable(named: "projection-\(name)-items"),
+                titles: try log.projectionTable(named: "projection-\(name)-titles"),
                 handles: try log.projectionTable(named: "projection-\(name)-handles"),
                 meta: try log.projectionTable(named: "projection-\(name)-meta"))
         }
@@ -94,22 +94,18 @@ struct ProjectionStore: Sendable {
         }
         guard let opened else { return nil }
         guard var assembled = opened else { return nil }  // shredded: the state is gone with the key
-        let prefix = AccountStateCodec.itemPrefix(stream)
-        var positions: [UInt64] = [], sealed: [[UInt8]] = []
-        try txn.table(slot.items).forEach(prefix: prefix) { key, value in
-            guard let position = AccountStateCodec.position(inItemKey: key, prefix: prefix.count) else {
-                throw ReelError.corruptProjection(stream: stream.rawValue, reason: "a stored title's key is malformed")
+        let prefix = AccountStateCodec.pagePrefix(stream)
+        var indexes: [Int] = [], sealed: [[UInt8]] = []
+        try txn.table(slot.titles).forEach(prefix: prefix) { key, value in
+            guard let index = AccountStateCodec.pageIndex(inKey: key, prefix: prefix.count) else {
+                throw ReelError.corruptProjection(stream: stream.rawValue, reason: "a stored page of titles has a malformed key")
             }
-            positions.append(position)
+            indexes.append(index)
             sealed.append(Array(value))
         }
-        guard let items = try log.openBlobs(sealed, for: stream, context: Self.itemContext) else { return nil }
-        for (position, item) in zip(positions, items) {
-            withUnsafeBytes(of: position.bigEndian) { assembled.append(contentsOf: $0) }
-            assembled.append(contentsOf: item)
-        }
+        guard let pages = try log.openBlobs(sealed, for: stream, context: Self.titlesContext) else { return nil }
         do {
-            return try AccountStateCodec.decode(assembled)
+            return try AccountStateCodec.decode(try AccountStateCodec.assembled(header: assembled, pages: zip(indexes, pages).map { ($0, $1) }))
         } catch {
             throw ReelError.corruptProjection(stream: stream.rawValue, reason: "the stored state does not decode")
         }
@@ -134,8 +130,8 @@ struct ProjectionStore: Sendable {
         struct Stored: Sendable {
             let stream: StreamID
             let header: [UInt8]
-            var items: [(position: UInt64, sealed: [UInt8])] = []
-            /// An item record whose key does not parse.
+            var pages: [(index: Int, sealed: [UInt8])] = []
+            /// A page whose key does not parse.
             var malformed = false
         }
         enum Outcome: Sendable { case state(AccountState), matching, shredded, damaged }
@@ -143,13 +139,13 @@ struct ProjectionStore: Sendable {
         var index: [[UInt8]: Int] = [:]  // item prefix → its entry in `stored`
         try txn.table(slot.states).forEach { key, value in
             let stream = try StreamID(try Self.string(key, in: slot.states))
-            index[AccountStateCodec.itemPrefix(stream)] = stored.count
+            index[AccountStateCodec.pagePrefix(stream)] = stored.count
             stored.append(Stored(stream: stream, header: Array(value)))
             return true
         }
-        // Items come in key order: one stream's titles after another's.
+        // Pages come in key order: one stream's after another's.
         var orphans = Set<[UInt8]>()
-        try txn.table(slot.items).forEach { key, value in
+        try txn.table(slot.titles).forEach { key, value in
             guard let zero = key.firstIndex(of: 0) else {
                 orphans.insert(Array(key))
                 return true
@@ -159,8 +155,8 @@ struct ProjectionStore: Sendable {
                 orphans.insert(prefix)
                 return true
             }
-            if let position = AccountStateCodec.position(inItemKey: key, prefix: prefix.count) {
-                stored[i].items.append((position, Array(value)))
+            if let page = AccountStateCodec.pageIndex(inKey: key, prefix: prefix.count) {
+                stored[i].pages.append((page, Array(value)))
             } else {
                 stored[i].malformed = true
             }
@@ -172,12 +168,9 @@ struct ProjectionStore: Sendable {
             do {
                 guard !s.malformed else { return .damaged }
                 let opened = try s.header.withUnsafeBytes { try log.openBlob($0, for: s.stream, context: Self.stateContext) }
-                guard var assembled = opened else { return .shredded }
-                guard let items = try log.openBlobs(s.items.map(\.sealed), for: s.stream, context: Self.itemContext) else { return .shredded }
-                for (item, plain) in zip(s.items, items) {
-                    withUnsafeBytes(of: item.position.bigEndian) { assembled.append(contentsOf: $0) }
-                    assembled.append(contentsOf: plain)
-                }
+                guard let header = opened else { return .shredded }
+                guard let pages = try log.openBlobs(s.pages.map(\.sealed), for: s.stream, context: Self.titlesContext) else { return .shredded }
+                let assembled = try AccountStateCodec.assembled(header: header, pages: zip(s.pages, pages).map { ($0.index, $1) })
                 if let expected = expected[s.stream], expected == assembled { return .matching }
                 return .state(try AccountStateCodec.decode(assembled))
             } catch EventLogError.corruptBlob {
@@ -199,11 +192,11 @@ struct ProjectionStore: Sendable {
             case .damaged: damaged.append(s.stream)
             }
         }
-        // Titles of no stored state: the state they belong to is damaged (its header is gone).
+        // Pages of no stored state: the state they belong to is damaged (its header is gone).
         for prefix in orphans.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             let name = String(decoding: prefix.prefix { $0 != 0 }, as: UTF8.self)
             guard let stream = try? StreamID(name) else {
-                throw ReelError.corruptProjection(stream: slot.items.name, reason: "a stored title's key names no stream")
+                throw ReelError.corruptProjection(stream: slot.titles.name, reason: "a stored page of titles has a key that names no stream")
             }
             damaged.append(stream)
         }
@@ -212,14 +205,14 @@ struct ProjectionStore: Sendable {
 
     /// About how many bytes a slot's databases take (whole pages): what a rewrite of it needs.
     func bytes(of slot: Slot, _ txn: any EventStoreSnapshot) throws -> Int {
-        try txn.table(slot.states).storedBytes() + txn.table(slot.items).storedBytes() + txn.table(slot.handles).storedBytes()
+        try txn.table(slot.states).storedBytes() + txn.table(slot.titles).storedBytes() + txn.table(slot.handles).storedBytes()
             + txn.table(slot.meta).storedBytes()
     }
 
     /// Empties a slot (before a rebuild fills it, and after it is swapped out).
     func clear(_ slot: Slot, _ txn: any EventStoreWrite) throws {
         try txn.table(slot.states).removeAll()
-        try txn.table(slot.items).removeAll()
+        try txn.table(slot.titles).removeAll()
         try txn.table(slot.handles).removeAll()
         try txn.table(slot.meta).removeAll()
     }
@@ -234,48 +227,53 @@ struct ProjectionStore: Sendable {
         return out
     }
 
-    /// A state ready to store: its header and the titles to write and delete, or no header for a
-    /// deleted account (whose state and titles go).
+    /// A state ready to store: its header and the pages of titles to write and delete, or no
+    /// header for a deleted account (whose state and pages go).
     struct EncodedState: Sendable {
         let stream: StreamID
         let header: [UInt8]?
-        /// Titles to write: the position that added each, and its plaintext (`AccountStateCodec.item`).
-        let added: [(position: UInt64, plain: [UInt8])]
-        /// Positions whose titles to delete.
-        let removed: [UInt64]
+        /// Pages to write, by index, as plaintext (`AccountStateCodec.page`).
+        let pages: [(index: Int, plain: [UInt8])]
+        /// Pages to delete (the list is shorter than the one stored).
+        let unused: Range<Int>
 
         /// The assembled form (`AccountStateCodec`) of a state encoded whole (from a set built
         /// from nothing): what a rebuild compares with a stored state.
         var assembled: [UInt8]? {
             guard var bytes = header else { return nil }
-            for item in added {
-                withUnsafeBytes(of: item.position.bigEndian) { bytes.append(contentsOf: $0) }
-                bytes.append(contentsOf: item.plain)
-            }
+            for page in pages { bytes.append(contentsOf: page.plain) }
             return bytes
         }
     }
 
     /// Encodes the states `set` changed (a replayed set touched every state it holds; a set loaded
     /// on demand also holds states it only read), on all cores: a set built from nothing whole,
-    /// one loaded on stored states as the titles that changed.
+    /// one loaded on stored states as the pages from its first change on.
     func encoded(_ set: ProjectionSet) throws -> [EncodedState] {
         let touched = set.states.filter { set.touched.contains($0.key) }.map { (stream: $0.key, state: $0.value) }
         let fresh = set.isFresh
         let changes = set.savedChanges
         return try Parallel.map(touched, state: ()) { _, entry in
-            guard entry.state.status == .open else { return EncodedState(stream: entry.stream, header: nil, added: [], removed: []) }
-            let header = AccountStateCodec.header(of: entry.state)
+            let saved = entry.state.saved
+            guard entry.state.status == .open else { return EncodedState(stream: entry.stream, header: nil, pages: [], unused: 0..<0) }
+            let size = AccountStateCodec.pageSize
+            // The first page to write, and how many pages were stored.
+            let (first, stored): (Int, Int)
             if fresh {
-                return EncodedState(
-                    stream: entry.stream, header: header, added: entry.state.saved.items.map { ($0.position, AccountStateCodec.item($0)) },
-                    removed: [])
+                (first, stored) = (0, 0)
+            } else if let change = changes[entry.stream] {
+                (first, stored) = (change.from / size, AccountStateCodec.pages(holding: change.storedCount))
+            } else {
+                (first, stored) = (AccountStateCodec.pages(holding: saved.count), AccountStateCodec.pages(holding: saved.count))
             }
-            let change = changes[entry.stream] ?? SavedChanges()
+            let count = AccountStateCodec.pages(holding: saved.count)
+            let titles = saved.items(from: first * size)
+            let pages = stride(from: 0, to: titles.count, by: size).map { offset in
+                let start = titles.startIndex + offset
+                return (first + offset / size, AccountStateCodec.page(titles[start..<min(start + size, titles.endIndex)]))
+            }
             return EncodedState(
-                stream: entry.stream, header: header,
-                added: change.added.values.sorted { $0.position < $1.position }.map { ($0.position, AccountStateCodec.item($0)) },
-                removed: change.removed.sorted())
+                stream: entry.stream, header: AccountStateCodec.header(of: entry.state), pages: pages, unused: count..<max(count, stored))
         }
     }
 
@@ -289,24 +287,24 @@ struct ProjectionStore: Sendable {
     func save(_ set: ProjectionSet, encoded: [EncodedState], into slot: Slot, _ txn: any EventStoreWrite) throws {
         // Sealing each state is independent work: on all cores, then stored in order.
         let log = self.log
-        let sealed = try Parallel.map(encoded, state: ()) { _, entry -> (header: [UInt8], items: [[UInt8]])? in
+        let sealed = try Parallel.map(encoded, state: ()) { _, entry -> (header: [UInt8], pages: [[UInt8]])? in
             guard let header = entry.header else { return nil }
             return (
                 try log.sealBlob(header, for: entry.stream, context: Self.stateContext),
-                try log.sealBlobs(entry.added.map(\.plain), for: entry.stream, context: Self.itemContext)
+                try log.sealBlobs(entry.pages.map(\.plain), for: entry.stream, context: Self.titlesContext)
             )
         }
         let states = txn.table(slot.states)
-        let items = txn.table(slot.items)
+        let titles = txn.table(slot.titles)
         for (entry, blobs) in zip(encoded, sealed) {
             let key = Array(entry.stream.rawValue.utf8)
             if let blobs {
                 try states.put(key, blobs.header)
-                for position in entry.removed { try items.delete(AccountStateCodec.itemKey(entry.stream, position)) }
-                try items.put(contentsOf: zip(entry.added, blobs.items).map { (AccountStateCodec.itemKey(entry.stream, $0.0.position), $0.1) })
+                try titles.put(contentsOf: zip(entry.pages, blobs.pages).map { (AccountStateCodec.pageKey(entry.stream, $0.0.index), $0.1) })
+                for index in entry.unused { try titles.delete(AccountStateCodec.pageKey(entry.stream, index)) }
             } else {
                 try states.delete(key)
-                try items.removeAll(prefix: AccountStateCodec.itemPrefix(entry.stream))
+                try titles.removeAll(prefix: AccountStateCodec.pagePrefix(entry.stream))
             }
         }
         let handles = txn.table(slot.handles)

@@ -88,4 +88,28 @@ import Testing
         #expect(rebuilt.drift.isEmpty)
         #expect(try service.rebuildProjections(checkOnly: true).drift.isEmpty)
     }
+
+    /// Lists of hundreds of titles (several pages each, see `AccountStateCodec`), added and
+    /// removed anywhere in them: the stored states stay what a replay makes.
+    @Test(arguments: [5, 6] as [UInt64])
+    func longListsChangedAnywhereStayEqualToAReplay(seed: UInt64) throws {
+        let service = try AccountService.open(at: temporaryDirectory("long-lists-\(seed)"))
+        var random = SplitMix64(seed: seed)
+        for _ in 0..<300 {
+            let handle = Self.handles[random.int(0..<2)]
+            let keys = try (0..<(1 + random.int(0..<12))).map { _ in try MediaKey(random.int(0..<2) == 0 ? .movie : .tv, Int64(1 + random.int(0..<200))) }
+            _ = try service.execute(random.int(0..<3) == 0 ? .removeFavorites(keys) : .addFavorites(keys), for: handle)
+            if random.int(0..<25) == 0 { service.recent.forgetAll() }  // the next command reads the stored state
+        }
+        #expect(try service.rebuildProjections(checkOnly: true).drift.isEmpty)
+        let all = try service.log.read(from: 1, maxCount: Int.max)
+        for handle in Self.handles.prefix(2) {
+            let stream = try #require(try service.view(of: handle).stream)
+            var replay = AccountState()
+            for event in all where event.streamID == stream { try Projector().apply(event, to: &replay) }
+            #expect(replay.saved.count > AccountStateCodec.pageSize)
+            service.recent.forgetAll()
+            #expect(try service.view(of: handle).state == replay)
+        }
+    }
 }

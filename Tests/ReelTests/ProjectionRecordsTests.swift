@@ -5,23 +5,23 @@ import Testing
 
 @testable import Reel
 
-/// The stored projections (`reel-projections/3`): an account's state is a header and one record
-/// per saved title, so a command writes the titles it changed, not the whole list.
+/// The stored projections (`reel-projections/3`): an account's state is a header and pages of its
+/// saved titles, so a command writes the pages it changed, not the whole list.
 @Suite struct ProjectionRecordsTests {
-    /// Every record of the live slot's states and titles: key → sealed value.
-    private func records(_ service: AccountService) throws -> (states: [[UInt8]: [UInt8]], items: [[UInt8]: [UInt8]]) {
+    /// Every record of the live slot's states and pages of titles: key → sealed value.
+    private func records(_ service: AccountService) throws -> (states: [[UInt8]: [UInt8]], pages: [[UInt8]: [UInt8]]) {
         try service.log.read { txn in
             let slot = try service.store.liveSlot(txn)
-            var states: [[UInt8]: [UInt8]] = [:], items: [[UInt8]: [UInt8]] = [:]
+            var states: [[UInt8]: [UInt8]] = [:], pages: [[UInt8]: [UInt8]] = [:]
             try txn.table(slot.states).forEach { key, value in
                 states[Array(key)] = Array(value)
                 return true
             }
-            try txn.table(slot.items).forEach { key, value in
-                items[Array(key)] = Array(value)
+            try txn.table(slot.titles).forEach { key, value in
+                pages[Array(key)] = Array(value)
                 return true
             }
-            return (states, items)
+            return (states, pages)
         }
     }
 
@@ -29,46 +29,73 @@ import Testing
         try range.map { try MediaKey($0 % 2 == 0 ? .movie : .tv, $0) }
     }
 
-    @Test func anAddWritesItsTitleAndTheHeaderAndLeavesEveryOtherTitleAsItWas() throws {
+    @Test func anAddWritesTheLastPageAndTheHeaderAndLeavesEveryOtherPageAsItWas() throws {
         let service = try AccountService.open(at: temporaryDirectory())
         let ann = try AccountHandle("ann")
-        _ = try service.execute(.addFavorites(try titles(1...500)), for: ann)
+        // 8 pages of 64, the last with 52 titles.
+        let report = try service.execute(.addFavorites(try titles(1...500)), for: ann)
+        let stream = try #require(report.stream)
         let before = try records(service)
-        #expect(before.items.count == 500)
+        #expect(before.pages.count == 8)
+        #expect(Set(before.pages.keys) == Set((0..<8).map { AccountStateCodec.pageKey(stream, $0) }))
         #expect(before.states.count == 1)
 
-        let added = try service.execute(.addFavorites([try MediaKey(.movie, 9_001)]), for: ann)
+        _ = try service.execute(.addFavorites([try MediaKey(.movie, 9_001)]), for: ann)
         let after = try records(service)
-        #expect(after.items.count == 501)
-        let new = Set(after.items.keys).subtracting(before.items.keys)
-        #expect(new == [AccountStateCodec.itemKey(try #require(added.stream), try #require(added.appended.first).position)])
-        // The other 500 records are the very bytes they were (not sealed again).
-        for (key, value) in before.items { #expect(after.items[key] == value) }
+        #expect(after.pages.count == 8)
+        // Pages 0–6 are the very bytes they were (not sealed again); the last one is new.
+        for index in 0..<7 {
+            let key = AccountStateCodec.pageKey(stream, index)
+            #expect(after.pages[key] == before.pages[key])
+        }
+        #expect(after.pages[AccountStateCodec.pageKey(stream, 7)] != before.pages[AccountStateCodec.pageKey(stream, 7)])
         // The header does not grow with the list: 500 titles or 501, the same size.
         #expect(after.states.values.first?.count == before.states.values.first?.count)
         #expect(try service.view(of: ann).state.saved.count == 501)
+
+        // The 513th title starts a ninth page; the eight before it stay.
+        _ = try service.execute(.addFavorites(try titles(9_002...9_013)), for: ann)
+        let ninth = try records(service)
+        #expect(ninth.pages.count == 9)
+        for index in 0..<8 {
+            let key = AccountStateCodec.pageKey(stream, index)
+            #expect(ninth.pages[key] == after.pages[key] || index == 7)
+        }
+        #expect(try service.view(of: ann).state.saved.items.map(\.key) == (try titles(1...500) + [MediaKey(.movie, 9_001)] + titles(9_002...9_013)))
     }
 
-    @Test func aRemovalDeletesItsTitleAndADeletionEveryTitleOfTheAccount() throws {
+    @Test func aRemovalRewritesThePagesFromItsTitleOnAndADeletionRemovesEveryPage() throws {
         let service = try AccountService.open(at: temporaryDirectory())
         let ann = try AccountHandle("ann"), ben = try AccountHandle("ben")
-        _ = try service.execute(.addFavorites(try titles(1...40)), for: ann)
+        let report = try service.execute(.addFavorites(try titles(1...200)), for: ann)
+        let stream = try #require(report.stream)
         _ = try service.execute(.addFavorites(try titles(1...3)), for: ben)
-        let removed = try titles(10...19)
+        let before = try records(service)
+        #expect(before.pages.count == 4 + 1)
+        // Titles 150–200 go: 149 are left, in three pages; the first two are as they were.
+        let removed = try titles(150...200)
         _ = try service.execute(.removeFavorites(removed), for: ann)
-        #expect(try records(service).items.count == 33)
+        let after = try records(service)
+        #expect(after.pages.count == 3 + 1)
+        for index in 0..<2 {
+            let key = AccountStateCodec.pageKey(stream, index)
+            #expect(after.pages[key] == before.pages[key])
+        }
+        #expect(after.pages[AccountStateCodec.pageKey(stream, 3)] == nil)
+        // One from the first page: every page after it moves up a title.
+        _ = try service.execute(.removeFavorites([try MediaKey(.tv, 5)]), for: ann)
         let view = try service.view(of: ann)
-        #expect(view.state.saved.items.map(\.key) == (try titles(1...9) + titles(20...40)))
+        #expect(view.state.saved.items.map(\.key) == (try titles(1...4) + titles(6...149)))
 
-        // Added again: a new record at the new position, after the others.
+        // Added again: last, after the others.
         _ = try service.execute(.addFavorites([removed[0]]), for: ann)
         #expect(try service.view(of: ann).state.saved.items.last?.key == removed[0])
+        #expect(try service.rebuildProjections(checkOnly: true).drift.isEmpty)
 
         _ = try service.execute(.deleteAccount, for: ann)
         let left = try records(service)
-        #expect(left.items.count == 3)
         let benStream = try #require(try service.view(of: ben).stream)
-        #expect(left.items.keys.allSatisfy { $0.starts(with: AccountStateCodec.itemPrefix(benStream)) })
+        #expect(left.pages.keys.sorted { $0.lexicographicallyPrecedes($1) } == [AccountStateCodec.pageKey(benStream, 0)])
         #expect(try service.rebuildProjections(checkOnly: true).drift.isEmpty)
     }
 
@@ -94,17 +121,17 @@ import Testing
         #expect(stored == replay)
     }
 
-    @Test func aDamagedTitleRecordOrOneWithoutItsAccountIsReportedByTheRebuildCheck() throws {
+    @Test func aDamagedOrMissingPageOrOneWithoutItsAccountIsReportedByTheRebuildCheck() throws {
         let service = try AccountService.open(at: temporaryDirectory())
         let ann = try AccountHandle("ann")
-        let report = try service.execute(.addFavorites(try titles(1...5)), for: ann)
+        let report = try service.execute(.addFavorites(try titles(1...100)), for: ann)
         let stream = try #require(report.stream)
-        let key = AccountStateCodec.itemKey(stream, try #require(report.appended.last).position)
+        let key = AccountStateCodec.pageKey(stream, 1)
         try service.log.write(shredding: { _ in }) { w in
-            let items = w.table(try service.store.liveSlot(w).items)
-            var sealed = try #require(try items.get(key))
+            let pages = w.table(try service.store.liveSlot(w).titles)
+            var sealed = try #require(try pages.get(key))
             sealed[sealed.count - 1] ^= 1
-            try items.put(key, sealed)
+            try pages.put(key, sealed)
         }
         service.recent.forgetAll()
         let damaged = try service.rebuildProjections(checkOnly: true)
@@ -113,11 +140,19 @@ import Testing
         // The rebuild puts it right.
         _ = try service.rebuildProjections(checkOnly: false)
         #expect(try service.rebuildProjections(checkOnly: true).drift.isEmpty)
+        #expect(try service.view(of: ann).state.saved.count == 100)
 
-        // A title of a stream with no stored state: that stream is reported.
+        // A page gone: the list no longer fits its header, and reading it is an error.
+        try service.log.write(shredding: { _ in }) { w in try w.table(try service.store.liveSlot(w).titles).delete(key) }
+        service.recent.forgetAll()
+        #expect(try service.rebuildProjections(checkOnly: true).drift.map(\.kind) == [.differs])
+        #expect(throws: ReelError.self) { try service.view(of: ann) }
+        _ = try service.rebuildProjections(checkOnly: false)
+
+        // A page of a stream with no stored state: that stream is reported.
         let stray = try StreamID("account-stray")
         try service.log.write(shredding: { _ in }) { w in
-            try w.table(try service.store.liveSlot(w).items).put(AccountStateCodec.itemKey(stray, 3), [1, 2, 3])
+            try w.table(try service.store.liveSlot(w).titles).put(AccountStateCodec.pageKey(stray, 0), [1, 2, 3])
         }
         let orphan = try service.rebuildProjections(checkOnly: true)
         #expect(orphan.drift.map(\.subject) == [stray.rawValue])
@@ -130,10 +165,10 @@ import Testing
             let service = try AccountService.open(at: directory)
             _ = try service.execute(.addFavorites(try titles(1...30)), for: ann)
             _ = try service.execute(.rename(try ProfileName("Ann")), for: ann)
-            // A ledger of `reel-projections/2` has no title records (its states held the lists).
+            // A ledger of `reel-projections/2` has no pages of titles (its states held the lists).
             try service.log.write(shredding: { _ in }) { w in
                 let slot = try service.store.liveSlot(w)
-                try w.table(slot.items).removeAll()
+                try w.table(slot.titles).removeAll()
                 try w.table(service.store.control).put(Array("format".utf8), Array("reel-projections/2".utf8))
             }
         }
@@ -141,7 +176,7 @@ import Testing
         let view = try reopened.view(of: ann)
         #expect(view.state.saved.items.map(\.key) == (try titles(1...30)))
         #expect(view.state.settings.name?.value == "Ann")
-        #expect(try records(reopened).items.count == 30)
+        #expect(try records(reopened).pages.count == 1)
         let format = try reopened.log.read { txn in try txn.table(reopened.store.control).get(Array("format".utf8)) }
         #expect(format == Array(ProjectionStore.format.utf8))
     }
