@@ -2,31 +2,34 @@ import EventLog
 import Ledger
 
 /// The stored form of an `AccountState`, in parts so that a command writes what it changed and
-/// little more (an append to a list of thousands of titles writes its page of titles, not the list):
+/// little more (an append to a list of thousands of titles writes the state record, not the list):
 ///
-/// - the **header** (`header(of:)`), one record per account:
-///   `format (1) ‖ status (1) ‖ version (8) ‖ lastPosition (8) ‖ openedAt? ‖ deletedAt? ‖ handle? ‖
-///   name? ‖ language ‖ photo? ‖ item count (4)`;
-/// - the saved titles in **pages** of `pageSize` (`page(_:)`): page k holds titles
-///   `k·pageSize ..< (k+1)·pageSize` of the list in the order added, each as
-///   `position (8) ‖ media type (1: 0 movie, 1 tv) ‖ id (8) ‖ addedAt (8)`, keyed by the stream
-///   and k (`pageKey`). Every page but the last is full.
+/// - the saved titles, in the order added, each as
+///   `position (8) ‖ media type (1: 0 movie, 1 tv) ‖ id (8) ‖ addedAt (8)` (`entrySize`), go in
+///   **pages** of `pageSize` (`page(_:)`): page k holds titles `k·pageSize ..< (k+1)·pageSize`,
+///   keyed by the stream and k (`pageKey`). Only full pages are pages;
+/// - the **record**, one per account, holds everything else and the titles after the last full
+///   page (the tail): `format (1) ‖ item count (4) ‖ status (1) ‖ version (8) ‖
+///   lastPosition (8) ‖ openedAt? ‖ deletedAt? ‖ handle? ‖ name? ‖ language ‖ photo? ‖ tail`.
 ///
-/// Each part is sealed under the account's key on its own. Integers are big-endian; strings are a
-/// 4-byte length and UTF-8; an optional is a 0/1 byte and the value.
+/// An account of fewer than `pageSize` titles is one record, as it was before pages. Each part is
+/// sealed under the account's key on its own. Integers are big-endian; strings are a 4-byte length
+/// and UTF-8; an optional is a 0/1 byte and the value.
 ///
-/// The **assembled** form (`assembled(of:)`) is the header followed by the pages in order: never
-/// stored, it is what a rebuild compares byte for byte and what `decode` reads.
+/// The **assembled** form (`assembled(of:)`) is the record without its tail, then every title in
+/// order: never stored, it is what a rebuild compares byte for byte and what `decode` reads.
 enum AccountStateCodec {
-    /// Format 1 held the titles inside the state record (projections `reel-projections/2`).
+    /// Format 1 held every title in the state record (projections `reel-projections/2`).
     static let format: UInt8 = 2
     /// Titles per page: a page (1,600 bytes, 1,628 sealed) fits in an LMDB node of a 4 KiB page.
     static let pageSize = 64
     static let entrySize = 25
 
+    /// The record without its tail: what the assembled form begins with.
     static func header(of state: AccountState) -> [UInt8] {
         var w = ByteWriter(capacity: 64)
         w.integer(format)
+        w.integer(UInt32(state.saved.count))
         w.integer(UInt8(state.status == .open ? 0 : 1))
         w.integer(state.version)
         w.integer(state.lastPosition)
@@ -43,9 +46,11 @@ enum AccountStateCodec {
             w.integer(Int64(photo.width))
             w.integer(Int64(photo.height))
         }
-        w.integer(UInt32(state.saved.count))
         return w.bytes
     }
+
+    /// How many full pages a list of `count` titles has.
+    static func fullPages(_ count: Int) -> Int { count / pageSize }
 
     /// A page's plaintext: `position ‖ media type ‖ id ‖ addedAt` for each title.
     static func page(_ items: ArraySlice<SavedItem>) -> [UInt8] {
@@ -58,9 +63,6 @@ enum AccountStateCodec {
         }
         return w.bytes
     }
-
-    /// How many pages a list of `count` titles takes.
-    static func pages(holding count: Int) -> Int { (count + pageSize - 1) / pageSize }
 
     /// The key of page `index` of `stream`: `stream id ‖ 0x00 ‖ index (4)`.
     static func pageKey(_ stream: StreamID, _ index: Int) -> [UInt8] {
@@ -80,24 +82,25 @@ enum AccountStateCodec {
         return Int(key[count...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }
 
-    /// The assembled form from a header's and its pages' plaintexts (pages in key order), when
-    /// the pages are the ones the header's count of titles must have: indexes 0, 1, 2, … with
-    /// every page full but the last.
-    static func assembled(header: [UInt8], pages: [(index: Int, plain: [UInt8])]) throws -> [UInt8] {
-        guard header.count >= 4 else { throw Undecodable() }
-        let count = Int(header.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-        guard pages.count == self.pages(holding: count) else { throw Undecodable() }
-        var bytes = header
-        bytes.reserveCapacity(header.count + count * entrySize)
+    /// The assembled form from a record's and its pages' plaintexts (pages in key order), when
+    /// the pages are the ones the record's count of titles must have: indexes 0, 1, 2, … up to
+    /// the last full page, each full, and the record ending in the rest of the titles.
+    static func assembled(record: [UInt8], pages: [(index: Int, plain: [UInt8])]) throws -> [UInt8] {
+        guard record.count >= 5 else { throw Undecodable() }
+        let count = Int(record[1..<5].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        let tail = (count - fullPages(count) * pageSize) * entrySize
+        guard pages.count == fullPages(count), record.count >= 5 + tail else { throw Undecodable() }
+        var bytes = Array(record[..<(record.count - tail)])
+        bytes.reserveCapacity(bytes.count + count * entrySize)
         for (k, page) in pages.enumerated() {
-            let titles = k == pages.count - 1 ? count - k * pageSize : pageSize
-            guard page.index == k, page.plain.count == titles * entrySize else { throw Undecodable() }
+            guard page.index == k, page.plain.count == pageSize * entrySize else { throw Undecodable() }
             bytes.append(contentsOf: page.plain)
         }
+        bytes.append(contentsOf: record[(record.count - tail)...])
         return bytes
     }
 
-    /// The header and every page in order, as one buffer (see the type's documentation).
+    /// The header and every title in order, as one buffer (see the type's documentation).
     static func assembled(of state: AccountState) -> [UInt8] {
         header(of: state) + page(state.saved.items[...])
     }
@@ -114,6 +117,7 @@ enum AccountStateCodec {
     static func decode(_ bytes: [UInt8]) throws -> AccountState {
         var r = ByteReader(bytes)
         guard try r.integer(UInt8.self) == format else { throw Undecodable() }
+        let count = Int(try r.integer(UInt32.self))
         let status: AccountState.Status = try r.integer(UInt8.self) == 0 ? .open : .deleted
         let version = try r.integer(UInt64.self)
         let lastPosition = try r.integer(UInt64.self)
@@ -128,7 +132,6 @@ enum AccountStateCodec {
                 sha256: try r.string(), contentType: try r.string(), bytes: Int(try r.integer(Int64.self)),
                 width: Int(try r.integer(Int64.self)), height: Int(try r.integer(Int64.self)))
         }
-        let count = Int(try r.integer(UInt32.self))
         var items: [SavedItem] = []
         items.reserveCapacity(count)
         var previous: UInt64 = 0

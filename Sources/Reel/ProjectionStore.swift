@@ -93,7 +93,7 @@ struct ProjectionStore: Sendable {
             return .some(try log.openBlob(sealed, for: stream, context: Self.stateContext))
         }
         guard let opened else { return nil }
-        guard var assembled = opened else { return nil }  // shredded: the state is gone with the key
+        guard let record = opened else { return nil }  // shredded: the state is gone with the key
         let prefix = AccountStateCodec.pagePrefix(stream)
         var indexes: [Int] = [], sealed: [[UInt8]] = []
         try txn.table(slot.titles).forEach(prefix: prefix) { key, value in
@@ -105,7 +105,7 @@ struct ProjectionStore: Sendable {
         }
         guard let pages = try log.openBlobs(sealed, for: stream, context: Self.titlesContext) else { return nil }
         do {
-            return try AccountStateCodec.decode(try AccountStateCodec.assembled(header: assembled, pages: zip(indexes, pages).map { ($0, $1) }))
+            return try AccountStateCodec.decode(try AccountStateCodec.assembled(record: record, pages: zip(indexes, pages).map { ($0, $1) }))
         } catch {
             throw ReelError.corruptProjection(stream: stream.rawValue, reason: "the stored state does not decode")
         }
@@ -168,9 +168,9 @@ struct ProjectionStore: Sendable {
             do {
                 guard !s.malformed else { return .damaged }
                 let opened = try s.header.withUnsafeBytes { try log.openBlob($0, for: s.stream, context: Self.stateContext) }
-                guard let header = opened else { return .shredded }
+                guard let record = opened else { return .shredded }
                 guard let pages = try log.openBlobs(s.pages.map(\.sealed), for: s.stream, context: Self.titlesContext) else { return .shredded }
-                let assembled = try AccountStateCodec.assembled(header: header, pages: zip(s.pages, pages).map { ($0.index, $1) })
+                let assembled = try AccountStateCodec.assembled(record: record, pages: zip(s.pages, pages).map { ($0.index, $1) })
                 if let expected = expected[s.stream], expected == assembled { return .matching }
                 return .state(try AccountStateCodec.decode(assembled))
             } catch EventLogError.corruptBlob {
@@ -227,53 +227,55 @@ struct ProjectionStore: Sendable {
         return out
     }
 
-    /// A state ready to store: its header and the pages of titles to write and delete, or no
-    /// header for a deleted account (whose state and pages go).
+    /// A state ready to store: its record and the pages of titles to write and delete, or no
+    /// record for a deleted account (whose record and pages go).
     struct EncodedState: Sendable {
         let stream: StreamID
-        let header: [UInt8]?
-        /// Pages to write, by index, as plaintext (`AccountStateCodec.page`).
+        /// The record's plaintext (`AccountStateCodec`: the header and the tail of the list).
+        let record: [UInt8]?
+        /// Full pages to write, by index, as plaintext (`AccountStateCodec.page`).
         let pages: [(index: Int, plain: [UInt8])]
-        /// Pages to delete (the list is shorter than the one stored).
+        /// Pages to delete (the list has fewer full pages than the one stored).
         let unused: Range<Int>
 
         /// The assembled form (`AccountStateCodec`) of a state encoded whole (from a set built
         /// from nothing): what a rebuild compares with a stored state.
         var assembled: [UInt8]? {
-            guard var bytes = header else { return nil }
-            for page in pages { bytes.append(contentsOf: page.plain) }
-            return bytes
+            record.flatMap { try? AccountStateCodec.assembled(record: $0, pages: pages) }
         }
     }
 
     /// Encodes the states `set` changed (a replayed set touched every state it holds; a set loaded
     /// on demand also holds states it only read), on all cores: a set built from nothing whole,
-    /// one loaded on stored states as the pages from its first change on.
+    /// one loaded on stored states as its record and the full pages from its first change on.
     func encoded(_ set: ProjectionSet) throws -> [EncodedState] {
         let touched = set.states.filter { set.touched.contains($0.key) }.map { (stream: $0.key, state: $0.value) }
         let fresh = set.isFresh
         let changes = set.savedChanges
         return try Parallel.map(touched, state: ()) { _, entry in
             let saved = entry.state.saved
-            guard entry.state.status == .open else { return EncodedState(stream: entry.stream, header: nil, pages: [], unused: 0..<0) }
+            guard entry.state.status == .open else { return EncodedState(stream: entry.stream, record: nil, pages: [], unused: 0..<0) }
             let size = AccountStateCodec.pageSize
-            // The first page to write, and how many pages were stored.
+            let full = AccountStateCodec.fullPages(saved.count)
+            // The first full page to write, and how many full pages are stored.
             let (first, stored): (Int, Int)
             if fresh {
                 (first, stored) = (0, 0)
             } else if let change = changes[entry.stream] {
-                (first, stored) = (change.from / size, AccountStateCodec.pages(holding: change.storedCount))
+                (first, stored) = (min(change.from / size, full), AccountStateCodec.fullPages(change.storedCount))
             } else {
-                (first, stored) = (AccountStateCodec.pages(holding: saved.count), AccountStateCodec.pages(holding: saved.count))
+                (first, stored) = (full, full)
             }
-            let count = AccountStateCodec.pages(holding: saved.count)
+            // Pages `first ..< full`, then the tail.
             let titles = saved.items(from: first * size)
-            let pages = stride(from: 0, to: titles.count, by: size).map { offset in
-                let start = titles.startIndex + offset
-                return (first + offset / size, AccountStateCodec.page(titles[start..<min(start + size, titles.endIndex)]))
+            var pages: [(index: Int, plain: [UInt8])] = []
+            var start = titles.startIndex
+            for index in first..<full {
+                pages.append((index, AccountStateCodec.page(titles[start..<(start + size)])))
+                start += size
             }
-            return EncodedState(
-                stream: entry.stream, header: AccountStateCodec.header(of: entry.state), pages: pages, unused: count..<max(count, stored))
+            let record = AccountStateCodec.header(of: entry.state) + AccountStateCodec.page(titles[start...])
+            return EncodedState(stream: entry.stream, record: record, pages: pages, unused: full..<max(full, stored))
         }
     }
 
@@ -287,10 +289,10 @@ struct ProjectionStore: Sendable {
     func save(_ set: ProjectionSet, encoded: [EncodedState], into slot: Slot, _ txn: any EventStoreWrite) throws {
         // Sealing each state is independent work: on all cores, then stored in order.
         let log = self.log
-        let sealed = try Parallel.map(encoded, state: ()) { _, entry -> (header: [UInt8], pages: [[UInt8]])? in
-            guard let header = entry.header else { return nil }
+        let sealed = try Parallel.map(encoded, state: ()) { _, entry -> (record: [UInt8], pages: [[UInt8]])? in
+            guard let record = entry.record else { return nil }
             return (
-                try log.sealBlob(header, for: entry.stream, context: Self.stateContext),
+                try log.sealBlob(record, for: entry.stream, context: Self.stateContext),
                 try log.sealBlobs(entry.pages.map(\.plain), for: entry.stream, context: Self.titlesContext)
             )
         }
@@ -299,7 +301,7 @@ struct ProjectionStore: Sendable {
         for (entry, blobs) in zip(encoded, sealed) {
             let key = Array(entry.stream.rawValue.utf8)
             if let blobs {
-                try states.put(key, blobs.header)
+                try states.put(key, blobs.record)
                 try titles.put(contentsOf: zip(entry.pages, blobs.pages).map { (AccountStateCodec.pageKey(entry.stream, $0.0.index), $0.1) })
                 for index in entry.unused { try titles.delete(AccountStateCodec.pageKey(entry.stream, index)) }
             } else {

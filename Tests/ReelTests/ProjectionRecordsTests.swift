@@ -5,8 +5,9 @@ import Testing
 
 @testable import Reel
 
-/// The stored projections (`reel-projections/3`): an account's state is a header and pages of its
-/// saved titles, so a command writes the pages it changed, not the whole list.
+/// The stored projections (`reel-projections/3`): an account's state is a record (with the titles
+/// after its last full page) and full pages of 64 titles, so a command writes the record and the
+/// pages it changed, not the whole list.
 @Suite struct ProjectionRecordsTests {
     /// Every record of the live slot's states and pages of titles: key → sealed value.
     private func records(_ service: AccountService) throws -> (states: [[UInt8]: [UInt8]], pages: [[UInt8]: [UInt8]]) {
@@ -29,61 +30,60 @@ import Testing
         try range.map { try MediaKey($0 % 2 == 0 ? .movie : .tv, $0) }
     }
 
-    @Test func anAddWritesTheLastPageAndTheHeaderAndLeavesEveryOtherPageAsItWas() throws {
+    @Test func anAddWritesTheRecordAndLeavesEveryFullPageAsItWas() throws {
         let service = try AccountService.open(at: temporaryDirectory())
         let ann = try AccountHandle("ann")
-        // 8 pages of 64, the last with 52 titles.
+        // 7 full pages of 64 (448 titles); the other 52 are in the record.
         let report = try service.execute(.addFavorites(try titles(1...500)), for: ann)
         let stream = try #require(report.stream)
         let before = try records(service)
-        #expect(before.pages.count == 8)
-        #expect(Set(before.pages.keys) == Set((0..<8).map { AccountStateCodec.pageKey(stream, $0) }))
+        #expect(Set(before.pages.keys) == Set((0..<7).map { AccountStateCodec.pageKey(stream, $0) }))
         #expect(before.states.count == 1)
 
         _ = try service.execute(.addFavorites([try MediaKey(.movie, 9_001)]), for: ann)
         let after = try records(service)
-        #expect(after.pages.count == 8)
-        // Pages 0–6 are the very bytes they were (not sealed again); the last one is new.
-        for index in 0..<7 {
-            let key = AccountStateCodec.pageKey(stream, index)
-            #expect(after.pages[key] == before.pages[key])
-        }
-        #expect(after.pages[AccountStateCodec.pageKey(stream, 7)] != before.pages[AccountStateCodec.pageKey(stream, 7)])
-        // The header does not grow with the list: 500 titles or 501, the same size.
-        #expect(after.states.values.first?.count == before.states.values.first?.count)
+        // Every page is the very bytes it was (not sealed again); the record holds one title more.
+        #expect(after.pages == before.pages)
+        #expect(after.states.values.first?.count == (before.states.values.first?.count ?? 0) + AccountStateCodec.entrySize)
         #expect(try service.view(of: ann).state.saved.count == 501)
 
-        // The 513th title starts a ninth page; the eight before it stay.
+        // The 512th title fills page 7; the seven before it stay as they were.
         _ = try service.execute(.addFavorites(try titles(9_002...9_013)), for: ann)
-        let ninth = try records(service)
-        #expect(ninth.pages.count == 9)
-        for index in 0..<8 {
-            let key = AccountStateCodec.pageKey(stream, index)
-            #expect(ninth.pages[key] == after.pages[key] || index == 7)
-        }
+        let eighth = try records(service)
+        #expect(eighth.pages.count == 8)
+        for (key, value) in before.pages { #expect(eighth.pages[key] == value) }
         #expect(try service.view(of: ann).state.saved.items.map(\.key) == (try titles(1...500) + [MediaKey(.movie, 9_001)] + titles(9_002...9_013)))
+        // A small account is one record, as before pages.
+        _ = try service.execute(.addFavorites(try titles(1...63)), for: try AccountHandle("ben"))
+        #expect(try records(service).pages.count == 8)
     }
 
     @Test func aRemovalRewritesThePagesFromItsTitleOnAndADeletionRemovesEveryPage() throws {
         let service = try AccountService.open(at: temporaryDirectory())
         let ann = try AccountHandle("ann"), ben = try AccountHandle("ben")
+        // 3 full pages (192 titles) and 8 in the record.
         let report = try service.execute(.addFavorites(try titles(1...200)), for: ann)
         let stream = try #require(report.stream)
         _ = try service.execute(.addFavorites(try titles(1...3)), for: ben)
         let before = try records(service)
-        #expect(before.pages.count == 4 + 1)
-        // Titles 150–200 go: 149 are left, in three pages; the first two are as they were.
+        #expect(before.pages.count == 3)
+        // Titles 150–200 go: 149 are left, two full pages and 21 in the record; the two pages are
+        // as they were and the third is gone.
         let removed = try titles(150...200)
         _ = try service.execute(.removeFavorites(removed), for: ann)
         let after = try records(service)
-        #expect(after.pages.count == 3 + 1)
+        #expect(after.pages.count == 2)
         for index in 0..<2 {
             let key = AccountStateCodec.pageKey(stream, index)
             #expect(after.pages[key] == before.pages[key])
         }
-        #expect(after.pages[AccountStateCodec.pageKey(stream, 3)] == nil)
         // One from the first page: every page after it moves up a title.
         _ = try service.execute(.removeFavorites([try MediaKey(.tv, 5)]), for: ann)
+        let moved = try records(service)
+        for index in 0..<2 {
+            let key = AccountStateCodec.pageKey(stream, index)
+            #expect(moved.pages[key] != after.pages[key])
+        }
         let view = try service.view(of: ann)
         #expect(view.state.saved.items.map(\.key) == (try titles(1...4) + titles(6...149)))
 
@@ -94,8 +94,9 @@ import Testing
 
         _ = try service.execute(.deleteAccount, for: ann)
         let left = try records(service)
-        let benStream = try #require(try service.view(of: ben).stream)
-        #expect(left.pages.keys.sorted { $0.lexicographicallyPrecedes($1) } == [AccountStateCodec.pageKey(benStream, 0)])
+        #expect(left.pages.isEmpty)
+        #expect(left.states.count == 1)
+        #expect(try service.view(of: ben).state.saved.count == 3)
         #expect(try service.rebuildProjections(checkOnly: true).drift.isEmpty)
     }
 
@@ -126,7 +127,7 @@ import Testing
         let ann = try AccountHandle("ann")
         let report = try service.execute(.addFavorites(try titles(1...100)), for: ann)
         let stream = try #require(report.stream)
-        let key = AccountStateCodec.pageKey(stream, 1)
+        let key = AccountStateCodec.pageKey(stream, 0)
         try service.log.write(shredding: { _ in }) { w in
             let pages = w.table(try service.store.liveSlot(w).titles)
             var sealed = try #require(try pages.get(key))
@@ -163,7 +164,7 @@ import Testing
         let ann = try AccountHandle("ann")
         do {
             let service = try AccountService.open(at: directory)
-            _ = try service.execute(.addFavorites(try titles(1...30)), for: ann)
+            _ = try service.execute(.addFavorites(try titles(1...100)), for: ann)
             _ = try service.execute(.rename(try ProfileName("Ann")), for: ann)
             // A ledger of `reel-projections/2` has no pages of titles (its states held the lists).
             try service.log.write(shredding: { _ in }) { w in
@@ -174,7 +175,7 @@ import Testing
         }
         let reopened = try AccountService.open(at: directory)
         let view = try reopened.view(of: ann)
-        #expect(view.state.saved.items.map(\.key) == (try titles(1...30)))
+        #expect(view.state.saved.items.map(\.key) == (try titles(1...100)))
         #expect(view.state.settings.name?.value == "Ann")
         #expect(try records(reopened).pages.count == 1)
         let format = try reopened.log.read { txn in try txn.table(reopened.store.control).get(Array("format".utf8)) }
