@@ -34,8 +34,12 @@ enum BlobSealer {
         return Array(try AES.GCM.open(box, using: key, authenticating: associatedData(stream: stream, context: context)))
     }
 
+    /// Blobs at least this many use libcrypto (`GCMContext`): loading it costs a command a few
+    /// milliseconds, more than swift-crypto's setup of the key per blob does for a few hundred.
+    static let bulkThreshold = 1_024
+
     /// Seals each plaintext as `seal` does, under one cipher context: for many small blobs (a
-    /// state's saved titles), where setting the key up for each would cost more than sealing.
+    /// state's pages of titles), where setting the key up for each would cost more than sealing.
     static func seal(all plaintexts: [[UInt8]], stream: StreamID, context: String, key: SymmetricKey) throws(EventLogError) -> [[UInt8]] {
         do {
             return try sealing(plaintexts, stream: stream, context: context, key: key)
@@ -45,7 +49,7 @@ enum BlobSealer {
     }
 
     private static func sealing(_ plaintexts: [[UInt8]], stream: StreamID, context: String, key: SymmetricKey) throws -> [[UInt8]] {
-        let cipher = try GCMContext(key: key, bulk: plaintexts.count >= GCMContext.bulkThreshold)
+        let cipher = try GCMContext(key: key, bulk: plaintexts.count >= bulkThreshold)
         let aad = associatedData(stream: stream, context: context)
         let n = EnvelopeView.nonceSize, t = EnvelopeView.tagSize
         return try aad.withUnsafeBytes { aad in
@@ -66,7 +70,7 @@ enum BlobSealer {
 
     /// Opens each blob as `open` does, under one cipher context.
     static func open(all sealed: [[UInt8]], stream: StreamID, context: String, key: SymmetricKey) throws -> [[UInt8]] {
-        let cipher = try GCMContext(key: key, bulk: sealed.count >= GCMContext.bulkThreshold)
+        let cipher = try GCMContext(key: key, bulk: sealed.count >= bulkThreshold)
         let aad = associatedData(stream: stream, context: context)
         let n = EnvelopeView.nonceSize, t = EnvelopeView.tagSize
         return try aad.withUnsafeBytes { aad in
