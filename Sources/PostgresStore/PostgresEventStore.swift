@@ -356,6 +356,7 @@ public final class PostgresEventStore: EventStore {
     }
 
     public func openBlobs(_ sealed: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]]? {
+        if sealed.isEmpty { return [] }
         guard let key = try keyPool.with({ try Self.liveKey(of: stream, $0) }) else { return nil }
         return try BlobSealing.open(all: sealed, stream: stream, context: context, key: key)
     }

@@ -110,10 +110,13 @@ extension AccountService {
         if checkpoint != head {
             drift.append(.init(kind: .checkpoint, subject: "checkpoint", detail: "live projections at position \(checkpoint), log head at \(head)"))
         }
-        var expected: [StreamID: [UInt8]] = [:]
+        var expected: [StreamID: ProjectionStore.EncodedState] = [:]
         expected.reserveCapacity(encoded.count)
-        for entry in encoded { if let bytes = entry.assembled { expected[entry.stream] = bytes } }
-        let (live, matching, damaged) = try store.readableStates(slot, txn, expected: expected)
+        for entry in encoded where entry.record != nil { expected[entry.stream] = entry }
+        let (live, matching, damaged, strays) = try store.readableStates(slot, txn, expected: expected)
+        if strays > 0 {
+            drift.append(.init(kind: .unexpected, subject: slot.titles.name, detail: "\(strays) pages of titles have keys that name no stream"))
+        }
         let replayed = rebuilt.states
         for stream in damaged {
             drift.append(.init(kind: .differs, subject: name(stream, replayed[stream]), detail: "the live state does not authenticate or decode"))

@@ -16,8 +16,8 @@ import Ledger
 /// sealed under the account's key on its own. Integers are big-endian; strings are a 4-byte length
 /// and UTF-8; an optional is a 0/1 byte and the value.
 ///
-/// The **assembled** form (`assembled(of:)`) is the record without its tail, then every title in
-/// order: never stored, it is what a rebuild compares byte for byte and what `decode` reads.
+/// The **assembled** form (`assembled(record:pages:)`) is the record without its tail, then every
+/// title in order: never stored, it is what `decode` reads.
 enum AccountStateCodec {
     /// Format 1 held every title in the state record (projections `reel-projections/2`).
     static let format: UInt8 = 2
@@ -98,11 +98,6 @@ enum AccountStateCodec {
         }
         bytes.append(contentsOf: record[(record.count - tail)...])
         return bytes
-    }
-
-    /// The header and every title in order, as one buffer (see the type's documentation).
-    static func assembled(of state: AccountState) -> [UInt8] {
-        header(of: state) + page(state.saved.items[...])
     }
 
     private static func optional(_ value: Int64?, _ w: inout ByteWriter) {

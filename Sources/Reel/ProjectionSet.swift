@@ -75,8 +75,10 @@ struct ProjectionSet {
 
     private mutating func apply(_ event: Replayed, to state: inout AccountState) {
         if let domain = event.event {
-            // Where a removed title was: read before the removal applies.
-            let removedAt: Int? = if !isFresh, case .favoriteRemoved(let key) = domain { state.saved.index(of: key) } else { nil }
+            // Where a removed title was: read before the removal applies (O(n) once the list has
+            // holes), unless the list is rewritten from its first title anyway.
+            let removedAt: Int? =
+                if !isFresh, savedChanges[event.stream]?.from != 0, case .favoriteRemoved(let key) = domain { state.saved.index(of: key) } else { nil }
             state.apply(
                 RecordedDomainEvent(event: domain, position: event.position, streamVersion: event.streamVersion, recordedAt: event.recordedAt))
             if !isFresh { trackSaved(domain, removedAt: removedAt, event: event, state: state) }
@@ -108,6 +110,7 @@ struct ProjectionSet {
             guard state.saved.item(key)?.position == event.position else { return }
             savedChanges[event.stream, default: SavedChanges(from: count - 1, storedCount: count - 1)].changed(at: count - 1)
         case .favoriteRemoved:
+            // (`nil` also when the list is rewritten from its first title anyway.)
             guard let removedAt else { return }
             savedChanges[event.stream, default: SavedChanges(from: removedAt, storedCount: count + 1)].changed(at: removedAt)
         case .accountDeleted:

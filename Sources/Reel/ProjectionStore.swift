@@ -4,8 +4,8 @@ import Ledger
 /// The projections kept in the ledger's environment, so they change in the same write transaction
 /// as the events (see `Schemas/ledger-layout.md`, "Projections").
 ///
-/// Two slots, `a` and `b`, each with its open accounts' states (stream id → the state's header, and
-/// stream id ‖ page → a page of its saved titles, all sealed under the account's key: see
+/// Two slots, `a` and `b`, each with its open accounts' states (stream id → the state's record, and
+/// stream id ‖ page → each full page of its saved titles, all sealed under the account's key: see
 /// `AccountStateCodec`), its handle directory (handle digest → stream id of the open account) and
 /// its checkpoint (the last log position applied). `projections/live` names the slot in use; a
 /// rebuild fills the other one and flips the name in one transaction. Deleted accounts have no
@@ -13,7 +13,7 @@ import Ledger
 struct ProjectionStore: Sendable {
     struct Slot: Sendable {
         let name: String
-        /// Stream id → sealed state header.
+        /// Stream id → sealed state record (`AccountStateCodec`).
         let states: ProjectionTableName
         /// `AccountStateCodec.pageKey` → a sealed page of saved titles.
         let titles: ProjectionTableName
@@ -113,18 +113,22 @@ struct ProjectionStore: Sendable {
 
     /// Every stored state of a slot (shredded ones left out); a damaged one is an error.
     func allStates(_ slot: Slot, _ txn: any EventStoreSnapshot) throws -> [StreamID: AccountState] {
-        let (states, _, damaged) = try readableStates(slot, txn)
+        let (states, _, damaged, strays) = try readableStates(slot, txn)
         if let first = damaged.first {
             throw ReelError.corruptProjection(stream: first.rawValue, reason: "the stored state does not authenticate or decode")
+        }
+        if strays > 0 {
+            throw ReelError.corruptProjection(stream: slot.titles.name, reason: "\(strays) stored pages of titles have keys that name no stream")
         }
         return states
     }
 
-    /// Every stored state of a slot that can be read, and the streams whose state cannot. A state
-    /// whose plaintext is byte for byte its entry in `expected` (what a rebuild would store) is
-    /// only listed in `matching`, not decoded: comparing bytes is what makes a rebuild's check cheap.
-    func readableStates(_ slot: Slot, _ txn: any EventStoreSnapshot, expected: [StreamID: [UInt8]] = [:]) throws
-        -> (states: [StreamID: AccountState], matching: Set<StreamID>, damaged: [StreamID])
+    /// Every stored state of a slot that can be read, the streams whose state cannot, and how many
+    /// pages of titles have keys that name no stream (`strays`). A state whose plaintexts are byte
+    /// for byte its entry in `expected` (what a rebuild would store) is only listed in `matching`,
+    /// not decoded: comparing bytes is what makes a rebuild's check cheap.
+    func readableStates(_ slot: Slot, _ txn: any EventStoreSnapshot, expected: [StreamID: EncodedState] = [:]) throws
+        -> (states: [StreamID: AccountState], matching: Set<StreamID>, damaged: [StreamID], strays: Int)
     {
         /// A stored state's sealed parts (copied out of the table: its bytes last only for the call).
         struct Stored: Sendable {
@@ -145,9 +149,10 @@ struct ProjectionStore: Sendable {
         }
         // Pages come in key order: one stream's after another's.
         var orphans = Set<[UInt8]>()
+        var strays = 0
         try txn.table(slot.titles).forEach { key, value in
             guard let zero = key.firstIndex(of: 0) else {
-                orphans.insert(Array(key))
+                strays += 1
                 return true
             }
             let prefix = Array(key[...zero])
@@ -170,9 +175,11 @@ struct ProjectionStore: Sendable {
                 let opened = try s.header.withUnsafeBytes { try log.openBlob($0, for: s.stream, context: Self.stateContext) }
                 guard let record = opened else { return .shredded }
                 guard let pages = try log.openBlobs(s.pages.map(\.sealed), for: s.stream, context: Self.titlesContext) else { return .shredded }
-                let assembled = try AccountStateCodec.assembled(record: record, pages: zip(s.pages, pages).map { ($0.index, $1) })
-                if let expected = expected[s.stream], expected == assembled { return .matching }
-                return .state(try AccountStateCodec.decode(assembled))
+                let plain = zip(s.pages, pages).map { (index: $0.index, plain: $1) }
+                if let expected = expected[s.stream], expected.record == record, expected.pages.elementsEqual(plain, by: { $0 == $1 }) {
+                    return .matching
+                }
+                return .state(try AccountStateCodec.decode(try AccountStateCodec.assembled(record: record, pages: plain)))
             } catch EventLogError.corruptBlob {
                 return .damaged
             } catch let error as EventLogError {
@@ -192,15 +199,15 @@ struct ProjectionStore: Sendable {
             case .damaged: damaged.append(s.stream)
             }
         }
-        // Pages of no stored state: the state they belong to is damaged (its header is gone).
+        // Pages of no stored state: the state they belong to is damaged (its record is gone).
         for prefix in orphans.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            let name = String(decoding: prefix.prefix { $0 != 0 }, as: UTF8.self)
-            guard let stream = try? StreamID(name) else {
-                throw ReelError.corruptProjection(stream: slot.titles.name, reason: "a stored page of titles has a key that names no stream")
+            guard let name = String(validating: prefix.dropLast(), as: UTF8.self), let stream = try? StreamID(name) else {
+                strays += 1
+                continue
             }
             damaged.append(stream)
         }
-        return (states, matching, damaged)
+        return (states, matching, damaged, strays)
     }
 
     /// About how many bytes a slot's databases take (whole pages): what a rewrite of it needs.
@@ -237,12 +244,6 @@ struct ProjectionStore: Sendable {
         let pages: [(index: Int, plain: [UInt8])]
         /// Pages to delete (the list has fewer full pages than the one stored).
         let unused: Range<Int>
-
-        /// The assembled form (`AccountStateCodec`) of a state encoded whole (from a set built
-        /// from nothing): what a rebuild compares with a stored state.
-        var assembled: [UInt8]? {
-            record.flatMap { try? AccountStateCodec.assembled(record: $0, pages: pages) }
-        }
     }
 
     /// Encodes the states `set` changed (a replayed set touched every state it holds; a set loaded

@@ -157,6 +157,19 @@ import Testing
         }
         let orphan = try service.rebuildProjections(checkOnly: true)
         #expect(orphan.drift.map(\.subject) == [stray.rawValue])
+
+        // Keys that name no stream at all: reported, and a rebuild still replaces the slot.
+        let titles = try service.log.read { txn in try service.store.liveSlot(txn).titles }
+        try service.log.write(shredding: { _ in }) { w in
+            try w.table(titles).put([0xFF, 0xFE], [1])
+            try w.table(titles).put([0x00, 0, 0, 0, 0], [2])
+        }
+        let strays = try service.rebuildProjections(checkOnly: true)
+        #expect(strays.drift.contains { $0.kind == .unexpected && $0.subject == titles.name && $0.detail.hasPrefix("2 pages") })
+        #expect(throws: ReelError.self) { try service.accounts() }
+        _ = try service.rebuildProjections(checkOnly: false)
+        #expect(try service.rebuildProjections(checkOnly: true).drift.isEmpty)
+        #expect(try service.view(of: ann).state.saved.count == 100)
     }
 
     @Test func projectionsOfTheEarlierFormatAreRebuiltWhenTheLedgerOpens() throws {

@@ -23,6 +23,7 @@ extension EventLog {
     }
 
     public func openBlobs(_ sealed: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]]? {
+        if sealed.isEmpty { return [] }
         guard let key = try wrapped({ try keyStore.key(for: stream) }) else { return nil }
         return try BlobSealing.open(all: sealed, stream: stream, context: context, key: key)
     }

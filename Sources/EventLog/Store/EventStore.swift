@@ -147,8 +147,8 @@ public protocol EventStore: AnyObject, Sendable {
     func sealBlobs(_ plaintexts: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]]
 
     /// Opens several blobs of one stream and purpose (`openBlob` on each, the key found and set
-    /// up once); `nil` when the stream's key is destroyed; `corruptBlob` when any does not
-    /// authenticate.
+    /// up once); `nil` when the stream's key is destroyed (none given: none opened, whatever the
+    /// key); `corruptBlob` when any does not authenticate.
     func openBlobs(_ sealed: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]]?
 }
 
