@@ -133,18 +133,18 @@ struct ProjectionStore: Sendable {
         /// A stored state's sealed parts (copied out of the table: its bytes last only for the call).
         struct Stored: Sendable {
             let stream: StreamID
-            let header: [UInt8]
+            let record: [UInt8]
             var pages: [(index: Int, sealed: [UInt8])] = []
             /// A page whose key does not parse.
             var malformed = false
         }
         enum Outcome: Sendable { case state(AccountState), matching, shredded, damaged }
         var stored: [Stored] = []
-        var index: [[UInt8]: Int] = [:]  // item prefix → its entry in `stored`
+        var index: [[UInt8]: Int] = [:]  // page key prefix → its entry in `stored`
         try txn.table(slot.states).forEach { key, value in
             let stream = try StreamID(try Self.string(key, in: slot.states))
             index[AccountStateCodec.pagePrefix(stream)] = stored.count
-            stored.append(Stored(stream: stream, header: Array(value)))
+            stored.append(Stored(stream: stream, record: Array(value)))
             return true
         }
         // Pages come in key order: one stream's after another's.
@@ -172,7 +172,7 @@ struct ProjectionStore: Sendable {
         let outcomes = try Parallel.map(stored, state: ()) { _, s -> Outcome in
             do {
                 guard !s.malformed else { return .damaged }
-                let opened = try s.header.withUnsafeBytes { try log.openBlob($0, for: s.stream, context: Self.stateContext) }
+                let opened = try s.record.withUnsafeBytes { try log.openBlob($0, for: s.stream, context: Self.stateContext) }
                 guard let record = opened else { return .shredded }
                 guard let pages = try log.openBlobs(s.pages.map(\.sealed), for: s.stream, context: Self.titlesContext) else { return .shredded }
                 let plain = zip(s.pages, pages).map { (index: $0.index, plain: $1) }
