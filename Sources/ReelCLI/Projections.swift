@@ -16,7 +16,8 @@ struct Projections: AsyncParsableCommand {
             abstract: "Replay the whole log into fresh projections, report drift from the live ones, then swap them in.",
             discussion: """
                 The swap is one transaction: a rebuild that fails leaves the live projections as they were. \
-                With --check nothing is written, and the exit status is 65 when the live projections drifted.
+                With --check nothing is written, and the exit status is 65 when the live projections drifted. \
+                With --store SHARDS.json every shard of the map is rebuilt (or checked), one after another.
                 """
         )
 
@@ -25,6 +26,7 @@ struct Projections: AsyncParsableCommand {
 
         func run() async throws {
             try await global.withApplication { app in
+                if app.storeIsShardMap { return try rebuildShards(app) }
                 let progress = ProgressLine(label: check ? "checking" : "rebuilding")
                 let report = try app.rebuildProjections(checkOnly: check) { done, total in progress.update(done, of: total) }
                 progress.finish()
@@ -32,6 +34,39 @@ struct Projections: AsyncParsableCommand {
                 try global.json ? printJSON(json(report)) : render(report)
                 if check && !report.drift.isEmpty { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
             }
+        }
+
+        /// Every shard of a shard map, one after another.
+        private func rebuildShards(_ app: Application) throws {
+            let progress = ProgressLine(label: check ? "checking" : "rebuilding")
+            let shards = try app.rebuildShards(checkOnly: check) { _, done, total in progress.update(done, of: total) }
+            progress.finish()
+            if !check { Console.changed("the projections of \(Counted.of(shards.count, "shard")) were rebuilt") }
+            let drifted = shards.filter { !$0.report.drift.isEmpty }
+            let events = shards.reduce(0) { $0 + Int($1.report.events) }, accounts = shards.reduce(0) { $0 + $1.report.accounts }
+            if global.json {
+                let each: [JSONValue] = shards.map { shard in
+                    guard case .object(var fields) = json(shard.report) else { return .null }
+                    fields["name"] = .string(shard.name)
+                    fields["store"] = .string(shard.store)
+                    return .object(fields)
+                }
+                let document: JSONValue = [
+                    "ok": .bool(drifted.isEmpty), "check": .bool(check), "swapped": .bool(!check), "events": .integer(Int64(events)),
+                    "accounts": .integer(Int64(accounts)), "shards": .array(each),
+                ]
+                try printJSON(document)
+            } else {
+                for shard in shards {
+                    Console.line("shard \(TerminalText.field(shard.name)) (\(TerminalText.field(shard.store))): \(summary(shard.report))")
+                    for d in shard.report.drift {
+                        Console.line(Terminal.yellow(TerminalText.field("  drift: \(d.kind.rawValue): \(d.subject): \(d.detail)")))
+                    }
+                }
+                let what = drifted.isEmpty ? "no drift" : "drift on \(Counted.of(drifted.count, "shard"))"
+                Console.line("all \(shards.count) shards \(check ? "checked" : "rebuilt"): \(Counted.of(events, "event")), \(Counted.of(accounts, "account")), \(what)")
+            }
+            if check && !drifted.isEmpty { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
         }
 
         private func json(_ report: RebuildReport) -> JSONValue {
@@ -47,9 +82,14 @@ struct Projections: AsyncParsableCommand {
 
         private func render(_ report: RebuildReport) {
             for d in report.drift { Console.line(Terminal.yellow(TerminalText.field("drift: \(d.kind.rawValue): \(d.subject): \(d.detail)"))) }
+            Console.line(summary(report))
+        }
+
+        /// `checked: 12 events, 1 account, no drift (0.01 s, 1200 events/s)`.
+        private func summary(_ report: RebuildReport) -> String {
             let what = report.drift.isEmpty ? "no drift" : "\(report.drift.count) drift(s)"
             let done = check ? "checked" : (report.drift.isEmpty ? "rebuilt" : "rebuilt and repaired")
-            Console.line("\(done): \(Counted.of(Int(report.events), "event")), \(Counted.of(Int(report.accounts), "account")), \(what) (\(String(format: "%.2f", report.seconds)) s, \(Int(Self.rate(report))) events/s)")
+            return "\(done): \(Counted.of(Int(report.events), "event")), \(Counted.of(Int(report.accounts), "account")), \(what) (\(String(format: "%.2f", report.seconds)) s, \(Int(Self.rate(report))) events/s)"
         }
 
         /// Events replayed per second (0 when the replay took no measurable time).

@@ -4,8 +4,9 @@ import Testing
 
 /// Two shards on two real PostgreSQL servers, with accounts on both: `reel store migrate` and
 /// `reel audit verify` over the shard map (each chain, each stream on the shard the map places it
-/// on, one checkpoint of all the heads), a misplaced stream and a damaged shard each caught, and
-/// the other commands refusing the map with one line.
+/// on, one checkpoint of all the heads), a misplaced stream and a damaged shard each caught, the
+/// projections rebuilt and checked on every shard, and the other commands refusing the map with
+/// one line.
 @Suite struct ShardTests {
     static let one = Task { try await PostgresServer.started("ShardTests-one") }
     static let two = Task { try await PostgresServer.started("ShardTests-two") }
@@ -92,5 +93,51 @@ import Testing
         // Commands on accounts refuse the map (routing is not built), one line, 64.
         let refused = try await Self.reel(["saved", "--user", "ann"], map)
         #expect(refused.status == 64 && refused.stderr.contains("name one shard's URL") && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+    }
+
+    /// `projections rebuild` over the map: every shard rebuilt, then checked; drift on one shard
+    /// is reported for that shard (65 with --check), and a rebuild repairs it.
+    @Test func projectionsAreRebuiltAndCheckedOnEveryShard() async throws {
+        let servers = [try await Self.one.value, try await Self.two.value]
+        var urls: [String] = []
+        for server in servers { urls.append(server.url(database: try await server.createDatabase("rebuild"))) }
+        let map = temporaryDirectory("rebuild-map") + "/shards.json"
+        try Data(
+            #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}]}"#.utf8
+        ).write(to: URL(fileURLWithPath: map))
+        #expect(try await Self.reel(["store", "migrate"], map).status == 0)
+        // Accounts on both shards: each opened and given titles through its shard's own URL.
+        for (index, url) in urls.enumerated() {
+            for handle in ["ann\(index)", "ben\(index)"] {
+                let out = try await offThread {
+                    try Harness.reel(["fav", "add", "movie", "550", "603", "--user", handle, "--store", url, "--data-dir", temporaryDirectory("rebuild-cache")])
+                }
+                #expect(out.status == 0, "\(out.stderr)")
+            }
+        }
+
+        let rebuilt = try await Self.reel(["projections", "rebuild", "--json"], map)
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(try Harness.validate(rebuilt.stdout, against: "cli/projections-rebuild-shards.schema.json").status == 0)
+        let report = try Harness.json(rebuilt.stdout)
+        let shards = report["shards"] as? [[String: Any]] ?? []
+        #expect(report["ok"] as? Bool == true && report["swapped"] as? Bool == true && report["accounts"] as? Int == 4, "\(report)")
+        #expect(shards.map { $0["name"] as? String } == ["one", "two"] && shards.map { $0["events"] as? Int } == [6, 6], "\(report)")
+
+        let checked = try await Self.reel(["projections", "rebuild", "--check"], map)
+        #expect(checked.status == 0)
+        #expect(checked.stdout.hasSuffix("all 2 shards checked: 12 events, 4 accounts, no drift\n"), "\(checked.stdout)")
+
+        // A damaged state on shard two: drift there only, 65, then repaired by a rebuild.
+        try await servers[1].psql(
+            "UPDATE reel_projections SET value = '\\x00' WHERE table_name LIKE 'projection-_-states' AND key = (SELECT key FROM reel_projections WHERE table_name LIKE 'projection-_-states' ORDER BY key LIMIT 1)",
+            database: "rebuild")
+        let drifted = try await Self.reel(["projections", "rebuild", "--check", "--json"], map)
+        #expect(drifted.status == 65, "\(drifted)")
+        #expect(try Harness.validate(drifted.stdout, against: "cli/projections-rebuild-shards.schema.json").status == 0)
+        let found = try Harness.json(drifted.stdout)["shards"] as? [[String: Any]] ?? []
+        #expect(found.map { ($0["drift"] as? [Any])?.count } == [0, 1], "\(drifted.stdout)")
+        #expect(try await Self.reel(["projections", "rebuild"], map).status == 0)
+        #expect(try await Self.reel(["projections", "rebuild", "--check"], map).status == 0)
     }
 }

@@ -33,6 +33,21 @@ extension Application {
             shards: shards, checkpoint: checkpoint, expectedCheckpoint: expected.flatMap { checkpoint != nil && $0 != checkpoint ? $0 : nil })
     }
 
+    /// Rebuilds the projections of every shard of the configured map (with `checkOnly`, compares
+    /// them only), one shard after another, each as `rebuildProjections` does on one store. A
+    /// shard that fails stops the run there: the ones before it are rebuilt, and a rebuild that
+    /// fails leaves its shard's live projections as they were.
+    public func rebuildShards(checkOnly: Bool, progress: ((String, UInt64, UInt64) -> Void)? = nil) throws -> [ShardRebuildReport] {
+        let map = try shardMap()
+        var reports: [ShardRebuildReport] = []
+        for shard in map.shards {
+            let service = try AccountService(log: try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, connections: 2))
+            let report = try service.rebuildProjections(checkOnly: checkOnly) { done, total in progress?(shard.name, done, total) }
+            reports.append(ShardRebuildReport(name: shard.name, store: shard.location.description, report: report))
+        }
+        return reports
+    }
+
     /// Migrates every shard of the configured map (each in a transaction of its own, in the map's
     /// order); a shard that fails stops the run there, the ones before it migrated.
     public func migrateShards() async throws -> [(shard: String, report: StoreSchemaReport)] {

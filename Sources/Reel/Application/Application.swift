@@ -117,7 +117,7 @@ public final class Application: Sendable {
         if ShardMap.isShardMap(url) {
             throw Failure(
                 .usage,
-                "the shard map \(url) is read by 'reel audit verify' and 'reel store migrate' so far; name one shard's URL for other commands (Schemas/postgres-shards.md)")
+                "the shard map \(url) is read by 'reel audit verify', 'reel projections rebuild' and 'reel store migrate' so far; name one shard's URL for other commands (Schemas/postgres-shards.md)")
         }
         return try PostgresEventStore.open(try storeLocation(url), directory: configuration.dataDirectory)
     }
