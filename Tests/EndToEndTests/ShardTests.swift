@@ -26,14 +26,21 @@ import Testing
         #expect(out.status == 0, "\(out.stderr)")
     }
 
-    @Test func twoShardsWithAccountsOnBothVerifyToOneCheckpoint() async throws {
-        let servers = [try await Self.one.value, try await Self.two.value]
+    /// A new database named `database` on each server, and a map naming them shards "one" and
+    /// "two": their URLs and the map's path.
+    static func shardMap(_ servers: [PostgresServer], database: String) async throws -> (urls: [String], map: String) {
         var urls: [String] = []
-        for server in servers { urls.append(server.url(database: try await server.createDatabase("shard"))) }
-        let map = temporaryDirectory("map") + "/shards.json"
+        for server in servers { urls.append(server.url(database: try await server.createDatabase(database))) }
+        let map = temporaryDirectory("map-\(database)") + "/shards.json"
         try Data(
             #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}]}"#.utf8
         ).write(to: URL(fileURLWithPath: map))
+        return (urls, map)
+    }
+
+    @Test func twoShardsWithAccountsOnBothVerifyToOneCheckpoint() async throws {
+        let servers = [try await Self.one.value, try await Self.two.value]
+        let (urls, map) = try await Self.shardMap(servers, database: "shard")
 
         let migrated = try await Self.reel(["store", "migrate", "--json"], map)
         #expect(migrated.status == 0, "\(migrated.stderr)")
@@ -99,12 +106,7 @@ import Testing
     /// is reported for that shard (65 with --check), and a rebuild repairs it.
     @Test func projectionsAreRebuiltAndCheckedOnEveryShard() async throws {
         let servers = [try await Self.one.value, try await Self.two.value]
-        var urls: [String] = []
-        for server in servers { urls.append(server.url(database: try await server.createDatabase("rebuild"))) }
-        let map = temporaryDirectory("rebuild-map") + "/shards.json"
-        try Data(
-            #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}]}"#.utf8
-        ).write(to: URL(fileURLWithPath: map))
+        let (urls, map) = try await Self.shardMap(servers, database: "rebuild")
         #expect(try await Self.reel(["store", "migrate"], map).status == 0)
         // Accounts on both shards: each opened and given titles through its shard's own URL.
         for (index, url) in urls.enumerated() {
