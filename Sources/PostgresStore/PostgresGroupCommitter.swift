@@ -1,4 +1,5 @@
 @_spi(Stores) import EventLog
+import Failures
 import Foundation
 
 /// Group commit for a PostgreSQL store: concurrent appends of this process wait in a queue, and a
@@ -6,7 +7,8 @@ import Foundation
 /// lock and one durable commit for all), each caller getting its own result or error as if it had
 /// appended alone. A request refused by its checks (expected version, a duplicate id) leaves
 /// nothing behind, so the others go on; should the transaction itself fail, each request is tried
-/// again alone, so one request's trouble is never another's.
+/// again alone, so one request's trouble is never another's — unless the store could not be
+/// reached or a time limit ended it, which every request would meet again: then all get that error.
 final class PostgresGroupCommitter: @unchecked Sendable {
     private struct Waiting {
         let sealed: SealedEvents
@@ -66,8 +68,12 @@ final class PostgresGroupCommitter: @unchecked Sendable {
                 try w.append(all: batch.map { ($0.sealed, $0.expected) }).map { $0.map(\.0) }
             }
         } catch {
-            guard batch.count > 1 else {
-                batch[0].continuation.resume(throwing: error)
+            // The store out of reach, or a time limit: every request would fail the same way
+            // alone, one limit after another, so each caller gets the batch's error at once (an
+            // event retried with its id is stored once, should the commit have gone through).
+            let everyones = [.unavailable, .temporary].contains((error as? any KindedError)?.kind)
+            guard batch.count > 1, !everyones else {
+                for waiting in batch { waiting.continuation.resume(throwing: error) }
                 return
             }
             for waiting in batch {

@@ -128,9 +128,15 @@ final class PostgresLink: @unchecked Sendable {
         return value
     }
 
+    /// Closes the connection, waiting for it a few seconds at most (a connection whose server
+    /// stopped answering is left to close on its own).
     func close() {
         broken = true
-        let closed: EventLoopFuture<Void> = connection.close()
-        _ = try? closed.wait()
+        let closed = connection.eventLoop.makePromise(of: Void.self)
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.cascade(to: closed)
+        let limit = connection.eventLoop.scheduleTask(in: .seconds(5)) { closed.succeed() }
+        defer { limit.cancel() }
+        _ = try? closed.futureResult.wait()
     }
 }

@@ -44,17 +44,27 @@ import Glibc
         return Worker(process: process, acks: acks)
     }
 
-    static func waitUntil(_ what: String, seconds: Double = 120, _ condition: () -> Bool) async throws {
+    /// Waits for `condition`; on timeout the error says where each of `workers` stands (how many
+    /// acknowledgements, running or not, its last error lines), so a stall can be told from a slow run.
+    static func waitUntil(_ what: String, seconds: Double = 120, workers: [Worker] = [], _ condition: () -> Bool) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
-            guard Date() < deadline else { throw Timeout(what: what) }
+            guard Date() < deadline else {
+                let states = workers.map { worker in
+                    let errors = worker.errors.split(separator: "\n")
+                    return "\(worker.process.isRunning ? "running" : "exited"), \(worker.acknowledged.count) acknowledged, \(errors.count) errors"
+                        + (errors.last.map { ", last: \($0)" } ?? "")
+                }
+                throw Timeout(what: what, states: states)
+            }
             try await Task.sleep(for: .milliseconds(25))
         }
     }
 
     struct Timeout: Error, CustomStringConvertible {
         let what: String
-        var description: String { "timed out waiting for \(what)" }
+        let states: [String]
+        var description: String { "timed out waiting for \(what)" + states.map { "; " + $0 }.joined() }
     }
 
     @Test func appendersKilledAndAServerCrashLoseNothingAcknowledged() async throws {
@@ -70,12 +80,12 @@ import Glibc
         let victims = try ["cy", "dee"].map { try Self.start(store, stream: $0, count: 10_000_000, concurrency: 16) }
         // However the test ends, no appender outlives it (one left appending loads every test after).
         defer { for worker in survivors + victims where worker.process.isRunning { kill(worker.process.processIdentifier, SIGKILL) } }
-        try await Self.waitUntil("the first acknowledgements") { (survivors + victims).allSatisfy { $0.acknowledged.count >= 20 } }
+        try await Self.waitUntil("the first acknowledgements", workers: survivors + victims) { (survivors + victims).allSatisfy { $0.acknowledged.count >= 20 } }
 
         // The server crashes (every connection cut, no checkpoint) and comes back under all four.
         try await server.crashAndRestart()
         let before = (survivors + victims).map(\.acknowledged.count)
-        try await Self.waitUntil("all four appending again after the restart") {
+        try await Self.waitUntil("all four appending again after the restart", workers: survivors + victims) {
             zip(survivors + victims, before).allSatisfy { $0.acknowledged.count >= $1 + 30 }
         }
         for victim in victims {
@@ -84,7 +94,7 @@ import Glibc
             #expect(victim.process.terminationReason == .uncaughtSignal)
         }
         let afterKills = survivors.map(\.acknowledged.count)
-        try await Self.waitUntil("the survivors appending after the kills") {
+        try await Self.waitUntil("the survivors appending after the kills", workers: survivors) {
             zip(survivors, afterKills).allSatisfy { $0.acknowledged.count >= $1 + 30 }
         }
         for survivor in survivors {
@@ -117,7 +127,7 @@ import Glibc
         #expect(try Harness.json(verified.stdout)["ok"] as? Bool == true && (try Harness.json(verified.stdout)["events"] as? Int) == stored.count)
         // The store takes appends after it all.
         let after = try Self.start(store, stream: "cy", count: 5, concurrency: 1)
-        try await Self.waitUntil("an append after the crash") { !after.process.isRunning }
+        try await Self.waitUntil("an append after the crash", workers: [after]) { !after.process.isRunning }
         #expect(after.process.terminationStatus == 0 && after.acknowledged.map(\.position) == Array(UInt64(stored.count + 1)...UInt64(stored.count + 5)), "\(after.errors)")
     }
 }
