@@ -70,9 +70,21 @@ public struct ShardMap: Sendable {
         Self.jump(Self.key(stream), buckets: shards.count)
     }
 
+    /// The index of the home shard of the account handle `handle`: where its open account is
+    /// looked for, and where a new account of it is placed (its stream id is drawn until the map
+    /// places it there), so routing by handle needs no directory across shards.
+    public func home(of handle: String) -> Int {
+        Self.jump(Self.key(Array("reel-handle/1".utf8) + [0] + Array(handle.utf8)), buckets: shards.count)
+    }
+
     /// The first 8 bytes of SHA-256(stream id), big-endian.
     static func key(_ stream: String) -> UInt64 {
-        SHA256.hash(data: Array(stream.utf8)).withUnsafeBytes { bytes in
+        key(Array(stream.utf8))
+    }
+
+    /// The first 8 bytes of SHA-256(`bytes`), big-endian.
+    static func key(_ bytes: [UInt8]) -> UInt64 {
+        SHA256.hash(data: bytes).withUnsafeBytes { bytes in
             bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         }
     }

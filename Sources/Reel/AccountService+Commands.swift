@@ -68,7 +68,7 @@ extension AccountService {
         guard !decision.events.isEmpty else {
             return .settled(CommandReport(handle: handle, stream: existing, outcomes: decision.outcomes, appended: [], state: state))
         }
-        let stream = try existing ?? StreamID("account-" + UUID.newEventID().uuidString.lowercased())
+        let stream = try existing ?? placement.newStream()
         let proposed = try decision.events.enumerated().map { index, event in
             try ProposedEvent(
                 id: request.key?.eventID(for: handle, index: index) ?? .newEventID(), type: event.type, schemaVersion: event.schemaVersion,

@@ -41,7 +41,7 @@ extension AccountService {
         if dryRun {
             return RestoreReport(handle: handle, stream: nil, events: events.count, saved: document.state.saved.count, skipped: skipped, state: document.state)
         }
-        let stream = try StreamID("account-" + UUID.newEventID().uuidString.lowercased())
+        let stream = try placement.newStream()
         try log.prepareKey(for: stream)
         step(.keyPrepared)
         // Ids made here in order ascend (see `UUID.newEventID`), so the writer appends them to the

@@ -101,6 +101,6 @@ extension AccountService {
             return AccountSummary(
                 handle: state?.handle, stream: summary.stream, status: state?.status ?? .deleted, events: summary.version,
                 saved: state?.saved.count ?? 0, openedAt: state?.openedAt ?? record?.openedAt, deletedAt: state?.deletedAt ?? record?.deletedAt)
-        }.sorted { ($0.handle?.value ?? "~", $0.stream) < ($1.handle?.value ?? "~", $1.stream) }
+        }.sorted(by: AccountSummary.listed)
     }
 }

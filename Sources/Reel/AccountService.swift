@@ -11,6 +11,8 @@ public final class AccountService: Sendable {
     let projector: Projector
     /// The states of accounts changed lately by this process, to decide the next command on.
     let recent = RecentStates()
+    /// Which stream ids new accounts take (all of them, but on a shard of a sharded ledger).
+    let placement: StreamPlacement
 
     /// Opens the ledger in `directory` (made when missing) and brings the projections up to date.
     public static func open(at directory: String) throws -> AccountService {
@@ -25,9 +27,10 @@ public final class AccountService: Sendable {
     }
 
     /// Reel over `log`, any store behind the boundary. `decoder` reads stored events (tests pass one
-    /// with extra upcasters).
-    public init(log: any EventStore, decoder: EventDecoder = .standard) throws {
+    /// with extra upcasters); new accounts take stream ids `placement` takes.
+    public init(log: any EventStore, decoder: EventDecoder = .standard, placement: StreamPlacement = .anywhere) throws {
         self.log = log
+        self.placement = placement
         store = try ProjectionStore(log: log)
         projector = Projector(decoder: decoder)
         try upgradeProjectionsIfNeeded()

@@ -25,7 +25,7 @@ extension OptionScope {
     static var usesDataDirectory: Bool { true }
     static var usesStore: Bool { usesDataDirectory }
     static var storeHelp: String {
-        "A PostgreSQL store to use instead of the LMDB one in the data directory (env REEL_STORE; see 'reel store')."
+        "A PostgreSQL store (a URL), or a shard map of several (FILE.json), to use instead of the LMDB store in the data directory (env REEL_STORE; see 'reel store')."
     }
 }
 

@@ -3,7 +3,8 @@ import Hummingbird
 import Reel
 
 /// The operator's routes (`/v1/admin/...`, the operator token): every account, the tokens, the
-/// audit of the whole ledger, and rebuilding the projections with progress as Server-Sent Events.
+/// audit of the whole ledger, and rebuilding the projections with progress as Server-Sent Events
+/// (with a shard map: of every shard).
 struct OperatorEndpoints {
     let application: Reel.Application
 
@@ -23,11 +24,25 @@ struct OperatorEndpoints {
         return JSONResponse(["tokens": .array(try application.tokens(of: handle).map(ServiceJSON.token))])
     }
 
-    /// Walks the whole ledger; 200 with `intact: false` and the problem when it does not verify.
+    /// Walks the whole ledger (every shard of a shard map); 200 with `intact: false` and the
+    /// problem when it does not verify.
     @Sendable func verify(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
         let application = self.application
+        if application.storeIsShardMap {
+            return JSONResponse(ServiceJSON.shardVerification(try await Self.offThread { try application.verifyShards() }))
+        }
         let report = try await Self.offThread { try application.verifyLedger() }
         return JSONResponse(ServiceJSON.verification(report))
+    }
+
+    /// Rebuilds (or with `checkOnly` checks) the projections of the ledger, or of every shard of
+    /// a shard map (`progress` then names the shard), as the answer's JSON.
+    static func rebuilt(_ application: Reel.Application, checkOnly: Bool, progress: ((String?, UInt64, UInt64) -> Void)? = nil) throws -> JSONValue {
+        if application.storeIsShardMap {
+            let reports = try application.rebuildShards(checkOnly: checkOnly) { shard, done, total in progress?(shard, done, total) }
+            return ServiceJSON.shardRebuild(reports, checkOnly: checkOnly)
+        }
+        return ServiceJSON.rebuild(try application.rebuildProjections(checkOnly: checkOnly) { done, total in progress?(nil, done, total) })
     }
 
     /// Rebuilds the projections (`?check=true`: compares only). With `Accept: text/event-stream`
@@ -37,21 +52,25 @@ struct OperatorEndpoints {
         let check = try RequestInput.flag(request, "check") ?? false
         let application = self.application
         guard request.headers[.accept]?.contains("text/event-stream") == true else {
-            let report = try await Self.offThread { try application.rebuildProjections(checkOnly: check) }
-            return try JSONResponse(ServiceJSON.rebuild(report)).response(from: request, context: context)
+            let report = try await Self.offThread { try Self.rebuilt(application, checkOnly: check) }
+            return try JSONResponse(report).response(from: request, context: context)
         }
         let (frames, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
         Thread.detachNewThread {
             var last = ContinuousClock.now
             do {
-                let report = try application.rebuildProjections(checkOnly: check) { done, total in
+                let report = try Self.rebuilt(application, checkOnly: check) { shard, done, total in
                     let now = ContinuousClock.now
                     guard done == total || now - last > .milliseconds(100) else { return }
                     last = now
-                    let data: JSONValue = ["done": .integer(Int64(done)), "total": .integer(Int64(total))]
+                    var data: JSONValue = ["done": .integer(Int64(done)), "total": .integer(Int64(total))]
+                    if let shard, case .object(var fields) = data {
+                        fields["shard"] = .string(shard)
+                        data = .object(fields)
+                    }
                     continuation.yield("event: progress\ndata: \(data.text)\n\n")
                 }
-                continuation.yield("event: result\ndata: \(ServiceJSON.rebuild(report).text)\n\n")
+                continuation.yield("event: result\ndata: \(report.text)\n\n")
             } catch {
                 let problem = Problem(error)
                 let data: JSONValue = ["kind": .string(problem.kind), "detail": .string(problem.detail)]

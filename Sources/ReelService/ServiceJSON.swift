@@ -132,6 +132,40 @@ enum ServiceJSON {
         ]
     }
 
+    /// The audit of every shard of a shard map: each shard's as `verification`, with its name,
+    /// store and the streams on it the map places elsewhere, and the checkpoint of all the heads.
+    static func shardVerification(_ report: ShardVerificationReport) -> JSONValue {
+        [
+            "intact": .bool(report.isIntact), "eventsChecked": .integer(Int64(report.events)),
+            "checkpoint": .init(report.checkpoint.map(JSONValue.string)),
+            "shards": .array(
+                report.shards.map { shard in
+                    named(verification(shard.report), shard.name, shard.store, [
+                        "intact": .bool(shard.isIntact), "misplaced": .array(shard.misplaced.map(JSONValue.string)),
+                    ])
+                }),
+        ]
+    }
+
+    /// What rebuilding the projections of every shard did: each shard's as `rebuild`, with its
+    /// name and store, and the totals.
+    static func shardRebuild(_ reports: [ShardRebuildReport], checkOnly: Bool) -> JSONValue {
+        [
+            "events": .integer(Int64(reports.reduce(0) { $0 + $1.report.events })),
+            "accounts": .integer(Int64(reports.reduce(0) { $0 + $1.report.accounts })), "swapped": .bool(!checkOnly),
+            "shards": .array(reports.map { named(rebuild($0.report), $0.name, $0.store, [:]) }),
+        ]
+    }
+
+    /// `object` with a shard's `name` and `store`, and `more`.
+    private static func named(_ object: JSONValue, _ name: String, _ store: String, _ more: [String: JSONValue]) -> JSONValue {
+        guard case .object(var fields) = object else { return object }
+        fields["name"] = .string(name)
+        fields["store"] = .string(store)
+        fields.merge(more) { _, new in new }
+        return .object(fields)
+    }
+
     static func deletion(_ report: DeletionReport) -> JSONValue {
         [
             "user": .string(report.handle.value), "stream": .string(report.stream.rawValue), "deletedAt": time(report.deletedAt),

@@ -4,12 +4,13 @@ import Testing
 
 /// `reel serve` over real HTTP, as apps and operators meet it: the built binary on a free port
 /// of loopback with its own data directory and a `fake-tmdb` behind it, called with
-/// AsyncHTTPClient. Every test runs on both stores: the LMDB store in the data directory, and a
-/// PostgreSQL store (`REEL_STORE`, a new database of a real server) for the service and every
-/// `reel` the test runs beside it.
+/// AsyncHTTPClient. Every test runs on each store: the LMDB store in the data directory, a
+/// PostgreSQL store (`REEL_STORE`, a new database of a real server), and a shard map of two such
+/// stores, for the service and every `reel` the test runs beside it.
 @Suite(.serialized) struct ServiceTests {
     enum Store: String, CaseIterable, CustomStringConvertible, Sendable {
-        case lmdb, postgres
+        /// The LMDB store in the data directory; one PostgreSQL store; a shard map of two.
+        case lmdb, postgres, shards
         var description: String { rawValue }
     }
 
@@ -24,6 +25,20 @@ import Testing
             let server = try await postgres.value
             let database = try await server.createDatabase("svc_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
             home.environment["REEL_STORE"] = server.url(database: database)
+            let fixed = home
+            let migrated = try await offThread { try fixed.reel(["store", "migrate"]) }
+            #expect(migrated.status == 0, "\(migrated.stderr)")
+        } else if store == .shards {
+            // Two databases of one server are two stores: a map of two shards.
+            let server = try await postgres.value
+            let name = "svc_" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+            var urls: [String] = []
+            for n in 1...2 { urls.append(server.url(database: try await server.createDatabase("\(name)_\(n)"))) }
+            let map = temporaryDirectory("shards") + "/shards.json"
+            try Data(
+                #"{"format": "reel-shards/1", "shards": [{"name": "a", "url": "\#(urls[0])"}, {"name": "b", "url": "\#(urls[1])"}]}"#.utf8
+            ).write(to: URL(fileURLWithPath: map))
+            home.environment["REEL_STORE"] = map
             let fixed = home
             let migrated = try await offThread { try fixed.reel(["store", "migrate"]) }
             #expect(migrated.status == 0, "\(migrated.stderr)")
@@ -274,6 +289,15 @@ import Testing
         let events = rebuild.text.components(separatedBy: "\n\n").compactMap(ServerSentEvent.init)
         #expect(events.contains { $0.event == "progress" })
         #expect(events.last?.event == "result", "\(rebuild.text)")
+        if store == .shards {
+            // Every shard verified and rebuilt, each named; one checkpoint of both heads.
+            let shards = verify["shards"] as? [[String: Any]] ?? []
+            #expect(shards.map { $0["name"] as? String } == ["a", "b"] && (verify["checkpoint"] as? String)?.count == 64, "\(verify)")
+            #expect(shards.allSatisfy { ($0["misplaced"] as? [Any])?.isEmpty == true })
+            #expect(events.contains { $0.event == "progress" && $0.data.contains(#""shard""#) }, "\(rebuild.text)")
+            let result = try JSONSerialization.jsonObject(with: Data((events.last?.data ?? "").utf8)) as? [String: Any]
+            #expect((result?["shards"] as? [[String: Any]])?.map { $0["name"] as? String } == ["a", "b"], "\(rebuild.text)")
+        }
         let metrics = try await service.request(.GET, "/metrics", token: op)
         #expect(metrics.text.contains("reel_http_requests_total"))
         #expect(try await service.request(.GET, "/metrics").status == 401)

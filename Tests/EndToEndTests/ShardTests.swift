@@ -5,14 +5,16 @@ import Testing
 /// Two shards on two real PostgreSQL servers, with accounts on both: `reel store migrate` and
 /// `reel audit verify` over the shard map (each chain, each stream on the shard the map places it
 /// on, one checkpoint of all the heads), a misplaced stream and a damaged shard each caught, the
-/// projections rebuilt and checked on every shard, and the other commands refusing the map with
-/// one line.
+/// projections rebuilt and checked on every shard, and every command on one account routed to
+/// its handle's home shard.
 @Suite struct ShardTests {
     static let one = Task { try await PostgresServer.started("ShardTests-one") }
     static let two = Task { try await PostgresServer.started("ShardTests-two") }
 
-    static func reel(_ arguments: [String], _ map: String) async throws -> Harness.Output {
-        let out = try await offThread { try Harness.reel(arguments + ["--store", map, "--data-dir", temporaryDirectory("cache")]) }
+    /// Runs `reel` over the store `map`, with a new data directory (for the response cache) unless
+    /// one is given (tokens are kept in it).
+    static func reel(_ arguments: [String], _ map: String, dataDirectory: String? = nil) async throws -> Harness.Output {
+        let out = try await offThread { try Harness.reel(arguments + ["--store", map, "--data-dir", dataDirectory ?? temporaryDirectory("cache")]) }
         #expect(!out.stdout.contains(PostgresServer.password) && !out.stderr.contains(PostgresServer.password), "the password was printed")
         return out
     }
@@ -97,9 +99,76 @@ import Testing
         #expect(damaged.status == 65)
         #expect(damaged.stdout.contains("shard two (postgres://postgres@127.0.0.1:\(servers[1].port)/shard): DAMAGED at position 5: index-mismatch"), "\(damaged.stdout)")
 
-        // Commands on accounts refuse the map (routing is not built), one line, 64.
-        let refused = try await Self.reel(["saved", "--user", "ann"], map)
+        // A command that reads one store as a whole refuses the map, one line, 64.
+        let refused = try await Self.reel(["backup", temporaryDirectory("backup") + "/copy"], map)
         #expect(refused.status == 64 && refused.stderr.contains("name one shard's URL") && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+    }
+
+    /// Every command on one account goes to its handle's home shard through the map: new accounts
+    /// are placed there (`audit verify` finds no stream misplaced), and what one command wrote
+    /// the next reads back; `accounts` and `token list` span every shard.
+    @Test func commandsOnAccountsGoToTheirHandlesHomeShards() async throws {
+        let servers = [try await Self.one.value, try await Self.two.value]
+        let (_, map) = try await Self.shardMap(servers, database: "routed")
+        #expect(try await Self.reel(["store", "migrate"], map).status == 0)
+
+        let handles = ["ann", "ben", "cy", "dee", "eve", "fay", "gus", "hal"]
+        for handle in handles {
+            let added = try await Self.reel(["fav", "add", "movie", "550", "603", "--user", handle], map)
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let verified = try await Self.reel(["audit", "verify", "--json"], map)
+        #expect(verified.status == 0, "\(verified.stdout)")
+        let shards = try Harness.json(verified.stdout)["shards"] as? [[String: Any]] ?? []
+        #expect(shards.map { ($0["misplaced"] as? [String])?.count } == [0, 0], "\(verified.stdout)")
+        // Each account is one `account-opened` and two favorites; both shards hold some.
+        let events = shards.compactMap { $0["events"] as? Int }
+        #expect(events.reduce(0, +) == 3 * handles.count && events.allSatisfy { $0 > 0 }, "\(events)")
+
+        // Each account is on its handle's home shard: where the map places its stream.
+        let accounts = try await Self.reel(["accounts", "--json"], map)
+        #expect(accounts.status == 0, "\(accounts.stderr)")
+        let listed = try Harness.json(accounts.stdout)["accounts"] as? [[String: Any]] ?? []
+        #expect(listed.compactMap { $0["handle"] as? String } == handles, "\(accounts.stdout)")
+        for account in listed {
+            let stream = try #require(account["stream"] as? String)
+            let placed = try await Self.reel(["store", "shard", stream, "--json"], map)
+            let home = try Harness.json(placed.stdout)["shard"] as? String
+            let holder = try await servers[home == "one" ? 0 : 1].psql("SELECT count(*) FROM reel_streams WHERE stream = '\(stream)'", database: "routed")
+            #expect(holder == "1", "\(stream) is not on \(home ?? "?")")
+        }
+
+        // What one command wrote, the next reads back, through the map.
+        #expect(try await Self.reel(["fav", "remove", "movie", "550", "--user", "cy"], map).status == 0)
+        let saved = try await Self.reel(["saved", "--user", "cy", "--json", "--offline"], map)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect((try Harness.json(saved.stdout)["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } == [603], "\(saved.stdout)")
+        let history = try await Self.reel(["history", "--user", "cy", "--json", "--offline"], map)
+        #expect((try Harness.json(history.stdout)["events"] as? [Any])?.count == 4, "\(history.stdout)")
+
+        // Tokens: made for an account on either shard, listed together, each with its handle.
+        let tokenHome = temporaryDirectory("routed-tokens")
+        for handle in ["ann", "ben"] { #expect(try await Self.reel(["token", "create", "--user", handle, "--json"], map, dataDirectory: tokenHome).status == 0) }
+        let tokens = try await Self.reel(["token", "list", "--json"], map, dataDirectory: tokenHome)
+        let listedTokens = try JSONSerialization.jsonObject(with: Data(tokens.stdout.utf8)) as? [[String: Any]]
+        #expect(listedTokens?.compactMap { $0["user"] as? String }.sorted() == ["ann", "ben"], "\(tokens.stdout)")
+
+        // An export restored as a new account lands on the new handle's home shard.
+        let file = temporaryDirectory("routed-export") + "/eve.json"
+        #expect(try await Self.reel(["account", "export", "--user", "eve", "--out", file, "--offline", "--no-details"], map).status == 0)
+        let restored = try await Self.reel(["account", "import", file, "--as", "ivy", "--offline"], map)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        // A deletion on its shard: the account is gone, the others stay.
+        #expect(try await Self.reel(["account", "delete", "--user", "dee", "--yes"], map).status == 0)
+        let after = try Harness.json(try await Self.reel(["accounts", "--json"], map).stdout)["accounts"] as? [[String: Any]] ?? []
+        #expect(after.filter { $0["status"] as? String == "open" }.compactMap { $0["handle"] as? String } == ["ann", "ben", "cy", "eve", "fay", "gus", "hal", "ivy"])
+        #expect(after.count == 9)
+        let ivy = try await Self.reel(["saved", "--user", "ivy", "--json", "--offline"], map)
+        #expect((try Harness.json(ivy.stdout)["items"] as? [Any])?.count == 2, "\(ivy.stdout)")
+
+        let final = try await Self.reel(["audit", "verify", "--json"], map)
+        #expect(final.status == 0, "\(final.stdout)")
+        #expect((try Harness.json(final.stdout)["shards"] as? [[String: Any]])?.map { ($0["misplaced"] as? [String])?.count } == [0, 0])
     }
 
     /// `projections rebuild` over the map: every shard rebuilt, then checked; drift on one shard

@@ -8,16 +8,16 @@ extension Application {
     /// point in the past of an account that never was, are not found.
     public func account(_ handle: AccountHandle, asOf: AsOf? = nil) throws -> AccountView {
         guard let asOf else {
-            guard try existingLedger() != nil else { return .unopened(handle) }
+            guard try existingLedger(for: handle) != nil else { return .unopened(handle) }
             do { return try view(of: handle) } catch ReelError.noAccount { return .unopened(handle) }
         }
-        return try requiredLedger().view(of: handle, asOf: asOf)
+        return try requiredLedger(for: handle).view(of: handle, asOf: asOf)
     }
 
     /// True when `handle` has made no change yet: there is no ledger, or no account, open or
     /// deleted, by that handle.
     func isUnopened(_ handle: AccountHandle) throws -> Bool {
-        guard let ledger = try existingLedger() else { return true }
+        guard let ledger = try existingLedger(for: handle) else { return true }
         do {
             _ = try ledger.resolve(handle)
             return false
@@ -26,9 +26,10 @@ extension Application {
         }
     }
 
-    /// Every account in the ledger, deleted ones included; none without a ledger.
+    /// Every account in the ledger (every shard's, with a shard map), deleted ones included;
+    /// none without a ledger.
     public func accounts() throws -> [AccountSummary] {
-        try existingLedger()?.accounts() ?? []
+        try everyLedger().flatMap { try $0.accounts() }.sorted(by: AccountSummary.listed)
     }
 }
 
@@ -42,7 +43,7 @@ extension Application {
             // No change made yet: no events (a point in the past of such an account is not found).
             return HistoryReport(handle: handle, stream: nil, asOf: nil, entries: [], deletedAt: nil, titles: [:], notices: [])
         }
-        let ledger = try requiredLedger()
+        let ledger = try requiredLedger(for: handle)
         let (stream, entries) = try ledger.history(of: handle, asOf: asOf, limit: limit)
         let language = try reader(handle).language
         let keys = entries.compactMap(\.mediaKey)

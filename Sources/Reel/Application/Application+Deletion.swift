@@ -49,7 +49,7 @@ extension Application {
             seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
         if !purged {
             deletion.keyPurged = false
-            deletion.purgeProblem = (try? ledger().log as? PostgresEventStore)??.purgeProblem ?? "the purge did not run"
+            deletion.purgeProblem = (try? ledger(for: handle).log as? PostgresEventStore)??.purgeProblem ?? "the purge did not run"
         }
         return deletion
     }

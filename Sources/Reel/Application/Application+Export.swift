@@ -7,7 +7,7 @@ extension Application {
     public func export(
         _ handle: AccountHandle, format: ExportFormat, details: Bool = true, generator: String, progress: ((Int, Int) -> Void)? = nil
     ) async throws -> ExportReport {
-        let export = try requiredLedger().export(of: handle)
+        let export = try requiredLedger(for: handle).export(of: handle)
         let keys = export.state.saved.items.map(\.key).filter { format == .reel || $0.mediaType == .movie }
         var summaries: [MediaKey: TitleSummary] = [:]
         if details, !keys.isEmpty {

@@ -6,12 +6,12 @@ extension Application {
     /// rules (each version once, in order). The stream ends with an error when the account has
     /// no ledger, or the listener falls far behind (it resumes from its last version).
     public func accountEvents(of handle: AccountHandle, after version: UInt64) throws -> AsyncThrowingStream<HistoryEntry, any Error> {
-        try feed().listen(to: handle, after: version)
+        try feed(for: handle).listen(to: handle, after: version)
     }
 
     /// How many listeners `accountEvents` has now.
-    public var eventListeners: Int { startedFeed()?.listeners ?? 0 }
+    public var eventListeners: Int { startedFeeds().reduce(0) { $0 + $1.listeners } }
 
     /// Ends every `accountEvents` stream (a shutdown).
-    public func finishEventStreams() { startedFeed()?.finishAll() }
+    public func finishEventStreams() { for feed in startedFeeds() { feed.finishAll() } }
 }

@@ -34,7 +34,7 @@ extension Application {
         let document = try Self.verifiedExport(bytes, file: file, suffix: "; nothing imported")
         let target = handle ?? document.handle
         let report: RestoreReport
-        if let ledger = try dryRun ? existingLedger() : ledger() {
+        if let ledger = try dryRun ? existingLedger(for: target) : ledger(for: target) {
             report = try ledger.restore(document, as: target, dryRun: dryRun, step: step)
         } else {
             let (events, skipped) = document.restoredEvents(as: target)
@@ -53,7 +53,7 @@ extension Application {
         } catch {
             throw Failure(.data, "\(file): \(error.description); nothing imported")
         }
-        let existing = try existingLedger()
+        let existing = try existingLedger(for: target)
         let current = existing.flatMap { ledger in try? ledger.view(of: target) }?.state
         let language = current?.settings.language.value ?? LanguageTag.default.value
         let matches = try await TitleMatcher(client: try catalog(), language: language).match(titles, progress: progress)

@@ -41,7 +41,7 @@ extension Application {
     /// The bytes of the photo `view` shows (the account's photo then), nil when it shows none.
     /// They come from the ledger, sealed under the account's key: never from or into a cache.
     public func photoBytes(in view: AccountView) throws -> [UInt8]? {
-        guard let reference = view.state.settings.photo, let stream = view.stream, let ledger = try existingLedger() else { return nil }
+        guard let reference = view.state.settings.photo, let stream = view.stream, let ledger = try existingLedger(for: view.handle) else { return nil }
         return try ledger.photoBytes(reference, of: stream)
     }
 }

@@ -9,7 +9,7 @@ extension Application {
     public func readStamp(of handle: AccountHandle) throws -> ReadValidity {
         var stream: StreamID?
         var version: UInt64 = 0
-        if let ledger = try existingLedger() {
+        if let ledger = try existingLedger(for: handle) {
             do {
                 let found = try ledger.resolve(handle)
                 stream = found

@@ -20,7 +20,7 @@ extension Application {
         let (stored, secret) = try store.issue(for: handle, stream: stream, at: Self.microsecondsNow())
         // A deletion that committed after the account was opened above may have looked for its
         // tokens before this one was stored: the token must not outlive the account.
-        guard try ledger().openStream(of: handle) == stream else {
+        guard try ledger(for: handle).openStream(of: handle) == stream else {
             try store.remove(id: stored.id)
             throw Failure(.notFound, "the account '\(handle)' was deleted while its token was being made; no token was made")
         }
@@ -33,14 +33,14 @@ extension Application {
         try Self.checkDataDirectory(configuration.dataDirectory)
         guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false) else { return [] }
         let records = try store.all()
-        guard !records.isEmpty, let ledger = try ledgerOfTokens() else { return [] }
+        guard !records.isEmpty else { return [] }
         if let handle {
-            guard let stream = try ledger.openStream(of: handle) else { return [] }
+            guard let ledger = try ledgerOfTokens(for: handle), let stream = try ledger.openStream(of: handle) else { return [] }
             return records.filter { $0.stream == stream }.map { $0.token(handle) }
         }
         // A record whose account is not open belongs to a deletion stopped between its commit and
         // the removal of the tokens: revoked before it began, and nobody's now.
-        let handles = try ledger.openHandles(of: Set(records.map(\.stream)))
+        let handles = try openHandles(of: Set(records.map(\.stream)))
         return records.compactMap { record in handles[record.stream].map { record.token($0) } }
     }
 
@@ -57,7 +57,7 @@ extension Application {
         }
         guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false),
             let revoked = try store.revoke(id: id, at: Self.microsecondsNow()),
-            let handle = try ledgerOfTokens()?.openHandles(of: [revoked.stream])[revoked.stream]
+            let handle = try openHandles(of: [revoked.stream])[revoked.stream]
         else {
             throw Failure(.notFound, "there is no token '\(id)'")
         }
@@ -83,7 +83,7 @@ extension Application {
     /// and opened again is another account, on another stream, which an old token must not
     /// reach. One read of the handle directory.
     public func reachesItsAccount(_ token: AccessToken) throws -> Bool {
-        guard let ledger = try existingLedger() else { return false }
+        guard let ledger = try existingLedger(for: token.handle) else { return false }
         return try ledger.openStream(token.handle) == token.stream
     }
 
@@ -100,13 +100,27 @@ extension Application {
         for stream in streams { try store.removeAll(of: stream) }
     }
 
-    /// The ledger the tokens' accounts are in. A token is made only once its account is open,
+    /// The ledger the token of `handle` is in. A token is made only once its account is open,
     /// so there is one even when this process found none before (a service started on an empty
     /// data directory, before the first `reel token create`).
-    private func ledgerOfTokens() throws -> AccountService? {
-        if let ledger = try existingLedger() { return ledger }
+    private func ledgerOfTokens(for handle: AccountHandle) throws -> AccountService? {
+        if let ledger = try existingLedger(for: handle) { return ledger }
         forgetMissingLedger()
-        return try existingLedger()
+        return try existingLedger(for: handle)
+    }
+
+    /// The handles of the accounts `streams` that are open, looked for in every ledger (every
+    /// shard's, with a shard map; a stream is on one of them).
+    private func openHandles(of streams: Set<StreamID>) throws -> [StreamID: AccountHandle] {
+        var ledgers = try everyLedger()
+        if ledgers.isEmpty {
+            // As above: the tokens' ledger exists, even if this process found none before.
+            forgetMissingLedger()
+            ledgers = try everyLedger()
+        }
+        var handles: [StreamID: AccountHandle] = [:]
+        for ledger in ledgers { handles.merge(try ledger.openHandles(of: streams)) { first, _ in first } }
+        return handles
     }
 
     static func microsecondsNow() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }

@@ -26,10 +26,10 @@ extension Application {
     }
 
     private func follow(_ handle: AccountHandle, interval: Duration, _ changed: (UInt64) -> Void) async throws {
-        var ledger = try ledgerOnceMade()
+        var ledger = try ledgerOnceMade(for: handle)
         while ledger == nil {
             try await Task.sleep(for: interval)
-            ledger = try ledgerOnceMade()
+            ledger = try ledgerOnceMade(for: handle)
         }
         guard let ledger else { return }
         let log = ledger.log
@@ -49,8 +49,8 @@ extension Application {
 
     /// The ledger, looked for again when there was none before (another process may have made
     /// it since); `nil` while there is none.
-    private func ledgerOnceMade() throws -> AccountService? {
+    private func ledgerOnceMade(for handle: AccountHandle) throws -> AccountService? {
         if AccountService.ledgerExists(at: configuration.dataDirectory) { forgetMissingLedger() }
-        return try existingLedger()
+        return try existingLedger(for: handle)
     }
 }

@@ -21,14 +21,18 @@ public final class Application: Sendable {
         /// The event log alone, for use cases that must not touch the projections (verify, backup).
         var log: (any EventStore)?
         var ledger: AccountService?
+        /// The configured shard map, read once (`.some(nil)`: the store is not a shard map).
+        var shardMap: ShardMap??
+        /// With a shard map: each shard's ledger, by its index in the map, opened when first needed.
+        var shardLedgers: [Int: AccountService] = [:]
         /// `true` once the ledger was looked for and there was none (nothing was made).
         var ledgerMissing = false
         var views: [AccountHandle: AccountView] = [:]
         /// Counts the views forgotten: a view read while one was forgotten may be older than the
         /// change that forgot it, so it is not kept (`view(of:)`).
         var viewsForgotten: UInt64 = 0
-        /// Group commit of the ledger's commands (`submit`), made with the ledger.
-        var committer: CommandCommitter?
+        /// Group commit of each ledger's commands (`submit`), made with its first command.
+        var committers: [ObjectIdentifier: CommandCommitter] = [:]
         var credentials: CredentialStore.Found??
         var catalog: CatalogClient?
         var images: ImageClient?
@@ -37,8 +41,8 @@ public final class Application: Sendable {
         var omdb: OMDbClient??
         /// Languages the sample catalog lacks that were noted already (`noteSampleLanguage`).
         var sampleLanguageNoted: Set<String> = []
-        /// Accounts' events as they are appended, for listeners (`accountEvents`).
-        var feed: AccountFeed?
+        /// Accounts' events as they are appended, for listeners (`accountEvents`): one per ledger.
+        var feeds: [ObjectIdentifier: AccountFeed] = [:]
     }
 
     private let loaded = Mutex(Loaded())
@@ -64,13 +68,13 @@ public final class Application: Sendable {
         await client?.shutdown()
     }
 
-    /// The account feed, started by its first listener.
-    func feed() throws -> AccountFeed {
-        let ledger = try requiredLedger()
+    /// The feed of the ledger `handle`'s account is in, started by its first listener.
+    func feed(for handle: AccountHandle) throws -> AccountFeed {
+        let ledger = try requiredLedger(for: handle)
         return loaded.withLock { loaded in
-            if let feed = loaded.feed { return feed }
+            if let feed = loaded.feeds[ObjectIdentifier(ledger)] { return feed }
             let feed = AccountFeed(ledger: ledger, log: ledger.log)
-            loaded.feed = feed
+            loaded.feeds[ObjectIdentifier(ledger)] = feed
             return feed
         }
     }
@@ -78,8 +82,8 @@ public final class Application: Sendable {
     /// The catalog client if a use case made it already.
     func loadedCatalog() -> CatalogClient? { loaded.withLock { $0.catalog } }
 
-    /// The feed if a listener started it.
-    func startedFeed() -> AccountFeed? { loaded.withLock { $0.feed } }
+    /// The feeds listeners started.
+    func startedFeeds() -> [AccountFeed] { loaded.withLock { Array($0.feeds.values) } }
 
     // MARK: - The ledger, opened once
 
@@ -115,11 +119,58 @@ public final class Application: Sendable {
     private func openStore() throws -> any EventStore {
         guard let url = configuration.storeURL else { return try EventLog.open(at: configuration.dataDirectory) }
         if ShardMap.isShardMap(url) {
-            throw Failure(
-                .usage,
-                "the shard map \(url) is read by 'reel audit verify', 'reel projections rebuild' and 'reel store migrate' so far; name one shard's URL for other commands (Schemas/postgres-shards.md)")
+            throw Failure(.usage, "this reads one store, not the shard map \(url): name one shard's URL with --store (Schemas/postgres-shards.md)")
         }
         return try PostgresEventStore.open(try storeLocation(url), directory: configuration.dataDirectory)
+    }
+
+    // MARK: - Ledgers by account (shards)
+
+    /// The ledger `handle`'s account is in: with a shard map, its home shard's
+    /// (`ShardMap.home(of:)`); else the one ledger, made when missing.
+    func ledger(for handle: AccountHandle) throws -> AccountService {
+        guard let map = try configuredShardMap() else { return try ledger() }
+        return try shardLedger(map.home(of: handle.value), of: map)
+    }
+
+    /// The ledger `handle`'s account is in when there is one, else `nil` (nothing is made). A
+    /// shard of a shard map is always there (opening it says when it is not migrated).
+    func existingLedger(for handle: AccountHandle) throws -> AccountService? {
+        guard let map = try configuredShardMap() else { return try existingLedger() }
+        return try shardLedger(map.home(of: handle.value), of: map)
+    }
+
+    /// The ledger `handle`'s account is in, which must exist.
+    func requiredLedger(for handle: AccountHandle) throws -> AccountService {
+        guard let ledger = try existingLedger(for: handle) else { throw ReelError.noLedger(configuration.dataDirectory) }
+        return ledger
+    }
+
+    /// Every ledger: each shard's, in the map's order, with a shard map; else the one there is
+    /// (none when there is none; nothing is made).
+    func everyLedger() throws -> [AccountService] {
+        guard let map = try configuredShardMap() else { return try existingLedger().map { [$0] } ?? [] }
+        return try map.shards.indices.map { try shardLedger($0, of: map) }
+    }
+
+    /// The configured shard map, read once; `nil` when the store is not one.
+    func configuredShardMap() throws -> ShardMap? {
+        if let map = loaded.withLock({ $0.shardMap }) { return map }
+        let map = storeIsShardMap ? try shardMap() : nil
+        loaded.withLock { $0.shardMap = .some(map) }
+        return map
+    }
+
+    /// The ledger of shard `index` of `map`, opened once: a store of its own whose new accounts
+    /// take only the stream ids the map places on it.
+    private func shardLedger(_ index: Int, of map: ShardMap) throws -> AccountService {
+        try loaded.withLock { loaded in
+            if let ledger = loaded.shardLedgers[index] { return ledger }
+            let store = try PostgresEventStore.open(map.shards[index].location, directory: configuration.dataDirectory)
+            let ledger = try AccountService(log: store, placement: StreamPlacement { map.shard(of: $0) == index })
+            loaded.shardLedgers[index] = ledger
+            return ledger
+        }
     }
 
     private func exists(_ loaded: inout Loaded) throws -> Bool {
@@ -175,7 +226,7 @@ public final class Application: Sendable {
     /// the list as it was before a `reel fav add` from the shell).
     func view(of handle: AccountHandle) throws -> AccountView {
         let (cached, mark) = loaded.withLock { ($0.views[handle], $0.viewsForgotten) }
-        let ledger = try requiredLedger()
+        let ledger = try requiredLedger(for: handle)
         if let cached, let stream = cached.stream, (try? ledger.resolve(handle)) == stream,
             try ledger.log.version(of: stream) == cached.state.version
         {
@@ -203,7 +254,7 @@ public final class Application: Sendable {
         -> CommandReport
     {
         if let report = try unchangedWithoutLedger(command, for: handle) { return report }
-        let report = try ledger().execute(command, for: handle, photo: photo, step: step)
+        let report = try ledger(for: handle).execute(command, for: handle, photo: photo, step: step)
         forgetViews(of: [handle])
         return report
     }
@@ -213,7 +264,7 @@ public final class Application: Sendable {
     /// retry must append nothing. The account's view read before is forgotten by the commit.
     func submit(_ command: Command, for handle: AccountHandle, key: RequestKey?, photo: [UInt8]? = nil) async throws -> CommandReport {
         if let report = try unchangedWithoutLedger(command, for: handle) { return report }
-        let ledger = try ledger()
+        let ledger = try ledger(for: handle)
         let report = try await committer(ledger).submit(CommandRequest(command: command, handle: handle, key: key, photo: photo))
         ledger.forgetCachesIfDeleted(report)
         return report
@@ -222,25 +273,25 @@ public final class Application: Sendable {
     /// A command that would change nothing where there is no ledger (removing what no ledger
     /// holds) makes no ledger: its report, else `nil` (the command needs the ledger).
     private func unchangedWithoutLedger(_ command: Command, for handle: AccountHandle) throws -> CommandReport? {
-        guard try existingLedger() == nil else { return nil }
+        guard try existingLedger(for: handle) == nil else { return nil }
         let decision = try Decider.decide(command, for: handle, state: nil)
         guard decision.events.isEmpty else { return nil }
         return CommandReport(handle: handle, stream: nil, outcomes: decision.outcomes, appended: [], state: nil)
     }
 
-    /// The group committer of `ledger`'s commands, made once. Each commit forgets the views of
+    /// The group committer of `ledger`'s commands, made once per ledger. Each commit forgets the views of
     /// the accounts it changed before any of its callers resumes, then tells the configuration's
     /// observer.
     func committer(_ ledger: AccountService) -> CommandCommitter {
         loaded.withLock { loaded in
-            if let committer = loaded.committer { return committer }
+            if let committer = loaded.committers[ObjectIdentifier(ledger)] { return committer }
             let observer = configuration.commitObserver
             // Weak: the application owns the committer, which must not keep it alive.
             let committer = CommandCommitter(service: ledger) { [weak self] figures, reports in
                 self?.keepViews(of: reports)
                 observer(figures)
             }
-            loaded.committer = committer
+            loaded.committers[ObjectIdentifier(ledger)] = committer
             return committer
         }
     }
@@ -298,7 +349,7 @@ public final class Application: Sendable {
 
     /// The account's view for browsing: nil without a ledger or an open account.
     private func readerView(_ handle: AccountHandle) throws -> AccountView? {
-        guard try existingLedger() != nil else { return nil }
+        guard try existingLedger(for: handle) != nil else { return nil }
         do {
             return try view(of: handle)
         } catch ReelError.noAccount, ReelError.accountDeleted {
