@@ -173,16 +173,35 @@ struct StoreCommand: AsyncParsableCommand {
     struct Shard: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "shard",
-            abstract: "Print the shard a stream (an account's, as 'reel accounts' shows it) is placed on by a shard map.",
-            discussion: "--store names the shard map (a .json file, Schemas/postgres-shards.md).")
+            abstract: "Print the shard a shard map places a stream on, or a handle's home shard (where its account is).",
+            discussion: """
+                --store names the shard map (a .json file, Schemas/postgres-shards.md). A stream is an \
+                account's, as 'reel accounts' shows it; a handle's home shard is where its account is \
+                looked for and a new one is made.
+                """)
 
         @Argument(help: ArgumentHelp("The stream id, e.g. account-01a2….", valueName: "stream"))
-        var stream: String
+        var stream: String?
+
+        @Option(help: ArgumentHelp("An account handle: print its home shard instead.", valueName: "handle"))
+        var handle: String?
 
         @OptionGroup var global: StoreOptions
 
+        func validate() throws {
+            guard (stream == nil) != (handle == nil) else { throw ValidationError("give a stream, or --handle HANDLE, not both") }
+        }
+
         func run() async throws {
             try await global.withApplication { app in
+                if let handle {
+                    let account: AccountHandle
+                    do { account = try AccountHandle(handle) } catch { throw ValidationError(refusing: error) }
+                    let shard = try app.homeShard(of: account)
+                    if global.json { return try printJSON(["handle": account.value, "shard": shard.name, "store": shard.store]) }
+                    return Console.line("\(TerminalText.field(shard.name)) \(TerminalText.field(shard.store))")
+                }
+                let stream = stream ?? ""
                 let shard = try app.shard(of: stream)
                 if global.json { return try printJSON(["stream": stream, "shard": shard.name, "store": shard.store]) }
                 Console.line("\(TerminalText.field(shard.name)) \(TerminalText.field(shard.store))")

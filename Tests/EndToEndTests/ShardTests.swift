@@ -169,6 +169,40 @@ import Testing
         let final = try await Self.reel(["audit", "verify", "--json"], map)
         #expect(final.status == 0, "\(final.stdout)")
         #expect((try Harness.json(final.stdout)["shards"] as? [[String: Any]])?.map { ($0["misplaced"] as? [String])?.count } == [0, 0])
+
+        // A map that changes the shards (one added, or the order changed) would send handles to
+        // shards without their accounts: commands on accounts refuse it, naming what changed.
+        let urls = servers.map { $0.url(database: "routed") }
+        let third = servers[0].url(database: try await servers[0].createDatabase("routed_three"))
+        let grown = temporaryDirectory("routed-grown") + "/shards.json"
+        try Data(
+            #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}, {"name": "three", "url": "\#(third)"}]}"#.utf8
+        ).write(to: URL(fileURLWithPath: grown))
+        #expect(try await Self.reel(["store", "migrate"], grown).status == 0)
+        let swapped = temporaryDirectory("routed-swapped") + "/shards.json"
+        try Data(
+            #"{"format": "reel-shards/1", "shards": [{"name": "two", "url": "\#(urls[1])"}, {"name": "one", "url": "\#(urls[0])"}]}"#.utf8
+        ).write(to: URL(fileURLWithPath: swapped))
+        // A handle whose home is the new shard (which recorded its place in the grown map when
+        // migrated) is refused too: the first shard tells the map has grown.
+        var newcomer: String?
+        for n in 0..<40 where newcomer == nil {
+            let home = try await Self.reel(["store", "shard", "--handle", "new\(n)", "--json"], grown)
+            #expect(try Harness.validate(home.stdout, against: "cli/store-shard.schema.json").status == 0)
+            if try Harness.json(home.stdout)["shard"] as? String == "three" { newcomer = "new\(n)" }
+        }
+        let onThree = try #require(newcomer)
+        for changed in [grown, swapped] {
+            for handle in handles + [onThree] {
+                let refused = try await Self.reel(["fav", "add", "movie", "13", "--user", handle], changed)
+                #expect(refused.status == 64 && refused.stderr.contains("use the map the shards were made with"), "\(handle): \(refused)")
+                #expect(refused.stderr.split(separator: "\n").count == 1)
+            }
+        }
+        // Nothing was written through them; the map they were made with still serves.
+        #expect(try await Self.reel(["audit", "verify"], map).status == 0)
+        #expect(try await servers[0].psql("SELECT count(*) FROM reel_events", database: "routed_three") == "0")
+        #expect(try await Self.reel(["saved", "--user", "ann", "--offline"], map).status == 0)
     }
 
     /// `projections rebuild` over the map: every shard rebuilt, then checked; drift on one shard

@@ -1,5 +1,6 @@
 import Failures
 import Foundation
+import Ledger
 import PostgresStore
 
 extension Application {
@@ -49,12 +50,16 @@ extension Application {
     }
 
     /// Migrates every shard of the configured map (each in a transaction of its own, in the map's
-    /// order); a shard that fails stops the run there, the ones before it migrated.
+    /// order), and records in each shard that has no record yet its place in the map
+    /// (`ShardMembership`); a shard that fails stops the run there, the ones before it migrated.
     public func migrateShards() async throws -> [(shard: String, report: StoreSchemaReport)] {
         let map = try shardMap()
         var reports: [(String, StoreSchemaReport)] = []
-        for shard in map.shards {
+        for (index, shard) in map.shards.enumerated() {
             let report = try await PostgresMigrator.migrate(shard.location)
+            // The map the shards are made with, recorded in each (a shard that has one keeps it).
+            let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, connections: 2)
+            try ShardMembership(index: index, shards: map.shards.count, name: shard.name).record(in: store)
             reports.append(
                 (shard.name,
                  StoreSchemaReport(
@@ -69,6 +74,14 @@ extension Application {
     public func shard(of stream: String) throws -> (name: String, store: String) {
         let map = try shardMap()
         let shard = map.shards[map.shard(of: stream)]
+        return (shard.name, shard.location.description)
+    }
+
+    /// The home shard of `handle` in the configured map: where its account is looked for, and a
+    /// new one placed (its name and store URL without the password).
+    public func homeShard(of handle: AccountHandle) throws -> (name: String, store: String) {
+        let map = try shardMap()
+        let shard = map.shards[map.home(of: handle.value)]
         return (shard.name, shard.location.description)
     }
 }

@@ -130,14 +130,23 @@ public final class Application: Sendable {
     /// (`ShardMap.home(of:)`); else the one ledger, made when missing.
     func ledger(for handle: AccountHandle) throws -> AccountService {
         guard let map = try configuredShardMap() else { return try ledger() }
-        return try shardLedger(map.home(of: handle.value), of: map)
+        return try homeLedger(of: handle, in: map)
     }
 
     /// The ledger `handle`'s account is in when there is one, else `nil` (nothing is made). A
     /// shard of a shard map is always there (opening it says when it is not migrated).
     func existingLedger(for handle: AccountHandle) throws -> AccountService? {
         guard let map = try configuredShardMap() else { return try existingLedger() }
-        return try shardLedger(map.home(of: handle.value), of: map)
+        return try homeLedger(of: handle, in: map)
+    }
+
+    /// The ledger of `handle`'s home shard in `map`. The first shard is opened as well: a shard
+    /// added at the end records itself as a member of the grown map, so only the shards from
+    /// before can tell the map has changed (`ShardMembership`).
+    private func homeLedger(of handle: AccountHandle, in map: ShardMap) throws -> AccountService {
+        let home = map.home(of: handle.value)
+        if home != 0 { _ = try shardLedger(0, of: map) }
+        return try shardLedger(home, of: map)
     }
 
     /// The ledger `handle`'s account is in, which must exist.
@@ -162,11 +171,14 @@ public final class Application: Sendable {
     }
 
     /// The ledger of shard `index` of `map`, opened once: a store of its own whose new accounts
-    /// take only the stream ids the map places on it.
+    /// take only the stream ids the map places on it. A shard first used under another map (a
+    /// shard added, removed, renamed or reordered since) is refused (`ShardMembership`).
     private func shardLedger(_ index: Int, of map: ShardMap) throws -> AccountService {
         try loaded.withLock { loaded in
             if let ledger = loaded.shardLedgers[index] { return ledger }
-            let store = try PostgresEventStore.open(map.shards[index].location, directory: configuration.dataDirectory)
+            let shard = map.shards[index]
+            let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory)
+            try ShardMembership(index: index, shards: map.shards.count, name: shard.name).confirm(in: store, store: shard.location.description, map: map.path)
             let ledger = try AccountService(log: store, placement: StreamPlacement { map.shard(of: $0) == index })
             loaded.shardLedgers[index] = ledger
             return ledger
