@@ -102,6 +102,8 @@ import Testing
         // A command that reads one store as a whole refuses the map, one line, 64.
         let refused = try await Self.reel(["backup", temporaryDirectory("backup") + "/copy"], map)
         #expect(refused.status == 64 && refused.stderr.contains("name one shard's URL") && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+        let copy = try await offThread { try Harness.reel(["store", "copy", "--from", map, "--to", temporaryDirectory("copy") + "/ledger"]) }
+        #expect(copy.status == 64 && copy.stderr.contains("is a shard map: copy from or into one shard's postgres:// URL"), "\(copy)")
     }
 
     /// Every command on one account goes to its handle's home shard through the map: new accounts

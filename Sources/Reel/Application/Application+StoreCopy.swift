@@ -106,6 +106,9 @@ extension Application {
             return (try PostgresEventStore.open(location, directory: configuration.dataDirectory), location.description)
         }
         guard !name.isEmpty else { throw Failure(.usage, "a store is a data directory or a postgres:// URL, not an empty name") }
+        if ShardMap.isShardMap(name), FileManager.default.fileExists(atPath: name) {
+            throw Failure(.usage, "\(name) is a shard map: copy from or into one shard's postgres:// URL (Schemas/postgres-shards.md)")
+        }
         try Self.checkDataDirectory(name)
         if !making, !EventLog.exists(in: name) { throw ReelError.noLedger(name) }
         return (try EventLog.open(at: name), name)
