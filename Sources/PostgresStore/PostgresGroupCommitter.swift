@@ -8,7 +8,8 @@ import Foundation
 /// appended alone. A request refused by its checks (expected version, a duplicate id) leaves
 /// nothing behind, so the others go on; should the transaction itself fail, each request is tried
 /// again alone, so one request's trouble is never another's — unless the store could not be
-/// reached or a time limit ended it, which every request would meet again: then all get that error.
+/// reached, which every request would meet again: then all get that error at once (and once a
+/// request alone meets that or a time limit, the ones after it get that error).
 final class PostgresGroupCommitter: @unchecked Sendable {
     private struct Waiting {
         let sealed: SealedEvents
@@ -61,6 +62,15 @@ final class PostgresGroupCommitter: @unchecked Sendable {
         }
     }
 
+    /// Whether `error` is the store's state rather than one request's: the server's or the
+    /// connection's failure (`PostgresFailure`, never a request's own refusal such as a wrong
+    /// expected version) that is out of reach (`.unavailable`) or, unless `unavailableOnly`, a
+    /// time limit or lock wait (`.temporary`).
+    private static func isSystemic(_ error: any Error, unavailableOnly: Bool) -> Bool {
+        guard let failure = error as? Failure else { return false }
+        return failure.kind == .unavailable || (!unavailableOnly && failure.kind == .temporary)
+    }
+
     private func commit(_ batch: [Waiting]) {
         var results: [Result<AppendResult, any Error>] = []
         do {
@@ -68,16 +78,25 @@ final class PostgresGroupCommitter: @unchecked Sendable {
                 try w.append(all: batch.map { ($0.sealed, $0.expected) }).map { $0.map(\.0) }
             }
         } catch {
-            // The store out of reach, or a time limit: every request would fail the same way
-            // alone, one limit after another, so each caller gets the batch's error at once (an
+            // The store out of reach: every request would fail the same way alone, one
+            // connection attempt after another, so each caller gets the batch's error at once (an
             // event retried with its id is stored once, should the commit have gone through).
-            let everyones = [.unavailable, .temporary].contains((error as? any KindedError)?.kind)
-            guard batch.count > 1, !everyones else {
+            guard batch.count > 1, !Self.isSystemic(error, unavailableOnly: true) else {
                 for waiting in batch { waiting.continuation.resume(throwing: error) }
                 return
             }
+            // Else each alone. A time limit may be the batch's size, or the server's state: once
+            // one request alone meets the store out of reach or a time limit too, the rest get
+            // that error rather than one limit after another.
+            var systemic: (any Error)?
             for waiting in batch {
-                waiting.continuation.resume(with: Result { try store.write { w in try w.append(waiting.sealed, expected: waiting.expected).0 } })
+                if let systemic {
+                    waiting.continuation.resume(throwing: systemic)
+                    continue
+                }
+                let result = Result { try store.write { w in try w.append(waiting.sealed, expected: waiting.expected).0 } }
+                if case .failure(let failure) = result, Self.isSystemic(failure, unavailableOnly: false) { systemic = failure }
+                waiting.continuation.resume(with: result)
             }
             return
         }

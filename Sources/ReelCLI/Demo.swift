@@ -23,6 +23,9 @@ struct Demo: AsyncParsableCommand {
 
     func run() async throws {
         try await runReporting {
+            // The tour makes its accounts in its own data directory's LMDB store, never in the
+            // PostgreSQL store or shard map REEL_STORE names (the commands it runs read it).
+            unsetenv("REEL_STORE")
             let directory =
                 global.chosenDataDirectory
                 ?? FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -20,7 +20,7 @@ struct UICommand: AsyncParsableCommand {
             try Application.checkDataDirectory(global.resolvedDataDirectory)
             let options = TerminalApp.Options(
                 dataDirectory: global.resolvedDataDirectory, handle: try global.handle(), offline: global.isOffline,
-                environment: ProcessInfo.processInfo.environment)
+                environment: ProcessInfo.processInfo.environment, store: global.store)
             do {
                 try await TerminalApp.run(options)
             } catch let error as TerminalAppError {

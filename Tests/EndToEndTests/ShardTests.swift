@@ -180,13 +180,15 @@ import Testing
         try Data(
             #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}, {"name": "three", "url": "\#(third)"}]}"#.utf8
         ).write(to: URL(fileURLWithPath: grown))
-        #expect(try await Self.reel(["store", "migrate"], grown).status == 0)
+        // Migrating over the grown map migrates the new shard's schema, but records the map in
+        // none: the first two shards were made with another.
+        let regrown = try await Self.reel(["store", "migrate"], grown)
+        #expect(regrown.status == 64 && regrown.stderr.contains("is shard 1 of 2, but the map \(grown) makes it shard 1 of 3"), "\(regrown)")
         let swapped = temporaryDirectory("routed-swapped") + "/shards.json"
         try Data(
             #"{"format": "reel-shards/1", "shards": [{"name": "two", "url": "\#(urls[1])"}, {"name": "one", "url": "\#(urls[0])"}]}"#.utf8
         ).write(to: URL(fileURLWithPath: swapped))
-        // A handle whose home is the new shard (which recorded its place in the grown map when
-        // migrated) is refused too: the first shard tells the map has grown.
+        // A handle whose home is the new shard is refused too: the shard has no record.
         var newcomer: String?
         for n in 0..<40 where newcomer == nil {
             let home = try await Self.reel(["store", "shard", "--handle", "new\(n)", "--json"], grown)
@@ -197,14 +199,64 @@ import Testing
         for changed in [grown, swapped] {
             for handle in handles + [onThree] {
                 let refused = try await Self.reel(["fav", "add", "movie", "13", "--user", handle], changed)
-                #expect(refused.status == 64 && refused.stderr.contains("use the map the shards were made with"), "\(handle): \(refused)")
+                if changed == grown && handle == onThree {
+                    #expect(refused.status == 69 && refused.stderr.contains("has no record of its place in the shard map: run 'reel store migrate"), "\(refused)")
+                } else {
+                    #expect(refused.status == 64 && refused.stderr.contains("use the map the shards were made with"), "\(handle): \(refused)")
+                }
                 #expect(refused.stderr.split(separator: "\n").count == 1)
             }
         }
-        // Nothing was written through them; the map they were made with still serves.
-        #expect(try await Self.reel(["audit", "verify"], map).status == 0)
+        #expect(try await Self.reel(["store", "migrate"], swapped).status == 64)
+        // Names are for people: renamed in the map, the shards still serve (placement is by
+        // number and order).
+        let renamed = temporaryDirectory("routed-renamed") + "/shards.json"
+        try Data(
+            #"{"format": "reel-shards/1", "shards": [{"name": "uno", "url": "\#(urls[0])"}, {"name": "dos", "url": "\#(urls[1])"}]}"#.utf8
+        ).write(to: URL(fileURLWithPath: renamed))
+        for handle in ["ann", onThree] {
+            let added = try await Self.reel(["fav", "add", "movie", "13", "--user", handle], renamed)
+            #expect(added.status == 0, "\(handle): \(added.stderr)")
+        }
+        // Nothing was written through the changed maps; the map they were made with still serves.
+        let renamedVerify = try await Self.reel(["audit", "verify", "--json"], renamed)
+        let before = try Harness.json(final.stdout)["events"] as? Int ?? 0
+        let renamedEvents = try Harness.json(renamedVerify.stdout)["events"] as? Int
+        #expect(renamedVerify.status == 0 && renamedEvents == before + 3, "\(renamedVerify.stdout)")
         #expect(try await servers[0].psql("SELECT count(*) FROM reel_events", database: "routed_three") == "0")
         #expect(try await Self.reel(["saved", "--user", "ann", "--offline"], map).status == 0)
+    }
+
+    /// A shard that cannot be reached fails only the commands routed to it (69, one line naming
+    /// its store); accounts on the other shard are served as before.
+    @Test func aShardDownFailsOnlyItsOwnAccounts() async throws {
+        let server = try await Self.one.value
+        let up = server.url(database: try await server.createDatabase("half_up"))
+        let later = server.url(database: try await server.createDatabase("half_down"))
+        let map = temporaryDirectory("half") + "/shards.json"
+        // Made with both shards up; then the second's server goes away (its URL now names a
+        // port nothing listens on).
+        for url in [later, "postgres://postgres@127.0.0.1:1/gone"] {
+            try Data(
+                #"{"format": "reel-shards/1", "shards": [{"name": "up", "url": "\#(up)"}, {"name": "down", "url": "\#(url)"}]}"#.utf8
+            ).write(to: URL(fileURLWithPath: map))
+            if url == later { #expect(try await Self.reel(["store", "migrate"], map).status == 0) }
+        }
+        var homes: [String: String] = [:]
+        for n in 0..<20 where homes.count < 2 {
+            let home = try await Self.reel(["store", "shard", "--handle", "user\(n)", "--json"], map)
+            let shard = try Harness.json(home.stdout)["shard"] as? String ?? "?"
+            if homes[shard] == nil { homes[shard] = "user\(n)" }
+        }
+        let (onUp, onDown) = (try #require(homes["up"]), try #require(homes["down"]))
+        let added = try await Self.reel(["fav", "add", "movie", "550", "--user", onUp], map)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try await Self.reel(["saved", "--user", onUp, "--offline"], map).status == 0)
+        for arguments in [["fav", "add", "movie", "550", "--user", onDown], ["saved", "--user", onDown], ["accounts"]] {
+            let failed = try await Self.reel(arguments, map)
+            #expect(failed.status == 69 && failed.stderr.hasPrefix("reel: the store postgres://postgres@127.0.0.1:1/gone cannot be reached"), "\(arguments): \(failed)")
+            #expect(failed.stderr.split(separator: "\n").count == 1)
+        }
     }
 
     /// `projections rebuild` over the map: every shard rebuilt, then checked; drift on one shard

@@ -50,22 +50,29 @@ extension Application {
     }
 
     /// Migrates every shard of the configured map (each in a transaction of its own, in the map's
-    /// order), and records in each shard that has no record yet its place in the map
-    /// (`ShardMembership`); a shard that fails stops the run there, the ones before it migrated.
+    /// order; a shard that fails stops the run there, the ones before it migrated), then records
+    /// in each shard that has no record yet its place in the map (`ShardMembership`), unless a
+    /// shard's record disagrees with the map (a usage failure; nothing recorded).
     public func migrateShards() async throws -> [(shard: String, report: StoreSchemaReport)] {
         let map = try shardMap()
         var reports: [(String, StoreSchemaReport)] = []
-        for (index, shard) in map.shards.enumerated() {
+        var stores: [PostgresEventStore] = []
+        for shard in map.shards {
             let report = try await PostgresMigrator.migrate(shard.location)
-            // The map the shards are made with, recorded in each (a shard that has one keeps it).
-            let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, connections: 2)
-            try ShardMembership(index: index, shards: map.shards.count, name: shard.name).record(in: store)
+            stores.append(try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, connections: 2))
             reports.append(
                 (shard.name,
                  StoreSchemaReport(
                     store: report.store, from: report.from, to: report.to, latest: PostgresMigration.latest,
                     applied: report.applied.map { StoreSchemaReport.Step(version: $0.version, name: $0.name) })))
         }
+        // The map the shards are made with, recorded in each — unless a shard's record says the
+        // map has changed since: then none is recorded, and the map is refused.
+        let memberships = map.shards.indices.map { ShardMembership(index: $0, shards: map.shards.count) }
+        for (index, store) in stores.enumerated() {
+            try memberships[index].confirmIfRecorded(in: store, store: map.shards[index].location.description, map: map.path)
+        }
+        for (index, store) in stores.enumerated() { try memberships[index].record(in: store, name: map.shards[index].name) }
         return reports
     }
 

@@ -2,6 +2,7 @@ import EventLog
 import Failures
 import Foundation
 import Ledger
+import PostgresStore
 
 /// Account tokens, for the HTTP service (`reel serve`) and `reel token`: made for an account
 /// (opened if new), listed, revoked, and checked on every request. A token's secret is shown once
@@ -109,9 +110,16 @@ extension Application {
         return try existingLedger(for: handle)
     }
 
-    /// The handles of the accounts `streams` that are open, looked for in every ledger (every
-    /// shard's, with a shard map; a stream is on one of them).
+    /// The handles of the accounts `streams` that are open, looked for in the ledger (with a shard
+    /// map, each on the shard the map places it on: the others need not be reachable).
     private func openHandles(of streams: Set<StreamID>) throws -> [StreamID: AccountHandle] {
+        if let map = try configuredShardMap() {
+            var handles: [StreamID: AccountHandle] = [:]
+            for (index, placed) in Dictionary(grouping: streams, by: { map.shard(of: $0.rawValue) }) {
+                handles.merge(try shardLedger(index, of: map).openHandles(of: Set(placed))) { first, _ in first }
+            }
+            return handles
+        }
         var ledgers = try everyLedger()
         if ledgers.isEmpty {
             // As above: the tokens' ledger exists, even if this process found none before.

@@ -46,6 +46,8 @@ public final class Application: Sendable {
     }
 
     private let loaded = Mutex(Loaded())
+    /// With a shard map: one lock per shard, held while that shard is opened (`shardLedger`).
+    private let shardOpening = Mutex<[Int: NSLock]>([:])
     /// Held while the catalog client is made (`catalog()`).
     private let catalogMaking = Mutex(())
 
@@ -140,13 +142,9 @@ public final class Application: Sendable {
         return try homeLedger(of: handle, in: map)
     }
 
-    /// The ledger of `handle`'s home shard in `map`. The first shard is opened as well: a shard
-    /// added at the end records itself as a member of the grown map, so only the shards from
-    /// before can tell the map has changed (`ShardMembership`).
+    /// The ledger of `handle`'s home shard in `map`.
     private func homeLedger(of handle: AccountHandle, in map: ShardMap) throws -> AccountService {
-        let home = map.home(of: handle.value)
-        if home != 0 { _ = try shardLedger(0, of: map) }
-        return try shardLedger(home, of: map)
+        try shardLedger(map.home(of: handle.value), of: map)
     }
 
     /// The ledger `handle`'s account is in, which must exist.
@@ -171,16 +169,28 @@ public final class Application: Sendable {
     }
 
     /// The ledger of shard `index` of `map`, opened once: a store of its own whose new accounts
-    /// take only the stream ids the map places on it. A shard first used under another map (a
-    /// shard added, removed, renamed or reordered since) is refused (`ShardMembership`).
-    private func shardLedger(_ index: Int, of map: ShardMap) throws -> AccountService {
-        try loaded.withLock { loaded in
-            if let ledger = loaded.shardLedgers[index] { return ledger }
+    /// take only the stream ids the map places on it. A shard `reel store migrate` did not record
+    /// under this map, or recorded under another (a shard added, removed or reordered since), is
+    /// refused (`ShardMembership`).
+    ///
+    /// Opened under a lock of that shard's alone, not `loaded`: a shard that does not answer (up
+    /// to the store's time limit, at every try while it is down) holds up only the requests
+    /// routed to it, never the others' or the ones already open.
+    func shardLedger(_ index: Int, of map: ShardMap) throws -> AccountService {
+        if let ledger = loaded.withLock({ $0.shardLedgers[index] }) { return ledger }
+        let opening = shardOpening.withLock { locks in
+            if let lock = locks[index] { return lock }
+            let lock = NSLock()
+            locks[index] = lock
+            return lock
+        }
+        return try opening.withLock {
+            if let ledger = loaded.withLock({ $0.shardLedgers[index] }) { return ledger }
             let shard = map.shards[index]
             let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory)
-            try ShardMembership(index: index, shards: map.shards.count, name: shard.name).confirm(in: store, store: shard.location.description, map: map.path)
+            try ShardMembership(index: index, shards: map.shards.count).confirm(in: store, store: shard.location.description, map: map.path)
             let ledger = try AccountService(log: store, placement: StreamPlacement { map.shard(of: $0) == index })
-            loaded.shardLedgers[index] = ledger
+            loaded.withLock { $0.shardLedgers[index] = ledger }
             return ledger
         }
     }

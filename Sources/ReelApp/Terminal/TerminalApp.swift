@@ -16,12 +16,15 @@ public enum TerminalApp {
         public var handle: AccountHandle
         public var offline: Bool
         public var environment: [String: String]
+        /// The store (`--store`): a PostgreSQL URL or a shard map; `nil` for `REEL_STORE`, else LMDB.
+        public var store: String?
 
-        public init(dataDirectory: String, handle: AccountHandle, offline: Bool, environment: [String: String]) {
+        public init(dataDirectory: String, handle: AccountHandle, offline: Bool, environment: [String: String], store: String? = nil) {
             self.dataDirectory = dataDirectory
             self.handle = handle
             self.offline = offline
             self.environment = environment
+            self.store = store
         }
     }
 
@@ -38,7 +41,7 @@ public enum TerminalApp {
         // is in use) the status line says already.
         let application = Application(
             Application.Configuration(
-                dataDirectory: options.dataDirectory, offline: options.offline, environment: options.environment,
+                dataDirectory: options.dataDirectory, store: options.store, offline: options.offline, environment: options.environment,
                 notice: { notice in if notice.routine == nil { inbox.post(.notice(notice.text)) } }))
         // Asked before curses owns the terminal: its answers come in on the input curses reads.
         let graphics = TerminalProbe.capabilities(input: STDIN_FILENO, output: STDOUT_FILENO, environment: options.environment)
