@@ -26,9 +26,12 @@ struct ShardMembership: Equatable {
     }
 
     /// Checks a record `log` holds, if any, without recording one (`reel store migrate` checks
-    /// every shard before it records in any).
-    func confirmIfRecorded(in log: any EventStore, store: String, map: String) throws {
-        if let found = try recorded(in: log) { try check(found, store: store, map: map) }
+    /// every shard before it records in any); whether there was one.
+    @discardableResult
+    func confirmIfRecorded(in log: any EventStore, store: String, map: String) throws -> Bool {
+        guard let found = try recorded(in: log) else { return false }
+        try check(found, store: store, map: map)
+        return true
     }
 
     /// Records `self` in `log` (as shard `name`) when it holds none yet (`reel store migrate` over

@@ -45,7 +45,9 @@ struct StoreCommand: AsyncParsableCommand {
         struct Shard: Encodable {
             let shard: String
             let report: Output
-            enum CodingKeys: String, CodingKey { case shard, report }
+            /// Whether this run recorded the shard's place in the map (`Schemas/postgres-shards.md`).
+            let recorded: Bool
+            enum CodingKeys: String, CodingKey { case shard, report, recorded }
         }
     }
 
@@ -65,13 +67,14 @@ struct StoreCommand: AsyncParsableCommand {
             try await global.withApplication { app in
                 if app.storeIsShardMap {
                     let reports = try await app.migrateShards()
-                    if global.json { return try printJSON(ShardsOutput(shards: reports.map { .init(shard: $0.shard, report: Output($0.report)) })) }
-                    for (shard, report) in reports {
+                    if global.json {
+                        return try printJSON(ShardsOutput(shards: reports.map { .init(shard: $0.shard, report: Output($0.report), recorded: $0.recorded) }))
+                    }
+                    for (index, (shard, report, recorded)) in reports.enumerated() {
                         let store = TerminalText.field(report.store)
-                        Console.line(
-                            report.applied.isEmpty
-                                ? "shard \(shard) (\(store)): schema version \(report.to), up to date; nothing to do"
-                                : "shard \(shard) (\(store)): schema version \(report.from) → \(report.to)")
+                        let schema = report.applied.isEmpty ? "schema version \(report.to), up to date" : "schema version \(report.from) → \(report.to)"
+                        let place = recorded ? "; recorded as shard \(index + 1) of \(reports.count)" : report.applied.isEmpty ? "; nothing to do" : ""
+                        Console.line("shard \(shard) (\(store)): \(schema)\(place)")
                     }
                     return
                 }

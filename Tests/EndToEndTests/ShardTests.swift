@@ -99,9 +99,9 @@ import Testing
         #expect(damaged.status == 65)
         #expect(damaged.stdout.contains("shard two (postgres://postgres@127.0.0.1:\(servers[1].port)/shard): DAMAGED at position 5: index-mismatch"), "\(damaged.stdout)")
 
-        // A command that reads one store as a whole refuses the map, one line, 64.
+        // Commands that copy one store as a whole refuse the map, one line, 64.
         let refused = try await Self.reel(["backup", temporaryDirectory("backup") + "/copy"], map)
-        #expect(refused.status == 64 && refused.stderr.contains("name one shard's URL") && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+        #expect(refused.status == 64 && refused.stderr.contains("reel backup copies the LMDB store") && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
         let copy = try await offThread { try Harness.reel(["store", "copy", "--from", map, "--to", temporaryDirectory("copy") + "/ledger"]) }
         #expect(copy.status == 64 && copy.stderr.contains("is a shard map: copy from or into one shard's postgres:// URL"), "\(copy)")
     }
@@ -236,11 +236,15 @@ import Testing
         let map = temporaryDirectory("half") + "/shards.json"
         // Made with both shards up; then the second's server goes away (its URL now names a
         // port nothing listens on).
+        // The first shard is the one down: no command needs it but those routed to it.
         for url in [later, "postgres://postgres@127.0.0.1:1/gone"] {
             try Data(
-                #"{"format": "reel-shards/1", "shards": [{"name": "up", "url": "\#(up)"}, {"name": "down", "url": "\#(url)"}]}"#.utf8
+                #"{"format": "reel-shards/1", "shards": [{"name": "down", "url": "\#(url)"}, {"name": "up", "url": "\#(up)"}]}"#.utf8
             ).write(to: URL(fileURLWithPath: map))
-            if url == later { #expect(try await Self.reel(["store", "migrate"], map).status == 0) }
+            if url == later {
+                let migrated = try await Self.reel(["store", "migrate"], map)
+                #expect(migrated.status == 0 && migrated.stdout.contains("; recorded as shard 2 of 2\n"), "\(migrated)")
+            }
         }
         var homes: [String: String] = [:]
         for n in 0..<20 where homes.count < 2 {
@@ -256,6 +260,40 @@ import Testing
             let failed = try await Self.reel(arguments, map)
             #expect(failed.status == 69 && failed.stderr.hasPrefix("reel: the store postgres://postgres@127.0.0.1:1/gone cannot be reached"), "\(arguments): \(failed)")
             #expect(failed.stderr.split(separator: "\n").count == 1)
+        }
+    }
+
+    /// A map is recorded only over shards filled under it: a shard with no record that holds a
+    /// stream the map places elsewhere (written through its own URL) refuses the map, and no
+    /// shard records it.
+    @Test func aMapIsNotRecordedOverShardsFilledUnderAnother() async throws {
+        let server = try await Self.two.value
+        let urls = [
+            server.url(database: try await server.createDatabase("unmapped_1")), server.url(database: try await server.createDatabase("unmapped_2")),
+        ]
+        let map = temporaryDirectory("unmapped") + "/shards.json"
+        try Data(
+            #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}]}"#.utf8
+        ).write(to: URL(fileURLWithPath: map))
+        for url in urls { #expect(try await offThread { try Harness.reel(["store", "migrate", "--store", url]) }.status == 0) }
+        var elsewhere: String?
+        for n in 0..<40 where elsewhere == nil {
+            let out = try await Self.reel(["store", "shard", "account-\(n)"], map)
+            if out.stdout.hasPrefix("two ") { elsewhere = "account-\(n)" }
+        }
+        let stream = try #require(elsewhere)
+        try await Self.append(urls[0], stream: stream, count: 3)
+        let refused = try await Self.reel(["store", "migrate", "--json"], map)
+        #expect(refused.status == 64 && refused.stderr.contains("holds 1 stream(s) the map \(map) places on other shards (first \(stream))"), "\(refused)")
+        // Nothing recorded: commands on either shard say to migrate.
+        for shard in ["one", "two"] {
+            var handle: String?
+            for n in 0..<40 where handle == nil {
+                let home = try await Self.reel(["store", "shard", "--handle", "h\(n)"], map)
+                if home.stdout.hasPrefix(shard + " ") { handle = "h\(n)" }
+            }
+            let out = try await Self.reel(["saved", "--user", try #require(handle)], map)
+            #expect(out.status == 69 && out.stderr.contains("has no record of its place in the shard map"), "\(out)")
         }
     }
 

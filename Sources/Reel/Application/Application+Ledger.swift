@@ -18,7 +18,7 @@ extension Application {
     /// Writes a compacted copy of the ledger and its keys into `target` (new or empty), then
     /// opens the copy and verifies it; a copy that does not verify is an integrity failure.
     public func backup(to target: String) throws -> VerificationReport {
-        guard let log = try existingLog() as? EventLog else {
+        guard configuration.storeURL == nil, let log = try existingLog() as? EventLog else {
             throw Failure(.usage, "reel backup copies the LMDB store; back a PostgreSQL store up with the server's own tools (pg_dump, pg_basebackup)")
         }
         var isDirectory: ObjCBool = false

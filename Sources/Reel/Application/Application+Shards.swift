@@ -53,7 +53,7 @@ extension Application {
     /// order; a shard that fails stops the run there, the ones before it migrated), then records
     /// in each shard that has no record yet its place in the map (`ShardMembership`), unless a
     /// shard's record disagrees with the map (a usage failure; nothing recorded).
-    public func migrateShards() async throws -> [(shard: String, report: StoreSchemaReport)] {
+    public func migrateShards() async throws -> [(shard: String, report: StoreSchemaReport, recorded: Bool)] {
         let map = try shardMap()
         var reports: [(String, StoreSchemaReport)] = []
         var stores: [PostgresEventStore] = []
@@ -67,13 +67,29 @@ extension Application {
                     applied: report.applied.map { StoreSchemaReport.Step(version: $0.version, name: $0.name) })))
         }
         // The map the shards are made with, recorded in each — unless a shard's record says the
-        // map has changed since: then none is recorded, and the map is refused.
+        // map has changed since, or a shard with none holds streams the map places elsewhere (it
+        // was filled under another map, or around the routing): then none is recorded, and the
+        // map is refused.
         let memberships = map.shards.indices.map { ShardMembership(index: $0, shards: map.shards.count) }
+        var unrecorded: [Int] = []
         for (index, store) in stores.enumerated() {
-            try memberships[index].confirmIfRecorded(in: store, store: map.shards[index].location.description, map: map.path)
+            let name = map.shards[index].location.description
+            guard try !memberships[index].confirmIfRecorded(in: store, store: name, map: map.path) else { continue }
+            unrecorded.append(index)
+            let misplaced = try store.streams().map(\.stream.rawValue).filter { map.shard(of: $0) != index }
+            if let first = misplaced.first {
+                throw Failure(
+                    .usage,
+                    "the store \(name) holds \(misplaced.count) stream(s) the map \(map.path) places on other shards (first \(first)): it was not filled under this map, so the map is not recorded in any shard ('reel audit verify' lists them)")
+            }
         }
-        for (index, store) in stores.enumerated() { try memberships[index].record(in: store, name: map.shards[index].name) }
-        return reports
+        for index in unrecorded {
+            let name = map.shards[index].location.description
+            // Another migration may have recorded a map meanwhile: the first record stands.
+            try memberships[index].record(in: stores[index], name: map.shards[index].name)
+            try memberships[index].confirm(in: stores[index], store: name, map: map.path)
+        }
+        return reports.enumerated().map { index, entry in (entry.0, entry.1, unrecorded.contains(index)) }
     }
 
     /// The shard of the configured map that `stream` is placed on: its name and store URL (without

@@ -173,9 +173,10 @@ public final class Application: Sendable {
     /// under this map, or recorded under another (a shard added, removed or reordered since), is
     /// refused (`ShardMembership`).
     ///
-    /// Opened under a lock of that shard's alone, not `loaded`: a shard that does not answer (up
-    /// to the store's time limit, at every try while it is down) holds up only the requests
-    /// routed to it, never the others' or the ones already open.
+    /// Opened under a lock of that shard's alone, not `loaded`. A shard that does not answer keeps
+    /// the one caller opening it waiting (up to the store's time limit); others routed to it wait
+    /// for that at most `shardOpeningWait`, then fail (unavailable): the service's few threads are
+    /// not all parked on one shard, and the other shards, open or not, go on serving.
     func shardLedger(_ index: Int, of map: ShardMap) throws -> AccountService {
         if let ledger = loaded.withLock({ $0.shardLedgers[index] }) { return ledger }
         let opening = shardOpening.withLock { locks in
@@ -184,7 +185,12 @@ public final class Application: Sendable {
             locks[index] = lock
             return lock
         }
-        return try opening.withLock {
+        guard opening.lock(before: Date().addingTimeInterval(Self.shardOpeningWait)) else {
+            throw Failure(
+                .unavailable, "the store \(map.shards[index].location) is slow to connect (another request is still waiting for it); try again")
+        }
+        defer { opening.unlock() }
+        do {
             if let ledger = loaded.withLock({ $0.shardLedgers[index] }) { return ledger }
             let shard = map.shards[index]
             let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory)
@@ -194,6 +200,9 @@ public final class Application: Sendable {
             return ledger
         }
     }
+
+    /// How long a caller waits for another one opening the same shard (`shardLedger`).
+    static let shardOpeningWait: TimeInterval = 2
 
     private func exists(_ loaded: inout Loaded) throws -> Bool {
         if loaded.log != nil { return true }
