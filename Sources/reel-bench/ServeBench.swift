@@ -3,6 +3,7 @@ import Catalog
 import FakeTMDb
 import Foundation
 import Hummingbird
+import PostgresStore
 import Reel
 
 /// The benchmark of issue 23: `reel serve` under `wrk` on loopback, side by side in one run with
@@ -18,6 +19,8 @@ struct ServeBench: AsyncParsableCommand {
     @Option(help: "Connections per wrk run.") var connections = 64
     @Option(help: "Event streams held open for the memory figure.") var streams = 1_000
     @Flag(help: "Small sizes: a smoke test of the harness, not a measurement.") var quick = false
+    @Option(help: "The store of the appends: a PostgreSQL store's URL or a shard map (FILE.json), migrated first (a fresh one: the appends stay); default the LMDB store.")
+    var store: String?
 
     func run() async throws {
         let seconds = quick ? 2 : self.seconds
@@ -32,11 +35,17 @@ struct ServeBench: AsyncParsableCommand {
         let baseline = try await Self.baseline(connections: connections, seconds: seconds)
         table.row(Self.row("plain Hummingbird route (baseline)", baseline, baseline))
 
-        note("POST /v1/favorites over 64 accounts (sample catalog), \(connections) connections, \(seconds) s")
-        let appends = try Self.service(reel, root + "/appends", extra: [:])
-        let appendTokens = try (0..<64).map { try Self.token(reel, root + "/appends", "bench\($0)") }
+        let storeEnvironment = store.map { ["REEL_STORE": $0] } ?? [:]
+        let kind = store.map { ShardMap.isShardMap($0) ? "a shard map" : "PostgreSQL" } ?? "LMDB"
+        if let store {
+            let (status, out) = Spawn.output([reel, "store", "migrate", "--store", store], environment: ["PGPASSWORD": ProcessInfo.processInfo.environment["PGPASSWORD"] ?? ""])
+            guard status == 0 else { throw BenchmarkError("reel store migrate failed (exit \(status)): \(out)") }
+        }
+        note("POST /v1/favorites over 64 accounts (sample catalog, \(kind)), \(connections) connections, \(seconds) s")
+        let appends = try Self.service(reel, root + "/appends", extra: storeEnvironment)
+        let appendTokens = try (0..<64).map { try Self.token(reel, root + "/appends", "bench\($0)", extra: storeEnvironment) }
         let post = try WrkRun.run(appends.url, connections: connections, seconds: seconds, script: Self.postScript(appendTokens))
-        table.row(Self.row("POST /v1/favorites (fsync'd)", post, baseline))
+        table.row(Self.row("POST /v1/favorites (fsync'd, \(kind))", post, baseline))
         let health = try WrkRun.run(appends.url + "/health", connections: connections, seconds: seconds)
         table.row(Self.row("GET /health (reel serve's middleware)", health, baseline))
 
@@ -82,8 +91,9 @@ struct ServeBench: AsyncParsableCommand {
         return try ServedProcess(reel: reel, environment: environment)
     }
 
-    static func token(_ reel: String, _ data: String, _ user: String) throws -> String {
-        let (status, out) = Spawn.output([reel, "token", "create", "--user", user, "--json", "--data-dir", data], environment: ["XDG_CONFIG_HOME": data + "/config"])
+    static func token(_ reel: String, _ data: String, _ user: String, extra: [String: String] = [:]) throws -> String {
+        let (status, out) = Spawn.output(
+            [reel, "token", "create", "--user", user, "--json", "--data-dir", data], environment: extra.merging(["XDG_CONFIG_HOME": data + "/config"]) { $1 })
         guard status == 0, let document = try? JSONValue(parsing: Array(out.utf8)), let token = document["token"]?.stringValue else {
             throw BenchmarkError("reel token create failed (exit \(status)): \(out)")
         }
