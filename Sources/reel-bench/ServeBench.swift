@@ -35,10 +35,12 @@ struct ServeBench: AsyncParsableCommand {
         let baseline = try await Self.baseline(connections: connections, seconds: seconds)
         table.row(Self.row("plain Hummingbird route (baseline)", baseline, baseline))
 
-        let storeEnvironment = store.map { ["REEL_STORE": $0] } ?? [:]
+        // A URL without a password takes PGPASSWORD: the migration, the tokens and the service get it.
+        var storeEnvironment = store.map { ["REEL_STORE": $0] } ?? [:]
+        if store != nil, let password = ProcessInfo.processInfo.environment["PGPASSWORD"] { storeEnvironment["PGPASSWORD"] = password }
         let kind = store.map { ShardMap.isShardMap($0) ? "a shard map" : "PostgreSQL" } ?? "LMDB"
         if let store {
-            let (status, out) = Spawn.output([reel, "store", "migrate", "--store", store], environment: ["PGPASSWORD": ProcessInfo.processInfo.environment["PGPASSWORD"] ?? ""])
+            let (status, out) = Spawn.output([reel, "store", "migrate", "--store", store], environment: storeEnvironment)
             guard status == 0 else { throw BenchmarkError("reel store migrate failed (exit \(status)): \(out)") }
         }
         note("POST /v1/favorites over 64 accounts (sample catalog, \(kind)), \(connections) connections, \(seconds) s")

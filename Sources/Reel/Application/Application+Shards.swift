@@ -24,7 +24,7 @@ extension Application {
         for (index, shard) in map.shards.enumerated() {
             let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, connections: 2)
             let report = try store.verify(expectedHead: nil) { done, total in progress?(shard.name, done, total) }
-            let misplaced = try store.streams().map(\.stream.rawValue).filter { map.shard(of: $0) != index }
+            let misplaced = try Self.misplacedStreams(in: store, shard: index, of: map)
             shards.append(.init(name: shard.name, store: shard.location.description, report: report, misplaced: misplaced))
         }
         let checkpoint = shards.allSatisfy(\.isIntact)
@@ -76,7 +76,7 @@ extension Application {
             let name = map.shards[index].location.description
             guard try !memberships[index].confirmIfRecorded(in: store, store: name, map: map.path) else { continue }
             unrecorded.append(index)
-            let misplaced = try store.streams().map(\.stream.rawValue).filter { map.shard(of: $0) != index }
+            let misplaced = try Self.misplacedStreams(in: store, shard: index, of: map)
             if let first = misplaced.first {
                 throw Failure(
                     .usage,
@@ -98,6 +98,11 @@ extension Application {
         let map = try shardMap()
         let shard = map.shards[map.shard(of: stream)]
         return (shard.name, shard.location.description)
+    }
+
+    /// The streams `store`, shard `index` of `map`, holds that the map places on another shard.
+    private static func misplacedStreams(in store: PostgresEventStore, shard index: Int, of map: ShardMap) throws -> [String] {
+        try store.streams().map(\.stream.rawValue).filter { map.shard(of: $0) != index }
     }
 
     /// The home shard of `handle` in the configured map: where its account is looked for, and a
