@@ -30,6 +30,7 @@ ID_BASE = "https://reel.example/schemas/events/"
 CURRENT_VERSIONS = {
     "account-opened": 1, "favorite-added": 1, "favorite-imported": 1, "favorite-removed": 1, "profile-name-changed": 1,
     "profile-photo-changed": 1, "profile-photo-removed": 1, "language-switched": 1, "account-deleted": 1,
+    "account-moved-out": 1, "account-moved-in": 1,
 }
 
 SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -103,6 +104,19 @@ EXAMPLES = {
          {"language": "de-DE\n"}, {"language": 1}, {}, {"language": "de", "region": "DE"}],
     ),
     "account-deleted": (EMPTY_VALID, EMPTY_INVALID),
+    "account-moved-out": (
+        [{"toShard": "eu-2", "events": 3, "digest": "ab" * 32}, {"toShard": "shard_9", "events": 1, "digest": SHA}],
+        [{}, {"toShard": "EU-2", "events": 3, "digest": SHA}, {"toShard": "eu-2", "events": 0, "digest": SHA},
+         {"toShard": "eu-2", "events": 3, "digest": SHA.upper()}, {"toShard": "eu-2\n", "events": 3, "digest": SHA},
+         {"toShard": "eu-2", "events": 3, "digest": SHA, "extra": 1}, {"toShard": "eu-2", "digest": SHA}],
+    ),
+    "account-moved-in": (
+        [{"fromShard": "eu-1", "events": 3, "digest": SHA, "movedOutPosition": 57, "movedOutHash": "cd" * 32}],
+        [{}, {"fromShard": "eu-1", "events": 3, "digest": SHA, "movedOutPosition": 0, "movedOutHash": SHA},
+         {"fromShard": "eu-1", "events": 3, "digest": SHA, "movedOutPosition": 57},
+         {"fromShard": "eu-1", "events": 3, "digest": SHA, "movedOutPosition": 57, "movedOutHash": "xyz"},
+         {"fromShard": "", "events": 3, "digest": SHA, "movedOutPosition": 57, "movedOutHash": SHA}],
+    ),
 }
 
 

@@ -23,6 +23,7 @@ import argparse, hashlib, json, os, re, struct, subprocess, sys
 ZERO_HASH = bytes(32)
 DATABASES = ("events", "streams", "stream-index", "event-ids", "meta")
 CLOSING_TYPE = b"account-deleted"  # the event type that closes a stream (rule 10)
+MOVED_OUT_TYPE = b"account-moved-out"  # may close its stream: once the move finished (rule 10)
 
 
 def die(message):
@@ -41,9 +42,13 @@ def u64(b):
 
 
 def parse(env):
-    """Split an envelope into its fields (rule 2); raise ValueError if it does not parse."""
-    if len(env) < 128 or env[0] != 0x01:
-        raise ValueError("too short or format byte is not 0x01")
+    """Split an envelope into its fields (rule 2); raise ValueError if it does not parse.
+
+    Format 0x02 (an event a move between shards laid on this chain) has 8 more bytes before the
+    hash: the time the event was first recorded, covered by the hash like every other field."""
+    if len(env) < 128 or env[0] not in (0x01, 0x02):
+        raise ValueError("too short or format byte is not 0x01 or 0x02")
+    trailer = 8 if env[0] == 0x02 else 0
     position, prev, event_id, version, recorded_at, _schema = struct.unpack_from(">Q32s16sQqH", env, 1)
     s = env[75]
     if s == 0 or len(env) < 76 + s + 1:
@@ -58,8 +63,8 @@ def parse(env):
     c = struct.unpack_from(">I", env, 90 + s + t)[0]
     if c < 16:
         raise ValueError("ciphertext shorter than the GCM tag")
-    if len(env) != 126 + s + t + c:
-        raise ValueError("length %d, expected 126+S+T+C = %d" % (len(env), 126 + s + t + c))
+    if len(env) != 126 + s + t + c + trailer:
+        raise ValueError("length %d, expected 126+S+T+C%s = %d" % (len(env), "+8" if trailer else "", 126 + s + t + c + trailer))
     if b"\x00" in stream:
         raise ValueError("stream id contains NUL")
     stream.decode("utf-8"), event_type.decode("utf-8")  # raise UnicodeDecodeError (a ValueError)
@@ -129,7 +134,8 @@ def verify(txn, dbs, result):
             raise Problem(last, "index-mismatch", "streams entry for %r does not match last version %s"
                           % (stream.decode("utf-8", "replace"), versions.get(stream)))
 
-    # Rule 10: a stream has a closed-streams entry exactly when its last event closes it.
+    # Rule 10: a stream has a closed-streams entry when its last event deletes it, may have one when
+    # its last event moved it to another shard, and has none otherwise.
     closed = set()
     for stream, value in (txn.cursor(db=dbs["closed-streams"]) if "closed-streams" in dbs else []):
         closed.add(stream)
@@ -137,9 +143,9 @@ def verify(txn, dbs, result):
         name = stream.decode("utf-8", "replace")
         if len(value) != 9 or value[0] > 1:
             raise Problem(position, "closed-streams", "closed-streams entry for %r is malformed" % name)
-        if event_type != CLOSING_TYPE:
-            raise Problem(position, "closed-streams", "closed-streams closes %r, but its last event is not %s"
-                          % (name, CLOSING_TYPE.decode()))
+        if event_type not in (CLOSING_TYPE, MOVED_OUT_TYPE):
+            raise Problem(position, "closed-streams", "closed-streams closes %r, but its last event is not %s or %s"
+                          % (name, CLOSING_TYPE.decode(), MOVED_OUT_TYPE.decode()))
     for stream, (position, event_type) in sorted(last_event.items(), key=lambda item: item[1][0]):
         if event_type == CLOSING_TYPE and stream not in closed:
             raise Problem(position, "closed-streams", "stream %r ends with %s but has no closed-streams entry"
@@ -250,18 +256,20 @@ def verify_postgres(url, result):
         if versions.get(stream) != version:
             raise Problem(last, "index-mismatch", "reel_streams row for %r does not match last version %s"
                           % (stream.decode("utf-8", "replace"), versions.get(stream)))
-    # Rule 10: closed_at is set exactly when the stream's last event closes it.
+    # Rule 10: closed_at is set when the last event deletes the stream, may be set when it moved it
+    # to another shard (account-moved-out, once the move finished), and is set for no other.
     for stream, (position, event_type, recorded_at) in sorted(last_event.items(), key=lambda item: item[1][0]):
         closed = stored_streams[stream][1]
         name = stream.decode("utf-8", "replace")
-        if closed is not None and event_type != CLOSING_TYPE:
-            raise Problem(position, "closed-streams", "reel_streams closes %r, but its last event is not %s" % (name, CLOSING_TYPE.decode()))
+        if closed is not None and event_type not in (CLOSING_TYPE, MOVED_OUT_TYPE):
+            raise Problem(position, "closed-streams", "reel_streams closes %r, but its last event is not %s or %s"
+                          % (name, CLOSING_TYPE.decode(), MOVED_OUT_TYPE.decode()))
         if event_type == CLOSING_TYPE and closed is None:
             raise Problem(position, "closed-streams", "stream %r ends with %s but reel_streams does not close it"
                           % (name, CLOSING_TYPE.decode()))
         if closed is not None and closed != recorded_at:
             raise Problem(position, "closed-streams", "reel_streams closes %r at %d, not when its %s event was recorded (%d)"
-                          % (name, closed, CLOSING_TYPE.decode(), recorded_at))
+                          % (name, closed, event_type.decode(), recorded_at))
 
 
 def main():

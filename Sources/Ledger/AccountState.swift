@@ -5,6 +5,8 @@ public struct AccountState: Sendable, Equatable {
     public enum Status: String, Sendable, Equatable {
         case open
         case deleted
+        /// Moved to another shard (`account-moved-out`): it lives on there, not here.
+        case moved
     }
 
     public private(set) var handle: AccountHandle?
@@ -43,6 +45,8 @@ public struct AccountState: Sendable, Equatable {
         case .accountDeleted:
             status = .deleted
             deletedAt = recorded.recordedAt
+        case .accountMovedOut:
+            status = .moved
         default:
             break
         }

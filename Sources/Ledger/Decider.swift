@@ -7,6 +7,7 @@ public enum Decider {
     /// `state` is `nil` when the handle has no open account.
     public static func decide(_ command: Command, for handle: AccountHandle, state: AccountState?) throws(DomainError) -> Decision {
         if let state, state.status == .deleted { throw .accountDeleted(handle.value) }
+        if let state, state.status == .moved { throw .accountMoved(handle.value) }
         let current = state ?? AccountState()
         var events: [DomainEvent] = []
         var outcomes: [Outcome] = []

@@ -4,6 +4,7 @@ extension DomainError: KindedError {
     public var kind: FailureKind {
         switch self {
         case .accountDeleted: .notFound
+        case .accountMoved: .unavailable
         case .undecodableEvent: .tampered
         default: .usage
         }

@@ -8,6 +8,8 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An import source other than the ones Reel imports from (`ImportedFavorite.sources`).
     case invalidImportSource(String)
     case accountDeleted(String)
+    /// The account was moved to another shard (or is being moved: `reel store move` finishes it).
+    case accountMoved(String)
     /// A stored payload that does not decode as its event type and version says.
     case undecodableEvent(type: String, version: UInt16, reason: String)
 
@@ -22,6 +24,8 @@ public enum DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidImportSource(let source):
             "'\(source)' is not a source Reel imports from (\(ImportedFavorite.sources.sorted().joined(separator: ", ")))"
         case .accountDeleted(let handle): "the account '\(handle)' is deleted and accepts no commands"
+        case .accountMoved(let handle):
+            "the account '\(handle)' has moved to another shard (or its move is unfinished: run 'reel store move --handle \(handle)' over the shard map)"
         case .undecodableEvent(let type, let version, let reason): "a stored \(type) v\(version) event does not decode: \(reason)"
         }
     }

@@ -17,7 +17,7 @@ extension DomainEvent {
         case .profileNameChanged(let name): _ = try ProfileName(typed: name.value)
         case .profilePhotoChanged(let photo): try photo.check()
         case .languageSwitched(let tag): _ = try LanguageTag(tag.value)
-        case .profilePhotoRemoved, .accountDeleted: break
+        case .profilePhotoRemoved, .accountDeleted, .accountMovedOut, .accountMovedIn: break
         }
     }
 }

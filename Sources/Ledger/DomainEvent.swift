@@ -16,6 +16,11 @@ public enum DomainEvent: Sendable, Hashable {
     case profilePhotoRemoved
     case languageSwitched(LanguageTag)
     case accountDeleted
+    /// The account left this shard for another (`reel store move`): the last event of its stream
+    /// here, which closes it; `nil` once the stream's key is destroyed (its type is in the clear).
+    case accountMovedOut(ShardMove?)
+    /// The account arrived from another shard, its events laid on this shard's chain before this one.
+    case accountMovedIn(ShardMove)
 
     /// The event type as stored in the envelope.
     public var type: String {
@@ -29,8 +34,13 @@ public enum DomainEvent: Sendable, Hashable {
         case .profilePhotoRemoved: "profile-photo-removed"
         case .languageSwitched: "language-switched"
         case .accountDeleted: "account-deleted"
+        case .accountMovedOut: "account-moved-out"
+        case .accountMovedIn: "account-moved-in"
         }
     }
+
+    /// The type of the event that closes an account's stream on a shard it moved away from.
+    public static let accountMovedOutType = "account-moved-out"
 
     /// The type of the event that closes an account's stream for good (its key is destroyed).
     public static let accountDeletedType = "account-deleted"
@@ -39,6 +49,7 @@ public enum DomainEvent: Sendable, Hashable {
     public static let currentVersions: [String: UInt16] = [
         "account-opened": 1, "favorite-added": 1, "favorite-imported": 1, "favorite-removed": 1, "profile-name-changed": 1,
         "profile-photo-changed": 1, "profile-photo-removed": 1, "language-switched": 1, "account-deleted": 1,
+        "account-moved-out": 1, "account-moved-in": 1,
     ]
 
     public var schemaVersion: UInt16 { Self.currentVersions[type]! }
@@ -53,7 +64,14 @@ public enum DomainEvent: Sendable, Hashable {
         case .profileNameChanged(let name): ["name": .string(name.value)]
         case .profilePhotoChanged(let photo): ["photo": photo.json]
         case .languageSwitched(let tag): ["language": .string(tag.value)]
-        case .profilePhotoRemoved, .accountDeleted: [:]
+        case .profilePhotoRemoved, .accountDeleted, .accountMovedOut(nil): [:]
+        case .accountMovedOut(let move?):
+            ["toShard": .string(move.shard), "events": .integer(Int64(move.events)), "digest": .string(move.digest)]
+        case .accountMovedIn(let move):
+            [
+                "fromShard": .string(move.shard), "events": .integer(Int64(move.events)), "digest": .string(move.digest),
+                "movedOutPosition": .integer(Int64(move.closedAt?.position ?? 0)), "movedOutHash": .string(move.closedAt?.hash ?? ""),
+            ]
         }
     }
 
@@ -70,6 +88,10 @@ public enum DomainEvent: Sendable, Hashable {
         case .profilePhotoRemoved: "removed photo"
         case .languageSwitched(let tag): "switched language to \(tag) (\(tag.languageName))"
         case .accountDeleted: "deleted the account"
+        case .accountMovedOut(let move?): "moved the account to shard \(move.shard) (\(move.events) events)"
+        case .accountMovedOut(nil): "moved the account to another shard"
+        case .accountMovedIn(let move):
+            "moved the account here from shard \(move.shard) (\(move.events) events, closed there at position \(move.closedAt?.position ?? 0))"
         }
     }
 
@@ -80,6 +102,14 @@ public enum DomainEvent: Sendable, Hashable {
                 let id = payload["id"]?.integerValue
             else { throw DecodeFailure("expected mediaType (movie or tv) and id") }
             return try MediaKey(media, id)
+        }
+        func count() throws -> UInt64 {
+            guard let count = payload["events"]?.integerValue, count > 0 else { throw DecodeFailure("expected events (a positive count)") }
+            return UInt64(count)
+        }
+        func digest() throws -> String {
+            guard let digest = payload["digest"]?.stringValue, ShardMove.isDigest(digest) else { throw DecodeFailure("expected digest (64 lowercase hex digits)") }
+            return digest
         }
         switch type {
         case "account-opened":
@@ -103,6 +133,16 @@ public enum DomainEvent: Sendable, Hashable {
             guard let tag = payload["language"]?.stringValue, !tag.isEmpty else { throw DecodeFailure("expected language") }
             return .languageSwitched(LanguageTag(unchecked: tag))
         case "account-deleted": return .accountDeleted
+        case "account-moved-out":
+            guard let shard = payload["toShard"]?.stringValue, ShardMove.isShardName(shard) else { throw DecodeFailure("expected toShard (a shard's name)") }
+            return .accountMovedOut(ShardMove(shard: shard, events: try count(), digest: try digest()))
+        case "account-moved-in":
+            guard let shard = payload["fromShard"]?.stringValue, ShardMove.isShardName(shard) else { throw DecodeFailure("expected fromShard (a shard's name)") }
+            guard let position = payload["movedOutPosition"]?.integerValue, position > 0,
+                let hash = payload["movedOutHash"]?.stringValue, ShardMove.isDigest(hash)
+            else { throw DecodeFailure("expected movedOutPosition and movedOutHash") }
+            return .accountMovedIn(
+                ShardMove(shard: shard, events: try count(), digest: try digest(), closedAt: .init(position: UInt64(position), hash: hash)))
         default: return nil
         }
     }

@@ -75,7 +75,7 @@ import PostgresNIO
                     INSERT INTO reel_streams (stream, version) SELECT * FROM unnest(\(names)::text[], \(lastVersions)::bigint[])
                     ON CONFLICT (stream) DO UPDATE SET version = excluded.version
                     """)
-                for envelope in envelopes where envelope.type == closingType && envelope.streamVersion == last[envelope.streamID] {
+                for envelope in envelopes where StreamClosing.mayClose(envelope.type, closingType: closingType) && envelope.streamVersion == last[envelope.streamID] {
                     guard let time = closed[envelope.streamID] else { continue }
                     try link.run("UPDATE reel_streams SET closed_at = \(time) WHERE stream = \(envelope.streamID.rawValue)")
                 }

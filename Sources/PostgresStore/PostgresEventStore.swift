@@ -271,6 +271,14 @@ public final class PostgresEventStore: EventStore {
         return key
     }
 
+    /// Takes `key` as `stream`'s sealing key ahead of the commit that stores it (a move laying an
+    /// account here with the key it has on another shard): what seals under it in the same
+    /// transaction (the projections) must not look for the key on another connection, which
+    /// would wait for this transaction's uncommitted row. The stream can have no other key here.
+    func takeSealingKey(_ key: SymmetricKey, for stream: StreamID) {
+        sealingKeys.withLock { $0[stream] = key }
+    }
+
     static func liveKey(of stream: StreamID, _ link: PostgresLink) throws -> SymmetricKey? {
         guard let row = try link.run("SELECT key FROM reel_stream_keys WHERE stream = \(stream.rawValue)").first else { return nil }
         let key = try row.decode(ByteBuffer.self)

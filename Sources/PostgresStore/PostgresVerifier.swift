@@ -19,6 +19,8 @@ struct PostgresVerifier {
         var lastPosition: UInt64 = 0
         var lastTime: Int64 = 0
         var closes = false
+        /// Its last event is an `account-moved-out`: closed once the move finished (`StreamClosing`).
+        var movedOut = false
     }
 
     func verify(expectedHead: ChainHash?, progress: ((UInt64, UInt64) -> Void)?) throws -> VerificationReport {
@@ -60,7 +62,8 @@ struct PostgresVerifier {
                     envelope.type == type, envelope.recordedAtMicroseconds == time
                 else { return report(at, .indexMismatch, "the row's columns (stream, stream_version, event_id, type, recorded_at) disagree with its envelope") }
                 streams[stream] = Stream(
-                    version: envelope.streamVersion, lastPosition: at, lastTime: envelope.recordedAtMicroseconds, closes: envelope.type == closingType)
+                    version: envelope.streamVersion, lastPosition: at, lastTime: envelope.recordedAtMicroseconds, closes: envelope.type == closingType,
+                    movedOut: envelope.type == StreamClosing.movedOutType)
                 last = LogHead(after: envelope)
                 expected = at + 1
             }
@@ -90,14 +93,15 @@ struct PostgresVerifier {
             guard let seen = streams[name], seen.version == UInt64(version) else {
                 return report(count, .indexMismatch, "reel_streams disagrees with the log on stream \(name)")
             }
-            if closed != nil && !seen.closes {
-                return report(seen.lastPosition, .closedStreams, "reel_streams closes \(name), but its last event is not \(closingType)")
+            if closed != nil && !seen.closes && !seen.movedOut {
+                return report(
+                    seen.lastPosition, .closedStreams, "reel_streams closes \(name), but its last event is not \(closingType) or \(StreamClosing.movedOutType)")
             }
             if seen.closes && closed == nil {
                 return report(seen.lastPosition, .closedStreams, "stream \(name) ends with \(closingType) but reel_streams does not close it")
             }
             if let closed, closed != seen.lastTime {
-                return report(seen.lastPosition, .closedStreams, "reel_streams closes \(name) at \(closed), not when its \(closingType) event was recorded (\(seen.lastTime))")
+                return report(seen.lastPosition, .closedStreams, "reel_streams closes \(name) at \(closed), not when its \(seen.closes ? closingType : StreamClosing.movedOutType) event was recorded (\(seen.lastTime))")
             }
         }
         if let expectedHead, expectedHead != last?.hash {

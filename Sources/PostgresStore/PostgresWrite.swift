@@ -146,6 +146,13 @@ public final class PostgresWrite: EventStoreWrite {
                 })
         }
         guard !written.isEmpty else { return results }
+        try insert(written, head: head!)
+        return results
+    }
+
+    /// Writes envelopes laid after the head (their events and their streams' versions) in one
+    /// statement; `head` is the head after them. A write that fails breaks the transaction.
+    private func insert(_ written: [Envelope], head: LogHead) throws {
         var versions: [String: Int64] = [:]
         for envelope in written { versions[envelope.streamID.rawValue] = Int64(envelope.streamVersion) }
         do {
@@ -165,7 +172,38 @@ public final class PostgresWrite: EventStoreWrite {
         }
         currentHead = head
         appended = true
-        return results
+    }
+
+    /// Lays one account's envelopes from another shard on this store's chain (`reel store move`):
+    /// `envelopes` are its whole stream there (versions 1 through n, the source shard's closing
+    /// `account-moved-out` not among them), laid anew as format 2 (`MovedEnvelopes`), with the
+    /// stream's `key` (its 32 bytes) and, after them, `arrival` (`account-moved-in`) sealed under
+    /// it. The stream must be new here and none of its event ids stored. Returns the laid
+    /// envelopes and the arrival as recorded.
+    public func adopt(_ envelopes: [Envelope], key: [UInt8], arrival: ProposedEvent) throws -> (laid: [Envelope], arrival: RecordedEvent) {
+        guard let stream = envelopes.first?.streamID else { throw EventLogError.corruptEnvelope(position: 0, reason: "a move of no events") }
+        for (index, envelope) in envelopes.enumerated() where envelope.streamID != stream || envelope.streamVersion != UInt64(index + 1) {
+            throw EventLogError.corruptEnvelope(position: envelope.position, reason: "not version \(index + 1) of \(stream)")
+        }
+        let version = try streamRow(stream).version
+        guard version == 0 else { throw EventLogError.wrongExpectedVersion(stream: stream, expected: .noStream, actual: version) }
+        if let row = try link.run("SELECT event_id, position FROM reel_events WHERE event_id = ANY(\(envelopes.map(\.eventID))) LIMIT 1").first {
+            let (id, position) = try row.decode((UUID, Int64).self)
+            throw EventLogError.duplicateEventID(id: id.uuidString.lowercased(), position: UInt64(position))
+        }
+        guard key.count == 32 else { throw EventLogError.missingKey(stream) }
+        let laid = try MovedEnvelopes.laid(envelopes, after: currentHead)
+        try PostgresEventStore.insertKeys([stream: .live(key)], link)
+        store.takeSealingKey(SymmetricKey(data: key), for: stream)
+        do {
+            try insert(laid, head: LogHead(after: laid.last!))
+        } catch {
+            brokenBy = error
+            throw error
+        }
+        let sealed = try SealedEvents([arrival], stream: stream, key: SymmetricKey(data: key))
+        let (_, arrived) = try append(sealed, expected: .exact(UInt64(laid.count)))
+        return (laid, RecordedEvent(stored: arrived[0], payload: arrival.payload))
     }
 
     /// A retry's events as they were stored the first time, read back and opened.
@@ -240,8 +278,8 @@ public final class PostgresWrite: EventStoreWrite {
             throw refuse("an envelope from position \(position) on does not open or authenticate: \(error)")
         }
         let closing = events[0]
-        guard closing.streamID == stream, closing.streamVersion == version, closing.type == store.closingType else {
-            throw refuse("its last event (position \(position)) is not an '\(store.closingType)' event of the stream")
+        guard closing.streamID == stream, closing.streamVersion == version, StreamClosing.mayClose(closing.type, closingType: store.closingType) else {
+            throw refuse("its last event (position \(position)) is not an '\(store.closingType)' or '\(StreamClosing.movedOutType)' event of the stream")
         }
         guard closing.payload != nil else { throw refuse("its key is destroyed already") }
         var previous: ChainHash?

@@ -67,14 +67,25 @@ public struct ShardMap: Sendable {
 
     /// The index of the shard `stream` is placed on.
     public func shard(of stream: String) -> Int {
-        Self.jump(Self.key(stream), buckets: shards.count)
+        shard(of: stream, among: shards.count)
+    }
+
+    /// The index of the shard `stream` is placed on by a map of the first `count` of these
+    /// shards (the map before shards were added at its end).
+    public func shard(of stream: String, among count: Int) -> Int {
+        Self.jump(Self.key(stream), buckets: count)
     }
 
     /// The index of the home shard of the account handle `handle`: where its open account is
     /// looked for, and where a new account of it is placed (its stream id is drawn until the map
     /// places it there), so routing by handle needs no directory across shards.
     public func home(of handle: String) -> Int {
-        Self.jump(Self.key(Array("reel-handle/1".utf8) + [0] + Array(handle.utf8)), buckets: shards.count)
+        home(of: handle, among: shards.count)
+    }
+
+    /// The home shard of `handle` in a map of the first `count` of these shards.
+    public func home(of handle: String, among count: Int) -> Int {
+        Self.jump(Self.key(Array("reel-handle/1".utf8) + [0] + Array(handle.utf8)), buckets: count)
     }
 
     /// The first 8 bytes of SHA-256(stream id), big-endian.

@@ -19,7 +19,7 @@ extension AccountService {
         let all = try log.read(stream: stream, from: 1, maxCount: .max)
         try checkReached(asOf, streamVersion: all.last?.streamVersion ?? 0, of: handle)
         let events = all.filter {
-            asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.recordedAtMicroseconds)
+            asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.firstRecordedAtMicroseconds)
         }
         guard !events.isEmpty else {
             throw ReelError.asOfOutOfRange("the account '\(handle)' had no events at \(asOf.description) or before")
@@ -36,7 +36,7 @@ extension AccountService {
         if let asOf {
             try checkReached(asOf, streamVersion: events.last?.streamVersion ?? 0, of: handle)
             events = events.filter {
-                asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.recordedAtMicroseconds)
+                asOf.admits(position: $0.position, streamVersion: $0.streamVersion, recordedAt: $0.envelope.firstRecordedAtMicroseconds)
             }
         }
         if let limit, events.count > limit { events.removeFirst(events.count - limit) }
@@ -95,12 +95,19 @@ extension AccountService {
         let (states, deleted) = try log.read { txn in
             (try store.allStates(try store.liveSlot(txn), txn), try store.deletedAccounts(txn))
         }
-        return streams.map { summary in
+        return try streams.map { summary in
             let state = states[summary.stream]
             let record = deleted[summary.stream]
+            // Neither open nor deleted here: moved to another shard once its last event says so.
+            let status = try state?.status ?? (record == nil && movedAway(summary) ? .moved : .deleted)
             return AccountSummary(
-                handle: state?.handle, stream: summary.stream, status: state?.status ?? .deleted, events: summary.version,
+                handle: state?.handle, stream: summary.stream, status: status, events: summary.version,
                 saved: state?.saved.count ?? 0, openedAt: state?.openedAt ?? record?.openedAt, deletedAt: state?.deletedAt ?? record?.deletedAt)
         }.sorted(by: AccountSummary.listed)
+    }
+
+    /// Whether the stream's last event is `account-moved-out`: the account lives on another shard.
+    private func movedAway(_ summary: StreamSummary) throws -> Bool {
+        try log.read(stream: summary.stream, from: summary.version, maxCount: 1).first?.type == DomainEvent.accountMovedOutType
     }
 }

@@ -30,7 +30,7 @@ enum AccountStateCodec {
         var w = ByteWriter(capacity: 64)
         w.integer(format)
         w.integer(UInt32(state.saved.count))
-        w.integer(UInt8(state.status == .open ? 0 : 1))
+        w.integer(UInt8(state.status == .open ? 0 : state.status == .deleted ? 1 : 2))
         w.integer(state.version)
         w.integer(state.lastPosition)
         optional(state.openedAt, &w)
@@ -113,7 +113,13 @@ enum AccountStateCodec {
         var r = ByteReader(bytes)
         guard try r.integer(UInt8.self) == format else { throw Undecodable() }
         let count = Int(try r.integer(UInt32.self))
-        let status: AccountState.Status = try r.integer(UInt8.self) == 0 ? .open : .deleted
+        let status: AccountState.Status
+        switch try r.integer(UInt8.self) {
+        case 0: status = .open
+        case 1: status = .deleted
+        case 2: status = .moved
+        default: throw Undecodable()
+        }
         let version = try r.integer(UInt64.self)
         let lastPosition = try r.integer(UInt64.self)
         let openedAt = try r.integer(UInt8.self) == 0 ? nil : try r.integer(Int64.self)

@@ -37,7 +37,7 @@ public struct HistoryEntry: Sendable, Equatable {
         eventID = recorded.eventID
         type = recorded.type
         schemaVersion = recorded.schemaVersion
-        recordedAt = recorded.envelope.recordedAtMicroseconds
+        recordedAt = recorded.envelope.firstRecordedAtMicroseconds
         self.event = event
         if let upcast {
             payload = upcast

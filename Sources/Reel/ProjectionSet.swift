@@ -206,7 +206,7 @@ struct Replayed: Sendable {
         stream = recorded.streamID
         position = recorded.position
         streamVersion = recorded.streamVersion
-        recordedAt = recorded.envelope.recordedAtMicroseconds
+        recordedAt = recorded.envelope.firstRecordedAtMicroseconds
         self.event = event
     }
 
@@ -215,7 +215,7 @@ struct Replayed: Sendable {
         stream = view.streamID
         position = view.position
         streamVersion = view.streamVersion
-        recordedAt = view.recordedAtMicroseconds
+        recordedAt = view.firstRecordedAtMicroseconds
         event = try projector.domainEvent(view)
     }
 
@@ -223,7 +223,7 @@ struct Replayed: Sendable {
         stream = recorded.streamID
         position = recorded.position
         streamVersion = recorded.streamVersion
-        recordedAt = recorded.envelope.recordedAtMicroseconds
+        recordedAt = recorded.envelope.firstRecordedAtMicroseconds
         event = try projector.domainEvent(recorded)
     }
 }

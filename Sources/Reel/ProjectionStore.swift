@@ -255,7 +255,11 @@ struct ProjectionStore: Sendable {
         let changes = set.savedChanges
         return try Parallel.map(touched, state: ()) { _, entry in
             let saved = entry.state.saved
-            guard entry.state.status == .open else { return EncodedState(stream: entry.stream, record: nil, pages: [], unused: 0..<0) }
+            // A deleted account's state goes; so does a moved one's once its key is destroyed (a
+            // replay then reads no handle): until then it stays, refusing commands, under its handle.
+            guard entry.state.status == .open || (entry.state.status == .moved && entry.state.handle != nil) else {
+                return EncodedState(stream: entry.stream, record: nil, pages: [], unused: 0..<0)
+            }
             let size = AccountStateCodec.pageSize
             let full = AccountStateCodec.fullPages(saved.count)
             // The first full page to write, and how many full pages are stored.
@@ -356,6 +360,17 @@ struct ProjectionStore: Sendable {
             return true
         }
         return out
+    }
+
+    /// Removes `stream`'s state, its saved list and its handle's directory entry (if the handle
+    /// still names it) from `slot`: an account moved to another shard, whose key is about to be
+    /// destroyed here (a replay then finds nothing to store of it either).
+    func forget(_ stream: StreamID, handle: AccountHandle?, _ slot: Slot, _ txn: any EventStoreWrite) throws {
+        try txn.table(slot.states).delete(Array(stream.rawValue.utf8))
+        try txn.table(slot.titles).removeAll(prefix: AccountStateCodec.pagePrefix(stream))
+        if let handle, try self.stream(for: handle, slot, txn) == stream {
+            try txn.table(slot.handles).delete(HandleDigest.directoryKey(handle))
+        }
     }
 
     /// Removes every photo of `stream` (sealed under its key, which is about to be destroyed).

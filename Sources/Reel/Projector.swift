@@ -10,13 +10,15 @@ struct Projector: Sendable {
 
     func domainEvent(_ event: RecordedEvent) throws -> DomainEvent? {
         if event.payload == nil, event.type == Self.deletionType { return .accountDeleted }
+        if event.payload == nil, event.type == DomainEvent.accountMovedOutType { return .accountMovedOut(nil) }
         return try decoded(event)?.event
     }
 
     /// The same for an event seen in place by a replay.
     func domainEvent(_ view: EventView) throws -> DomainEvent? {
         guard let payload = view.payload else {
-            return view.typeBytes.elementsEqual(Self.deletionType.utf8) ? .accountDeleted : nil
+            if view.typeBytes.elementsEqual(Self.deletionType.utf8) { return .accountDeleted }
+            return view.typeBytes.elementsEqual(DomainEvent.accountMovedOutType.utf8) ? .accountMovedOut(nil) : nil
         }
         do {
             return try decoder.decode(typeBytes: view.typeBytes, schemaVersion: view.schemaVersion, payload: payload)
@@ -49,7 +51,7 @@ struct Projector: Sendable {
         state.apply(
             RecordedDomainEvent(
                 event: domain, position: event.position, streamVersion: event.streamVersion,
-                recordedAt: event.envelope.recordedAtMicroseconds))
+                recordedAt: event.envelope.firstRecordedAtMicroseconds))
         return domain
     }
 }

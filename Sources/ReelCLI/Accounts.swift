@@ -41,7 +41,7 @@ struct Accounts: AsyncParsableCommand {
         for a in accounts {
             table.add(
                 [
-                    a.handle?.value ?? (a.status == .deleted ? "(deleted)" : "(unknown)"), a.status.rawValue, "\(a.events)", "\(a.saved)",
+                    a.handle?.value ?? (a.status == .deleted ? "(deleted)" : a.status == .moved ? "(moved)" : "(unknown)"), a.status.rawValue, "\(a.events)", "\(a.saved)",
                     a.openedAt.map(Timestamp.short) ?? "-",
                 ] + (anyDeleted ? [a.deletedAt.map(Timestamp.short) ?? "-"] : []) + [a.stream.rawValue])
         }

@@ -13,7 +13,7 @@ struct StoreCommand: AsyncParsableCommand {
             A URL without a password takes PGPASSWORD, which keeps it off the command line. The URL's \
             password is never printed. The LMDB store in the data directory needs no migration.
             """,
-        subcommands: [Migrate.self, Status.self, Copy.self, Shard.self]
+        subcommands: [Migrate.self, Status.self, Copy.self, Shard.self, Move.self]
     )
 
     /// A report as `--json` shows it (`Schemas/cli/store-migrate.schema.json`, `store-status`).
@@ -209,6 +209,118 @@ struct StoreCommand: AsyncParsableCommand {
                 if global.json { return try printJSON(["stream": stream, "shard": shard.name, "store": shard.store]) }
                 Console.line("\(TerminalText.field(shard.name)) \(TerminalText.field(shard.store))")
             }
+        }
+    }
+
+    struct Move: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "move",
+            abstract: "Move an account to its home shard, or every account not on its home (after shards were added to the map).",
+            discussion: """
+                --store names the shard map (a .json file, Schemas/postgres-shards.md). After shards are \
+                added at the end of the map and 'reel store migrate' has recorded them, about one account \
+                in N (of N shards) has a new home shard; commands still find it on its old one. --handle \
+                moves one account home: its events are laid on the home shard's chain (keeping when each \
+                was first recorded) with its key, both shards are checked to hold the same history, and \
+                its key is destroyed on the shard it left. --all moves every such account, then records \
+                that the shards are settled (from then on an account is looked for on its home alone). \
+                A move cut short is finished by running the command again.
+                """)
+
+        @Option(help: ArgumentHelp("The account to move to its home shard.", valueName: "handle"))
+        var handle: String?
+
+        @Flag(help: "Move every account not on its home shard, then record the shards settled.")
+        var all = false
+
+        @OptionGroup var global: StoreOptions
+
+        /// `--json` (`Schemas/cli/store-move.schema.json`).
+        struct Output: Encodable {
+            struct Move: Encodable {
+                let handle: String
+                let stream: String?
+                let from: String?
+                let to: String
+                let events: UInt64
+                let digest: String?
+                let movedOutPosition: UInt64?
+                let movedInPosition: UInt64?
+                let resumed: Bool
+                let alreadyHome: Bool
+
+                init(_ report: AccountMoveReport) {
+                    handle = report.handle.value
+                    stream = report.stream?.rawValue
+                    from = report.from
+                    to = report.to
+                    events = report.events
+                    digest = report.digest
+                    movedOutPosition = report.movedOutPosition
+                    movedInPosition = report.movedInPosition
+                    resumed = report.resumed
+                    alreadyHome = report.alreadyHome
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var c = encoder.container(keyedBy: CodingKeys.self)
+                    try c.encode(handle, forKey: .handle)
+                    try c.encode(stream, forKey: .stream)
+                    try c.encode(from, forKey: .from)
+                    try c.encode(to, forKey: .to)
+                    try c.encode(events, forKey: .events)
+                    try c.encode(digest, forKey: .digest)
+                    try c.encode(movedOutPosition, forKey: .movedOutPosition)
+                    try c.encode(movedInPosition, forKey: .movedInPosition)
+                    try c.encode(resumed, forKey: .resumed)
+                    try c.encode(alreadyHome, forKey: .alreadyHome)
+                }
+
+                enum CodingKeys: String, CodingKey {
+                    case handle, stream, from, to, events, digest, movedOutPosition, movedInPosition, resumed, alreadyHome
+                }
+            }
+            let moves: [Move]
+            let settled: [String]
+        }
+
+        func validate() throws {
+            guard (handle == nil) != !all else { throw ValidationError("give --handle HANDLE, or --all, not both") }
+        }
+
+        func run() async throws {
+            try await global.withApplication { app in
+                guard app.storeIsShardMap else {
+                    throw ValidationError("accounts move between the shards of a shard map: give --store FILE.json (Schemas/postgres-shards.md)")
+                }
+                let step: (AccountMoveStep) -> Void = { Failpoint.reach("move:\($0)") }
+                let report: ShardSettleReport
+                if let handle {
+                    let account: AccountHandle
+                    do { account = try AccountHandle(handle) } catch { throw ValidationError(refusing: error) }
+                    report = ShardSettleReport(moves: [try app.moveAccount(account, step: step)], settled: [])
+                } else {
+                    report = try app.settleShards(
+                        moving: { handle, from, to in
+                            if !global.json { Console.error("moving '\(handle)' from shard \(TerminalText.field(from)) to \(TerminalText.field(to))") }
+                        }, step: step)
+                }
+                if global.json { return try printJSON(Output(moves: report.moves.map(Output.Move.init), settled: report.settled)) }
+                for move in report.moves { Console.line(Self.line(move)) }
+                if all {
+                    if report.moves.isEmpty { Console.line("every account is on its home shard") }
+                    if !report.settled.isEmpty {
+                        Console.line("recorded settled: \(report.settled.map(TerminalText.field).joined(separator: ", ")); accounts are looked for on their home shard alone")
+                    }
+                }
+            }
+        }
+
+        static func line(_ move: AccountMoveReport) -> String {
+            let handle = move.handle.value
+            guard let from = move.from else { return "'\(handle)' is on its home shard \(TerminalText.field(move.to)) already; nothing to move" }
+            let resumed = move.resumed ? " (finishing a move begun before)" : ""
+            return "moved '\(handle)' from shard \(TerminalText.field(from)) to \(TerminalText.field(move.to))\(resumed): \(Counted.of(Int(move.events), "event")), digest \(move.digest ?? ""), verified on both; closed at position \(move.movedOutPosition ?? 0) on \(TerminalText.field(from)), arrived at position \(move.movedInPosition ?? 0); its key on \(TerminalText.field(from)) is destroyed"
         }
     }
 }

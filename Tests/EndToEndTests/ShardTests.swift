@@ -13,8 +13,10 @@ import Testing
 
     /// Runs `reel` over the store `map`, with a new data directory (for the response cache) unless
     /// one is given (tokens are kept in it).
-    static func reel(_ arguments: [String], _ map: String, dataDirectory: String? = nil) async throws -> Harness.Output {
-        let out = try await offThread { try Harness.reel(arguments + ["--store", map, "--data-dir", dataDirectory ?? temporaryDirectory("cache")]) }
+    static func reel(_ arguments: [String], _ map: String, dataDirectory: String? = nil, environment: [String: String] = [:]) async throws -> Harness.Output {
+        let out = try await offThread {
+            try Harness.reel(arguments + ["--store", map, "--data-dir", dataDirectory ?? temporaryDirectory("cache")], environment: environment)
+        }
         #expect(!out.stdout.contains(PostgresServer.password) && !out.stderr.contains(PostgresServer.password), "the password was printed")
         return out
     }
@@ -180,10 +182,7 @@ import Testing
         try Data(
             #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}, {"name": "three", "url": "\#(third)"}]}"#.utf8
         ).write(to: URL(fileURLWithPath: grown))
-        // Migrating over the grown map migrates the new shard's schema, but records the map in
-        // none: the first two shards were made with another.
-        let regrown = try await Self.reel(["store", "migrate"], grown)
-        #expect(regrown.status == 64 && regrown.stderr.contains("is shard 1 of 2, but the map \(grown) makes it shard 1 of 3"), "\(regrown)")
+        // (Migrating over the grown map records the growth: `aGrownMapMovesItsAccountsHome`.)
         let swapped = temporaryDirectory("routed-swapped") + "/shards.json"
         try Data(
             #"{"format": "reel-shards/1", "shards": [{"name": "two", "url": "\#(urls[1])"}, {"name": "one", "url": "\#(urls[0])"}]}"#.utf8
@@ -200,7 +199,10 @@ import Testing
             for handle in handles + [onThree] {
                 let refused = try await Self.reel(["fav", "add", "movie", "13", "--user", handle], changed)
                 if changed == grown && handle == onThree {
-                    #expect(refused.status == 69 && refused.stderr.contains("has no record of its place in the shard map: run 'reel store migrate"), "\(refused)")
+                    // Not even migrated: its schema is missing.
+                    #expect(refused.status == 69 && refused.stderr.contains("run 'reel store migrate' first"), "\(refused)")
+                } else if changed == grown {
+                    #expect(refused.status == 64 && refused.stderr.contains("but the map \(grown) has 3 shards: run 'reel store migrate --store \(grown)' to record the shards added"), "\(handle): \(refused)")
                 } else {
                     #expect(refused.status == 64 && refused.stderr.contains("use the map the shards were made with"), "\(handle): \(refused)")
                 }
@@ -223,7 +225,7 @@ import Testing
         let before = try Harness.json(final.stdout)["events"] as? Int ?? 0
         let renamedEvents = try Harness.json(renamedVerify.stdout)["events"] as? Int
         #expect(renamedVerify.status == 0 && renamedEvents == before + 3, "\(renamedVerify.stdout)")
-        #expect(try await servers[0].psql("SELECT count(*) FROM reel_events", database: "routed_three") == "0")
+        #expect(try await servers[0].psql("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'reel_%'", database: "routed_three") == "0")
         #expect(try await Self.reel(["saved", "--user", "ann", "--offline"], map).status == 0)
     }
 
@@ -336,5 +338,160 @@ import Testing
         #expect(found.map { ($0["drift"] as? [Any])?.count } == [0, 1], "\(drifted.stdout)")
         #expect(try await Self.reel(["projections", "rebuild"], map).status == 0)
         #expect(try await Self.reel(["projections", "rebuild", "--check"], map).status == 0)
+    }
+
+    /// Shards added at the end of a map: `store migrate` records the growth; every account is
+    /// still found, on its home under the earlier map, and a new one lands on its new home. `store
+    /// move` moves an account home with its history (the same events and times on the shard it
+    /// arrives at, both shards verified, its key destroyed on the shard it left); a move killed
+    /// after any step is finished by running it again; `--all` moves the rest and settles the
+    /// shards. Reel's verifier and the independent one then pass on every shard.
+    @Test func aGrownMapMovesItsAccountsHome() async throws {
+        let servers = [try await Self.one.value, try await Self.two.value]
+        let (urls, map) = try await Self.shardMap(servers, database: "grow")
+        #expect(try await Self.reel(["store", "migrate"], map).status == 0)
+        // The map grown by a third shard, at its end (not migrated yet).
+        let third = servers[0].url(database: try await servers[0].createDatabase("grow_three"))
+        let grown = temporaryDirectory("grown") + "/shards.json"
+        try Data(
+            #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}, {"name": "three", "url": "\#(third)"}]}"#.utf8
+        ).write(to: URL(fileURLWithPath: grown))
+        // Four accounts whose home the third shard becomes, six whose home stays.
+        var movers: [String] = [], stayers: [String] = []
+        for n in 0..<60 where movers.count < 4 || stayers.count < 6 {
+            let home = try await Self.reel(["store", "shard", "--handle", "user\(n)", "--json"], grown)
+            if try Harness.json(home.stdout)["shard"] as? String == "three" {
+                if movers.count < 4 { movers.append("user\(n)") }
+            } else if stayers.count < 6 {
+                stayers.append("user\(n)")
+            }
+        }
+        #expect(movers.count == 4 && stayers.count == 6)
+        let handles = (movers + stayers).sorted()
+        for handle in handles {
+            #expect(try await Self.reel(["fav", "add", "movie", "550", "603", "--user", handle], map).status == 0)
+            #expect(try await Self.reel(["settings", "name", "Name of \(handle)", "--user", handle], map).status == 0)
+        }
+        func history(_ handle: String, _ map: String) async throws -> [[String: Any]] {
+            let out = try await Self.reel(["history", "--user", handle, "--json", "--offline"], map)
+            #expect(out.status == 0, "\(handle): \(out.stderr)")
+            return try Harness.json(out.stdout)["events"] as? [[String: Any]] ?? []
+        }
+        func saved(_ handle: String, _ map: String) async throws -> [String] {
+            let out = try await Self.reel(["saved", "--user", handle, "--json", "--offline"], map)
+            #expect(out.status == 0, "\(handle): \(out.stderr)")
+            return (try Harness.json(out.stdout)["items"] as? [[String: Any]] ?? []).map { "\($0["id"] ?? "?") \($0["addedAt"] ?? "?")" }
+        }
+        var before: [String: (events: [String], saved: [String])] = [:]
+        for handle in handles {
+            let events = try await history(handle, map).map { "\($0["eventId"] ?? "") \($0["type"] ?? "") \($0["recordedAt"] ?? "")" }
+            before[handle] = (events, try await saved(handle, map))
+        }
+
+        let migrated = try await Self.reel(["store", "migrate", "--json"], grown)
+        #expect(migrated.status == 0, "\(migrated)")
+        #expect(try Harness.validate(migrated.stdout, against: "cli/store-migrate-shards.schema.json").status == 0)
+        #expect((try Harness.json(migrated.stdout)["shards"] as? [[String: Any]])?.map { $0["recorded"] as? Bool } == [true, true, true])
+        // The map it grew from no longer serves.
+        let old = try await Self.reel(["saved", "--user", "user0"], map)
+        #expect(old.status == 64 && old.stderr.contains("use the map the shards were made with"), "\(old)")
+
+        // Every account is served through the grown map, those with a new home from their old one.
+        for handle in handles { #expect(try await saved(handle, grown) == before[handle]?.saved, "\(handle)") }
+        let streamsOnThree = try await servers[0].psql("SELECT count(*) FROM reel_streams", database: "grow_three")
+        #expect(streamsOnThree == "0")
+
+        // One move killed after each of its steps, then finished by running it again.
+        for (handle, step) in zip(movers, ["closedOnSource", "laidOnTarget", "verified"]) {
+            let killed = try await Self.reel(["store", "move", "--handle", handle], grown, environment: ["REEL_FAILPOINT": "move:\(step)"])
+            #expect(killed.status != 0, "\(step): \(killed)")
+            if step == "closedOnSource" {
+                // Between the shards, the account refuses changes, saying how to finish the move.
+                let refused = try await Self.reel(["settings", "name", "Someone", "--user", handle], grown)
+                #expect(refused.status == 69 && refused.stderr.contains("run 'reel store move --handle \(handle)'"), "\(refused)")
+                #expect(refused.stderr.split(separator: "\n").count == 1)
+            }
+            let finished = try await Self.reel(["store", "move", "--handle", handle, "--json"], grown)
+            #expect(finished.status == 0, "\(step): \(finished)")
+            #expect(try Harness.validate(finished.stdout, against: "cli/store-move.schema.json").status == 0)
+            let move = (try Harness.json(finished.stdout)["moves"] as? [[String: Any]])?.first ?? [:]
+            #expect(move["to"] as? String == "three" && move["resumed"] as? Bool == true && move["events"] as? Int == 4, "\(finished.stdout)")
+        }
+        // Text output of a move, and of one with nothing to do.
+        let again = try await Self.reel(["store", "move", "--handle", movers[0]], grown)
+        #expect(again.status == 0 && again.stdout == "'\(movers[0])' is on its home shard three already; nothing to move\n", "\(again)")
+
+        // The rest, with every other account on its home: the shards settled.
+        let all = try await Self.reel(["store", "move", "--all", "--json"], grown)
+        #expect(all.status == 0, "\(all)")
+        #expect(try Harness.validate(all.stdout, against: "cli/store-move.schema.json").status == 0)
+        let report = try Harness.json(all.stdout)
+        #expect((report["moves"] as? [[String: Any]])?.compactMap { $0["handle"] as? String } == [movers[3]], "\(all.stdout)")
+        #expect(report["settled"] as? [String] == ["one", "two", "three"], "\(all.stdout)")
+        let none = try await Self.reel(["store", "move", "--all"], grown)
+        #expect(none.status == 0 && none.stdout == "every account is on its home shard\n", "\(none)")
+
+        // Each account's history and saved list are as they were; a moved one's ends with its arrival.
+        let threeStreams = try await servers[0].psql("SELECT count(*) FROM reel_streams", database: "grow_three")
+        #expect(threeStreams == "\(movers.count)")
+        for handle in handles {
+            let events = try await history(handle, grown)
+            let lines = events.map { "\($0["eventId"] ?? "") \($0["type"] ?? "") \($0["recordedAt"] ?? "")" }
+            if movers.contains(handle) {
+                #expect(Array(lines.dropLast()) == before[handle]?.events, "\(handle): \(lines)")
+                #expect(events.last?["type"] as? String == "account-moved-in", "\(handle)")
+                let payload = events.last?["payload"] as? [String: Any]
+                #expect(payload?["events"] as? Int == 4 && (payload?["digest"] as? String)?.count == 64, "\(handle): \(payload ?? [:])")
+            } else {
+                #expect(lines == before[handle]?.events, "\(handle)")
+            }
+            #expect(try await saved(handle, grown) == before[handle]?.saved, "\(handle)")
+        }
+
+        // The key is on the home shard alone; the shard it left keeps the envelopes, closed.
+        for handle in movers {
+            let stream = try #require(try Harness.json(try await Self.reel(["history", "--user", handle, "--json", "--offline"], grown).stdout)["stream"] as? String)
+            #expect(try await servers[0].psql("SELECT count(*) FROM reel_stream_keys WHERE stream = '\(stream)'", database: "grow_three") == "1")
+            var left = 0
+            for (index, server) in servers.enumerated() {
+                let database = "grow"
+                let rows = try await server.psql("SELECT count(*) FROM reel_streams WHERE stream = '\(stream)' AND closed_at IS NOT NULL", database: database)
+                let keys = try await server.psql("SELECT count(*) FROM reel_stream_keys WHERE stream = '\(stream)'", database: database)
+                #expect(keys == "0", "\(handle) keeps a key on shard \(index)")
+                left += Int(rows) ?? 0
+            }
+            #expect(left == 1, "\(handle): closed on \(left) shards")
+        }
+        let accounts = try Harness.json(try await Self.reel(["accounts", "--json"], grown).stdout)["accounts"] as? [[String: Any]] ?? []
+        #expect(accounts.filter { $0["status"] as? String == "open" }.compactMap { $0["handle"] as? String } == handles.sorted())
+        #expect(accounts.filter { $0["status"] as? String == "moved" }.count == movers.count, "\(accounts)")
+        #expect(try Harness.validate(try await Self.reel(["accounts", "--json"], grown).stdout, against: "cli/accounts.schema.json").status == 0)
+
+        // Every shard verifies, nothing misplaced, by Reel and by the independent verifier.
+        let verified = try await Self.reel(["audit", "verify", "--json"], grown)
+        #expect(verified.status == 0, "\(verified.stdout)")
+        let shards = try Harness.json(verified.stdout)["shards"] as? [[String: Any]] ?? []
+        #expect(shards.map { ($0["misplaced"] as? [String])?.count } == [0, 0, 0], "\(verified.stdout)")
+        for url in urls + [third] {
+            let independent = try await offThread { try Harness.python("verify_ledger.py", [url]) }
+            #expect(independent.status == 0 && independent.stdout.hasPrefix("OK "), "\(url): \(independent)")
+        }
+        #expect(try await Self.reel(["projections", "rebuild", "--check"], grown).status == 0)
+
+        // A moved account changes and is deleted on its home; its key is gone there too.
+        let moved = movers[0]
+        #expect(try await Self.reel(["fav", "remove", "movie", "550", "--user", moved], grown).status == 0)
+        #expect(try await saved(moved, grown).count == 1)
+        #expect(try await Self.reel(["account", "delete", "--user", moved, "--yes"], grown).status == 0)
+        #expect(try await servers[0].psql("SELECT count(*) FROM reel_stream_keys", database: "grow_three") == "\(movers.count - 1)")
+        #expect(try await Self.reel(["audit", "verify"], grown).status == 0)
+        // A new account homed on the new shard is made there, and no lookup elsewhere finds it.
+        var newcomer: String?
+        for n in 0..<40 where newcomer == nil {
+            let home = try await Self.reel(["store", "shard", "--handle", "late\(n)", "--json"], grown)
+            if try Harness.json(home.stdout)["shard"] as? String == "three" { newcomer = "late\(n)" }
+        }
+        #expect(try await Self.reel(["fav", "add", "movie", "13", "--user", try #require(newcomer)], grown).status == 0)
+        #expect(try await servers[0].psql("SELECT count(*) FROM reel_stream_keys", database: "grow_three") == "\(movers.count)")
     }
 }

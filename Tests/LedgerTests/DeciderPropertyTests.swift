@@ -90,6 +90,7 @@ private struct Model {
             name = nil
             photo = nil
             language = .default
+        case .accountMovedOut, .accountMovedIn: break  // only a move between shards appends these
         }
     }
 }

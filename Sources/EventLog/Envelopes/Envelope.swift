@@ -14,21 +14,29 @@ public struct Envelope: Sendable, Equatable {
     public let streamVersion: UInt64
     /// Microseconds since 1970-01-01T00:00:00Z.
     public let recordedAtMicroseconds: Int64
+    /// When the event was first recorded, microseconds since 1970: `recordedAtMicroseconds`, except
+    /// for an event moved from another shard (format 2), which keeps the time it was first
+    /// recorded there while its `recordedAtMicroseconds` is the time of the move.
+    public let firstRecordedAtMicroseconds: Int64
     public let schemaVersion: UInt16
     public let streamID: StreamID
     public let type: String
     private let sealOffset: Int
+    private let sealedLength: Int
 
     public var recordedAt: Date {
         Date(timeIntervalSince1970: TimeInterval(recordedAtMicroseconds) / 1_000_000)
     }
+
+    /// The envelope format: 1, or 2 for an event a move laid on this chain (`firstRecordedAtMicroseconds`).
+    public var format: UInt8 { bytes[0] }
 
     /// The `hash` of the envelope before this one (32 zero bytes at position 1).
     public var previousHash: ChainHash { ChainHash(bytes: Array(bytes[9..<41])) }
     public var sealAlgorithm: UInt8 { bytes[sealOffset] }
     public var nonce: [UInt8] { Array(bytes[(sealOffset + 1)..<(sealOffset + 13)]) }
     /// Ciphertext followed by the 16-byte GCM tag.
-    public var sealedPayload: [UInt8] { Array(bytes[(sealOffset + 17)..<(bytes.count - EnvelopeView.hashSize)]) }
+    public var sealedPayload: [UInt8] { Array(bytes[(sealOffset + 17)..<(sealOffset + 17 + sealedLength)]) }
     /// SHA-256 of every byte of the envelope before this field.
     public var hash: ChainHash { ChainHash(bytes: Array(bytes[(bytes.count - EnvelopeView.hashSize)...])) }
 
@@ -59,10 +67,12 @@ public struct Envelope: Sendable, Equatable {
         eventID = view.eventID
         streamVersion = view.streamVersion
         recordedAtMicroseconds = view.recordedAtMicroseconds
+        firstRecordedAtMicroseconds = view.firstRecordedAtMicroseconds
         schemaVersion = view.schemaVersion
         streamID = stream
         self.type = type
         sealOffset = 77 + view.streamLength + view.typeLength
+        sealedLength = view.sealedLength
     }
 
     public static func == (a: Envelope, b: Envelope) -> Bool { a.bytes == b.bytes }
@@ -78,6 +88,10 @@ public struct EnvelopeDecodingError: Error, Sendable, Equatable, CustomStringCon
 /// A checked, zero-copy reading of envelope bytes; valid as long as the bytes are.
 struct EnvelopeView {
     static let format: UInt8 = 1
+    /// An event laid on this chain by a move from another shard: 8 more bytes before the hash,
+    /// the time it was first recorded (`Schemas/ledger-layout.md`).
+    static let movedFormat: UInt8 = 2
+    static let firstRecordedSize = 8
     static let aesGCM: UInt8 = 1
     static let fixedSize = 126
     static let hashSize = 32
@@ -88,11 +102,17 @@ struct EnvelopeView {
     let streamLength: Int
     let typeLength: Int
     let sealedLength: Int
+    /// 0, or `firstRecordedSize` for format 2.
+    let trailerSize: Int
 
     init(_ bytes: UnsafeRawBufferPointer) throws(EnvelopeDecodingError) {
         self.bytes = bytes
         guard bytes.count >= Self.fixedSize + 2 else { throw EnvelopeDecodingError("\(bytes.count) bytes is too short") }
-        guard bytes[0] == Self.format else { throw EnvelopeDecodingError("unknown envelope format \(bytes[0])") }
+        switch bytes[0] {
+        case Self.format: trailerSize = 0
+        case Self.movedFormat: trailerSize = Self.firstRecordedSize
+        default: throw EnvelopeDecodingError("unknown envelope format \(bytes[0])")
+        }
         streamLength = Int(bytes[75])
         guard streamLength > 0, bytes.count > 77 + streamLength else { throw EnvelopeDecodingError("bad stream id length") }
         typeLength = Int(bytes[76 + streamLength])
@@ -101,7 +121,7 @@ struct EnvelopeView {
         guard bytes[sealOffset] == Self.aesGCM else { throw EnvelopeDecodingError("unknown seal algorithm \(bytes[sealOffset])") }
         sealedLength = Int(Self.loadU32(bytes, sealOffset + 13))
         guard sealedLength >= Self.tagSize else { throw EnvelopeDecodingError("sealed payload shorter than its tag") }
-        let expected = Self.fixedSize + streamLength + typeLength + sealedLength
+        let expected = Self.fixedSize + streamLength + typeLength + sealedLength + trailerSize
         guard bytes.count == expected else {
             throw EnvelopeDecodingError("length is \(bytes.count) bytes but its fields add up to \(expected)")
         }
@@ -123,6 +143,10 @@ struct EnvelopeView {
     var eventID: UUID { UUID(bytes: eventIDBytes) }
     var streamVersion: UInt64 { Self.loadU64(bytes, 57) }
     var recordedAtMicroseconds: Int64 { Int64(bitPattern: Self.loadU64(bytes, 65)) }
+    /// The time the event was first recorded: format 2's trailer, else `recordedAtMicroseconds`.
+    var firstRecordedAtMicroseconds: Int64 {
+        trailerSize == 0 ? recordedAtMicroseconds : Int64(bitPattern: Self.loadU64(bytes, bytes.count - Self.hashSize - trailerSize))
+    }
     var schemaVersion: UInt16 { UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: 73, as: UInt16.self)) }
     var streamIDBytes: UnsafeRawBufferPointer { slice(76, streamLength) }
     var streamID: StreamID? {

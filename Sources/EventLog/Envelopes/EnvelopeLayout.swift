@@ -9,18 +9,19 @@ struct EnvelopeLayout {
     init(_ out: UnsafeMutableRawBufferPointer) { self.out = out }
 
     /// The size of an envelope of a stream id, a type and a sealed payload (ciphertext ‖ tag) of these sizes.
-    static func size(stream: [UInt8], type: [UInt8], sealed: Int) -> Int {
-        EnvelopeView.fixedSize + stream.count + type.count + sealed
+    static func size(stream: [UInt8], type: [UInt8], sealed: Int, moved: Bool = false) -> Int {
+        EnvelopeView.fixedSize + stream.count + type.count + sealed + (moved ? EnvelopeView.firstRecordedSize : 0)
     }
 
     /// Writes a whole envelope into `out` (exactly `size` bytes) and returns its hash, which ends it.
+    /// `firstRecordedAt`, given only by a move, makes an envelope of format 2 that keeps it.
     static func write(
         into out: UnsafeMutableRawBufferPointer, position: UInt64, previous: ChainHash, id: [UInt8], streamVersion: UInt64,
         recordedAt: Int64, schemaVersion: UInt16, stream: [UInt8], type: [UInt8], nonce: UnsafeRawBufferPointer,
-        sealed: UnsafeRawBufferPointer
+        sealed: UnsafeRawBufferPointer, firstRecordedAt: Int64? = nil
     ) -> ChainHash {
         var layout = EnvelopeLayout(out)
-        layout.integer(EnvelopeView.format)
+        layout.integer(firstRecordedAt == nil ? EnvelopeView.format : EnvelopeView.movedFormat)
         layout.integer(position)
         layout.bytes(previous.bytes)
         layout.bytes(id)
@@ -35,6 +36,7 @@ struct EnvelopeLayout {
         layout.bytes(nonce)
         layout.integer(UInt32(sealed.count))
         layout.bytes(sealed)
+        if let firstRecordedAt { layout.integer(firstRecordedAt) }
         let digest = ChainHash.sha256(UnsafeRawBufferPointer(rebasing: out[0..<layout.offset]))
         layout.bytes(digest.bytes)
         precondition(layout.offset == out.count, "envelope layout and size disagree")

@@ -9,6 +9,8 @@ public struct EventView {
     public let streamVersion: UInt64
     /// Microseconds since 1970-01-01T00:00:00Z.
     public let recordedAtMicroseconds: Int64
+    /// When the event was first recorded (differs only for an event moved from another shard).
+    public let firstRecordedAtMicroseconds: Int64
     public let schemaVersion: UInt16
     /// The event type's bytes (checked to be UTF-8).
     public let typeBytes: UnsafeRawBufferPointer

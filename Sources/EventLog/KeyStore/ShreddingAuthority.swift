@@ -34,8 +34,10 @@ struct ShreddingAuthority {
                 }
                 if at == position {
                     guard view.streamIDBytes.sameBytes(asUTF8Of: stream.rawValue), view.streamVersion == version,
-                        view.typeBytes.sameBytes(asUTF8Of: closingType)
-                    else { throw refuse("its last event (position \(at)) is not an '\(closingType)' event of the stream") }
+                        view.typeBytes.sameBytes(asUTF8Of: closingType) || StreamClosing.isMovedOut(view.typeBytes)
+                    else {
+                        throw refuse("its last event (position \(at)) is not an '\(closingType)' or '\(StreamClosing.movedOutType)' event of the stream")
+                    }
                     if let key {
                         let opened = try? PayloadSealer.open(view, context: try GCMContext(key: key, bulk: false))
                         guard opened != nil else {

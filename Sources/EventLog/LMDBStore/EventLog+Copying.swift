@@ -39,7 +39,7 @@ import LMDB
                     try txn.put(databases.events, envelope.position, envelope.bytes, flags: .append)
                     try txn.put(databases.streamIndex, LedgerDatabases.streamIndexKey(envelope.streamID, envelope.streamVersion), envelope.position)
                     try txn.put(databases.eventIDs, envelope.eventID.bytes, envelope.position, flags: .noOverwrite)
-                    if envelope.type == closingType, let time = closed[envelope.streamID], envelope.streamVersion == last[envelope.streamID] {
+                    if StreamClosing.mayClose(envelope.type, closingType: closingType), let time = closed[envelope.streamID], envelope.streamVersion == last[envelope.streamID] {
                         let destroyed: Bool
                         if case .destroyed? = keys[envelope.streamID] { destroyed = true } else { destroyed = false }
                         try txn.put(

@@ -50,7 +50,8 @@ struct ReplayLane: @unchecked Sendable {
         func make(_ payload: UnsafeRawBufferPointer?) -> EventView {
             EventView(
                 position: view.position, streamID: stream, streamVersion: view.streamVersion,
-                recordedAtMicroseconds: view.recordedAtMicroseconds, schemaVersion: view.schemaVersion, typeBytes: typeBytes,
+                recordedAtMicroseconds: view.recordedAtMicroseconds, firstRecordedAtMicroseconds: view.firstRecordedAtMicroseconds,
+                schemaVersion: view.schemaVersion, typeBytes: typeBytes,
                 payload: payload, eventIDBytes: view.eventIDBytes)
         }
         guard case .live(let context) = key else { return try body(make(nil)) }

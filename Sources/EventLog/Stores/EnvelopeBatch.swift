@@ -52,7 +52,8 @@ extension EventView {
             func make(_ payload: UnsafeRawBufferPointer?) -> EventView {
                 EventView(
                     position: event.position, streamID: event.streamID, streamVersion: event.streamVersion,
-                    recordedAtMicroseconds: event.envelope.recordedAtMicroseconds, schemaVersion: event.schemaVersion, typeBytes: typeBytes,
+                    recordedAtMicroseconds: event.envelope.recordedAtMicroseconds,
+                    firstRecordedAtMicroseconds: event.envelope.firstRecordedAtMicroseconds, schemaVersion: event.schemaVersion, typeBytes: typeBytes,
                     payload: payload, eventIDBytes: id)
             }
             guard let payload = event.payload else { return try body(make(nil)) }

@@ -35,6 +35,8 @@ struct LedgerVerifier {
         var idTerm: UInt64 = 0
         /// Whether the event closes its stream (`closingType`).
         var closes = false
+        /// Whether it is an `account-moved-out`, which may close its stream (`StreamClosing`).
+        var movedOut = false
     }
 
     /// The event type whose stream has a `closed-streams` entry, and no other (rule 10).
@@ -69,6 +71,7 @@ struct LedgerVerifier {
             let type = view.typeBytes
             out.closes = type.count == LedgerVerifier.closingTypeBytes.count
                 && LedgerVerifier.closingTypeBytes.withUnsafeBytes { type.sameBytes(as: $0) }
+            out.movedOut = StreamClosing.isMovedOut(type)
             return out
         }
     }
@@ -136,7 +139,7 @@ struct LedgerVerifier {
                 }
                 let time = view.recordedAtMicroseconds
                 if time < lastTime { return report(key, .timeOrder, "recorded-at goes back in time") }
-                streams.record(index, version: version, position: key, closes: found.closes)
+                streams.record(index, version: version, position: key, closes: found.closes, movedOut: found.movedOut)
                 lastTime = time
                 indexNeeded.add(found.indexTerm)
                 idsNeeded.add(found.idTerm)
@@ -369,7 +372,8 @@ struct LedgerVerifier {
         return found
     }
 
-    /// Rule 10: a stream has a `closed-streams` entry exactly when its last event closes it.
+    /// Rule 10: a stream has a `closed-streams` entry when its last event deletes it, may have one
+    /// when its last event moved it to another shard (`StreamClosing`), and has none otherwise.
     private func closedStreamsProblem(_ txn: Transaction, _ walk: ChainCheck) throws -> VerificationReport? {
         let count = walk.expected - 1
         var entries = 0
@@ -377,14 +381,16 @@ struct LedgerVerifier {
         try txn.withCursor(databases.closedStreams) { cursor in
             var entry = try cursor.first()
             while let e = entry, problem == nil {
-                entries += 1
                 let name = String(decoding: e.key, as: UTF8.self)
                 let index = walk.streams.find(e.key, hash: IndexDigest.streamHash(e.key, walk.key))
                 let at = index.map { walk.streams.lastPositions[$0] } ?? count
                 if e.value.count != 9 || e.value[0] > 1 {
                     problem = walk.report(at, .closedStreams, "the closed-streams entry of \(name) is malformed")
-                } else if index == nil || !walk.streams.closes[index!] {
-                    problem = walk.report(at, .closedStreams, "closed-streams closes \(name), but its last event is not \(Self.closingType)")
+                } else if index == nil || !(walk.streams.closes[index!] || walk.streams.movedOut[index!]) {
+                    problem = walk.report(
+                        at, .closedStreams, "closed-streams closes \(name), but its last event is not \(Self.closingType) or \(StreamClosing.movedOutType)")
+                } else if walk.streams.closes[index!] {
+                    entries += 1
                 }
                 entry = try cursor.next()
             }

@@ -16,6 +16,8 @@ struct StreamVersionTable {
     /// by `record`, for the verifier's rule 10).
     private(set) var lastPositions: [UInt64] = []
     private(set) var closes: [Bool] = []
+    /// Whether each stream's last event is an `account-moved-out` (`StreamClosing`): closed or not.
+    private(set) var movedOut: [Bool] = []
 
     var count: Int { names.count }
 
@@ -44,6 +46,7 @@ struct StreamVersionTable {
         versions.append(0)
         lastPositions.append(0)
         closes.append(false)
+        movedOut.append(false)
         slots[slot] = Int32(entry + 1)
         if names.count * 2 > slots.count { grow() }
         return (entry, 0)
@@ -64,10 +67,11 @@ struct StreamVersionTable {
     mutating func set(_ index: Int, _ version: UInt64) { versions[index] = version }
 
     /// Records the stream's event at `position`: its version, and whether it closes the stream.
-    mutating func record(_ index: Int, version: UInt64, position: UInt64, closes: Bool) {
+    mutating func record(_ index: Int, version: UInt64, position: UInt64, closes: Bool, movedOut: Bool = false) {
         versions[index] = version
         lastPositions[index] = position
         self.closes[index] = closes
+        self.movedOut[index] = movedOut
     }
 
     private mutating func grow() {

@@ -25,6 +25,8 @@ public final class Application: Sendable {
         var shardMap: ShardMap??
         /// With a shard map: each shard's ledger, by its index in the map, opened when first needed.
         var shardLedgers: [Int: AccountService] = [:]
+        /// With a shard map: each opened shard's record of its place (`ShardMembership`).
+        var shardRecords: [Int: ShardMembership] = [:]
         /// `true` once the ledger was looked for and there was none (nothing was made).
         var ledgerMissing = false
         var views: [AccountHandle: AccountView] = [:]
@@ -142,9 +144,29 @@ public final class Application: Sendable {
         return try homeLedger(of: handle, in: map)
     }
 
-    /// The ledger of `handle`'s home shard in `map`.
+    /// The ledger of `handle`'s home shard in `map`. While a grown map's accounts are not all
+    /// moved to their new homes (the home shard's record is not `settled`), a handle with no
+    /// account on its home is looked for on its home under each earlier size of the map, newest
+    /// first, and found there until `reel store move` moves it (Schemas/postgres-shards.md).
     private func homeLedger(of handle: AccountHandle, in map: ShardMap) throws -> AccountService {
-        try shardLedger(map.home(of: handle.value), of: map)
+        let home = map.home(of: handle.value)
+        let ledger = try shardLedger(home, of: map)
+        guard let record = loaded.withLock({ $0.shardRecords[home] }), !record.settled else { return ledger }
+        if try ledger.openStream(handle) != nil { return ledger }
+        var looked: Set<Int> = [home]
+        for size in record.earlier.reversed() {
+            let earlier = map.home(of: handle.value, among: size)
+            guard looked.insert(earlier).inserted else { continue }
+            let candidate = try shardLedger(earlier, of: map)
+            if try candidate.openStream(handle) != nil { return candidate }
+        }
+        return ledger
+    }
+
+    /// Forgets the shards' records read so far, so the next command reads them again (after
+    /// `reel store move --all` settled them).
+    func forgetShardRecords() {
+        loaded.withLock { $0.shardRecords = [:] }
     }
 
     /// The ledger `handle`'s account is in, which must exist.
@@ -194,9 +216,13 @@ public final class Application: Sendable {
             if let ledger = loaded.withLock({ $0.shardLedgers[index] }) { return ledger }
             let shard = map.shards[index]
             let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory)
-            try ShardMembership(index: index, shards: map.shards.count).confirm(in: store, store: shard.location.description, map: map.path)
+            let record = try ShardMembership(index: index, shards: map.shards.count).confirm(
+                in: store, store: shard.location.description, map: map.path)
             let ledger = try AccountService(log: store, placement: StreamPlacement { map.shard(of: $0) == index })
-            loaded.withLock { $0.shardLedgers[index] = ledger }
+            loaded.withLock {
+                $0.shardLedgers[index] = ledger
+                $0.shardRecords[index] = record
+            }
             return ledger
         }
     }

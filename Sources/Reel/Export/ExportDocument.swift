@@ -16,6 +16,9 @@ public struct ExportDocument: Sendable {
         public let type: String
         public let schemaVersion: UInt16
         public let recordedAt: Int64
+        /// When the event was first recorded: `recordedAt`, except for an event a move between
+        /// shards laid on another chain (its envelope, format 2, keeps this time).
+        public let firstRecordedAt: Int64
         public let event: DomainEvent?
     }
 
@@ -117,7 +120,8 @@ public struct ExportDocument: Sendable {
             }
             if event.type == "account-deleted" { throw ExportError(where: place, "the export is of a deleted account, which cannot be restored") }
             if let domain = event.event {
-                state.apply(RecordedDomainEvent(event: domain, position: event.position, streamVersion: event.streamVersion, recordedAt: event.recordedAt))
+                state.apply(
+                    RecordedDomainEvent(event: domain, position: event.position, streamVersion: event.streamVersion, recordedAt: event.firstRecordedAt))
             } else {
                 state.skip(position: event.position, streamVersion: event.streamVersion)
             }
@@ -167,8 +171,9 @@ public struct ExportDocument: Sendable {
         var skipped = 0
         for event in events.dropFirst() {
             switch event.event {
-            case .favoriteAdded(let key)?: restored.append(.favoriteImported(key, addedAt: event.recordedAt, source: "reel"))
-            case .accountOpened?, .accountDeleted?: continue
+            case .favoriteAdded(let key)?: restored.append(.favoriteImported(key, addedAt: event.firstRecordedAt, source: "reel"))
+            // A move between shards is the source ledger's history, not the restored account's.
+            case .accountOpened?, .accountDeleted?, .accountMovedIn?, .accountMovedOut?: continue
             case let domain?: restored.append(domain)
             case nil: skipped += 1
             }
@@ -267,7 +272,8 @@ public struct ExportDocument: Sendable {
         return Checked(
             record: Event(
                 position: envelope.position, streamVersion: envelope.streamVersion, eventID: envelope.eventID, type: envelope.type,
-                schemaVersion: envelope.schemaVersion, recordedAt: envelope.recordedAtMicroseconds, event: domain),
+                schemaVersion: envelope.schemaVersion, recordedAt: envelope.recordedAtMicroseconds,
+                firstRecordedAt: envelope.firstRecordedAtMicroseconds, event: domain),
             previousHash: envelope.previousHash, hash: envelope.hash)
     }
 

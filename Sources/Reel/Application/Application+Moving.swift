@@ -1,0 +1,93 @@
+import EventLog
+import Failures
+import Foundation
+import Ledger
+import PostgresStore
+
+/// Moving accounts between the shards of a shard map (`reel store move`), after shards were added
+/// at the map's end (`Schemas/postgres-shards.md`, Resharding).
+extension Application {
+    /// Moves `handle`'s account to its home shard under the configured map (`ShardMap.home(of:)`)
+    /// from the shard it is on, with its history, verified on both sides (`AccountMover`);
+    /// finishes a move an earlier run began. An account on its home already is left as it is.
+    public func moveAccount(_ handle: AccountHandle, step: (AccountMoveStep) -> Void = { _ in }) throws -> AccountMoveReport {
+        let map = try shardMap()
+        let home = map.home(of: handle.value)
+        let target = try shardLedger(home, of: map)
+        var holders: [(index: Int, stream: StreamID)] = []
+        for index in map.shards.indices where index != home {
+            if let stream = try shardLedger(index, of: map).openStream(handle) { holders.append((index, stream)) }
+        }
+        let atHome = try target.openStream(handle)
+        guard let source = holders.first else {
+            guard let atHome else { throw ReelError.noAccount(handle.value) }
+            return AccountMoveReport(
+                handle: handle, stream: atHome, from: nil, to: map.shards[home].name, events: try target.log.version(of: atHome), digest: nil,
+                movedOutPosition: nil, movedInPosition: nil, resumed: false)
+        }
+        guard holders.count == 1 else {
+            throw Failure(
+                .tampered,
+                "the account '\(handle)' is held on shards \(holders.map { map.shards[$0.index].name }.joined(separator: " and ")): 'reel accounts --store \(map.path)' lists them")
+        }
+        if let atHome, atHome != source.stream {
+            throw Failure(
+                .usage,
+                "shard \(map.shards[home].name) has another account for '\(handle)' (\(atHome)) than shard \(map.shards[source.index].name) (\(source.stream)): delete one of them first")
+        }
+        let mover = AccountMover(from: try side(source.index, of: map), to: try side(home, of: map))
+        defer { forgetViews(of: [handle]) }
+        return try mover.move(handle, step: step)
+    }
+
+    /// Moves every account not on its home shard under the configured map to its home, shard by
+    /// shard in the map's order, then records in every shard that its accounts are settled: from
+    /// then on a handle is looked for on its home alone. `step` is told of each account as it
+    /// moves. A failure stops the run: the accounts moved stay moved; run it again.
+    public func settleShards(
+        moving: (AccountHandle, _ from: String, _ to: String) -> Void = { _, _, _ in }, step: (AccountMoveStep) -> Void = { _ in }
+    ) throws -> ShardSettleReport {
+        let map = try shardMap()
+        var moves: [AccountMoveReport] = []
+        for index in map.shards.indices {
+            let ledger = try shardLedger(index, of: map)
+            for account in try ledger.accounts() where account.status != .deleted {
+                guard let handle = account.handle, map.home(of: handle.value) != index else { continue }
+                moving(handle, map.shards[index].name, map.shards[map.home(of: handle.value)].name)
+                moves.append(try moveAccount(handle, step: step))
+            }
+        }
+        var settled: [String] = []
+        for (index, shard) in map.shards.enumerated() {
+            let ledger = try shardLedger(index, of: map)
+            let name = shard.location.description
+            guard let record = try ShardMembership.recorded(in: ledger.log, store: name), !record.settled else { continue }
+            var now = record
+            now.settled = true
+            try now.replace(record, in: ledger.log, name: shard.name, store: name)
+            settled.append(shard.name)
+        }
+        forgetShardRecords()
+        return ShardSettleReport(moves: moves, settled: settled)
+    }
+
+    private func side(_ index: Int, of map: ShardMap) throws -> AccountMover.Side {
+        let service = try shardLedger(index, of: map)
+        guard let log = service.log as? PostgresEventStore else {
+            throw Failure(.usage, "shard \(map.shards[index].name) is not a PostgreSQL store")
+        }
+        return AccountMover.Side(name: map.shards[index].name, store: map.shards[index].location.description, service: service, log: log)
+    }
+}
+
+/// What `reel store move --all` did: the accounts it moved, and the shards it recorded settled.
+public struct ShardSettleReport: Sendable, Equatable {
+    public let moves: [AccountMoveReport]
+    /// The shards whose record now says their accounts are settled (none when they were already).
+    public let settled: [String]
+
+    public init(moves: [AccountMoveReport], settled: [String]) {
+        self.moves = moves
+        self.settled = settled
+    }
+}
