@@ -197,9 +197,12 @@ def _canonical(v):
 # ---------------------------------------------------------------- the envelope (ledger-layout.md)
 
 def parse_envelope(env):
-    """The fields of a layout-1 envelope; ValueError naming what does not parse."""
-    if len(env) < 76 or env[0] != 0x01:
-        raise ValueError("too short or format byte is not 0x01")
+    """The fields of a layout-1 envelope, of format 1 or 2 (an event a move between shards laid
+    anew: 8 more bytes before the hash, when it was first recorded); ValueError naming what does
+    not parse."""
+    if len(env) < 76 or env[0] not in (0x01, 0x02):
+        raise ValueError("too short or format byte is not 0x01 or 0x02")
+    trailer = 8 if env[0] == 0x02 else 0
     s = env[75]
     if s == 0 or len(env) < 77 + s:
         raise ValueError("bad stream id length")
@@ -211,8 +214,8 @@ def parse_envelope(env):
     c = int.from_bytes(env[90 + s + t:94 + s + t], "big")
     if c < 16:
         raise ValueError("ciphertext shorter than the 16-byte GCM tag")
-    if len(env) != 126 + s + t + c:
-        raise ValueError("length %d, expected 126+S+T+C = %d" % (len(env), 126 + s + t + c))
+    if len(env) != 126 + s + t + c + trailer:
+        raise ValueError("length %d, expected 126+S+T+C%s = %d" % (len(env), "+8" if trailer else "", 126 + s + t + c + trailer))
     stream, event_type = env[76:76 + s], env[77 + s:77 + s + t]
     if b"\x00" in stream:
         raise ValueError("stream id contains NUL")
@@ -223,6 +226,8 @@ def parse_envelope(env):
         "eventId": "%s-%s-%s-%s-%s" % (h[0:8], h[8:12], h[12:16], h[16:20], h[20:32]),
         "streamVersion": int.from_bytes(env[57:65], "big"),
         "recordedAt": int.from_bytes(env[65:73], "big", signed=True),
+        # When it was first recorded: format 2 keeps it before the hash; else it is recordedAt.
+        "firstRecordedAt": int.from_bytes(env[-40:-32] if trailer else env[65:73], "big", signed=True),
         "schemaVersion": int.from_bytes(env[73:75], "big"),
         "stream": stream.decode("utf-8"),  # UnicodeDecodeError is a ValueError
         "type": event_type.decode("utf-8"),
@@ -293,6 +298,7 @@ def verify(doc):
         fail(2, "account.stream", "is %s, not a non-empty string" % json.dumps(stream))
 
     # 3. Each envelope: parses, its hash is right, and the clear fields are the envelope's.
+    first_times = []  # when each event was first recorded (the replay's times, step 7)
     for i, entry in enumerate(history):
         position = entry["position"]
         here = "history[%d] (position %d)" % (i, position)
@@ -304,6 +310,7 @@ def verify(doc):
         if hashlib.sha256(env[:-32]).digest() != fields["hash"]:
             fail(3, here, "envelope hash field %s is not SHA-256 of the envelope's other bytes (%s): the envelope was altered"
                  % (fields["hash"].hex(), hashlib.sha256(env[:-32]).hexdigest()), i, position)
+        first_times.append(fields["firstRecordedAt"])
         expected = dict(fields, hash=fields["hash"].hex(), recordedAt=iso(fields["recordedAt"]))
         for key in ("position", "previousHash", "eventId", "streamVersion", "recordedAt", "schemaVersion", "stream",
                     "type", "hash"):
@@ -401,11 +408,11 @@ def verify(doc):
         if event_type == "account-opened":
             if not isinstance(payload.get("handle"), str):
                 bad("expected handle")
-            handle, opened_at = payload["handle"], times[i]
+            handle, opened_at = payload["handle"], first_times[i]
         elif event_type == "favorite-added":
             k = key()
             if k not in saved:
-                saved[k] = (times[i], position, i)
+                saved[k] = (first_times[i], position, i)
         elif event_type == "favorite-imported":
             k = key()
             added = parse_time(payload.get("addedAt"), exact=False)

@@ -41,6 +41,8 @@ public enum DomainEvent: Sendable, Hashable {
 
     /// The type of the event that closes an account's stream on a shard it moved away from.
     public static let accountMovedOutType = "account-moved-out"
+    /// The type of the event that ends a move on the shard an account arrived at.
+    public static let accountMovedInType = "account-moved-in"
 
     /// The type of the event that closes an account's stream for good (its key is destroyed).
     public static let accountDeletedType = "account-deleted"

@@ -225,6 +225,11 @@ public final class PostgresWrite: EventStoreWrite {
         return (UInt64(version), closed)
     }
 
+    /// Whether `stream` is closed, as this transaction sees it.
+    public func isClosed(_ stream: StreamID) throws -> Bool {
+        try streamRow(stream).closed
+    }
+
     public func close(_ stream: StreamID, atMicroseconds time: Int64) throws {
         let row = try streamRow(stream)
         guard row.version > 0 else {

@@ -46,11 +46,13 @@ struct AccountMover {
         step(.laidOnTarget)
         try verify(closing, arrival: arrival)
         step(.verified)
-        try finishOnSource(handle, closing)
+        let finishedNow = try finishOnSource(handle, closing)
         step(.keyDestroyed)
+        let purgeProblem = from.log.purgeProblem
         return AccountMoveReport(
             handle: handle, stream: closing.stream, from: from.name, to: to.name, events: closing.move.events, digest: closing.move.digest,
-            movedOutPosition: closing.movedOut.position, movedInPosition: arrival.position, resumed: closing.resumed || !laidNow)
+            movedOutPosition: closing.movedOut.position, movedInPosition: arrival.position, resumed: closing.resumed || !laidNow || !finishedNow,
+            keyPurged: purgeProblem == nil, purgeProblem: purgeProblem)
     }
 
     // MARK: - 1. Closing on the source
@@ -79,11 +81,8 @@ struct AccountMover {
                 guard let last = stored.last, case .accountMovedOut(let move?)? = try service.projector.domainEvent(last) else {
                     throw Failure(.tampered, "the account '\(handle)' on shard \(from.name) is marked moved, but its last event is not account-moved-out")
                 }
-                guard move.shard == to.name else {
-                    throw Failure(
-                        .usage,
-                        "the account '\(handle)' is being moved from shard \(from.name) to shard \(move.shard), not \(to.name): finish it with the map that move began under")
-                }
+                // (It names the target as the map named it then: a shard renamed since, or a map
+                // grown again, sends it to its home under this map, which the digest binds alike.)
                 return Closing(stream: stream, events: Array(stored.dropLast()), movedOut: last, move: move, resumed: true)
             case .open:
                 let digest = MovedEnvelopes.digest(stored.map(\.envelope)).hex
@@ -109,7 +108,7 @@ struct AccountMover {
         let stream = closing.stream
         let service = to.service
         let store = service.store
-        if let arrived = try arrival(of: closing) { return (arrived, false) }
+        if let arrived = try to.log.read({ try arrival(of: closing, in: $0) }) { return (arrived, false) }
         guard case .live(let key)? = try from.log.copiedKey(of: stream) else {
             throw Failure(.tampered, "the key of account '\(handle)' on shard \(from.name) is gone, but the account is not on shard \(to.name): it cannot be moved")
         }
@@ -126,9 +125,8 @@ struct AccountMover {
         let arrived: RecordedEvent = try to.log.write { w in
             try service.catchUp(w)
             let slot = try store.liveSlot(w)
-            guard try w.version(of: stream) == 0 else {
-                throw Failure(.tampered, "shard \(to.name) holds the stream \(stream) already, but not as a move from shard \(from.name) lays it")
-            }
+            // Another run of this move laid it meanwhile.
+            if try w.version(of: stream) > 0, let arrived = try arrival(of: closing, in: w) { return arrived }
             if let other = try store.stream(for: handle, slot, w) {
                 throw Failure(
                     .usage,
@@ -147,16 +145,25 @@ struct AccountMover {
         return (arrived, true)
     }
 
-    /// The target's `account-moved-in` for this move, when an earlier run laid it.
-    private func arrival(of closing: Closing) throws -> RecordedEvent? {
-        let stored = try to.log.read { try $0.read(stream: closing.stream) }
+    /// The target's `account-moved-in` for this move, when an earlier run laid it: the stream's
+    /// first n + 1 events there (the account may have changed on its home since, or been
+    /// deleted there: its key destroyed, the moved events are known by their digest).
+    private func arrival(of closing: Closing, in txn: any EventStoreSnapshot) throws -> RecordedEvent? {
+        let count = closing.events.count
+        let stored = try txn.read(stream: closing.stream, from: 1, maxCount: count + 1)
         guard !stored.isEmpty else { return nil }
-        guard stored.count == closing.events.count + 1, let last = stored.last,
-            case .accountMovedIn(let move)? = try to.service.projector.domainEvent(last), move.shard == from.name, move.digest == closing.move.digest
-        else {
-            throw Failure(.tampered, "shard \(to.name) holds the stream \(closing.stream) already, but not as a move from shard \(from.name) lays it")
+        func refuse() -> Failure {
+            Failure(.tampered, "shard \(to.name) holds the stream \(closing.stream) already, but not as a move from shard \(from.name) lays it")
         }
-        return last
+        guard stored.count == count + 1, stored[count].type == DomainEvent.accountMovedInType,
+            MovedEnvelopes.digest(stored.prefix(count).map(\.envelope)).hex == closing.move.digest
+        else { throw refuse() }
+        if stored[count].payload != nil {
+            guard case .accountMovedIn(let move)? = try to.service.projector.domainEvent(stored[count]), move.digest == closing.move.digest,
+                move.closedAt?.position == closing.movedOut.position
+            else { throw refuse() }
+        }
+        return stored[count]
     }
 
     // MARK: - 3. Both sides checked
@@ -182,13 +189,17 @@ struct AccountMover {
             throw refuse(from.name, "its events do not make the digest account-moved-out names")
         }
         // The target: the same events laid anew and linked, then account-moved-in naming the source.
-        let target = try to.log.read { try $0.read(stream: stream) }
+        // (Only its first n + 1 events: the account may have changed on its home since.)
+        let target = try to.log.read { try $0.read(stream: stream, from: 1, maxCount: history.count + 1) }
         guard target.count == history.count + 1, let last = target.last, last.position == arrival.position,
-            case .accountMovedIn(let move)? = try to.service.projector.domainEvent(last)
-        else { throw refuse(to.name, "the stream does not end with this move's account-moved-in") }
-        guard move.digest == closing.move.digest, move.shard == from.name, move.closedAt?.position == closing.movedOut.position,
-            move.closedAt?.hash == source.last!.envelope.hash.hex
-        else { throw refuse(to.name, "account-moved-in names another source, digest or closing event") }
+            last.type == DomainEvent.accountMovedInType
+        else { throw refuse(to.name, "the stream does not hold this move's account-moved-in after the moved events") }
+        // Readable unless the account was deleted on its home since (its key destroyed there).
+        if last.payload != nil {
+            guard case .accountMovedIn(let move)? = try to.service.projector.domainEvent(last), move.digest == closing.move.digest,
+                move.closedAt?.position == closing.movedOut.position, move.closedAt?.hash == source.last!.envelope.hash.hex
+            else { throw refuse(to.name, "account-moved-in names another digest or closing event") }
+        }
         for (index, (laid, original)) in zip(target, history).enumerated() {
             guard laid.envelope.format == 2, laid.envelope.bytes.withUnsafeBytes({ Envelope.hashMatches($0) }) else {
                 throw refuse(to.name, "the envelope at \(laid.position) is not a moved envelope that hashes")
@@ -196,7 +207,7 @@ struct AccountMover {
             if index > 0, laid.envelope.previousHash != target[index - 1].envelope.hash || laid.position != target[index - 1].position + 1 {
                 throw refuse(to.name, "the moved envelopes do not link at \(laid.position)")
             }
-            guard laid.payload == original.payload, laid.eventID == original.eventID, laid.type == original.type else {
+            guard laid.payload == nil || laid.payload == original.payload, laid.eventID == original.eventID, laid.type == original.type else {
                 throw refuse(to.name, "the event at \(laid.position) opens to another payload than on \(from.name)")
             }
         }
@@ -210,14 +221,17 @@ struct AccountMover {
 
     // MARK: - 4. The source's key destroyed
 
-    private func finishOnSource(_ handle: AccountHandle, _ closing: Closing) throws {
+    /// Whether this run did it (not an earlier one).
+    private func finishOnSource(_ handle: AccountHandle, _ closing: Closing) throws -> Bool {
         let stream = closing.stream
-        if case .destroyed? = try from.log.copiedKey(of: stream) { return }
+        if case .destroyed? = try from.log.copiedKey(of: stream) { return false }
         let service = from.service
         let store = service.store
         let time = closing.movedOut.envelope.recordedAtMicroseconds
-        try from.log.write { w in
+        return try from.log.write { w in
             try service.catchUp(w)
+            // Another run of this move finished it meanwhile.
+            if try w.isClosed(stream) { return false }
             let slot = try store.liveSlot(w)
             guard try w.version(of: stream) == closing.movedOut.streamVersion else {
                 throw Failure(.tampered, "the stream \(stream) on shard \(from.name) changed after account-moved-out")
@@ -226,6 +240,7 @@ struct AccountMover {
             try store.removePhotos(of: stream, w)
             try store.forget(stream, handle: handle, slot, w)
             try w.destroyKeysOnCommit([stream], atMicroseconds: time)
+            return true
         }
     }
 }

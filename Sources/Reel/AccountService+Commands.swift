@@ -68,6 +68,7 @@ extension AccountService {
         guard !decision.events.isEmpty else {
             return .settled(CommandReport(handle: handle, stream: existing, outcomes: decision.outcomes, appended: [], state: state))
         }
+        if existing == nil { try placement.checkHome(of: handle.value) }
         let stream = try existing ?? placement.newStream()
         let proposed = try decision.events.enumerated().map { index, event in
             try ProposedEvent(

@@ -41,6 +41,7 @@ extension AccountService {
         if dryRun {
             return RestoreReport(handle: handle, stream: nil, events: events.count, saved: document.state.saved.count, skipped: skipped, state: document.state)
         }
+        try placement.checkHome(of: handle.value)
         let stream = try placement.newStream()
         try log.prepareKey(for: stream)
         step(.keyPrepared)

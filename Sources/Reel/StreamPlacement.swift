@@ -7,13 +7,24 @@ import Foundation
 /// account's id is drawn again until one lands there (on average as many draws as shards).
 public struct StreamPlacement: Sendable {
     private let accepts: @Sendable (String) -> Bool
+    private let homes: @Sendable (String) -> Bool
 
     /// Any stream id.
     public static let anywhere = StreamPlacement { _ in true }
 
-    /// Stream ids for which `accepts` is true.
-    public init(accepts: @escaping @Sendable (String) -> Bool) {
+    /// Stream ids for which `accepts` is true, for accounts of handles for which `homes` is true
+    /// (a shard is the home of some handles only: another handle's new account belongs elsewhere).
+    public init(homes: @escaping @Sendable (String) -> Bool = { _ in true }, accepts: @escaping @Sendable (String) -> Bool) {
         self.accepts = accepts
+        self.homes = homes
+    }
+
+    /// Refuses to make `handle` a new account here unless this is its home: a command routed
+    /// here because its account was here, which moved to its home meanwhile (`reel store
+    /// move`), must not open a second account. Temporary: routed again, it finds its home.
+    func checkHome(of handle: String) throws {
+        guard !homes(handle) else { return }
+        throw Failure(.temporary, "the account '\(handle)' moved to another shard meanwhile; try again")
     }
 
     /// Draws this many ids at most before giving up (with 64 shards, the most a map holds, the

@@ -248,6 +248,8 @@ struct StoreCommand: AsyncParsableCommand {
                 let movedInPosition: UInt64?
                 let resumed: Bool
                 let alreadyHome: Bool
+                let keyPurged: Bool
+                let purgeProblem: String?
 
                 init(_ report: AccountMoveReport) {
                     handle = report.handle.value
@@ -260,6 +262,8 @@ struct StoreCommand: AsyncParsableCommand {
                     movedInPosition = report.movedInPosition
                     resumed = report.resumed
                     alreadyHome = report.alreadyHome
+                    keyPurged = report.keyPurged
+                    purgeProblem = report.purgeProblem
                 }
 
                 func encode(to encoder: any Encoder) throws {
@@ -274,10 +278,12 @@ struct StoreCommand: AsyncParsableCommand {
                     try c.encode(movedInPosition, forKey: .movedInPosition)
                     try c.encode(resumed, forKey: .resumed)
                     try c.encode(alreadyHome, forKey: .alreadyHome)
+                    try c.encode(keyPurged, forKey: .keyPurged)
+                    try c.encode(purgeProblem, forKey: .purgeProblem)
                 }
 
                 enum CodingKeys: String, CodingKey {
-                    case handle, stream, from, to, events, digest, movedOutPosition, movedInPosition, resumed, alreadyHome
+                    case handle, stream, from, to, events, digest, movedOutPosition, movedInPosition, resumed, alreadyHome, keyPurged, purgeProblem
                 }
             }
             let moves: [Move]
@@ -306,7 +312,12 @@ struct StoreCommand: AsyncParsableCommand {
                         }, step: step)
                 }
                 if global.json { return try printJSON(Output(moves: report.moves.map(Output.Move.init), settled: report.settled)) }
-                for move in report.moves { Console.line(Self.line(move)) }
+                for move in report.moves {
+                    Console.line(Self.line(move))
+                    if !move.keyPurged {
+                        Terminal.notice("the purge after destroying the key of '\(move.handle)' on \(move.from ?? "?") did not run: \(move.purgeProblem ?? "unknown")")
+                    }
+                }
                 if all {
                     if report.moves.isEmpty { Console.line("every account is on its home shard") }
                     if !report.settled.isEmpty {

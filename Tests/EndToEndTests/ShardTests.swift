@@ -8,8 +8,9 @@ import Testing
 /// projections rebuilt and checked on every shard, and every command on one account routed to
 /// its handle's home shard.
 @Suite struct ShardTests {
-    static let one = Task { try await PostgresServer.started("ShardTests-one") }
-    static let two = Task { try await PostgresServer.started("ShardTests-two") }
+    // Old WAL is not recycled, so a destroyed key can be purged from the files (`postgres-layout.md`).
+    static let one = Task { try await PostgresServer.started("ShardTests-one", settings: ["wal_recycle": "off"]) }
+    static let two = Task { try await PostgresServer.started("ShardTests-two", settings: ["wal_recycle": "off"]) }
 
     /// Runs `reel` over the store `map`, with a new data directory (for the response cache) unless
     /// one is given (tokens are kept in it).
@@ -356,12 +357,17 @@ import Testing
         try Data(
             #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}, {"name": "three", "url": "\#(third)"}]}"#.utf8
         ).write(to: URL(fileURLWithPath: grown))
-        // Four accounts whose home the third shard becomes, six whose home stays.
-        var movers: [String] = [], stayers: [String] = []
-        for n in 0..<60 where movers.count < 4 || stayers.count < 6 {
-            let home = try await Self.reel(["store", "shard", "--handle", "user\(n)", "--json"], grown)
-            if try Harness.json(home.stdout)["shard"] as? String == "three" {
-                if movers.count < 4 { movers.append("user\(n)") }
+        // Four accounts whose home the third shard becomes (two from each old shard), six whose
+        // home stays.
+        var movers: [String] = [], stayers: [String] = [], from: [String: String] = [:]
+        for n in 0..<120 where movers.count < 4 || stayers.count < 6 {
+            let home = try Harness.json(try await Self.reel(["store", "shard", "--handle", "user\(n)", "--json"], grown).stdout)["shard"] as? String
+            let old = try Harness.json(try await Self.reel(["store", "shard", "--handle", "user\(n)", "--json"], map).stdout)["shard"] as? String
+            if home == "three" {
+                if let old, from.values.filter({ $0 == old }).count < 2 {
+                    movers.append("user\(n)")
+                    from["user\(n)"] = old
+                }
             } else if stayers.count < 6 {
                 stayers.append("user\(n)")
             }
@@ -400,11 +406,27 @@ import Testing
         for handle in handles { #expect(try await saved(handle, grown) == before[handle]?.saved, "\(handle)") }
         let streamsOnThree = try await servers[0].psql("SELECT count(*) FROM reel_streams", database: "grow_three")
         #expect(streamsOnThree == "0")
+        // The keys of the accounts that will leave shard two (on server two), as its files hold them.
+        var leaving: [(handle: String, key: [UInt8])] = []
+        for handle in movers where from[handle] == "two" {
+            let stream = try #require(try Harness.json(try await Self.reel(["history", "--user", handle, "--json", "--offline"], grown).stdout)["stream"] as? String)
+            let hex = try await servers[1].psql("SELECT encode(key, 'hex') FROM reel_stream_keys WHERE stream = '\(stream)'", database: "grow")
+            leaving.append((handle, stride(from: 0, to: hex.count - 1, by: 2).compactMap { UInt8(hex.dropFirst($0).prefix(2), radix: 16) }))
+        }
+        #expect(leaving.count == 2 && leaving.allSatisfy { $0.key.count == 32 })
+        try await servers[1].psql("CHECKPOINT")
+        #expect(try await !files(holding: leaving[0].key, under: servers[1].dataDirectory).isEmpty, "the scan finds a live key")
 
         // One move killed after each of its steps, then finished by running it again.
         for (handle, step) in zip(movers, ["closedOnSource", "laidOnTarget", "verified"]) {
             let killed = try await Self.reel(["store", "move", "--handle", handle], grown, environment: ["REEL_FAILPOINT": "move:\(step)"])
             #expect(killed.status != 0, "\(step): \(killed)")
+            if step == "laidOnTarget" {
+                // The account lives on its home now, and changes there before the move is finished.
+                let changed = try await Self.reel(["settings", "language", "de-DE", "--user", handle], grown)
+                #expect(changed.status == 0, "\(changed)")
+                before[handle]?.events.append("")
+            }
             if step == "closedOnSource" {
                 // Between the shards, the account refuses changes, saying how to finish the move.
                 let refused = try await Self.reel(["settings", "name", "Someone", "--user", handle], grown)
@@ -416,10 +438,24 @@ import Testing
             #expect(try Harness.validate(finished.stdout, against: "cli/store-move.schema.json").status == 0)
             let move = (try Harness.json(finished.stdout)["moves"] as? [[String: Any]])?.first ?? [:]
             #expect(move["to"] as? String == "three" && move["resumed"] as? Bool == true && move["events"] as? Int == 4, "\(finished.stdout)")
+            #expect(move["keyPurged"] as? Bool == true, "\(finished.stdout)")
         }
         // Text output of a move, and of one with nothing to do.
         let again = try await Self.reel(["store", "move", "--handle", movers[0]], grown)
         #expect(again.status == 0 && again.stdout == "'\(movers[0])' is on its home shard three already; nothing to move\n", "\(again)")
+
+        // A move whose target no longer holds what it laid is refused, the source keeping the key.
+        let last = movers[3]
+        let lastStream = try #require(try Harness.json(try await Self.reel(["history", "--user", last, "--json", "--offline"], grown).stdout)["stream"] as? String)
+        let killed = try await Self.reel(["store", "move", "--handle", last], grown, environment: ["REEL_FAILPOINT": "move:laidOnTarget"])
+        #expect(killed.status != 0)
+        let flip = "UPDATE reel_events SET envelope = set_byte(envelope, length(envelope) - 1, get_byte(envelope, length(envelope) - 1) # 1) WHERE stream = '\(lastStream)' AND stream_version = 2"
+        try await servers[0].psql(flip, database: "grow_three")
+        let refused = try await Self.reel(["store", "move", "--handle", last], grown)
+        #expect(refused.status == 65 && refused.stderr.contains("does not verify on shard three") && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+        let sourceDatabase = (from[last] == "one" ? servers[0] : servers[1])
+        #expect(try await sourceDatabase.psql("SELECT count(*) FROM reel_stream_keys WHERE stream = '\(lastStream)'", database: "grow") == "1")
+        try await servers[0].psql(flip, database: "grow_three")
 
         // The rest, with every other account on its home: the shards settled.
         let all = try await Self.reel(["store", "move", "--all", "--json"], grown)
@@ -438,9 +474,14 @@ import Testing
             let events = try await history(handle, grown)
             let lines = events.map { "\($0["eventId"] ?? "") \($0["type"] ?? "") \($0["recordedAt"] ?? "")" }
             if movers.contains(handle) {
-                #expect(Array(lines.dropLast()) == before[handle]?.events, "\(handle): \(lines)")
-                #expect(events.last?["type"] as? String == "account-moved-in", "\(handle)")
-                let payload = events.last?["payload"] as? [String: Any]
+                // The moved events, then the arrival (and, for one, a change made after it).
+                let changedSince = before[handle]?.events.last == ""
+                let moved = changedSince ? Array(lines.dropLast(2)) : Array(lines.dropLast())
+                #expect(moved == before[handle]?.events.filter { !$0.isEmpty }, "\(handle): \(lines)")
+                let arrival = events[events.count - (changedSince ? 2 : 1)]
+                #expect(arrival["type"] as? String == "account-moved-in", "\(handle)")
+                if changedSince { #expect(events.last?["type"] as? String == "language-switched") }
+                let payload = arrival["payload"] as? [String: Any]
                 #expect(payload?["events"] as? Int == 4 && (payload?["digest"] as? String)?.count == 64, "\(handle): \(payload ?? [:])")
             } else {
                 #expect(lines == before[handle]?.events, "\(handle)")
@@ -448,6 +489,15 @@ import Testing
             #expect(try await saved(handle, grown) == before[handle]?.saved, "\(handle)")
         }
 
+        // No byte of the keys, the names or the handles of the accounts that left server two is
+        // in its files (its other databases, WAL included): the key is on the home shard alone.
+        try await servers[1].psql("CHECKPOINT")
+        for (handle, key) in leaving {
+            for (what, bytes) in [("key", key), ("name", Array("Name of \(handle)".utf8)), ("handle", Array(handle.utf8))] {
+                let left = try await files(holding: bytes, under: servers[1].dataDirectory)
+                #expect(left.isEmpty, "\(handle)'s \(what) is still in \(left)")
+            }
+        }
         // The key is on the home shard alone; the shard it left keeps the envelopes, closed.
         for handle in movers {
             let stream = try #require(try Harness.json(try await Self.reel(["history", "--user", handle, "--json", "--offline"], grown).stdout)["stream"] as? String)
@@ -477,6 +527,12 @@ import Testing
             #expect(independent.status == 0 && independent.stdout.hasPrefix("OK "), "\(url): \(independent)")
         }
         #expect(try await Self.reel(["projections", "rebuild", "--check"], grown).status == 0)
+
+        // An export of a moved account verifies without Reel (format-2 envelopes included).
+        let export = temporaryDirectory("grown-export") + "/moved.json"
+        #expect(try await Self.reel(["account", "export", "--user", movers[0], "--out", export, "--offline", "--no-details"], grown).status == 0)
+        let checked = try await offThread { try Harness.python("verify_export.py", [export]) }
+        #expect(checked.status == 0, "\(checked)")
 
         // A moved account changes and is deleted on its home; its key is gone there too.
         let moved = movers[0]

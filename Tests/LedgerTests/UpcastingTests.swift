@@ -18,6 +18,11 @@ let sampleEvents: [DomainEvent] = [
     .languageSwitched(languageTag("pt-BR")),
     .languageSwitched(languageTag("en")),
     .accountDeleted,
+    .accountMovedOut(ShardMove(shard: "eu-2", events: 3, digest: String(repeating: "ab", count: 32))),
+    .accountMovedIn(
+        ShardMove(
+            shard: "eu-1", events: 3, digest: String(repeating: "ab", count: 32),
+            closedAt: .init(position: 57, hash: String(repeating: "0c", count: 32)))),
 ]
 
 /// The undecodable-event error `body` throws, or nil (recorded as an issue).
@@ -40,7 +45,7 @@ private func undecodable(
 @Suite struct DomainEventTests {
     @Test func samplesCoverEveryType() {
         #expect(Set(sampleEvents.map(\.type)) == Set(DomainEvent.currentVersions.keys))
-        #expect(DomainEvent.currentVersions.count == 9)
+        #expect(DomainEvent.currentVersions.count == 11)
     }
 
     @Test func everyTypeIsAtVersionOne() {
@@ -58,6 +63,13 @@ private func undecodable(
                 == #"{"photo":{"bytes":10,"contentType":"image/png","height":2,"sha256":""# + String(repeating: "0", count: 62)
                 + #"ff","width":3}}"#)
         #expect(DomainEvent.profilePhotoRemoved.payload.text == "{}")
+        let digest = String(repeating: "ab", count: 32), hash = String(repeating: "0c", count: 32)
+        #expect(
+            DomainEvent.accountMovedOut(ShardMove(shard: "eu-2", events: 3, digest: digest)).payload.text
+                == #"{"digest":"\#(digest)","events":3,"toShard":"eu-2"}"#)
+        #expect(
+            DomainEvent.accountMovedIn(ShardMove(shard: "eu-1", events: 3, digest: digest, closedAt: .init(position: 57, hash: hash))).payload.text
+                == #"{"digest":"\#(digest)","events":3,"fromShard":"eu-1","movedOutHash":"\#(hash)","movedOutPosition":57}"#)
         #expect(DomainEvent.languageSwitched(languageTag("de-DE")).payload.text == #"{"language":"de-DE"}"#)
         #expect(DomainEvent.accountDeleted.payload.text == "{}")
     }
@@ -92,6 +104,27 @@ private func undecodable(
         #expect(try decoder.decode(type: "favorite-added", schemaVersion: 1, payload: utf8(#"{"id":550.0,"mediaType":"movie"}"#)) == .favoriteAdded(movie(550)))
         // Stored language tags are trusted as written, even ones the catalogue would refuse today.
         #expect(try decoder.decode(type: "language-switched", schemaVersion: 1, payload: utf8(#"{"language":"xx-XX"}"#)) == .languageSwitched(LanguageTag(stored: "xx-XX")))
+    }
+
+    /// A move's payloads name a shard as a map may name one, a positive count and hex digests.
+    @Test func malformedMovePayloadsDoNotDecode() {
+        let decoder = EventDecoder.standard
+        let digest = String(repeating: "ab", count: 32)
+        for payload in [
+            #"{"toShard":"EU-2","events":3,"digest":"\#(digest)"}"#, #"{"toShard":"eu-2","events":0,"digest":"\#(digest)"}"#,
+            #"{"toShard":"eu-2","events":3,"digest":"\#(digest.uppercased())"}"#, #"{"toShard":"eu-2","events":3}"#,
+        ] {
+            let failure = undecodable { () throws(DomainError) in try decoder.decode(type: "account-moved-out", schemaVersion: 1, payload: utf8(payload)) }
+            #expect(failure?.type == "account-moved-out", "\(payload)")
+        }
+        for payload in [
+            #"{"fromShard":"eu-1","events":3,"digest":"\#(digest)","movedOutPosition":0,"movedOutHash":"\#(digest)"}"#,
+            #"{"fromShard":"eu-1","events":3,"digest":"\#(digest)","movedOutPosition":5}"#,
+            #"{"fromShard":"","events":3,"digest":"\#(digest)","movedOutPosition":5,"movedOutHash":"\#(digest)"}"#,
+        ] {
+            let failure = undecodable { () throws(DomainError) in try decoder.decode(type: "account-moved-in", schemaVersion: 1, payload: utf8(payload)) }
+            #expect(failure?.type == "account-moved-in", "\(payload)")
+        }
     }
 
     @Test func unknownTypesAreSkipped() throws {

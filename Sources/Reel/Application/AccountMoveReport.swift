@@ -18,6 +18,10 @@ public struct AccountMoveReport: Sendable, Equatable {
     public let movedInPosition: UInt64?
     /// Whether an earlier, interrupted run had done some of the steps.
     public let resumed: Bool
+    /// Whether the purge after the key's destruction on the source ran (PostgreSQL: the key's
+    /// bytes are gone from the server's files); `purgeProblem` says why not.
+    public var keyPurged: Bool = true
+    public var purgeProblem: String?
 
     public var alreadyHome: Bool { from == nil }
 }

@@ -164,9 +164,11 @@ extension Application {
     static func misplacedStreams(in store: PostgresEventStore, shard index: Int, of map: ShardMap, sizes: [Int]) throws -> [String] {
         let candidates = try store.streams().filter { summary in !sizes.contains { map.shard(of: summary.stream.rawValue, among: $0) == index } }
         return try candidates.filter { summary in
-            guard let first = try store.read(stream: summary.stream, from: 1, maxCount: 1).first, first.envelope.format == 1 else { return false }
-            let last = summary.version == 1 ? first : try store.read(stream: summary.stream, from: summary.version, maxCount: 1).first
-            return last?.type != StreamClosing.movedOutType
+            if try store.read(stream: summary.stream, from: summary.version, maxCount: 1).first?.type == StreamClosing.movedOutType { return false }
+            // Arrived by a move: its events laid by it (format 2), then `account-moved-in`.
+            let events = try store.read(stream: summary.stream, from: 1, maxCount: Int(summary.version))
+            let laid = events.prefix { $0.envelope.format == 2 }.count
+            return !(laid > 0 && laid < events.count && events[laid].type == DomainEvent.accountMovedInType)
         }.map(\.stream.rawValue)
     }
 

@@ -218,7 +218,8 @@ public final class Application: Sendable {
             let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory)
             let record = try ShardMembership(index: index, shards: map.shards.count).confirm(
                 in: store, store: shard.location.description, map: map.path)
-            let ledger = try AccountService(log: store, placement: StreamPlacement { map.shard(of: $0) == index })
+            let placement = StreamPlacement(homes: { map.home(of: $0) == index }, accepts: { map.shard(of: $0) == index })
+            let ledger = try AccountService(log: store, placement: placement)
             loaded.withLock {
                 $0.shardLedgers[index] = ledger
                 $0.shardRecords[index] = record
