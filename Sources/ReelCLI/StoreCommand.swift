@@ -235,59 +235,21 @@ struct StoreCommand: AsyncParsableCommand {
 
         @OptionGroup var global: StoreOptions
 
-        /// `--json` (`Schemas/cli/store-move.schema.json`).
-        struct Output: Encodable {
-            struct Move: Encodable {
-                let handle: String
-                let stream: String?
-                let from: String?
-                let to: String
-                let events: UInt64
-                let digest: String?
-                let movedOutPosition: UInt64?
-                let movedInPosition: UInt64?
-                let resumed: Bool
-                let alreadyHome: Bool
-                let keyPurged: Bool
-                let purgeProblem: String?
-
-                init(_ report: AccountMoveReport) {
-                    handle = report.handle.value
-                    stream = report.stream?.rawValue
-                    from = report.from
-                    to = report.to
-                    events = report.events
-                    digest = report.digest
-                    movedOutPosition = report.movedOutPosition
-                    movedInPosition = report.movedInPosition
-                    resumed = report.resumed
-                    alreadyHome = report.alreadyHome
-                    keyPurged = report.keyPurged
-                    purgeProblem = report.purgeProblem
-                }
-
-                func encode(to encoder: any Encoder) throws {
-                    var c = encoder.container(keyedBy: CodingKeys.self)
-                    try c.encode(handle, forKey: .handle)
-                    try c.encode(stream, forKey: .stream)
-                    try c.encode(from, forKey: .from)
-                    try c.encode(to, forKey: .to)
-                    try c.encode(events, forKey: .events)
-                    try c.encode(digest, forKey: .digest)
-                    try c.encode(movedOutPosition, forKey: .movedOutPosition)
-                    try c.encode(movedInPosition, forKey: .movedInPosition)
-                    try c.encode(resumed, forKey: .resumed)
-                    try c.encode(alreadyHome, forKey: .alreadyHome)
-                    try c.encode(keyPurged, forKey: .keyPurged)
-                    try c.encode(purgeProblem, forKey: .purgeProblem)
-                }
-
-                enum CodingKeys: String, CodingKey {
-                    case handle, stream, from, to, events, digest, movedOutPosition, movedInPosition, resumed, alreadyHome, keyPurged, purgeProblem
-                }
+        /// `--json` (`Schemas/cli/store-move.schema.json`): every member present, null when empty.
+        static func json(_ report: ShardSettleReport) -> JSONValue {
+            func optional<T>(_ value: T?, _ make: (T) -> JSONValue) -> JSONValue { value.map(make) ?? .null }
+            let moves: [JSONValue] = report.moves.map { move in
+                .object([
+                    "handle": .string(move.handle.value), "stream": optional(move.stream) { .string($0.rawValue) },
+                    "from": optional(move.from, JSONValue.string), "to": .string(move.to), "events": .integer(Int64(move.events)),
+                    "digest": optional(move.digest, JSONValue.string),
+                    "movedOutPosition": optional(move.movedOutPosition) { .integer(Int64($0)) },
+                    "movedInPosition": optional(move.movedInPosition) { .integer(Int64($0)) }, "resumed": .bool(move.resumed),
+                    "alreadyHome": .bool(move.alreadyHome), "keyPurged": .bool(move.keyPurged),
+                    "purgeProblem": optional(move.purgeProblem, JSONValue.string),
+                ])
             }
-            let moves: [Move]
-            let settled: [String]
+            return .object(["moves": .array(moves), "settled": .array(report.settled.map(JSONValue.string))])
         }
 
         func validate() throws {
@@ -311,19 +273,22 @@ struct StoreCommand: AsyncParsableCommand {
                             if !global.json { Console.error("moving '\(handle)' from shard \(TerminalText.field(from)) to \(TerminalText.field(to))") }
                         }, step: step)
                 }
-                if global.json { return try printJSON(Output(moves: report.moves.map(Output.Move.init), settled: report.settled)) }
-                for move in report.moves {
-                    Console.line(Self.line(move))
-                    if !move.keyPurged {
-                        Terminal.notice("the purge after destroying the key of '\(move.handle)' on \(move.from ?? "?") did not run: \(move.purgeProblem ?? "unknown")")
-                    }
+                if global.json { return try printJSON(Self.json(report)) }
+                Self.render(report, all: all)
+            }
+        }
+
+        static func render(_ report: ShardSettleReport, all: Bool) {
+            for move in report.moves {
+                Console.line(line(move))
+                if !move.keyPurged {
+                    Terminal.notice("the purge after destroying the key of '\(move.handle)' on \(move.from ?? "?") did not run: \(move.purgeProblem ?? "unknown")")
                 }
-                if all {
-                    if report.moves.isEmpty { Console.line("every account is on its home shard") }
-                    if !report.settled.isEmpty {
-                        Console.line("recorded settled: \(report.settled.map(TerminalText.field).joined(separator: ", ")); accounts are looked for on their home shard alone")
-                    }
-                }
+            }
+            guard all else { return }
+            if report.moves.isEmpty { Console.line("every account is on its home shard") }
+            if !report.settled.isEmpty {
+                Console.line("recorded settled: \(report.settled.map(TerminalText.field).joined(separator: ", ")); accounts are looked for on their home shard alone")
             }
         }
 
