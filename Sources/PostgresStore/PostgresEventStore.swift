@@ -41,6 +41,23 @@ public final class PostgresEventStore: EventStore {
     /// are gone, but their bytes stay in the server's files until a purge succeeds.
     public var purgeProblem: String? { lastPurgeProblem.withLock { $0 } }
     private let lastPurgeProblem = Mutex<String?>(nil)
+    /// While set, a write that destroys keys leaves their purge pending (`deferPurges`).
+    private let purgesDeferred = Mutex(false)
+
+    /// Runs `body` with the purge after each key's destruction left pending, then purges once
+    /// for all of them (a purge rewrites the key table and cycles the WAL: once for many keys
+    /// instead of once each, as `reel store move --all` destroys many). Pending purges are
+    /// crash-safe: the next process to open the store runs them. Returns what `body` returns and
+    /// whether the purge ran (else `purgeProblem` says why).
+    public func deferPurges<T>(_ body: () throws -> T) throws -> (T, purged: Bool) {
+        purgesDeferred.withLock { $0 = true }
+        let value: T
+        do {
+            defer { purgesDeferred.withLock { $0 = false } }
+            value = try body()
+        }
+        return (value, purgeNow())
+    }
     /// How long a subscription waits for a notification before it reads anyway.
     public static let pollInterval = Duration.seconds(1)
 
@@ -115,7 +132,7 @@ public final class PostgresEventStore: EventStore {
             // server's files. Should it fail (the server's settings, a standby holding WAL back),
             // the streams stay marked, `purgeProblem` says why, and the next process to open the
             // store (or `completeShredding`) purges.
-            if purgeNow() {
+            if !purgesDeferred.withLock({ $0 }), purgeNow() {
                 step(.keyStoreRewritten)
                 step(.recorded)
             }

@@ -373,6 +373,9 @@ import Testing
             }
         }
         #expect(movers.count == 4 && stayers.count == 6)
+        // Those from shard one first: the last (moved by --all, its purge deferred to the end of
+        // the run) and one moved alone leave shard two, whose server's files are scanned below.
+        movers.sort { (from[$0] ?? "", $0) < (from[$1] ?? "", $1) }
         let handles = (movers + stayers).sorted()
         for handle in handles {
             #expect(try await Self.reel(["fav", "add", "movie", "550", "603", "--user", handle], map).status == 0)
@@ -464,6 +467,10 @@ import Testing
         let report = try Harness.json(all.stdout)
         #expect((report["moves"] as? [[String: Any]])?.compactMap { $0["handle"] as? String } == [movers[3]], "\(all.stdout)")
         #expect(report["settled"] as? [String] == ["one", "two", "three"], "\(all.stdout)")
+        #expect((report["moves"] as? [[String: Any]])?.allSatisfy { $0["keyPurged"] as? Bool == true } == true, "\(all.stdout)")
+        // Purged by the run itself (before any other process opens shard two and purges).
+        try await servers[1].psql("CHECKPOINT")
+        for (handle, key) in leaving { #expect(try await files(holding: key, under: servers[1].dataDirectory).isEmpty, "\(handle)'s key") }
         let none = try await Self.reel(["store", "move", "--all"], grown)
         #expect(none.status == 0 && none.stdout == "every account is on its home shard\n", "\(none)")
 

@@ -48,14 +48,32 @@ extension Application {
         moving: (AccountHandle, _ from: String, _ to: String) -> Void = { _, _, _ in }, step: (AccountMoveStep) -> Void = { _ in }
     ) throws -> ShardSettleReport {
         let map = try shardMap()
-        var moves: [AccountMoveReport] = []
-        for index in map.shards.indices {
-            let ledger = try shardLedger(index, of: map)
-            for account in try ledger.accounts() where account.status != .deleted {
-                guard let handle = account.handle, map.home(of: handle.value) != index else { continue }
-                moving(handle, map.shards[index].name, map.shards[map.home(of: handle.value)].name)
-                moves.append(try moveAccount(handle, step: step))
+        func moveAll() throws -> [AccountMoveReport] {
+            var moves: [AccountMoveReport] = []
+            for index in map.shards.indices {
+                let ledger = try shardLedger(index, of: map)
+                for account in try ledger.accounts() where account.status != .deleted {
+                    guard let handle = account.handle, map.home(of: handle.value) != index else { continue }
+                    moving(handle, map.shards[index].name, map.shards[map.home(of: handle.value)].name)
+                    moves.append(try moveAccount(handle, step: step))
+                }
             }
+            return moves
+        }
+        // Each shard purges once, after all its accounts moved away, not once per account.
+        let stores = try map.shards.indices.map { try side($0, of: map).log }
+        var purgeProblems: [String: String] = [:]
+        func deferring(_ index: Int) throws -> [AccountMoveReport] {
+            guard index < stores.count else { return try moveAll() }
+            let (moves, purged) = try stores[index].deferPurges { try deferring(index + 1) }
+            if !purged { purgeProblems[map.shards[index].name] = stores[index].purgeProblem ?? "the purge did not run" }
+            return moves
+        }
+        var moves = try deferring(0)
+        for index in moves.indices {
+            guard let from = moves[index].from else { continue }
+            moves[index].keyPurged = purgeProblems[from] == nil
+            moves[index].purgeProblem = purgeProblems[from]
         }
         var settled: [String] = []
         for (index, shard) in map.shards.enumerated() {
