@@ -43,9 +43,12 @@ extension Application {
     /// Moves every account not on its home shard under the configured map to its home, shard by
     /// shard in the map's order, then records in every shard that its accounts are settled: from
     /// then on a handle is looked for on its home alone. `step` is told of each account as it
-    /// moves. A failure stops the run: the accounts moved stay moved; run it again.
+    /// moves. A failure stops the run: the accounts moved stay moved; run it again. Each shard
+    /// purges once, after its accounts moved away (`purgeEach`: after each account, for the
+    /// benchmark's baseline).
     public func settleShards(
-        moving: (AccountHandle, _ from: String, _ to: String) -> Void = { _, _, _ in }, step: (AccountMoveStep) -> Void = { _ in }
+        purgeEach: Bool = false, moving: (AccountHandle, _ from: String, _ to: String) -> Void = { _, _, _ in },
+        step: (AccountMoveStep) -> Void = { _ in }
     ) throws -> ShardSettleReport {
         let map = try shardMap()
         func moveAll() throws -> [AccountMoveReport] {
@@ -64,13 +67,13 @@ extension Application {
         let stores = try map.shards.indices.map { try side($0, of: map).log }
         var purgeProblems: [String: String] = [:]
         func deferring(_ index: Int) throws -> [AccountMoveReport] {
-            guard index < stores.count else { return try moveAll() }
+            guard index < stores.count, !purgeEach else { return try moveAll() }
             let (moves, purged) = try stores[index].deferPurges { try deferring(index + 1) }
             if !purged { purgeProblems[map.shards[index].name] = stores[index].purgeProblem ?? "the purge did not run" }
             return moves
         }
         var moves = try deferring(0)
-        for index in moves.indices {
+        for index in moves.indices where !purgeEach {
             guard let from = moves[index].from else { continue }
             moves[index].keyPurged = purgeProblems[from] == nil
             moves[index].purgeProblem = purgeProblems[from]
