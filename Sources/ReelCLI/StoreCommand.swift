@@ -143,6 +143,20 @@ struct StoreCommand: AsyncParsableCommand {
             let events: UInt64
             let headPosition: UInt64
             let headHash: String?
+
+            /// Every member present: `headHash` is null for an empty ledger (the schema requires it).
+            func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(from, forKey: .from)
+                try c.encode(to, forKey: .to)
+                try c.encode(resumedAt, forKey: .resumedAt)
+                try c.encode(copied, forKey: .copied)
+                try c.encode(events, forKey: .events)
+                try c.encode(headPosition, forKey: .headPosition)
+                try c.encode(headHash, forKey: .headHash)
+            }
+
+            enum CodingKeys: String, CodingKey { case from, to, resumedAt, copied, events, headPosition, headHash }
         }
 
         func validate() throws {

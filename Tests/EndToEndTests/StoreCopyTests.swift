@@ -94,6 +94,14 @@ import Testing
         #expect(added.status == 0, "\(added.stderr)")
     }
 
+    /// An empty ledger copies too; `--json` names its head hash as null, as the schema says.
+    @Test func anEmptyLedgerCopiesWithANullHeadHash() async throws {
+        let copied = try await Self.reel(["store", "copy", "--from", try await Self.store(), "--to", temporaryDirectory("empty-copy") + "/ledger", "--json"])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(try Harness.validate(copied.stdout, against: "cli/store-copy.schema.json").status == 0, "\(copied.stdout)")
+        #expect(try Harness.json(copied.stdout)["headHash"] is NSNull, "\(copied.stdout)")
+    }
+
     @Test func aCopyKilledMidwayIsContinuedByRunningItAgain() async throws {
         let source = temporaryDirectory("source")
         for stream in ["ann", "ben", "cy"] {

@@ -16,6 +16,9 @@ public struct EnvelopeJSON: Codable, Sendable, Equatable {
     public let type: String
     public let schemaVersion: UInt16
     public let recordedAt: String
+    /// For an event a move between shards laid on this chain (envelope format 2): when it was
+    /// first recorded, on the shard it came from. Absent for format 1.
+    public let firstRecordedAt: String?
     public let seal: Seal
     public let previousHash: String
     public let hash: String
@@ -28,6 +31,7 @@ public struct EnvelopeJSON: Codable, Sendable, Equatable {
         type = envelope.type
         schemaVersion = envelope.schemaVersion
         recordedAt = Self.timestamp(microseconds: envelope.recordedAtMicroseconds)
+        firstRecordedAt = envelope.format == 2 ? Self.timestamp(microseconds: envelope.firstRecordedAtMicroseconds) : nil
         seal = Seal(
             algorithm: "AES-256-GCM", nonce: Data(envelope.nonce).base64EncodedString(),
             ciphertext: Data(envelope.sealedPayload).base64EncodedString())
