@@ -212,8 +212,8 @@ struct StoreCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.withApplication { app in
                 if let handle {
-                    let account: AccountHandle
-                    do { account = try AccountHandle(handle) } catch { throw ValidationError(refusing: error) }
+                    // (A usage failure, 64: a ValidationError thrown in here would read as a bug.)
+                    let account = try AccountHandle(handle)
                     let shard = try app.homeShard(of: account)
                     if global.json { return try printJSON(["handle": account.value, "shard": shard.name, "store": shard.store]) }
                     return Console.line("\(TerminalText.field(shard.name)) \(TerminalText.field(shard.store))")
@@ -273,13 +273,13 @@ struct StoreCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.withApplication { app in
                 guard app.storeIsShardMap else {
-                    throw ValidationError("accounts move between the shards of a shard map: give --store FILE.json (Schemas/postgres-shards.md)")
+                    throw Failure(.usage, "accounts move between the shards of a shard map: give --store FILE.json (Schemas/postgres-shards.md)")
                 }
                 let step: (AccountMoveStep) -> Void = { Failpoint.reach("move:\($0)") }
                 let report: ShardSettleReport
                 if let handle {
-                    let account: AccountHandle
-                    do { account = try AccountHandle(handle) } catch { throw ValidationError(refusing: error) }
+                    // (A usage failure, 64: a ValidationError thrown in here would read as a bug.)
+                    let account = try AccountHandle(handle)
                     report = ShardSettleReport(moves: [try app.moveAccount(account, step: step)], settled: [])
                 } else {
                     report = try app.settleShards(

@@ -556,5 +556,16 @@ import Testing
         }
         #expect(try await Self.reel(["fav", "add", "movie", "13", "--user", try #require(newcomer)], grown).status == 0)
         #expect(try await servers[0].psql("SELECT count(*) FROM reel_stream_keys", database: "grow_three") == "\(movers.count)")
+
+        // Mistakes are one line with their exit code, never an internal error.
+        for (arguments, status, message) in [
+            (["store", "move", "--handle", "BAD!"], 64, "is not an account handle"), (["store", "shard", "--handle", "BAD!"], 64, "is not an account handle"),
+            (["store", "move"], 64, "give --handle HANDLE, or --all"), (["store", "move", "--handle", "nobody"], 66, "there is no account 'nobody'"),
+        ] {
+            let out = try await Self.reel(arguments, grown)
+            #expect(out.status == Int32(status) && out.stderr.contains(message) && out.stderr.split(separator: "\n").count == 1, "\(arguments): \(out)")
+        }
+        let noMap = try await offThread { try Harness.reel(["store", "move", "--all", "--data-dir", temporaryDirectory("no-map")]) }
+        #expect(noMap.status == 64 && noMap.stderr.contains("accounts move between the shards of a shard map"), "\(noMap)")
     }
 }
