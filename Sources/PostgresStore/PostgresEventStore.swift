@@ -55,6 +55,10 @@ public final class PostgresEventStore: EventStore {
         do {
             defer { purgesDeferred.withLock { $0 = false } }
             value = try body()
+        } catch {
+            // The keys destroyed before the failure are purged all the same.
+            purgeNow()
+            throw error
         }
         return (value, purgeNow())
     }

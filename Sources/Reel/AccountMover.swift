@@ -40,7 +40,13 @@ struct AccountMover {
     }
 
     func move(_ handle: AccountHandle, step: (AccountMoveStep) -> Void) throws -> AccountMoveReport {
-        let closing = try closeOnSource(handle)
+        let closing: Closing
+        do {
+            closing = try closeOnSource(handle)
+        } catch ReelError.noAccount {
+            // Found on the source a moment ago: another run of this move finished it meanwhile.
+            throw Failure(.temporary, "another run moved '\(handle)' from shard \(from.name) meanwhile; run the command again to see where it is")
+        }
         step(.closedOnSource)
         let (arrival, laidNow) = try layOnTarget(handle, closing)
         step(.laidOnTarget)
@@ -110,6 +116,8 @@ struct AccountMover {
         let store = service.store
         if let arrived = try to.log.read({ try arrival(of: closing, in: $0) }) { return (arrived, false) }
         guard case .live(let key)? = try from.log.copiedKey(of: stream) else {
+            // Another run of this move may have laid it, and finished, meanwhile.
+            if let arrived = try to.log.read({ try arrival(of: closing, in: $0) }) { return (arrived, false) }
             throw Failure(.tampered, "the key of account '\(handle)' on shard \(from.name) is gone, but the account is not on shard \(to.name): it cannot be moved")
         }
         let photos: [(key: [UInt8], value: [UInt8])] = try from.log.read { txn in

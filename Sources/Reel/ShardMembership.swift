@@ -100,11 +100,14 @@ struct ShardMembership: Equatable {
         else {
             throw Failure(.tampered, "the store \(store) holds a shard record that cannot be read")
         }
-        let earlier = object["earlier"] as? [Int] ?? []
-        guard earlier.allSatisfy({ $0 >= 1 && $0 < shards }), earlier == earlier.sorted() else {
+        // A record of a map never grown has neither member; one of a grown map has both.
+        guard let earlier = object["earlier"] else { return ShardMembership(index: index, shards: shards) }
+        guard let sizes = earlier as? [Int], !sizes.isEmpty, sizes.allSatisfy({ $0 >= 1 && $0 < shards }),
+            zip(sizes, sizes.dropFirst()).allSatisfy({ $0 < $1 }), let settled = object["settled"] as? Bool
+        else {
             throw Failure(.tampered, "the store \(store) holds a shard record that cannot be read")
         }
-        return ShardMembership(index: index, shards: shards, earlier: earlier, settled: object["settled"] as? Bool ?? true)
+        return ShardMembership(index: index, shards: shards, earlier: sizes, settled: settled)
     }
 
     private func check(_ found: ShardMembership, store: String, map: String) throws {

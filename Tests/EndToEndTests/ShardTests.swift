@@ -568,4 +568,59 @@ import Testing
         let noMap = try await offThread { try Harness.reel(["store", "move", "--all", "--data-dir", temporaryDirectory("no-map")]) }
         #expect(noMap.status == 64 && noMap.stderr.contains("accounts move between the shards of a shard map"), "\(noMap)")
     }
+
+    /// A move cut short after laying the account on its new home, where the account is then
+    /// deleted: the handle cannot be opened again until the move is finished (it says how), and
+    /// running the move again finishes it (the key it left on the first shard destroyed too). Tokens made before the growth are still
+    /// listed with their accounts, wherever those are now.
+    @Test func aMoveCutShortIsFinishedWhateverTheAccountDidSince() async throws {
+        let servers = [try await Self.one.value, try await Self.two.value]
+        let (urls, map) = try await Self.shardMap(servers, database: "regrow")
+        #expect(try await Self.reel(["store", "migrate"], map).status == 0)
+        let third = servers[1].url(database: try await servers[1].createDatabase("regrow_three"))
+        let grown = temporaryDirectory("regrown") + "/shards.json"
+        try Data(
+            #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}, {"name": "three", "url": "\#(third)"}]}"#.utf8
+        ).write(to: URL(fileURLWithPath: grown))
+        var movers: [String] = []
+        for n in 0..<60 where movers.count < 4 {
+            let home = try Harness.json(try await Self.reel(["store", "shard", "--handle", "ada\(n)", "--json"], grown).stdout)["shard"] as? String
+            if home == "three" { movers.append("ada\(n)") }
+        }
+        let tokens = temporaryDirectory("regrow-tokens")
+        for handle in movers {
+            #expect(try await Self.reel(["settings", "name", "Name of \(handle)", "--user", handle], map, dataDirectory: tokens).status == 0)
+            #expect(try await Self.reel(["token", "create", "--user", handle, "--json"], map, dataDirectory: tokens).status == 0)
+        }
+        #expect(try await Self.reel(["store", "migrate"], grown).status == 0)
+        let handle = movers[0]
+        let old = try #require(try Harness.json(try await Self.reel(["history", "--user", handle, "--json"], grown).stdout)["stream"] as? String)
+        let source = try Harness.json(try await Self.reel(["store", "shard", "--handle", handle, "--json"], map).stdout)["shard"] as? String == "one" ? 0 : 1
+        let killed = try await Self.reel(["store", "move", "--handle", handle], grown, environment: ["REEL_FAILPOINT": "move:laidOnTarget"])
+        #expect(killed.status != 0)
+        // Served on its new home: deleted there.
+        #expect(try await Self.reel(["account", "delete", "--user", handle, "--yes"], grown).status == 0)
+        let reopen = try await Self.reel(["settings", "name", "Someone new", "--user", handle], grown)
+        #expect(reopen.status == 69 && reopen.stderr.contains("run 'reel store move --handle \(handle)'"), "\(reopen)")
+        #expect(try await servers[source].psql("SELECT count(*) FROM reel_stream_keys WHERE stream = '\(old)'", database: "regrow") == "1")
+
+        let finished = try await Self.reel(["store", "move", "--handle", handle, "--json"], grown)
+        #expect(finished.status == 0, "\(finished)")
+        let move = (try Harness.json(finished.stdout)["moves"] as? [[String: Any]])?.first ?? [:]
+        #expect(move["stream"] as? String == old && move["resumed"] as? Bool == true && move["to"] as? String == "three", "\(finished.stdout)")
+        #expect(try await servers[source].psql("SELECT count(*) FROM reel_stream_keys WHERE stream = '\(old)'", database: "regrow") == "0")
+        #expect(try await Self.reel(["settings", "name", "Someone new", "--user", handle], grown).status == 0)
+        let now = try Harness.json(try await Self.reel(["history", "--user", handle, "--json"], grown).stdout)
+        #expect(now["stream"] as? String != old && (now["events"] as? [Any])?.count == 2, "\(now)")
+        // Every account moved home; every token still names its account.
+        #expect(try await Self.reel(["store", "move", "--all"], grown).status == 0)
+        let listed = try await Self.reel(["token", "list", "--json"], grown, dataDirectory: tokens)
+        let users = (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])?.compactMap { $0["user"] as? String }
+        #expect(users?.sorted() == Array(movers.dropFirst()).sorted(), "\(listed)")
+        #expect(try await Self.reel(["audit", "verify"], grown).status == 0)
+        for url in urls + [third] {
+            let independent = try await offThread { try Harness.python("verify_ledger.py", [url]) }
+            #expect(independent.status == 0, "\(url): \(independent)")
+        }
+    }
 }

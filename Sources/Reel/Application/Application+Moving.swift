@@ -13,22 +13,32 @@ extension Application {
     public func moveAccount(_ handle: AccountHandle, step: (AccountMoveStep) -> Void = { _ in }) throws -> AccountMoveReport {
         let map = try shardMap()
         let home = map.home(of: handle.value)
-        let target = try shardLedger(home, of: map)
         var holders: [(index: Int, stream: StreamID)] = []
-        for index in map.shards.indices where index != home {
+        for index in map.shards.indices {
             if let stream = try shardLedger(index, of: map).openStream(handle) { holders.append((index, stream)) }
         }
-        let atHome = try target.openStream(handle)
-        guard let source = holders.first else {
+        // A move cut short after its first step is finished first: to the shard it laid the account
+        // on, if it got that far (whatever the account did there since), else to the home.
+        if let unfinished = try holders.first(where: { try isMovingAway($0.stream, on: $0.index, of: map) }) {
+            let target = try shard(holding: unfinished.stream, besides: unfinished.index, of: map) ?? home
+            let report = try AccountMover(from: try side(unfinished.index, of: map), to: try side(target, of: map)).move(handle, step: step)
+            forgetViews(of: [handle])
+            // Laid on a shard that is no longer its home (the map grew again): it moves on from there.
+            return target == home ? report : try moveAccount(handle, step: step)
+        }
+        let target = try shardLedger(home, of: map)
+        let atHome = holders.first { $0.index == home }?.stream
+        let others = holders.filter { $0.index != home }
+        guard let source = others.first else {
             guard let atHome else { throw ReelError.noAccount(handle.value) }
             return AccountMoveReport(
                 handle: handle, stream: atHome, from: nil, to: map.shards[home].name, events: try target.log.version(of: atHome), digest: nil,
                 movedOutPosition: nil, movedInPosition: nil, resumed: false)
         }
-        guard holders.count == 1 else {
+        guard others.count == 1 else {
             throw Failure(
                 .tampered,
-                "the account '\(handle)' is held on shards \(holders.map { map.shards[$0.index].name }.joined(separator: " and ")): 'reel accounts --store \(map.path)' lists them")
+                "the account '\(handle)' is held on shards \(others.map { map.shards[$0.index].name }.joined(separator: " and ")): 'reel accounts --store \(map.path)' lists them")
         }
         if let atHome, atHome != source.stream {
             throw Failure(
@@ -38,6 +48,21 @@ extension Application {
         let mover = AccountMover(from: try side(source.index, of: map), to: try side(home, of: map))
         defer { forgetViews(of: [handle]) }
         return try mover.move(handle, step: step)
+    }
+
+    /// Whether `stream` on shard `index` ends with `account-moved-out`: its move began.
+    private func isMovingAway(_ stream: StreamID, on index: Int, of map: ShardMap) throws -> Bool {
+        let log = try shardLedger(index, of: map).log
+        let version = try log.version(of: stream)
+        return try version > 0 && log.read(stream: stream, from: version, maxCount: 1).first?.type == DomainEvent.accountMovedOutType
+    }
+
+    /// The shard other than `index` that holds `stream`, if any (where a move laid it).
+    private func shard(holding stream: StreamID, besides index: Int, of map: ShardMap) throws -> Int? {
+        for other in map.shards.indices where other != index {
+            if try shardLedger(other, of: map).log.version(of: stream) > 0 { return other }
+        }
+        return nil
     }
 
     /// Moves every account not on its home shard under the configured map to its home, shard by

@@ -111,12 +111,20 @@ extension Application {
     }
 
     /// The handles of the accounts `streams` that are open, looked for in the ledger (with a shard
-    /// map, each on the shard the map places it on: the others need not be reachable).
+    /// map, each on the shard the map places it on: the others need not be reachable; after the
+    /// map grew, an account made under an earlier size, or moved to its handle's home, may be on
+    /// another shard, so the ones not found there are looked for on every shard).
     private func openHandles(of streams: Set<StreamID>) throws -> [StreamID: AccountHandle] {
         if let map = try configuredShardMap() {
             var handles: [StreamID: AccountHandle] = [:]
             for (index, placed) in Dictionary(grouping: streams, by: { map.shard(of: $0.rawValue) }) {
                 handles.merge(try shardLedger(index, of: map).openHandles(of: Set(placed))) { first, _ in first }
+            }
+            let missing = streams.subtracting(handles.keys)
+            if !missing.isEmpty, try mapHasGrown(map) {
+                for index in map.shards.indices {
+                    handles.merge(try shardLedger(index, of: map).openHandles(of: missing)) { first, _ in first }
+                }
             }
             return handles
         }

@@ -163,6 +163,13 @@ public final class Application: Sendable {
         return ledger
     }
 
+    /// Whether the shards of `map` record an earlier size (the map grew): accounts may then be on
+    /// a shard their stream id's placement does not name.
+    func mapHasGrown(_ map: ShardMap) throws -> Bool {
+        if loaded.withLock({ $0.shardRecords.isEmpty }) { _ = try shardLedger(0, of: map) }
+        return loaded.withLock { $0.shardRecords.values.contains { !$0.earlier.isEmpty } }
+    }
+
     /// Forgets the shards' records read so far, so the next command reads them again (after
     /// `reel store move --all` settled them).
     func forgetShardRecords() {
@@ -285,7 +292,9 @@ public final class Application: Sendable {
     func view(of handle: AccountHandle) throws -> AccountView {
         let (cached, mark) = loaded.withLock { ($0.views[handle], $0.viewsForgotten) }
         let ledger = try requiredLedger(for: handle)
-        if let cached, let stream = cached.stream, (try? ledger.resolve(handle)) == stream,
+        // (Not a view of an account moving away: the shard it arrives at holds the same stream
+        // at the same version.)
+        if let cached, let stream = cached.stream, cached.state.status != .moved, (try? ledger.resolve(handle)) == stream,
             try ledger.log.version(of: stream) == cached.state.version
         {
             return cached
