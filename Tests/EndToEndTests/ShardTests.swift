@@ -43,6 +43,15 @@ import Testing
         return (urls, map)
     }
 
+    /// A map of the two shards `urls` grown by a third shard, `url`, at its end: its path.
+    static func grown(_ urls: [String], by url: String, name: String) throws -> String {
+        let path = temporaryDirectory(name) + "/shards.json"
+        try Data(
+            #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}, {"name": "three", "url": "\#(url)"}]}"#.utf8
+        ).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     @Test func twoShardsWithAccountsOnBothVerifyToOneCheckpoint() async throws {
         let servers = [try await Self.one.value, try await Self.two.value]
         let (urls, map) = try await Self.shardMap(servers, database: "shard")
@@ -353,10 +362,7 @@ import Testing
         #expect(try await Self.reel(["store", "migrate"], map).status == 0)
         // The map grown by a third shard, at its end (not migrated yet).
         let third = servers[0].url(database: try await servers[0].createDatabase("grow_three"))
-        let grown = temporaryDirectory("grown") + "/shards.json"
-        try Data(
-            #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}, {"name": "three", "url": "\#(third)"}]}"#.utf8
-        ).write(to: URL(fileURLWithPath: grown))
+        let grown = try Self.grown(urls, by: third, name: "grown")
         // Four accounts whose home the third shard becomes (two from each old shard), six whose
         // home stays.
         var movers: [String] = [], stayers: [String] = [], from: [String: String] = [:]
@@ -571,17 +577,14 @@ import Testing
 
     /// A move cut short after laying the account on its new home, where the account is then
     /// deleted: the handle cannot be opened again until the move is finished (it says how), and
-    /// running the move again finishes it (the key it left on the first shard destroyed too). Tokens made before the growth are still
-    /// listed with their accounts, wherever those are now.
+    /// running the move again finishes it (the key it left on the first shard destroyed too).
+    /// Tokens made before the growth are still listed with their accounts, wherever those are now.
     @Test func aMoveCutShortIsFinishedWhateverTheAccountDidSince() async throws {
         let servers = [try await Self.one.value, try await Self.two.value]
         let (urls, map) = try await Self.shardMap(servers, database: "regrow")
         #expect(try await Self.reel(["store", "migrate"], map).status == 0)
         let third = servers[1].url(database: try await servers[1].createDatabase("regrow_three"))
-        let grown = temporaryDirectory("regrown") + "/shards.json"
-        try Data(
-            #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}, {"name": "three", "url": "\#(third)"}]}"#.utf8
-        ).write(to: URL(fileURLWithPath: grown))
+        let grown = try Self.grown(urls, by: third, name: "regrown")
         var movers: [String] = []
         for n in 0..<60 where movers.count < 4 {
             let home = try Harness.json(try await Self.reel(["store", "shard", "--handle", "ada\(n)", "--json"], grown).stdout)["shard"] as? String
