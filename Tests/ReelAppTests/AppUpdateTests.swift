@@ -34,6 +34,19 @@ import Testing
         return (model, effects)
     }
 
+    /// An error on the status line (a settings change refused, a deletion's handle mistyped)
+    /// stays until read: a page another tab loads meanwhile does not clear it; one loaded for
+    /// the list shown does (the list it failed for is there now).
+    @Test func aPageLoadedInTheBackgroundLeavesTheErrorShown() {
+        var (model, _) = AppUpdate.start(AppModel(width: 80, height: 24, account: "ann"))
+        model.tab = .settings
+        model.status.lastError = "the handle typed does not match 'ann'; nothing deleted"
+        let background = AppUpdate.update(model, .pageLoaded(.movie, Self.page(1, of: 2))).0
+        #expect(background.status.lastError == "the handle typed does not match 'ann'; nothing deleted")
+        model.tab = .movies
+        #expect(AppUpdate.update(model, .pageLoaded(.movie, Self.page(1, of: 2))).0.status.lastError == nil)
+    }
+
     @Test func startingAsksForTheStatusAndTheFirstPageOfMovies() {
         let (model, effects) = AppUpdate.start(AppModel(width: 80, height: 24, account: "ann"))
         #expect(effects == [.loadStatus, .saved(.watch), .loadPage(.movie, page: 1)])

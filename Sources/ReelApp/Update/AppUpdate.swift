@@ -39,7 +39,9 @@ public enum AppUpdate {
             guard next[list: mediaType].loadingPage == page.page, next[list: mediaType].query == page.query else { break }
             next[list: mediaType] = loaded(page, into: next[list: mediaType])
             next.status.language = page.language
-            next.status.lastError = nil
+            // A page loaded in the background (another tab's) leaves the error shown as it is:
+            // it may be the settings' or a deletion's, which the person has not read yet.
+            if next.tab == (mediaType == .movie ? .movies : .series) { next.status.lastError = nil }
         case .pageFailed(let mediaType, let page, let message, let query):
             guard next[list: mediaType].loadingPage == page, next[list: mediaType].query == query else { break }
             next[list: mediaType].loadingPage = nil

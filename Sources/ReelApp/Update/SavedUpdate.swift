@@ -214,7 +214,8 @@ enum SavedUpdate {
                 }
                 model.saved.refilter(visible: visibleRows(model))
                 model.status.language = language
-                model.status.lastError = nil
+                // (Only while the saved list is shown: see `AppUpdate`'s pages.)
+                if model.tab == .saved { model.status.lastError = nil }
             }
             return model.saved.stale || request != model.saved.request ? load(&model) : []
         case .failed(let request, let why, let from):
