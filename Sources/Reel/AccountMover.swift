@@ -22,7 +22,6 @@ import PostgresStore
 struct AccountMover {
     struct Side {
         let name: String
-        let store: String
         let service: AccountService
         let log: PostgresEventStore
     }

@@ -122,6 +122,6 @@ extension Application {
         guard let log = service.log as? PostgresEventStore else {
             throw Failure(.usage, "shard \(map.shards[index].name) is not a PostgreSQL store")
         }
-        return AccountMover.Side(name: map.shards[index].name, store: map.shards[index].location.description, service: service, log: log)
+        return AccountMover.Side(name: map.shards[index].name, service: service, log: log)
     }
 }

@@ -25,8 +25,9 @@ extension Application {
         for (index, shard) in map.shards.enumerated() {
             let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, connections: 2)
             let report = try store.verify(expectedHead: nil) { done, total in progress?(shard.name, done, total) }
-            let record = try? ShardMembership.recorded(in: store, store: shard.location.description)
-            let misplaced = try Self.misplacedStreams(in: store, shard: index, of: map, sizes: Self.placementSizes(record ?? nil, map: map))
+            // (A record that cannot be read is the map's size alone: `verify` is no place to refuse it.)
+            let record = (try? ShardMembership.recorded(in: store, store: shard.location.description)) ?? nil
+            let misplaced = try Self.misplacedStreams(in: store, shard: index, of: map, sizes: Self.placementSizes(record, map: map))
             shards.append(.init(name: shard.name, store: shard.location.description, report: report, misplaced: misplaced))
         }
         let checkpoint = shards.allSatisfy(\.isIntact)
