@@ -52,16 +52,33 @@ final class TerminalSession {
         }
     }
 
-    /// Waits (up to `seconds`) until the screen holds `text`; the screen then.
+    /// Waits (up to `seconds`) until the screen holds `text`, then until it is settled; that
+    /// screen. Settled: two captures in a row alike. tmux (3.3 has no synchronized output) may
+    /// be read halfway through a redraw — a CI run once read the Saved tab's header over the
+    /// Movies tab's rows — so a screen is taken as drawn only once it stops changing. When the
+    /// text goes away meanwhile (a passing message), the last screen that held it.
     @discardableResult
     func waitFor(_ text: String, seconds: Double = 20) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             let shown = try screen()
-            if shown.contains(text) { return shown }
+            if shown.contains(text) { return try settled(shown, holding: text) }
             if Date() > deadline { throw SessionError.timedOut(waitingFor: text, screen: shown) }
             usleep(50_000)
         }
+    }
+
+    /// `shown` once the screen stops changing (up to two seconds more), as long as it holds `text`.
+    private func settled(_ shown: String, holding text: String) throws -> String {
+        var last = shown
+        for _ in 0..<25 {
+            usleep(80_000)
+            let again = try screen()
+            if again == last { return again }
+            guard again.contains(text) else { return last }
+            last = again
+        }
+        return last
     }
 
     /// The process the pane runs (the shell a session's command starts in).
