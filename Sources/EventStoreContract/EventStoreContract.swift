@@ -15,6 +15,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         case aWriteCommitsAppendsAndProjectionTablesTogether
         case aFailedWriteLeavesNeitherEventsNorProjections
         case projectionTablesAreOrderedAndReadOnlyInASnapshot
+        case aWriteReadsItsOwnProjectionWrites
         case aReplayGivesEachStreamToOneLaneInOrder
         case anIntactLogVerifies
         case shreddingDestroysTheKeyOnCommitAndKeepsTheChain
@@ -61,6 +62,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         case .aWriteCommitsAppendsAndProjectionTablesTogether: try writeCommits(store)
         case .aFailedWriteLeavesNeitherEventsNorProjections: try failedWrite(store)
         case .projectionTablesAreOrderedAndReadOnlyInASnapshot: try tables(store)
+        case .aWriteReadsItsOwnProjectionWrites: try ownWrites(store)
         case .aReplayGivesEachStreamToOneLaneInOrder: try replay(store)
         case .anIntactLogVerifies: try verifies(store)
         case .shreddingDestroysTheKeyOnCommitAndKeepsTheChain: try shredding(store)
@@ -207,6 +209,65 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
             try expect(try keys(s) == ["a\u{0}1", "a\u{0}2", "c"], "a deleted entry is gone")
             try expect(try s.table(other).get(Array("a".utf8)) == nil, "removeAll empties the table")
         }
+    }
+
+    /// Every read in a write transaction sees the writes before it, whichever way the store sends
+    /// them (PostgreSQL's keeps them and sends them together), and the commit stores exactly them.
+    func ownWrites(_ store: Store) throws {
+        let table = try store.projectionTable(named: "contract-own")
+        let other = try store.projectionTable(named: "contract-own-other")
+        func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+        func keys(_ t: any ProjectionTable, prefix: String = "") throws -> [String] {
+            var out: [String] = []
+            try t.forEach(prefix: bytes(prefix)) { key, value in
+                out.append(String(decoding: key, as: UTF8.self) + "=" + String(decoding: value, as: UTF8.self))
+            }
+            return out
+        }
+        try store.write(shredding: { _ in }) { w in
+            try w.table(table).put(contentsOf: [(bytes("a1"), bytes("x")), (bytes("a2"), bytes("x")), (bytes("b1"), bytes("x"))])
+            try w.table(other).put(bytes("a1"), bytes("other"))
+        }
+        try store.write(shredding: { _ in }) { w in
+            let t = w.table(table)
+            try expect(try t.get(bytes("a1")) == bytes("x"), "a committed entry is read")
+            try t.put(bytes("a1"), bytes("y"))
+            try expect(try t.get(bytes("a1")) == bytes("y") && w.table(table).get(bytes("a1")) == bytes("y"), "a write is read back, by any table of the transaction")
+            try t.delete(bytes("a2"))
+            try expect(try t.get(bytes("a2")) == nil, "a deleted entry reads as none")
+            try t.put(bytes("a3"), bytes("new"))
+            try expect(try keys(t) == ["a1=y", "a3=new", "b1=x"], "a range read sees the writes before it: \(try keys(t))")
+            try t.put(bytes("b2"), bytes("gone"))
+            try t.removeAll(prefix: bytes("b"))
+            try expect(try t.get(bytes("b1")) == nil && t.get(bytes("b2")) == nil, "a prefix removed takes the entries written before it")
+            try t.put(bytes("b3"), bytes("after"))
+            try t.put(bytes("a3"), bytes("kept"))
+            try t.put(contentsOf: [(bytes("a3"), bytes("many")), (bytes("a4"), bytes("many"))])
+            try expect(try t.get(bytes("a3")) == bytes("many"), "a later write of many entries wins over an earlier one")
+            try t.put(bytes("a4"), bytes("last"))
+            try expect(try w.table(other).get(bytes("a1")) == bytes("other"), "tables stay apart")
+            try w.table(other).put(bytes("z"), bytes("lost"))
+            try w.table(other).removeAll()
+            try w.table(other).put(bytes("a1"), bytes("again"))
+            // More writes than a store may keep unsent: the first ones are still read back.
+            for n in 0..<2_500 { try t.put(bytes("m\(n)"), bytes("\(n)")) }
+            try t.delete(bytes("m0"))
+            try expect(try t.get(bytes("m1")) == bytes("1") && t.get(bytes("m0")) == nil && t.get(bytes("m2499")) == bytes("2499"), "many writes read back")
+        }
+        try store.read { s in
+            try expect(try keys(s.table(table)).filter { !$0.hasPrefix("m") } == ["a1=y", "a3=many", "a4=last", "b3=after"], "the commit stores the transaction's writes: \(try keys(s.table(table)))")
+            try expect(try keys(s.table(table), prefix: "m").count == 2_499, "every one of many writes is stored")
+            try expect(try keys(s.table(other)) == ["a1=again"], "removeAll then a write: \(try keys(s.table(other)))")
+        }
+        // A write that fails after writes read back leaves none of them.
+        do {
+            try store.write(shredding: { _ in }) { w in
+                try w.table(table).put(bytes("a1"), bytes("failed"))
+                try expect(try w.table(table).get(bytes("a1")) == bytes("failed"), "read back before the failure")
+                throw ContractViolation("the write's own failure")
+            }
+        } catch let violation as ContractViolation where "\(violation)".contains("own failure") {}
+        try expect(try store.read { s in try s.table(table).get(bytes("a1")) } == bytes("y"), "a failed write's entries are not stored")
     }
 
     func replay(_ store: Store) throws {

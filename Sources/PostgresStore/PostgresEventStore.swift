@@ -122,6 +122,7 @@ public final class PostgresEventStore: EventStore {
                 _ = try write.finishPendingDestruction()
                 let value = try body(write)
                 if let broken = write.brokenBy { throw broken }
+                try write.flushProjections()
                 try write.finish()
                 destroyed = write.destroyed
                 appended = write.appended

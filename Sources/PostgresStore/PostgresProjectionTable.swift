@@ -6,22 +6,38 @@ import PostgresNIO
 /// A projection table in a PostgreSQL store: the rows of `reel_projections` under one
 /// `table_name`, read and written on the connection of the snapshot or write transaction that
 /// lends it, so its changes commit with that transaction's events (`Schemas/postgres-layout.md`).
+/// A write transaction's tables share its `ProjectionOverlay`: rows read once, writes sent
+/// together.
 struct PostgresProjectionTable: ProjectionTable {
     let name: String
     let link: PostgresLink
-    let writable: Bool
+    /// The write transaction's rows; `nil` in a read snapshot, which takes no writes.
+    let overlay: ProjectionOverlay?
 
     /// Rows read at a time by `forEach`, which may stop early.
     static let page = 512
 
     func withValue<R>(_ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
+        if let kept = overlay?.value(name, key) {
+            guard let value = kept else { return try body(nil) }
+            return try value.withUnsafeBytes { try body($0) }
+        }
         let rows = try link.run("SELECT value FROM reel_projections WHERE table_name = \(name) AND key = \(ByteBuffer(bytes: key))")
-        guard let row = rows.first else { return try body(nil) }
+        guard let row = rows.first else {
+            overlay?.keep(name, key, nil)
+            return try body(nil)
+        }
         let value = try row.decode(ByteBuffer.self)
+        if let overlay {
+            let bytes = Array(buffer: value)
+            overlay.keep(name, key, bytes)
+            return try bytes.withUnsafeBytes { try body($0) }
+        }
         return try value.withUnsafeReadableBytes { try body($0) }
     }
 
     func forEach(from key: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        try overlay?.flush(name)
         var after: ByteBuffer?
         while true {
             let rows: [PostgresRow]
@@ -44,19 +60,20 @@ struct PostgresProjectionTable: ProjectionTable {
     }
 
     func put(_ key: [UInt8], _ value: [UInt8]) throws {
-        try checkWritable()
-        try link.run(
-            """
-            INSERT INTO reel_projections (table_name, key, value) VALUES (\(name), \(ByteBuffer(bytes: key)), \(ByteBuffer(bytes: value)))
-            ON CONFLICT (table_name, key) DO UPDATE SET value = excluded.value
-            """)
+        try writable().set(name, key, value)
     }
 
-    /// Rows written by one statement of `put(contentsOf:)`.
+    /// Rows written by one statement (`upsert`), and the most writes a transaction keeps unsent
+    /// per table (`ProjectionOverlay`).
     static let batch = 1_000
 
     func put(contentsOf entries: [(key: [UInt8], value: [UInt8])]) throws {
-        try checkWritable()
+        let overlay = try writable()
+        for entry in entries { try overlay.set(name, entry.key, entry.value) }
+    }
+
+    /// Writes `entries` (distinct keys), a statement per `batch` of them.
+    static func upsert(_ entries: [(key: [UInt8], value: [UInt8])], table name: String, link: PostgresLink) throws {
         var start = entries.startIndex
         while start < entries.endIndex {
             let end = min(entries.endIndex, start + Self.batch)
@@ -72,7 +89,9 @@ struct PostgresProjectionTable: ProjectionTable {
     }
 
     func removeAll(prefix: [UInt8]) throws {
-        try checkWritable()
+        let overlay = try writable()
+        try overlay.flush(name)
+        overlay.forget(name, prefix: prefix)
         // The keys from `prefix` up to (not including) the first key after all that start with it.
         var successor = prefix
         while let last = successor.last, last == 0xFF { successor.removeLast() }
@@ -86,22 +105,26 @@ struct PostgresProjectionTable: ProjectionTable {
     }
 
     func delete(_ key: [UInt8]) throws {
-        try checkWritable()
-        try link.run("DELETE FROM reel_projections WHERE table_name = \(name) AND key = \(ByteBuffer(bytes: key))")
+        try writable().set(name, key, nil)
     }
 
     func removeAll() throws {
-        try checkWritable()
+        let overlay = try writable()
+        overlay.discardUnsent(name)
+        overlay.forget(name)
         try link.run("DELETE FROM reel_projections WHERE table_name = \(name)")
     }
 
     func storedBytes() throws -> Int {
+        try overlay?.flush(name)
         let rows = try link.run(
             "SELECT coalesce(sum(pg_column_size(key) + pg_column_size(value) + 32), 0)::bigint FROM reel_projections WHERE table_name = \(name)")
         return Int(try rows.first?.decode(Int64.self) ?? 0)
     }
 
-    private func checkWritable() throws {
-        guard writable else { throw Failure(.storage, "projection table \(name) was written in a read snapshot, which takes no writes") }
+    /// The write transaction's overlay; a failure in a read snapshot.
+    private func writable() throws -> ProjectionOverlay {
+        guard let overlay else { throw Failure(.storage, "projection table \(name) was written in a read snapshot, which takes no writes") }
+        return overlay
     }
 }

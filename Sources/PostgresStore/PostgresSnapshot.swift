@@ -22,6 +22,6 @@ public final class PostgresSnapshot: EventStoreSnapshot {
     }
 
     public func table(_ name: ProjectionTableName) -> any ProjectionTable {
-        PostgresProjectionTable(name: name.name, link: reader.link, writable: false)
+        PostgresProjectionTable(name: name.name, link: reader.link, overlay: nil)
     }
 }

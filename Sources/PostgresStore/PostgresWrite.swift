@@ -25,10 +25,13 @@ public final class PostgresWrite: EventStoreWrite {
     private(set) var destroyed: [StreamID] = []
     /// The error of an append that failed after writing part of its batch: never commit then.
     private(set) var brokenBy: (any Error)?
+    /// The projection rows this transaction has read or written (its tables share them).
+    private let projections: ProjectionOverlay
 
     init(store: PostgresEventStore, link: PostgresLink) throws {
         self.store = store
         reader = PostgresReader(link: link)
+        projections = ProjectionOverlay(link: link)
         (currentHead, pendingDestruction) = try Self.lockHead(link)
     }
 
@@ -333,7 +336,12 @@ public final class PostgresWrite: EventStoreWrite {
     }
 
     public func table(_ name: ProjectionTableName) -> any ProjectionTable {
-        PostgresProjectionTable(name: name.name, link: link, writable: true)
+        PostgresProjectionTable(name: name.name, link: link, overlay: projections)
+    }
+
+    /// Sends the projection writes this transaction still holds (before it commits).
+    func flushProjections() throws {
+        try projections.flush()
     }
 
     /// Writes the head where this transaction left it, and wakes the store's listeners on commit

@@ -1,0 +1,94 @@
+import NIOCore
+import PostgresNIO
+
+/// The projection rows one write transaction has read or written (`PostgresWrite`), so that each
+/// row is read from the server once and the writes go in one statement per table, at the latest
+/// when the transaction commits (`flush`).
+///
+/// Keeping rows is sound because a write transaction holds `reel_head`'s row from its start: every
+/// write of `reel_projections` happens in such a transaction, so no other writer changes a row
+/// this one has read until it ends. A group-committed batch of a service's commands reads the same
+/// rows again and again (the checkpoint, the live-table marker, an account's state after the
+/// command before it); before, each read was a round trip, and the service's appends on
+/// PostgreSQL ran at 175 a second against 5,190 on LMDB.
+///
+/// Range reads and range deletes (`forEach`, `removeAll`) first send what the table holds back,
+/// then run on the server as before. A table with `PostgresProjectionTable.batch` writes unsent
+/// sends them at once and forgets them (a rebuild writes every row of the projections: memory
+/// stays bounded).
+final class ProjectionOverlay {
+    private let link: PostgresLink
+    /// Per table: each key's value as this transaction sees it (`nil`: no row).
+    private var rows: [String: [[UInt8]: [UInt8]?]] = [:]
+    /// Per table: the keys written or deleted here and not yet sent.
+    private var unsent: [String: Set<[UInt8]>] = [:]
+
+    init(link: PostgresLink) {
+        self.link = link
+    }
+
+    /// The value kept for `key`, if this transaction has read or written it: `.some(nil)` when
+    /// there is no row.
+    func value(_ table: String, _ key: [UInt8]) -> [UInt8]?? {
+        guard let kept = rows[table], let value = kept[key] else { return nil }
+        return .some(value)
+    }
+
+    /// Keeps what the server holds for `key` (read now).
+    func keep(_ table: String, _ key: [UInt8], _ value: [UInt8]?) {
+        rows[table, default: [:]][key] = .some(value)
+    }
+
+    /// Records a write (`value`) or a deletion (`nil`) of `key`, to be sent by `flush`.
+    func set(_ table: String, _ key: [UInt8], _ value: [UInt8]?) throws {
+        rows[table, default: [:]][key] = .some(value)
+        unsent[table, default: []].insert(key)
+        if let keys = unsent[table], keys.count >= PostgresProjectionTable.batch {
+            try flush(table)
+            forget(table, keys: keys)
+        }
+    }
+
+    /// Forgets the rows kept for `table` whose keys start with `prefix` (all of them for an empty
+    /// prefix): the server changed them. Call after `flush(table)`.
+    func forget(_ table: String, prefix: [UInt8] = []) {
+        if prefix.isEmpty {
+            rows[table] = nil
+        } else {
+            rows[table] = rows[table]?.filter { !$0.key.starts(with: prefix) }
+        }
+    }
+
+    /// Forgets the rows kept for `keys` of `table`.
+    func forget(_ table: String, keys: some Sequence<[UInt8]>) {
+        guard rows[table] != nil else { return }
+        for key in keys { rows[table]?[key] = nil }
+    }
+
+    /// Drops the writes of `table` not yet sent (every row is about to be removed).
+    func discardUnsent(_ table: String) {
+        unsent[table] = nil
+    }
+
+    /// Sends the unsent writes of `table` (of every table when `nil`): one upsert of every row
+    /// written and one deletion of every row deleted, per table.
+    func flush(_ table: String? = nil) throws {
+        let tables = table.map { [$0] } ?? unsent.keys.sorted()
+        for name in tables {
+            guard let keys = unsent.removeValue(forKey: name), !keys.isEmpty else { continue }
+            var written: [(key: [UInt8], value: [UInt8])] = []
+            var deleted: [ByteBuffer] = []
+            for key in keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                if case .some(.some(let value)) = rows[name]?[key] {
+                    written.append((key, value))
+                } else {
+                    deleted.append(ByteBuffer(bytes: key))
+                }
+            }
+            if !deleted.isEmpty {
+                try link.run("DELETE FROM reel_projections WHERE table_name = \(name) AND key = ANY(\(deleted)::bytea[])")
+            }
+            try PostgresProjectionTable.upsert(written, table: name, link: link)
+        }
+    }
+}
