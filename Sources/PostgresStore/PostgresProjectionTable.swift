@@ -63,6 +63,10 @@ struct PostgresProjectionTable: ProjectionTable {
         try writable().set(name, key, value)
     }
 
+    func prefetch(_ keys: [[UInt8]]) throws {
+        try overlay?.prefetch(name, keys)
+    }
+
     /// Rows written by one statement (`upsert`), and the most writes a transaction keeps unsent
     /// per table (`ProjectionOverlay`).
     static let batch = 1_000

@@ -27,6 +27,9 @@ public final class PostgresWrite: EventStoreWrite {
     private(set) var brokenBy: (any Error)?
     /// The projection rows this transaction has read or written (its tables share them).
     private let projections: ProjectionOverlay
+    /// Streams' versions and whether they are closed, as read or written here (`streamRow`): kept,
+    /// as projection rows are, because no other writer changes them while this one holds the head.
+    private var streamRows: [StreamID: (version: UInt64, closed: Bool)] = [:]
 
     init(store: PostgresEventStore, link: PostgresLink) throws {
         self.store = store
@@ -173,6 +176,7 @@ public final class PostgresWrite: EventStoreWrite {
             brokenBy = error
             throw error
         }
+        for envelope in written { streamRows[envelope.streamID] = (envelope.streamVersion, false) }
         currentHead = head
         appended = true
     }
@@ -221,11 +225,29 @@ public final class PostgresWrite: EventStoreWrite {
 
     /// The stream's version and whether it is closed, as this transaction sees them.
     func streamRow(_ stream: StreamID) throws -> (version: UInt64, closed: Bool) {
-        guard let row = try link.run("SELECT version, closed_at IS NOT NULL FROM reel_streams WHERE stream = \(stream.rawValue)").first else {
-            return (0, false)
+        if let kept = streamRows[stream] { return kept }
+        var row: (version: UInt64, closed: Bool) = (0, false)
+        if let found = try link.run("SELECT version, closed_at IS NOT NULL FROM reel_streams WHERE stream = \(stream.rawValue)").first {
+            let (version, closed) = try found.decode((Int64, Bool).self)
+            row = (UInt64(version), closed)
         }
-        let (version, closed) = try row.decode((Int64, Bool).self)
-        return (UInt64(version), closed)
+        streamRows[stream] = row
+        return row
+    }
+
+    public func prefetchVersions(of streams: [StreamID]) throws {
+        let wanted = Set(streams.filter { streamRows[$0] == nil })
+        guard !wanted.isEmpty else { return }
+        var missing = wanted
+        for found in try link.run(
+            "SELECT stream, version, closed_at IS NOT NULL FROM reel_streams WHERE stream = ANY(\(wanted.map(\.rawValue)))")
+        {
+            let (name, version, closed) = try found.decode((String, Int64, Bool).self)
+            let stream = try StreamID(name)
+            streamRows[stream] = (UInt64(version), closed)
+            missing.remove(stream)
+        }
+        for stream in missing { streamRows[stream] = (0, false) }
     }
 
     /// Whether `stream` is closed, as this transaction sees it.
@@ -240,6 +262,7 @@ public final class PostgresWrite: EventStoreWrite {
         }
         if !row.closed {
             try link.run("UPDATE reel_streams SET closed_at = \(time) WHERE stream = \(stream.rawValue) AND closed_at IS NULL")
+            streamRows[stream] = (row.version, true)
         }
         closedHere.insert(stream)
     }

@@ -39,6 +39,23 @@ final class ProjectionOverlay {
         rows[table, default: [:]][key] = .some(value)
     }
 
+    /// Reads the rows of `keys` of `table` this transaction has not read or written yet, in one
+    /// statement, and keeps them (and which are missing).
+    func prefetch(_ table: String, _ keys: [[UInt8]]) throws {
+        let wanted = Set(keys.filter { value(table, $0) == nil })
+        guard !wanted.isEmpty else { return }
+        let rows = try link.run(
+            "SELECT key, value FROM reel_projections WHERE table_name = \(table) AND key = ANY(\(wanted.map { ByteBuffer(bytes: $0) })::bytea[])")
+        var missing = wanted
+        for row in rows {
+            let (key, value) = try row.decode((ByteBuffer, ByteBuffer).self)
+            let bytes = Array(buffer: key)
+            keep(table, bytes, Array(buffer: value))
+            missing.remove(bytes)
+        }
+        for key in missing { keep(table, key, nil) }
+    }
+
     /// Records a write (`value`) or a deletion (`nil`) of `key`, to be sent by `flush`.
     func set(_ table: String, _ key: [UInt8], _ value: [UInt8]?) throws {
         rows[table, default: [:]][key] = .some(value)

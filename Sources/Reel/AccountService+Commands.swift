@@ -49,6 +49,16 @@ extension AccountService {
     /// Where the image cache of the data directory `directory` lives.
     public static func imageCacheDirectory(in directory: String) -> String { directory + "/images" }
 
+    /// Reads ahead what deciding `requests` (a group commit's batch) will read of each account —
+    /// its handle's stream, that stream's version — two statements for the batch where the
+    /// store's reads are round trips (`ProjectionTable.prefetch`), nothing elsewhere.
+    func prefetch(_ requests: [CommandRequest], _ w: some EventStoreWrite) throws {
+        let slot = try store.liveSlot(w)
+        let handles = Set(requests.map(\.handle))
+        try w.table(slot.handles).prefetch(handles.map(HandleDigest.directoryKey))
+        try w.prefetchVersions(of: try handles.compactMap { try store.stream(for: $0, slot, w) })
+    }
+
     /// Decides `request` on the account as `w` holds it (the changes of the commands before it in
     /// the transaction included). Only reads: a failure here leaves `w` as it was. A request whose
     /// key the log holds already is a retry, answered from the log (`retried`). `decided` holds

@@ -104,6 +104,7 @@ final class CommandCommitter: Sendable {
                 results = []
                 events = 0
                 try service.catchUp(w)
+                if batch.count > 1 { try service.prefetch(batch.map(\.request), w) }
                 // The states the batch's commands leave, for the next command on the same account.
                 var decided: [StreamID: AccountState] = [:]
                 for pending in batch {

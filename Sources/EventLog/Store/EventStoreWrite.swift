@@ -37,9 +37,16 @@ public protocol EventStoreWrite: EventStoreSnapshot {
     /// Up to `maxCount` events from `position` on, none past this transaction's head, all of which
     /// the log must hold (else `brokenChain`).
     func readToHead(from position: UInt64, maxCount: Int) throws -> [RecordedEvent]
+
+    /// Reads the versions of `streams` ahead, where each read is a round trip (PostgreSQL: one
+    /// statement for all of them), so `version(of:)` of them later in the transaction costs
+    /// nothing. Changes nothing a read returns; nothing elsewhere.
+    func prefetchVersions(of streams: [StreamID]) throws
 }
 
 extension EventStoreWrite {
+    public func prefetchVersions(of streams: [StreamID]) throws {}
+
     /// Appends with no expectation of the stream's version.
     @discardableResult
     public func append(_ events: [ProposedEvent], to stream: StreamID) throws -> [RecordedEvent] {

@@ -30,9 +30,16 @@ public protocol ProjectionTable {
 
     /// About how many bytes the table takes in the store: what a copy of it needs.
     func storedBytes() throws -> Int
+
+    /// Reads the entries of `keys` ahead, in a write transaction of a store where each read is a
+    /// round trip (PostgreSQL: one statement for all of them), so the reads of them that follow in
+    /// the transaction cost nothing. Changes nothing a read returns; nothing elsewhere.
+    func prefetch(_ keys: [[UInt8]]) throws
 }
 
 extension ProjectionTable {
+    public func prefetch(_ keys: [[UInt8]]) throws {}
+
     public func put(contentsOf entries: [(key: [UInt8], value: [UInt8])]) throws {
         for entry in entries { try put(entry.key, entry.value) }
     }
