@@ -74,6 +74,25 @@ import Testing
         #expect(try app.stillHolds(validity, for: ann) == false)
         await app.close()
     }
+
+    /// A token of an account deleted and opened again by another process reaches nothing, even
+    /// while this process keeps a view of the account the handle has now.
+    @Test func aKeptViewOfTheNewAccountLetsNoOldTokenThrough() async throws {
+        let directory = temporaryDirectory()
+        let app = Self.application(directory, #function)
+        let old = try app.createToken(for: ann).token
+        #expect(try app.reachesItsAccount(old))
+        let other = Self.application(directory, #function + "-other")
+        _ = try other.deleteAccount(ann)
+        let new = try other.createToken(for: ann).token
+        await other.close()
+        #expect(new.stream != old.stream)
+        _ = try app.account(ann)
+        _ = try app.account(ann)
+        #expect(try app.reachesItsAccount(new))
+        #expect(try app.reachesItsAccount(old) == false)
+        await app.close()
+    }
 }
 
 /// The states of accounts changed lately (`RecentStates`): a command is decided on the committed

@@ -82,9 +82,11 @@ extension Application {
 
     /// Whether `token` acts for the account its handle has open now: a handle freed by a deletion
     /// and opened again is another account, on another stream, which an old token must not
-    /// reach. One read of the handle directory.
+    /// reach. The account's kept view answers when it still holds (`keptView`: one read of a
+    /// version), else one read of the handle directory.
     public func reachesItsAccount(_ token: AccessToken) throws -> Bool {
         guard let ledger = try existingLedger(for: token.handle) else { return false }
+        if let kept = try keptView(of: token.handle, in: ledger), kept.state.status == .open { return kept.stream == token.stream }
         return try ledger.openStream(token.handle) == token.stream
     }
 

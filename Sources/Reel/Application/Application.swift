@@ -295,18 +295,22 @@ public final class Application: Sendable {
     /// old one on. One read of the store, not the handle directory's too (on PostgreSQL a read
     /// transaction of its own: four round trips a request saved).
     func view(of handle: AccountHandle) throws -> AccountView {
-        let (cached, mark) = loaded.withLock { ($0.views[handle], $0.viewsForgotten) }
+        let mark = viewMark
         let ledger = try requiredLedger(for: handle)
-        // (Not a view of an account moving away: the shard it arrives at holds the same stream
-        // at the same version.)
-        if let cached, let stream = cached.stream, cached.state.status != .moved,
-            try ledger.log.version(of: stream) == cached.state.version
-        {
-            return cached
-        }
+        if let kept = try keptView(of: handle, in: ledger) { return kept }
         let view = try ledger.view(of: handle)
         keep(view, readSince: mark)
         return view
+    }
+
+    /// The view of `handle` kept from an earlier read, if it still holds in `ledger` (its stream
+    /// is at the view's version there); else `nil`. Not a view of an account moving away: the
+    /// shard it arrives at holds the same stream at the same version.
+    func keptView(of handle: AccountHandle, in ledger: AccountService) throws -> AccountView? {
+        guard let cached = loaded.withLock({ $0.views[handle] }), let stream = cached.stream, cached.state.status != .moved,
+            try ledger.log.version(of: stream) == cached.state.version
+        else { return nil }
+        return cached
     }
 
     /// How many times views were forgotten so far: taken before a view is read (`keep`).
