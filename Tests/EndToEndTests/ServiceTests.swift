@@ -250,6 +250,62 @@ import Testing
         #expect(rest.last?.event == "language-switched")
     }
 
+    /// An account moved to another shard (`reel store move`) under an open event stream: the
+    /// stream gives `account-moved-out` and ends, rather than wait for events that will never come
+    /// to that shard; resumed after it, it is served from the account's new shard, live.
+    @Test func anEventStreamEndsWhenItsAccountMovesAndResumesOnItsNewShard() async throws {
+        let server = try await Self.postgres.value
+        let name = "svc_move_" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        var urls: [String] = []
+        for n in 1...3 { urls.append(server.url(database: try await server.createDatabase("\(name)_\(n)"))) }
+        let directory = temporaryDirectory("moving-map")
+        func map(_ count: Int) throws -> String {
+            let path = directory + "/shards-\(count).json"
+            let shards = ["a", "b", "c"].prefix(count).enumerated().map { #"{"name": "\#($1)", "url": "\#(urls[$0])"}"# }
+            try Data(#"{"format": "reel-shards/1", "shards": [\#(shards.joined(separator: ", "))]}"#.utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let (two, three) = (try map(2), try map(3))
+        let tmdb = try await offThread { try FakeTMDbProcess() }
+        var home = CatalogCommandTests.Home(server: tmdb)
+        home.environment["REEL_STORE"] = two
+        let atTwo = home
+        #expect(try await offThread { try atTwo.reel(["store", "migrate"]) }.status == 0)
+        // A handle whose home the grown map makes the new shard.
+        var mover: String?
+        for n in 0..<60 where mover == nil {
+            let out = try await offThread { try atTwo.reel(["store", "shard", "--handle", "user\(n)", "--store", three]) }
+            if out.stdout.hasPrefix("c ") { mover = "user\(n)" }
+        }
+        let handle = try #require(mover)
+        #expect(try await offThread { try atTwo.reel(["fav", "add", "movie", "550", "--user", handle]) }.status == 0)
+        home.environment["REEL_STORE"] = three
+        let atThree = home
+        #expect(try await offThread { try atThree.reel(["store", "migrate"]) }.status == 0)
+        let service = try await ServiceProcess.start(home)
+        service.companion = tmdb
+        let token = try await service.token(for: handle)
+
+        let started = Date()
+        async let streamed = service.events("/v1/events", token: token, timeout: 40) { _ in false }
+        try await Task.sleep(for: .milliseconds(500))
+        let moved = try await service.reel(["store", "move", "--handle", handle])
+        #expect(moved.status == 0, "\(moved)")
+        let before = try await streamed
+        #expect(before.map(\.event) == ["account-opened", "favorite-added", "account-moved-out"], "\(before)")
+        #expect(Date().timeIntervalSince(started) < 30, "the stream did not end")
+
+        let last = try #require(before.last?.id)
+        async let resumed = service.events("/v1/events", token: token, lastEventID: last) { $0.count >= 1 }
+        try await Task.sleep(for: .milliseconds(500))
+        let changed = try await service.request(.PUT, "/v1/settings/language", token: token, json: ["language": "de"])
+        #expect(changed.status == 200)
+        let after = try await resumed
+        // The arrival (`account-moved-in`) has the version the departure had on the other
+        // shard: resumed after the departure, the next event is the first change after the move.
+        #expect(after.map(\.event) == ["language-switched"] && after.first?.id == String((Int(last) ?? 0) + 1), "\(after)")
+    }
+
     /// PostgreSQL crashes and comes back under a running service: the next requests are
     /// answered, an open event stream goes on with nothing missed (the service's own append and
     /// a shell's), and the service still stops on SIGTERM.

@@ -427,7 +427,11 @@ import Testing
         #expect(try await !files(holding: leaving[0].key, under: servers[1].dataDirectory).isEmpty, "the scan finds a live key")
 
         // One move killed after each of its steps, then finished by running it again.
+        let tokens = temporaryDirectory("grow-tokens")
         for (handle, step) in zip(movers, ["closedOnSource", "laidOnTarget", "verified"]) {
+            if step == "closedOnSource" {
+                #expect(try await Self.reel(["token", "create", "--user", handle], grown, dataDirectory: tokens).status == 0)
+            }
             let killed = try await Self.reel(["store", "move", "--handle", handle], grown, environment: ["REEL_FAILPOINT": "move:\(step)"])
             #expect(killed.status != 0, "\(step): \(killed)")
             if step == "laidOnTarget" {
@@ -441,6 +445,9 @@ import Testing
                 let refused = try await Self.reel(["settings", "name", "Someone", "--user", handle], grown)
                 #expect(refused.status == 69 && refused.stderr.contains("run 'reel store move --handle \(handle)'"), "\(refused)")
                 #expect(refused.stderr.split(separator: "\n").count == 1)
+                // So is its deletion, before anything is done: its token stays live.
+                let deletion = try await Self.reel(["account", "delete", "--yes", "--user", handle], grown, dataDirectory: tokens)
+                #expect(deletion.status == 69 && deletion.stderr.contains("run 'reel store move --handle \(handle)'"), "\(deletion)")
             }
             let finished = try await Self.reel(["store", "move", "--handle", handle, "--json"], grown)
             #expect(finished.status == 0, "\(step): \(finished)")
@@ -448,6 +455,12 @@ import Testing
             let move = (try Harness.json(finished.stdout)["moves"] as? [[String: Any]])?.first ?? [:]
             #expect(move["to"] as? String == "three" && move["resumed"] as? Bool == true && move["events"] as? Int == 4, "\(finished.stdout)")
             #expect(move["keyPurged"] as? Bool == true, "\(finished.stdout)")
+            if step == "closedOnSource" {
+                let listed = try await Self.reel(["token", "list", "--user", handle, "--json"], grown, dataDirectory: tokens)
+                let all = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
+                let live = all?.filter { $0["revokedAt"] is NSNull }
+                #expect(live?.count == 1, "\(listed)")
+            }
         }
         // Text output of a move, and of one with nothing to do.
         let again = try await Self.reel(["store", "move", "--handle", movers[0]], grown)

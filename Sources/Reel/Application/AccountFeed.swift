@@ -59,18 +59,21 @@ final class AccountFeed: Sendable {
             }
             let history = try account.map { try ledger.log.read(stream: $0, from: version + 1, maxCount: .max) } ?? []
             let entries = try history.map { HistoryEntry($0, decoded: try ledger.projector.decoded($0)) }
-            state.withLock { state in
+            let endings = state.withLock { state -> [Ending] in
                 guard let account else {
                     state.unopened[handle]?[id]?.held = nil
-                    return
+                    return []
                 }
-                guard var listener = state.byStream[account]?[id] else { return }
+                guard var listener = state.byStream[account]?[id] else { return [] }
+                var endings: [Ending] = []
                 for entry in entries + (listener.held ?? []) where entry.streamVersion > listener.last {
-                    Self.give(entry, to: &listener)
+                    if let ending = Self.give(entry, to: &listener) { endings.append(ending) }
                 }
                 listener.held = nil
                 state.byStream[account]?[id] = listener
+                return endings
             }
+            for ending in endings { ending.run() }
         } catch {
             continuation.finish(throwing: error)
         }
@@ -94,11 +97,30 @@ final class AccountFeed: Sendable {
         for listener in all { listener.continuation.finish() }
     }
 
-    private static func give(_ entry: HistoryEntry, to listener: inout Listener) {
+    /// A listener's stream to end once the state's lock is let go: ending it runs its termination
+    /// handler, which takes the lock (`remove`).
+    private struct Ending {
+        let continuation: AsyncThrowingStream<HistoryEntry, any Error>.Continuation
+        let error: (any Error)?
+
+        func run() {
+            if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+        }
+    }
+
+    /// Gives `entry` to `listener`; the listener's stream to end, if it must. A listener too far
+    /// behind ends (`Overrun`). An account that moved to another shard has nothing more here
+    /// (`account-moved-out` ends its stream on this shard): the listener's stream ends after it,
+    /// and a listener that resumes is served from the shard the account is on now.
+    private static func give(_ entry: HistoryEntry, to listener: inout Listener) -> Ending? {
+        var ending: Ending?
         if case .dropped = listener.continuation.yield(entry) {
-            listener.continuation.finish(throwing: Overrun())
+            ending = Ending(continuation: listener.continuation, error: Overrun())
+        } else if case .accountMovedOut? = entry.event {
+            ending = Ending(continuation: listener.continuation, error: nil)
         }
         listener.last = entry.streamVersion
+        return ending
     }
 
     private func remove(_ id: UUID) {
@@ -138,23 +160,26 @@ final class AccountFeed: Sendable {
     }
 
     private func deliver(_ entry: HistoryEntry, of stream: StreamID) {
-        state.withLock { state in
+        let endings = state.withLock { state -> [Ending] in
             if case .accountOpened(let handle)? = entry.event, var waiting = state.unopened.removeValue(forKey: handle) {
                 for id in waiting.keys { waiting[id]?.held = nil }
                 state.byStream[stream, default: [:]].merge(waiting) { old, _ in old }
             }
-            guard var listeners = state.byStream[stream] else { return }
+            guard var listeners = state.byStream[stream] else { return [] }
+            var endings: [Ending] = []
             for id in listeners.keys {
                 guard var listener = listeners[id], entry.streamVersion > listener.last else { continue }
                 if listener.held != nil {
                     listener.held?.append(entry)
-                } else {
-                    Self.give(entry, to: &listener)
+                } else if let ending = Self.give(entry, to: &listener) {
+                    endings.append(ending)
                 }
                 listeners[id] = listener
             }
             state.byStream[stream] = listeners
+            return endings
         }
+        for ending in endings { ending.run() }
     }
 
     private func failAll(_ error: any Error) {

@@ -5,10 +5,13 @@ import Ledger
 
 extension Application {
     /// The account `handle` names, which a deletion is about to delete: not found when there is
-    /// none or it is deleted already (said so, with when).
+    /// none or it is deleted already (said so, with when); unavailable while it moves between
+    /// shards (before anything is done: its tokens stay as they are).
     public func accountToDelete(_ handle: AccountHandle) throws -> AccountView {
         do {
-            return try view(of: handle)
+            let view = try view(of: handle)
+            if view.state.status == .moved { throw DomainError.accountMoved(handle.value) }
+            return view
         } catch ReelError.noAccount {
             throw Failure(.notFound, "there is no account '\(handle)'")
         } catch ReelError.accountDeleted(_, let time) {

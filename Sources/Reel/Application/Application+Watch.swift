@@ -26,24 +26,35 @@ extension Application {
     }
 
     private func follow(_ handle: AccountHandle, interval: Duration, _ changed: (UInt64) -> Void) async throws {
-        var ledger = try ledgerOnceMade(for: handle)
-        while ledger == nil {
-            try await Task.sleep(for: interval)
-            ledger = try ledgerOnceMade(for: handle)
-        }
-        guard let ledger else { return }
-        let log = ledger.log
-        var stream = try? ledger.resolve(handle)
-        forgetView(of: handle)
-        changed(0)
-        for try await message in log.subscribe(from: (try log.head()?.position ?? 0) + 1) {
-            guard case .event(let event) = message else { continue }
-            // Another stream's event may be this handle's new account (a first change, or one
-            // after a deletion): the handle is resolved again then.
-            if event.streamID != stream { stream = try? ledger.resolve(handle) }
-            guard event.streamID == stream else { continue }
+        // The ledger (shard) the account moved away from, whose log has nothing more of it.
+        var left: ObjectIdentifier?
+        while true {
+            var ledger = try ledgerOnceMade(for: handle)
+            while ledger == nil || ledger.map(ObjectIdentifier.init) == left {
+                try await Task.sleep(for: interval)
+                ledger = try ledgerOnceMade(for: handle)
+            }
+            guard let ledger else { return }
+            let log = ledger.log
+            var stream = try? ledger.resolve(handle)
             forgetView(of: handle)
-            changed(event.streamVersion)
+            changed(0)
+            for try await message in log.subscribe(from: (try log.head()?.position ?? 0) + 1) {
+                guard case .event(let event) = message else { continue }
+                // Another stream's event may be this handle's new account (a first change, or one
+                // after a deletion): the handle is resolved again then.
+                if event.streamID != stream { stream = try? ledger.resolve(handle) }
+                guard event.streamID == stream else { continue }
+                forgetView(of: handle)
+                changed(event.streamVersion)
+                // Moved to another shard (`reel store move`): followed there once it is served
+                // there.
+                if event.type == DomainEvent.accountMovedOutType {
+                    left = ObjectIdentifier(ledger)
+                    break
+                }
+            }
+            if left != ObjectIdentifier(ledger) { return }
         }
     }
 
