@@ -63,13 +63,16 @@ struct ShardMembership: Equatable {
 
     /// Replaces the record `log` holds with `self`, provided it still holds `expected` (a growth
     /// recorded, or the accounts settled): another process that changed it meanwhile wins, and
-    /// this says so (usage failure).
+    /// this says so (a temporary failure: the command run again sees the record as it is now).
+    /// Another process that wrote the same record meanwhile (two `store move --all` at once) is
+    /// no failure.
     func replace(_ expected: ShardMembership?, in log: any EventStore, name: String, store: String) throws {
         let table = try log.projectionTable(named: "shard")
         try log.write(shredding: { _ in }) { w in
             let found = try w.table(table).get(Self.key).map { try Self.decode($0, store: store) }
+            if fullyEqual(found) { return }
             guard found?.fullyEqual(expected) ?? (expected == nil) else {
-                throw Failure(.usage, "the store \(store)'s shard record changed while this ran: run the command again")
+                throw Failure(.temporary, "the store \(store)'s shard record changed while this ran: run the command again")
             }
             try w.table(table).put(Self.key, bytes(name: name))
         }
@@ -110,7 +113,8 @@ struct ShardMembership: Equatable {
         return ShardMembership(index: index, shards: shards, earlier: sizes, settled: settled)
     }
 
-    private func check(_ found: ShardMembership, store: String, map: String) throws {
+    /// Refuses (usage) a record `found` that does not place its store as `self` does.
+    func check(_ found: ShardMembership, store: String, map: String) throws {
         guard found != self else { return }
         if found.index == index, found.shards < shards {
             throw Failure(

@@ -206,7 +206,9 @@ struct StoreCommand: AsyncParsableCommand {
         @OptionGroup var global: StoreOptions
 
         func validate() throws {
-            guard (stream == nil) != (handle == nil) else { throw ValidationError("give a stream, or --handle HANDLE, not both") }
+            guard (stream == nil) != (handle == nil) else {
+                throw ValidationError(stream == nil ? "give a stream, or --handle HANDLE" : "give a stream, or --handle HANDLE, not both")
+            }
         }
 
         func run() async throws {
@@ -267,7 +269,9 @@ struct StoreCommand: AsyncParsableCommand {
         }
 
         func validate() throws {
-            guard (handle == nil) != !all else { throw ValidationError("give --handle HANDLE, or --all, not both") }
+            guard (handle == nil) != !all else {
+                throw ValidationError(handle == nil ? "give --handle HANDLE, or --all" : "give --handle HANDLE, or --all, not both")
+            }
         }
 
         func run() async throws {

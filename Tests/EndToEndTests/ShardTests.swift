@@ -220,6 +220,12 @@ import Testing
             }
         }
         #expect(try await Self.reel(["store", "migrate"], swapped).status == 64)
+        // Nor is a ledger verified through them: a shard left out or put in another's place would
+        // go unchecked under a report of "intact".
+        for changed in [grown, swapped] {
+            let verified = try await Self.reel(["audit", "verify"], changed)
+            #expect(verified.status == 64 && verified.stdout.isEmpty && verified.stderr.split(separator: "\n").count == 1, "\(verified)")
+        }
         // Names are for people: renamed in the map, the shards still serve (placement is by
         // number and order).
         let renamed = temporaryDirectory("routed-renamed") + "/shards.json"
@@ -448,6 +454,11 @@ import Testing
                 // So is its deletion, before anything is done: its token stays live.
                 let deletion = try await Self.reel(["account", "delete", "--yes", "--user", handle], grown, dataDirectory: tokens)
                 #expect(deletion.status == 69 && deletion.stderr.contains("run 'reel store move --handle \(handle)'"), "\(deletion)")
+                // And its export, which could not be restored: nothing is written.
+                let file = tokens + "/mid-move.json"
+                let export = try await Self.reel(["account", "export", "--no-details", "--user", handle, "--out", file], grown, dataDirectory: tokens)
+                #expect(export.status == 69 && export.stderr.contains("run 'reel store move --handle \(handle)'"), "\(export)")
+                #expect(!FileManager.default.fileExists(atPath: file))
             }
             let finished = try await Self.reel(["store", "move", "--handle", handle, "--json"], grown)
             #expect(finished.status == 0, "\(step): \(finished)")

@@ -8,6 +8,9 @@ extension Application {
         _ handle: AccountHandle, format: ExportFormat, details: Bool = true, generator: String, progress: ((Int, Int) -> Void)? = nil
     ) async throws -> ExportReport {
         let export = try requiredLedger(for: handle).export(of: handle)
+        // Between the shards of a move, the account's events are about to go elsewhere: an export
+        // now would be of an account that cannot be restored. Refused until the move is done.
+        if export.state.status == .moved { throw DomainError.accountMoved(handle.value) }
         let keys = export.state.saved.items.map(\.key).filter { format == .reel || $0.mediaType == .movie }
         var summaries: [MediaKey: TitleSummary] = [:]
         if details, !keys.isEmpty {

@@ -21,12 +21,21 @@ extension Application {
     /// then the checkpoint of all the heads, compared with `expectedCheckpoint` when given.
     public func verifyShards(expectedCheckpoint: String? = nil, progress: ((String, UInt64, UInt64) -> Void)? = nil) throws -> ShardVerificationReport {
         let map = try shardMap()
-        var shards: [ShardVerificationReport.Shard] = []
+        // Every shard's record first: a map the shards were not made with (one shrunk or
+        // reordered, or grown and not migrated) is refused as every other command refuses it,
+        // before anything is verified — verified through it, a shard left out would go unseen.
+        // (A record that cannot be read is the map's size alone: `verify` is no place to refuse it.)
+        var opened: [(store: PostgresEventStore, record: ShardMembership?)] = []
         for (index, shard) in map.shards.enumerated() {
             let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, connections: 2)
-            let report = try store.verify(expectedHead: nil) { done, total in progress?(shard.name, done, total) }
-            // (A record that cannot be read is the map's size alone: `verify` is no place to refuse it.)
             let record = (try? ShardMembership.recorded(in: store, store: shard.location.description)) ?? nil
+            if let record { try ShardMembership(index: index, shards: map.shards.count).check(record, store: shard.location.description, map: map.path) }
+            opened.append((store, record))
+        }
+        var shards: [ShardVerificationReport.Shard] = []
+        for (index, shard) in map.shards.enumerated() {
+            let (store, record) = opened[index]
+            let report = try store.verify(expectedHead: nil) { done, total in progress?(shard.name, done, total) }
             let misplaced = try Self.misplacedStreams(in: store, shard: index, of: map, sizes: Self.placementSizes(record, map: map))
             shards.append(.init(name: shard.name, store: shard.location.description, report: report, misplaced: misplaced))
         }

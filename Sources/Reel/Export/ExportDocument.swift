@@ -63,6 +63,9 @@ public struct ExportDocument: Sendable {
         }
         guard let stream = account["stream"]?.stringValue, !stream.isEmpty else { throw ExportError(where: "account.stream", "missing") }
         guard account["status"]?.stringValue == "open" else {
+            if account["status"]?.stringValue == "moved" {
+                throw ExportError(where: "account.status", "the export is of an account moving to another shard, which cannot be restored: export it again once moved")
+            }
             throw ExportError(where: "account.status", "the export is of a deleted account, which cannot be restored")
         }
         guard let exportedAt = top["exportedAt"]?.stringValue.flatMap(UTCTime.parse) else {
