@@ -254,18 +254,9 @@ import Testing
     /// stream gives `account-moved-out` and ends, rather than wait for events that will never come
     /// to that shard; resumed after it, it is served from the account's new shard, live.
     @Test func anEventStreamEndsWhenItsAccountMovesAndResumesOnItsNewShard() async throws {
-        let server = try await Self.postgres.value
-        let name = "svc_move_" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
-        var urls: [String] = []
-        for n in 1...3 { urls.append(server.url(database: try await server.createDatabase("\(name)_\(n)"))) }
-        let directory = temporaryDirectory("moving-map")
-        func map(_ count: Int) throws -> String {
-            let path = directory + "/shards-\(count).json"
-            let shards = ["a", "b", "c"].prefix(count).enumerated().map { #"{"name": "\#($1)", "url": "\#(urls[$0])"}"# }
-            try Data(#"{"format": "reel-shards/1", "shards": [\#(shards.joined(separator: ", "))]}"#.utf8).write(to: URL(fileURLWithPath: path))
-            return path
-        }
-        let (two, three) = (try map(2), try map(3))
+        let maps = try await ShardMapFiles(
+            try await Self.postgres.value, prefix: "svc_move_" + String(UInt32.random(in: 0...UInt32.max), radix: 36), databases: 3)
+        let (two, three) = (try maps.map(2), try maps.map(3))
         let tmdb = try await offThread { try FakeTMDbProcess() }
         var home = CatalogCommandTests.Home(server: tmdb)
         home.environment["REEL_STORE"] = two

@@ -13,17 +13,9 @@ import Testing
     static let started = Task { try await PostgresServer.started("ShardMoveChangesTests") }
 
     @Test func changesAreFollowedToTheShardTheAccountMovesTo() async throws {
-        let server = try await Self.started.value
-        var urls: [String] = []
-        for n in 1...3 { urls.append(server.url(database: try await server.createDatabase("follow_\(n)"))) }
-        let directory = temporaryDirectory("follow-map")
-        func map(_ count: Int) throws -> String {
-            let path = directory + "/shards-\(count).json"
-            let shards = ["a", "b", "c"].prefix(count).enumerated().map { #"{"name": "\#($1)", "url": "\#(urls[$0])"}"# }
-            try Data(#"{"format": "reel-shards/1", "shards": [\#(shards.joined(separator: ", "))]}"#.utf8).write(to: URL(fileURLWithPath: path))
-            return path
-        }
-        let (two, three) = (try map(2), try map(3))
+        let maps = try await ShardMapFiles(try await Self.started.value, prefix: "follow", databases: 3)
+        let (two, three) = (try maps.map(2), try maps.map(3))
+        let directory = temporaryDirectory("follow-data")
         let grown = try ShardMap.load(from: three)
         let handle = try AccountHandle(try #require((0..<100).map { "user\($0)" }.first { grown.home(of: $0) == 2 }))
         func application(_ store: String) -> Application {
