@@ -11,14 +11,15 @@ extension AccountService {
     }
 
     /// The handle of each of `streams` that is an open account now, read in one snapshot; a
-    /// deleted account's stream has none (its state and handle are gone with its key).
+    /// deleted account's stream has none (its state and handle are gone with its key). An account
+    /// moving to another shard (`moved` here) is one still: its tokens stay listed while it moves.
     func openHandles(of streams: Set<StreamID>) throws -> [StreamID: AccountHandle] {
         guard !streams.isEmpty else { return [:] }
         return try log.read { txn in
             let slot = try store.liveSlot(txn)
             var handles: [StreamID: AccountHandle] = [:]
             for stream in streams {
-                guard let state = try store.state(of: stream, slot, txn), state.status == .open, let handle = state.handle,
+                guard let state = try store.state(of: stream, slot, txn), state.status == .open || state.status == .moved, let handle = state.handle,
                     try store.stream(for: handle, slot, txn) == stream
                 else { continue }
                 handles[stream] = handle

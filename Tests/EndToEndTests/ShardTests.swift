@@ -454,6 +454,12 @@ import Testing
                 // So is its deletion, before anything is done: its token stays live.
                 let deletion = try await Self.reel(["account", "delete", "--yes", "--user", handle], grown, dataDirectory: tokens)
                 #expect(deletion.status == 69 && deletion.stderr.contains("run 'reel store move --handle \(handle)'"), "\(deletion)")
+                // Its token is listed meanwhile, live, with every account's and with its own.
+                for arguments in [["token", "list", "--json"], ["token", "list", "--user", handle, "--json"]] {
+                    let listed = try await Self.reel(arguments, grown, dataDirectory: tokens)
+                    let all = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
+                    #expect(listed.status == 0 && all?.filter { $0["user"] as? String == handle && $0["revokedAt"] is NSNull }.count == 1, "\(arguments): \(listed)")
+                }
                 // And its export, which could not be restored: nothing is written.
                 let file = tokens + "/mid-move.json"
                 let export = try await Self.reel(["account", "export", "--no-details", "--user", handle, "--out", file], grown, dataDirectory: tokens)
