@@ -9,7 +9,7 @@ import PostgresNIO
 @_spi(Stores) extension PostgresEventStore: LedgerCopying {
     public func copiedKey(of stream: StreamID) throws -> CopiedKey? {
         try pool.with { link in
-            if let key = try Self.liveKey(of: stream, link) { return .live(key.withUnsafeBytes { Array($0) }) }
+            if let key = try liveKey(of: stream, link) { return .live(key.withUnsafeBytes { Array($0) }) }
             guard let row = try link.run("SELECT closed_at FROM reel_streams WHERE stream = \(stream.rawValue)").first,
                 let closed = try row.decode(Int64?.self)
             else { return nil }
@@ -29,31 +29,24 @@ import PostgresNIO
     }
 
     public func importKeys(_ keys: [StreamID: CopiedKey]) throws {
-        try pool.with { link in try Self.insertKeys(keys, link) }
+        try pool.with { link in try insertKeys(keys, link) }
     }
 
-    /// Live keys only: a destroyed key is the absence of its row (with the stream closed).
-    static func insertKeys(_ keys: [StreamID: CopiedKey], _ link: PostgresLink) throws {
-        var streams: [String] = [], bytes: [ByteBuffer] = []
-        for (stream, key) in keys {
-            guard case .live(let key) = key else { continue }
-            streams.append(stream.rawValue)
-            bytes.append(ByteBuffer(bytes: key))
+    /// Live keys only, wrapped under the keyring: a destroyed key is the absence of its row (with
+    /// the stream closed).
+    func insertKeys(_ keys: [StreamID: CopiedKey], _ link: PostgresLink) throws {
+        let live = keys.compactMap { stream, key -> (stream: String, key: [UInt8])? in
+            guard case .live(let bytes) = key else { return nil }
+            return (stream.rawValue, bytes)
         }
-        guard !streams.isEmpty else { return }
-        try link.run(
-            """
-            INSERT INTO reel_stream_keys (stream, key, created_at)
-            SELECT s, k, \(SealedEvents.nowMicroseconds()) FROM unnest(\(streams)::text[], \(bytes)::bytea[]) AS t(s, k)
-            ON CONFLICT (stream) DO NOTHING
-            """)
+        try keyring.insert(live, at: SealedEvents.nowMicroseconds(), link)
     }
 
     public func importEnvelopes(_ envelopes: [Envelope], keys: [StreamID: CopiedKey], closed: [StreamID: Int64], closingType: String) throws {
         guard !envelopes.isEmpty else { return try importKeys(keys) }
         try pool.with { link in
             try link.transaction {
-                let head = try PostgresReader(link: link).head(forUpdate: true)
+                let head = try PostgresReader(link: link, store: self).head(forUpdate: true)
                 let streams = Array(Set(envelopes.map(\.streamID.rawValue)))
                 var versions: [StreamID: UInt64] = [:]
                 for row in try link.run("SELECT stream, version FROM reel_streams WHERE stream = ANY(\(streams))") {
@@ -61,7 +54,7 @@ import PostgresNIO
                     versions[try StreamID(stream)] = UInt64(version)
                 }
                 let last = try checkImport(envelopes, after: head, versions: versions)
-                try Self.insertKeys(keys, link)
+                try insertKeys(keys, link)
                 try link.run(
                     """
                     INSERT INTO reel_events (position, stream, stream_version, event_id, type, recorded_at, envelope)

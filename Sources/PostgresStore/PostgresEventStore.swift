@@ -12,8 +12,9 @@ import Synchronization
 ///
 /// - Appends hold `reel_head`'s row `FOR UPDATE` (see `PostgresWrite`): positions are gapless
 ///   and in commit order across processes, and a reader never sees N+1 committed before N.
-/// - Keys live in `reel_stream_keys`; a deletion deletes its key row in the closing transaction
-///   and then purges the server's files of it (`PostgresPurge`).
+/// - Keys live in `reel_stream_keys`, wrapped under the keyring's key-encryption key, which lives
+///   outside the database (`PostgresKeyring`); a deletion deletes its key row in the closing
+///   transaction and then rotates the keyring, so no copy of the database can open the key again.
 /// - Calls block their thread, as LMDB's do: call them off the event loops (any thread of
 ///   Reel's own, or a task's).
 public final class PostgresEventStore: EventStore {
@@ -29,6 +30,8 @@ public final class PostgresEventStore: EventStore {
     /// Key operations get their own connections, so a write transaction that needs a key made
     /// (committed at once, as `prepareKey` promises) never waits for one of its own pool.
     let keyPool: PostgresPool
+    /// The key-encryption keys the stored keys are wrapped under (kept outside the database).
+    let keyring: PostgresKeyring
     /// Live keys, for sealing only: a key destroyed by another process is found by the append's
     /// own check (the stream is closed). Payloads are always opened under keys read in the reading
     /// transaction, so a deletion anywhere is seen at once.
@@ -37,8 +40,9 @@ public final class PostgresEventStore: EventStore {
     /// Woken by this process's commits and, through `listener`, by every other process's.
     let signal = CommitSignal()
     private let listener: PostgresListener
-    /// Why the last purge of destroyed keys did not run (`nil` after one that did): the keys' rows
-    /// are gone, but their bytes stay in the server's files until a purge succeeds.
+    /// Why the last purge of destroyed keys (the keyring's rotation) did not run (`nil` after one
+    /// that did): the keys' rows are gone, but every copy of the database holds them wrapped under
+    /// a key-encryption key that still exists until a rotation succeeds.
     public var purgeProblem: String? { lastPurgeProblem.withLock { $0 } }
     private let lastPurgeProblem = Mutex<String?>(nil)
     /// While set, a write that destroys keys leaves their purge pending (`deferPurges`).
@@ -65,12 +69,14 @@ public final class PostgresEventStore: EventStore {
     /// How long a subscription waits for a notification before it reads anyway.
     public static let pollInterval = Duration.seconds(1)
 
-    /// Opens the store at `location`, whose schema must be this Reel's (`reel store migrate`).
+    /// Opens the store at `location`, whose schema must be this Reel's (`reel store migrate`),
+    /// with its keyring from `keyring` (by default `keyrings/` in `directory`; made there for a
+    /// store that has none yet).
     public static func open(
-        _ location: PostgresLocation, directory: String, closingType: String = "account-deleted", connections: Int = 8
+        _ location: PostgresLocation, directory: String, keyring: String? = nil, closingType: String = "account-deleted", connections: Int = 8
     ) throws -> PostgresEventStore {
-        let store = PostgresEventStore(location: location, directory: directory, closingType: closingType, connections: connections)
-        let version = try store.keyPool.with { link -> Int in
+        let keyPool = PostgresPool(location, capacity: 2)
+        let version = try keyPool.with { link -> Int in
             guard try link.run("SELECT to_regclass('public.reel_migrations') IS NOT NULL").first?.decode(Bool.self) == true else { return 0 }
             return Int(try link.run("SELECT coalesce(max(version), 0)::bigint FROM reel_migrations").first?.decode(Int64.self) ?? 0)
         }
@@ -80,6 +86,9 @@ public final class PostgresEventStore: EventStore {
                 .unavailable,
                 "the store \(location) has schema version \(version), this Reel needs \(PostgresMigration.latest): run 'reel store migrate' first")
         }
+        let keys = try keyPool.with { try PostgresKeyring.open($0, directory: keyring ?? PostgresKeyring.defaultDirectory(in: directory)) }
+        let store = PostgresEventStore(
+            location: location, directory: directory, closingType: closingType, connections: connections, keyPool: keyPool, keyring: keys)
         // A deletion whose purge did not run (refused, or its process stopped) is purged by the
         // next process that opens the store; refused again, it stays pending (see `purgeProblem`).
         let pending = try store.keyPool.with { link in
@@ -89,12 +98,15 @@ public final class PostgresEventStore: EventStore {
         return store
     }
 
-    private init(location: PostgresLocation, directory: String, closingType: String, connections: Int) {
+    private init(
+        location: PostgresLocation, directory: String, closingType: String, connections: Int, keyPool: PostgresPool, keyring: PostgresKeyring
+    ) {
         self.location = location
         self.directory = directory
         self.closingType = closingType
         pool = PostgresPool(location, capacity: connections)
-        keyPool = PostgresPool(location, capacity: 2)
+        self.keyPool = keyPool
+        self.keyring = keyring
         listener = PostgresListener(location: location, signal: signal)
     }
 
@@ -109,7 +121,7 @@ public final class PostgresEventStore: EventStore {
 
     public func read<T>(_ body: (PostgresSnapshot) throws -> T) throws -> T {
         try pool.with { link in
-            try link.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(PostgresSnapshot(link: link)) }
+            try link.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(PostgresSnapshot(link: link, store: self)) }
         }
     }
 
@@ -174,7 +186,7 @@ public final class PostgresEventStore: EventStore {
     // MARK: Reading
 
     public func head() throws -> LogHead? {
-        try pool.with { try PostgresReader(link: $0).head() }
+        try pool.with { try PostgresReader(link: $0, store: self).head() }
     }
 
     public func version(of stream: StreamID) throws -> UInt64 {
@@ -275,18 +287,14 @@ public final class PostgresEventStore: EventStore {
     func sealingKey(for stream: StreamID) throws -> SymmetricKey {
         if let key = sealingKeys.withLock({ $0[stream] }) { return key }
         let key = try keyPool.with { link -> SymmetricKey in
-            if let key = try Self.liveKey(of: stream, link) { return key }
+            if let key = try liveKey(of: stream, link) { return key }
             if let row = try link.run("SELECT closed_at IS NOT NULL FROM reel_streams WHERE stream = \(stream.rawValue)").first {
                 if try row.decode(Bool.self) { throw EventLogError.streamShredded(stream) }
                 throw EventLogError.missingKey(stream)
             }
-            let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { ByteBuffer(bytes: $0) }
-            try link.run(
-                """
-                INSERT INTO reel_stream_keys (stream, key, created_at) VALUES (\(stream.rawValue), \(fresh), \(SealedEvents.nowMicroseconds()))
-                ON CONFLICT (stream) DO NOTHING
-                """)
-            guard let key = try Self.liveKey(of: stream, link) else { throw EventLogError.missingKey(stream) }
+            let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+            try keyring.insert([(stream.rawValue, fresh)], at: SealedEvents.nowMicroseconds(), link)
+            guard let key = try liveKey(of: stream, link) else { throw EventLogError.missingKey(stream) }
             return key
         }
         sealingKeys.withLock { $0[stream] = key }
@@ -301,11 +309,19 @@ public final class PostgresEventStore: EventStore {
         sealingKeys.withLock { $0[stream] = key }
     }
 
-    static func liveKey(of stream: StreamID, _ link: PostgresLink) throws -> SymmetricKey? {
-        guard let row = try link.run("SELECT key FROM reel_stream_keys WHERE stream = \(stream.rawValue)").first else { return nil }
-        let key = try row.decode(ByteBuffer.self)
-        guard key.readableBytes == 32 else { throw Failure.tampered("the key of stream \(stream) is not 32 bytes", link.location) }
-        return SymmetricKey(data: Array(buffer: key))
+    /// `stream`'s live key, unwrapped; `nil` when it has none. `link` must not be in a
+    /// transaction: a row read just before a rotation is read again.
+    func liveKey(of stream: StreamID, _ link: PostgresLink) throws -> SymmetricKey? {
+        for _ in 0..<3 {
+            guard let row = try link.run("SELECT key, generation FROM reel_stream_keys WHERE stream = \(stream.rawValue)").first else { return nil }
+            let (key, generation) = try row.decode((ByteBuffer, Int64?).self)
+            do {
+                return try keyring.unwrap(key, generation: generation, stream: stream.rawValue)
+            } catch PostgresKeyring.UnwrapProblem.rotated {
+                continue
+            }
+        }
+        throw Failure(.temporary, "the keyring of the store \(location) rotated again and again while the key of \(stream) was read; try again")
     }
 
     public func prepareKey(for stream: StreamID) throws {
@@ -355,19 +371,17 @@ public final class PostgresEventStore: EventStore {
         }
     }
 
-    /// Purges the server's files of destroyed keys when any wait for it, and clears their marks;
-    /// returns the streams purged for.
+    /// Rotates the keyring when destroyed keys wait for it (`PostgresKeyring.rotate`), on a
+    /// connection of its own; returns the streams it covered.
     @discardableResult
     func purgePending() throws -> [StreamID] {
-        try keyPool.with { link in
-            let pending = try link.run("SELECT stream FROM reel_streams WHERE purge_pending ORDER BY stream").map {
-                try StreamID(try $0.decode(String.self))
-            }
-            guard !pending.isEmpty else { return [] }
-            _ = try PostgresPurge.run(link)
-            try link.run("UPDATE reel_streams SET purge_pending = false WHERE stream = ANY(\(pending.map(\.rawValue)))")
-            return pending
+        let waiting = try keyPool.with { link in
+            try link.run("SELECT EXISTS (SELECT 1 FROM reel_streams WHERE purge_pending)").first?.decode(Bool.self) ?? false
         }
+        guard waiting else { return [] }
+        let link = try PostgresLink.open(location, id: 1)
+        defer { link.close() }
+        return try keyring.rotate(link)
     }
 
     // MARK: Data kept beside the log
@@ -387,12 +401,12 @@ public final class PostgresEventStore: EventStore {
 
     public func openBlobs(_ sealed: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]]? {
         if sealed.isEmpty { return [] }
-        guard let key = try keyPool.with({ try Self.liveKey(of: stream, $0) }) else { return nil }
+        guard let key = try keyPool.with({ try liveKey(of: stream, $0) }) else { return nil }
         return try BlobSealing.open(all: sealed, stream: stream, context: context, key: key)
     }
 
     public func openBlob(_ sealed: UnsafeRawBufferPointer, for stream: StreamID, context: String) throws -> [UInt8]? {
-        guard let key = try keyPool.with({ try Self.liveKey(of: stream, $0) }) else { return nil }
+        guard let key = try keyPool.with({ try liveKey(of: stream, $0) }) else { return nil }
         return try BlobSealing.open(sealed, stream: stream, context: context, key: key)
     }
 }

@@ -7,7 +7,7 @@ public struct PostgresMigration: Sendable, Equatable {
     let statements: [String]
 
     /// Every step, in version order: what this Reel knows.
-    public static let all: [PostgresMigration] = [version1, version2, version3]
+    public static let all: [PostgresMigration] = [version1, version2, version3, version4]
 
     /// The newest version this Reel knows.
     public static var latest: Int { all.last?.version ?? 0 }
@@ -77,8 +77,9 @@ public struct PostgresMigration: Sendable, Equatable {
             """
         ])
 
-    /// Which closed streams' destroyed keys still wait for the purge (`PostgresKeyStore.purge`):
-    /// set in the transaction that deletes the key, cleared once a purge that began after it ends.
+    /// Which closed streams' destroyed keys still wait for the purge (since version 4, the
+    /// keyring's rotation): set in the transaction that deletes the key, cleared once a rotation
+    /// that began after it has removed the old key-encryption key.
     static let version3 = PostgresMigration(
         version: 3, name: "the purge pending after a key's destruction",
         statements: [
@@ -87,5 +88,29 @@ public struct PostgresMigration: Sendable, Equatable {
             "CREATE INDEX reel_streams_closed ON reel_streams (stream) WHERE closed_at IS NOT NULL",
             // Every open of the store looks for destroyed keys still waiting for their purge.
             "CREATE INDEX reel_streams_purge_pending ON reel_streams (stream) WHERE purge_pending",
+        ])
+
+    /// Keys wrapped under a keyring kept outside the database (`PostgresKeyring`): each key row
+    /// says the generation of the key-encryption key it is wrapped under (bare 32-byte keys, from
+    /// version 3, have none until the first open wraps them), and `reel_keyring` records the
+    /// keyring's id, its current generation and a check value of its key (never the key).
+    static let version4 = PostgresMigration(
+        version: 4, name: "keys wrapped under a keyring kept outside the database",
+        statements: [
+            "ALTER TABLE reel_stream_keys DROP CONSTRAINT reel_stream_keys_key_check",
+            "ALTER TABLE reel_stream_keys ADD COLUMN generation bigint CHECK (generation > 0)",
+            """
+            ALTER TABLE reel_stream_keys ADD CONSTRAINT reel_stream_keys_wrapped
+                CHECK ((generation IS NULL AND octet_length(key) = 32) OR (generation IS NOT NULL AND octet_length(key) = 60))
+            """,
+            """
+            CREATE TABLE reel_keyring (
+                singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                store uuid NOT NULL,
+                generation bigint NOT NULL CHECK (generation > 0),
+                key_check bytea NOT NULL CHECK (octet_length(key_check) = 32),
+                rotated_at bigint NOT NULL
+            )
+            """,
         ])
 }

@@ -9,6 +9,8 @@ import PostgresNIO
 /// position and by stream (opened under the keys as this transaction sees them), and the keys.
 struct PostgresReader {
     let link: PostgresLink
+    /// The store whose keyring opens the keys this transaction reads.
+    let store: PostgresEventStore
 
     /// The head as `reel_head` holds it; `nil` for an empty log.
     func head(forUpdate: Bool = false) throws -> LogHead? {
@@ -70,21 +72,28 @@ struct PostgresReader {
     }
 
     /// The keys of `streams` as this transaction sees them: live, destroyed (the stream closed and
-    /// its key row gone), or missing (`missingKey` when asked for).
+    /// its key row gone), or missing (`missingKey` when asked for). A key row wrapped under a
+    /// generation the keyring has rotated away since this transaction began is read again, as it
+    /// is now, on a connection of the store's own.
     func keys(for streams: Set<StreamID>) throws -> TransactionKeys {
         guard !streams.isEmpty else { return TransactionKeys(keys: [:]) }
         let names = streams.map(\.rawValue)
         let rows = try link.run(
             """
-            SELECT s.stream, k.key, s.closed_at IS NOT NULL FROM reel_streams s LEFT JOIN reel_stream_keys k ON k.stream = s.stream
+            SELECT s.stream, k.key, k.generation, s.closed_at IS NOT NULL FROM reel_streams s LEFT JOIN reel_stream_keys k ON k.stream = s.stream
             WHERE s.stream = ANY(\(names))
             """)
         var keys: [StreamID: SymmetricKey?] = [:]
         for row in rows {
-            let (name, key, closed) = try row.decode((String, ByteBuffer?, Bool).self)
+            let (name, key, generation, closed) = try row.decode((String, ByteBuffer?, Int64?, Bool).self)
             guard let stream = try? StreamID(name) else { continue }
-            if let key, key.readableBytes == 32 {
-                keys[stream] = .some(SymmetricKey(data: Array(buffer: key)))
+            if let key {
+                do {
+                    keys[stream] = .some(try store.keyring.unwrap(key, generation: generation, stream: name))
+                } catch PostgresKeyring.UnwrapProblem.rotated {
+                    let fresh = try store.keyPool.with { try store.liveKey(of: stream, $0) }
+                    if let fresh { keys[stream] = .some(fresh) } else if closed { keys[stream] = .some(nil) }
+                }
             } else if closed {
                 keys[stream] = .some(nil)
             }

@@ -7,8 +7,8 @@ import Foundation
 public final class PostgresSnapshot: EventStoreSnapshot {
     let reader: PostgresReader
 
-    init(link: PostgresLink) {
-        reader = PostgresReader(link: link)
+    init(link: PostgresLink, store: PostgresEventStore) {
+        reader = PostgresReader(link: link, store: store)
     }
 
     public func head() throws -> LogHead? { try reader.head() }

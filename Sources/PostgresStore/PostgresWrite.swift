@@ -33,7 +33,7 @@ public final class PostgresWrite: EventStoreWrite {
 
     init(store: PostgresEventStore, link: PostgresLink) throws {
         self.store = store
-        reader = PostgresReader(link: link)
+        reader = PostgresReader(link: link, store: store)
         projections = ProjectionOverlay(link: link)
         (currentHead, pendingDestruction) = try Self.lockHead(link)
     }
@@ -200,7 +200,7 @@ public final class PostgresWrite: EventStoreWrite {
         }
         guard key.count == 32 else { throw EventLogError.missingKey(stream) }
         let laid = try MovedEnvelopes.laid(envelopes, after: currentHead)
-        try PostgresEventStore.insertKeys([stream: .live(key)], link)
+        try store.insertKeys([stream: .live(key)], link)
         store.takeSealingKey(SymmetricKey(data: key), for: stream)
         do {
             try insert(laid, head: LogHead(after: laid.last!))

@@ -89,6 +89,35 @@ public final class PostgresServer: @unchecked Sendable {
         }
     }
 
+    /// A copy of the cluster made now with `pg_basebackup` (its files and the WAL to make them
+    /// consistent), in a directory of its own, with this server's settings; as a `standby` it
+    /// streams from this server from then on (`-R`). Started at once unless `start` is false
+    /// (`launchCopy()` starts it later).
+    public func copy(_ name: String = #function, standby: Bool = false, start: Bool = true) async throws -> PostgresServer {
+        try await offThread {
+            let directory = temporaryDirectory(name)
+            chmod(directory, 0o755)
+            let copy = PostgresServer(directory: directory, port: try Self.freePort(), settings: self.settings, fsync: self.fsync)
+            if getuid() == 0 { try Self.run(["/bin/chown", "-R", "postgres:postgres", directory], asPostgres: false) }
+            try Self.run(
+                [Self.program("pg_basebackup"), "-h", self.directory, "-p", String(self.port), "-U", "postgres", "-D", copy.data, "-X", "stream", "-c", "fast"]
+                    + (standby ? ["-R"] : []))
+            Running.add(copy.data)
+            if start { try copy.launch() }
+            return copy
+        }
+    }
+
+    /// Starts a copy made with `start: false`.
+    public func launchCopy() async throws {
+        try await offThread { try self.launch() }
+    }
+
+    /// Promotes a standby to a primary (`pg_ctl promote`, waiting until it is).
+    public func promote() async throws {
+        try await offThread { _ = try Self.run([Self.program("pg_ctl"), "-D", self.data, "-w", "-t", "60", "promote"]) }
+    }
+
     /// Stops the server at once (`pg_ctl stop -m immediate`); again does nothing.
     public func stop() {
         guard !stopped else { return }

@@ -24,7 +24,8 @@ struct Worker: AsyncParsableCommand {
             var opened: PostgresEventStore?
             while opened == nil {
                 do {
-                    opened = try PostgresEventStore.open(try PostgresLocation(store), directory: dataDir)
+                    opened = try PostgresEventStore.open(
+                        try PostgresLocation(store), directory: dataDir, keyring: ProcessInfo.processInfo.environment["REEL_KEYRING"].flatMap { $0.isEmpty ? nil : $0 })
                 } catch where retry {
                     FileHandle.standardError.write(Data("error: \(error)\n".utf8))
                     try await Task.sleep(for: .milliseconds(50))

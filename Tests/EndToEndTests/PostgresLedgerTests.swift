@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import Foundation
 import ReelTestSupport
 import Testing
@@ -66,18 +67,14 @@ import Testing
         let accounts = try await Self.json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
         let stream = try #require(accounts.first { $0["handle"] as? String == handle }?["stream"] as? String)
         let otherStream = try #require(accounts.first { $0["handle"] as? String == "ann" }?["stream"] as? String)
-        func key(_ stream: String) async throws -> [UInt8] {
-            let hex = try await server.psql("SELECT encode(key, 'hex') FROM reel_stream_keys WHERE stream = '\(stream)'", database: database)
-            var bytes: [UInt8] = []
-            var rest = Substring(hex)
-            while rest.count >= 2, let byte = UInt8(rest.prefix(2), radix: 16) { bytes.append(byte); rest = rest.dropFirst(2) }
-            return bytes
-        }
-        let victim = try await key(stream)
+        let victimRow = try await Self.storedKey(of: stream, ledger, database)
+        #expect(victimRow.wrapped.count == 60)
+        let victim = try #require(victimRow.key)
         #expect(victim.count == 32)
         try await server.psql("CHECKPOINT")
-        let before = try await files(holding: victim, under: server.dataDirectory)
-        #expect(!before.isEmpty, "the scan finds the live key: \(before)")
+        #expect(try await files(holding: victim, under: server.dataDirectory).isEmpty, "the bare key never enters the server's files")
+        let before = try await files(holding: victimRow.wrapped, under: server.dataDirectory)
+        #expect(!before.isEmpty, "the scan finds the wrapped key: \(before)")
 
         let deleted = try await Self.reel(ledger, ["account", "delete", "--yes"], user: handle, environment)
         #expect(deleted.status == 0, "\(deleted.stderr)")
@@ -87,7 +84,8 @@ import Testing
             let left = try await files(holding: bytes, under: server.dataDirectory)
             #expect(left.isEmpty, "\(what) is still in \(left)")
         }
-        #expect(try await key(otherStream).count == 32, "the other account keeps its key")
+        #expect(try victimRow.keyring.opening(victimRow.wrapped, stream: stream) == nil, "the keyring still opens the deleted key")
+        #expect(try await Self.storedKey(of: otherStream, ledger, database).key?.count == 32, "the other account keeps its key")
         #expect(try await server.psql("SELECT count(*) FROM reel_streams WHERE purge_pending", database: database) == "0")
         let after = try Harness.json(try await Self.reel(ledger, ["audit", "verify", "--json"], environment).stdout)
         #expect(after["ok"] as? Bool == true && after["events"] as? Int == 10, "\(after)")
@@ -102,31 +100,129 @@ import Testing
         #expect((fresh["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } == [238])
     }
 
-    @Test func aPurgeTheServerRefusesIsSaidAndRunByTheNextCommandThatCan() async throws {
+    @Test func aRotationThatCannotWriteTheKeyringIsSaidAndRunByTheNextCommandThatCan() async throws {
         let (ledger, environment, database) = try await Self.ledger()
         let server = try await Self.server
         #expect(try await Self.reel(ledger, ["fav", "add", "movie", "550"], user: "yan", environment).status == 0)
         let accounts = try await Self.json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
         let stream = try #require(accounts.first { $0["handle"] as? String == "yan" }?["stream"] as? String)
-        let key = try await server.psql("SELECT encode(key, 'hex') FROM reel_stream_keys WHERE stream = '\(stream)'", database: database)
-        let bytes = stride(from: 0, to: key.count - 1, by: 2).compactMap { UInt8(key.dropFirst($0).prefix(2), radix: 16) }
-        #expect(bytes.count == 32)
-        // A replication slot keeps old WAL, where the key would live on: the purge is refused.
-        try await server.psql("SELECT pg_create_physical_replication_slot('reel_test_hold', true)")
+        let row = try await Self.storedKey(of: stream, ledger, database)
+        #expect(row.key?.count == 32)
+        // A directory where the keyring's next version is written: the rotation cannot write it.
+        let blocker = row.keyring.path + ".new"
+        try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
         let deleted = try await Self.reel(ledger, ["account", "delete", "--yes", "--json"], user: "yan", environment)
-        try? await server.psql("SELECT pg_drop_replication_slot('reel_test_hold')")
+        try FileManager.default.removeItem(atPath: blocker)
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(try Harness.validate(deleted.stdout, against: "cli/account-delete.schema.json").status == 0)
         let report = try Harness.json(deleted.stdout)
-        #expect(report["keyPurged"] as? Bool == false && (report["purgeProblem"] as? String)?.contains("replication slot") == true, "\(report)")
+        #expect(report["keyPurged"] as? Bool == false && (report["purgeProblem"] as? String)?.contains("keyring") == true, "\(report)")
         #expect(deleted.stderr.contains("note: the purge after the deletion did not run"), "\(deleted.stderr)")
         #expect(try await server.psql("SELECT purge_pending FROM reel_streams WHERE stream = '\(stream)'", database: database) == "t")
-        // The slot gone, the next command that opens the store purges.
-        #expect(try await Self.reel(ledger, ["accounts"], environment).status == 0)
+        #expect(try row.keyring.opening(row.wrapped, stream: stream) != nil, "no rotation ran: the old key-encryption key still opens it")
+        // The next command that opens the store rotates, and says so.
+        let next = try await Self.reel(ledger, ["accounts"], environment)
+        #expect(next.status == 0, "\(next.stderr)")
         #expect(try await server.psql("SELECT purge_pending FROM reel_streams WHERE stream = '\(stream)'", database: database) == "f")
+        #expect(try await server.psql("SELECT generation FROM reel_keyring", database: database) == "2")
+        #expect(try row.keyring.opening(row.wrapped, stream: stream) == nil, "the deleted key still opens")
+    }
+
+    @Test func aDeletionAnswersAtOnceWhileAnotherSessionHoldsASnapshot() async throws {
+        let (ledger, environment, database) = try await Self.ledger()
+        let server = try await Self.server
+        #expect(try await Self.reel(ledger, ["settings", "name", "Held Snapshot"], user: "hal", environment).status == 0)
+        #expect(try await Self.reel(ledger, ["fav", "add", "movie", "13"], user: "ann", environment).status == 0)
+        let accounts = try await Self.json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
+        let stream = try #require(accounts.first { $0["handle"] as? String == "hal" }?["stream"] as? String)
+        let row = try await Self.storedKey(of: stream, ledger, database)
+        let key = try #require(row.key)
+        // Another session holds a REPEATABLE READ snapshot of the key table for 25 s.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "psql", "-h", server.directory, "-p", String(server.port), "-U", "postgres", "-d", database, "-At", "-c",
+            "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM reel_stream_keys; SELECT pg_sleep(25); COMMIT",
+        ]
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        defer { if holder.isRunning { holder.terminate() } }
+        try await waitFor("the snapshot to be held", seconds: 20) {
+            (try? await server.psql("SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(25)%' AND pid <> pg_backend_pid()")) == "1"
+        }
+        let started = ContinuousClock.now
+        let deleted = try await Self.reel(ledger, ["account", "delete", "--yes", "--json"], user: "hal", environment)
+        let took = ContinuousClock.now - started
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(took < .seconds(10), "the deletion took \(took) while a snapshot was held")
+        #expect(try Harness.json(deleted.stdout)["keyPurged"] as? Bool == true, "\(deleted.stdout)")
+        #expect(holder.isRunning, "the snapshot was held throughout")
         try await server.psql("CHECKPOINT")
-        let left = try await files(holding: bytes, under: server.dataDirectory)
-        #expect(left.isEmpty, "the key is still in \(left)")
+        #expect(try await files(holding: key, under: server.dataDirectory).isEmpty, "the bare key is in the server's files")
+        #expect(try row.keyring.opening(row.wrapped, stream: stream) == nil, "the deleted key still opens")
+        #expect(try await Self.json(ledger, ["saved"], user: "ann", environment, schema: "saved.schema.json")["items"] as? [[String: Any]] != nil)
+    }
+
+    @Test func noCopyOfTheStoreMadeBeforeADeletionCanReadTheDeletedAccount() async throws {
+        let (ledger, environment, database) = try await Self.ledger()
+        let server = try await Self.server
+        let name = "Copied Before Deletion"
+        #expect(try await Self.reel(ledger, ["settings", "name", name], user: "cora", environment).status == 0)
+        #expect(try await Self.reel(ledger, ["fav", "add", "movie", "550"], user: "cora", environment).status == 0)
+        #expect(try await Self.reel(ledger, ["fav", "add", "movie", "13"], user: "ann", environment).status == 0)
+        let accounts = try await Self.json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
+        let stream = try #require(accounts.first { $0["handle"] as? String == "cora" }?["stream"] as? String)
+        let row = try await Self.storedKey(of: stream, ledger, database)
+        #expect(row.key != nil)
+        // Copies made before the deletion: a backup (started only after it) and a streaming standby.
+        let backup = try await server.copy("pg-backup-before-deletion", start: false)
+        defer { backup.stop() }
+        let standby = try await server.copy("pg-standby", standby: true)
+        defer { standby.stop() }
+
+        let deleted = try await Self.reel(ledger, ["account", "delete", "--yes", "--json"], user: "cora", environment)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(try Harness.json(deleted.stdout)["keyPurged"] as? Bool == true, "\(deleted.stdout)")
+        #expect(try row.keyring.opening(row.wrapped, stream: stream) == nil, "the deleted key still opens")
+
+        // The standby replays the deletion and the rotation; promoted, it serves the others.
+        let primaryLSN = try await server.psql("SELECT pg_current_wal_lsn()")
+        try await waitFor("the standby to replay the deletion", seconds: 60) {
+            (try? await standby.psql("SELECT pg_last_wal_replay_lsn() >= '\(primaryLSN)'::pg_lsn")) == "t"
+        }
+        try await standby.promote()
+        let onStandby = ["REEL_STORE": standby.url(database: database)]
+        let ann = try await Self.reel(ledger, ["saved", "--json"], user: "ann", onStandby)
+        #expect(ann.status == 0 && ann.stdout.contains("13"), "\(ann)")
+        let cora = try await Self.reel(ledger, ["settings", "--json"], user: "cora", onStandby)
+        #expect(!cora.stdout.contains(name), "the promoted standby shows the deleted name")
+        // The backup made before the deletion, started after it with the same configuration: its
+        // keys are wrapped under a generation that no longer exists, so none of it opens.
+        try await backup.launchCopy()
+        let onBackup = ["REEL_STORE": backup.url(database: database)]
+        for handle in ["cora", "ann"] {
+            let read = try await Self.reel(ledger, ["settings"], user: handle, onBackup)
+            #expect(read.status == 65, "\(handle): \(read)")
+            #expect(read.stderr.contains("holds generation 2 but the store") && read.stderr.split(separator: "\n").count == 1, "\(read.stderr)")
+            #expect(!read.stdout.contains(name))
+        }
+        // What every copy holds of the deleted key opens under nothing that exists.
+        for copy in [backup, standby] {
+            try await copy.psql("CHECKPOINT")
+            #expect(try await files(holding: row.key!, under: copy.dataDirectory).isEmpty, "the bare key is in a copy's files")
+        }
+    }
+
+    /// A stream's key row as the store holds it (wrapped), the keyring it is wrapped under (in the
+    /// ledger's data directory), and what that keyring opens it to now.
+    static func storedKey(of stream: String, _ ledger: Ledger, _ database: String) async throws -> (wrapped: [UInt8], key: [UInt8]?, keyring: KeyringFile) {
+        let server = try await server
+        let hex = try await server.psql("SELECT encode(key, 'hex') FROM reel_stream_keys WHERE stream = '\(stream)'", database: database)
+        let wrapped = stride(from: 0, to: hex.count - 1, by: 2).compactMap { UInt8(hex.dropFirst($0).prefix(2), radix: 16) }
+        let id = try #require(UUID(uuidString: try await server.psql("SELECT store FROM reel_keyring", database: database)))
+        let keyring = KeyringFile(directory: ledger.dir + "/keyrings", store: id)
+        return (wrapped, try keyring.opening(wrapped, stream: stream), keyring)
     }
 
     @Test func anUnmigratedOrUnreachableStoreIsOneLineWithItsExitCode() async throws {

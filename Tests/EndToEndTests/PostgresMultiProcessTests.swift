@@ -28,6 +28,9 @@ import Glibc
         }
     }
 
+    /// The keyring every process of these tests uses, as the hosts of one store share one.
+    static let keyring = temporaryDirectory("keyring")
+
     static func start(_ store: String, stream: String, count: Int, concurrency: Int) throws -> Worker {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel-bench")
@@ -35,6 +38,9 @@ import Glibc
             "worker", "--store", store, "--data-dir", temporaryDirectory("worker"), "--stream", stream, "--count", "\(count)",
             "--concurrency", "\(concurrency)", "--retry",
         ]
+        // Each worker stands for a host of its own (a data directory of its own); hosts of one store
+        // share its keyring.
+        process.environment = ProcessInfo.processInfo.environment.merging(["REEL_KEYRING": keyring]) { $1 }
         let acks = temporaryDirectory("acks") + "/acks"
         FileManager.default.createFile(atPath: acks, contents: nil)
         FileManager.default.createFile(atPath: acks + ".err", contents: nil)
@@ -122,7 +128,7 @@ import Glibc
             "SELECT count(*) FROM reel_streams s WHERE s.version <> (SELECT count(*) FROM reel_events e WHERE e.stream = s.stream)", database: database)
         #expect(streams == "0", "each stream's version is its number of events")
 
-        let verified = try await offThread { try Harness.reel(["audit", "verify", "--json", "--store", store, "--data-dir", temporaryDirectory("verify")]) }
+        let verified = try await offThread { try Harness.reel(["audit", "verify", "--json", "--store", store, "--data-dir", temporaryDirectory("verify")], environment: ["REEL_KEYRING": Self.keyring]) }
         #expect(verified.status == 0, "\(verified.stderr)")
         #expect(try Harness.json(verified.stdout)["ok"] as? Bool == true && (try Harness.json(verified.stdout)["events"] as? Int) == stored.count)
         // The store takes appends after it all.

@@ -27,7 +27,7 @@ extension Application {
         // (A record that cannot be read is the map's size alone: `verify` is no place to refuse it.)
         var opened: [(store: PostgresEventStore, record: ShardMembership?)] = []
         for (index, shard) in map.shards.enumerated() {
-            let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, connections: 2)
+            let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory, connections: 2)
             let record = (try? ShardMembership.recorded(in: store, store: shard.location.description)) ?? nil
             if let record { try ShardMembership(index: index, shards: map.shards.count).check(record, store: shard.location.description, map: map.path) }
             opened.append((store, record))
@@ -54,7 +54,7 @@ extension Application {
         let map = try shardMap()
         var reports: [ShardRebuildReport] = []
         for shard in map.shards {
-            let service = try AccountService(log: try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, connections: 2))
+            let service = try AccountService(log: try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory, connections: 2))
             let report = try service.rebuildProjections(checkOnly: checkOnly) { done, total in progress?(shard.name, done, total) }
             reports.append(ShardRebuildReport(name: shard.name, store: shard.location.description, report: report))
         }
@@ -71,7 +71,7 @@ extension Application {
         var stores: [PostgresEventStore] = []
         for shard in map.shards {
             let report = try await PostgresMigrator.migrate(shard.location)
-            stores.append(try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, connections: 2))
+            stores.append(try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory, connections: 2))
             reports.append(
                 (shard.name,
                  StoreSchemaReport(

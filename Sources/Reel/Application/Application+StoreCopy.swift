@@ -103,7 +103,7 @@ extension Application {
     private func copyStore(_ name: String, making: Bool) throws -> (any LedgerCopying, String) {
         if PostgresLocation.isURL(name) {
             let location = try storeLocation(name)
-            return (try PostgresEventStore.open(location, directory: configuration.dataDirectory), location.description)
+            return (try PostgresEventStore.open(location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory), location.description)
         }
         guard !name.isEmpty else { throw Failure(.usage, "a store is a data directory or a postgres:// URL, not an empty name") }
         if ShardMap.isShardMap(name), FileManager.default.fileExists(atPath: name) {

@@ -125,7 +125,7 @@ public final class Application: Sendable {
         if ShardMap.isShardMap(url) {
             throw Failure(.usage, "this reads one store, not the shard map \(url): name one shard's URL with --store (Schemas/postgres-shards.md)")
         }
-        return try PostgresEventStore.open(try storeLocation(url), directory: configuration.dataDirectory)
+        return try PostgresEventStore.open(try storeLocation(url), directory: configuration.dataDirectory, keyring: configuration.keyringDirectory)
     }
 
     // MARK: - Ledgers by account (shards)
@@ -222,7 +222,7 @@ public final class Application: Sendable {
         do {
             if let ledger = loaded.withLock({ $0.shardLedgers[index] }) { return ledger }
             let shard = map.shards[index]
-            let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory)
+            let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory)
             let record = try ShardMembership(index: index, shards: map.shards.count).confirm(
                 in: store, store: shard.location.description, map: map.path)
             let placement = StreamPlacement(homes: { map.home(of: $0) == index }, accepts: { map.shard(of: $0) == index })
@@ -324,26 +324,38 @@ public final class Application: Sendable {
         loaded.withLock { if $0.viewsForgotten == mark { $0.views[view.handle] = view } }
     }
 
-    /// Runs `command` for `handle` in a write transaction of its own, and forgets the account's
-    /// view read before it.
-    func record(_ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil, step: (DeletionStep) -> Void = { _ in }) throws
+    /// Runs `command` for `account` in a write transaction of its own, and forgets the account's
+    /// view read before it. The write checks the binding (`AccountService.checkBinding`).
+    func record(_ command: Command, for account: BoundAccount, photo: [UInt8]? = nil, step: (DeletionStep) -> Void = { _ in }) throws
         -> CommandReport
     {
+        let handle = account.handle
         if let report = try unchangedWithoutLedger(command, for: handle) { return report }
-        let report = try ledger(for: handle).execute(command, for: handle, photo: photo, step: step)
+        let request = CommandRequest(command: command, account: account, key: nil, photo: photo)
+        let report = try ledger(for: handle).execute(request, step: step)
         forgetViews(of: [handle])
         return report
     }
 
-    /// Runs `command` for `handle` through group commit: in one write transaction (one fsync)
+    /// Runs `command` for `account` through group commit: in one write transaction (one fsync)
     /// with the commands other callers submit meanwhile (`CommandCommitter`), under `key` when a
-    /// retry must append nothing. The account's view read before is forgotten by the commit.
-    func submit(_ command: Command, for handle: AccountHandle, key: RequestKey?, photo: [UInt8]? = nil) async throws -> CommandReport {
+    /// retry must append nothing. The account's view read before is forgotten by the commit. The
+    /// write checks the binding (`AccountService.checkBinding`).
+    func submit(_ command: Command, for account: BoundAccount, key: RequestKey?, photo: [UInt8]? = nil) async throws -> CommandReport {
+        let handle = account.handle
         if let report = try unchangedWithoutLedger(command, for: handle) { return report }
         let ledger = try ledger(for: handle)
-        let report = try await committer(ledger).submit(CommandRequest(command: command, handle: handle, key: key, photo: photo))
+        let report = try await committer(ledger).submit(CommandRequest(command: command, account: account, key: key, photo: photo))
         ledger.forgetCachesIfDeleted(report)
         return report
+    }
+
+    /// `handle` as it resolves now (`BoundAccount`): bound to the stream of its open account, or
+    /// to none when it names none (no ledger, no account, a deleted one). A use case given a
+    /// handle binds it when it starts; a face that holds a handle across time (the terminal app)
+    /// binds it once and keeps the binding.
+    public func bind(_ handle: AccountHandle) throws -> BoundAccount {
+        BoundAccount(handle, stream: try readerView(handle)?.stream)
     }
 
     /// A command that would change nothing where there is no ledger (removing what no ledger

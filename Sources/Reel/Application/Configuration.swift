@@ -40,6 +40,14 @@ extension Application {
             return value.isEmpty ? nil : value
         }
 
+        /// Where a PostgreSQL store's keyring lives (the key-encryption keys, kept outside the
+        /// database): `REEL_KEYRING`, else `keyrings/` in the data directory. Every host of one
+        /// store must use the same keyring.
+        public var keyringDirectory: String {
+            let value = environment["REEL_KEYRING"] ?? ""
+            return value.isEmpty ? dataDirectory + "/keyrings" : value
+        }
+
         /// `REEL_TMDB_BASE_URL`, else TMDb's.
         public var catalogBaseURL: String {
             let value = environment["REEL_TMDB_BASE_URL"] ?? ""
