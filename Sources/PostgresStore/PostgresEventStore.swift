@@ -76,17 +76,23 @@ public final class PostgresEventStore: EventStore {
         _ location: PostgresLocation, directory: String, keyring: String? = nil, closingType: String = "account-deleted", connections: Int = 8
     ) throws -> PostgresEventStore {
         let keyPool = PostgresPool(location, capacity: 2)
-        let version = try keyPool.with { link -> Int in
-            guard try link.run("SELECT to_regclass('public.reel_migrations') IS NOT NULL").first?.decode(Bool.self) == true else { return 0 }
-            return Int(try link.run("SELECT coalesce(max(version), 0)::bigint FROM reel_migrations").first?.decode(Int64.self) ?? 0)
+        let keys: PostgresKeyring
+        do {
+            let version = try keyPool.with { link -> Int in
+                guard try link.run("SELECT to_regclass('public.reel_migrations') IS NOT NULL").first?.decode(Bool.self) == true else { return 0 }
+                return Int(try link.run("SELECT coalesce(max(version), 0)::bigint FROM reel_migrations").first?.decode(Int64.self) ?? 0)
+            }
+            guard version <= PostgresMigration.latest else { throw PostgresMigrator.newer(version, location) }
+            guard version == PostgresMigration.latest else {
+                throw Failure(
+                    .unavailable,
+                    "the store \(location) has schema version \(version), this Reel needs \(PostgresMigration.latest): run 'reel store migrate' first")
+            }
+            keys = try keyPool.with { try PostgresKeyring.open($0, directory: keyring ?? PostgresKeyring.defaultDirectory(in: directory)) }
+        } catch {
+            keyPool.closeIdle()  // a connection is closed before it is let go
+            throw error
         }
-        guard version <= PostgresMigration.latest else { throw PostgresMigrator.newer(version, location) }
-        guard version == PostgresMigration.latest else {
-            throw Failure(
-                .unavailable,
-                "the store \(location) has schema version \(version), this Reel needs \(PostgresMigration.latest): run 'reel store migrate' first")
-        }
-        let keys = try keyPool.with { try PostgresKeyring.open($0, directory: keyring ?? PostgresKeyring.defaultDirectory(in: directory)) }
         let store = PostgresEventStore(
             location: location, directory: directory, closingType: closingType, connections: connections, keyPool: keyPool, keyring: keys)
         // A deletion whose purge did not run (refused, or its process stopped) is purged by the

@@ -42,7 +42,11 @@ final class PostgresKeyring: Sendable {
             }
             let file = KeyringFile(directory: directory, store: store)
             var contents = try read(file, generation: generation, link.location)
-            guard let kek = contents.keys[generation] else { throw stale(file, has: contents.generations, needs: generation, link.location) }
+            guard let kek = contents.keys[generation] else {
+                // Rotated between the record's read and the file's: read the record again.
+                if let newest = contents.generations.last, newest > generation { continue }
+                throw stale(file, has: contents.generations, needs: generation, link.location)
+            }
             guard KeyWrapping.check(of: kek, generation: generation, store: store) == check else {
                 throw Failure(.tampered, "the keyring \(file.path) does not match the store \(link.location) (its generation \(generation) key is another): restore the keyring this store was made with")
             }
@@ -179,11 +183,14 @@ final class PostgresKeyring: Sendable {
 
     /// Takes the store's current generation afresh (after an insert found it moved on).
     func refresh(_ link: PostgresLink) throws {
-        guard let (_, generation, _) = try Self.recorded(link) else { return }
-        guard try kek(of: generation) != nil else {
-            throw Failure(.temporary, "the keyring of the store \(location) moved on while it was read; try again")
+        for _ in 0..<3 {
+            guard let (_, generation, _) = try Self.recorded(link) else { return }
+            // Not in the file: rotated again between the record's read and the file's.
+            guard try kek(of: generation) != nil else { continue }
+            state.withLock { $0.generation = generation }
+            return
         }
-        state.withLock { $0.generation = generation }
+        throw Failure(.temporary, "the keyring of the store \(location) moved on while it was read; try again")
     }
 
     // MARK: Storing keys

@@ -100,6 +100,7 @@ final class FakeTMDbProcess: @unchecked Sendable {
             env["NO_COLOR"] = "1"
             env["REEL_DATA_DIR"] = data
             env["XDG_CONFIG_HOME"] = config
+            env["REEL_KEYRING"] = Harness.keyring
             for (k, v) in environment { env[k] = v }
             for (k, v) in extra { env[k] = v }
             let process = Process()

@@ -32,6 +32,11 @@ enum Harness {
     /// there, keyed by data directory).
     static let stateHome = temporaryDirectory("state")
 
+    /// The keyring directory every command run by the tests shares (`REEL_KEYRING`), as every host
+    /// of one PostgreSQL store shares its keyring: tests run commands on one store from many data
+    /// directories. A test may name another.
+    static let keyring = temporaryDirectory("keyring")
+
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : "/usr/bin/env")
@@ -43,6 +48,7 @@ enum Harness {
         // Text output shows local times: the same on every machine unless a test names a zone.
         env["TZ"] = "UTC"
         env["REEL_UTC"] = nil
+        env["REEL_KEYRING"] = keyring
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let outURL = URL(fileURLWithPath: temporaryDirectory("out") + "/stdout")

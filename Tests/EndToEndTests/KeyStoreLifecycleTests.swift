@@ -86,6 +86,24 @@ import Glibc
         #expect(broken.contains("assertion violated") && broken.contains("errors: 1"), "\(broken)")
     }
 
+    /// The PostgreSQL store's key hierarchy (`Schemas/keyring-rotation.pml`): spin explores every
+    /// interleaving of two deletions whose rotations may stop before or after their commits, two
+    /// new keys and an opening process: no live key is lost, and no generation a deleted key was
+    /// wrapped under survives its rotation. Without the insert's check of the keyring's record
+    /// (`FOR SHARE`, the generation), the same model loses a key, so the check can fail.
+    @Test func theKeyringRotationHoldsInEveryInterleavingAndFailsWithoutItsGuard() throws {
+        let dir = temporaryDirectory()
+        let model = Harness.root + "/Schemas/keyring-rotation.pml"
+        func check(_ defines: [String]) throws -> String {
+            let out = try Harness.run("sh", ["-c", "cd \"$1\" && spin \(defines.joined(separator: " ")) -a \"$2\" && cc -w -O2 -o pan pan.c && ./pan -m100000", "sh", dir, model])
+            return out.stdout + out.stderr
+        }
+        let holds = try check([])
+        #expect(holds.contains("errors: 0") && !holds.contains("assertion violated"), "\(holds)")
+        let broken = try check(["-DGUARD=0"])
+        #expect(broken.contains("assertion violated") && broken.contains("errors: 1"), "\(broken)")
+    }
+
     // MARK: - 2. Authority
 
     @Test func aClosedStreamsRecordWithoutTheDeletionEventDestroysNothing() throws {

@@ -214,14 +214,14 @@ import Testing
         }
     }
 
-    /// A stream's key row as the store holds it (wrapped), the keyring it is wrapped under (in the
-    /// ledger's data directory), and what that keyring opens it to now.
+    /// A stream's key row as the store holds it (wrapped), the keyring it is wrapped under (the
+    /// tests' `REEL_KEYRING`), and what that keyring opens it to now.
     static func storedKey(of stream: String, _ ledger: Ledger, _ database: String) async throws -> (wrapped: [UInt8], key: [UInt8]?, keyring: KeyringFile) {
         let server = try await server
         let hex = try await server.psql("SELECT encode(key, 'hex') FROM reel_stream_keys WHERE stream = '\(stream)'", database: database)
         let wrapped = stride(from: 0, to: hex.count - 1, by: 2).compactMap { UInt8(hex.dropFirst($0).prefix(2), radix: 16) }
         let id = try #require(UUID(uuidString: try await server.psql("SELECT store FROM reel_keyring", database: database)))
-        let keyring = KeyringFile(directory: ledger.dir + "/keyrings", store: id)
+        let keyring = KeyringFile(directory: Harness.keyring, store: id)
         return (wrapped, try keyring.opening(wrapped, stream: stream), keyring)
     }
 

@@ -29,7 +29,7 @@ import Glibc
     }
 
     /// The keyring every process of these tests uses, as the hosts of one store share one.
-    static let keyring = temporaryDirectory("keyring")
+    static var keyring: String { Harness.keyring }
 
     static func start(_ store: String, stream: String, count: Int, concurrency: Int) throws -> Worker {
         let process = Process()

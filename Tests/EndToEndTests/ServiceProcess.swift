@@ -28,6 +28,7 @@ final class ServiceProcess: @unchecked Sendable {
         env["REEL_DATA_DIR"] = home.data
         env["XDG_CONFIG_HOME"] = home.config
         env["REEL_OPERATOR_TOKEN"] = Self.operatorToken
+        env["REEL_KEYRING"] = Harness.keyring
         for (k, v) in home.environment { env[k] = v }
         for (k, v) in extra { env[k] = v }
         process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")

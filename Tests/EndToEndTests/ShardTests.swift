@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import Foundation
 import ReelTestSupport
 import Testing
@@ -423,14 +424,20 @@ import Testing
         #expect(streamsOnThree == "0")
         // The keys of the accounts that will leave shard two (on server two), as its files hold them.
         var leaving: [(handle: String, key: [UInt8])] = []
+        var wrappedLeaving: [(stream: String, wrapped: [UInt8])] = []
+        let sourceKeyring = KeyringFile(
+            directory: Harness.keyring, store: try #require(UUID(uuidString: try await servers[1].psql("SELECT store FROM reel_keyring", database: "grow"))))
         for handle in movers where from[handle] == "two" {
             let stream = try #require(try Harness.json(try await Self.reel(["history", "--user", handle, "--json", "--offline"], grown).stdout)["stream"] as? String)
             let hex = try await servers[1].psql("SELECT encode(key, 'hex') FROM reel_stream_keys WHERE stream = '\(stream)'", database: "grow")
-            leaving.append((handle, stride(from: 0, to: hex.count - 1, by: 2).compactMap { UInt8(hex.dropFirst($0).prefix(2), radix: 16) }))
+            let wrapped = stride(from: 0, to: hex.count - 1, by: 2).compactMap { UInt8(hex.dropFirst($0).prefix(2), radix: 16) }
+            wrappedLeaving.append((stream, wrapped))
+            leaving.append((handle, try #require(try sourceKeyring.opening(wrapped, stream: stream))))
         }
         #expect(leaving.count == 2 && leaving.allSatisfy { $0.key.count == 32 })
         try await servers[1].psql("CHECKPOINT")
-        #expect(try await !files(holding: leaving[0].key, under: servers[1].dataDirectory).isEmpty, "the scan finds a live key")
+        #expect(try await files(holding: leaving[0].key, under: servers[1].dataDirectory).isEmpty, "a bare key is in the server's files")
+        #expect(try await !files(holding: wrappedLeaving[0].wrapped, under: servers[1].dataDirectory).isEmpty, "the scan finds a live wrapped key")
 
         // One move killed after each of its steps, then finished by running it again.
         let tokens = temporaryDirectory("grow-tokens")
@@ -507,6 +514,7 @@ import Testing
         // Purged by the run itself (before any other process opens shard two and purges).
         try await servers[1].psql("CHECKPOINT")
         for (handle, key) in leaving { #expect(try await files(holding: key, under: servers[1].dataDirectory).isEmpty, "\(handle)'s key") }
+        for (stream, wrapped) in wrappedLeaving { #expect(try sourceKeyring.opening(wrapped, stream: stream) == nil, "\(stream)'s key still opens on the shard it left") }
         let none = try await Self.reel(["store", "move", "--all"], grown)
         #expect(none.status == 0 && none.stdout == "every account is on its home shard\n", "\(none)")
 

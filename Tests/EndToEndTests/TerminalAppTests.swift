@@ -26,6 +26,7 @@ import Testing
         let reel = Harness.binaries + "/reel"
         let script = "stty -a > \"$STTY_DIR/before\"; '\(reel)' \(arguments.joined(separator: " ")); status=$?; stty -a > \"$STTY_DIR/after\"; exit $status"
         var environment = home ?? Self.environment(server)
+        environment["REEL_KEYRING"] = environment["REEL_KEYRING"] ?? Harness.keyring
         if let keys {
             let dir = environment["XDG_CONFIG_HOME"]! + "/reel"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
