@@ -64,9 +64,11 @@ extension AccountService {
     /// key the log holds already is a retry, answered from the log (`retried`). `decided` holds
     /// states this transaction's earlier commands left (a group commit's batch): one of them at
     /// its stream's version is used as it is, not read back from the store.
+    ///
+    /// This is where every write path checks the caller's binding (`checkBinding`), before
+    /// anything else is decided, a retry included.
     func plan(_ request: CommandRequest, _ w: some EventStoreWrite, decided: [StreamID: AccountState] = [:]) throws -> CommandPlan {
         let slot = try store.liveSlot(w)
-        if let key = request.key, let report = try retried(request, key: key, slot: slot, w) { return .settled(report) }
         let handle = request.handle
         let existing = try store.stream(for: handle, slot, w)
         let state = try existing.flatMap { stream in
@@ -74,6 +76,8 @@ extension AccountService {
             if let state = decided[stream], state.version == version { return state }
             return try recent.state(of: stream, atVersion: version) ?? store.state(of: stream, slot, w)
         }
+        try Self.checkBinding(request, existing: existing, state: state)
+        if let key = request.key, let report = try retried(request, key: key, slot: slot, w) { return .settled(report) }
         let decision = try Decider.decide(request.command, for: handle, state: state)
         guard !decision.events.isEmpty else {
             return .settled(CommandReport(handle: handle, stream: existing, outcomes: decision.outcomes, appended: [], state: state))
@@ -86,6 +90,18 @@ extension AccountService {
                 payload: CanonicalPayload.bytes(of: event))
         }
         return .append(.init(request: request, stream: stream, isNew: existing == nil, state: state, decision: decision, proposed: proposed))
+    }
+
+    /// The check of a caller's binding (`BoundAccount`), made in the write transaction that
+    /// would append, on what it reads: a request bound to a stream goes on only while its handle
+    /// still names that stream (`existing`) and the account is not deleted; else it fails
+    /// (`ReelError.accountGone`, not found) with nothing written. A token's request that passed
+    /// its check before a deletion committed thus never opens, or changes, the account opened
+    /// again under the freed handle. An unbound request (`stream` nil) acts on what the handle
+    /// names now.
+    static func checkBinding(_ request: CommandRequest, existing: StreamID?, state: AccountState?) throws {
+        guard let bound = request.stream else { return }
+        guard existing == bound, let state, state.status != .deleted else { throw ReelError.accountGone(request.handle.value) }
     }
 
     /// Appends what `plan` decided, with the projections (and a photo's bytes) in the same

@@ -3,7 +3,7 @@ public import Failures
 extension ReelError: KindedError {
     public var kind: FailureKind {
         switch self {
-        case .noAccount, .accountDeleted, .noLedger, .asOfOutOfRange: .notFound
+        case .noAccount, .accountDeleted, .accountGone, .noLedger, .asOfOutOfRange: .notFound
         case .undecodableEvent, .corruptProjection, .missingPhoto, .rebuildRefused: .tampered
         case .handleTaken: .usage
         }

@@ -18,6 +18,9 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible {
     case asOfOutOfRange(String)
     /// An import would open an account under a handle that has one.
     case handleTaken(String)
+    /// A change (or read) bound to an account (`BoundAccount`) whose handle no longer names it,
+    /// or which is no longer open: it was deleted, and the handle may be another account's now.
+    case accountGone(String)
     /// A rebuild found the log it replays broken (the reason names the position and the rule)
     /// and changed nothing.
     case rebuildRefused(String)
@@ -33,6 +36,8 @@ public enum ReelError: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingPhoto(let sha): "the photo \(sha) is missing from the photo store"
         case .asOfOutOfRange(let why): why
         case .handleTaken(let handle): "there is an account '\(handle)' already; import under another handle with --as"
+        case .accountGone(let handle):
+            "the account '\(handle)' this was for is gone: it was deleted since it was looked up (the handle may name a new account now); nothing was changed"
         case .rebuildRefused(let reason):
             "refusing to rebuild the projections from a broken log: \(reason); nothing was changed (see 'reel audit verify')"
         }

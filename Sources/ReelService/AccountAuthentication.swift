@@ -25,7 +25,13 @@ struct AccountAuthentication: RouterMiddleware {
         try limiter.admit(token.id)
         var context = context
         context.token = token
-        return try await next(request, context)
+        do {
+            return try await next(request, context)
+        } catch ReelError.accountGone {
+            // The token's account was deleted after the check above, before the request's write
+            // (which checked the binding and wrote nothing): the token is a deleted account's.
+            throw Problem.unauthorized("the bearer token is not valid (its account was deleted); nothing was changed")
+        }
     }
 
     /// The credentials of a `Bearer` authorization (the scheme in any case), else `nil`.

@@ -32,7 +32,7 @@ struct AccountEndpoints {
         let type = try Self.mediaType(RequestInput.string(body, "mediaType"))
         guard let id = body["id"]?.integerValue else { throw Problem.usage("\"id\" must be a TMDb id, a whole number") }
         let key = try MediaKey(type, id)
-        let report = try await application.addFavorites([key], for: context.account(), requestKey: Self.requestKey(request))
+        let report = try await application.addFavorites([key], for: context.boundAccount(), requestKey: Self.requestKey(request))
         return JSONResponse(ServiceJSON.change(report), status: report.changed ? .created : .ok)
     }
 
@@ -40,7 +40,7 @@ struct AccountEndpoints {
         let type = try Self.mediaType(context.parameters.require("mediaType"))
         guard let id = Int64(try context.parameters.require("id")) else { throw Problem.usage("the id in the path must be a TMDb id, a whole number") }
         let key = try MediaKey(type, id)
-        let report = try await application.removeFavorites([key], for: context.account(), requestKey: Self.requestKey(request))
+        let report = try await application.removeFavorites([key], for: context.boundAccount(), requestKey: Self.requestKey(request))
         return JSONResponse(ServiceJSON.change(report))
     }
 
@@ -88,7 +88,7 @@ struct AccountEndpoints {
 
     @Sendable func changePhoto(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
         let bytes = try await input.bytes(request, limit: input.settings.maximumPhoto)
-        let report = try application.changePhoto(to: bytes, from: "the photo", for: context.account())
+        let report = try application.changePhoto(to: bytes, from: "the photo", for: context.boundAccount())
         return JSONResponse(ServiceJSON.change(report))
     }
 
@@ -136,19 +136,16 @@ struct AccountEndpoints {
         }
         let dryRun = try RequestInput.flag(request, "dryRun") ?? false
         let bytes = try await input.bytes(request, limit: input.settings.maximumImport)
-        let account = try context.account()
-        let report = try await application.importFile(bytes, file: "the request body", format: format, as: account, defaultHandle: account, dryRun: dryRun)
+        let report = try await application.importFile(bytes, file: "the request body", format: format, into: context.boundAccount(), dryRun: dryRun)
         return JSONResponse(ServiceJSON.imported(report))
     }
 
     @Sendable func deleteAccount(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
-        let account = try context.account()
-        _ = try application.accountToDelete(account)
-        return JSONResponse(ServiceJSON.deletion(try application.deleteAccount(account)))
+        return JSONResponse(ServiceJSON.deletion(try application.deleteAccount(context.boundAccount())))
     }
 
     private func change(_ command: Command, _ request: Request, _ context: ServiceRequestContext) async throws -> JSONResponse {
-        let report = try await application.change(command, for: context.account(), requestKey: Self.requestKey(request))
+        let report = try await application.change(command, for: context.boundAccount(), requestKey: Self.requestKey(request))
         return JSONResponse(ServiceJSON.change(report))
     }
 

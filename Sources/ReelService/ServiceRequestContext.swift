@@ -19,6 +19,13 @@ public struct ServiceRequestContext: RequestContext {
         return token.handle
     }
 
+    /// The account the token is bound to (its handle and stream): what a change carries to the
+    /// write that checks it (`BoundAccount`).
+    public func boundAccount() throws -> BoundAccount {
+        guard let token else { throw Problem.unauthorized("a bearer token is required") }
+        return token.account
+    }
+
     /// Request bodies are read by the handlers with their own limits (`RequestBody`).
     public var maxUploadSize: Int { 0 }
 }

@@ -46,13 +46,16 @@ final class AccountFeed: Sendable {
         self.log = log
     }
 
-    func listen(to handle: AccountHandle, after version: UInt64) -> AsyncThrowingStream<HistoryEntry, any Error> {
+    /// A listener of `handle`'s account; with `bound`, of that stream, which the handle must
+    /// still name (else the stream ends at once: `ReelError.accountGone`).
+    func listen(to handle: AccountHandle, after version: UInt64, bound: StreamID? = nil) -> AsyncThrowingStream<HistoryEntry, any Error> {
         let (stream, continuation) = AsyncThrowingStream<HistoryEntry, any Error>.makeStream(bufferingPolicy: .bufferingOldest(Self.bufferLimit))
         let id = UUID()
         continuation.onTermination = { [weak self] _ in self?.remove(id) }
         startReading()
         do {
             let account = try? ledger.resolve(handle)
+            if let bound, account != bound { throw ReelError.accountGone(handle.value) }
             state.withLock { state in
                 let listener = Listener(continuation: continuation, last: version)
                 if let account { state.byStream[account, default: [:]][id] = listener } else { state.unopened[handle, default: [:]][id] = listener }

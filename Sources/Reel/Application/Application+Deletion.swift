@@ -25,6 +25,18 @@ extension Application {
     /// step as it is reached.
     public func deleteAccount(_ handle: AccountHandle, step: (DeletionStep) -> Void = { _ in }) throws -> DeletionReport {
         guard let stream = try accountToDelete(handle).stream else { throw Failure(.notFound, "there is no account '\(handle)'") }
+        return try deleteAccount(BoundAccount(handle, stream: stream), step: step)
+    }
+
+    /// The same for `account` as its caller was bound to it (a token's account, the account the
+    /// terminal app showed): deleted only if the handle still names that account when the
+    /// deletion is written (`BoundAccount`), else not found with nothing done, not even a token
+    /// revoked.
+    public func deleteAccount(_ account: BoundAccount, step: (DeletionStep) -> Void = { _ in }) throws -> DeletionReport {
+        let handle = account.handle
+        guard let stream = try accountToDelete(handle).stream else { throw Failure(.notFound, "there is no account '\(handle)'") }
+        guard account.stream == nil || account.stream == stream else { throw ReelError.accountGone(handle.value) }
+        let bound = BoundAccount(handle, stream: stream)
         // Revoked before the deletion, not only removed after it: a crash between its commit and
         // the removal then leaves no live token of a deleted account, which would reach the next
         // account opened under the freed handle. Should the deletion fail, they stay revoked.
@@ -32,7 +44,7 @@ extension Application {
         PendingExports(dataDirectory: configuration.dataDirectory).sweep(stream: stream.rawValue)
         let started = ContinuousClock.now
         var purged = false
-        let report = try record(.deleteAccount, for: handle) { reached in
+        let report = try record(.deleteAccount, for: bound) { reached in
             if reached == .keyStoreRewritten { purged = true }
             step(reached)
         }
@@ -40,10 +52,10 @@ extension Application {
         guard let deleted = report.appended.last else {
             throw Failure(.storage, "the account '\(handle)' was not deleted")
         }
-        // Right after the commit, the tokens' records go (`report.stream` is the stream deleted,
-        // should another process have replaced the account since this one read it).
+        // Right after the commit, the tokens' records go (the write checked that the handle still
+        // named `stream`: that is the account deleted).
         do {
-            try removeTokens(of: Set([stream] + (report.stream.map { [$0] } ?? [])))
+            try removeTokens(of: [stream])
         } catch let error as any KindedError {
             throw Failure(error.kind, "the account '\(handle)' was deleted (its tokens are revoked), but their records could not be removed: \(error.summary)")
         }

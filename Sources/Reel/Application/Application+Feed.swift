@@ -9,6 +9,13 @@ extension Application {
         try feed(for: handle).listen(to: handle, after: version)
     }
 
+    /// The same for `account` as its caller was bound to it (a token's account): the events of
+    /// that stream only. When the handle no longer names it (deleted, and perhaps opened again)
+    /// the stream ends at once (`ReelError.accountGone`).
+    public func accountEvents(of account: BoundAccount, after version: UInt64) throws -> AsyncThrowingStream<HistoryEntry, any Error> {
+        try feed(for: account.handle).listen(to: account.handle, after: version, bound: account.stream)
+    }
+
     /// How many listeners `accountEvents` has now.
     public var eventListeners: Int { startedFeeds().reduce(0) { $0 + $1.listeners } }
 

@@ -13,6 +13,23 @@ extension Application {
         _ bytes: [UInt8], file: String, format: InterchangeFormat?, as handle: AccountHandle?, defaultHandle: AccountHandle,
         dryRun: Bool, progress: ((Int, Int) -> Void)? = nil, step: (ImportStep) -> Void = { _ in }
     ) async throws -> ImportReport {
+        try await importFile(bytes, file: file, format: format, as: handle, defaultHandle: defaultHandle, bound: nil, dryRun: dryRun, progress: progress, step: step)
+    }
+
+    /// The same into `account` as its caller was bound to it (a token's account): another app's
+    /// list is saved only if the handle still names that account when it is written; a Reel
+    /// export, which opens a new account, is refused (the handle has one, or had it when the
+    /// caller was bound: `accountGone`).
+    public func importFile(_ bytes: [UInt8], file: String, format: InterchangeFormat?, into account: BoundAccount, dryRun: Bool) async throws
+        -> ImportReport
+    {
+        try await importFile(bytes, file: file, format: format, as: account.handle, defaultHandle: account.handle, bound: account, dryRun: dryRun)
+    }
+
+    private func importFile(
+        _ bytes: [UInt8], file: String, format: InterchangeFormat?, as handle: AccountHandle?, defaultHandle: AccountHandle, bound: BoundAccount?,
+        dryRun: Bool, progress: ((Int, Int) -> Void)? = nil, step: (ImportStep) -> Void = { _ in }
+    ) async throws -> ImportReport {
         guard let kind = format ?? InterchangeFormat.detect(bytes) else {
             throw Failure(
                 .usage,
@@ -23,9 +40,15 @@ extension Application {
             throw InputFileError.tooLarge(path: file, limit: InputLimit.list).failure(what: kind.description)
         }
         if kind == .reelExport {
+            if let bound, bound.stream != nil {
+                // A restore opens a new account: never under a binding to one.
+                let open = try existingLedger(for: bound.handle)?.openStream(bound.handle)
+                throw open == bound.stream ? ReelError.handleTaken(bound.handle.value) : ReelError.accountGone(bound.handle.value)
+            }
             return try restore(bytes, file: file, as: handle, dryRun: dryRun, step: step)
         }
-        return .list(try await importList(bytes, kind, file: file, into: handle ?? defaultHandle, dryRun: dryRun, progress: progress, step: step))
+        return .list(
+            try await importList(bytes, kind, file: file, into: handle ?? defaultHandle, bound: bound, dryRun: dryRun, progress: progress, step: step))
     }
 
     private func restore(_ bytes: [UInt8], file: String, as handle: AccountHandle?, dryRun: Bool, step: (ImportStep) -> Void) throws
@@ -44,7 +67,7 @@ extension Application {
     }
 
     private func importList(
-        _ bytes: [UInt8], _ kind: InterchangeFormat, file: String, into target: AccountHandle, dryRun: Bool,
+        _ bytes: [UInt8], _ kind: InterchangeFormat, file: String, into target: AccountHandle, bound: BoundAccount?, dryRun: Bool,
         progress: ((Int, Int) -> Void)?, step: (ImportStep) -> Void
     ) async throws -> ListImportReport {
         let titles: [ImportedTitle]
@@ -54,7 +77,10 @@ extension Application {
             throw Failure(.data, "\(file): \(error.description); nothing imported")
         }
         let existing = try existingLedger(for: target)
-        let current = existing.flatMap { ledger in try? ledger.view(of: target) }?.state
+        let view = existing.flatMap { ledger in try? ledger.view(of: target) }
+        let current = view?.state
+        // Bound now, when the use case resolves the handle, unless the caller was bound before.
+        let account = bound ?? BoundAccount(target, stream: view?.stream)
         let language = current?.settings.language.value ?? LanguageTag.default.value
         let matches = try await TitleMatcher(client: try catalog(), language: language).match(titles, progress: progress)
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
@@ -71,7 +97,7 @@ extension Application {
             outcomes = try Decider.decide(command, for: target, state: current).outcomes
         } else if !favorites.isEmpty {
             // The ledger is made only now, when there is something to write.
-            let report = try record(command, for: target)
+            let report = try record(command, for: account)
             step(.committed)
             outcomes = report.outcomes
             stream = report.stream

@@ -24,6 +24,11 @@ extension Application {
     /// Sets the account's photo to `bytes` (from `source`, named in a refusal): a JPEG or PNG of
     /// at most 5 MB whose header is whole; anything else is a usage failure naming the source.
     public func changePhoto(to bytes: [UInt8], from source: String, for handle: AccountHandle) throws -> ChangeReport {
+        try changePhoto(to: bytes, from: source, for: try bind(handle))
+    }
+
+    /// The same for `account` as its caller was bound to it (`BoundAccount`).
+    public func changePhoto(to bytes: [UInt8], from source: String, for account: BoundAccount) throws -> ChangeReport {
         let reference: PhotoReference
         do {
             reference = try AccountService.photoReference(for: bytes)
@@ -35,7 +40,7 @@ extension Application {
         if let (_, width, height) = try? PictureDecoder().dimensions(of: bytes), width.multipliedReportingOverflow(by: height).partialValue > limit {
             throw Failure(.usage, "\(source): invalid photo: \(width)×\(height) pixels is more than the limit of \(GroupedDigits.of(limit)) pixels")
         }
-        return try change(.changePhoto(reference), for: handle, photo: bytes)
+        return try change(.changePhoto(reference), for: account, photo: bytes)
     }
 
     /// The bytes of the photo `view` shows (the account's photo then), nil when it shows none.

@@ -337,6 +337,13 @@ public final class Application: Sendable {
         return report
     }
 
+    /// The same for `handle`, bound as it resolves now.
+    func record(_ command: Command, for handle: AccountHandle, photo: [UInt8]? = nil, step: (DeletionStep) -> Void = { _ in }) throws
+        -> CommandReport
+    {
+        try record(command, for: try bind(handle), photo: photo, step: step)
+    }
+
     /// Runs `command` for `account` through group commit: in one write transaction (one fsync)
     /// with the commands other callers submit meanwhile (`CommandCommitter`), under `key` when a
     /// retry must append nothing. The account's view read before is forgotten by the commit. The

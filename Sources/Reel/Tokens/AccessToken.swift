@@ -19,4 +19,8 @@ public struct AccessToken: Sendable, Hashable {
     public let revokedAt: Int64?
 
     public var isRevoked: Bool { revokedAt != nil }
+
+    /// The account the token is bound to, for the use cases: its changes (and reads) reach that
+    /// stream only, never an account opened again under the same handle (`BoundAccount`).
+    public var account: BoundAccount { BoundAccount(handle, stream: stream) }
 }

@@ -19,8 +19,11 @@ extension EffectRunner {
             }
         case .setSaved(let key, let save):
             do {
-                let report = save
-                    ? try await application.addFavorites([key], for: handle) : try await application.removeFavorites([key], for: handle)
+                let report = try await changing { account in
+                    save
+                        ? try await application.addFavorites([key], for: account, requestKey: nil)
+                        : try await application.removeFavorites([key], for: account, requestKey: nil)
+                }
                 let name = report.titles[key].map { "\(key) \($0.label)" } ?? key.description
                 let notes = report.notes.map { " (\($0))" }.joined()
                 return .savedChanged(key, saved: save, note: (save ? "saved " : "removed ") + name + notes)

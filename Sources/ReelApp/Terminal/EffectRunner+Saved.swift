@@ -9,6 +9,8 @@ extension EffectRunner {
         switch effect {
         case .load(let request):
             do {
+                // The account the app shows is the one it binds (its changes reach it only).
+                _ = try account.bound(application)
                 let report = try await application.savedList(
                     of: handle, request.query, progress: progress(request, "details", handle), omdbProgress: progress(request, "OMDb's scores", handle))
                 return .saved(.loaded(request, rows: report.items.map(TitleRow.init), total: report.total, language: report.language, account: handle.value))
@@ -29,10 +31,11 @@ extension EffectRunner {
             }
         case .change(let change, let undoing):
             do {
-                let report =
+                let report = try await changing { account in
                     change.action == .add
-                    ? try await application.addFavorites([change.key], for: handle)
-                    : try await application.removeFavorites([change.key], for: handle)
+                        ? try await application.addFavorites([change.key], for: account, requestKey: nil)
+                        : try await application.removeFavorites([change.key], for: account, requestKey: nil)
+                }
                 let said = report.command.outcomes.filter { $0.mediaKey != nil }.map(report.message).joined(separator: "; ")
                 return .saved(.changed(change, undoing: undoing, message: said, account: handle.value))
             } catch {

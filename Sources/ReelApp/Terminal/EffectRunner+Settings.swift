@@ -11,22 +11,25 @@ extension EffectRunner {
             case .load:
                 return .settings(.loaded(try info(handle), account: handle.value))
             case .rename(let name):
-                return .settings(.changed(said(try application.change(.rename(try ProfileName(typed: name)), for: handle)), account: handle.value))
+                return .settings(.changed(said(try changingNow { try application.change(.rename(try ProfileName(typed: name)), for: $0) }), account: handle.value))
             case .photo(let path?):
-                let report = try application.changePhoto(to: try Application.readPhoto(at: path), from: path, for: handle)
+                let photo = try Application.readPhoto(at: path)
+                let report = try changingNow { try application.changePhoto(to: photo, from: path, for: $0) }
                 return .settings(.changed(said(report), account: handle.value))
             case .photo(nil):
-                return .settings(.changed(said(try application.change(.removePhoto, for: handle)), account: handle.value))
+                return .settings(.changed(said(try changingNow { try application.change(.removePhoto, for: $0) }), account: handle.value))
             case .language(let typed):
                 let tag = try LanguageTag(typed: typed)
-                let report = try application.change(.switchLanguage(tag), for: handle)
+                let report = try changingNow { try application.change(.switchLanguage(tag), for: $0) }
                 return .settings(.languageSwitched(tag.description, message: said(report), account: handle.value))
             case .switchAccount(let name):
                 account.value = try AccountHandle(name)
                 return .settings(.switched(account: account.value.value))
             case .deleteAccount(let name):
                 let doomed = try AccountHandle(name)
-                let report = try application.deleteAccount(doomed)
+                // The account the app is bound to, when it deletes its own; another by its name.
+                let report = try application.deleteAccount(doomed == handle ? try account.bound(application) : BoundAccount(doomed, stream: nil))
+                account.deleted(doomed)
                 return .settings(
                     .deleted(
                         [
