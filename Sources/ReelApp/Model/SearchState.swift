@@ -34,8 +34,10 @@ public struct SearchState: Sendable, Equatable {
 
     public init() {}
 
-    /// The field is empty: the default person's filmography shows instead of results.
-    public var showsDefaultPerson: Bool { query.isEmpty }
+    /// The field is empty (or blank): the default person's filmography shows instead of results.
+    /// Asked at every key, so it looks no further than the first character that is not a space
+    /// (`query` would copy the whole text each time: a paste of thousands took seconds).
+    public var showsDefaultPerson: Bool { text.allSatisfy(\.isWhitespace) }
 
     /// The query the field asks for: its text without surrounding spaces.
     public var query: String { String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }

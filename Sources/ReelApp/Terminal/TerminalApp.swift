@@ -120,10 +120,9 @@ public enum TerminalApp {
             messages += posted
             if signalled { messages.append(.interrupted) }
             let before = model
-            for message in messages {
-                (model, effects) = AppUpdate.update(model, message)
-                launch(effects)
-            }
+            // All that came in at once, as one batch: a paste is thousands of keys.
+            (model, effects) = AppUpdate.update(model, messages)
+            launch(effects)
             let drawn = model != before && !model.quitting
             if drawn { screen.show(AppView.draw(model)) }
             trace?.record(keys: keys, messages: messages.count, drawn: drawn, read: woken, model: model)

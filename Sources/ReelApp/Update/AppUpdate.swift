@@ -11,18 +11,39 @@ public enum AppUpdate {
     /// The first model and effects: the status (language, catalog), the account followed for
     /// changes (live), and the first tab's first page.
     public static func start(_ model: AppModel) -> (AppModel, [AppEffect]) {
-        var (next, effects) = filled(model)
+        var next = model
+        var effects = filled(&next)
         effects += PictureUpdate.fill(&next)
         return (next, [.loadStatus, .saved(.watch)] + effects)
     }
 
     public static func update(_ model: AppModel, _ message: AppMessage) -> (AppModel, [AppEffect]) {
+        update(model, [message])
+    }
+
+    /// `messages` in order, as many calls of `update` would take them, with the model copied once:
+    /// each message then changes it in place. A paste of thousands of keys comes as one batch, and
+    /// a copy of the model a key (the search text with it) made a paste take time quadratic in its
+    /// length. A search's wait that a later key of the batch made moot (an older generation's,
+    /// whose `.due` would be ignored) is not asked for.
+    public static func update(_ model: AppModel, _ messages: [AppMessage]) -> (AppModel, [AppEffect]) {
         var next = model
+        var effects: [AppEffect] = []
+        for message in messages { effects += apply(message, to: &next) }
+        effects.removeAll { effect in
+            if case .search(.debounce(let generation)) = effect { generation != next.search.generation } else { false }
+        }
+        return (next, effects)
+    }
+
+    /// One message applied to `next`: its effects, then what the tab now needs loaded.
+    private static func apply(_ message: AppMessage, to next: inout AppModel) -> [AppEffect] {
+        let tab = next.tab
         var effects: [AppEffect] = []
         switch message {
         case .key(let typed):
             if let key = next.keys.translate(typed, context: next.keyContext, typing: next.isTyping) { effects = handle(key, &next) }
-            if next.tab != model.tab {
+            if next.tab != tab {
                 // A tab switch closes the screens opened over the tabs; the Search tab opens typing.
                 next.screens = []
                 if next.tab == .search { next.search.editing = true }
@@ -63,9 +84,9 @@ public enum AppUpdate {
         case .interrupted:
             next.quitting = true
         }
-        var (filledModel, more) = filled(next)
-        if !filledModel.quitting { more += PictureUpdate.fill(&filledModel) }
-        return (filledModel, effects + more)
+        effects += filled(&next)
+        if !next.quitting { effects += PictureUpdate.fill(&next) }
+        return effects
     }
 
     // MARK: - Keys
@@ -149,28 +170,20 @@ public enum AppUpdate {
     /// What the current tab needs loaded: a browsed list's next page when the cursor is within a
     /// screen of its end (its first page when it has none), the saved list and its history once,
     /// the settings once.
-    private static func filled(_ model: AppModel) -> (AppModel, [AppEffect]) {
-        guard !model.quitting else { return (model, []) }
-        var model = model
+    private static func filled(_ model: inout AppModel) -> [AppEffect] {
+        guard !model.quitting else { return [] }
         switch model.tab {
         case .movies, .series:
             let mediaType: MediaType = model.tab == .movies ? .movie : .tv
-            guard model[list: mediaType].genrePicker == nil && model[list: mediaType].yearField == nil else { return (model, []) }
-            var list = model[list: mediaType]
+            guard model[list: mediaType].genrePicker == nil && model[list: mediaType].yearField == nil else { return [] }
+            let list = model[list: mediaType]
             let remaining = list.rows.count - 1 - list.cursor.position
-            guard let page = list.nextPage, remaining < model.visibleListRows else { return (model, []) }
-            list.loadingPage = page
-            model[list: mediaType] = list
-            return (model, [.loadPage(mediaType, page: page, query: list.query)])
-        case .saved:
-            let effects = SavedUpdate.fill(&model)
-            return (model, effects)
-        case .settings:
-            let effects = SettingsUpdate.fill(&model)
-            return (model, effects)
-        case .search:
-            let effects = SearchUpdate.filled(&model)
-            return (model, effects)
+            guard let page = list.nextPage, remaining < model.visibleListRows else { return [] }
+            model[list: mediaType].loadingPage = page
+            return [.loadPage(mediaType, page: page, query: list.query)]
+        case .saved: return SavedUpdate.fill(&model)
+        case .settings: return SettingsUpdate.fill(&model)
+        case .search: return SearchUpdate.filled(&model)
         }
     }
 }

@@ -11,10 +11,7 @@ enum SearchView {
         buffer.write(label, row: 1, column: 1, style: CellStyle(.bold))
         let fieldColumn = 1 + DisplayWidth.columns(label)
         let room = max(1, filters - fieldColumn - 2)
-        // The end of a long text shows: that is where typing goes.
-        var text = search.text
-        while DisplayWidth.columns(text) > room - 1, !text.isEmpty { text.removeFirst() }
-        let used = buffer.write(text, row: 1, column: fieldColumn, limit: room)
+        let used = buffer.write(tail(of: search.text, columns: room - 1), row: 1, column: fieldColumn, limit: room)
         if search.editing {
             buffer.write(" ", row: 1, column: fieldColumn + used, style: CellStyle(.reverse))
         } else if search.text.isEmpty {
@@ -27,6 +24,22 @@ enum SearchView {
         } else {
             drawResults(search, visible: SearchUpdate.resultRows(model), model: model, into: &buffer)
         }
+    }
+
+    /// The end of `text` that fits in `columns`: the end of a long text shows, as that is where
+    /// typing goes. Read from the end, a character at a time, and no further than fits: a pasted
+    /// 10,000 characters draw as fast as ten (taking characters off the front until the rest fit
+    /// measured the rest again each time, and took seconds).
+    static func tail(of text: String, columns: Int) -> String {
+        var start = text.endIndex
+        var width = 0
+        while start > text.startIndex {
+            let before = text.index(before: start)
+            width += DisplayWidth.columns(text[before])
+            if width > columns { break }
+            start = before
+        }
+        return String(text[start...])
     }
 
     /// `[All]  Movies  Series  People` at the right of the field's row, the chosen one in
