@@ -45,6 +45,10 @@ public final class PostgresEventStore: EventStore {
     /// a key-encryption key that still exists until a rotation succeeds.
     public var purgeProblem: String? { lastPurgeProblem.withLock { $0 } }
     private let lastPurgeProblem = Mutex<String?>(nil)
+    /// The deletions whose purge an earlier process left pending and this one's open finished
+    /// (the keyring rotated), for a front end to say so.
+    public var purgesFinishedAtOpen: [StreamID] { finishedAtOpen.withLock { $0 } }
+    private let finishedAtOpen = Mutex<[StreamID]>([])
     /// While set, a write that destroys keys leaves their purge pending (`deferPurges`).
     private let purgesDeferred = Mutex(false)
 
@@ -100,7 +104,14 @@ public final class PostgresEventStore: EventStore {
         let pending = try store.keyPool.with { link in
             try link.run("SELECT EXISTS (SELECT 1 FROM reel_streams WHERE purge_pending)").first?.decode(Bool.self) ?? false
         }
-        if pending { store.purgeNow() }
+        if pending {
+            do {
+                let purged = try store.purgePending()
+                store.finishedAtOpen.withLock { $0 = purged }
+            } catch {
+                store.lastPurgeProblem.withLock { $0 = (error as? any KindedError)?.summary ?? "\(error)" }
+            }
+        }
         return store
     }
 

@@ -35,7 +35,7 @@ final class PostgresKeyring: Sendable {
     /// version 3, whose keys are stored bare) gets one: its keys are wrapped under a new KEK in one
     /// transaction. What a rotation that stopped midway left in the file is finished here.
     static func open(_ link: PostgresLink, directory: String) throws -> PostgresKeyring {
-        for _ in 0..<3 {
+        for attempt in 0..<3 {
             guard let (store, generation, check) = try recorded(link) else {
                 if let adopted = try adopt(link, directory: directory) { return adopted }
                 continue  // another process adopted first: use its keyring
@@ -44,7 +44,7 @@ final class PostgresKeyring: Sendable {
             var contents = try read(file, generation: generation, link.location)
             guard let kek = contents.keys[generation] else {
                 // Rotated between the record's read and the file's: read the record again.
-                if let newest = contents.generations.last, newest > generation { continue }
+                if let newest = contents.generations.last, newest > generation, attempt < 2 { continue }
                 throw stale(file, has: contents.generations, needs: generation, link.location)
             }
             guard KeyWrapping.check(of: kek, generation: generation, store: store) == check else {
@@ -82,9 +82,13 @@ final class PostgresKeyring: Sendable {
     }
 
     static func stale(_ file: KeyringFile, has: [UInt64], needs: UInt64, _ location: PostgresLocation) -> Failure {
-        Failure(
-            .tampered,
-            "the keyring \(file.path) holds generation \(has.map(String.init).joined(separator: ", ")) but the store \(location) is at generation \(needs) (another host rotated it): every host of a store must use one keyring (REEL_KEYRING)")
+        let held = "the keyring \(file.path) holds generation \(has.map(String.init).joined(separator: ", ")) but the store \(location) is at generation \(needs)"
+        if let newest = has.last, newest > needs {
+            return Failure(
+                .tampered,
+                held + ": the store is a copy from before a rotation (a backup, a snapshot, a standby cut off), whose keys are wrapped under a generation that no longer exists; nothing of it can be read")
+        }
+        return Failure(.tampered, held + " (another host rotated it): every host of a store must use one keyring (REEL_KEYRING)")
     }
 
     /// Makes the store's keyring: a KEK of generation 1 in a new file, then, in one transaction

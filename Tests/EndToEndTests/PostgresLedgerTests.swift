@@ -123,6 +123,7 @@ import Testing
         // The next command that opens the store rotates, and says so.
         let next = try await Self.reel(ledger, ["accounts"], environment)
         #expect(next.status == 0, "\(next.stderr)")
+        #expect(next.stderr.contains("note: finished forgetting 1 deleted account of postgres://") && next.stderr.contains("(the keyring was rotated)"), "\(next.stderr)")
         #expect(try await server.psql("SELECT purge_pending FROM reel_streams WHERE stream = '\(stream)'", database: database) == "f")
         #expect(try await server.psql("SELECT generation FROM reel_keyring", database: database) == "2")
         #expect(try row.keyring.opening(row.wrapped, stream: stream) == nil, "the deleted key still opens")

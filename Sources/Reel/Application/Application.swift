@@ -125,7 +125,19 @@ public final class Application: Sendable {
         if ShardMap.isShardMap(url) {
             throw Failure(.usage, "this reads one store, not the shard map \(url): name one shard's URL with --store (Schemas/postgres-shards.md)")
         }
-        return try PostgresEventStore.open(try storeLocation(url), directory: configuration.dataDirectory, keyring: configuration.keyringDirectory)
+        return reportingPurges(try PostgresEventStore.open(try storeLocation(url), directory: configuration.dataDirectory, keyring: configuration.keyringDirectory))
+    }
+
+    /// Says what `store`'s open did about deletions an earlier process left unpurged: finished
+    /// them (the keyring rotated), or could not (why; the next process tries again).
+    func reportingPurges(_ store: PostgresEventStore) -> PostgresEventStore {
+        let finished = store.purgesFinishedAtOpen.count
+        if finished > 0 {
+            configuration.notice(Notice("finished forgetting \(finished) deleted account\(finished == 1 ? "" : "s") of \(store.location) whose purge had not run (the keyring was rotated)"))
+        } else if let problem = store.purgeProblem {
+            configuration.notice(Notice("a deletion's purge on \(store.location) is still pending: \(problem)"))
+        }
+        return store
     }
 
     // MARK: - Ledgers by account (shards)
@@ -222,7 +234,7 @@ public final class Application: Sendable {
         do {
             if let ledger = loaded.withLock({ $0.shardLedgers[index] }) { return ledger }
             let shard = map.shards[index]
-            let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory)
+            let store = reportingPurges(try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory))
             let record = try ShardMembership(index: index, shards: map.shards.count).confirm(
                 in: store, store: shard.location.description, map: map.path)
             let placement = StreamPlacement(homes: { map.home(of: $0) == index }, accepts: { map.shard(of: $0) == index })
