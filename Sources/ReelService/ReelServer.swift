@@ -74,8 +74,10 @@ public struct ReelServer: Sendable {
         let account = router.group("v1").add(middleware: AccountAuthentication(application: application, limiter: limiter))
         AccountEndpoints(application: application, input: input, generator: generator, savedAnswers: SavedAnswers()).add(to: account)
         CatalogEndpoints(application: application).add(to: account)
-        EventStreamEndpoint(application: application, settings: settings, streams: StreamCounter(), metrics: metrics, lifecycle: lifecycle)
-            .add(to: account)
+        EventStreamEndpoint(
+            application: application, settings: settings, streams: StreamCounter(), metrics: metrics, lifecycle: lifecycle,
+            tokens: TokenWatch(application: application)
+        ).add(to: account)
 
         let operatorAuthentication = OperatorAuthentication(token: settings.operatorToken)
         OperatorEndpoints(application: application).add(to: router.group("v1/admin").add(middleware: operatorAuthentication))

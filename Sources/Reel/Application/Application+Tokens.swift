@@ -16,7 +16,7 @@ extension Application {
         guard let store = try TokenStore.open(in: configuration.dataDirectory, create: true) else {
             throw Failure(.storage, "the token store of \(configuration.dataDirectory) could not be made; no token was made")
         }
-        let report = try record(.openAccount, for: handle)
+        let report = try record(.openAccount, for: try bind(handle))
         guard let stream = report.stream else { throw Failure(.storage, "the account '\(handle)' was not opened; no token was made") }
         let (stored, secret) = try store.issue(for: handle, stream: stream, at: Self.microsecondsNow())
         // A deletion that committed after the account was opened above may have looked for its
@@ -88,6 +88,23 @@ extension Application {
         guard let ledger = try existingLedger(for: token.handle) else { return false }
         if let kept = try keptView(of: token.handle, in: ledger), kept.state.status == .open { return kept.stream == token.stream }
         return try ledger.openStream(token.handle) == token.stream
+    }
+
+    /// Whether `token` is live now: still in the token store, not revoked (by any process), for
+    /// the same account (a deletion revokes its account's tokens before it commits). One read
+    /// transaction of the token store, by the token's id.
+    public func isLive(_ token: AccessToken) throws -> Bool {
+        guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false) else { return false }
+        return try store.isLive(id: token.id, stream: token.stream)
+    }
+
+    /// The token store as it is now (`TokenStoreMark`): it changes with every commit to the
+    /// store, by any process, and when the store is replaced or removed. Cheap: a `stat` and a
+    /// read of LMDB's shared lock file, no transaction. A long-lived face polls it to learn of a
+    /// revocation at once (the service's event streams), and checks its tokens only when it moved.
+    public func tokenStoreMark() -> TokenStoreMark {
+        guard let store = try? TokenStore.open(in: configuration.dataDirectory, create: false) else { return TokenStoreMark(file: nil, transaction: nil) }
+        return TokenStoreMark(file: store.fileIdentity, transaction: try? store.lastTransaction())
     }
 
     /// Revokes the live tokens of the account `stream`, which is about to be deleted; a data

@@ -152,6 +152,26 @@ final class TokenStore: Sendable {
         return (record, handle, transaction)
     }
 
+    /// Whether the token `id` of the account `stream` is there and not revoked. One read
+    /// transaction, by the id (no secret needed).
+    func isLive(id: String, stream: StreamID) throws -> Bool {
+        try guarded {
+            try environment.read { txn in
+                guard let digest = try txn.get(ids, id), let record = try Self.record(digest, id: id, txn, records) else { return false }
+                return record.stream == stream && record.revokedAt == nil
+            }
+        }
+    }
+
+    /// The id of the store's last committed write transaction, by this process or another (LMDB
+    /// keeps it in the lock file every process shares: no read transaction, no disk read).
+    func lastTransaction() throws -> Int {
+        try guarded { try environment.lastTransactionID() }
+    }
+
+    /// Which file the store has open.
+    var fileIdentity: Environment.FileIdentity { identity }
+
     /// Every token's record, oldest first (then by id). One read transaction.
     func all() throws -> [TokenRecord] {
         let found: [TokenRecord] = try guarded {
