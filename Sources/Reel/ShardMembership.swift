@@ -78,7 +78,8 @@ struct ShardMembership: Equatable {
         }
     }
 
-    private func fullyEqual(_ other: ShardMembership?) -> Bool {
+    /// Equal in everything: placement, earlier sizes and whether settled.
+    func fullyEqual(_ other: ShardMembership?) -> Bool {
         guard let other else { return false }
         return self == other && earlier == other.earlier && settled == other.settled
     }

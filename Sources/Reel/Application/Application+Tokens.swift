@@ -87,7 +87,10 @@ extension Application {
     public func reachesItsAccount(_ token: AccessToken) throws -> Bool {
         guard let ledger = try existingLedger(for: token.handle) else { return false }
         if let kept = try keptView(of: token.handle, in: ledger), kept.state.status == .open { return kept.stream == token.stream }
-        return try ledger.openStream(token.handle) == token.stream
+        if try ledger.openStream(token.handle) == token.stream { return true }
+        // Not on the shard routed to: it may have moved to its home under a map grown since.
+        guard let other = try rerouted(token.handle, from: ledger) else { return false }
+        return try other.openStream(token.handle) == token.stream
     }
 
     /// Whether `token` is live now: still in the token store, not revoked (by any process), for

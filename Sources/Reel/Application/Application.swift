@@ -52,6 +52,11 @@ public final class Application: Sendable {
     private let shardOpening = Mutex<[Int: NSLock]>([:])
     /// Held while the catalog client is made (`catalog()`).
     private let catalogMaking = Mutex(())
+    /// With a shard map: the map routing follows now, which each shard's placement reads (it
+    /// changes when the map grows under a long-lived process: `followShardMap`).
+    let routedShardMap = RoutedShardMap()
+    /// Held while the shard map is checked against the shards' records and followed.
+    let shardFollowing = NSLock()
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -197,7 +202,10 @@ public final class Application: Sendable {
     /// Every ledger: each shard's, in the map's order, with a shard map; else the one there is
     /// (none when there is none; nothing is made).
     func everyLedger() throws -> [AccountService] {
-        guard let map = try configuredShardMap() else { return try existingLedger().map { [$0] } ?? [] }
+        guard var map = try configuredShardMap() else { return try existingLedger().map { [$0] } ?? [] }
+        // The map followed first, if the shards' records or the file moved on (every shard's
+        // record and the file read: `/ready` and the operator's routes span every shard).
+        if try checkShardMap() { map = try configuredShardMap() ?? map }
         return try map.shards.indices.map { try shardLedger($0, of: map) }
     }
 
@@ -206,13 +214,37 @@ public final class Application: Sendable {
         if let map = loaded.withLock({ $0.shardMap }) { return map }
         let map = storeIsShardMap ? try shardMap() : nil
         loaded.withLock { $0.shardMap = .some(map) }
+        routedShardMap.route(by: map)
         return map
+    }
+
+    /// With a shard map and at least one shard opened: the map routing follows, the shards
+    /// opened (by index) and the records they held when read.
+    func heldShardRouting() -> (map: ShardMap, ledgers: [Int: AccountService], records: [Int: ShardMembership])? {
+        loaded.withLock { loaded in
+            guard case let map?? = loaded.shardMap, !loaded.shardLedgers.isEmpty else { return nil }
+            return (map, loaded.shardLedgers, loaded.shardRecords)
+        }
+    }
+
+    /// Routes by `map` from now on, the shards' `records` as read: the map this process held grown
+    /// at its end (the shards opened keep their index and store), which the records confirm
+    /// (`followShardMap`). Views read before are forgotten.
+    func route(by map: ShardMap, records: [Int: ShardMembership]) {
+        loaded.withLock { loaded in
+            loaded.shardMap = .some(map)
+            loaded.shardRecords.merge(records) { _, read in read }
+            loaded.views = [:]
+            loaded.viewsForgotten &+= 1
+        }
+        routedShardMap.route(by: map)
     }
 
     /// The ledger of shard `index` of `map`, opened once: a store of its own whose new accounts
     /// take only the stream ids the map places on it. A shard `reel store migrate` did not record
     /// under this map, or recorded under another (a shard added, removed or reordered since), is
-    /// refused (`ShardMembership`).
+    /// refused (`ShardMembership`) — unless a long-lived process follows the map the shards record
+    /// now (`mapFollowed`: a growth recorded since it read the map).
     ///
     /// Opened under a lock of that shard's alone, not `loaded`. A shard that does not answer keeps
     /// the one caller opening it waiting (up to the store's time limit); others routed to it wait
@@ -235,9 +267,22 @@ public final class Application: Sendable {
             if let ledger = loaded.withLock({ $0.shardLedgers[index] }) { return ledger }
             let shard = map.shards[index]
             let store = reportingPurges(try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory))
-            let record = try ShardMembership(index: index, shards: map.shards.count).confirm(
-                in: store, store: shard.location.description, map: map.path)
-            let placement = StreamPlacement(homes: { map.home(of: $0) == index }, accepts: { map.shard(of: $0) == index })
+            let record: ShardMembership
+            do {
+                record = try ShardMembership(index: index, shards: map.shards.count).confirm(in: store, store: shard.location.description, map: map.path)
+            } catch let failure as Failure where failure.kind == .usage {
+                // Its record says another map than the one routed by: a long-lived process
+                // follows the map when the shards it opened before record it too.
+                guard let followed = try mapFollowed(from: map), index < followed.shards.count, followed.shards[index].location == shard.location else {
+                    throw failure
+                }
+                record = try ShardMembership(index: index, shards: followed.shards.count).confirm(
+                    in: store, store: shard.location.description, map: followed.path)
+            }
+            // Placed by the map routed by now (a grown map followed changes it).
+            let routed = routedShardMap
+            let placement = StreamPlacement(
+                homes: { (routed.map ?? map).home(of: $0) == index }, accepts: { (routed.map ?? map).shard(of: $0) == index })
             let ledger = try AccountService(log: store, placement: placement)
             loaded.withLock {
                 $0.shardLedgers[index] = ledger
@@ -310,7 +355,16 @@ public final class Application: Sendable {
         let mark = viewMark
         let ledger = try requiredLedger(for: handle)
         if let kept = try keptView(of: handle, in: ledger) { return kept }
-        let view = try ledger.view(of: handle)
+        var view: AccountView
+        do {
+            view = try ledger.view(of: handle)
+        } catch {
+            // Not on the shard routed to: with a shard map, it may have moved to its home under a
+            // map grown since (`rerouted`).
+            guard Self.isNoAccount(error), let other = try rerouted(handle, from: ledger) else { throw error }
+            view = try other.view(of: handle)
+        }
+        if view.state.status == .moved, let other = try rerouted(handle, from: ledger) { view = try other.view(of: handle) }
         keep(view, readSince: mark)
         return view
     }
