@@ -165,6 +165,40 @@ import Testing
         #expect(try await Self.json(ledger, ["saved"], user: "ann", environment, schema: "saved.schema.json")["items"] as? [[String: Any]] != nil)
     }
 
+    /// Ten deletions and ten new accounts, each in a process of its own, at once: none waits on
+    /// another for seconds (before the keyring, each deletion's VACUUM FULL queued behind the
+    /// others' transactions and waited 30–61 s; two adds exited 75), and every deletion's key is
+    /// purged.
+    @Test func deletionsAndNewAccountsInSeparateProcessesDoNotWaitOnEachOther() async throws {
+        let (ledger, environment, database) = try await Self.ledger()
+        let server = try await Self.server
+        for n in 0..<10 { #expect(try await Self.reel(ledger, ["fav", "add", "movie", "550"], user: "gone\(n)", environment).status == 0) }
+        let results = try await withThrowingTaskGroup(of: (String, Harness.Output, Duration).self) { group in
+            for n in 0..<10 {
+                group.addTask {
+                    let started = ContinuousClock.now
+                    let out = try await Self.reel(ledger, ["account", "delete", "--yes", "--json"], user: "gone\(n)", environment)
+                    return ("delete gone\(n)", out, ContinuousClock.now - started)
+                }
+                group.addTask {
+                    let started = ContinuousClock.now
+                    let out = try await Self.reel(ledger, ["fav", "add", "movie", "13"], user: "new\(n)", environment)
+                    return ("add new\(n)", out, ContinuousClock.now - started)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for (what, out, took) in results {
+            #expect(out.status == 0, "\(what): \(out.stderr)")
+            #expect(took < .seconds(10), "\(what) took \(took)")
+            if what.hasPrefix("delete") { #expect(try Harness.json(out.stdout)["keyPurged"] as? Bool == true, "\(what): \(out.stdout)") }
+        }
+        #expect(try await server.psql("SELECT count(*) FROM reel_streams WHERE purge_pending", database: database) == "0")
+        #expect(try await server.psql("SELECT count(*) FROM reel_stream_keys", database: database) == "10")
+        let verified = try Harness.json(try await Self.reel(ledger, ["audit", "verify", "--json"], environment).stdout)
+        #expect(verified["ok"] as? Bool == true, "\(verified)")
+    }
+
     @Test func noCopyOfTheStoreMadeBeforeADeletionCanReadTheDeletedAccount() async throws {
         let (ledger, environment, database) = try await Self.ledger()
         let server = try await Self.server
