@@ -16,7 +16,9 @@ public struct TextField: Sendable, Equatable {
         var next = self
         switch key {
         case .character(let c):
-            guard next.text.count < limit else { return self }
+            // Fewer bytes than the limit is fewer characters, known without counting them (a
+            // paste is thousands of keys, and counting is a walk over the whole text).
+            guard next.text.utf8.count < limit || next.text.count < limit else { return self }
             next.text.append(c)
         case .backspace:
             if !next.text.isEmpty { next.text.removeLast() }
