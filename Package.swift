@@ -31,7 +31,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         // Already in the graph through AsyncHTTPClient; named because Catalog imports from them
@@ -145,7 +144,7 @@ let package = Package(
         // The terminal app (`reel ui`): a pure model, update and view over the application core,
         // and a driver on ncursesw that owns the terminal and runs effects on tasks.
         .target(
-            name: "ReelApp", dependencies: ["Reel", "CNcursesW", "TerminalGraphics", .product(name: "TOMLKit", package: "TOMLKit")], swiftSettings: hygiene),
+            name: "ReelApp", dependencies: ["Reel", "CNcursesW", "TerminalGraphics"], swiftSettings: hygiene),
         // The HTTP service (`reel serve`): routes that parse a request, call the application core
         // and render its report as JSON (or a problem), on Hummingbird; account tokens, limits,
         // logs, metrics and graceful shutdown.

@@ -26,13 +26,12 @@ import Testing
     }
 
     /// The terminal app is a front end: the core, ncursesw and TerminalGraphics (pictures), nothing
-    /// below the core (and TOMLKit where it reads `keys.toml`).
+    /// below the core (`keys.toml` is read in Swift, `KeysFileParser`).
     @Test func theTerminalAppImportsOnlyTheCoreAndNcurses() throws {
         for (file, text) in try Self.sources("ReelApp") {
             for module in Self.imports(text) {
-                let toml = module == "TOMLKit" && file.hasSuffix("KeyBindingsFile.swift")
                 #expect(
-                    ["Reel", "CNcursesW", "TerminalGraphics"].contains(module) || toml || Self.system.contains(module),
+                    ["Reel", "CNcursesW", "TerminalGraphics"].contains(module) || Self.system.contains(module),
                     "\(file) imports \(module)")
             }
         }
