@@ -60,7 +60,7 @@ struct AccountEndpoints {
         query.genres = RequestInput.queries(request, "genre")
         query.anyGenre = try RequestInput.flag(request, "anyGenre") ?? false
         query.asOf = try Self.asOf(request)
-        let account = try context.account()
+        let account = try context.boundAccount()
         let (answer, _) = try await savedAnswers.answer(of: account, query, application: application) {
             try await application.savedList(of: account, query)
         }
@@ -73,7 +73,7 @@ struct AccountEndpoints {
     }
 
     @Sendable func settings(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
-        JSONResponse(ServiceJSON.settings(try application.account(context.account(), asOf: Self.asOf(request))))
+        JSONResponse(ServiceJSON.settings(try application.account(context.boundAccount(), asOf: Self.asOf(request))))
     }
 
     @Sendable func rename(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
@@ -98,7 +98,7 @@ struct AccountEndpoints {
 
     @Sendable func history(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
         let limit = try RequestInput.integer(request, "limit", in: 1...100_000)
-        let report = try await application.history(of: context.account(), asOf: Self.asOf(request), limit: limit)
+        let report = try await application.history(of: context.boundAccount(), asOf: Self.asOf(request), limit: limit)
         return JSONResponse(ServiceJSON.history(report))
     }
 
@@ -107,7 +107,7 @@ struct AccountEndpoints {
         let formatName = RequestInput.query(request, "format") ?? "reel"
         guard let format = ExportFormat(rawValue: formatName) else { throw Problem.usage("format=\(formatName): expected reel or letterboxd") }
         let details = try RequestInput.flag(request, "details") ?? true
-        let report = try await application.export(context.account(), format: format, details: details, generator: generator)
+        let report = try await application.export(context.boundAccount(), format: format, details: details, generator: generator)
         let document = report.document
         let body = ResponseBody(contentLength: document.count) { writer in
             var offset = 0

@@ -17,8 +17,10 @@ final class SavedAnswers: Sendable {
         let etag: String
     }
 
+    /// The account as the caller was bound to it (its stream too: an account opened again under
+    /// the handle never gets an answer kept for the one before).
     private struct Key: Hashable {
-        let handle: AccountHandle
+        let account: BoundAccount
         let query: SavedListQuery
     }
 
@@ -43,15 +45,15 @@ final class SavedAnswers: Sendable {
         self.maxBytes = maxBytes
     }
 
-    /// The answer kept for `query` of `handle` if it still holds, else the one `make` renders
+    /// The answer kept for `query` of `account` if it still holds, else the one `make` renders
     /// (kept when the report says how long it holds). The second value tells whether it was
     /// reused.
     func answer(
-        of handle: AccountHandle, _ query: SavedListQuery, application: Reel.Application,
+        of account: BoundAccount, _ query: SavedListQuery, application: Reel.Application,
         make: () async throws -> SavedListReport
     ) async throws -> (Answer, reused: Bool) {
-        let key = Key(handle: handle, query: query)
-        if let kept = state.withLock({ $0.entries[key] }), try application.stillHolds(kept.validity, for: handle) {
+        let key = Key(account: account, query: query)
+        if let kept = state.withLock({ $0.entries[key] }), try application.stillHolds(kept.validity, for: account.handle) {
             return (kept.answer, true)
         }
         let report = try await make()

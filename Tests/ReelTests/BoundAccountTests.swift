@@ -61,6 +61,11 @@ import Testing
         await #expect(throws: ReelError.accountGone("ann")) { try await app.change(.deleteAccount, for: old, requestKey: nil) }
 
         #expect(try Self.types(app) == before, "nothing was appended")
+        // Nor is the new account read for the old binding.
+        #expect(throws: ReelError.accountGone("ann")) { try app.account(old) }
+        await #expect(throws: ReelError.accountGone("ann")) { try await app.savedList(of: old, SavedListQuery()) }
+        await #expect(throws: ReelError.accountGone("ann")) { try await app.history(of: old) }
+        await #expect(throws: ReelError.accountGone("ann")) { try await app.export(old, format: .reel, details: false, generator: "tests") }
         let now = try app.account(ann)
         #expect(now.stream == reopened && now.state.status == .open)
         #expect(now.state.settings.name?.value == "New" && now.state.saved.items.isEmpty)
