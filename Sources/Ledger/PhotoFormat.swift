@@ -13,6 +13,10 @@ public struct PhotoFormat: Sendable, Equatable {
     /// 5 MB, the most a profile photo may weigh.
     public static let maximumBytes = 5_000_000
 
+    /// 40 million pixels, the most a photo may hold: the limit the pictures Reel draws are
+    /// decoded within (`PictureDecoder.defaultPixelLimit`), so a photo that is set can be shown.
+    public static let maximumPixels = 40_000_000
+
     /// The largest width or height each format can state: JPEG's are 16 bits, PNG's at most
     /// 2^31 - 1 (PNG specification, 11.2.2).
     public static func maximumDimension(_ kind: Kind) -> Int {
@@ -23,15 +27,30 @@ public struct PhotoFormat: Sendable, Equatable {
     }
 
     /// Reads the structure of a JPEG (markers up to a frame header, and the end-of-image marker)
-    /// or a PNG (signature, IHDR first, IEND last); throws a `DomainError.invalidPhoto` otherwise.
+    /// or a PNG (signature, IHDR first, IEND last), and the size its header claims, which must be
+    /// within `maximumPixels`; throws a `DomainError.invalidPhoto` otherwise.
     public static func inspect(_ bytes: [UInt8]) throws(DomainError) -> PhotoFormat {
         guard !bytes.isEmpty else { throw .invalidPhoto("the file is empty") }
         guard bytes.count <= maximumBytes else {
             throw .invalidPhoto("the file has \(GroupedDigits.of(bytes.count)) bytes; the limit is \(GroupedDigits.of(maximumBytes)) (5 MB)")
         }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return try png(bytes) }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try jpeg(bytes) }
-        throw .invalidPhoto("the file is neither a JPEG nor a PNG image")
+        let format: PhotoFormat
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            format = try png(bytes)
+        } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            format = try jpeg(bytes)
+        } else {
+            throw .invalidPhoto("the file is neither a JPEG nor a PNG image")
+        }
+        // Here, not in each format's reader: every format's header passes this way, so one added
+        // later is limited as these are. (A JPEG claiming 65,535 × 65,535 was once set: the
+        // limit was checked after the fact, on libjpeg-turbo's reading of the header, which
+        // fails past 65,500 pixels a side, and a failure there skipped the check.)
+        let (pixels, overflow) = format.width.multipliedReportingOverflow(by: format.height)
+        guard !overflow, pixels <= maximumPixels else {
+            throw .invalidPhoto("\(format.width)×\(format.height) pixels is more than the limit of \(GroupedDigits.of(maximumPixels)) pixels")
+        }
+        return format
     }
 
     private static func be32(_ b: [UInt8], _ at: Int) -> Int {

@@ -15,27 +15,43 @@ public struct PictureDecoder: Sendable {
         self.pixelLimit = pixelLimit
     }
 
-    /// The format and size the bytes claim, read from the header only.
+    /// The format and size the bytes claim, read from the header only, within the pixel limit.
+    /// Every format's header passes here, and `decode` starts here: a format added to
+    /// `PictureFormat` is limited as the others are, before its codec sees a byte.
     public func dimensions(of bytes: [UInt8]) throws(PictureError) -> (format: PictureFormat, width: Int, height: Int) {
         guard let format = PictureFormat(sniffing: bytes) else { throw .unknownFormat }
-        switch format {
-        case .jpeg:
-            let header = try JPEGHeader(bytes)
-            return (format, header.width, header.height)
-        case .png:
-            let size = try PNGReader.read(bytes) { image in .success((Int(image.width), Int(image.height))) }
-            return (format, size.0, size.1)
+        let width: Int, height: Int
+        if let claimed = format.claimedSize(bytes) {
+            (width, height) = claimed
+        } else {
+            // No size found by the structure alone: the codec says what is wrong.
+            switch format {
+            case .jpeg:
+                let header = try JPEGHeader(bytes)
+                (width, height) = (header.width, header.height)
+            case .png:
+                (width, height) = try PNGReader.read(bytes) { image in .success((Int(image.width), Int(image.height))) }
+            }
         }
+        try checkLimit(width, height)
+        return (format, width, height)
     }
 
     /// The whole picture. With `atLeast`, a JPEG is decoded at the smallest of libjpeg-turbo's
     /// scales (1/8 … 1) that still covers that many pixels each way: a poster drawn in 30 cells
     /// needs a few hundred pixels, not an original's thousands.
     public func decode(_ bytes: [UInt8], atLeast wanted: (width: Int, height: Int)? = nil) throws(PictureError) -> Picture {
-        guard let format = PictureFormat(sniffing: bytes) else { throw .unknownFormat }
+        let (format, width, height) = try dimensions(of: bytes)
         switch format {
-        case .jpeg: return try decodeJPEG(bytes, atLeast: wanted)
-        case .png: return try decodePNG(bytes)
+        case .jpeg: return try decodeJPEG(bytes, claimed: (width, height), atLeast: wanted)
+        case .png: return try decodePNG(bytes, claimed: (width, height))
+        }
+    }
+
+    /// The codec's reading of the header must be the size that was checked.
+    private static func same(_ read: (Int, Int), _ claimed: (Int, Int), _ format: PictureFormat) throws(PictureError) {
+        guard read == claimed else {
+            throw .undecodable(format: format.rawValue, reason: "its headers disagree on its size (\(claimed.0)×\(claimed.1), \(read.0)×\(read.1))")
         }
     }
 
@@ -46,9 +62,9 @@ public struct PictureDecoder: Sendable {
         }
     }
 
-    private func decodeJPEG(_ bytes: [UInt8], atLeast wanted: (width: Int, height: Int)?) throws(PictureError) -> Picture {
+    private func decodeJPEG(_ bytes: [UInt8], claimed: (Int, Int), atLeast wanted: (width: Int, height: Int)?) throws(PictureError) -> Picture {
         let header = try JPEGHeader(bytes)
-        try checkLimit(header.width, header.height)
+        try Self.same((header.width, header.height), claimed, .jpeg)
         var denominator = 1
         if let wanted {
             for candidate in [8, 4, 2] {
@@ -95,10 +111,10 @@ public struct PictureDecoder: Sendable {
         return end >= 2 && bytes[end - 2] == 0xFF && bytes[end - 1] == 0xD9
     }
 
-    private func decodePNG(_ bytes: [UInt8]) throws(PictureError) -> Picture {
+    private func decodePNG(_ bytes: [UInt8], claimed: (Int, Int)) throws(PictureError) -> Picture {
         try PNGReader.read(bytes) { image in
             let width = Int(image.width), height = Int(image.height)
-            do throws(PictureError) { try checkLimit(width, height) } catch { return .failure(error) }
+            do throws(PictureError) { try Self.same((width, height), claimed, .png) } catch { return .failure(error) }
             image.format = reel_png_format_rgba
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
             let finished = pixels.withUnsafeMutableBytes { target in

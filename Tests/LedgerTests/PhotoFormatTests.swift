@@ -207,6 +207,28 @@ private func inspectionFailure(_ bytes: [UInt8], sourceLocation: SourceLocation 
         #expect(PhotoReference(sha256: "", format: jpeg, bytes: 1).contentType == "image/jpeg")
         #expect(PhotoFormat.Kind.jpeg.rawValue == "image/jpeg" && PhotoFormat.Kind.png.rawValue == "image/png")
     }
+
+    /// Every format's header passes one pixel limit (issue 36: a JPEG claiming 65,535 × 65,535
+    /// was set as a photo, while a PNG over the limit was refused).
+    static let overTheLimit: [([UInt8], String)] = {
+        let baseline: [UInt8] = JPEG.image(width: 65535, height: 65535)
+        let progressive: [UInt8] = JPEG.image(width: 65535, height: 65535, frame: 0xC2)
+        let bare: [UInt8] = JPEG.soi + JPEG.sof(width: 8001, height: 5000) + JPEG.eoi
+        let wide: [UInt8] = PNG.signature + PNG.ihdr(width: 10_000, height: 5_000) + PNG.iend
+        let huge: [UInt8] = PNG.signature + PNG.ihdr(width: 0x7FFF_FFFF, height: 0x7FFF_FFFF) + PNG.iend
+        return [(baseline, "65535×65535"), (progressive, "65535×65535"), (bare, "8001×5000"), (wide, "10000×5000"), (huge, "2147483647×2147483647")]
+    }()
+
+    @Test(arguments: overTheLimit)
+    func aHeaderOverThePixelLimitIsRefusedWhateverItsFormat(_ bytes: [UInt8], _ size: String) {
+        #expect(inspectionFailure(bytes) == "\(size) pixels is more than the limit of 40,000,000 pixels")
+    }
+
+    @Test func thePixelLimitItselfIsAccepted() throws {
+        #expect(PhotoFormat.maximumPixels == 40_000_000)
+        #expect(try PhotoFormat.inspect(JPEG.image(width: 8000, height: 5000)).width == 8000)
+        #expect(try PhotoFormat.inspect(PNG.signature + PNG.ihdr(width: 5000, height: 8000) + PNG.iend).height == 8000)
+    }
 }
 
 @Suite struct PhotoRejectionTests {

@@ -75,6 +75,27 @@ import Testing
         #expect(try PictureDecoder(pixelLimit: 5400).decode(try Self.fixture("halves.jpg")).width == 90)
     }
 
+    /// One limit on what every format's header claims, read by its structure before any codec
+    /// (issue 36): a JPEG claiming 65,535 × 65,535, more than libjpeg-turbo reads at all, is
+    /// refused for its pixels like the others, by `dimensions` and by `decode` alike.
+    @Test func everyFormatsHeaderPassesThePixelLimit() throws {
+        let frame: [UInt8] = [0xFF, 0xC0, 0x00, 0x0B, 0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x01, 0x11, 0x00]
+        let jpeg: [UInt8] = [0xFF, 0xD8] + frame + [0xFF, 0xD9]
+        let tooMany = PictureError.tooManyPixels(width: 65535, height: 65535, limit: PictureDecoder.defaultPixelLimit)
+        #expect(throws: tooMany) { try PictureDecoder().dimensions(of: jpeg) }
+        #expect(throws: tooMany) { try PictureDecoder().decode(jpeg) }
+        let png = try Self.fixture("bomb-60000.png")
+        #expect(throws: PictureError.tooManyPixels(width: 60000, height: 60000, limit: PictureDecoder.defaultPixelLimit)) {
+            try PictureDecoder().dimensions(of: png)
+        }
+        // What the structure claims is what the codecs read, for real files.
+        #expect(PictureFormat.jpeg.claimedSize(try Self.fixture("halves-progressive.jpg")) ?? (0, 0) == (90, 60))
+        #expect(PictureFormat.png.claimedSize(try Self.fixture("halves-rgba.png")) ?? (0, 0) == (64, 48))
+        #expect(throws: PictureError.tooManyPixels(width: 64, height: 48, limit: 3000)) {
+            try PictureDecoder(pixelLimit: 3000).dimensions(of: try Self.fixture("halves-rgba.png"))
+        }
+    }
+
     @Test func aTruncatedFileIsACleanError() throws {
         #expect(throws: PictureError.undecodable(format: "JPEG", reason: "the file is truncated")) {
             try PictureDecoder().decode(try Self.fixture("truncated.jpg"))

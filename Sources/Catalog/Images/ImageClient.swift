@@ -169,11 +169,9 @@ public final class ImageClient: Sendable {
     /// and is never cached.
     private func checked(_ bytes: [UInt8], url: String, size: String, fromCache: Bool) throws -> FetchedImage {
         do {
+            // The pixel limit is the decoder's, checked on the header (`dimensions`).
             let (format, width, height) = try decoder.dimensions(of: bytes)
             guard PictureDecoder.isWhole(bytes) else { throw PictureError.undecodable(format: format.rawValue, reason: "the file is truncated") }
-            guard width.multipliedReportingOverflow(by: height).partialValue <= decoder.pixelLimit else {
-                throw PictureError.tooManyPixels(width: width, height: height, limit: decoder.pixelLimit)
-            }
             return FetchedImage(url: url, size: size, format: format, width: width, height: height, bytes: bytes, fromCache: fromCache)
         } catch let error as PictureError {
             throw CatalogError.malformedResponse(endpoint: "image \(size)/\(url.split(separator: "/").last ?? "")", detail: error.description)
