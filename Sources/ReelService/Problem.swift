@@ -1,5 +1,6 @@
 public import HTTPTypes
 import Hummingbird
+import NIOCore
 import Reel
 
 /// An error as the service answers it: RFC 9457 problem details (`application/problem+json`)
@@ -30,9 +31,14 @@ public struct Problem: Error, Sendable {
         switch error {
         case let problem as Problem: self = problem
         case let kinded as any KindedError: self.init(Self.status(of: kinded.kind), kind: kinded.kind.rawValue, TerminalText.field(kinded.summary))
+        case let http as HTTPError where http.status == .contentTooLarge:
+            self.init(.contentTooLarge, kind: "tooLarge", http.body ?? "the request body is larger than the limit")
         case let http as HTTPError:
             let kind = http.status == .notFound ? "notFound" : http.status == .methodNotAllowed ? "methodNotAllowed" : "usage"
             self.init(http.status, kind: kind, http.body ?? http.status.reasonPhrase)
+        case let tooMany as NIOTooManyBytesError:
+            // A body collected over a limit anywhere (`RequestInput` names its own limit first).
+            self = tooMany.maxBytes.map(Self.tooLarge) ?? Problem(.contentTooLarge, kind: "tooLarge", "the request body is larger than the limit")
         default: self.init(.internalServerError, kind: "internal", "an internal error; the service's log has its request id")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import Reel
 
 /// A request's body and query read with the service's limits: at most so many bytes (413
@@ -19,6 +20,10 @@ struct RequestInput {
                 do {
                     return try await request.collectBody(upTo: limit)
                 } catch let error as HTTPError where error.status == .contentTooLarge {
+                    throw Problem.tooLarge(limit)
+                } catch is NIOTooManyBytesError {
+                    // A body without Content-Length (chunked) that outgrows the limit: NIO's own
+                    // error, which was a 500.
                     throw Problem.tooLarge(limit)
                 }
             }

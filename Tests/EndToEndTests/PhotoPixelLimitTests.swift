@@ -71,4 +71,16 @@ import Testing
         #expect(try ledger.eventCount() == events && events > 0, "the ledger is unchanged")
         #expect(try ledger.reel(["settings", "--json"], user: "ann").stdout == settings)
     }
+
+    /// The service's photo route takes the same path: 400, a usage problem naming the size.
+    @Test func theServiceRefusesThemToo() async throws {
+        let service = try await ServiceProcess.start(CatalogCommandTests.Home())
+        let token = try await service.token(for: "ana")
+        for (_, bytes, size) in Self.bombs {
+            let answer = try await service.request(.PUT, "/v1/settings/photo", token: token, body: bytes, contentType: "image/jpeg")
+            #expect(answer.status == 400 && answer.header("Content-Type") == "application/problem+json", "\(answer.status) \(answer.text)")
+            #expect(answer.text.contains("\(size) pixels is more than the limit of 40,000,000 pixels"), "\(answer.text)")
+        }
+        #expect((try await service.request(.GET, "/v1/settings", token: token).json())["photo"] is NSNull)
+    }
 }
