@@ -64,7 +64,7 @@ public struct PostgresMigration: Sendable, Equatable {
         ])
 
     /// The streams' keys, in a table of their own so that purging a destroyed key rewrites a few
-    /// kilobytes, not the log (`PostgresKeyStore`).
+    /// kilobytes, not the log.
     static let version2 = PostgresMigration(
         version: 2, name: "the streams' keys",
         statements: [

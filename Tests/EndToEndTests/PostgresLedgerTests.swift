@@ -4,14 +4,15 @@ import ReelTestSupport
 import Testing
 
 /// The ledger on PostgreSQL through the built binary (`--store`, `REEL_STORE`): the same commands
-/// as on LMDB, with the same answers, and a deletion that leaves no byte of the account's key,
-/// name, photo or handle in any file of the server's data directory (tables and WAL), while the
-/// chain still verifies and the other account keeps its key.
+/// as on LMDB, with the same answers, and a deletion after which nothing that exists opens the
+/// account's key (its bare bytes never enter the server's files; the keyring's generation it was
+/// wrapped under is gone), on the server and on every copy made before it, while the chain still
+/// verifies and the other account keeps its key.
 @Suite struct PostgresLedgerTests {
     typealias Ledger = LedgerCommandTests.Ledger
 
-    /// WAL segments are removed, not recycled, so a deletion's purge can run.
-    static let started = Task { try await PostgresServer.started("PostgresLedgerTests", settings: ["wal_recycle": "off"]) }
+    /// A server with its default settings (WAL recycled, kept as it likes): forgetting needs none.
+    static let started = Task { try await PostgresServer.started("PostgresLedgerTests") }
     static var server: PostgresServer { get async throws { try await started.value } }
 
     /// A migrated database of its own, and a data directory whose `reel` uses it (`REEL_STORE`).

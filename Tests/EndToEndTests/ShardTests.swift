@@ -10,8 +10,8 @@ import Testing
 /// its handle's home shard.
 @Suite struct ShardTests {
     // Old WAL is not recycled, so a destroyed key can be purged from the files (`postgres-layout.md`).
-    static let one = Task { try await PostgresServer.started("ShardTests-one", settings: ["wal_recycle": "off"]) }
-    static let two = Task { try await PostgresServer.started("ShardTests-two", settings: ["wal_recycle": "off"]) }
+    static let one = Task { try await PostgresServer.started("ShardTests-one") }
+    static let two = Task { try await PostgresServer.started("ShardTests-two") }
 
     /// Runs `reel` over the store `map`, with a new data directory (for the response cache) unless
     /// one is given (tokens are kept in it).

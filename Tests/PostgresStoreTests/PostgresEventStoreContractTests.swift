@@ -10,8 +10,8 @@ import Testing
 /// The clauses that do not await run off the concurrency pool (the store's calls block their
 /// thread on the network), one at a time.
 @Suite(.serialized) struct PostgresEventStoreContractTests {
-    /// WAL segments are removed, not recycled, so a deletion's purge can run (see `PostgresPurge`).
-    static let started = Task { try await PostgresServer.started("PostgresEventStoreContractTests", settings: ["wal_recycle": "off"]) }
+    /// A server with its default settings: a deletion's purge (the keyring's rotation) needs none.
+    static let started = Task { try await PostgresServer.started("PostgresEventStoreContractTests") }
 
     /// A migrated database of its own on the suite's server.
     static func migrated(_ name: String) async throws -> PostgresLocation {
