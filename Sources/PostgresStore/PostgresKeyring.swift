@@ -50,15 +50,17 @@ final class PostgresKeyring: Sendable {
             guard KeyWrapping.check(of: kek, generation: generation, store: store) == check else {
                 throw Failure(.tampered, "the keyring \(file.path) does not match the store \(link.location) (its generation \(generation) key is another): restore the keyring this store was made with")
             }
-            if contents.generations.contains(where: { $0 < generation }) {
-                // A rotation committed but stopped before it removed the old KEK: remove it now.
+            if contents.generations != [generation] {
+                // A rotation stopped midway: after its commit (the old KEK still in the file: it must
+                // go) or before it (a next KEK the store never took: useless, and it must not be
+                // mistaken for the one a later rotation commits). Under the lock no rotation is in
+                // flight here, so the record read now is final for the file.
                 try file.withLock {
-                    guard var fresh = try file.read() else { return }
-                    let now = try recorded(link)?.generation ?? generation
-                    fresh.keys = fresh.keys.filter { $0.key >= now }
-                    if !fresh.keys.isEmpty { try file.write(fresh) }
+                    guard var fresh = try file.read(), let now = try recorded(link)?.generation, fresh.keys[now] != nil else { return }
+                    fresh.keys = fresh.keys.filter { $0.key == now }
+                    try file.write(fresh)
                 }
-                contents.keys = contents.keys.filter { $0.key >= generation }
+                contents.keys = contents.keys.filter { $0.key == generation }
             }
             return PostgresKeyring(location: link.location, file: file, generation: generation, keys: contents.keys)
         }
@@ -167,22 +169,27 @@ final class PostgresKeyring: Sendable {
     }
 
     /// The KEK of `generation`: from memory, else from the file read afresh (another process
-    /// rotated); `nil` when the generation is older than the file's (rotated away). What this
-    /// process holds follows the file: KEKs rotated away are dropped from memory too.
+    /// rotated); `nil` when the generation is older than the file's (rotated away). Only the
+    /// generation asked for is taken from the file — a generation a row or the record names, so a
+    /// committed one — never a next generation a rotation wrote beside it and may not commit; and
+    /// what this process holds follows the file: KEKs rotated away are dropped from memory too.
     func kek(of generation: UInt64) throws -> SymmetricKey? {
         if let kek = state.withLock({ $0.keys[generation] }) { return kek }
         guard let contents = try file.read() else {
             throw Failure(.tampered, "the keyring \(file.path) of the store \(location) is missing: restore it from its backup")
         }
-        let newest = contents.generations.last ?? 0
-        state.withLock { state in
-            // The file drops the current generation only after the store has moved past it.
-            if contents.keys[state.generation] == nil { state.generation = newest }
-            state.keys = contents.keys
+        guard let kek = contents.keys[generation] else {
+            guard let newest = contents.generations.last, generation < newest else {
+                throw Self.stale(file, has: contents.generations, needs: generation, location)
+            }
+            return nil
         }
-        if let kek = contents.keys[generation] { return kek }
-        guard generation < newest else { throw Self.stale(file, has: contents.generations, needs: generation, location) }
-        return nil
+        state.withLock { state in
+            state.keys = state.keys.filter { contents.keys[$0.key] != nil && $0.key >= generation }
+            state.keys[generation] = kek
+            if generation > state.generation || state.keys[state.generation] == nil { state.generation = generation }
+        }
+        return kek
     }
 
     /// Takes the store's current generation afresh (after an insert found it moved on).
@@ -248,26 +255,21 @@ final class PostgresKeyring: Sendable {
             let kek = SymmetricKey(size: .bits256)
             contents.keys = [generation: current, next: kek]
             try file.write(contents)
-            let pending = try link.transaction {
-                try link.run("SET LOCAL lock_timeout = '10s'")
-                _ = try link.run("SELECT 1 FROM reel_head FOR UPDATE")
-                guard let row = try link.run("SELECT generation FROM reel_keyring FOR UPDATE").first, UInt64(try row.decode(Int64.self)) == generation else {
-                    throw Failure(.temporary, "the keyring of the store \(location) was rotated by another host meanwhile; try again")
+            let pending: [StreamID]
+            do {
+                pending = try rotateRows(link, from: generation, current: current, to: next, kek: kek)
+            } catch {
+                // Not committed (the record says `generation`, or another host's `next`): this next
+                // KEK goes, so no one takes it for one that a rotation commits. Committed after all
+                // (the record holds this KEK's check), or unknown (the record cannot be read): the
+                // file stays, and the next open's repair settles it under the lock.
+                if let (_, now, check) = try? Self.recorded(link),
+                    !(now == next && KeyWrapping.check(of: kek, generation: next, store: store) == check)
+                {
+                    contents.keys = [generation: current]
+                    try? file.write(contents)
                 }
-                let pending = try link.run("SELECT stream FROM reel_streams WHERE purge_pending ORDER BY stream").map { try StreamID(try $0.decode(String.self)) }
-                var streams: [String] = [], wrapped: [ByteBuffer] = []
-                for row in try link.run("SELECT stream, key, generation FROM reel_stream_keys") {
-                    let (stream, key, stored) = try row.decode((String, ByteBuffer, Int64?).self)
-                    guard stored.map(UInt64.init) == generation, let old = KeyWrapping.unwrap(Array(buffer: key), stream: stream, generation: generation, store: store, under: current) else {
-                        throw Failure.tampered("the key of stream \(stream) does not open under the keyring's generation \(generation)", location)
-                    }
-                    streams.append(stream)
-                    wrapped.append(ByteBuffer(bytes: try KeyWrapping.wrap(old, stream: stream, generation: next, store: store, under: kek)))
-                }
-                try Self.rewrite(streams, wrapped, generation: next, link)
-                let check = ByteBuffer(bytes: KeyWrapping.check(of: kek, generation: next, store: store))
-                try link.run("UPDATE reel_keyring SET generation = \(Int64(next)), key_check = \(check), rotated_at = \(SealedEvents.nowMicroseconds())")
-                return pending
+                throw error
             }
             state.withLock { $0 = (next, [next: kek]) }
             contents.keys = [next: kek]
@@ -275,6 +277,32 @@ final class PostgresKeyring: Sendable {
             if !pending.isEmpty {
                 try link.run("UPDATE reel_streams SET purge_pending = false WHERE stream = ANY(\(pending.map(\.rawValue)))")
             }
+            return pending
+        }
+    }
+
+    /// The rotation's transaction: every live key rewrapped from `generation` to `next`, the record
+    /// moved on; returns the streams whose destroyed keys it covers.
+    private func rotateRows(_ link: PostgresLink, from generation: UInt64, current: SymmetricKey, to next: UInt64, kek: SymmetricKey) throws -> [StreamID] {
+        try link.transaction {
+            try link.run("SET LOCAL lock_timeout = '10s'")
+            _ = try link.run("SELECT 1 FROM reel_head FOR UPDATE")
+            guard let row = try link.run("SELECT generation FROM reel_keyring FOR UPDATE").first, UInt64(try row.decode(Int64.self)) == generation else {
+                throw Failure(.temporary, "the keyring of the store \(location) was rotated by another host meanwhile; try again")
+            }
+            let pending = try link.run("SELECT stream FROM reel_streams WHERE purge_pending ORDER BY stream").map { try StreamID(try $0.decode(String.self)) }
+            var streams: [String] = [], wrapped: [ByteBuffer] = []
+            for row in try link.run("SELECT stream, key, generation FROM reel_stream_keys") {
+                let (stream, key, stored) = try row.decode((String, ByteBuffer, Int64?).self)
+                guard stored.map(UInt64.init) == generation, let old = KeyWrapping.unwrap(Array(buffer: key), stream: stream, generation: generation, store: store, under: current) else {
+                    throw Failure.tampered("the key of stream \(stream) does not open under the keyring's generation \(generation)", location)
+                }
+                streams.append(stream)
+                wrapped.append(ByteBuffer(bytes: try KeyWrapping.wrap(old, stream: stream, generation: next, store: store, under: kek)))
+            }
+            try Self.rewrite(streams, wrapped, generation: next, link)
+            let check = ByteBuffer(bytes: KeyWrapping.check(of: kek, generation: next, store: store))
+            try link.run("UPDATE reel_keyring SET generation = \(Int64(next)), key_check = \(check), rotated_at = \(SealedEvents.nowMicroseconds())")
             return pending
         }
     }

@@ -17,7 +17,10 @@ struct AccountDelete: AsyncParsableCommand {
             file in the data directory keeps the account's name, photo, saved list or key. The audit \
             chain still verifies; 'reel history' shows the events as shredded (type, position and \
             time only). The handle is free for a new account afterwards. Backups made earlier with \
-            'reel backup' still hold the key: delete them too.
+            'reel backup' still hold the key: delete them too. On PostgreSQL (--store) the key \
+            is kept wrapped under the store's keyring (REEL_KEYRING) and the deletion rotates it, \
+            so no copy of the database (a standby, a backup, the WAL) opens the key again; a copy \
+            made before stays readable only with a keyring file kept from before, so keep none.
             At a terminal, asks for the handle to be typed again; elsewhere, pass --yes.
             """)
 

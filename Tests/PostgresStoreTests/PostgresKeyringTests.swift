@@ -94,7 +94,39 @@ import Testing
             of: #"generation 1 \S+"#, with: "generation 1 " + Data(repeating: 7, count: 32).base64EncodedString(), options: .regularExpression)
         try Data(other.utf8).write(to: URL(fileURLWithPath: path))
         #expect(try await refusal("another key")?.summary.contains("does not match the store") == true)
+        try Data(String(decoding: original, as: UTF8.self).replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try await refusal("CRLF")?.summary.contains("carriage returns") == true)
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: directory + "/elsewhere.keyring")
+        try original.write(to: URL(fileURLWithPath: directory + "/elsewhere.keyring"))
+        #expect(try await refusal("a symbolic link")?.summary.contains("is a symbolic link") == true)
+        try FileManager.default.removeItem(atPath: path)
+        // A FIFO in its place is refused at once, not waited on (a writer unblocks a hung open).
+        #expect(mkfifo(path, 0o600) == 0)
+        let unblock = Thread {
+            Thread.sleep(forTimeInterval: 10)  // a watchdog, not a wait: it ends a regression's hang
+            let fd = open(path, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+        }
+        unblock.start()
+        let started = ContinuousClock.now
+        #expect(try await refusal("a FIFO")?.summary.contains("not a regular file") == true)
+        #expect(ContinuousClock.now - started < .seconds(5), "a FIFO in the keyring's place was waited on")
+        try FileManager.default.removeItem(atPath: path)
         try original.write(to: URL(fileURLWithPath: path))
+        // A file where the keyring directory should be is a usage mistake.
+        do {
+            _ = try await offThread { try PostgresEventStore.open(location, directory: directory, keyring: path) }
+            Issue.record("a file as the keyring directory was taken")
+        } catch let failure as Failure {
+            #expect(failure.kind == .usage && failure.summary.contains("is not a directory"), "\(failure)")
+        }
+        // A rotation that stopped before its commit left a next generation beside the current one:
+        // the next open removes it, so no one mistakes it for one a later rotation commits.
+        let orphan = String(decoding: original, as: UTF8.self) + "generation 2 " + Data(repeating: 9, count: 32).base64EncodedString() + "\n"
+        try Data(orphan.utf8).write(to: URL(fileURLWithPath: path))
+        _ = try await offThread { try PostgresEventStore.open(location, directory: directory) }
+        #expect(try KeyringFile(directory: directory + "/keyrings", store: try #require(UUID(uuidString: id))).read()?.generations == [1])
         try await server.psql("UPDATE reel_keyring SET generation = 2", database: database)
         #expect(try await refusal("behind")?.summary.contains("but the store") == true)
     }

@@ -44,10 +44,15 @@ import Glibc
 
     /// What the file holds; `nil` when there is no file.
     public func read() throws -> Contents? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // Non-blocking, so a FIFO in its place is refused below rather than waited on for ever.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw Self.failure(Environment.systemError("open", path), path)
+            switch errno {
+            case ENOENT: return nil
+            case ELOOP: throw damaged("it is a symbolic link (a keyring is replaced whole when it rotates: keep the file itself there)")
+            case ENOTDIR: throw Failure(.usage, "the keyring directory \(directory) is not a directory")
+            default: throw Self.failure(Environment.systemError("open", path), path)
+            }
         }
         defer { close(fd) }
         var info = stat()
@@ -69,6 +74,7 @@ import Glibc
     func parse(_ bytes: [UInt8]) throws -> Contents {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw damaged("it is not UTF-8 text") }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard !text.contains("\r") else { throw damaged("it has carriage returns (a keyring's lines end with a line feed alone)") }
         guard lines.last == "" else { throw damaged("it does not end with a line break (cut short?)") }
         lines.removeLast()
         guard lines.first == Substring(Self.header) else { throw damaged("its first line is not '\(Self.header)'") }
