@@ -15,4 +15,9 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
     public let what: String
     public let seconds: Double
     public var description: String { "timed out after \(seconds) s waiting for \(what)" }
+
+    public init(what: String, seconds: Double) {
+        self.what = what
+        self.seconds = seconds
+    }
 }

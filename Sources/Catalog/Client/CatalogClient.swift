@@ -24,7 +24,7 @@ public final class CatalogClient: Sendable {
     /// The response cache (the OMDb client keeps its answers there too).
     public let cache: ResponseCache?
     private let credentials: Credentials?
-    private let limiter: RateLimiter
+    private let limiter: RateLimiter<ContinuousClock>
     private let slots: RequestSlots
     private let flights = SingleFlight()
     let counters = FetchCounters()
