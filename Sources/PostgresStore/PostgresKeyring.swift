@@ -54,8 +54,10 @@ final class PostgresKeyring: Sendable {
                 // A rotation stopped midway: after its commit (the old KEK still in the file: it must
                 // go) or before it (a next KEK the store never took: useless, and it must not be
                 // mistaken for the one a later rotation commits). Under the lock no rotation is in
-                // flight here, so the record read now is final for the file.
-                try file.withLock {
+                // flight here, so the record read now is final for the file. Best effort: a host that
+                // cannot write the keyring still reads (an old KEK left behind keeps its deletion's
+                // purge pending, which the next rotation finishes and reports).
+                try? file.withLock {
                     guard var fresh = try file.read(), let now = try recorded(link)?.generation, fresh.keys[now] != nil else { return }
                     fresh.keys = fresh.keys.filter { $0.key == now }
                     try file.write(fresh)
