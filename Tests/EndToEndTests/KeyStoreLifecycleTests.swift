@@ -74,15 +74,9 @@ import Glibc
     /// before committing) and two new keys. Without `keys.lock` the same model loses a key, so
     /// the check can fail.
     @Test func theKeyStoreProtocolHoldsInEveryInterleavingAndFailsWithoutItsLock() throws {
-        let dir = temporaryDirectory()
-        let model = Harness.root + "/Schemas/key-store-lifecycle.pml"
-        func check(_ defines: [String]) throws -> String {
-            let out = try Harness.run("sh", ["-c", "cd \"$1\" && spin \(defines.joined(separator: " ")) -a \"$2\" && cc -O2 -o pan pan.c && ./pan -m100000", "sh", dir, model])
-            return out.stdout + out.stderr
-        }
-        let holds = try check([])
+        let holds = try Self.spin("key-store-lifecycle.pml")
         #expect(holds.contains("errors: 0"), "\(holds)")
-        let broken = try check(["-DLOCKING=0"])
+        let broken = try Self.spin("key-store-lifecycle.pml", ["-DLOCKING=0"])
         #expect(broken.contains("assertion violated") && broken.contains("errors: 1"), "\(broken)")
     }
 
@@ -92,16 +86,19 @@ import Glibc
     /// wrapped under survives its rotation. Without the insert's check of the keyring's record
     /// (`FOR SHARE`, the generation), the same model loses a key, so the check can fail.
     @Test func theKeyringRotationHoldsInEveryInterleavingAndFailsWithoutItsGuard() throws {
-        let dir = temporaryDirectory()
-        let model = Harness.root + "/Schemas/keyring-rotation.pml"
-        func check(_ defines: [String]) throws -> String {
-            let out = try Harness.run("sh", ["-c", "cd \"$1\" && spin \(defines.joined(separator: " ")) -a \"$2\" && cc -w -O2 -o pan pan.c && ./pan -m100000", "sh", dir, model])
-            return out.stdout + out.stderr
-        }
-        let holds = try check([])
+        let holds = try Self.spin("keyring-rotation.pml")
         #expect(holds.contains("errors: 0") && !holds.contains("assertion violated"), "\(holds)")
-        let broken = try check(["-DGUARD=0"])
+        let broken = try Self.spin("keyring-rotation.pml", ["-DGUARD=0"])
         #expect(broken.contains("assertion violated") && broken.contains("errors: 1"), "\(broken)")
+    }
+
+    /// Checks the Promela model `Schemas/NAME` with spin (every interleaving), with `defines`;
+    /// what spin and the verifier printed.
+    static func spin(_ name: String, _ defines: [String] = []) throws -> String {
+        let dir = temporaryDirectory("spin")
+        let model = Harness.root + "/Schemas/" + name
+        let out = try Harness.run("sh", ["-c", "cd \"$1\" && spin \(defines.joined(separator: " ")) -a \"$2\" && cc -w -O2 -o pan pan.c && ./pan -m100000", "sh", dir, model])
+        return out.stdout + out.stderr
     }
 
     // MARK: - 2. Authority

@@ -105,8 +105,7 @@ import Testing
         let (ledger, environment, database) = try await Self.ledger()
         let server = try await Self.server
         #expect(try await Self.reel(ledger, ["fav", "add", "movie", "550"], user: "yan", environment).status == 0)
-        let accounts = try await Self.json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
-        let stream = try #require(accounts.first { $0["handle"] as? String == "yan" }?["stream"] as? String)
+        let stream = try await Self.stream(of: "yan", ledger, environment)
         let row = try await Self.storedKey(of: stream, ledger, database)
         #expect(row.key?.count == 32)
         // A directory where the keyring's next version is written: the rotation cannot write it.
@@ -137,8 +136,7 @@ import Testing
         let (ledger, environment, database) = try await Self.ledger()
         let server = try await Self.server
         #expect(try await Self.reel(ledger, ["fav", "add", "movie", "550"], user: "rot", environment).status == 0)
-        let accounts = try await Self.json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
-        let stream = try #require(accounts.first { $0["handle"] as? String == "rot" }?["stream"] as? String)
+        let stream = try await Self.stream(of: "rot", ledger, environment)
         let row = try await Self.storedKey(of: stream, ledger, database)
         let holder = try await Self.session(database, holding: "SELECT generation FROM reel_keyring FOR UPDATE")
         let deleted = try await Self.reel(ledger, ["account", "delete", "--yes", "--json"], user: "rot", environment)
@@ -157,8 +155,7 @@ import Testing
         let server = try await Self.server
         #expect(try await Self.reel(ledger, ["settings", "name", "Held Snapshot"], user: "hal", environment).status == 0)
         #expect(try await Self.reel(ledger, ["fav", "add", "movie", "13"], user: "ann", environment).status == 0)
-        let accounts = try await Self.json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
-        let stream = try #require(accounts.first { $0["handle"] as? String == "hal" }?["stream"] as? String)
+        let stream = try await Self.stream(of: "hal", ledger, environment)
         let row = try await Self.storedKey(of: stream, ledger, database)
         let key = try #require(row.key)
         // Another session holds a REPEATABLE READ snapshot of the key table until the test ends it
@@ -218,8 +215,7 @@ import Testing
         #expect(try await Self.reel(ledger, ["settings", "name", name], user: "cora", environment).status == 0)
         #expect(try await Self.reel(ledger, ["fav", "add", "movie", "550"], user: "cora", environment).status == 0)
         #expect(try await Self.reel(ledger, ["fav", "add", "movie", "13"], user: "ann", environment).status == 0)
-        let accounts = try await Self.json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
-        let stream = try #require(accounts.first { $0["handle"] as? String == "cora" }?["stream"] as? String)
+        let stream = try await Self.stream(of: "cora", ledger, environment)
         let row = try await Self.storedKey(of: stream, ledger, database)
         #expect(row.key != nil)
         // Copies made before the deletion: a backup (started only after it) and a streaming standby.
@@ -289,6 +285,12 @@ import Testing
             (try? await server.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND state = 'idle in transaction'")) == "1"
         }
         return held
+    }
+
+    /// The stream of the account `handle` names (`reel accounts --json`).
+    static func stream(of handle: String, _ ledger: Ledger, _ environment: [String: String]) async throws -> String {
+        let accounts = try await json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
+        return try #require(accounts.first { $0["handle"] as? String == handle }?["stream"] as? String)
     }
 
     /// A stream's key row as the store holds it (wrapped), the keyring it is wrapped under (the
