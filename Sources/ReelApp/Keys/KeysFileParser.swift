@@ -148,13 +148,8 @@ struct KeysFileParser {
                 statements.append(try header())
                 try endOfLine()
             default:
-                let line = line
-                let path = try dottedKey()
-                skipBlanks()
-                guard peek == UInt8(ascii: "=") else { throw failure("expected = after the name, found \(found)") }
-                at += 1
-                skipBlanks()
-                statements.append(.value(path: path, try value(), line: line))
+                let (path, parsed, line) = try keyValue()
+                statements.append(.value(path: path, parsed, line: line))
                 try endOfLine()
             }
         }
@@ -218,6 +213,17 @@ struct KeysFileParser {
     // MARK: - Names
 
     /// `a`, `"a b"`, `'a'`, or several joined by dots (`keys.down`).
+    /// `NAME = VALUE` from here: the dotted name, the value and the line it began on.
+    private mutating func keyValue() throws(KeyBindingError) -> (path: [String], value: Value, line: Int) {
+        let line = line
+        let path = try dottedKey()
+        skipBlanks()
+        guard peek == UInt8(ascii: "=") else { throw failure("expected = after the name, found \(found)") }
+        at += 1
+        skipBlanks()
+        return (path, try value(), line)
+    }
+
     private mutating func dottedKey() throws(KeyBindingError) -> [String] {
         var path = [try simpleKey()]
         while true {
@@ -308,13 +314,8 @@ struct KeysFileParser {
             return .table(members)
         }
         while true {
-            let line = line
-            let path = try dottedKey()
-            skipBlanks()
-            guard peek == UInt8(ascii: "=") else { throw failure("expected = after the name, found \(found)") }
-            at += 1
-            skipBlanks()
-            members.append(Member(path: path, value: try value(), line: line))
+            let (path, parsed, line) = try keyValue()
+            members.append(Member(path: path, value: parsed, line: line))
             skipBlanks()
             if peek == UInt8(ascii: ",") {
                 at += 1
