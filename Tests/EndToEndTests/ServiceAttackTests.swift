@@ -82,8 +82,13 @@ import Testing
     /// rounds: every request that passed the token check before the deletion committed must
     /// write nothing (it used to open a new account under the freed handle, or land in the one
     /// opened again). The account opened again holds only what its opener did; no title sent
-    /// with an old token is anywhere. Meanwhile another account posts one request at a time: on
-    /// PostgreSQL none of them may wait more than a second for the deletions.
+    /// with an old token is anywhere. Meanwhile another account posts one request at a time: every
+    /// one of them is written, and on PostgreSQL none waits on the deletions. Before the keyring,
+    /// a deletion's VACUUM FULL and the group commit's open transaction waited on each other
+    /// until the 30 s lock timeout broke the cycle (a post waited 27.1 s); without a cycle a post
+    /// waits at most for the head lock a deletion holds for one short transaction. How long that
+    /// is on a loaded machine is not a behaviour (1.3 s on CI's two busy cores), so the bound is
+    /// of the lock timeout's class, a fifth of it, and the figure is printed.
     @Test(arguments: [ServiceTests.Store.lmdb, .postgres])
     func anOldTokenReachesNoAccountOpenedAgainUnderItsHandle(_ store: ServiceTests.Store) async throws {
         let (service, _) = try await ServiceTests.service(store, environment: ["REEL_SERVE_RATE": "100000", "REEL_SERVE_BURST": "100000"])
@@ -140,7 +145,8 @@ import Testing
         let slowest = latencies.all.max() ?? 0
         print("\(store): \(latencies.all.count) posts of another account during the deletions, the slowest \(Int(slowest * 1000)) ms")
         if store == .postgres {
-            #expect(slowest < 1, "another account's post waited \(slowest) s during the deletions")
+            let lockTimeout = 30.0
+            #expect(slowest < lockTimeout / 5, "another account's post waited \(slowest) s during the deletions: a lock cycle")
         }
         #expect(try await service.reel(["audit", "verify"]).status == 0)
     }
