@@ -236,6 +236,65 @@ import ReelTestSupport
         #expect(position <= 2, "asked as soon as a connection was free, before the bulk work waiting: \(asked)")
     }
 
+    /// OMDb that holds every request until `answer()`: a fetch under way in another process.
+    final class HeldOMDb: OMDbTransport {
+        private let state = Mutex<(asked: Int, answering: Bool, held: [CheckedContinuation<Void, Never>])>((0, false, []))
+
+        func send(_ query: [QueryItem]) async throws -> TransportResponse {
+            let id = query.first { $0.name == "i" }?.value ?? ""
+            await withCheckedContinuation { (go: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    state.asked += 1
+                    if !state.answering { state.held.append(go) }
+                    return state.answering
+                }
+                if now { go.resume() }
+            }
+            return OMDbClientTests.title(id)
+        }
+
+        func answer() {
+            for go in state.withLock({ state in defer { state.held = [] }; state.answering = true; return state.held }) { go.resume() }
+        }
+
+        func shutdown() async {}
+        var count: Int { state.withLock { $0.asked } }
+    }
+
+    /// Two processes (two clients, each with its own single flight and its own lock file handle)
+    /// on one cache and one budget ask for one title at once: the second waits for the first's
+    /// fetch and takes its answer from the cache, so OMDb is asked once and one request is spent.
+    /// (Before, each asked OMDb: two `reel saved` filling one list spent 18 requests on 9 titles.)
+    @Test func twoProcessesAskingForOneTitleAskOMDbOnce() async throws {
+        let directory = temporaryDirectory("omdb")
+        let cache = try ResponseCache.open(at: directory)
+        let budget = try OMDbBudget.open(at: directory + "/omdb-budget")
+        let clock = Clock()
+        func process(_ transport: any OMDbTransport, pacing: any _Concurrency.Clock<Duration>) -> OMDbClient {
+            OMDbClient(
+                source: .omdb(baseURL: "http://omdb.invalid/"), transport: transport, cache: cache, budget: budget, slot: "test-slot",
+                keySource: "the environment (OMDB_API_KEY)", clock: clock.read, pacing: pacing)
+        }
+        let held = HeldOMDb()
+        let first = process(held, pacing: ContinuousClock())
+        let asked = ScriptedOMDb { Self.title($0) }
+        let waits = ManualClock()
+        let second = process(asked, pacing: waits)
+
+        let firstLookup = Task { await first.title("tt0137523") }
+        try await waitFor("the first process to ask OMDb") { held.count == 1 }
+        let secondLookup = Task { await second.title("tt0137523") }
+        try await waitFor("the second process to wait for the first or to ask OMDb itself") { waits.sleepers > 0 || asked.count > 0 }
+        #expect(asked.count == 0, "the second process asked OMDb for the title the first is asking for")
+        held.answer()
+        let answer = try #require(await firstLookup.value.title)
+        if let deadline = waits.nextDeadline { waits.advance(to: deadline) }  // its next try finds the lock free
+        #expect(await secondLookup.value == OMDbLookup.found(answer, stale: false))
+        #expect(held.count == 1)
+        #expect(asked.count == 0)
+        #expect(first.usage()?.used == 1, "one request spent for both")
+    }
+
     @Test func theCacheKeyNeverHoldsTheKey() async throws {
         #expect(OMDbClient.cacheKey("tt0137523") == "omdb:tt0137523")
         #expect(OMDbKey("1a2b3c4d").description == "OMDb API key (hidden)")

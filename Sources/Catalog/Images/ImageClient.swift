@@ -5,7 +5,7 @@ import Synchronization
 
 /// TMDb's images, politely: URLs built from `/configuration` (cached a week by the catalog
 /// client), the size picked for the box it is drawn in, then: the image cache → else one flight
-/// per image in this process and one across processes (`ImageFetchLock`, then the cache again) →
+/// per image in this process and one across processes (`FetchLock` on `fetch.lock`, then the cache again) →
 /// a connection slot (at most `maxConnections` at once) → the transport, retried with backoff on
 /// 429/5xx/transient failures → the bytes checked (a JPEG or PNG whose header is whole and within
 /// the pixel limit) → the cache. Offline, only the cache answers.
@@ -18,7 +18,7 @@ public final class ImageClient: Sendable {
     private let transport: any ImageTransport
     private let slots: RequestSlots
     private let flights = SingleFlight()
-    private let lock: ImageFetchLock?
+    private let lock: FetchLock?
     private let retry: RetryPolicy
     private let decoder: PictureDecoder
     private let clock: @Sendable () -> Int64
@@ -35,7 +35,7 @@ public final class ImageClient: Sendable {
         self.cache = cache
         self.offline = offline
         self.slots = RequestSlots(limit: maxConnections)
-        self.lock = cache.flatMap { ImageFetchLock(directory: $0.path) }
+        self.lock = cache.flatMap { FetchLock(directory: $0.path, file: "fetch.lock") }
         self.retry = retry
         self.decoder = decoder
         self.clock = clock

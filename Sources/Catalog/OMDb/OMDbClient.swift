@@ -3,7 +3,9 @@ import Synchronization
 
 /// OMDb as the rest of Reel sees it: a title's facts by IMDb id, within the daily budget.
 ///
-/// Every request goes: a fresh cached answer (a week) → else one flight per id → the budget
+/// Every request goes: a fresh cached answer (a week) → else one flight per id in this process
+/// and one across processes (`FetchLock` on `omdb-fetch.lock` beside the cache, then the cache
+/// again: two processes filling one list spend the budget on each title once) → the budget
 /// (`OMDbBudget`, shared by processes; bulk work stops short of the limit) → a connection slot
 /// (what the user is looking at goes before bulk work waiting) → the transport, retried on
 /// 429/5xx/transient failures (each try counts) → cached with its scores. A failure never
@@ -27,6 +29,10 @@ public final class OMDbClient: Sendable {
     private let keySource: String
     private let slots: RequestSlots
     private let flights = SingleFlight()
+    /// Nil without a cache (nothing another process fetched could be seen) or a lock file.
+    private let lock: FetchLock?
+    /// What waits are paced by: retries' backoff, and another process's fetch of the same id.
+    private let pacing: any Clock<Duration>
     private let told = Mutex<Set<String>>([])
     /// OMDb's words when it refused the key: nothing more is asked in this process.
     private let refusal = Mutex<String?>(nil)
@@ -36,7 +42,8 @@ public final class OMDbClient: Sendable {
     public init(
         source: Source, transport: any OMDbTransport, cache: ResponseCache?, budget: OMDbBudget?, slot: String, keySource: String,
         limits: OMDbLimits = OMDbLimits(), offline: Bool = false, notice: @escaping @Sendable (String) -> Void = { _ in },
-        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) },
+        pacing: any Clock<Duration> = ContinuousClock()
     ) {
         self.source = source
         self.transport = transport
@@ -48,6 +55,8 @@ public final class OMDbClient: Sendable {
         self.offline = offline
         self.notice = notice
         self.clock = clock
+        self.pacing = pacing
+        lock = cache.flatMap { FetchLock(directory: $0.path, file: "omdb-fetch.lock", clock: pacing) }
         slots = RequestSlots(limit: limits.maxConnections)
     }
 
@@ -79,7 +88,7 @@ public final class OMDbClient: Sendable {
             return cached.flatMap { Self.lookup($0.body, stale: true) } ?? .unavailable(.notCached)
         }
         do {
-            return try await flights.run(key) { await self.fetch(id, cached: cached, priority: priority) }
+            return try await flights.run(key) { await self.lockedFetch(id, cached: cached, priority: priority) }
         } catch {
             return .unavailable(.unavailable("cancelled"))
         }
@@ -163,6 +172,17 @@ public final class OMDbClient: Sendable {
 
     // MARK: - One request
 
+    /// `fetch` holding the id's lock across processes: another process may have answered while
+    /// this one waited, and its answer is then this one's, without spending the budget again.
+    private func lockedFetch(_ id: String, cached: CachedResponse?, priority: OMDbBudget.Priority) async -> OMDbLookup {
+        guard let lock, let cache else { return await fetch(id, cached: cached, priority: priority) }
+        return await lock.withLock(Self.cacheKey(id)) {
+            let latest = (try? cache.lookup(Self.cacheKey(id))) ?? cached
+            if let latest, latest.isFresh(at: clock()), let lookup = Self.lookup(latest.body, stale: false) { return lookup }
+            return await fetch(id, cached: latest, priority: priority)
+        }
+    }
+
     private func fetch(_ id: String, cached: CachedResponse?, priority: OMDbBudget.Priority) async -> OMDbLookup {
         if let message = refusal.withLock({ $0 }) { return fallback(cached, .keyRefused(message)) }
         var attempt = 0
@@ -177,7 +197,7 @@ public final class OMDbClient: Sendable {
             } catch let failure as TransportFailure {
                 guard failure.isTransient, attempt < limits.retry.maximumRetries else { return fallback(cached, .unavailable(failure.reason)) }
                 attempt += 1
-                try? await Task.sleep(for: limits.retry.backoff(attempt: attempt))
+                try? await pacing.sleep(for: limits.retry.backoff(attempt: attempt))
                 continue
             } catch {
                 return fallback(cached, .unavailable("\(error)"))
@@ -185,7 +205,7 @@ public final class OMDbClient: Sendable {
             if RetryPolicy.isRetryable(status: response.status) {
                 guard attempt < limits.retry.maximumRetries else { return fallback(cached, .unavailable("HTTP \(response.status)")) }
                 attempt += 1
-                try? await Task.sleep(for: limits.retry.backoff(attempt: attempt))
+                try? await pacing.sleep(for: limits.retry.backoff(attempt: attempt))
                 continue
             }
             return answer(response, id: id, day: day, cached: cached, priority: priority)
