@@ -51,6 +51,51 @@ public enum OutputFile {
         try target.writeNamed(bytes, step: step)
     }
 
+    /// Writes a new file whole, with mode 0600, as `write` does, but never replaces one: `false`,
+    /// with nothing written, when something is already at `path`, even what another process
+    /// made a moment ago. For a file that processes starting together may each make and must then
+    /// agree on (a salt): the first one made stays, and every one reads it. The file gets its name
+    /// with `link`, which never replaces, so it is there whole or not at all.
+    public static func create(_ bytes: [UInt8], at path: String, unnamedTemporary: Bool = true) throws(OutputFileError) -> Bool {
+        try check(path)
+        let (directory, name) = split(path)
+        TemporaryName.sweep(directory, for: name)
+        if try existingRegularFile(path) { return false }
+        if unnamedTemporary {
+            let fd = open(directory, oTmpfile | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                defer { close(fd) }
+                try fill(fd, bytes, path: path)
+                if link(fd, to: path) == 0 {
+                    syncDirectory(directory)
+                    return true
+                }
+                let code = errno
+                if code == EEXIST { return false }
+                guard [ENOENT, EPERM, EOPNOTSUPP, EXDEV, EINVAL].contains(code) else { throw failure(path, code) }
+            } else if ![EOPNOTSUPP, EISDIR, EINVAL, ENOENT].contains(errno) {
+                throw failure(path, errno)
+            }
+        }
+        // A named temporary file, linked to the target and then removed.
+        let temporary = directory + "/" + TemporaryName.make(for: name)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(path, errno) }
+        defer {
+            unlink(temporary)
+            close(fd)
+        }
+        _ = flock(fd, LOCK_EX)
+        try fill(fd, bytes, path: path)
+        guard hardLink(temporary, path) == 0 else {
+            let code = errno
+            if code == EEXIST { return false }
+            throw failure(path, code)
+        }
+        syncDirectory(directory)
+        return true
+    }
+
     /// Refuses a path that cannot be written as a file: empty or ending in `/`, in a directory
     /// that does not exist, or naming something other than a regular file. Commands check before
     /// they do the work whose result they write.
@@ -176,13 +221,7 @@ public enum OutputFile {
             throw failure(path, code)
         }
 
-        private func syncDirectory() {
-            let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if fd >= 0 {
-                fsync(fd)
-                close(fd)
-            }
-        }
+        private func syncDirectory() { OutputFile.syncDirectory(directory) }
     }
 
     /// Gives the unnamed file `fd` the name `path`: through `/proc/self/fd` (any process may), else
@@ -191,6 +230,15 @@ public enum OutputFile {
         if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, path, atSymlinkFollow) == 0 { return 0 }
         guard errno == ENOENT, access("/proc/self/fd", F_OK) != 0 else { return -1 }
         return linkat(fd, "", AT_FDCWD, path, atEmptyPath)
+    }
+
+    /// Syncs `directory`, so a name given in it outlasts a crash.
+    private static func syncDirectory(_ directory: String) {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
     }
 
     /// Writes all of `bytes` to `fd` and syncs it; `path` names the target in errors.
@@ -240,3 +288,7 @@ public enum OutputFile {
     private static let atSymlinkFollow: Int32 = 0x400
     private static let atEmptyPath: Int32 = 0x1000
 }
+
+/// `link(2)`: gives the file at `existing` the name `new` too; fails (`EEXIST`) when `new` is
+/// taken. Outside `OutputFile`, whose own `link` would hide it.
+private func hardLink(_ existing: String, _ new: String) -> Int32 { link(existing, new) }

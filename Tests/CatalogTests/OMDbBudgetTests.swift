@@ -80,6 +80,20 @@ import ReelTestSupport
         #expect(OMDbBudgetSlot.slot(for: key, store: elsewhere) != slot)
     }
 
+    /// Two processes starting together both find no salt and both make one (what `makeSalt` is
+    /// called for): the first one made stays, so the key has one slot and one budget. (Before, the
+    /// second replaced the first after the first had read it: two `reel saved` at once spent 18
+    /// requests each of a budget of 20.)
+    @Test func twoProcessesMakingTheSaltAtOnceKeepTheFirst() throws {
+        let config = temporaryDirectory()
+        let store = OMDbKeyStore(environment: ["XDG_CONFIG_HOME": config])
+        let first = try #require(OMDbBudgetSlot.makeSalt(at: store.saltPath))
+        let second = try #require(OMDbBudgetSlot.makeSalt(at: store.saltPath))
+        #expect(first == second, "the second process made its own salt over the first's")
+        #expect(try CredentialFile.read(store.saltPath) == first)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: config + "/reel") == ["omdb-budget-salt"])
+    }
+
     @Test func withoutAPlaceForTheSaltEveryKeySharesOneSlot() throws {
         let config = temporaryDirectory()
         FileManager.default.createFile(atPath: config + "/reel", contents: Data("a file, not a directory".utf8))

@@ -52,6 +52,19 @@ import Glibc
         #expect(Self.entries(dir) == ["export.json"])
     }
 
+    @Test(arguments: [true, false])
+    func createMakesANewFileAndNeverReplacesOne(unnamed: Bool) throws {
+        let dir = temporaryDirectory("out")
+        let path = dir + "/salt"
+        #expect(try OutputFile.create(Self.bytes, at: path, unnamedTemporary: unnamed))
+        #expect(Self.contents(path) == Self.bytes)
+        #expect(Self.mode(path) & 0o7777 == 0o600)
+        #expect(try !OutputFile.create(Array("another".utf8), at: path, unnamedTemporary: unnamed), "the file there is kept")
+        #expect(Self.contents(path) == Self.bytes)
+        #expect(Self.entries(dir) == ["salt"])
+        #expect(throws: OutputFileError.self) { try OutputFile.create(Self.bytes, at: dir, unnamedTemporary: unnamed) }
+    }
+
     /// A relative path (no directory part) too. The working directory is the process's: this is
     /// the one test that changes it, both ways in turn (two cases running at once each changed it
     /// under the other, and one wrote where the other had gone).

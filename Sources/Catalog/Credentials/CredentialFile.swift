@@ -53,6 +53,22 @@ enum CredentialFile {
         }
     }
 
+    /// Writes `bytes` as `write` does unless something is at `path` already (`OutputFile.create`):
+    /// false then, and that is left as it is.
+    static func create(_ bytes: [UInt8], at path: String) throws(CredentialStore.StoreError) -> Bool {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .unwritable(path: directory, reason: "cannot create the directory")
+        }
+        do {
+            return try OutputFile.create(bytes, at: path)
+        } catch {
+            throw .unwritable(path: path, reason: reason(error))
+        }
+    }
+
     /// `{"NAME": "SECRET"}` and a line break.
     static func object(_ name: String, _ secret: String) -> [UInt8] {
         var bytes = Array("{".utf8)

@@ -22,10 +22,16 @@ public enum OMDbBudgetSlot {
         if let bytes = try? CredentialFile.read(path) {
             return bytes.count == 32 ? bytes : nil
         }
+        return makeSalt(at: path)
+    }
+
+    /// Makes a salt at `path` unless one is there, and answers the one there. Processes that
+    /// start together may each find none and make one: the first one made stays and all use it
+    /// (a salt replaced after a process read it gave one key two slots, and twice the budget).
+    static func makeSalt(at path: String) -> [UInt8]? {
         var generator = SystemRandomNumberGenerator()
         let fresh = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        // Another process may make its own at the same moment: the one on disk wins.
-        try? CredentialFile.write(fresh, to: path)
+        _ = try? CredentialFile.create(fresh, at: path)
         guard let written = try? CredentialFile.read(path), written.count == 32 else { return nil }
         return written
     }
