@@ -5,12 +5,15 @@ import Foundation
 import Hummingbird
 import PostgresStore
 import Reel
+import Synchronization
 
 /// The benchmark of issue 23: `reel serve` under `wrk` on loopback, side by side in one run with
 /// a plain Hummingbird route returning a fixed body (the baseline: what the HTTP stack alone
 /// does on this machine). Appends (fsync'd, group-committed) from 64 connections over 64
-/// accounts; the saved list of 100 titles from a warm cache; and the server's memory with
-/// 1,000 event streams open.
+/// accounts; the same while other accounts are deleted one after another by `reel account
+/// delete` (issue 36: no other account's write waits on a deletion, the slowest within a second
+/// of the run without deletions); the saved list of 100 titles from a warm cache; and the
+/// server's memory with 1,000 event streams open.
 struct ServeBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Benchmark `reel serve` with wrk: appends, the saved list, a plain route, memory with open event streams.")
@@ -29,7 +32,7 @@ struct ServeBench: AsyncParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: reel) else { throw BenchmarkError("no reel binary beside reel-bench: \(reel)") }
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-bench-serve-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: root) }
-        var table = Table(columns: ["run", "requests/s", "p50 ms", "p99 ms", "non-2xx", "vs baseline"])
+        var table = Table(columns: ["run", "requests/s", "p50 ms", "p99 ms", "max ms", "non-2xx", "vs baseline"])
 
         note("the baseline: a plain Hummingbird route, \(connections) connections, \(seconds) s")
         let baseline = try await Self.baseline(connections: connections, seconds: seconds)
@@ -48,6 +51,10 @@ struct ServeBench: AsyncParsableCommand {
         let appendTokens = try (0..<64).map { try Self.token(reel, root + "/appends", "bench\($0)", extra: storeEnvironment) }
         let post = try WrkRun.run(appends.url, connections: connections, seconds: seconds, script: Self.postScript(appendTokens))
         table.row(Self.row("POST /v1/favorites (fsync'd, \(kind))", post, baseline))
+        note("the same while accounts are deleted one after another by `reel account delete` (\(kind))")
+        let (during, deleted) = try Self.appendsDuringDeletions(
+            reel, root + "/appends", appends, tokens: appendTokens, connections: connections, seconds: seconds, extra: storeEnvironment)
+        table.row(Self.row("POST /v1/favorites, \(deleted) accounts deleted meanwhile", during, baseline))
         let health = try WrkRun.run(appends.url + "/health", connections: connections, seconds: seconds)
         table.row(Self.row("GET /health (reel serve's middleware)", health, baseline))
 
@@ -79,10 +86,39 @@ struct ServeBench: AsyncParsableCommand {
         print(String(format: "memory of reel serve: %.1f MiB resident before, %.1f MiB with %d event streams open (%.1f KiB each); peak %.1f MiB",
                      before.resident, held.resident, streams, (held.resident - before.resident) * 1024 / Double(max(1, streams)), held.peak))
         print("targets: POST ≥ 5,000/s with p99 ≤ 50 ms; GET saved ≥ 10,000/s with p99 ≤ 20 ms (2 cores shared by wrk and the server)")
+        print("target: POST's slowest request while accounts are deleted within 1,000 ms of its slowest without deletions")
+    }
+
+    /// `wrk` posting as in the appends run while another thread deletes accounts opened for the
+    /// purpose, one `reel account delete` after another (each a process of its own, as an
+    /// operator's would be), until wrk is done. Returns the run and how many were deleted.
+    static func appendsDuringDeletions(
+        _ reel: String, _ data: String, _ service: ServedProcess, tokens: [String], connections: Int, seconds: Int, extra: [String: String]
+    ) throws -> (WrkRun, Int) {
+        let environment = extra.merging(["XDG_CONFIG_HOME": data + "/config"]) { $1 }
+        let victims = (0..<max(4, seconds * 4)).map { "gone\($0)" }
+        for victim in victims {
+            let (status, out) = Spawn.output([reel, "fav", "add", "movie", "550", "--user", victim, "--data-dir", data], environment: environment)
+            guard status == 0 else { throw BenchmarkError("reel fav add failed (exit \(status)): \(out)") }
+        }
+        let done = Mutex(false), deleted = Mutex(0), finished = DispatchSemaphore(value: 0)
+        let deleter = Thread {
+            for victim in victims where !done.withLock({ $0 }) {
+                let (status, _) = Spawn.output([reel, "account", "delete", "--yes", "--user", victim, "--data-dir", data], environment: environment)
+                if status == 0 { deleted.withLock { $0 += 1 } }
+            }
+            finished.signal()
+        }
+        deleter.start()
+        let run = try WrkRun.run(service.url, connections: connections, seconds: seconds, script: Self.postScript(tokens))
+        done.withLock { $0 = true }
+        finished.wait()
+        return (run, deleted.withLock { $0 })
     }
 
     static func row(_ name: String, _ run: WrkRun, _ baseline: WrkRun) -> [String] {
-        [name, String(format: "%.0f", run.requestsPerSecond), String(format: "%.2f", run.p50), String(format: "%.2f", run.p99), String(run.errors),
+        [name, String(format: "%.0f", run.requestsPerSecond), String(format: "%.2f", run.p50), String(format: "%.2f", run.p99),
+         String(format: "%.0f", run.max), String(run.errors),
          String(format: "%.2f×", run.requestsPerSecond / baseline.requestsPerSecond)]
     }
 

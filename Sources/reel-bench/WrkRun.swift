@@ -1,11 +1,13 @@
 import Foundation
 
 /// One `wrk` run (loopback, `--latency`) and the figures it printed: requests a second, the
-/// latency percentiles, and how many answers were not 2xx/3xx.
+/// latency percentiles and the slowest request, and how many answers were not 2xx/3xx.
 struct WrkRun {
     let requestsPerSecond: Double
     let p50: Double
     let p99: Double
+    /// The slowest request of the run (the largest of the threads' maxima), in milliseconds.
+    let max: Double
     let errors: Int
 
     /// Runs `wrk -t2 -cCONNECTIONS -dSECONDS --latency [-s SCRIPT] URL`.
@@ -35,6 +37,10 @@ struct WrkRun {
         }
         guard let rate = value(after: "Requests/sec:").flatMap(Double.init) else { throw BenchmarkError("wrk printed no rate:\n\(output)") }
         let errors = value(after: "Non-2xx or 3xx responses:").flatMap(Int.init) ?? 0
-        return WrkRun(requestsPerSecond: rate, p50: milliseconds(value(after: "50%")), p99: milliseconds(value(after: "99%")), errors: errors)
+        // "Latency   avg   stdev   max   +/- stdev": the third figure.
+        let latency = value(after: "Latency")?.split(separator: " ", omittingEmptySubsequences: true).map(String.init) ?? []
+        let slowest = latency.count >= 3 ? milliseconds(latency[2]) : .nan
+        return WrkRun(
+            requestsPerSecond: rate, p50: milliseconds(value(after: "50%")), p99: milliseconds(value(after: "99%")), max: slowest, errors: errors)
     }
 }
