@@ -12,8 +12,8 @@ import Glibc
 /// (`F_OFD_SETLK`), which the kernel drops when a process dies (a `kill -9` never leaves a key
 /// locked). They exclude other lock instances (other processes) only: within one process the
 /// client's single flight keeps one fetch per key (two keys that share a byte are simply not kept
-/// apart). Waiting is bounded: after pauses of `maximumWait` in all on `clock`, or when the task is cancelled, the
-/// fetch goes ahead unlocked.
+/// apart). Waiting is bounded: after pauses of `maximumWait` in all (on `clock`), or when the
+/// task is cancelled, the fetch goes ahead unlocked.
 final class FetchLock: Sendable {
     static let ranges: UInt64 = 1 << 16
     static let maximumWait: Duration = .seconds(30)
