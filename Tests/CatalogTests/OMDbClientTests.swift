@@ -281,10 +281,13 @@ import ReelTestSupport
         let waits = ManualClock()
         let second = process(asked, pacing: waits)
 
+        // Generous waits (they are failure detectors, not timings): in a full run the lookups'
+        // tasks queue behind the tests that hold the pool's two threads waiting on processes, and
+        // got their turn only minutes later, when those were done.
         let firstLookup = Task { await first.title("tt0137523") }
-        try await waitFor("the first process to ask OMDb") { held.count == 1 }
+        try await waitFor("the first process to ask OMDb", seconds: 300) { held.count == 1 }
         let secondLookup = Task { await second.title("tt0137523") }
-        try await waitFor("the second process to wait for the first or to ask OMDb itself") { waits.sleepers > 0 || asked.count > 0 }
+        try await waitFor("the second process to wait for the first or to ask OMDb itself", seconds: 300) { waits.sleepers > 0 || asked.count > 0 }
         #expect(asked.count == 0, "the second process asked OMDb for the title the first is asking for")
         held.answer()
         let answer = try #require(await firstLookup.value.title)
