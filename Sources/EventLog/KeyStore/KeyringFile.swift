@@ -152,6 +152,17 @@ import Glibc
         }
     }
 
+    /// Takes `STORE.lock` (as `withLock` does) and keeps it until the holder releases it: the
+    /// LMDB key store holds it from a replacement's start to its end.
+    func acquireLock() throws -> FileLock.Held {
+        try makeDirectory()
+        do {
+            return try FileLock(path: directory + "/" + store.uuidString.lowercased() + ".lock", readOnly: false).acquire(.exclusive)
+        } catch let error as LMDBError {
+            throw Self.failure(error, directory)
+        }
+    }
+
     func makeDirectory() throws {
         var info = stat()
         if stat(directory, &info) == 0 {
