@@ -112,13 +112,13 @@ import Glibc
         for (command, user) in [(["fav", "add", "movie", "13"], "bob"), (["settings", "name", "Bob"], "bob"), (["account", "delete", "--yes"], "bob")] {
             Self.expectFailure(try ledger.reel(command, user: user), 65, "refusing to destroy its key", "\(command)")
         }
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key)
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key)
         #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
         #expect(try ledger.reel(["accounts"]).status == 0)
         #expect(try ledger.reel(["projections", "rebuild", "--check"]).status == 0)
         // And a forged "destroyed" record makes nothing unreadable either.
         try Self.forgeClosedStream(ledger, stream, state: 1)
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key)
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key)
         #expect(try ledger.reel(["projections", "rebuild"]).status == 0)
         #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
     }
@@ -153,26 +153,33 @@ import Glibc
             """, [ledger.dir, stream])
         for command in [["audit", "verify"], ["accounts"], ["fav", "add", "movie", "13"], ["projections", "rebuild"]] {
             _ = try ledger.reel(command, user: "bob")
-            #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "\(command) destroyed the key")
+            #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "\(command) destroyed the key")
         }
         Self.expectFailure(try ledger.reel(["fav", "add", "movie", "13"], user: "bob"), 65, "was not sealed under the stream's key", "fav add")
     }
 
-    /// A `keys/` restored alone from a backup made before a deletion brings the deleted account's
-    /// key back: it is destroyed again before anything reads it.
-    @Test func aKeyStoreRestoredFromBeforeADeletionHasTheKeyDestroyedAgain() throws {
+    /// A `keys/` restored alone from a backup made before a deletion holds the deleted account's
+    /// key wrapped under a generation of the keyring that the deletion removed: it is refused as a
+    /// copy from before a deletion, one line, by reads and writes alike, and writes nothing (until
+    /// the keyring, the key store opened nothing of any account: there is no key to destroy
+    /// again). The data directory's own `keys/` put back serves as before.
+    @Test func aKeyStoreRestoredFromBeforeADeletionIsRefusedAsACopyFromBeforeIt() throws {
         let (ledger, stream) = try Self.makeLedger()
         let key = try AccountDeletionTests.liveKey(ledger, stream)
         let backup = temporaryDirectory() + "/backup"
         #expect(try ledger.reel(["backup", backup]).status == 0)
         #expect(try ledger.reel(["account", "delete", "--yes"], user: "ann").status == 0)
-        try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
+        try FileManager.default.moveItem(atPath: ledger.dir + "/keys", toPath: ledger.dir + "/keys-aside")
         try FileManager.default.copyItem(atPath: backup + "/keys", toPath: ledger.dir + "/keys")
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "the restored copy holds the key")
-        let history = try ledger.json(["history"], user: "ann", schema: "history.schema.json")
-        let events = history["events"] as? [[String: Any]] ?? []
-        #expect(!events.isEmpty && events.allSatisfy { $0["shredded"] as? Bool == true }, "the deleted history is readable again: \(events)")
-        #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0, "the key was not destroyed again")
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the restored copy holds the key, wrapped")
+        #expect(try AccountDeletionTests.openedKey(ledger, stream) == nil, "nothing in the keyring opens it")
+        for command in Self.readsAndWrites + [["history"]] {
+            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "a copy from before a deletion", "\(command)")
+        }
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the refused copy was written to")
+        try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
+        try FileManager.default.moveItem(atPath: ledger.dir + "/keys-aside", toPath: ledger.dir + "/keys")
+        #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0)
         #expect(try AccountDeletionTests.files(in: ledger, containing: key) == [])
         #expect(try AccountDeletionTests.savedIDs(ledger, "bob") == [550])
         #expect(try ledger.reel(["audit", "verify"]).status == 0)
@@ -203,6 +210,37 @@ import Glibc
         }
     }
 
+    /// Makes `ledger`'s `keys/` as Reel wrote it before the keyring: every live key bare
+    /// (`0x01 ‖ 32 bytes`, as the keyring opens it), no `meta/kek`, no `meta/keyring-path`.
+    static func unwrapKeys(_ ledger: Ledger) throws {
+        let listed = try python(
+            """
+            import lmdb, sys
+            env = lmdb.open(sys.argv[1] + "/keys", max_dbs=8, readonly=True)
+            with env.begin() as t:
+                for k, v in t.cursor(db=env.open_db(b"stream-keys", txn=t, create=False)):
+                    if v[:1] == b"\\x02": print(k.decode())
+            env.close()
+            """, [ledger.dir])
+        var bare: [String] = []
+        for stream in listed.stdout.split(separator: "\n").map(String.init) {
+            let key = try #require(try AccountDeletionTests.openedKey(ledger, stream), "\(stream) does not open")
+            bare += [stream, "01" + key.map { String(format: "%02x", $0) }.joined()]
+        }
+        _ = try python(
+            """
+            import lmdb, sys
+            env = lmdb.open(sys.argv[1] + "/keys", max_dbs=8)
+            with env.begin(write=True) as t:
+                keys, meta = env.open_db(b"stream-keys", txn=t), env.open_db(b"meta", txn=t)
+                for stream, value in zip(sys.argv[2::2], sys.argv[3::2]):
+                    t.put(stream.encode(), bytes.fromhex(value), db=keys)
+                t.delete(b"kek", db=meta)
+                t.delete(b"keyring-path", db=meta)
+            env.close()
+            """, [ledger.dir] + bare)
+    }
+
     @Test func aLedgerAndKeyStoreFromBeforePairIdsOpenOnlyWithTheirOwnKeys() throws {
         let (ledger, stream) = try Self.makeLedger()
         let (other, _) = try Self.makeLedger()
@@ -215,6 +253,9 @@ import Glibc
                         t.delete(b"pair", db=env.open_db(b"meta", txn=t))
                     env.close()
             """
+        // As Reel wrote them before pair ids, which was before the keyring: keys bare.
+        try Self.unwrapKeys(ledger)
+        try Self.unwrapKeys(other)
         _ = try Self.python(unstamp, [ledger.dir, other.dir])
         // Its own (unstamped) keys: opens, and the pair id is stamped again.
         #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
@@ -290,7 +331,7 @@ import Glibc
         try Self.fill(mount)
 
         Self.expectFailure(try ledger.reel(["account", "delete", "--yes"], user: "bob"), 73, "no space left", "delete")
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "the failed deletion destroyed the key")
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the failed deletion destroyed the key")
         #expect(try ledger.eventCount() == events, "the failed deletion appended")
         // New accounts until the disk refuses one: each either succeeds or changes nothing.
         var refused = false
@@ -353,7 +394,7 @@ import Glibc
                 #expect(try AccountDeletionTests.files(in: ledger, containing: key) == [], "\(free) bytes free")
             } else {
                 Self.expectFailure(out, 73, "nothing was changed", "\(free) bytes free")
-                #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "\(free) bytes free: refused, key gone")
+                #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "\(free) bytes free: refused, key gone")
                 #expect(try ledger.eventCount() == events, "\(free) bytes free: refused, yet appended")
             }
             #expect(try ledger.reel(["audit", "verify"]).status == 0)

@@ -63,12 +63,44 @@ import Testing
         #expect(try file.read()?.generations == [1])
         #expect(try file.opening(Array(record[1...]), stream: "ann") != nil)
         #expect(!FileManager.default.fileExists(atPath: dir + "/keyrings"), "nothing of the keyring is in the data directory")
-        // The same data directory without its keyring reads nothing: one clear refusal.
+        // The same data directory without its keyring reads nothing: one clear refusal, naming
+        // where it was made and where it was looked for.
+        let elsewhere = temporaryDirectory()
+        try FileManager.default.moveItem(atPath: file.path, toPath: dir + "-keyring-aside")
         #expect {
-            _ = try Self.open(dir, keyring: temporaryDirectory()).read(stream: try StreamID("ann"))
+            _ = try Self.open(dir, keyring: elsewhere).read(stream: try StreamID("ann"))
         } throws: { error in
-            "\(error)".contains("which is missing") && (error as? Failure)?.kind == .tampered
+            "\(error)".contains("which is missing") && "\(error)".contains(keyring) && "\(error)".contains(elsewhere)
+                && (error as? Failure)?.kind == .tampered
         }
+        try FileManager.default.moveItem(atPath: dir + "-keyring-aside", toPath: file.path)
+    }
+
+    /// Processes that share a data directory but not a configuration (another HOME, another
+    /// XDG_CONFIG_HOME, sudo, a service unit) find its keyring where it was made: `keys/` records
+    /// that directory. A keyring an operator moved is found where the configuration now says, and
+    /// the next rotation records its new place.
+    @Test func theKeyringIsFoundWhereItWasMadeThenWhereTheConfigurationSays() async throws {
+        let dir = temporaryDirectory(), keyring = temporaryDirectory(), other = temporaryDirectory()
+        let ann = try StreamID("ann"), bob = try StreamID("bob")
+        do {
+            let log = try Self.open(dir, keyring: keyring)
+            try await log.append([try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":1}"#.utf8))], to: ann)
+            try await log.append([try ProposedEvent(type: "favorite-added", payload: Array(#"{"id":2}"#.utf8))], to: bob)
+        }
+        let store = try Self.records(dir).store
+        // Another configuration: the keyring is found where it was made, and nothing is made here.
+        #expect(try Self.open(dir, keyring: other).read(stream: ann).first?.payload == Array(#"{"id":1}"#.utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other).isEmpty)
+        // Moved by an operator: found where the configuration says.
+        try FileManager.default.moveItem(atPath: KeyringFile(directory: keyring, store: store).path, toPath: KeyringFile(directory: other, store: store).path)
+        let moved = try Self.open(dir, keyring: other)
+        #expect(try moved.read(stream: bob).first?.payload == Array(#"{"id":2}"#.utf8))
+        // A deletion rotates it in its new place, and records that place for every process.
+        try await Self.delete(ann, moved)
+        #expect(try KeyringFile(directory: other, store: store).read()?.generations == [2])
+        #expect(!FileManager.default.fileExists(atPath: KeyringFile(directory: keyring, store: store).path))
+        #expect(try Self.open(dir, keyring: temporaryDirectory()).read(stream: bob).first?.payload == Array(#"{"id":2}"#.utf8))
     }
 
     /// A backup made before a deletion, and a file copy of the data directory, hold the deleted

@@ -19,20 +19,64 @@ extension KeyStore {
                            pair[8], pair[9], pair[10], pair[11], pair[12], pair[13], pair[14], pair[15]))
     }
 
+    /// The keyring file in the configured directory (where a new keyring is made).
     func keyring(_ store: UUID) -> KeyringFile { KeyringFile(directory: keyringDirectory, store: store) }
+
+    /// `path` made absolute (against the working directory) and tidied, as `meta/keyring-path`
+    /// records it: processes started elsewhere must find the same place.
+    static func absolute(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: full).standardizedFileURL.path
+    }
+
+    /// Where `wrapping`'s keyring is looked for, in order: the directory the key store recorded
+    /// (where the keyring was when its generation was written: every process sharing the data
+    /// directory finds it there, whatever its own HOME or XDG_CONFIG_HOME), then the configured one
+    /// (`REEL_KEYRING`: a keyring an operator moved, or restored elsewhere).
+    func keyringPlaces(_ wrapping: Wrapping) -> [String] {
+        guard let recorded = wrapping.madeIn, recorded != keyringDirectory else { return [keyringDirectory] }
+        return [recorded, keyringDirectory]
+    }
+
+    /// The keyring that holds `wrapping`'s generation, and what it holds: the first of
+    /// `keyringPlaces` whose file has that generation. A file found without it is a copy of the
+    /// data directory from before a deletion (or a keyring older than it); none found names every
+    /// place looked in.
+    func locateKeyring(_ wrapping: Wrapping) throws -> (file: KeyringFile, contents: KeyringFile.Contents) {
+        let places = keyringPlaces(wrapping)
+        var stale: (KeyringFile, KeyringFile.Contents)?
+        var unreadable: (any Error)?
+        for place in places {
+            let file = KeyringFile(directory: place, store: wrapping.store)
+            let contents: KeyringFile.Contents?
+            do {
+                contents = try file.read()
+            } catch {
+                // A place this process may not read (another user's home): the next may serve.
+                if unreadable == nil { unreadable = error }
+                continue
+            }
+            guard let contents else { continue }
+            if contents.keys[wrapping.generation] != nil { return (file, contents) }
+            if stale == nil { stale = (file, contents) }
+        }
+        if let stale { throw Self.stale(stale.0, has: stale.1.generations, needs: wrapping.generation, directory) }
+        if let unreadable { throw unreadable }
+        let name = keyring(wrapping.store).path.split(separator: "/").last.map(String.init) ?? ""
+        let looked = places.count == 2
+            ? "neither in \(places[0]) (where it was made) nor in \(places[1]) (REEL_KEYRING, else the configuration directory)"
+            : "not in \(places[0]) (REEL_KEYRING, else the configuration directory)"
+        throw Failure(
+            .tampered,
+            "the keys in \(directory) are wrapped under the keyring \(name), which is missing: it is \(looked); restore it from its backup there, or point REEL_KEYRING at the directory that holds it")
+    }
 
     /// The KEK of `wrapping`'s generation, from the keyring (read once per generation), checked
     /// against what the key store recorded of it.
     func kek(_ wrapping: Wrapping) throws -> SymmetricKey {
         if let kek = keks.withLock({ $0[wrapping.generation] }) { return kek }
-        let file = keyring(wrapping.store)
-        guard let contents = try file.read() else {
-            throw Failure(
-                .tampered,
-                "the keys in \(directory) are wrapped under the keyring \(file.path), which is missing: restore it from its backup, or point REEL_KEYRING at the directory that holds it")
-        }
-        guard contents.store == wrapping.store else { throw file.damaged("it names another store") }
-        guard let kek = contents.keys[wrapping.generation] else { throw Self.stale(file, has: contents.generations, needs: wrapping.generation, directory) }
+        let (file, contents) = try locateKeyring(wrapping)
+        guard contents.store == wrapping.store, let kek = contents.keys[wrapping.generation] else { throw file.damaged("it names another store") }
         guard KeyWrapping.check(of: kek, generation: wrapping.generation, store: wrapping.store) == wrapping.check else {
             throw Failure(
                 .tampered,
@@ -78,7 +122,7 @@ extension KeyStore {
     func dropRetiredGenerations() throws {
         try lock.withLock(.exclusive) {
             guard let wrapping = try fresh(locked: true).wrapping else { return }
-            let file = keyring(wrapping.store)
+            let file = try locateKeyring(wrapping).file
             let held = try file.acquireLock()
             defer { held.release() }
             guard var contents = try file.read() else { return }
@@ -107,8 +151,12 @@ extension KeyStore {
             let generation = (try file.read()?.generations.last ?? 0) + 1
             let kek = SymmetricKey(size: .bits256)
             try file.write(KeyringFile.Contents(store: id, keys: [generation: kek]))
-            let wrapping = Wrapping(store: id, generation: generation, check: KeyWrapping.check(of: kek, generation: generation, store: id))
-            try store.environment.write { txn in try txn.put(meta, "kek", wrapping.record) }
+            let wrapping = Wrapping(
+                store: id, generation: generation, check: KeyWrapping.check(of: kek, generation: generation, store: id), madeIn: keyringDirectory)
+            try store.environment.write { txn in
+                try txn.put(meta, "kek", wrapping.record)
+                try txn.put(meta, "keyring-path", Array(keyringDirectory.utf8))
+            }
             // The same file (LMDB must not open it twice in a process), its record read again.
             adopt(try Opened(store.environment), destroyed: [], atMicroseconds: 0)
             return true

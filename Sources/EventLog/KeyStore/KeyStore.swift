@@ -45,27 +45,36 @@ final class KeyStore: Sendable {
             let meta = self.meta
             wrapping = try environment.read { txn -> Wrapping? in
                 guard let meta, let pair = try txn.get(meta, "pair"), let record = try txn.get(meta, "kek") else { return nil }
-                return Wrapping(pair: pair, record: record)
+                let place = try txn.get(meta, "keyring-path").flatMap { String(validating: $0, as: UTF8.self) }
+                return Wrapping(pair: pair, record: record, madeIn: place)
             }
         }
     }
 
     /// What `meta/kek` records: the generation of the keyring whose KEK wraps the file's keys,
-    /// and that KEK's check value (`KeyWrapping.check`), under the store id the pair id makes.
+    /// and that KEK's check value (`KeyWrapping.check`), under the store id the pair id makes;
+    /// and what `meta/keyring-path` records: the directory the keyring was in when that
+    /// generation was written (absolute), where every process looks for it first.
     struct Wrapping: Sendable, Equatable {
         let store: UUID
         let generation: UInt64
         let check: [UInt8]
+        /// The keyring's directory when the generation was written; `nil` in a file that did not
+        /// record it.
+        let madeIn: String?
 
-        init(store: UUID, generation: UInt64, check: [UInt8]) {
+        init(store: UUID, generation: UInt64, check: [UInt8], madeIn: String?) {
             self.store = store
             self.generation = generation
             self.check = check
+            self.madeIn = madeIn
         }
 
-        init?(pair: [UInt8], record: [UInt8]) {
+        init?(pair: [UInt8], record: [UInt8], madeIn: String?) {
             guard let store = KeyStore.storeID(pair), record.count == 40 else { return nil }
-            self.init(store: store, generation: record[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, check: Array(record[8...]))
+            self.init(
+                store: store, generation: record[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, check: Array(record[8...]),
+                madeIn: madeIn.flatMap { $0.hasPrefix("/") ? $0 : nil })
         }
 
         var record: [UInt8] { KeyStore.bytes(generation) + check }
@@ -75,7 +84,8 @@ final class KeyStore: Sendable {
 
     let directory: String
     let lock: FileLock
-    /// Where the data directory's keyring lives (`DIRECTORY/PAIRID.keyring`).
+    /// Where the configuration says the keyring lives (`DIRECTORY/PAIRID.keyring`), absolute:
+    /// looked in after the directory the key store records (`KeyStore+Keyring.swift`).
     let keyringDirectory: String
     /// The KEKs read from the keyring, by generation (a generation's KEK never changes).
     let keks = Mutex<[UInt64: SymmetricKey]>([:])
@@ -93,7 +103,7 @@ final class KeyStore: Sendable {
     /// caller decided it is a new data directory), else refused.
     init(dataDirectory: String, keyring: String, configuration: Environment.Configuration, create: Bool, events: UInt64) throws {
         directory = dataDirectory + "/keys"
-        keyringDirectory = keyring
+        keyringDirectory = Self.absolute(keyring)
         lock = FileLock.keyStore(dataDirectory: dataDirectory, readOnly: configuration.readOnly)
         self.configuration = configuration
         try Self.clearLeftovers(directory, lock: lock)

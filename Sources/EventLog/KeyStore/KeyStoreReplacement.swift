@@ -58,7 +58,9 @@ final class KeyStoreReplacement {
         guard let meta = current.meta, let pair = try current.environment.read({ txn in try txn.get(meta, "pair") }), let id = KeyStore.storeID(pair) else {
             throw LMDBError(code: .invalid, function: "replace", message: "\(store.directory) has no pair id to name its keyring by")
         }
-        let file = store.keyring(id)
+        // The keyring that holds the file's generation, wherever it was found: the next one goes
+        // beside it (a keyring an operator moved is recorded in its new place from now on).
+        let file = try current.wrapping.map { try store.locateKeyring($0).file } ?? store.keyring(id)
         keyringHeld = try file.acquireLock()
         let before = try file.read()
         var keys: [UInt64: SymmetricKey] = [:]
@@ -70,7 +72,7 @@ final class KeyStoreReplacement {
         keys[next] = kek
         keyring = (file, before, next, kek)
         try file.write(KeyringFile.Contents(store: id, keys: keys))
-        return KeyStore.Wrapping(store: id, generation: next, check: KeyWrapping.check(of: kek, generation: next, store: id))
+        return KeyStore.Wrapping(store: id, generation: next, check: KeyWrapping.check(of: kek, generation: next, store: id), madeIn: file.directory)
     }
 
     private static func write(
@@ -111,13 +113,14 @@ final class KeyStoreReplacement {
                         var entry = try cursor.first()
                         while let e = entry {
                             let name = try e.decodeKey(as: String.self)
-                            if name != "generation" && name != "kek" { try fresh.put("meta", key: Array(name.utf8), value: Array(e.value)) }
+                            if !["generation", "kek", "keyring-path"].contains(name) { try fresh.put("meta", key: Array(name.utf8), value: Array(e.value)) }
                             entry = try cursor.next()
                         }
                     }
                 }
                 try fresh.put("meta", key: Array("generation".utf8), value: KeyStore.bytes(generation))
                 try fresh.put("meta", key: Array("kek".utf8), value: wrapping.record)
+                if let place = wrapping.madeIn { try fresh.put("meta", key: Array("keyring-path".utf8), value: Array(place.utf8)) }
             }
         }
         return generation
