@@ -85,10 +85,9 @@ import Glibc
         return Array(stored.dropFirst())
     }
 
-    /// The 32 bytes `stream`'s record opens to under the keyring `keys/` records (`meta/pair`
-    /// names the file, `meta/keyring-path` its directory), read without Reel's store; `nil` when
-    /// nothing opens it. A deletion wraps the other accounts' keys anew: this stays the same.
-    static func openedKey(_ ledger: Ledger, _ stream: String) throws -> [UInt8]? {
+    /// The keyring `keys/` records (`meta/pair` names the file, `meta/keyring-path` its
+    /// directory), read without Reel's store.
+    static func keyring(of ledger: Ledger) throws -> KeyringFile {
         let script = """
             import lmdb, sys
             env = lmdb.open(sys.argv[1] + "/keys", max_dbs=8, subdir=True, readonly=True)
@@ -99,13 +98,19 @@ import Glibc
             env.close()
             """
         let out = try Harness.run("python3", ["-c", script, ledger.dir])
-        #expect(out.status == 0, "\(out.stderr)")
         let lines = out.stdout.split(separator: "\n").map(String.init)
-        guard lines.count == 2, let stored = try storedKey(ledger, stream), stored.count == 61, stored.first == 2 else { return nil }
+        try #require(out.status == 0 && lines.count == 2, "\(out.stderr)")
         let pair = stride(from: 0, to: lines[0].count - 1, by: 2).compactMap { UInt8(lines[0].dropFirst($0).prefix(2), radix: 16) }
-        guard pair.count == 16 else { return nil }
+        try #require(pair.count == 16)
         let store = UUID(uuid: (pair[0], pair[1], pair[2], pair[3], pair[4], pair[5], pair[6], pair[7], pair[8], pair[9], pair[10], pair[11], pair[12], pair[13], pair[14], pair[15]))
-        return try KeyringFile(directory: lines[1], store: store).opening(Array(stored.dropFirst()), stream: stream)
+        return KeyringFile(directory: lines[1], store: store)
+    }
+
+    /// The 32 bytes `stream`'s record opens to under the keyring `keys/` records; `nil` when
+    /// nothing opens it. A deletion wraps the other accounts' keys anew: this stays the same.
+    static func openedKey(_ ledger: Ledger, _ stream: String) throws -> [UInt8]? {
+        guard let stored = try storedKey(ledger, stream), stored.count == 61, stored.first == 2 else { return nil }
+        return try keyring(of: ledger).opening(Array(stored.dropFirst()), stream: stream)
     }
 
     /// Every regular file under `dir`, as paths relative to it.

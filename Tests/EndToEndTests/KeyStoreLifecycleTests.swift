@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import Foundation
 import ReelTestSupport
 import Testing
@@ -374,13 +375,17 @@ import Glibc
 
     /// Whatever space is left when a deletion starts, it either fails with 73 and nothing changed
     /// or succeeds with the key gone: never a commit followed by a failure (or a SIGBUS as LMDB
-    /// makes the replacement's lock file through its map).
-    @Test func aDeletionOnANearlyFullDiskIsWhollyDoneOrNotAtAll() throws {
+    /// makes the replacement's lock file through its map). With the keyring on the same full disk
+    /// (the default: `~/.config` beside the data), its rotation is written before the commit too,
+    /// and what is left after the commit is a rename.
+    @Test(arguments: [false, true])
+    func aDeletionOnANearlyFullDiskIsWhollyDoneOrNotAtAll(keyringOnTheSameDisk: Bool) throws {
         guard let mount = Self.mountTmpfs("3m") else { return }
         defer { Self.unmount(mount) }
         var outcomes: Set<Int32> = []
         for free in stride(from: 16_384, through: 131_072, by: 8_192) {
-            let ledger = Ledger(dir: mount + "/data")
+            var ledger = Ledger(dir: mount + "/data")
+            if keyringOnTheSameDisk { ledger.keyring = mount + "/keyring" }
             for user in ["ann", "bob"] { #expect(try ledger.reel(["fav", "add", "movie", "603"], user: user).status == 0) }
             let stream = try AccountDeletionTests.stream(of: "ann", in: ledger)
             let key = try AccountDeletionTests.liveKey(ledger, stream)
@@ -398,7 +403,14 @@ import Glibc
                 #expect(try ledger.eventCount() == events, "\(free) bytes free: refused, yet appended")
             }
             #expect(try ledger.reel(["audit", "verify"]).status == 0)
+            if keyringOnTheSameDisk {
+                // Done: the deleted key's generation is gone. Refused: the file's is there (a
+                // next generation the refusal could not take back on the full disk wraps nothing).
+                let generations = try #require(try AccountDeletionTests.keyring(of: ledger).read()).generations
+                #expect(out.status == 0 ? generations == [2] : generations.first == 1, "\(free) bytes free: \(generations)")
+            }
             try FileManager.default.removeItem(atPath: mount + "/data")
+            try? FileManager.default.removeItem(atPath: mount + "/keyring")
         }
         #expect(outcomes == [0, 73], "the sweep should cross from refused to done: \(outcomes)")
     }

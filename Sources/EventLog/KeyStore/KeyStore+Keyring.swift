@@ -125,6 +125,8 @@ extension KeyStore {
             let file = try locateKeyring(wrapping).file
             let held = try file.acquireLock()
             defer { held.release() }
+            // Under both locks no rotation is under way: a prepared file is a stopped one's.
+            file.removePrepared()
             guard var contents = try file.read() else { return }
             let retired = contents.generations.filter { $0 < wrapping.generation }
             guard !retired.isEmpty, contents.keys[wrapping.generation] != nil else { return }

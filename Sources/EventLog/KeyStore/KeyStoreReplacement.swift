@@ -1,4 +1,5 @@
 import Crypto
+import Failures
 import Foundation
 import LMDB
 
@@ -71,7 +72,16 @@ final class KeyStoreReplacement {
         let kek = SymmetricKey(size: .bits256)
         keys[next] = kek
         keyring = (file, before, next, kek)
-        try file.write(KeyringFile.Contents(store: id, keys: keys))
+        // Both files the rotation passes through are written now, before the ledger commits: the
+        // one it leaves (the next generation alone), put in place after the swap by a rename that
+        // needs no space; then the keyring with both generations (in place before the swap).
+        // The first to fail for space leaves the keyring as it was.
+        do {
+            try file.prepare(KeyringFile.Contents(store: id, keys: [next: kek]))
+            try file.write(KeyringFile.Contents(store: id, keys: keys))
+        } catch let failure as Failure where failure.kind == .noSpace {
+            throw Failure(.noSpace, failure.summary + "; nothing was changed")
+        }
         return KeyStore.Wrapping(store: id, generation: next, check: KeyWrapping.check(of: kek, generation: next, store: id), madeIn: file.directory)
     }
 
@@ -181,7 +191,7 @@ final class KeyStoreReplacement {
     /// destroyed keys anywhere, is gone.
     private func retireKeyring() throws {
         guard let keyring else { return }
-        try keyring.file.write(KeyringFile.Contents(store: keyring.file.store, keys: [keyring.next: keyring.kek]))
+        try keyring.file.installPrepared()
         self.keyring = nil
     }
 
@@ -196,6 +206,7 @@ final class KeyStoreReplacement {
         guard held != nil else { return }
         try? Environment.removeTree(next)
         if let keyring {
+            keyring.file.removePrepared()
             if let before = keyring.before { try? keyring.file.write(before) } else { try? keyring.file.remove() }
             self.keyring = nil
         }
