@@ -194,6 +194,32 @@ import Glibc
 
     static let readsAndWrites: [[String]] = [["saved"], ["accounts"], ["audit", "verify"], ["projections", "rebuild"], ["fav", "add", "movie", "13"]]
 
+    /// Processes sharing a data directory with other configuration directories (another HOME or
+    /// XDG_CONFIG_HOME: sudo, a service unit, another shell) find its keyring where `keys/`
+    /// recorded it was made. Moved away, it is refused in one line naming where it was made and
+    /// where it was looked for; found again where `REEL_KEYRING` says.
+    @Test func processesWithAnotherHomeFindTheKeyringWhereItWasMade() throws {
+        let ledger = Ledger()
+        let mine = temporaryDirectory("config-mine"), theirs = temporaryDirectory("config-theirs")
+        let made = ["REEL_KEYRING": "", "XDG_CONFIG_HOME": mine]
+        let other = ["REEL_KEYRING": "", "XDG_CONFIG_HOME": theirs, "HOME": temporaryDirectory("home-theirs")]
+        #expect(try ledger.reel(["fav", "add", "movie", "603"], user: "ann", environment: made).status == 0)
+        #expect(FileManager.default.fileExists(atPath: mine + "/reel/keyrings"), "the keyring is made in the configuration directory")
+        #expect(!FileManager.default.fileExists(atPath: ledger.dir + "/keyrings"), "and not in the data directory")
+        let read = try ledger.reel(["saved", "--json"], user: "ann", environment: other)
+        #expect(read.status == 0 && read.stdout.contains("603"), "\(read.stderr)")
+        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: "bob", environment: other).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: theirs + "/reel/keyrings"), "no second keyring was made")
+
+        let aside = temporaryDirectory("keyring-aside") + "/keyrings"
+        try FileManager.default.moveItem(atPath: mine + "/reel/keyrings", toPath: aside)
+        let refused = try ledger.reel(["saved"], user: "ann", environment: other)
+        Self.expectFailure(refused, 65, "which is missing", "the keyring moved away")
+        #expect(refused.stderr.contains(mine + "/reel/keyrings") && refused.stderr.contains(theirs + "/reel/keyrings"), "\(refused.stderr)")
+        let moved = try ledger.reel(["saved", "--json"], user: "bob", environment: ["REEL_KEYRING": aside])
+        #expect(moved.status == 0 && moved.stdout.contains("550"), "\(moved.stderr)")
+    }
+
     @Test func aMissingKeyStoreIsRefusedAndNoneIsMade() throws {
         let (ledger, _) = try Self.makeLedger()
         try FileManager.default.moveItem(atPath: ledger.dir + "/keys", toPath: ledger.dir + "/keys-aside")
