@@ -6,7 +6,16 @@ struct Backup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Write a compacted, consistent copy of the ledger and its keys to a new directory.",
-        discussion: "The copy holds the stream keys: keep it as safe as the original. Writers may go on meanwhile."
+        discussion: """
+            The copy holds the stream keys wrapped under the data directory's keyring, which it does \
+            not carry: it is readable only with that keyring (where the data directory recorded it, \
+            else REEL_KEYRING). Back the keyring file up apart from the copies, and keep only its \
+            latest version. Every account deletion retires the keyring generation the copy's keys \
+            are wrapped under: a copy made before a deletion is unreadable after it (refused as a \
+            copy from before a deletion), unless an old copy of the keyring is kept too. Restore a \
+            copy in place of the data directory, never beside it (a deletion in one would make the \
+            other unreadable). Writers may go on meanwhile. (Schemas/ledger-layout.md, "The keyring")
+            """
     )
 
     @OptionGroup var global: LedgerOptions

@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import Foundation
 import ReelTestSupport
 import Testing
@@ -53,7 +54,7 @@ import Glibc
     }
 
     /// The raw value the key store holds for `stream` (read with Python's `lmdb`, not with Reel):
-    /// 0x01 ‖ 32 key bytes while live, 0x00 ‖ i64 time once destroyed; nil when there is none.
+    /// 0x02 ‖ 60 bytes (the key wrapped) while live, 0x00 ‖ i64 time once destroyed; nil when there is none.
     static func storedKey(_ ledger: Ledger, _ stream: String) throws -> [UInt8]? {
         let script = """
             import lmdb, sys
@@ -76,11 +77,40 @@ import Glibc
         return bytes
     }
 
-    /// The 32 bytes of `stream`'s live key (expects it live).
+    /// The 60 bytes of `stream`'s live key as the key store holds it: wrapped under the keyring's
+    /// KEK (`0x02 ‖ 60 bytes`; expects it live). What a scan of the files looks for.
     static func liveKey(_ ledger: Ledger, _ stream: String) throws -> [UInt8] {
         let stored = try storedKey(ledger, stream) ?? []
-        #expect(stored.count == 33 && stored.first == 1, "the key of \(stream) is not live: \(stored)")
+        #expect(stored.count == 61 && stored.first == 2, "the key of \(stream) is not live: \(stored)")
         return Array(stored.dropFirst())
+    }
+
+    /// The keyring `keys/` records (`meta/pair` names the file, `meta/keyring-path` its
+    /// directory), read without Reel's store.
+    static func keyring(of ledger: Ledger) throws -> KeyringFile {
+        let script = """
+            import lmdb, sys
+            env = lmdb.open(sys.argv[1] + "/keys", max_dbs=8, subdir=True, readonly=True)
+            with env.begin() as t:
+                meta = env.open_db(b"meta", txn=t, create=False)
+                print(t.get(b"pair", db=meta).hex())
+                print(t.get(b"keyring-path", db=meta).decode())
+            env.close()
+            """
+        let out = try Harness.run("python3", ["-c", script, ledger.dir])
+        let lines = out.stdout.split(separator: "\n").map(String.init)
+        try #require(out.status == 0 && lines.count == 2, "\(out.stderr)")
+        let pair = stride(from: 0, to: lines[0].count - 1, by: 2).compactMap { UInt8(lines[0].dropFirst($0).prefix(2), radix: 16) }
+        try #require(pair.count == 16)
+        let store = UUID(uuid: (pair[0], pair[1], pair[2], pair[3], pair[4], pair[5], pair[6], pair[7], pair[8], pair[9], pair[10], pair[11], pair[12], pair[13], pair[14], pair[15]))
+        return KeyringFile(directory: lines[1], store: store)
+    }
+
+    /// The 32 bytes `stream`'s record opens to under the keyring `keys/` records; `nil` when
+    /// nothing opens it. A deletion wraps the other accounts' keys anew: this stays the same.
+    static func openedKey(_ ledger: Ledger, _ stream: String) throws -> [UInt8]? {
+        guard let stored = try storedKey(ledger, stream), stored.count == 61, stored.first == 2 else { return nil }
+        return try keyring(of: ledger).opening(Array(stored.dropFirst()), stream: stream)
     }
 
     /// Every regular file under `dir`, as paths relative to it.
@@ -137,7 +167,7 @@ import Glibc
         let stream = try Self.stream(of: Self.handle, in: ledger)
         let otherStream = try Self.stream(of: Self.other, in: ledger)
         let key = try Self.liveKey(ledger, stream)
-        let otherKey = try Self.storedKey(ledger, otherStream)
+        let otherKey = try #require(try Self.openedKey(ledger, otherStream))
         // The scan can see a key: before deletion it is in the key store, and only there.
         #expect(try Self.files(in: ledger, containing: key) == ["keys/data.mdb"])
         let before = try ledger.eventCount()
@@ -156,7 +186,7 @@ import Glibc
         try Self.expectNothingLeft(of: key, in: ledger, "after reel account delete")
 
         // The rewritten key store kept the other account's key: its list and name still open.
-        #expect(try Self.storedKey(ledger, otherStream) == otherKey)
+        #expect(try Self.openedKey(ledger, otherStream) == otherKey)
         #expect(try Self.savedIDs(ledger, Self.other) == [13])
         let settings = try ledger.json(["settings"], user: Self.other, schema: "settings.schema.json")
         #expect(settings["name"] as? String == "Ann Other")
@@ -351,7 +381,7 @@ import Glibc
         let stream = try Self.stream(of: Self.handle, in: ledger)
         let otherStream = try Self.stream(of: Self.other, in: ledger)
         let key = try Self.liveKey(ledger, stream)
-        let otherKey = try Self.storedKey(ledger, otherStream)
+        let otherKey = try #require(try Self.openedKey(ledger, otherStream))
         let before = try ledger.eventCount()
 
         let crash = try ledger.reel(["account", "delete", "--yes"], user: Self.handle, environment: ["REEL_FAILPOINT": "delete:" + step])
@@ -361,7 +391,7 @@ import Glibc
         if step == "appending" || step == "key-store-prepared" {
             // Killed before the commit: nothing happened.
             #expect(try ledger.eventCount() == before, "\(step)")
-            #expect(try Self.storedKey(ledger, stream) == [1] + key, "\(step): the key is intact")
+            #expect(try Self.storedKey(ledger, stream) == [2] + key, "\(step): the key is intact")
             #expect(try Self.savedIDs(ledger, Self.handle) == [550, 603, 1399], "\(step)")
             let settings = try ledger.json(["settings"], user: Self.handle, schema: "settings.schema.json")
             #expect(settings["name"] as? String == Self.name, "\(step)")
@@ -391,7 +421,7 @@ import Glibc
         let marker = try Self.storedKey(ledger, stream) ?? []
         #expect(marker.count == 9 && marker.first == 0, "\(step): the key is not destroyed: \(marker)")
         try Self.expectNothingLeft(of: key, in: ledger, "\(step), after the next command")
-        #expect(try Self.storedKey(ledger, otherStream) == otherKey, "\(step): the other account's key was kept")
+        #expect(try Self.openedKey(ledger, otherStream) == otherKey, "\(step): the other account's key was kept")
 
         #expect(try ledger.eventCount() == before + 1, "\(step)")
         let entry = try Self.account(stream, in: ledger)

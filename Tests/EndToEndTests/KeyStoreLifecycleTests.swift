@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import Foundation
 import ReelTestSupport
 import Testing
@@ -71,13 +72,17 @@ import Glibc
     }
 
     /// The protocol's model: spin explores every interleaving of two deletions (which may fail
-    /// before committing) and two new keys. Without `keys.lock` the same model loses a key, so
-    /// the check can fail.
+    /// before committing, or be killed after any step, the keyring's included) and two new keys,
+    /// then the next command. Without `keys.lock` the same model loses a key; without the
+    /// keyring's retirement of the old KEK a copy from before a deletion still opens the deleted
+    /// key: so the check can fail.
     @Test func theKeyStoreProtocolHoldsInEveryInterleavingAndFailsWithoutItsLock() throws {
         let holds = try Self.spin("key-store-lifecycle.pml")
-        #expect(holds.contains("errors: 0"), "\(holds)")
+        #expect(holds.contains("errors: 0") && !holds.contains("assertion violated"), "\(holds)")
         let broken = try Self.spin("key-store-lifecycle.pml", ["-DLOCKING=0"])
         #expect(broken.contains("assertion violated") && broken.contains("errors: 1"), "\(broken)")
+        let kept = try Self.spin("key-store-lifecycle.pml", ["-DRETIRE=0"])
+        #expect(kept.contains("assertion violated (((content[g]&doneKeys)==0)") && kept.contains("errors: 1"), "\(kept)")
     }
 
     /// The PostgreSQL store's key hierarchy (`Schemas/keyring-rotation.pml`): spin explores every
@@ -112,13 +117,13 @@ import Glibc
         for (command, user) in [(["fav", "add", "movie", "13"], "bob"), (["settings", "name", "Bob"], "bob"), (["account", "delete", "--yes"], "bob")] {
             Self.expectFailure(try ledger.reel(command, user: user), 65, "refusing to destroy its key", "\(command)")
         }
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key)
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key)
         #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
         #expect(try ledger.reel(["accounts"]).status == 0)
         #expect(try ledger.reel(["projections", "rebuild", "--check"]).status == 0)
         // And a forged "destroyed" record makes nothing unreadable either.
         try Self.forgeClosedStream(ledger, stream, state: 1)
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key)
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key)
         #expect(try ledger.reel(["projections", "rebuild"]).status == 0)
         #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
     }
@@ -153,26 +158,33 @@ import Glibc
             """, [ledger.dir, stream])
         for command in [["audit", "verify"], ["accounts"], ["fav", "add", "movie", "13"], ["projections", "rebuild"]] {
             _ = try ledger.reel(command, user: "bob")
-            #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "\(command) destroyed the key")
+            #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "\(command) destroyed the key")
         }
         Self.expectFailure(try ledger.reel(["fav", "add", "movie", "13"], user: "bob"), 65, "was not sealed under the stream's key", "fav add")
     }
 
-    /// A `keys/` restored alone from a backup made before a deletion brings the deleted account's
-    /// key back: it is destroyed again before anything reads it.
-    @Test func aKeyStoreRestoredFromBeforeADeletionHasTheKeyDestroyedAgain() throws {
+    /// A `keys/` restored alone from a backup made before a deletion holds the deleted account's
+    /// key wrapped under a generation of the keyring that the deletion removed: it is refused as a
+    /// copy from before a deletion, one line, by reads and writes alike, and writes nothing (until
+    /// the keyring, the key store opened nothing of any account: there is no key to destroy
+    /// again). The data directory's own `keys/` put back serves as before.
+    @Test func aKeyStoreRestoredFromBeforeADeletionIsRefusedAsACopyFromBeforeIt() throws {
         let (ledger, stream) = try Self.makeLedger()
         let key = try AccountDeletionTests.liveKey(ledger, stream)
         let backup = temporaryDirectory() + "/backup"
         #expect(try ledger.reel(["backup", backup]).status == 0)
         #expect(try ledger.reel(["account", "delete", "--yes"], user: "ann").status == 0)
-        try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
+        try FileManager.default.moveItem(atPath: ledger.dir + "/keys", toPath: ledger.dir + "/keys-aside")
         try FileManager.default.copyItem(atPath: backup + "/keys", toPath: ledger.dir + "/keys")
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "the restored copy holds the key")
-        let history = try ledger.json(["history"], user: "ann", schema: "history.schema.json")
-        let events = history["events"] as? [[String: Any]] ?? []
-        #expect(!events.isEmpty && events.allSatisfy { $0["shredded"] as? Bool == true }, "the deleted history is readable again: \(events)")
-        #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0, "the key was not destroyed again")
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the restored copy holds the key, wrapped")
+        #expect(try AccountDeletionTests.openedKey(ledger, stream) == nil, "nothing in the keyring opens it")
+        for command in Self.readsAndWrites + [["history"]] {
+            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "a copy from before a deletion", "\(command)")
+        }
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the refused copy was written to")
+        try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
+        try FileManager.default.moveItem(atPath: ledger.dir + "/keys-aside", toPath: ledger.dir + "/keys")
+        #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0)
         #expect(try AccountDeletionTests.files(in: ledger, containing: key) == [])
         #expect(try AccountDeletionTests.savedIDs(ledger, "bob") == [550])
         #expect(try ledger.reel(["audit", "verify"]).status == 0)
@@ -181,6 +193,32 @@ import Glibc
     // MARK: - 3. Missing and foreign stores
 
     static let readsAndWrites: [[String]] = [["saved"], ["accounts"], ["audit", "verify"], ["projections", "rebuild"], ["fav", "add", "movie", "13"]]
+
+    /// Processes sharing a data directory with other configuration directories (another HOME or
+    /// XDG_CONFIG_HOME: sudo, a service unit, another shell) find its keyring where `keys/`
+    /// recorded it was made. Moved away, it is refused in one line naming where it was made and
+    /// where it was looked for; found again where `REEL_KEYRING` says.
+    @Test func processesWithAnotherHomeFindTheKeyringWhereItWasMade() throws {
+        let ledger = Ledger()
+        let mine = temporaryDirectory("config-mine"), theirs = temporaryDirectory("config-theirs")
+        let made = ["REEL_KEYRING": "", "XDG_CONFIG_HOME": mine]
+        let other = ["REEL_KEYRING": "", "XDG_CONFIG_HOME": theirs, "HOME": temporaryDirectory("home-theirs")]
+        #expect(try ledger.reel(["fav", "add", "movie", "603"], user: "ann", environment: made).status == 0)
+        #expect(FileManager.default.fileExists(atPath: mine + "/reel/keyrings"), "the keyring is made in the configuration directory")
+        #expect(!FileManager.default.fileExists(atPath: ledger.dir + "/keyrings"), "and not in the data directory")
+        let read = try ledger.reel(["saved", "--json"], user: "ann", environment: other)
+        #expect(read.status == 0 && read.stdout.contains("603"), "\(read.stderr)")
+        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: "bob", environment: other).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: theirs + "/reel/keyrings"), "no second keyring was made")
+
+        let aside = temporaryDirectory("keyring-aside") + "/keyrings"
+        try FileManager.default.moveItem(atPath: mine + "/reel/keyrings", toPath: aside)
+        let refused = try ledger.reel(["saved"], user: "ann", environment: other)
+        Self.expectFailure(refused, 65, "which is missing", "the keyring moved away")
+        #expect(refused.stderr.contains(mine + "/reel/keyrings") && refused.stderr.contains(theirs + "/reel/keyrings"), "\(refused.stderr)")
+        let moved = try ledger.reel(["saved", "--json"], user: "bob", environment: ["REEL_KEYRING": aside])
+        #expect(moved.status == 0 && moved.stdout.contains("550"), "\(moved.stderr)")
+    }
 
     @Test func aMissingKeyStoreIsRefusedAndNoneIsMade() throws {
         let (ledger, _) = try Self.makeLedger()
@@ -203,6 +241,37 @@ import Glibc
         }
     }
 
+    /// Makes `ledger`'s `keys/` as Reel wrote it before the keyring: every live key bare
+    /// (`0x01 ‖ 32 bytes`, as the keyring opens it), no `meta/kek`, no `meta/keyring-path`.
+    static func unwrapKeys(_ ledger: Ledger) throws {
+        let listed = try python(
+            """
+            import lmdb, sys
+            env = lmdb.open(sys.argv[1] + "/keys", max_dbs=8, readonly=True)
+            with env.begin() as t:
+                for k, v in t.cursor(db=env.open_db(b"stream-keys", txn=t, create=False)):
+                    if v[:1] == b"\\x02": print(k.decode())
+            env.close()
+            """, [ledger.dir])
+        var bare: [String] = []
+        for stream in listed.stdout.split(separator: "\n").map(String.init) {
+            let key = try #require(try AccountDeletionTests.openedKey(ledger, stream), "\(stream) does not open")
+            bare += [stream, "01" + key.map { String(format: "%02x", $0) }.joined()]
+        }
+        _ = try python(
+            """
+            import lmdb, sys
+            env = lmdb.open(sys.argv[1] + "/keys", max_dbs=8)
+            with env.begin(write=True) as t:
+                keys, meta = env.open_db(b"stream-keys", txn=t), env.open_db(b"meta", txn=t)
+                for stream, value in zip(sys.argv[2::2], sys.argv[3::2]):
+                    t.put(stream.encode(), bytes.fromhex(value), db=keys)
+                t.delete(b"kek", db=meta)
+                t.delete(b"keyring-path", db=meta)
+            env.close()
+            """, [ledger.dir] + bare)
+    }
+
     @Test func aLedgerAndKeyStoreFromBeforePairIdsOpenOnlyWithTheirOwnKeys() throws {
         let (ledger, stream) = try Self.makeLedger()
         let (other, _) = try Self.makeLedger()
@@ -215,6 +284,9 @@ import Glibc
                         t.delete(b"pair", db=env.open_db(b"meta", txn=t))
                     env.close()
             """
+        // As Reel wrote them before pair ids, which was before the keyring: keys bare.
+        try Self.unwrapKeys(ledger)
+        try Self.unwrapKeys(other)
         _ = try Self.python(unstamp, [ledger.dir, other.dir])
         // Its own (unstamped) keys: opens, and the pair id is stamped again.
         #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
@@ -290,7 +362,7 @@ import Glibc
         try Self.fill(mount)
 
         Self.expectFailure(try ledger.reel(["account", "delete", "--yes"], user: "bob"), 73, "no space left", "delete")
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "the failed deletion destroyed the key")
+        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the failed deletion destroyed the key")
         #expect(try ledger.eventCount() == events, "the failed deletion appended")
         // New accounts until the disk refuses one: each either succeeds or changes nothing.
         var refused = false
@@ -333,13 +405,17 @@ import Glibc
 
     /// Whatever space is left when a deletion starts, it either fails with 73 and nothing changed
     /// or succeeds with the key gone: never a commit followed by a failure (or a SIGBUS as LMDB
-    /// makes the replacement's lock file through its map).
-    @Test func aDeletionOnANearlyFullDiskIsWhollyDoneOrNotAtAll() throws {
+    /// makes the replacement's lock file through its map). With the keyring on the same full disk
+    /// (the default: `~/.config` beside the data), its rotation is written before the commit too,
+    /// and what is left after the commit is a rename.
+    @Test(arguments: [false, true])
+    func aDeletionOnANearlyFullDiskIsWhollyDoneOrNotAtAll(keyringOnTheSameDisk: Bool) throws {
         guard let mount = Self.mountTmpfs("3m") else { return }
         defer { Self.unmount(mount) }
         var outcomes: Set<Int32> = []
         for free in stride(from: 16_384, through: 131_072, by: 8_192) {
-            let ledger = Ledger(dir: mount + "/data")
+            var ledger = Ledger(dir: mount + "/data")
+            if keyringOnTheSameDisk { ledger.keyring = mount + "/keyring" }
             for user in ["ann", "bob"] { #expect(try ledger.reel(["fav", "add", "movie", "603"], user: user).status == 0) }
             let stream = try AccountDeletionTests.stream(of: "ann", in: ledger)
             let key = try AccountDeletionTests.liveKey(ledger, stream)
@@ -353,11 +429,18 @@ import Glibc
                 #expect(try AccountDeletionTests.files(in: ledger, containing: key) == [], "\(free) bytes free")
             } else {
                 Self.expectFailure(out, 73, "nothing was changed", "\(free) bytes free")
-                #expect(try AccountDeletionTests.storedKey(ledger, stream) == [1] + key, "\(free) bytes free: refused, key gone")
+                #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "\(free) bytes free: refused, key gone")
                 #expect(try ledger.eventCount() == events, "\(free) bytes free: refused, yet appended")
             }
             #expect(try ledger.reel(["audit", "verify"]).status == 0)
+            if keyringOnTheSameDisk {
+                // Done: the deleted key's generation is gone. Refused: the file's is there (a
+                // next generation the refusal could not take back on the full disk wraps nothing).
+                let generations = try #require(try AccountDeletionTests.keyring(of: ledger).read()).generations
+                #expect(out.status == 0 ? generations == [2] : generations.first == 1, "\(free) bytes free: \(generations)")
+            }
             try FileManager.default.removeItem(atPath: mount + "/data")
+            try? FileManager.default.removeItem(atPath: mount + "/keyring")
         }
         #expect(outcomes == [0, 73], "the sweep should cross from refused to done: \(outcomes)")
     }

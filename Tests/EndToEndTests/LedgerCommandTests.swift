@@ -19,6 +19,8 @@ import Testing
         /// A PostgreSQL store's URL (`REEL_STORE`) when the ledger is there; `nil`: the LMDB store
         /// in `dir`.
         var store: String?
+        /// The keyring directory (`REEL_KEYRING`) when not the tests' shared one.
+        var keyring: String?
 
         init(dir: String = temporaryDirectory("ledger-cli")) { self.dir = dir }
 
@@ -41,6 +43,7 @@ import Testing
             // No TMDb credentials: the bundled sample catalog answers, whatever the machine has.
             var env = ["TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": dir + "/config", "REEL_OFFLINE": ""]
             if let store { env["REEL_STORE"] = store }
+            if let keyring { env["REEL_KEYRING"] = keyring }
             env.merge(environment) { _, new in new }
             env["REEL_DATA_DIR"] = dir
             if let user { env["REEL_USER"] = user }

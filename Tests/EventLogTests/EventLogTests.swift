@@ -284,7 +284,8 @@ private func event(_ type: String = "favorite-added", _ json: String = #"{"media
         #expect(report.isIntact && report.eventsChecked == 30)
         #expect(report.head == (try log.head()))
         try log.backup(to: dir + "-copy")
-        let copy = try EventLog.open(at: dir + "-copy")
+        // The copy's keys are wrapped under the original's keyring, which the backup does not carry.
+        let copy = try EventLog.open(at: dir + "-copy", configuration: .init(keyringDirectory: dir + "/keyrings"))
         #expect(try copy.verify().head == report.head)
         #expect(try copy.read(stream: try StreamID("s1")).count == 8)
         #expect(try log.verify(expectedHead: report.head!.hash).isIntact)

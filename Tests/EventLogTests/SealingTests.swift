@@ -1,5 +1,5 @@
 import Crypto
-import EventLog
+@_spi(Stores) import EventLog
 import Foundation
 import LMDB
 import ReelTestSupport
@@ -9,13 +9,18 @@ import Testing
 /// exactly what swift-crypto's `AES.GCM` makes and opens, so ledgers written before the switch and
 /// any independent reader agree with Reel.
 @Suite struct SealingTests {
-    /// The stream's key as the key store holds it (`0x01 ‖ 32 bytes`).
+    /// The stream's key as the key store holds it (`0x02 ‖ 60 bytes`, wrapped), opened under the
+    /// data directory's keyring (`keyrings/PAIR.keyring`, the library's default place).
     private func key(_ dir: String, _ stream: StreamID) throws -> SymmetricKey {
         let keys = try Environment.open(at: dir + "/keys")
         let db = try keys.database(named: "stream-keys", String.self, [UInt8].self)
+        let meta = try keys.database(named: "meta", String.self, [UInt8].self)
         let stored = try #require(try keys.read { try $0.get(db, stream.rawValue) })
-        #expect(stored.count == 33 && stored[0] == 1)
-        return SymmetricKey(data: stored[1...])
+        let pair = try #require(try keys.read { try $0.get(meta, "pair") })
+        #expect(stored.count == 61 && stored[0] == 2)
+        let store = UUID(uuid: (pair[0], pair[1], pair[2], pair[3], pair[4], pair[5], pair[6], pair[7], pair[8], pair[9], pair[10], pair[11], pair[12], pair[13], pair[14], pair[15]))
+        let opened = try #require(try KeyringFile(directory: dir + "/keyrings", store: store).opening(Array(stored[1...]), stream: stream.rawValue))
+        return SymmetricKey(data: opened)
     }
 
     /// The associated data of `Schemas/ledger-layout.md`: event id ‖ schema version ‖ S ‖ stream ‖ T ‖ type.

@@ -1,9 +1,12 @@
 import Crypto
+import Failures
 import Foundation
 import LMDB
 import Synchronization
 
-/// The per-stream sealing keys, in their own small LMDB environment (`keys/`).
+/// The per-stream sealing keys, in their own small LMDB environment (`keys/`), each stored
+/// wrapped under the key-encryption key (KEK) of the file's generation of the data directory's
+/// keyring (`KeyringFile`, kept outside the data directory: `KeyStore+Keyring.swift`).
 ///
 /// A stream's key is made with its first event. Destroying it (crypto-shredding) replaces the key
 /// by a marker, so the stream can never get a new key and its sealed payloads stay unreadable for
@@ -27,6 +30,9 @@ final class KeyStore: Sendable {
         let keys: Database<String, [UInt8]>
         /// `nil` in a read-only key store written before the pair id existed.
         let meta: Database<String, [UInt8]>?
+        /// The keyring generation this file's keys are wrapped under (`meta/kek`); `nil` in a
+        /// file from before the keyring, whose keys are bare.
+        let wrapping: Wrapping?
 
         init(_ environment: Environment) throws {
             self.environment = environment
@@ -36,13 +42,53 @@ final class KeyStore: Sendable {
             } catch LMDBError.Code.notFound {
                 meta = nil
             }
+            let meta = self.meta
+            wrapping = try environment.read { txn -> Wrapping? in
+                guard let meta, let pair = try txn.get(meta, "pair"), let record = try txn.get(meta, "kek") else { return nil }
+                let place = try txn.get(meta, "keyring-path").flatMap { String(validating: $0, as: UTF8.self) }
+                return Wrapping(pair: pair, record: record, madeIn: place)
+            }
         }
+    }
+
+    /// What `meta/kek` records: the generation of the keyring whose KEK wraps the file's keys,
+    /// and that KEK's check value (`KeyWrapping.check`), under the store id the pair id makes;
+    /// and what `meta/keyring-path` records: the directory the keyring was in when that
+    /// generation was written (absolute), where every process looks for it first.
+    struct Wrapping: Sendable, Equatable {
+        let store: UUID
+        let generation: UInt64
+        let check: [UInt8]
+        /// The keyring's directory when the generation was written; `nil` in a file that did not
+        /// record it.
+        let madeIn: String?
+
+        init(store: UUID, generation: UInt64, check: [UInt8], madeIn: String?) {
+            self.store = store
+            self.generation = generation
+            self.check = check
+            self.madeIn = madeIn
+        }
+
+        init?(pair: [UInt8], record: [UInt8], madeIn: String?) {
+            guard let store = KeyStore.storeID(pair), record.count == 40 else { return nil }
+            self.init(
+                store: store, generation: record[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, check: Array(record[8...]),
+                madeIn: madeIn.flatMap { $0.hasPrefix("/") ? $0 : nil })
+        }
+
+        var record: [UInt8] { KeyStore.bytes(generation) + check }
     }
 
     static let databaseNames = ["stream-keys", "meta"]
 
     let directory: String
     let lock: FileLock
+    /// Where the configuration says the keyring lives (`DIRECTORY/PAIRID.keyring`), absolute:
+    /// looked in after the directory the key store records (`KeyStore+Keyring.swift`).
+    let keyringDirectory: String
+    /// The KEKs read from the keyring, by generation (a generation's KEK never changes).
+    let keks = Mutex<[UInt64: SymmetricKey]>([:])
     let configuration: Environment.Configuration
     private let opened: Mutex<Opened>
     private let cache = Mutex<[StreamID: State]>([:])
@@ -55,8 +101,9 @@ final class KeyStore: Sendable {
 
     /// Opens `keys/` in `dataDirectory`; a missing one is made only when `create` is set (the
     /// caller decided it is a new data directory), else refused.
-    init(dataDirectory: String, configuration: Environment.Configuration, create: Bool, events: UInt64) throws {
+    init(dataDirectory: String, keyring: String, configuration: Environment.Configuration, create: Bool, events: UInt64) throws {
         directory = dataDirectory + "/keys"
+        keyringDirectory = Self.absolute(keyring)
         lock = FileLock.keyStore(dataDirectory: dataDirectory, readOnly: configuration.readOnly)
         self.configuration = configuration
         try Self.clearLeftovers(directory, lock: lock)
@@ -101,6 +148,20 @@ final class KeyStore: Sendable {
         }
     }
 
+    /// A record as the file `store` holds it: a wrapped key opened under its keyring's KEK.
+    func decode(_ bytes: [UInt8], stream: StreamID, in store: Opened) throws -> State? {
+        guard bytes.first == 2 else { return Self.decode(bytes) }
+        guard bytes.count == 1 + KeyWrapping.wrappedSize, let wrapping = store.wrapping else { return nil }
+        let kek = try kek(wrapping)
+        guard let key = KeyWrapping.unwrap(Array(bytes[1...]), stream: stream.rawValue, generation: wrapping.generation, store: wrapping.store, under: kek) else {
+            throw Failure(
+                .tampered,
+                "the key of \(stream) in \(directory) does not open under generation \(wrapping.generation) of its keyring: the key store was changed")
+        }
+        return .live(SymmetricKey(data: key))
+    }
+
+    /// A bare record: a live key (before the keyring) or a destroyed marker.
     static func decode(_ bytes: [UInt8]) -> State? {
         if bytes.count == 33, bytes[0] == 1 { return .live(SymmetricKey(data: bytes[1...])) }
         if bytes.count == 9, bytes[0] == 0 {
@@ -125,7 +186,7 @@ final class KeyStore: Sendable {
             store = try fresh(locked: false)
             stored = try store.environment.read { txn in try txn.get(store.keys, stream.rawValue) }
         }
-        guard let stored, let state = Self.decode(stored) else { return nil }
+        guard let stored, let state = try decode(stored, stream: stream, in: store) else { return nil }
         cache.withLock { $0[stream] = state }
         return state
     }
@@ -171,9 +232,9 @@ final class KeyStore: Sendable {
         if try hasEvents() { throw EventLogError.missingKey(stream) }
         let state: State = try write { txn, store in
             // Another process may have made it meanwhile: the lock makes check-then-put atomic.
-            if let stored = try txn.get(store.keys, stream.rawValue), let state = Self.decode(stored) { return state }
+            if let stored = try txn.get(store.keys, stream.rawValue), let state = try decode(stored, stream: stream, in: store) { return state }
             let key = SymmetricKey(size: .bits256)
-            try txn.put(store.keys, stream.rawValue, [1] + key.withUnsafeBytes { Array($0) })
+            try txn.put(store.keys, stream.rawValue, try record(of: key.withUnsafeBytes { Array($0) }, stream: stream, in: store))
             return .live(key)
         }
         cache.withLock { $0[stream] = state }
@@ -223,7 +284,7 @@ final class KeyStore: Sendable {
                 var live = 0, destroyed = 0
                 var entry = try cursor.first()
                 while let e = entry {
-                    if e.value.first == 1 { live += 1 } else { destroyed += 1 }
+                    if e.value.first == 0 { destroyed += 1 } else { live += 1 }
                     entry = try cursor.next()
                 }
                 return (live, destroyed)
@@ -286,7 +347,7 @@ extension KeyStore {
         try write { txn, store in
             for (stream, key) in keys where try txn.get(store.keys, stream.rawValue) == nil {
                 switch key {
-                case .live(let bytes): try txn.put(store.keys, stream.rawValue, [1] + bytes)
+                case .live(let bytes): try txn.put(store.keys, stream.rawValue, try record(of: bytes, stream: stream, in: store))
                 case .destroyed(let time): try txn.put(store.keys, stream.rawValue, Self.marker(atMicroseconds: time))
                 }
             }

@@ -96,14 +96,36 @@ import Glibc
 
     /// Replaces the file with `contents`, durably: written beside it, `fsync`ed, renamed over it,
     /// the directory `fsync`ed. The replaced file's blocks are the file system's free space.
-    public func write(_ contents: Contents) throws {
+    public func write(_ contents: Contents) throws { try write(contents, as: path) }
+
+    /// Where a rotation keeps the keyring it will leave (`STORE.keyring.next`): written while
+    /// the rotation is prepared, so that leaving it takes a rename and no space (a full disk
+    /// after a deletion's commit cannot stop it).
+    var preparedPath: String { path + ".next" }
+
+    /// Writes `contents` as `preparedPath`, durably, for `installPrepared` to put in place.
+    func prepare(_ contents: Contents) throws { try write(contents, as: preparedPath) }
+
+    /// Puts the prepared file in place of the keyring: one rename, the directory `fsync`ed.
+    func installPrepared() throws {
+        guard rename(preparedPath, path) == 0 else { throw Self.failure(Environment.systemError("rename", preparedPath), preparedPath) }
+        try syncDirectory()
+    }
+
+    /// Removes a prepared file that was not put in place (a rotation abandoned, or one a crash
+    /// stopped: never installed later, for it may drop the generation in use).
+    func removePrepared() {
+        unlink(preparedPath)
+    }
+
+    private func write(_ contents: Contents, as target: String) throws {
         precondition(contents.store == store)
         try makeDirectory()
         var text = Self.header + "\nstore " + store.uuidString.lowercased() + "\n"
         for generation in contents.generations {
             contents.keys[generation]!.withUnsafeBytes { text += "generation \(generation) \(Data($0).base64EncodedString())\n" }
         }
-        let next = path + ".new"
+        let next = target + ".new"
         let fd = open(next, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw Self.failure(Environment.systemError("open", next), next) }
         var ok = false
@@ -120,7 +142,7 @@ import Glibc
             written += wrote
         }
         guard fsync(fd) == 0 else { throw Self.failure(Environment.systemError("fsync", next), next) }
-        guard rename(next, path) == 0 else { throw Self.failure(Environment.systemError("rename", next), next) }
+        guard rename(next, target) == 0 else { throw Self.failure(Environment.systemError("rename", next), next) }
         ok = true
         try syncDirectory()
     }
@@ -147,6 +169,17 @@ import Glibc
         try makeDirectory()
         do {
             return try FileLock(path: directory + "/" + store.uuidString.lowercased() + ".lock", readOnly: false).withLock(.exclusive, body)
+        } catch let error as LMDBError {
+            throw Self.failure(error, directory)
+        }
+    }
+
+    /// Takes `STORE.lock` (as `withLock` does) and keeps it until the holder releases it: the
+    /// LMDB key store holds it from a replacement's start to its end.
+    func acquireLock() throws -> FileLock.Held {
+        try makeDirectory()
+        do {
+            return try FileLock(path: directory + "/" + store.uuidString.lowercased() + ".lock", readOnly: false).acquire(.exclusive)
         } catch let error as LMDBError {
             throw Self.failure(error, directory)
         }

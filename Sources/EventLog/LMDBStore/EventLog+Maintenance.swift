@@ -10,7 +10,9 @@ extension EventLog {
     }
 
     /// Writes a compacted, consistent copy of the ledger and its keys into `directory` (new or
-    /// empty) as `ledger/` and `keys/`. The copy holds the keys: keep it as safe as the original.
+    /// empty) as `ledger/` and `keys/`. The copy holds the keys wrapped under the keyring, which
+    /// it does not carry: it reads only with the keyring, and only until the next deletion
+    /// retires the generation its keys are wrapped under (`Schemas/ledger-layout.md`, "The keyring").
     public func backup(to directory: String) throws {
         try wrapped {
             // Both under the shared lock: no key is destroyed between the ledger's snapshot and

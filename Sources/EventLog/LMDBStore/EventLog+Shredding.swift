@@ -79,6 +79,9 @@ extension EventLog {
             try replacement.install(reached: step)
             try recordKeyGeneration(replacement.generation, txn)
         }
+        // A replacement that stopped after its swap left the old generation in the keyring: the
+        // destroyed keys are gone only once it is.
+        try keyStore.dropRetiredGenerations()
         for closed in pending {
             let done = ClosedStream(stream: closed.stream, keyDestroyed: true, closedAtMicroseconds: closed.closedAtMicroseconds)
             try txn.put(databases.closedStreams, closed.stream.rawValue, done.bytes)

@@ -23,14 +23,19 @@ public final class EventLog: Sendable {
         /// The event type that closes a stream for good: a stream's key is destroyed only when its
         /// last event on the verified chain is of this type (`ShreddingAuthority`).
         public var closingEventType: String
+        /// Where the data directory's keyring lives (the key-encryption keys the stream keys are
+        /// wrapped under, kept apart from the data directory): `nil` is `keyrings/` in it.
+        public var keyringDirectory: String?
 
         public init(
             ledger: Environment.Configuration = .init(),
             keys: Environment.Configuration = .init(initialMapSize: 1 << 20),
             maximumBatchEvents: Int = 10_000,
             pollInterval: Duration = .milliseconds(100),
-            closingEventType: String = "account-deleted"
+            closingEventType: String = "account-deleted",
+            keyringDirectory: String? = nil
         ) {
+            self.keyringDirectory = keyringDirectory
             self.ledger = ledger
             self.keys = keys
             self.maximumBatchEvents = maximumBatchEvents
@@ -84,6 +89,7 @@ public final class EventLog: Sendable {
     private init(directory: String, configuration: Configuration) throws {
         self.directory = directory
         let readOnly = configuration.ledger.readOnly
+        let keyring = configuration.keyringDirectory ?? directory + "/keyrings"
         let ledgerPath = directory + "/ledger"
         var ledgerFile = stat()
         let ledgerSize: Int? = stat(ledgerPath + "/data.mdb", &ledgerFile) == 0 ? Int(ledgerFile.st_size) : nil
@@ -91,7 +97,7 @@ public final class EventLog: Sendable {
         if (ledgerSize ?? 0) == 0 && KeyStore.exists(in: directory) {
             // No ledger (or an empty file) beside a key store: only a key store with no keys may
             // be the rest of a first open that a crash interrupted.
-            let keys = try KeyStore(dataDirectory: directory, configuration: configuration.keys, create: false, events: 0)
+            let keys = try KeyStore(dataDirectory: directory, keyring: keyring, configuration: configuration.keys, create: false, events: 0)
             let (live, destroyed) = try keys.counts()
             if live + destroyed > 0 { throw EventLogError.missingLedger(path: ledgerPath, keys: live + destroyed) }
         }
@@ -105,7 +111,7 @@ public final class EventLog: Sendable {
         let (head, ledgerPair) = try environment.read { txn in (try databases.head(txn), try txn.get(databases.meta, "pair")) }
         let events = head?.position ?? 0
         keyStore = try KeyStore(
-            dataDirectory: directory, configuration: configuration.keys, create: events == 0 && ledgerPair == nil, events: events)
+            dataDirectory: directory, keyring: keyring, configuration: configuration.keys, create: events == 0 && ledgerPair == nil, events: events)
         writer = LedgerWriter(databases: databases)
         pollInterval = configuration.pollInterval
         authority = ShreddingAuthority(databases: databases, closingType: configuration.closingEventType)
@@ -126,7 +132,10 @@ public final class EventLog: Sendable {
             throw EventLogError.unsupportedFormat(path: environment.path, found: String(decoding: found, as: UTF8.self))
         }
         try pair(ledgerPair, readOnly: readOnly)
+        try keyStore.checkKeyring(readOnly: readOnly)
         try destroyResurrectedKeys(readOnly: readOnly)
+        // Keys from before the keyring are wrapped now (a new data directory gets its keyring).
+        if !readOnly, try keyStore.needsWrapping() { try keyStore.wrapKeys() }
         // A deletion that a crash interrupted is finished by the next change of the ledger; try
         // now, so the key's bytes do not wait for one. A failure here (no space, a record without
         // authority) leaves reading possible; the next change meets it and reports it.

@@ -29,7 +29,7 @@ extension Application {
             }
         }
         try log.backup(to: target)
-        let report = try EventLog.open(at: target).verify()
+        let report = try EventLog.open(at: target, configuration: configuration.logConfiguration).verify()
         guard report.isIntact else {
             throw Failure(.tampered, "the copy in \(target) does not verify: \(report.problem!)")
         }

@@ -111,6 +111,6 @@ extension Application {
         }
         try Self.checkDataDirectory(name)
         if !making, !EventLog.exists(in: name) { throw ReelError.noLedger(name) }
-        return (try EventLog.open(at: name), name)
+        return (try EventLog.open(at: name, configuration: configuration.logConfiguration), name)
     }
 }

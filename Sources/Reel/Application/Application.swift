@@ -126,7 +126,7 @@ public final class Application: Sendable {
     /// The store the configuration names: PostgreSQL (`--store`, `REEL_STORE`), else the LMDB
     /// store in the data directory (made when missing).
     private func openStore() throws -> any EventStore {
-        guard let url = configuration.storeURL else { return try EventLog.open(at: configuration.dataDirectory) }
+        guard let url = configuration.storeURL else { return try EventLog.open(at: configuration.dataDirectory, configuration: configuration.logConfiguration) }
         if ShardMap.isShardMap(url) {
             throw Failure(.usage, "this reads one store, not the shard map \(url): name one shard's URL with --store (Schemas/postgres-shards.md)")
         }

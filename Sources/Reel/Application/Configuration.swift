@@ -1,4 +1,6 @@
 import Catalog
+import EventLog
+import Foundation
 
 extension Application {
     /// Where the application keeps its data and how it reaches the catalog; a front end fills it
@@ -40,13 +42,22 @@ extension Application {
             return value.isEmpty ? nil : value
         }
 
-        /// Where a PostgreSQL store's keyring lives (the key-encryption keys, kept outside the
-        /// database): `REEL_KEYRING`, else `keyrings/` in the data directory. Every host of one
-        /// store must use the same keyring.
+        /// Where the stores' keyrings live (the key-encryption keys the account keys are wrapped
+        /// under, kept apart from the data they open): `REEL_KEYRING`, else `reel/keyrings/` in the
+        /// configuration directory (`$XDG_CONFIG_HOME`, else `~/.config`), outside the data
+        /// directory, so a copy of the data directory (or of the database) made before a deletion
+        /// never carries the key that opens what it deleted. Every host of one store must use the
+        /// same keyring.
         public var keyringDirectory: String {
             let value = environment["REEL_KEYRING"] ?? ""
-            return value.isEmpty ? dataDirectory + "/keyrings" : value
+            if !value.isEmpty { return value }
+            let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+                ?? ((environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.config")
+            return config + "/reel/keyrings"
         }
+
+        /// The LMDB store's configuration: its keyring where `keyringDirectory` says.
+        var logConfiguration: EventLog.Configuration { EventLog.Configuration(keyringDirectory: keyringDirectory) }
 
         /// `REEL_TMDB_BASE_URL`, else TMDb's.
         public var catalogBaseURL: String {
