@@ -19,8 +19,11 @@ import Testing
         let live = temporaryDirectory("following-map") + "/shards.json"
         try Data(contentsOf: URL(fileURLWithPath: try maps.map(2))).write(to: URL(fileURLWithPath: live), options: .atomic)
         let directory = temporaryDirectory("following-data")
+        // One home for every application, as processes of one user on one host: the keyring
+        // (REEL_KEYRING, else ~/.config/reel/keyrings) is found in it.
+        let home = temporaryDirectory("following-home")
         func application() -> Application {
-            Application(.init(dataDirectory: directory, store: live, offline: true, environment: ["HOME": temporaryDirectory("following-home")]) { _ in })
+            Application(.init(dataDirectory: directory, store: live, offline: true, environment: ["HOME": home]) { _ in })
         }
         let handles = (0..<200).map { "user\($0)" }
         // One account the grown map homes on the new shard; one that stays on the other old shard

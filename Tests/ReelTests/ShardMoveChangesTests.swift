@@ -18,8 +18,11 @@ import Testing
         let directory = temporaryDirectory("follow-data")
         let grown = try ShardMap.load(from: three)
         let handle = try AccountHandle(try #require((0..<100).map { "user\($0)" }.first { grown.home(of: $0) == 2 }))
+        // One home for every application, as processes of one user on one host: the keyring
+        // (REEL_KEYRING, else ~/.config/reel/keyrings) is found in it.
+        let home = temporaryDirectory("follow-home")
         func application(_ store: String) -> Application {
-            Application(.init(dataDirectory: directory, store: store, offline: true, environment: ["HOME": temporaryDirectory("follow-home")]) { _ in })
+            Application(.init(dataDirectory: directory, store: store, offline: true, environment: ["HOME": home]) { _ in })
         }
         let before = application(two)
         _ = try await before.migrateShards()
