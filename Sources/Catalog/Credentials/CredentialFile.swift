@@ -40,12 +40,7 @@ enum CredentialFile {
     /// Writes `bytes` through `OutputFile` (mode 0600 from the first byte; a symbolic link or
     /// anything but a regular file at the path is refused and left as it is).
     static func write(_ bytes: [UInt8], to path: String) throws(CredentialStore.StoreError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .unwritable(path: directory, reason: "cannot create the directory")
-        }
+        try makeDirectory(for: path)
         do {
             try OutputFile.write(bytes, to: path)
         } catch {
@@ -53,15 +48,20 @@ enum CredentialFile {
         }
     }
 
-    /// Writes `bytes` as `write` does unless something is at `path` already (`OutputFile.create`):
-    /// false then, and that is left as it is.
-    static func create(_ bytes: [UInt8], at path: String) throws(CredentialStore.StoreError) -> Bool {
+    /// Makes the directory `path` goes in (mode 0700) when it is missing.
+    private static func makeDirectory(for path: String) throws(CredentialStore.StoreError) {
         let directory = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw .unwritable(path: directory, reason: "cannot create the directory")
         }
+    }
+
+    /// Writes `bytes` as `write` does unless something is at `path` already (`OutputFile.create`):
+    /// false then, and that is left as it is.
+    static func create(_ bytes: [UInt8], at path: String) throws(CredentialStore.StoreError) -> Bool {
+        try makeDirectory(for: path)
         do {
             return try OutputFile.create(bytes, at: path)
         } catch {
