@@ -46,6 +46,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // The PostgreSQL store (`--store postgres://…`, `reel store migrate`).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // The handbook (Sources/Reel/Reel.docc): `swift package generate-documentation --target Reel`.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // LMDB comes from the system (Debian: liblmdb-dev); nothing of it is vendored.
