@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Prints Reel's module graph as the sources really are: for each target under Sources/, the
 project's own modules its files import (`import X`, `public import X`, `@_exported import X`,
-`@testable import X`). Used for the README's Architecture section; run it after changing imports.
+`@testable import X`). Used for the handbook's Architecture article
+(Sources/Reel/Reel.docc/Architecture.md); run it after changing imports.
 
-    python3 Tools/module_graph.py [--check README.md]
+    python3 Tools/module_graph.py [--check [ARTICLE]]
 
-With --check, exits 1 when the graph in the README's Architecture block differs from the sources.
+With --check, exits 1 when the graph block in ARTICLE (default: the Architecture article) differs
+from the sources.
 """
 import os
 import re
@@ -13,6 +15,7 @@ import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SOURCES = os.path.join(ROOT, "Sources")
+ARTICLE = os.path.join(SOURCES, "Reel", "Reel.docc", "Architecture.md")
 IMPORT = re.compile(r"^\s*(?:@_exported\s+|@testable\s+)?(?:public\s+|internal\s+|package\s+)?import\s+(?:(?:struct|enum|class|protocol|func|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
 # Folders whose module name differs from the folder (Package.swift `path:`).
 MODULE_OF_FOLDER = {"ReelCLI": "reel"}
@@ -46,13 +49,17 @@ def render(edges):
 
 def main():
     text = render(graph())
-    if len(sys.argv) == 3 and sys.argv[1] == "--check":
-        with open(sys.argv[2], encoding="utf-8") as f:
-            readme = f.read()
-        if text not in readme:
-            print("the README's module graph differs from the sources; it should read:\n" + text, file=sys.stderr)
+    if len(sys.argv) in (2, 3) and sys.argv[1] == "--check":
+        article = sys.argv[2] if len(sys.argv) == 3 else ARTICLE
+        with open(article, encoding="utf-8") as f:
+            written = f.read()
+        if text not in written:
+            print(f"the module graph in {os.path.relpath(article, ROOT)} differs from the sources; it should read:\n" + text, file=sys.stderr)
             return 1
         return 0
+    if len(sys.argv) != 1:
+        print(__doc__.strip(), file=sys.stderr)
+        return 64
     print(text)
     return 0
 

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 
-/// The architecture the README draws holds in the sources: the module graph in its Architecture
-/// section is the one the `import` lines make, the command-line face imports the application core
-/// alone, and its commands only parse, call the core and render (no `run()` body over 25 lines).
+/// The architecture the handbook draws holds in the sources: the module graph in its Architecture
+/// article (`Sources/Reel/Reel.docc/Architecture.md`) is the one the `import` lines make, the
+/// command-line face imports the application core alone, and its commands only parse, call the
+/// core and render (no `run()` body over 25 lines).
 @Suite struct ArchitectureTests {
-    @Test func theReadmesModuleGraphIsTheOneTheImportsMake() throws {
-        let out = try Harness.python("module_graph.py", ["--check", Harness.root + "/README.md"])
+    @Test func theHandbooksModuleGraphIsTheOneTheImportsMake() throws {
+        let out = try Harness.python("module_graph.py", ["--check", Harness.root + "/Sources/Reel/Reel.docc/Architecture.md"])
         #expect(out.status == 0, "\(out.stderr)")
     }
 
