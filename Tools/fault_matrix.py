@@ -243,7 +243,7 @@ def faults():
         ("ledger/data.mdb 64 KiB zeroed", 7, zeroed, [(r, {0, 65}) for r in READS] + [(WRITE, {0, 65})]),
         # Random bytes in a B-tree page LMDB does not check: a lookup may find nothing (66, a wrong
         # answer), and a change may make a key for an account it failed to find before LMDB trips
-        # over the page (see README, "Damaged files").
+        # over the page (see the handbook, "Exit codes", "Damaged files").
         ("ledger/data.mdb 4 KiB random", 7, random_bytes, [(r, {0, 65, 66}) for r in READS] + [(WRITE, {0, 65})]),
         ("cache/data.mdb truncated", 8, cache_truncated, [(["cache", "stats"], {65}), (["cache", "clear"], {0})]),
         ("cache/data.mdb truncated, then `reel cache clear`", 8, cleared_cache, [(["cache", "stats"], {0}), (["show", "movie", "550"], {0})]),

@@ -1,4 +1,4 @@
-// What a front end needs to name, and nothing more, so that it imports `Reel` alone (README,
+// What a front end needs to name, and nothing more, so that it imports `Reel` alone (handbook,
 // Architecture): the domain's vocabulary (accounts, titles, commands, outcomes), the kinds of
 // failure, JSON values for `--json`, safe file input and output, and the few storage and catalog types that reports carry.
 // A front end never reaches the log, LMDB or the catalog client themselves.

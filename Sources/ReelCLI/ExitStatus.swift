@@ -2,7 +2,7 @@ import Reel
 import ArgumentParser
 import Foundation
 
-/// The exit codes `reel` documents in the README; scripts depend on them.
+/// The exit codes `reel` documents in the handbook (Exit codes); scripts depend on them.
 enum ExitStatus: Int32 {
     case success = 0
     case usage = 64
@@ -31,7 +31,7 @@ struct ReelFailure: Error {
 }
 
 extension ExitStatus {
-    /// The one table from a failure's kind to `reel`'s exit status (README, "Exit codes").
+    /// The one table from a failure's kind to `reel`'s exit status (handbook, "Exit codes").
     init(_ kind: FailureKind) {
         self = switch kind {
         case .usage: .usage

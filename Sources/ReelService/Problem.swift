@@ -43,7 +43,7 @@ public struct Problem: Error, Sendable {
         }
     }
 
-    /// The one table from a failure's kind to an HTTP status (README, "The HTTP service").
+    /// The one table from a failure's kind to an HTTP status (handbook, "The HTTP service").
     static func status(of kind: FailureKind) -> HTTPResponse.Status {
         switch kind {
         case .usage: .badRequest

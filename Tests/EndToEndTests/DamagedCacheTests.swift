@@ -28,9 +28,10 @@ import Testing
 
         // The commands that use the cache: a note at most, and the answer. Random bytes inside
         // the tree are the one damage LMDB (no page checksums) may meet as a fault or an assertion
-        // rather than an error, whichever pages they land on: then the README's contract for
-        // damaged files holds instead, one line naming the cache (never the ledger) and its cure,
-        // and 65, before anything is written; `cache clear` cures it below all the same.
+        // rather than an error, whichever pages they land on: then the handbook's contract for
+        // damaged files ("Exit codes") holds instead, one line naming the cache (never the ledger)
+        // and its cure, and 65, before anything is written; `cache clear` cures it below all the
+        // same.
         for arguments in [["show", "movie", "550"], ["saved"]] {
             let out = try home.reel(arguments)
             let lines = out.stderr.split(separator: "\n")

@@ -71,7 +71,7 @@ import Testing
         }
     }
 
-    /// The kinds `reel` turns into `status` (README, "Exit codes").
+    /// The kinds `reel` turns into `status` (handbook, "Exit codes").
     static func kinds(_ status: Int32) -> Set<FailureKind> {
         switch status {
         case 64: [.usage]

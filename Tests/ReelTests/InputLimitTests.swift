@@ -1,7 +1,7 @@
 import Reel
 import Testing
 
-/// Each limit is said in the words the README uses.
+/// Each limit is said in the words the handbook uses ("Commands").
 @Suite struct InputLimitTests {
     @Test func limitsAreSaidInWords() {
         #expect(InputLimit.words(InputLimit.photo) == "5,000,000 bytes (5 MB)")

@@ -1,9 +1,9 @@
 import Files
 import Ledger
 
-/// The most Reel reads of each kind of input (README "Limits"). A reader takes at most the limit
-/// and one byte more, so a device (`/dev/zero`), a FIFO or a `/proc` file that reports no size
-/// cannot make it grow: one byte past the limit is enough to refuse the rest unread.
+/// The most Reel reads of each kind of input (handbook, "Commands"). A reader takes at most the
+/// limit and one byte more, so a device (`/dev/zero`), a FIFO or a `/proc` file that reports no
+/// size cannot make it grow: one byte past the limit is enough to refuse the rest unread.
 public enum InputLimit {
     /// A profile photo: 5 MB, the photo's own limit (`PhotoFormat.maximumBytes`).
     public static let photo = PhotoFormat.maximumBytes
