@@ -31,16 +31,18 @@ final class PostgresListener: Sendable {
                             on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try location.configuration(), id: 0,
                             logger: PostgresSession.quiet)
                         defer { Task { try? await connection.close() } }
-                        let notifications = try await connection.listen(Self.channel)
-                        // Commits made while no one listened are read by the next batch anyway.
-                        signal.notify()
-                        // The sequence may never end when the server goes away: the connection's
-                        // close ends the wait, and the loop connects again.
-                        try await withThrowingTaskGroup(of: Void.self) { group in
-                            group.addTask { for try await _ in notifications { signal.notify() } }
-                            group.addTask { try await connection.closeFuture.get() }
-                            _ = try await group.next()
-                            group.cancelAll()
+                        // LISTEN for as long as the closure runs; UNLISTEN when it returns.
+                        try await connection.listen(on: Self.channel) { notifications in
+                            // Commits made while no one listened are read by the next batch anyway.
+                            signal.notify()
+                            // The sequence may never end when the server goes away: the
+                            // connection's close ends the wait, and the loop connects again.
+                            try await withThrowingTaskGroup(of: Void.self) { group in
+                                group.addTask { for try await _ in notifications { signal.notify() } }
+                                group.addTask { try await connection.closeFuture.get() }
+                                _ = try await group.next()
+                                group.cancelAll()
+                            }
                         }
                     } catch {}
                     try? await Task.sleep(for: .seconds(1))
