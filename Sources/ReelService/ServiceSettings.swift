@@ -1,4 +1,4 @@
-public import Reel
+import Reel
 
 /// How `reel serve` runs: where it listens, the operator token, TLS, and the limits that keep one
 /// client from taking the service from the others. A front end fills it in from its flags and the

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A stream's key as a copy of the ledger moves it between stores.
 @_spi(Stores) public enum CopiedKey: Sendable, Equatable {

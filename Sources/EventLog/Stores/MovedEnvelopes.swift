@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Crypto
 
 /// One account's envelopes laid anew on another shard's chain by a move (`reel store move`):

@@ -1,5 +1,5 @@
 public import Crypto
-public import Foundation
+import Foundation
 
 /// One append's events sealed under their stream's key, ahead of the transaction that places them
 /// in the log: what a store that keeps envelopes as values (PostgreSQL) lays out once it knows the
