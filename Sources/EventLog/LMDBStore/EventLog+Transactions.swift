@@ -40,13 +40,15 @@ extension EventLog {
             try wrapped { try prepared.install(reached: step) }
             // The ledger records the keys as destroyed. Should this fail (no space), the next
             // change of the ledger records it: the keys are destroyed either way.
-            let done = try? environment.write { txn in
-                for (stream, time) in prepared.destroyed {
-                    try txn.put(databases.closedStreams, stream.rawValue, ClosedStream(stream: stream, keyDestroyed: true, closedAtMicroseconds: time).bytes)
+            do {
+                try environment.write { txn in
+                    for (stream, time) in prepared.destroyed {
+                        try txn.put(databases.closedStreams, stream.rawValue, ClosedStream(stream: stream, keyDestroyed: true, closedAtMicroseconds: time).bytes)
+                    }
+                    try recordKeyGeneration(prepared.generation, txn)
                 }
-                try recordKeyGeneration(prepared.generation, txn)
-            }
-            if done != nil { step(.recorded) }
+                step(.recorded)
+            } catch {}
         }
         return value
     }
