@@ -12,7 +12,6 @@ struct RequestInput {
     /// The body's bytes, at most `limit`.
     func bytes(_ request: Request, limit: Int) async throws -> [UInt8] {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit { throw Problem.tooLarge(limit) }
-        var request = request
         let timeout = settings.bodyTimeout
         let buffer: ByteBuffer = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
             group.addTask { [request] in
@@ -37,7 +36,6 @@ struct RequestInput {
             }
             return buffer
         }
-        _ = request
         return Array(buffer.readableBytesView)
     }
 
