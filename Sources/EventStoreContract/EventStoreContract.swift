@@ -93,10 +93,10 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
 
     func wrongExpectedVersion(_ store: Store) throws {
         let ann = try StreamID("ann")
-        try store.append([try event()], to: ann, expected: .noStream)
+        _ = try store.append([try event()], to: ann, expected: .noStream)
         for expected in [ExpectedVersion.noStream, .exact(0), .exact(2)] {
             do {
-                try store.append([try event(), try event()], to: ann, expected: expected)
+                _ = try store.append([try event(), try event()], to: ann, expected: expected)
                 throw ContractViolation("an append expecting \(expected) of a stream at 1 was stored")
             } catch EventLogError.wrongExpectedVersion(let stream, let wanted, let actual) {
                 try expect(stream == ann && wanted == expected && actual == 1, "the conflict names stream, expected and actual")
@@ -114,13 +114,13 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         try expect(try store.head()?.position == 2, "a retry stores nothing")
         try expect(try store.position(of: events[1].id) == 2, "an event id finds its position")
         do {
-            try store.append([events[0], try event()], to: ann, expected: .any)
+            _ = try store.append([events[0], try event()], to: ann, expected: .any)
             throw ContractViolation("a partial retry was stored")
         } catch EventLogError.duplicateEventID(_, let position) {
             try expect(position == 1, "the duplicate names where the id is stored")
         }
         do {
-            try store.append([events[0]], to: try StreamID("ben"), expected: .any)
+            _ = try store.append([events[0]], to: try StreamID("ben"), expected: .any)
             throw ContractViolation("a known id was stored again in another stream")
         } catch EventLogError.duplicateEventID {}
         try expect(try store.head()?.position == 2, "refused retries store nothing")
@@ -128,7 +128,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
 
     func reads(_ store: Store) throws {
         let ann = try StreamID("ann"), ben = try StreamID("ben")
-        for i in 0..<6 { try store.append([try event()], to: i % 2 == 0 ? ann : ben, expected: .any) }
+        for i in 0..<6 { _ = try store.append([try event()], to: i % 2 == 0 ? ann : ben, expected: .any) }
         try expect(try store.read(from: 2, maxCount: 3).map(\.position) == [2, 3, 4], "read from a position, at most maxCount")
         try expect(try store.read(from: 7, maxCount: 10).isEmpty, "read past the head is empty")
         try expect(try store.read(stream: ann, from: 2, maxCount: .max).map(\.position) == [3, 5], "read a stream from a version")
@@ -229,7 +229,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
             try w.table(other).put(bytes("a1"), bytes("other"))
         }
         let ann = try StreamID("own-ann"), ben = try StreamID("own-ben")
-        try store.append([try event()], to: ann, expected: .noStream)
+        _ = try store.append([try event()], to: ann, expected: .noStream)
         try store.write(shredding: { _ in }) { w in
             try w.prefetchVersions(of: [ann, ben])
             try expect(try w.version(of: ann) == 1 && w.version(of: ben) == 0, "versions read ahead")
@@ -283,7 +283,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
 
     func replay(_ store: Store) throws {
         let streams = try (0..<5).map { try StreamID("s\($0)") }
-        for i in 0..<60 { try store.append([try event()], to: streams[(i * 7) % 5], expected: .any) }
+        for i in 0..<60 { _ = try store.append([try event()], to: streams[(i * 7) % 5], expected: .any) }
         let check = ReplayCheck(partitions: 3)
         let seen = Seen()
         try store.replay(1..<61, verifying: check) { lane, view in
@@ -301,15 +301,15 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
     }
 
     func verifies(_ store: Store) throws {
-        for i in 0..<10 { try store.append([try event()], to: try StreamID("s\(i % 3)"), expected: .any) }
+        for i in 0..<10 { _ = try store.append([try event()], to: try StreamID("s\(i % 3)"), expected: .any) }
         let report = try store.verify(expectedHead: nil, progress: nil)
         try expect(report.isIntact, "an intact log verifies: \(report)")
     }
 
     func shredding(_ store: Store) throws {
         let ann = try StreamID("ann"), ben = try StreamID("ben")
-        try store.append([try event()], to: ann, expected: .noStream)
-        try store.append([try event()], to: ben, expected: .noStream)
+        _ = try store.append([try event()], to: ann, expected: .noStream)
+        _ = try store.append([try event()], to: ben, expected: .noStream)
         let sealed = try store.sealBlob([1, 2, 3], for: ann, context: "contract")
         var steps: [ShreddingStep] = []
         try store.write(shredding: { steps.append($0) }) { w in
@@ -324,7 +324,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         try expect(try sealed.withUnsafeBytes { try store.openBlob($0, for: ann, context: "contract") } == nil, "its blobs no longer open")
         try expect(try store.verify(expectedHead: nil, progress: nil).isIntact, "the chain still verifies")
         do {
-            try store.append([try event()], to: ann, expected: .any)
+            _ = try store.append([try event()], to: ann, expected: .any)
             throw ContractViolation("a shredded stream took an event")
         } catch EventLogError.streamShredded(let stream) {
             try expect(stream == ann, "the refusal names the stream")
@@ -372,7 +372,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
 
     func subscription(_ store: Store) async throws {
         let ann = try StreamID("ann")
-        for _ in 0..<3 { try await store.append([try event()], to: ann, expected: .any) }
+        for _ in 0..<3 { _ = try await store.append([try event()], to: ann, expected: .any) }
         let received = try await withThrowingTaskGroup(of: [String].self) { group in
             group.addTask {
                 var seen: [String] = []
@@ -382,7 +382,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
                     case .caughtUp:
                         seen.append("caught up")
                         // Committed after the subscriber reached the end: delivered live.
-                        try await store.append([try event()], to: ann, expected: .exact(3))
+                        _ = try await store.append([try event()], to: ann, expected: .exact(3))
                     }
                     if seen.count == 4 { return seen }
                 }

@@ -224,7 +224,6 @@ public enum DamagedExports {
                 return done(["history[\(i)] (position \(position(ofEntry: line)))", "envelope"])
             }
             preconditionFailure("no envelope with padding")
-            return done([])
         case .nonCanonicalPhotoBase64:
             let data = Data(png).base64EncodedString()
             let changed = nonCanonical(data)!
