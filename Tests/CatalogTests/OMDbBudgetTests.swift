@@ -96,7 +96,7 @@ import ReelTestSupport
 
     @Test func withoutAPlaceForTheSaltEveryKeySharesOneSlot() throws {
         let config = temporaryDirectory()
-        FileManager.default.createFile(atPath: config + "/reel", contents: Data("a file, not a directory".utf8))
+        try #require(FileManager.default.createFile(atPath: config + "/reel", contents: Data("a file, not a directory".utf8)))
         let store = OMDbKeyStore(environment: ["XDG_CONFIG_HOME": config])
         #expect(OMDbBudgetSlot.slot(for: OMDbKey("1a2b3c4d"), store: store) == OMDbBudgetSlot.shared)
     }

@@ -27,7 +27,7 @@ import Testing
         try expectSame([
             "empty": [], "emptyObject": [:], "nested": [["x": []], [:], [[]]],
             "text": .string("q\"b\\s/\u{1}\u{8}\u{c}\n\r\t\u{1f}\u{7f}é😀 \u{2028}"),
-            "numbers": .array([7.5, 3.0, 1e20, 0.1, 1e-7, -0.0, 123456789.125, 1e16, 12345678901234567.0, 5e-324, 0.0001]
+            "numbers": .array([7.5, 3.0, 1e20, 0.1, 1e-7, -0.0, 123456789.125, 1e16, 12345678901234567.0, Double.leastNonzeroMagnitude, 0.0001]
                 .map(JSONValue.double)),
             "integers": [0, -1, .integer(.max), .integer(.min)],
             "keys": ["a": 1, "B": 2, "a10": 3, "a9": 4, "é": 5, "_": 6, "Z": 7, "aa": 8, "a-": 9, "": 10],

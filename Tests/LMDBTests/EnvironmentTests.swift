@@ -191,7 +191,7 @@ import Testing
 
     @Test func aFailedOpenReportsThePath() throws {
         let dir = temporaryDirectory()
-        FileManager.default.createFile(atPath: dir + "/data.mdb", contents: Data("not an lmdb file at all".utf8))
+        try #require(FileManager.default.createFile(atPath: dir + "/data.mdb", contents: Data("not an lmdb file at all".utf8)))
         do {
             _ = try Environment.open(at: dir)
             Issue.record("expected a failure")

@@ -64,7 +64,7 @@ import Testing
     @Test func aSchemaNewerThanThisReelIsRefusedAndLeftAsItIs() async throws {
         let (location, database) = try await Self.database()
         _ = try await PostgresMigrator.migrate(location)
-        try await Self.psql("INSERT INTO reel_migrations (version, name) VALUES (99, 'from the future')", database)
+        _ = try await Self.psql("INSERT INTO reel_migrations (version, name) VALUES (99, 'from the future')", database)
         do {
             _ = try await PostgresMigrator.migrate(location)
             Issue.record("a newer schema was migrated")
@@ -78,7 +78,7 @@ import Testing
 
     @Test func aStepThatFailsLeavesNothingOfTheMigration() async throws {
         let (location, database) = try await Self.database()
-        try await Self.psql("CREATE TABLE reel_events (something integer)", database)
+        _ = try await Self.psql("CREATE TABLE reel_events (something integer)", database)
         do {
             _ = try await PostgresMigrator.migrate(location)
             Issue.record("the migration went over a table in its way")
@@ -95,7 +95,7 @@ import Testing
             "INSERT INTO reel_events VALUES (\(position), 'ann', \(version), '\(id)', 'favorite-added', 0, '\\x00')"
         }
         let id = "6ba7b810-9dad-11d1-80b4-00c04fd430c8"
-        try await Self.psql(row(1, 1, id), database)
+        _ = try await Self.psql(row(1, 1, id), database)
         for (statement, what) in [
             (row(2, 2, id), "an event id stored twice"), (row(2, 1, "6ba7b811-9dad-11d1-80b4-00c04fd430c8"), "a stream version stored twice"),
             (row(1, 2, "6ba7b812-9dad-11d1-80b4-00c04fd430c8"), "a position stored twice"), (row(0, 2, "6ba7b813-9dad-11d1-80b4-00c04fd430c8"), "position 0"),

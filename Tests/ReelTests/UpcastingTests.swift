@@ -35,7 +35,7 @@ import Testing
 
         // A later Reel writes version 2 of the same event type.
         let v2 = try ProposedEvent(type: "language-switched", schemaVersion: 2, payload: Array(#"{"language":"de","region":"AT"}"#.utf8))
-        try today.log.append([v2], to: stream, expected: .exact(version))
+        _ = try today.log.append([v2], to: stream, expected: .exact(version))
 
         // Today's decoder refuses version 2 with a clear reason; the later one reads both.
         #expect(throws: ReelError.self) { _ = try today.history(of: ann) }
