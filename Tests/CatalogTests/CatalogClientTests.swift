@@ -27,6 +27,11 @@ import ReelTestSupport
         let lines = Mutex<[String]>([])
     }
 
+    /// A count that tasks share.
+    final class Tally: Sendable {
+        let count = Mutex(0)
+    }
+
     static func fastLimits(rate: Double = 1000, connections: Int = 8, retries: Int = 3) -> CatalogLimits {
         var limits = CatalogLimits()
         limits.requestsPerSecond = rate
@@ -353,63 +358,95 @@ import ReelTestSupport
         await rig.close()
     }
 
-    @Test func theRateLimiterNeverExceedsItsRateAsTheServerMeasuresIt() async throws {
+    /// The client's requests, 50 at once at 20/s, all reach the server, and they go out spaced by
+    /// the rate limit on the client's clock: 1.02/20 s apart, in no second more than 20, the mean
+    /// at most the rate and at least 95% of it. The clock is one the test moves itself, so what is
+    /// checked is the spacing the client keeps, not how busy the machine was (on the wall clock a
+    /// loaded machine wakes callers late: it measured 18.66/s at 20/s in a CI run). The same
+    /// figures as the fake server counts them on the wall clock are `reel-bench catalog`'s row 4.
+    @Test func theClientsRequestsKeepItsRateOnItsClock() async throws {
         var options = FakeTMDbServer.Options()
         options.syntheticMovies = 100
-        let rate = 20.0
-        let rig = try await Self.rig(options: options, limits: Self.fastLimits(rate: rate, connections: 8))
-        let client = rig.client
+        let rate = 20.0, callers = 50
+        let clock = ManualClock()
+        let server = try await FakeTMDbServer.start(options: options)
+        let http = HTTPTransport(baseURL: server.baseURL, credentials: .bearer("test-token"), maxConnections: 8, timeout: .seconds(5))
+        let transport = StartsRecorded(http, clock: clock)
+        let client = CatalogClient(
+            source: .tmdb(baseURL: server.baseURL), transport: transport, cache: try ResponseCache.open(at: temporaryDirectory()),
+            credentials: .bearer("test-token"), limits: Self.fastLimits(rate: rate, connections: 8), pacing: clock)
+        let finished = Tally()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for n in 1...50 {
-                group.addTask { _ = try await client.movie(SampleCatalog.syntheticBase + n, language: "en-US") }
+            for n in 1...callers {
+                group.addTask {
+                    _ = try await client.movie(SampleCatalog.syntheticBase + n, language: "en-US")
+                    finished.count.withLock { $0 += 1 }
+                }
             }
+            try await Self.advance(clock, whileAllWait: callers) { finished.count.withLock { $0 } }
             try await group.waitForAll()
         }
-        let stats = rig.server.statistics
-        #expect(stats.requests == 50)
-        #expect(stats.maxArrivals(within: 1) <= Int(rate))
-        #expect(stats.meanRate <= rate)
-        // That it uses its rate (not only stays under it) is checked on a clock of the test's own
-        // (below): on the wall clock a loaded machine wakes callers late, and the limiter keeps its
-        // spacing from when each one actually started, so the achieved rate there says how busy
-        // the machine was (it measured 18.66/s at 20/s in a CI run).
-        await rig.close()
+        let stats = server.statistics
+        #expect(stats.requests == callers, "every request reached the server")
+        #expect(stats.byStatus[200] == callers)
+        #expect(client.counts.retries == 0)
+        Self.expectPaced(transport.starts.map(\.offset), rate: rate, interval: RateLimiter(requestsPerSecond: rate).interval, count: callers)
+        await client.shutdown()
+        await server.stop()
     }
 
     /// The limiter's pacing on a clock the test moves itself: 50 callers at once at 20/s start
     /// 1.02/20 s apart, in no second more than 20, using at least 95% of the rate.
     @Test func theRateLimiterSpacesStartsAtItsRateOnItsClock() async throws {
         let clock = ManualClock()
-        let rate = 20.0
+        let rate = 20.0, callers = 50
         let limiter = RateLimiter(requestsPerSecond: rate, clock: clock)
         final class Starts: Sendable { let list = Mutex<[ManualClock.Instant]>([]) }
         let recorded = Starts()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<50 {
+            for _ in 0..<callers {
                 group.addTask {
                     try await limiter.acquire()
                     recorded.list.withLock { $0.append(clock.now) }
                 }
             }
-            // Time moves only once every caller has started or sleeps on the clock.
-            let deadline = ContinuousClock.now + .seconds(60)
-            while recorded.list.withLock({ $0.count }) < 50 {
-                if clock.sleepers + recorded.list.withLock({ $0.count }) == 50, let next = clock.nextDeadline {
-                    clock.advance(to: next)
-                } else {
-                    guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: "the callers to start", seconds: 60) }
-                    await Task.yield()
-                }
-            }
+            try await Self.advance(clock, whileAllWait: callers) { recorded.list.withLock { $0.count } }
             try await group.waitForAll()
         }
-        let times = recorded.list.withLock { $0 }.map(\.offset).sorted()
-        #expect(times.count == 50)
-        for (earlier, later) in zip(times, times.dropFirst()) { #expect(later - earlier >= limiter.interval, "\(earlier) → \(later)") }
+        Self.expectPaced(recorded.list.withLock { $0 }.map(\.offset), rate: rate, interval: limiter.interval, count: callers)
+    }
+
+    /// Moves `clock` to its next sleeper's deadline whenever every one of `callers` is asleep on
+    /// it or finished, until all have finished: time passes only when nothing else can happen, so
+    /// the callers take no time of it but what they wait for. A wait on conditions (`waitFor`
+    /// notices a caller that never finishes), never on the wall clock.
+    static func advance(_ clock: ManualClock, whileAllWait callers: Int, finished: @escaping () -> Int) async throws {
+        try await waitFor("the \(callers) callers to finish on the test's clock", seconds: 60) {
+            // Many steps a look: each advance wakes one caller, which runs once a thread is free.
+            for _ in 0..<1_000 {
+                let done = finished()
+                if done == callers { return true }
+                if clock.sleepers + done == callers, let next = clock.nextDeadline { clock.advance(to: next) }
+                await Task.yield()
+            }
+            return false
+        }
+    }
+
+    /// Starts (offsets on the test's clock) spaced at least `interval` apart, at most `rate` of
+    /// them in any second, their mean rate at most `rate` and at least 95% of it.
+    static func expectPaced(_ starts: [Duration], rate: Double, interval: Duration, count: Int) {
+        let times = starts.sorted()
+        #expect(times.count == count)
+        guard let first = times.first, let last = times.last, last > first else {
+            Issue.record("the starts were not spread in time: \(times.prefix(3))")
+            return
+        }
+        for (earlier, later) in zip(times, times.dropFirst()) { #expect(later - earlier >= interval, "\(earlier) → \(later)") }
         for (index, start) in times.enumerated() {
             #expect(times[index...].prefix { $0 < start + .seconds(1) }.count <= Int(rate), "more than \(rate) starts in the second from \(start)")
         }
-        let span = Double((times.last! - times.first!).components.seconds) + Double((times.last! - times.first!).components.attoseconds) / 1e18
+        let span = Double((last - first).components.seconds) + Double((last - first).components.attoseconds) / 1e18
         let achieved = Double(times.count - 1) / span
         #expect(achieved <= rate && achieved >= rate * 0.95, "\(achieved)/s")
     }
@@ -434,16 +471,32 @@ import ReelTestSupport
         await rig.close()
     }
 
+    /// A request whose answer does not come within the timeout is given up and asked again: the
+    /// answer is the second request's, while the first one's (ten minutes away) is still due, so
+    /// it was never waited for. How soon beside the timeout (it was `< 1.9 s` here, with the
+    /// answer 2 s away: a bound a loaded machine breaks) is `reel-bench catalog`'s row 5.
     @Test func aTimedOutRequestIsRetried() async throws {
         var limits = Self.fastLimits()
         limits.timeout = .milliseconds(400)
         let rig = try await Self.rig(limits: limits)
-        rig.server.inject(Fault(.latency(2000)))
-        let start = ContinuousClock.now
-        #expect(try await rig.client.movie(550, language: "en-US").title == "Fight Club")
-        #expect(ContinuousClock.now - start < .milliseconds(1900))
+        rig.server.inject(Fault(.latency(600_000)))
+        let client = rig.client
+        let answered = Tally()
+        let lookup = Task {
+            defer { answered.count.withLock { $0 += 1 } }
+            return try await client.movie(550, language: "en-US").title
+        }
+        do {
+            try await waitFor("the client to give up the slow answer and take the second request's", seconds: 60) { answered.count.withLock { $0 } == 1 }
+        } catch {
+            lookup.cancel()
+            await rig.close()
+            throw error
+        }
+        #expect(try await lookup.value == "Fight Club")
         #expect(rig.client.counts.retries == 1)
         #expect(rig.server.statistics.requests == 2)
+        #expect(rig.server.statistics.byStatus[200] == 1, "the first request's answer was waited for")
         await rig.close()
     }
 

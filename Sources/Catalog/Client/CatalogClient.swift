@@ -24,7 +24,10 @@ public final class CatalogClient: Sendable {
     /// The response cache (the OMDb client keeps its answers there too).
     public let cache: ResponseCache?
     private let credentials: Credentials?
-    private let limiter: RateLimiter<ContinuousClock>
+    /// Takes each request's turn at the rate limit (a `RateLimiter` on `pacing`).
+    private let takeTurn: @Sendable () async throws -> Void
+    /// What waits are paced by: the rate limit, and the pauses before retries.
+    private let pacing: any Clock<Duration>
     private let slots: RequestSlots
     private let flights = SingleFlight()
     let counters = FetchCounters()
@@ -39,16 +42,17 @@ public final class CatalogClient: Sendable {
         source: Source, transport: any CatalogTransport, cache: ResponseCache?, credentials: Credentials?,
         limits: CatalogLimits = CatalogLimits(), offline: Bool = false,
         notice: @escaping @Sendable (String) -> Void = { _ in },
-        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+        clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000) },
+        pacing: any Clock<Duration> = ContinuousClock()
     ) {
         self.init(source: source, transport: transport, cache: cache, credentials: credentials, limits: limits,
-                  offline: offline, notice: notice, clock: clock, sampleCatalog: nil)
+                  offline: offline, notice: notice, clock: clock, pacing: pacing, sampleCatalog: nil)
     }
 
     private init(
         source: Source, transport: any CatalogTransport, cache: ResponseCache?, credentials: Credentials?,
         limits: CatalogLimits, offline: Bool, notice: @escaping @Sendable (String) -> Void,
-        clock: @escaping @Sendable () -> Int64, sampleCatalog: SampleCatalog?
+        clock: @escaping @Sendable () -> Int64, pacing: any Clock<Duration>, sampleCatalog: SampleCatalog?
     ) {
         self.sampleCatalog = sampleCatalog
         self.source = source
@@ -59,19 +63,27 @@ public final class CatalogClient: Sendable {
         self.offline = offline
         self.notice = notice
         self.clock = clock
-        limiter = RateLimiter(requestsPerSecond: limits.requestsPerSecond)
+        self.pacing = pacing
+        takeTurn = Self.turns(limits.requestsPerSecond, on: pacing)
         slots = RequestSlots(limit: limits.maxConnections)
     }
 
-    /// TMDb over HTTP with the given credentials and cache.
+    /// A rate limiter on `clock` (opened from the existential: the limiter is generic over it).
+    private static func turns<C: Clock<Duration>>(_ requestsPerSecond: Double, on clock: C) -> @Sendable () async throws -> Void {
+        let limiter = RateLimiter(requestsPerSecond: requestsPerSecond, clock: clock)
+        return { try await limiter.acquire() }
+    }
+
+    /// TMDb over HTTP with the given credentials and cache. `pacing` is the clock the rate limit
+    /// and the pauses before retries keep (a test's clock moves only when the test moves it).
     public static func tmdb(
         baseURL: String = defaultBaseURL, credentials: Credentials, cache: ResponseCache?,
         limits: CatalogLimits = CatalogLimits(), offline: Bool = false,
-        notice: @escaping @Sendable (String) -> Void = { _ in }
+        notice: @escaping @Sendable (String) -> Void = { _ in }, pacing: any Clock<Duration> = ContinuousClock()
     ) -> CatalogClient {
         let transport = HTTPTransport(baseURL: baseURL, credentials: credentials, maxConnections: limits.maxConnections, timeout: limits.timeout)
         return CatalogClient(source: .tmdb(baseURL: baseURL), transport: transport, cache: cache, credentials: credentials,
-                             limits: limits, offline: offline, notice: notice)
+                             limits: limits, offline: offline, notice: notice, pacing: pacing)
     }
 
     /// The bundled sample catalog (or `catalog`), answered in-process: no network, no cache needed.
@@ -82,7 +94,7 @@ public final class CatalogClient: Sendable {
         return CatalogClient(
             source: .sample, transport: SampleTransport(responder: SampleResponder(catalog: catalog)), cache: nil, credentials: nil,
             limits: limits, offline: false, notice: { _ in }, clock: { Int64(Date().timeIntervalSince1970 * 1_000_000) },
-            sampleCatalog: catalog)
+            pacing: ContinuousClock(), sampleCatalog: catalog)
     }
 
     public var counts: FetchCounts { counters.snapshot }
@@ -175,7 +187,7 @@ public final class CatalogClient: Sendable {
     private func send(_ request: CatalogRequest, ifNoneMatch: String?) async throws -> TransportResponse {
         var attempt = 0
         while true {
-            try await limiter.acquire()
+            try await takeTurn()
             var retryAfter: Duration?
             var failure: CatalogError
             do {
@@ -195,7 +207,7 @@ public final class CatalogClient: Sendable {
             attempt += 1
             guard attempt <= limits.retry.maximumRetries else { throw failure }
             counters.bump(\.retries)
-            try await Task.sleep(for: retryAfter ?? limits.retry.backoff(attempt: attempt))
+            try await pacing.sleep(for: retryAfter ?? limits.retry.backoff(attempt: attempt))
         }
     }
 
