@@ -13,17 +13,14 @@ import ReelTestSupport
     final class ScriptedOMDb: OMDbTransport {
         let answer: @Sendable (String) -> TransportResponse
         let asked = Mutex<[String]>([])
-        let delay: Duration
 
-        init(delay: Duration = .zero, _ answer: @escaping @Sendable (String) -> TransportResponse) {
+        init(_ answer: @escaping @Sendable (String) -> TransportResponse) {
             self.answer = answer
-            self.delay = delay
         }
 
         func send(_ query: [QueryItem]) async throws -> TransportResponse {
             let id = query.first { $0.name == "i" }?.value ?? ""
             asked.withLock { $0.append(id) }
-            if delay > .zero { try await Task.sleep(for: delay) }
             return answer(id)
         }
 
@@ -64,13 +61,13 @@ import ReelTestSupport
     }
 
     static func make(
-        daily: Int = 1000, offline: Bool = false, cacheDirectory: String? = nil, delay: Duration = .zero,
+        daily: Int = 1000, offline: Bool = false, cacheDirectory: String? = nil,
         _ answer: @escaping @Sendable (String) -> TransportResponse
     ) throws -> (Setup, Notes) {
         let directory = cacheDirectory ?? temporaryDirectory("omdb")
         let cache = try ResponseCache.open(at: directory)
         let budget = try OMDbBudget.open(at: directory + "/omdb-budget")
-        let omdb = ScriptedOMDb(delay: delay, answer)
+        let omdb = ScriptedOMDb(answer)
         let notes = Notes()
         let clock = Clock()
         var limits = OMDbLimits()
@@ -217,34 +214,42 @@ import ReelTestSupport
         #expect(await s.client.title("tt0000020").title != nil, "what the user opens still has its tenth")
     }
 
+    /// One connection, held by the fill's first request while its next waits for it: a title the
+    /// user opens then is asked as soon as the connection is free, before the bulk work waiting.
     @Test func whatTheUserOpensGoesBeforeBulkWorkWaiting() async throws {
         var limits = OMDbLimits()
         limits.maxConnections = 1
-        let omdb = ScriptedOMDb(delay: .milliseconds(30)) { Self.title($0) }
+        let omdb = HeldOMDb()
         let directory = temporaryDirectory()
         let client = OMDbClient(
             source: .omdb(baseURL: "http://omdb.invalid/"), transport: omdb, cache: try ResponseCache.open(at: directory),
             budget: try OMDbBudget.open(at: directory + "/b"), slot: "s", keySource: "x", limits: limits)
         let ids = (1...6).map { String(format: "tt%07d", $0) }
-        async let filled = client.fill(ids)
-        try await Task.sleep(for: .milliseconds(45))  // the fill is under way, others wait for the one connection
-        let opened = await client.title("tt0000099")
-        #expect(opened.title != nil)
-        _ = await filled
-        let asked = omdb.asked.withLock { $0 }
-        let position = try #require(asked.firstIndex(of: "tt0000099"))
-        #expect(position <= 2, "asked as soon as a connection was free, before the bulk work waiting: \(asked)")
+        let filled = Task { await client.fill(ids) }
+        try await waitFor("the fill's first request on the connection and its next waiting for it") {
+            let waiting = await client.slots.waiting
+            return omdb.count == 1 && waiting.others >= 1
+        }
+        let opened = Task { await client.title("tt0000099") }
+        try await waitFor("the title opened to wait for the connection") { await client.slots.waiting.urgent == 1 }
+        omdb.answer()
+        #expect(await opened.value.title != nil)
+        _ = await filled.value
+        let asked = omdb.asked
+        #expect(asked.count == 7)
+        #expect(asked.firstIndex(of: "tt0000099") == 1, "asked as soon as the connection was free, before the bulk work waiting: \(asked)")
     }
 
-    /// OMDb that holds every request until `answer()`: a fetch under way in another process.
+    /// OMDb that holds every request until `answer()`: a fetch under way in another process, or
+    /// the one connection kept busy.
     final class HeldOMDb: OMDbTransport {
-        private let state = Mutex<(asked: Int, answering: Bool, held: [CheckedContinuation<Void, Never>])>((0, false, []))
+        private let state = Mutex<(asked: [String], answering: Bool, held: [CheckedContinuation<Void, Never>])>(([], false, []))
 
         func send(_ query: [QueryItem]) async throws -> TransportResponse {
             let id = query.first { $0.name == "i" }?.value ?? ""
             await withCheckedContinuation { (go: CheckedContinuation<Void, Never>) in
                 let now = state.withLock { state -> Bool in
-                    state.asked += 1
+                    state.asked.append(id)
                     if !state.answering { state.held.append(go) }
                     return state.answering
                 }
@@ -258,7 +263,9 @@ import ReelTestSupport
         }
 
         func shutdown() async {}
-        var count: Int { state.withLock { $0.asked } }
+        var count: Int { state.withLock { $0.asked.count } }
+        /// The ids asked for, in the order they were.
+        var asked: [String] { state.withLock { $0.asked } }
     }
 
     /// Two processes (two clients, each with its own single flight and its own lock file handle)

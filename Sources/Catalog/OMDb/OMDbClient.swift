@@ -27,7 +27,8 @@ public final class OMDbClient: Sendable {
     private let slot: String
     /// Where the key came from (`OMDB_API_KEY`, a path), for the line that says it was refused.
     private let keySource: String
-    private let slots: RequestSlots
+    /// The connections (a test sees who waits for one).
+    let slots: RequestSlots
     private let flights = SingleFlight()
     /// Nil without a cache (nothing another process fetched could be seen) or a lock file.
     private let lock: FetchLock?

@@ -9,6 +9,10 @@ public actor RequestSlots {
 
     public init(limit: Int) { self.limit = max(1, limit) }
 
+    /// How many wait for a slot: urgent ones, and the others (what a test waits for before it
+    /// frees one).
+    var waiting: (urgent: Int, others: Int) { (urgentWaiters.count, waiters.count) }
+
     public func acquire(urgent: Bool = false) async {
         if inUse < limit {
             inUse += 1
