@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import LMDB
 import ReelTestSupport
+import Synchronization
 import Testing
 
 private func event(_ type: String = "favorite-added", _ json: String = #"{"mediaType":"movie","id":550}"#, id: UUID = .newEventID()) throws -> ProposedEvent {
@@ -163,8 +164,11 @@ private func event(_ type: String = "favorite-added", _ json: String = #"{"media
     @Test func idsOlderThanTheNewestStoredAreStillAppendedOnceAndDeduplicated() throws {
         let log = try EventLog.open(at: temporaryDirectory())
         let early = [UUID.newEventID(), UUID.newEventID(), UUID(), UUID()]
-        usleep(2_000)
-        try log.append([try event(), try event()], to: try StreamID("ann"))
+        // Ids ascend strictly within a process: made after `early`, these sort after its first
+        // two, in the same millisecond or not (no pause is needed for them to be newer).
+        let stored = [UUID.newEventID(), UUID.newEventID()]
+        #expect(stored.allSatisfy { $0.uuidString.lowercased() > early[1].uuidString.lowercased() })
+        try log.append(stored.map { try event(id: $0) }, to: try StreamID("ann"))
         let first = try log.append(early.map { try event(id: $0) }, to: try StreamID("ann"))
         #expect(!first.deduplicated && first.positions == [3, 4, 5, 6])
         let again = try log.append(early.map { try event(id: $0) }, to: try StreamID("ann"))
@@ -244,16 +248,22 @@ private func event(_ type: String = "favorite-added", _ json: String = #"{"media
         let ann = try StreamID("ann")
         for _ in 0..<5 { try await log.append([try event()], to: ann) }
         var received: [String] = []
+        final class Flag: Sendable { let raised = Mutex(false) }
+        let caughtUp = Flag()
+        // The new events come once the subscriber has caught up: live, not history. (If it never
+        // says so, they come all the same, and the order below fails rather than the test hang.)
         let appender = Task {
-            try await Task.sleep(for: .milliseconds(30))
+            try? await waitFor("the subscriber to catch up") { caughtUp.raised.withLock { $0 } }
             for _ in 0..<3 { try await log.append([try event("favorite-removed")], to: ann) }
         }
         for try await message in log.subscribe(from: 2, batchSize: 2) {
             switch message {
             case .event(let e): received.append("\(e.position)")
-            case .caughtUp: received.append("caught-up")
+            case .caughtUp:
+                received.append("caught-up")
+                caughtUp.raised.withLock { $0 = true }
             }
-            if received.count == 8 { break }
+            if received.count == 8 || received.last == "8" { break }
         }
         try await appender.value
         #expect(received == ["2", "3", "4", "5", "caught-up", "6", "7", "8"])

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import ReelTestSupport
 import Synchronization
 import Testing
 
@@ -23,33 +24,72 @@ import Testing
     @Test func lanesRunAtOnceWhileDispatchsThreadsAreBusy() async throws {
         let lanes = min(ProcessInfo.processInfo.activeProcessorCount, 4)
         guard lanes > 1 else { return }
-        let arrived = Mutex(0)
-        let finished = Mutex(false)
-        defer { finished.withLock { $0 = true } }
+        let meeting = LaneMeeting()
+        defer { meeting.end() }
+        // Dispatch's threads spin until the lanes have met (or the test gave up on them).
         for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
-            DispatchQueue.global().async {
-                let deadline = Date().addingTimeInterval(5)
-                while !finished.withLock({ $0 }), Date() < deadline {}
+            DispatchQueue.global().async { while !meeting.isOver {} }
+        }
+        let results = Task.detached {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                Thread {
+                    // Each lane waits until every lane has started: only lanes that run at once
+                    // get past the wait (lanes run one by one would wait for ever; the test
+                    // ends their wait when it gives up).
+                    let results = try? Parallel.map(Array(0..<(lanes * 300)), state: false) { started, _ -> Bool in
+                        if !started {
+                            started = true
+                            meeting.arrive()
+                        }
+                        return meeting.waitForAll(lanes)
+                    }
+                    continuation.resume(returning: results?.allSatisfy { $0 } ?? false)
+                }.start()
             }
         }
-        let done: Bool = await withCheckedContinuation { continuation in
-            Thread {
-                // Each lane waits (up to 2 s, while the blocks spin for 5) until every lane has
-                // started: only lanes that run at once get past the wait.
-                let results = try? Parallel.map(Array(0..<(lanes * 300)), state: false) { started, _ -> Bool in
-                    if !started {
-                        started = true
-                        arrived.withLock { $0 += 1 }
-                    }
-                    let deadline = Date().addingTimeInterval(2)
-                    while arrived.withLock({ $0 }) < lanes, Date() < deadline { usleep(100) }
-                    return arrived.withLock { $0 } >= lanes
-                }
-                finished.withLock { $0 = true }
-                continuation.resume(returning: results?.allSatisfy { $0 } ?? false)
-            }.start()
+        do {
+            try await waitFor("all \(lanes) lanes to run at once") { meeting.arrived >= lanes }
+        } catch {
+            meeting.end()
+            _ = await results.value
+            throw error
         }
-        #expect(done)
+        #expect(await results.value)
+    }
+
+    /// Where the lanes meet: each arrives, then waits until all have, or until the meeting ends.
+    final class LaneMeeting: Sendable {
+        private let condition = NSCondition()
+        private let state = Mutex((arrived: 0, over: false))
+
+        var arrived: Int { state.withLock { $0.arrived } }
+        var isOver: Bool { state.withLock { $0.over } }
+
+        func arrive() {
+            condition.lock()
+            state.withLock { $0.arrived += 1 }
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Whether `lanes` arrived (false when the meeting ended first).
+        func waitForAll(_ lanes: Int) -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            while true {
+                let (arrived, over) = state.withLock { ($0.arrived, $0.over) }
+                if arrived >= lanes { return true }
+                if over { return false }
+                condition.wait()
+            }
+        }
+
+        func end() {
+            condition.lock()
+            state.withLock { $0.over = true }
+            condition.broadcast()
+            condition.unlock()
+        }
     }
 
     @Test func aLaneThatSpreadsWorkOfItsOwnDoesNotWaitForever() throws {
