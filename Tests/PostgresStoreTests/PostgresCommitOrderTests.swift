@@ -29,22 +29,32 @@ import Testing
             }
         }
         let holding = Mutex(false)
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }  // a test that fails midway lets the held write go
         let slow = Task {
             try await offThread {
                 try store.write { w in
                     try w.append([try ProposedEvent(type: "slow", payload: [])], to: ann, expected: .any)
                     holding.withLock { $0 = true }
-                    Thread.sleep(forTimeInterval: 1.5)  // position 2, held uncommitted
+                    release.wait()  // position 2, held uncommitted until the later append waits for it
                 }
             }
         }
-        while !holding.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
-        let started = Date()
-        let fast = try await offThread { try store.append([try ProposedEvent(type: "fast", payload: [])], to: ben, expected: .any) }
-        let waited = Date().timeIntervalSince(started)
+        try await waitFor("the earlier write to hold position 2") { holding.withLock { $0 } }
+        let fastDone = Mutex(false)
+        let fast = Task {
+            defer { fastDone.withLock { $0 = true } }
+            return try await offThread { try store.append([try ProposedEvent(type: "fast", payload: [])], to: ben, expected: .any) }
+        }
+        // The later append waits on the earlier one's row lock, as PostgreSQL itself reports.
+        try await waitFor("the later append to wait for a lock") {
+            (try? await server.psql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")) == "1"
+        }
+        #expect(!fastDone.withLock { $0 }, "the later append returned while the earlier held its position")
+        release.signal()
         try await slow.value
-        #expect(fast.positions == [3], "the append that started later comes after the one that held its position")
-        #expect(waited > 1.0, "the later append waited for the earlier commit (\(waited) s)")
+        let appended = try await fast.value
+        #expect(appended.positions == [3], "the append that started later comes after the one that held its position")
         try await subscriber.value
         #expect(seen.withLock { $0 } == [1, 2, 3], "the subscriber saw every position, in order")
     }
