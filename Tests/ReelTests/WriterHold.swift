@@ -1,6 +1,7 @@
 import Dispatch
 import EventLog
 import Foundation
+import ReelTestSupport
 
 /// Holds a store's single writer from another thread (an empty write transaction left open), so
 /// that commands submitted meanwhile queue up and the tests know which ones share a batch.
@@ -28,11 +29,13 @@ final class WriterHold: Sendable {
     }
 }
 
-/// Polls `condition` every millisecond for up to ten seconds: for a state another thread reaches.
+/// Whether `condition` comes to hold, waited for (`waitFor`, at its default bound): for a state
+/// another thread reaches.
 func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<10_000 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(1))
+    do {
+        try await waitFor("a state another thread reaches") { condition() }
+        return true
+    } catch {
+        return false
     }
-    return condition()
 }
