@@ -9,7 +9,7 @@ import Glibc
 enum TerminalExchange {
     /// The answers, or nil when the input's settings cannot be read (not a terminal after all).
     static func run(
-        input: Int32, output: Int32, queries: [UInt8], deadline: ContinuousClock.Instant,
+        input: Int32, output: Int32, queries: [UInt8], deadline: AnswerDeadline,
         complete: (ProbeAnswers) -> Bool
     ) -> ProbeAnswers? {
         var saved = termios()
@@ -28,11 +28,12 @@ enum TerminalExchange {
         var buffer = [UInt8](repeating: 0, count: 1024)
         // A bound on what is kept: a terminal (or a paste) that floods the input is not an answer.
         while received.count < 65_536 {
-            let wait = TmuxQuery.remainingMilliseconds(until: deadline)
+            let (wait, isLast) = deadline.nextWait()
             guard wait > 0 else { break }
             var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, wait)
             if ready < 0 && errno == EINTR { continue }
+            if ready == 0 && !isLast { continue }
             guard ready > 0 else { break }
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }

@@ -41,11 +41,18 @@ public enum TerminalProbe {
     final class Once: Sendable {
         private let state = Mutex<(capabilities: TerminalCapabilities?, typedAhead: [UInt8])>((nil, []))
 
-        func capabilities(input: Int32, output: Int32, environment: [String: String], timeout: Duration) -> TerminalCapabilities {
+        /// `answersBy` nil is `timeout` from now on the continuous clock.
+        func capabilities(
+            input: Int32, output: Int32, environment: [String: String], timeout: Duration, answersBy deadline: AnswerDeadline? = nil
+        ) -> TerminalCapabilities {
             // The lock is held while asking: a second caller waits for the first answer.
             state.withLock { state in
                 if let capabilities = state.capabilities { return capabilities }
-                let (capabilities, typed) = probe(input: input, output: output, environment: environment, timeout: timeout)
+                let (capabilities, typed) = if let deadline {
+                    probe(input: input, output: output, environment: environment, timeout: timeout, answersBy: deadline)
+                } else {
+                    probe(input: input, output: output, environment: environment, timeout: timeout)
+                }
                 state = (capabilities, state.typedAhead + typed)
                 return capabilities
             }
@@ -63,7 +70,15 @@ public enum TerminalProbe {
     static func probe(
         input: Int32, output: Int32, environment: [String: String], timeout: Duration
     ) -> (TerminalCapabilities, typedAhead: [UInt8]) {
-        let deadline = ContinuousClock.now + timeout
+        probe(input: input, output: output, environment: environment, timeout: timeout, answersBy: .continuous(ContinuousClock.now + timeout))
+    }
+
+    /// The probe, waiting for the terminal's answers until `deadline` (`timeout` from its start, as
+    /// a program's is; a test's may be on a clock of its own). tmux, a process asked first, gets
+    /// half of `timeout` on the continuous clock either way.
+    static func probe(
+        input: Int32, output: Int32, environment: [String: String], timeout: Duration, answersBy deadline: AnswerDeadline
+    ) -> (TerminalCapabilities, typedAhead: [UInt8]) {
         var findings = CapabilityDecision.Findings(environment: environment, timeout: timeout)
         // The foreground process group of the input, when it is this process's controlling
         // terminal (for another terminal, -1: job control does not apply to it).

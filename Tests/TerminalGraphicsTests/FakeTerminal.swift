@@ -1,4 +1,6 @@
 import Foundation
+import ReelTestSupport
+import Synchronization
 
 @testable import TerminalGraphics
 
@@ -41,8 +43,8 @@ final class FakeTerminal {
     }
 
     /// Reads what the program wrote until it ends with `end` (by default the device-attributes
-    /// query, the probe's last), or `seconds` pass.
-    func readQueries(until end: String = "\u{1B}[c", seconds: Double = 5) throws -> [UInt8] {
+    /// query, the probe's last); `seconds` (generous) detect a program that never writes it.
+    func readQueries(until end: String = "\u{1B}[c", seconds: Double = 60) throws -> [UInt8] {
         let needle = Array(end.utf8)
         var received: [UInt8] = []
         let deadline = Date().addingTimeInterval(seconds)
@@ -59,17 +61,14 @@ final class FakeTerminal {
         return received
     }
 
-    /// Whatever the program wrote within `milliseconds` (nothing, for a probe that must not ask).
-    func drain(milliseconds: Int32 = 100) -> [UInt8] {
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-        while poll(&descriptor, 1, milliseconds) > 0 {
-            let count = buffer.withUnsafeMutableBytes { read(master, $0.baseAddress, $0.count) }
-            guard count > 0 else { break }
-            received += buffer[0..<count]
-        }
-        return received
+    /// Whatever the program wrote so far (nothing, for a probe that must not ask): a mark written
+    /// after it, as the program's next output, is read back, and what came before it is what the
+    /// program wrote. A wait for the mark, never a fixed time for output that may not come.
+    func written() throws -> [UInt8] {
+        let mark = "<the test's mark \(UInt64.random(in: 0...UInt64.max))>"
+        _ = Array(mark.utf8).withUnsafeBytes { write(slave, $0.baseAddress, $0.count) }
+        let received = try readQueries(until: mark)
+        return Array(received.dropLast(mark.utf8.count))
     }
 
     /// Types (or answers) `text` as the terminal.
@@ -87,21 +86,51 @@ final class FakeTerminal {
 }
 
 /// Runs the probe on a thread of its own, as a program at that terminal would, while the test
-/// plays the terminal; `result()` waits for it (with a bound, so a hang fails the test).
+/// plays the terminal; `result()` waits for it (with a generous bound, so a hang fails the test).
+///
+/// The probe waits for answers on `clock`, which moves only when the test moves it: the timeout
+/// passes when the test says so (`expire()`), never because the machine was slow to answer, and
+/// `looks` counts the times the probe looked at the clock.
 final class ProbeRun: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
-    private var outcome: (capabilities: TerminalCapabilities, typedAhead: [UInt8], seconds: Double)?
+    private var outcome: (capabilities: TerminalCapabilities, typedAhead: [UInt8])?
+    let clock = ManualClock()
+    /// Where the probe's timeout ends on `clock`.
+    let deadline: ManualClock.Instant
+    private let looked = Mutex(0)
+    private let returned = Mutex(false)
 
+    /// `timeout` is the probe's (its findings name it; tmux gets half of it on the continuous clock).
     init(input: Int32, output: Int32, environment: [String: String], timeout: Duration = .milliseconds(150)) {
+        let clock = clock, deadline = clock.now.advanced(by: timeout)
+        self.deadline = deadline
+        let slices = AnswerDeadline.on(clock, at: deadline)
+        let answersBy = AnswerDeadline { [self] in
+            looked.withLock { $0 += 1 }
+            return slices.nextWait()
+        }
         Thread.detachNewThread { [self] in
-            let start = Date()
-            let (capabilities, typed) = TerminalProbe.probe(input: input, output: output, environment: environment, timeout: timeout)
-            outcome = (capabilities, typed, Date().timeIntervalSince(start))
+            outcome = TerminalProbe.probe(input: input, output: output, environment: environment, timeout: timeout, answersBy: answersBy)
+            returned.withLock { $0 = true }
             done.signal()
         }
     }
 
-    func result(seconds: Double = 10) throws -> (capabilities: TerminalCapabilities, typedAhead: [UInt8], seconds: Double) {
+    /// How many times the probe asked how long it may still wait.
+    var looks: Int { looked.withLock { $0 } }
+
+    /// Whether the probe has returned.
+    var hasReturned: Bool { returned.withLock { $0 } }
+
+    /// Moves the probe's clock to `offset` before its deadline (zero: the deadline itself).
+    func expire(before offset: Duration = .zero) { clock.advance(to: deadline.advanced(by: .zero - offset)) }
+
+    /// `result()`, waited for off the concurrency pool.
+    func finished() async throws -> (capabilities: TerminalCapabilities, typedAhead: [UInt8]) {
+        try await offThread { try self.result() }
+    }
+
+    func result(seconds: Double = 60) throws -> (capabilities: TerminalCapabilities, typedAhead: [UInt8]) {
         guard done.wait(timeout: .now() + seconds) == .success, let outcome else {
             throw FakeTerminal.Failure(description: "the probe did not return within \(seconds) s")
         }

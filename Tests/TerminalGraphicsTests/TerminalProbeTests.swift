@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import Testing
 
 @testable import TerminalGraphics
@@ -31,7 +32,8 @@ import Glibc
     @Test func answeredAsKitty() throws {
         let terminal = try FakeTerminal()
         let modesBefore = terminal.localModes()
-        // A long timeout: the answer to the device attributes, not the timeout, ends the wait.
+        // The timeout never passes (the probe's clock is the test's, never moved): the answer to
+        // the device attributes ends the wait.
         let run = ProbeRun(input: terminal.slave, output: terminal.slave, environment: Self.environment, timeout: .seconds(5))
         _ = try terminal.readQueries()
         // Raw mode while the probe listens.
@@ -39,7 +41,7 @@ import Glibc
         terminal.send(
             "\(Self.esc)_Gi=31;OK\(Self.esc)\\\(Self.esc)P>|kitty(0.35.2)\(Self.esc)\\\(Self.esc)[6;21;10t\(Self.esc)[4;1050;800t"
                 + "\(Self.esc)[?2026;2$y\(Self.esc)[?62;22;52c")
-        let (capabilities, typed, seconds) = try run.result()
+        let (capabilities, typed) = try run.result()
         #expect(capabilities.mode == .kitty)
         #expect(capabilities.colours == .truecolor)
         #expect(capabilities.cellSize == CellSize(width: 10, height: 21))
@@ -48,7 +50,6 @@ import Glibc
         #expect(capabilities.tmux == nil)
         #expect(capabilities.reason == "kitty graphics (the terminal answered the kitty query)")
         #expect(typed.isEmpty)
-        #expect(seconds < 2.5)
         #expect(terminal.localModes() == modesBefore)
     }
 
@@ -57,7 +58,7 @@ import Glibc
         let run = ProbeRun(input: terminal.slave, output: terminal.slave, environment: Self.environment)
         _ = try terminal.readQueries()
         terminal.send("\(Self.esc)P>|XTerm(390)\(Self.esc)\\\(Self.esc)[6;20;9t\(Self.esc)[?2026;0$y\(Self.esc)[?63;1;2;4;6;9;15;22c")
-        let (capabilities, _, _) = try run.result()
+        let (capabilities, _) = try run.result()
         #expect(capabilities.mode == .sixel)
         #expect(capabilities.cellSize == CellSize(width: 9, height: 20))
         #expect(!capabilities.synchronizedOutput)
@@ -74,7 +75,7 @@ import Glibc
         _ = try terminal.readQueries()
         // The cell size from the window's pixels (CSI 14 t) and its cells (100×50).
         terminal.send("\(Self.esc)[4;1000;1000t\(Self.esc)[?1;2c")
-        let (capabilities, _, _) = try run.result()
+        let (capabilities, _) = try run.result()
         #expect(capabilities.mode == .symbols)
         #expect(capabilities.colours == .truecolor)
         #expect(capabilities.cellSize == CellSize(width: 10, height: 20))
@@ -84,20 +85,31 @@ import Glibc
                 == "symbols, truecolor (the terminal offered no graphics; KITTY_WINDOW_ID names kitty, but the terminal did not answer the kitty query)")
     }
 
-    @Test func aTerminalThatNeverAnswersCostsTheTimeoutAndNoMore() throws {
+    /// On the probe's clock (the test's): a millisecond before the timeout it still waits, and
+    /// at the timeout it returns without the clock moving on.
+    @Test func aTerminalThatNeverAnswersCostsTheTimeoutAndNoMore() async throws {
         let terminal = try FakeTerminal(columns: 80, rows: 24, pixelWidth: 800, pixelHeight: 480)
         let modesBefore = terminal.localModes()
         let run = ProbeRun(input: terminal.slave, output: terminal.slave, environment: Self.environment)
         _ = try terminal.readQueries()
-        let (capabilities, _, seconds) = try run.result()
+        try await Self.expectWaitingUntilTheTimeout(run)
+        let (capabilities, _) = try await run.finished()
         #expect(capabilities.mode == .symbols)
         #expect(capabilities.reason == "symbols, 256 colours (the terminal did not answer within 150 ms)")
         // The window's pixels from TIOCGWINSZ, as the terminal set them.
         #expect(capabilities.cellSize == CellSize(width: 10, height: 20))
-        // Waited for the answers (about 150 ms), and returned: generous for a loaded machine.
-        #expect(seconds >= 0.1)
-        #expect(seconds < 1)
         #expect(terminal.localModes() == modesBefore)
+    }
+
+    /// Moves `run`'s clock to a millisecond before its timeout, sees the probe look at it and wait
+    /// on, then moves it to the timeout.
+    static func expectWaitingUntilTheTimeout(_ run: ProbeRun) async throws {
+        run.expire(before: .milliseconds(1))
+        let looks = run.looks
+        // The second look after the move saw the moved clock, and the probe waited again.
+        try await waitFor("the probe to look at its clock again") { run.looks >= looks + 2 }
+        #expect(!run.hasReturned, "it stopped waiting before its timeout")
+        run.expire()
     }
 
     @Test func keysTypedWhileTheProbeListensAreHandedBack() throws {
@@ -105,7 +117,7 @@ import Glibc
         let run = ProbeRun(input: terminal.slave, output: terminal.slave, environment: Self.environment)
         _ = try terminal.readQueries()
         terminal.send("ls -l\(Self.esc)[A\(Self.esc)[?62;4c")
-        let (capabilities, typed, _) = try run.result()
+        let (capabilities, typed) = try run.result()
         #expect(capabilities.mode == .sixel)
         #expect(typed == Array("ls -l\(Self.esc)[A".utf8))
     }
@@ -133,6 +145,7 @@ import Glibc
         let silent = try FakeTerminal()
         let third = ProbeRun(input: silent.slave, output: silent.slave, environment: environment)
         _ = try silent.readQueries()
+        third.expire()
         #expect(try third.result().capabilities.mode == .symbols)
     }
 
@@ -162,30 +175,32 @@ import Glibc
             #expect(capabilities.mode == mode)
             #expect(capabilities.reason == reason)
         }
-        #expect(terminal.drain().isEmpty)
+        #expect(try terminal.written().isEmpty)
     }
 
     /// The cached entry point asks once: a second call, even with another terminal, returns the
     /// first answer without writing a query; keys typed during the first are handed back once.
-    @Test func capabilitiesAreAskedOncePerProcess() throws {
+    @Test func capabilitiesAreAskedOncePerProcess() async throws {
         let first = try FakeTerminal()
         let second = try FakeTerminal()
         let once = TerminalProbe.Once()
         let environment = Self.environment
         let box = ProbeRun.Box()
         let slave = first.slave
+        // On a clock of the test's, never moved: the answer, however late, ends the wait.
+        let clock = ManualClock()
+        let answersBy = AnswerDeadline.on(clock, at: clock.now.advanced(by: .milliseconds(150)))
         Thread.detachNewThread {
-            box.set(once.capabilities(input: slave, output: slave, environment: environment, timeout: .milliseconds(150)))
+            box.set(once.capabilities(input: slave, output: slave, environment: environment, timeout: .milliseconds(150), answersBy: answersBy))
         }
         _ = try first.readQueries()
         first.send("q\(Self.esc)[?62;4c")
-        let deadline = Date().addingTimeInterval(10)
-        while box.get() == nil && Date() < deadline { usleep(5_000) }
+        try await waitFor("the first probe to return") { box.get() != nil }
         let answered = try #require(box.get())
         #expect(answered.mode == .sixel)
         let again = once.capabilities(input: second.slave, output: second.slave, environment: ["TERM": "dumb"], timeout: .milliseconds(150))
         #expect(again == answered)
-        #expect(second.drain().isEmpty)
+        #expect(try second.written().isEmpty)
         #expect(once.takeTypedAhead() == [UInt8(ascii: "q")])
         #expect(once.takeTypedAhead().isEmpty)
     }
