@@ -112,6 +112,28 @@ final class PseudoTerminal {
         return sent
     }
 
+    /// Writes `bytes` at the terminal as a paste comes: all of them, as fast as the terminal takes
+    /// them, reading what the program writes meanwhile (so neither side waits on the other);
+    /// returns when the first was written (CLOCK_MONOTONIC ns). Throws after `seconds`.
+    @discardableResult
+    func paste(_ bytes: [UInt8], within seconds: Double = 60) throws -> UInt64 {
+        let sent = Self.now(), deadline = sent + UInt64(seconds * 1e9)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(master, $0.baseAddress! + offset, $0.count - offset) }
+            if written > 0 {
+                offset += written
+                continue
+            }
+            guard written < 0 && (errno == EAGAIN || errno == EINTR) else {
+                throw BenchmarkError("cannot paste at the pseudo-terminal: \(String(cString: strerror(errno)))")
+            }
+            guard Self.now() < deadline else { throw BenchmarkError("the terminal took \(offset) of \(bytes.count) pasted bytes in \(seconds) s") }
+            _ = wait(milliseconds: 1, trace: true)
+        }
+        return sent
+    }
+
     /// The next line of the trace, reading the terminal meanwhile; throws after `seconds`, or when
     /// the program ended.
     func traceLine(within seconds: Double, waitingFor what: @autoclosure () -> String) throws -> String {

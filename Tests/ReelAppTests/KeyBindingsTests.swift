@@ -165,14 +165,12 @@ import Testing
     }
 
     /// A name of 20,000 characters took 7.6 s to refuse and was echoed whole: refused by its
-    /// length now, quoted cut short.
+    /// length now, quoted cut short. (How long `reel ui` takes to refuse it, beside refusing a
+    /// name a character long, is `reel-bench ui`'s row 6.)
     @Test func aLongNameIsRefusedByItsLengthQuotedCutShort() {
-        let clock = ContinuousClock()
-        var refusal = ""
-        let took = clock.measure { refusal = Self.refusal("[keys]\n" + String(repeating: "a", count: 20_000) + " = \"n\"\n") }
+        let refusal = Self.refusal("[keys]\n" + String(repeating: "a", count: 20_000) + " = \"n\"\n")
         let forty = String(repeating: "a", count: 40)
         #expect(refusal == "keys.toml line 2: no action is called '\(forty)…': a name of 20,000 characters is longer than any action's (at most 20)")
-        #expect(took < .seconds(1), "\(took)")
         let value = Self.refusal("[keys]\ndown = \"" + String(repeating: "b", count: 20_000) + "\"\n")
         #expect(value.hasPrefix("keys.toml line 2: '\(String(repeating: "b", count: 40))…' is not a key") && value.count < 300, "\(value.prefix(300))")
     }

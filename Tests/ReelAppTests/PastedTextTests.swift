@@ -5,7 +5,8 @@ import Testing
 /// A paste is thousands of keys at once (issue 36: 10,000 characters pasted into the Search field
 /// froze the app for 20–40 s). The keys that came together are one batch (`AppUpdate.update` with
 /// messages), each changing the text in place, and the field draws only the end that fits: time
-/// linear in the paste.
+/// linear in the paste. How long a paste takes, in the real app beside one key typed, is
+/// `reel-bench ui`'s row 5 (a timed test here broke on a loaded machine).
 @Suite struct PastedTextTests {
     /// 10,000 characters whose end says so.
     static let pasted = String(repeating: "abcdefghij", count: 999) + "PASTED-END"
@@ -15,16 +16,9 @@ import Testing
         let messages = Self.pasted.map { AppMessage.key(.character($0)) }
         var model = start
         var effects: [AppEffect] = []
-        var screen = AppView.draw(start)
-        // Measured through the pure functions the driver calls for one turn of its loop. The
-        // quadratic handling took seconds here (a copy of the text per key, the whole text
-        // measured again per character dropped from the field's front); linear takes a few
-        // tens of milliseconds in a debug build.
-        let took = ContinuousClock().measure {
-            (model, effects) = AppUpdate.update(start, messages)
-            screen = AppView.draw(model)
-        }
-        #expect(took < .milliseconds(750), "a paste of 10,000 characters took \(took)")
+        // Through the pure functions the driver calls for one turn of its loop.
+        (model, effects) = AppUpdate.update(start, messages)
+        let screen = AppView.draw(model)
         #expect(model.search.text == Self.pasted)
         #expect(model.search.generation == start.search.generation + 10_000)
         // One wait for the search, the newest generation's: the others would come back moot.
@@ -36,13 +30,12 @@ import Testing
     }
 
     /// The view alone: a text of 10,000 characters draws its end (what fits before the filter),
-    /// wide characters counted as two columns, at once.
-    @Test func theFieldDrawsTheEndOfALongTextAtOnce() {
+    /// wide characters counted as two columns. (How long, pasted in the real app: `reel-bench
+    /// ui`'s row 5, wide characters.)
+    @Test func theFieldDrawsTheEndOfALongText() {
         var model = SearchUpdateTests.onSearch()
         model.search.text = String(repeating: "映画", count: 5_000) + "END"
-        var screen = AppView.draw(model)
-        let took = ContinuousClock().measure { screen = AppView.draw(model) }
-        #expect(took < .milliseconds(250), "\(took)")
+        let screen = AppView.draw(model)
         let field = screen.lines()[1]
         #expect(field.contains("映画映画END"), "\(field)")
         #expect(DisplayWidth.columns(field) <= model.width, "\(field)")
