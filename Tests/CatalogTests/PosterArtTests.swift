@@ -5,7 +5,8 @@ import Testing
 
 /// The sample catalog's generated art: the same title always makes the same picture, another
 /// title another one, at exactly the size asked for, painted in the title's hue, with the title
-/// and the "REEL SAMPLE" band drawn on it.
+/// and the "REEL SAMPLE" band drawn on it. (How fast, beside filling a picture of that size:
+/// `reel-bench posters`, its last row; it was a timed test here.)
 @Suite struct PosterArtTests {
     static func poster(_ title: String, _ subtitle: String? = "1999", width: Int = 342, height: Int = 513) -> Picture {
         PosterArt.picture(title: title, subtitle: subtitle, kind: .poster, width: width, height: height)
@@ -140,17 +141,5 @@ import Testing
         #expect(cut.lines.count == 2 && cut.height <= 20)
         #expect(TextBlock.fit(text, width: 0, height: 100, maxScale: 2) == nil)
         #expect(TextBlock.wrap(text, columns: 0).count == text.count - 2, "a column a line, spaces dropped, never a hang")
-    }
-
-    /// A 342 × 513 poster in well under a millisecond even in a debug build (0.5 ms measured;
-    /// the bound is loose for a busy machine, but catches a per-pixel slow path).
-    @Test func aPosterIsQuickToMake() {
-        let clock = ContinuousClock()
-        var times: [Duration] = []
-        for i in 0..<15 {
-            times.append(clock.measure { _ = Self.poster("The Shawshank Redemption \(i)") })
-        }
-        let median = times.sorted()[times.count / 2]
-        #expect(median < .milliseconds(40), "\(median)")
     }
 }
