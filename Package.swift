@@ -1,12 +1,14 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 /// Module hygiene, as Hummingbird does: an `import` is internal unless written `public import`, so
 /// a layer's dependencies are declared, not leaked; and a member is visible only where its module
-/// is imported.
+/// is imported. A warning in Reel's own code fails the build, debug and release (dependencies keep
+/// theirs: this applies to the targets that name it).
 let hygiene: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    .treatAllWarnings(as: .error),
 ]
 
 let package = Package(
