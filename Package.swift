@@ -58,12 +58,11 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
-        // ncursesw comes from the system too (Debian: libncurses-dev), for the terminal app.
-        .systemLibrary(
-            name: "CNcursesW",
-            pkgConfig: "ncursesw",
-            providers: [.apt(["libncurses-dev"])]
-        ),
+        // ncursesw comes from the system too (Debian: libncurses-dev), for the terminal app. Not
+        // through pkg-config: its only flags are -D ones, which SwiftPM drops with a warning on
+        // every build; the headers are on the default path and the module map links ncursesw
+        // (Debian's libncursesw.so brings libtinfo), as CLibCrypto is found.
+        .systemLibrary(name: "CNcursesW"),
         // Image codecs from the system (Debian: libturbojpeg0-dev, libpng-dev) and the terminal
         // image renderer (libchafa-dev, whose headers need libglib2.0-dev).
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
