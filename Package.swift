@@ -142,7 +142,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "fake-tmdb",
-            dependencies: ["FakeTMDb", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FakeTMDb", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: hygiene
         ),
         // The terminal app (`reel ui`): a pure model, update and view over the application core,
         // and a driver on ncursesw that owns the terminal and runs effects on tasks.
