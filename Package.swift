@@ -73,7 +73,10 @@ let package = Package(
         .target(name: "Pictures", dependencies: ["CTurboJPEG", "CPNG", "Failures"], swiftSettings: hygiene),
         // Pictures drawn in a terminal: what the terminal can show (asked, not guessed), and the
         // bytes that draw an image in a box of cells, through libchafa.
-        .target(name: "TerminalGraphics", dependencies: ["CChafa", "Pictures", "Failures"], swiftSettings: hygiene),
+        .target(name: "TerminalGraphics", dependencies: ["CChafa", "Pictures", "Failures", "Processes"], swiftSettings: hygiene),
+        // Child processes: posix_spawn with a clean signal mask and no inherited descriptors,
+        // waited for with waitpid, off the concurrency pool. The one way a process is started.
+        .target(name: "Processes", swiftSettings: hygiene),
         // What kind of failure an error is (usage, not found, tampered, ...), for every module.
         .target(name: "Failures", swiftSettings: hygiene),
         // JSON as bytes and values: the strict parser, the canonical and the indented printer.
@@ -180,7 +183,7 @@ let package = Package(
         .executableTarget(
             name: "reel-bench",
             dependencies: [
-                "Reel", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb", "Pictures", "TerminalGraphics", "PostgresStore",
+                "Reel", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb", "Pictures", "TerminalGraphics", "PostgresStore", "Processes",
                 // The PostgreSQL benchmark starts its own server, and inserts its raw baseline with the driver itself.
                 "ReelTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -191,7 +194,7 @@ let package = Package(
         // The store boundary's contract, written once: every store's tests run it (EventStoreContract).
         .target(name: "EventStoreContract", dependencies: ["EventLog"], swiftSettings: hygiene),
         // Helpers shared by the test targets only.
-        .target(name: "ReelTestSupport", path: "Sources/ReelTestSupport"),
+        .target(name: "ReelTestSupport", dependencies: ["Processes"], path: "Sources/ReelTestSupport"),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
         // The PostgreSQL store against a real server each suite starts (ReelTestSupport's PostgresServer).
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "EventLog", "EventStoreContract", "Failures", "ReelTestSupport"]),
@@ -225,7 +228,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "EventLog", "Reel", "Ledger", "LMDB", "ReelTestSupport",
+                "EventLog", "Reel", "Ledger", "LMDB", "ReelTestSupport", "Processes",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

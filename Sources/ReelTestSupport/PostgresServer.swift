@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 
 #if canImport(Glibc)
 import Glibc
@@ -169,17 +170,6 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     /// The newest installed PostgreSQL's `name` (Debian keeps them in /usr/lib/postgresql/N/bin).
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 on; not in Swift's Glibc module):
-    /// the child closes every descriptor from `fd` on.
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
-
-    static func closeFrom(_ fd: Int32, _ actions: inout posix_spawn_file_actions_t) {
-        _ = addCloseFrom?(&actions, fd)
-    }
-
     static func program(_ name: String) -> String {
         let root = "/usr/lib/postgresql"
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
@@ -200,25 +190,18 @@ public final class PostgresServer: @unchecked Sendable {
         chmod(outputs, 0o777)
         let outPath = outputs + "/stdout", errPath = outputs + "/stderr"
         defer { try? FileManager.default.removeItem(atPath: outputs) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
-        // Nothing else of this process: a server `pg_ctl start` leaves running would otherwise
-        // keep whatever descriptor another test had open at that moment (the write end of a
-        // pipe whose reader then never sees its end, and hangs).
-        Self.closeFrom(3, &actions)
-        let argv = command.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
-        guard spawned == 0 else { throw Failure(description: "\(command[0]) could not start: \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // Nothing else of this process's (`ChildProcess`): a server `pg_ctl start` leaves running
+        // would otherwise keep whatever descriptor another test had open at that moment (the write
+        // end of a pipe whose reader then never sees its end, and hangs).
+        let exited: Int32
+        do {
+            exited = try ChildProcess.spawn(
+                command, standardOutput: .write(outPath, mode: 0o666), standardError: .write(errPath, mode: 0o666)
+            ).wait().status
+        } catch {
+            throw Failure(description: "\(error)")
+        }
         let output = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let exited = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         guard exited == 0 else {
             let errors = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
             throw Failure(description: "\(arguments.joined(separator: " ")) exited \(exited): \(errors)")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Processes
 
 /// Asks the tmux server a program runs under (`TMUX` names its socket, `TMUX_PANE` the pane)
 /// whether `allow-passthrough` is on for the pane, and what tmux knows of the terminal it runs
@@ -44,28 +45,14 @@ enum TmuxQuery {
         _ = fcntl(reading, F_SETFD, FD_CLOEXEC)
         _ = fcntl(writing, F_SETFD, FD_CLOEXEC)
         defer { close(reading) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, writing, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        closeFrom3(&actions)
-        // Every signal unblocked: the child must die of the SIGKILL below, whatever this thread blocks.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(arguments, environment: environment, standardOutput: .descriptor(writing))
+        } catch {
+            close(writing)
+            return nil
+        }
         close(writing)
-        guard spawned == 0 else { return nil }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1024)
         var finished = false
@@ -84,22 +71,13 @@ enum TmuxQuery {
             }
             output += buffer[0..<count]
         }
-        var status: Int32 = 0
-        var exited = false
-        while finished && !exited {
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid { exited = true; break }
-            if reaped < 0 && errno != EINTR { break }
-            guard remainingMilliseconds(until: deadline) > 0 else { break }
-            usleep(1_000)
-        }
-        if !exited {
-            kill(pid, SIGKILL)
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // The pipe's end came: the command is ending; it gets until the deadline to.
+        guard let ended = finished ? child.wait(until: deadline) : nil else {
+            child.signal(SIGKILL)
+            _ = child.wait()
             return nil
         }
-        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { return nil }
-        return String(decoding: output, as: UTF8.self)
+        return ended == .exited(0) ? String(decoding: output, as: UTF8.self) : nil
     }
 
     static func remainingMilliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
@@ -107,14 +85,5 @@ enum TmuxQuery {
         guard left > .zero else { return 0 }
         let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
         return Int32(clamping: max(1, milliseconds))
-    }
-
-    /// `posix_spawn_file_actions_addclosefrom_np(actions, 3)` (glibc 2.34), which Swift's Glibc
-    /// module does not declare, found at run time: the child gets none of this process's other
-    /// descriptors (the terminal, a test runner's pipe).
-    private static func closeFrom3(_ actions: inout posix_spawn_file_actions_t) {
-        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
-        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
     }
 }

@@ -13,7 +13,7 @@ struct Baseline {
             throw BenchmarkError("Tools/baseline_bench.c not found: run reel-bench from the repository's root")
         }
         let executable = directory + "/baseline_bench"
-        let cc = try ChildProcess.run("/usr/bin/env", ["cc", "-O2", "-o", executable, source, "-llmdb", "-lsqlite3", "-lpthread"])
+        let cc = Spawn.captured("/usr/bin/env", ["cc", "-O2", "-o", executable, source, "-llmdb", "-lsqlite3", "-lpthread"])
         guard cc.status == 0 else {
             throw BenchmarkError("compiling the C baseline failed (needs cc, liblmdb-dev, libsqlite3-dev): \(cc.stderr)")
         }
@@ -21,7 +21,7 @@ struct Baseline {
     }
 
     func run(_ arguments: [String]) throws -> JSONFigures {
-        let out = try ChildProcess.run(executable, arguments)
+        let out = Spawn.captured(executable, arguments)
         guard out.status == 0 else { throw BenchmarkError("baseline \(arguments[0]) failed: \(out.stderr)") }
         return try JSONFigures(out.stdout)
     }
@@ -45,20 +45,3 @@ struct BenchmarkError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-enum ChildProcess {
-    struct Output { let status: Int32; let stdout: String; let stderr: String }
-
-    static func run(_ executable: String, _ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
-    }
-}

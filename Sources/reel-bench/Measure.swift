@@ -18,7 +18,7 @@ struct Measure: AsyncParsableCommand {
     @Argument var dataDir: String
 
     static func inChild(_ arguments: [String]) throws -> JSONFigures {
-        let out = try ChildProcess.run(CommandLine.arguments[0], arguments)
+        let out = Spawn.captured(CommandLine.arguments[0], arguments)
         guard out.status == 0 else { throw BenchmarkError("\(arguments.joined(separator: " ")) failed: \(out.stderr)") }
         return try JSONFigures(out.stdout)
     }

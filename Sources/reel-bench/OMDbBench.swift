@@ -76,17 +76,9 @@ struct OMDbBench: AsyncParsableCommand {
 
     /// One `reel ARGUMENTS` run to exit with its output to a pipe, in milliseconds.
     static func reel(_ reel: String, _ arguments: [String], _ environment: [String: String]) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: reel)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
         let start = PseudoTerminal.now()
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchmarkError("reel \(arguments.prefix(3).joined(separator: " ")) exited \(process.terminationStatus)") }
+        let status = Spawn.status([reel] + arguments, environment: environment)
+        guard status == 0 else { throw BenchmarkError("reel \(arguments.prefix(3).joined(separator: " ")) exited \(status)") }
         return Double(PseudoTerminal.now() - start) / 1e6
     }
 

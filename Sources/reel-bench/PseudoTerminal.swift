@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 
 #if canImport(Glibc)
 import Glibc
@@ -54,39 +55,17 @@ final class PseudoTerminal {
         }
         defer { if traceWrite >= 0 { Glibc.close(traceWrite) } }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Opened after setsid (glibc applies the attributes first): the slave becomes the
-        // session's controlling terminal.
-        posix_spawn_file_actions_addopen(&actions, 0, slave, O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        if traceWrite >= 0 { posix_spawn_file_actions_adddup2(&actions, traceWrite, 3) }
-        Self.closeFrom(traceWrite >= 0 ? 4 : 3, &actions)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        // POSIX_SPAWN_SETSID (glibc 2.26, a GNU extension Swift's Glibc module does not declare).
-        let setsid: Int32 = 0x80
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | setsid))
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
         spawned = Self.now()
-        let status = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
-        guard status == 0 else {
+        do {
+            // The slave, opened after setsid, becomes the session's controlling terminal.
+            pid = try ChildProcess.spawn(
+                command, environment: environment, standardInput: .terminal(slave), standardOutput: .sameAs(0),
+                standardError: .sameAs(0), more: traceWrite >= 0 ? [.descriptor(traceWrite)] : [], newSession: true
+            ).pid
+        } catch {
             Glibc.close(master)
-            throw BenchmarkError("cannot run \(command[0]): \(String(cString: strerror(status)))")
+            throw BenchmarkError("\(error)")
         }
-        self.pid = pid
     }
 
     deinit {
@@ -246,13 +225,5 @@ final class PseudoTerminal {
         }
         outputBytes += total
         return total
-    }
-
-    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), found at run time: the child gets
-    /// none of this process's other descriptors (the fake server's sockets).
-    private static func closeFrom(_ lowest: Int32, _ actions: inout posix_spawn_file_actions_t) {
-        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
-        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, lowest)
     }
 }
