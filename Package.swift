@@ -189,19 +189,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The service benchmark's baseline: a plain route on the same HTTP stack.
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ]
+            ],
+            swiftSettings: hygiene
         ),
         // The store boundary's contract, written once: every store's tests run it (EventStoreContract).
         .target(name: "EventStoreContract", dependencies: ["EventLog"], swiftSettings: hygiene),
         // Helpers shared by the test targets only.
-        .target(name: "ReelTestSupport", dependencies: ["Processes"], path: "Sources/ReelTestSupport"),
-        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"]),
+        .target(name: "ReelTestSupport", dependencies: ["Processes"], path: "Sources/ReelTestSupport", swiftSettings: hygiene),
+        .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"], swiftSettings: hygiene),
         // The PostgreSQL store against a real server each suite starts (ReelTestSupport's PostgresServer).
-        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "EventLog", "EventStoreContract", "Failures", "ReelTestSupport"]),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "ReelTestSupport"]),
-        .testTarget(name: "FilesTests", dependencies: ["Files", "ReelTestSupport"]),
-        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "JSONKit", "ReelTestSupport"]),
+        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "EventLog", "EventStoreContract", "Failures", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
+        .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "FilesTests", dependencies: ["Files", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "JSONKit", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
@@ -212,17 +213,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            exclude: ["Fixtures"]
+            exclude: ["Fixtures"],
+            swiftSettings: hygiene
         ),
-        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "ReelTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Pictures", "ReelTestSupport"]),
-        .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "ReelTestSupport"]),
-        .testTarget(name: "ReelTests", dependencies: ["Reel", "JSONKit", "Ledger", "EventLog", "PostgresStore", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures", "ReelTestSupport"], exclude: ["Fixtures"], swiftSettings: hygiene),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Pictures", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "ReelTests", dependencies: ["Reel", "JSONKit", "Ledger", "EventLog", "PostgresStore", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
         // The service's routes through its router (HummingbirdTesting), and its answers checked
         // against its OpenAPI document (Schemas/service/openapi.json).
         .testTarget(
             name: "ReelServiceTests",
-            dependencies: ["ReelService", "Reel", "ReelTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")]),
+            dependencies: ["ReelService", "Reel", "ReelTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            swiftSettings: hygiene),
         // Reel, Ledger and LMDB only to craft hostile exports with valid hashes (CraftedExport).
         // AsyncHTTPClient: the service's tests call `reel serve` over real HTTP, as an app would.
         .testTarget(
@@ -232,6 +235,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]),
+            ],
+            swiftSettings: hygiene),
     ]
 )

@@ -14,7 +14,7 @@ public func withoutAWriter<T: Sendable>(
 ) async throws -> T {
     let work = Task { try await offThread(body) }
     let finished = FinishedFlag()
-    let watch = Task {
+    Task {
         _ = await work.result
         finished.raise()
     }

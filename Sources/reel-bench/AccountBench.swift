@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import Ledger
+import LMDB
 
 /// `reel-bench account`: whole-process wall times of exporting and importing an account with a
 /// long history, and of deleting an account (key destruction and key-store rewrite included)

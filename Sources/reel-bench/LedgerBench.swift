@@ -3,6 +3,7 @@ import Catalog
 import EventLog
 import FakeTMDb
 import Foundation
+import JSONKit
 import LMDB
 import Ledger
 

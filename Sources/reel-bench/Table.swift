@@ -1,3 +1,5 @@
+import Foundation
+
 /// The side-by-side result table.
 struct Table {
     private var rows: [[String]]

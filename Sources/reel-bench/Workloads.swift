@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import LMDB
 
 /// Reel's side of each benchmark.
 enum Workloads {

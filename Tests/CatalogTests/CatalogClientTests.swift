@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 import Synchronization
 import Testing
 @testable import Catalog

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 @testable import Catalog
 @testable import FakeTMDb
 import Foundation
+import JSONKit
 import NIOCore
 import NIOHTTP1
 import Pictures

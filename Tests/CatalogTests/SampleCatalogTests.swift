@@ -1,4 +1,5 @@
 import Foundation
+import Ledger
 import Testing
 @testable import Catalog
 

@@ -316,7 +316,7 @@ import Glibc
         let (ledger, _) = try Self.makeLedger()
         let data = ledger.dir + "/ledger/data.mdb"
         try FileManager.default.moveItem(atPath: data, toPath: data + ".aside")
-        FileManager.default.createFile(atPath: data, contents: Data())
+        try #require(FileManager.default.createFile(atPath: data, contents: Data()))
         for command in Self.readsAndWrites {
             Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "is missing or empty", "\(command), empty ledger")
             #expect((try FileManager.default.attributesOfItem(atPath: data)[.size] as? Int) == 0, "\(command) wrote into it")

@@ -11,8 +11,8 @@ import Testing
             process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel-bench")
             process.arguments = ["worker", "--data-dir", dir, "--stream", stream, "--count", "\(count)", "--concurrency", "\(concurrency)", "--initial-map-size", "65536"]
             let acks = temporaryDirectory("acks") + "/acks"
-            FileManager.default.createFile(atPath: acks, contents: nil)
-            FileManager.default.createFile(atPath: acks + ".err", contents: nil)
+            try #require(FileManager.default.createFile(atPath: acks, contents: nil))
+            try #require(FileManager.default.createFile(atPath: acks + ".err", contents: nil))
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: acks))
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: acks + ".err"))
             try process.run()

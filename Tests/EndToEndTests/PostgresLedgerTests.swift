@@ -134,7 +134,6 @@ import Testing
     /// again: the file holds the store's generation alone, and the next command rotates.
     @Test func aRotationThatDoesNotCommitLeavesNoNextGenerationInTheKeyring() async throws {
         let (ledger, environment, database) = try await Self.ledger()
-        let server = try await Self.server
         #expect(try await Self.reel(ledger, ["fav", "add", "movie", "550"], user: "rot", environment).status == 0)
         let stream = try await Self.stream(of: "rot", ledger, environment)
         let row = try await Self.storedKey(of: stream, ledger, database)

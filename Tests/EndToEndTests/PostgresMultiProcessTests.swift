@@ -42,8 +42,8 @@ import Glibc
         // share its keyring.
         process.environment = ProcessInfo.processInfo.environment.merging(["REEL_KEYRING": keyring]) { $1 }
         let acks = temporaryDirectory("acks") + "/acks"
-        FileManager.default.createFile(atPath: acks, contents: nil)
-        FileManager.default.createFile(atPath: acks + ".err", contents: nil)
+        try #require(FileManager.default.createFile(atPath: acks, contents: nil))
+        try #require(FileManager.default.createFile(atPath: acks + ".err", contents: nil))
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: acks))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: acks + ".err"))
         try process.run()

@@ -71,7 +71,7 @@ import Testing
         let server = try await Self.server
         let url = server.url(database: database)
         #expect(try await Self.reel(["store", "migrate", "--store", url]).status == 0)
-        try await Self.psql("INSERT INTO reel_migrations (version, name) VALUES (7, 'later')", database)
+        _ = try await Self.psql("INSERT INTO reel_migrations (version, name) VALUES (7, 'later')", database)
         let refused = try await Self.reel(["store", "migrate", "--store", url])
         #expect(refused.status == 69 && refused.stdout.isEmpty, "\(refused)")
         #expect(refused.stderr.hasPrefix("reel: the store postgres://postgres@") && refused.stderr.contains("schema version 7, newer than this Reel knows (4)"))

@@ -1,4 +1,5 @@
 import Foundation
+import JSONKit
 @testable import Ledger
 import Testing
 

@@ -1,3 +1,4 @@
+import JSONKit
 import ReelTestSupport
 import Ledger
 import Testing
