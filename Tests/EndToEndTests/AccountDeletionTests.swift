@@ -22,7 +22,7 @@ import Glibc
 
     /// The account to delete (`handle`: three favorites, a name, a photo: 6 events) and another
     /// one (`other`: one favorite and a name: 3 events) that must survive it.
-    static func makeLedger() throws -> Ledger {
+    static func makeLedger() async throws -> Ledger {
         let ledger = Ledger()
         let photo = temporaryDirectory("photo") + "/me.png"  // outside the data directory
         try Data(LedgerCommandTests.png).write(to: URL(fileURLWithPath: photo))
@@ -31,7 +31,7 @@ import Glibc
             (["settings", "name", name], handle), (["settings", "photo", photo], handle),
             (["fav", "add", "movie", "13"], other), (["settings", "name", "Ann Other"], other),
         ] {
-            let out = try ledger.reel(command, user: user)
+            let out = try await ledger.reel(command, user: user)
             #expect(out.status == 0, "\(command): \(out.stderr)")
         }
         return ledger
@@ -40,22 +40,22 @@ import Glibc
     // MARK: - Looking at the data directory
 
     /// The stream of the account `handle` has now, from `reel accounts --json`.
-    static func stream(of handle: String, in ledger: Ledger) throws -> String {
-        let accounts = try ledger.json(["accounts"], schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
+    static func stream(of handle: String, in ledger: Ledger) async throws -> String {
+        let accounts = try await ledger.json(["accounts"], schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
         let stream = accounts.first { $0["handle"] as? String == handle }?["stream"] as? String
         #expect(stream != nil, "no open account '\(handle)' in \(accounts)")
         return stream ?? "?"
     }
 
     /// The `accounts --json` entry of `stream`.
-    static func account(_ stream: String, in ledger: Ledger) throws -> [String: Any] {
-        let accounts = try ledger.json(["accounts"], schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
+    static func account(_ stream: String, in ledger: Ledger) async throws -> [String: Any] {
+        let accounts = try await ledger.json(["accounts"], schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
         return accounts.first { $0["stream"] as? String == stream } ?? [:]
     }
 
     /// The raw value the key store holds for `stream` (read with Python's `lmdb`, not with Reel):
     /// 0x02 ‖ 60 bytes (the key wrapped) while live, 0x00 ‖ i64 time once destroyed; nil when there is none.
-    static func storedKey(_ ledger: Ledger, _ stream: String) throws -> [UInt8]? {
+    static func storedKey(_ ledger: Ledger, _ stream: String) async throws -> [UInt8]? {
         let script = """
             import lmdb, sys
             env = lmdb.open(sys.argv[1] + "/keys", max_dbs=8, subdir=True, readonly=True)
@@ -64,7 +64,7 @@ import Glibc
             env.close()
             print("none" if value is None else value.hex())
             """
-        let out = try Harness.run("python3", ["-c", script, ledger.dir, stream])
+        let out = try await Harness.run("python3", ["-c", script, ledger.dir, stream])
         #expect(out.status == 0, "\(out.stderr)")
         let hex = out.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard hex != "none" else { return nil }
@@ -79,15 +79,15 @@ import Glibc
 
     /// The 60 bytes of `stream`'s live key as the key store holds it: wrapped under the keyring's
     /// KEK (`0x02 ‖ 60 bytes`; expects it live). What a scan of the files looks for.
-    static func liveKey(_ ledger: Ledger, _ stream: String) throws -> [UInt8] {
-        let stored = try storedKey(ledger, stream) ?? []
+    static func liveKey(_ ledger: Ledger, _ stream: String) async throws -> [UInt8] {
+        let stored = try await storedKey(ledger, stream) ?? []
         #expect(stored.count == 61 && stored.first == 2, "the key of \(stream) is not live: \(stored)")
         return Array(stored.dropFirst())
     }
 
     /// The keyring `keys/` records (`meta/pair` names the file, `meta/keyring-path` its
     /// directory), read without Reel's store.
-    static func keyring(of ledger: Ledger) throws -> KeyringFile {
+    static func keyring(of ledger: Ledger) async throws -> KeyringFile {
         let script = """
             import lmdb, sys
             env = lmdb.open(sys.argv[1] + "/keys", max_dbs=8, subdir=True, readonly=True)
@@ -97,7 +97,7 @@ import Glibc
                 print(t.get(b"keyring-path", db=meta).decode())
             env.close()
             """
-        let out = try Harness.run("python3", ["-c", script, ledger.dir])
+        let out = try await Harness.run("python3", ["-c", script, ledger.dir])
         let lines = out.stdout.split(separator: "\n").map(String.init)
         try #require(out.status == 0 && lines.count == 2, "\(out.stderr)")
         let pair = stride(from: 0, to: lines[0].count - 1, by: 2).compactMap { UInt8(lines[0].dropFirst($0).prefix(2), radix: 16) }
@@ -108,9 +108,9 @@ import Glibc
 
     /// The 32 bytes `stream`'s record opens to under the keyring `keys/` records; `nil` when
     /// nothing opens it. A deletion wraps the other accounts' keys anew: this stays the same.
-    static func openedKey(_ ledger: Ledger, _ stream: String) throws -> [UInt8]? {
-        guard let stored = try storedKey(ledger, stream), stored.count == 61, stored.first == 2 else { return nil }
-        return try keyring(of: ledger).opening(Array(stored.dropFirst()), stream: stream)
+    static func openedKey(_ ledger: Ledger, _ stream: String) async throws -> [UInt8]? {
+        guard let stored = try await storedKey(ledger, stream), stored.count == 61, stored.first == 2 else { return nil }
+        return try await keyring(of: ledger).opening(Array(stored.dropFirst()), stream: stream)
     }
 
     /// Every regular file under `dir`, as paths relative to it.
@@ -134,12 +134,12 @@ import Glibc
     }
 
     /// Expects none of the deleted account's secrets in any file under the data directory.
-    static func expectNothingLeft(of key: [UInt8], in ledger: Ledger, _ context: String) throws {
+    static func expectNothingLeft(of key: [UInt8], in ledger: Ledger, _ context: String) async throws {
         let everything = try files(under: ledger.dir)
         #expect(everything.contains("keys/data.mdb") && everything.contains("ledger/data.mdb"), "\(context): \(everything)")
         // The photo's SHA-256 (hex, as Reel names photos by it, and raw) would let anyone holding
         // the photo recognise it in a freed page.
-        let digest = try Harness.run("sh", ["-c", "printf '%s' \"$1\" | base64 -d | sha256sum | cut -c1-64", "sh", Data(LedgerCommandTests.png).base64EncodedString()])
+        let digest = try await Harness.run("sh", ["-c", "printf '%s' \"$1\" | base64 -d | sha256sum | cut -c1-64", "sh", Data(LedgerCommandTests.png).base64EncodedString()])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(digest.count == 64, "\(digest)")
         var raw: [UInt8] = []
@@ -153,8 +153,8 @@ import Glibc
         }
     }
 
-    static func savedIDs(_ ledger: Ledger, _ user: String) throws -> [Int] {
-        let saved = try ledger.json(["saved"], user: user, schema: "saved.schema.json")
+    static func savedIDs(_ ledger: Ledger, _ user: String) async throws -> [Int] {
+        let saved = try await ledger.json(["saved"], user: user, schema: "saved.schema.json")
         return (saved["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []
     }
 
@@ -162,81 +162,81 @@ import Glibc
 
     // MARK: - Deleting
 
-    @Test func afterDeletionNoFileHoldsTheKeyNamePhotoOrHandle() throws {
-        let ledger = try Self.makeLedger()
-        let stream = try Self.stream(of: Self.handle, in: ledger)
-        let otherStream = try Self.stream(of: Self.other, in: ledger)
-        let key = try Self.liveKey(ledger, stream)
-        let otherKey = try #require(try Self.openedKey(ledger, otherStream))
+    @Test func afterDeletionNoFileHoldsTheKeyNamePhotoOrHandle() async throws {
+        let ledger = try await Self.makeLedger()
+        let stream = try await Self.stream(of: Self.handle, in: ledger)
+        let otherStream = try await Self.stream(of: Self.other, in: ledger)
+        let key = try await Self.liveKey(ledger, stream)
+        let otherKey = try await #require(try Self.openedKey(ledger, otherStream))
         // The scan can see a key: before deletion it is in the key store, and only there.
         #expect(try Self.files(in: ledger, containing: key) == ["keys/data.mdb"])
-        let before = try ledger.eventCount()
+        let before = try await ledger.eventCount()
 
-        let deleted = try ledger.json(["account", "delete", "--yes"], user: Self.handle, schema: "account-delete.schema.json")
+        let deleted = try await ledger.json(["account", "delete", "--yes"], user: Self.handle, schema: "account-delete.schema.json")
         #expect(deleted["user"] as? String == Self.handle)
         #expect(deleted["stream"] as? String == stream)
         #expect(deleted["keyDestroyed"] as? Bool == true)
         #expect(deleted["events"] as? Int == 7)  // six events, then 'account deleted'
         #expect(deleted["position"] as? Int == before + 1)
-        #expect(try ledger.eventCount() == before + 1)
+        await #expect(try ledger.eventCount() == before + 1)
 
-        let marker = try Self.storedKey(ledger, stream) ?? []
+        let marker = try await Self.storedKey(ledger, stream) ?? []
         #expect(marker.count == 9 && marker.first == 0, "the key store keeps a destroyed marker, not the key: \(marker)")
         #expect(!Self.exists(ledger.dir + "/keys.next") && !Self.exists(ledger.dir + "/keys.old"))
-        try Self.expectNothingLeft(of: key, in: ledger, "after reel account delete")
+        try await Self.expectNothingLeft(of: key, in: ledger, "after reel account delete")
 
         // The rewritten key store kept the other account's key: its list and name still open.
-        #expect(try Self.openedKey(ledger, otherStream) == otherKey)
-        #expect(try Self.savedIDs(ledger, Self.other) == [13])
-        let settings = try ledger.json(["settings"], user: Self.other, schema: "settings.schema.json")
+        await #expect(try Self.openedKey(ledger, otherStream) == otherKey)
+        await #expect(try Self.savedIDs(ledger, Self.other) == [13])
+        let settings = try await ledger.json(["settings"], user: Self.other, schema: "settings.schema.json")
         #expect(settings["name"] as? String == "Ann Other")
-        #expect(try ledger.reel(["fav", "add", "tv", "66732"], user: Self.other).status == 0)
-        #expect(try Self.savedIDs(ledger, Self.other) == [13, 66732])
+        #expect(try await ledger.reel(["fav", "add", "tv", "66732"], user: Self.other).status == 0)
+        await #expect(try Self.savedIDs(ledger, Self.other) == [13, 66732])
     }
 
-    @Test func bothVerifiersPassAfterDeletion() throws {
-        let ledger = try Self.makeLedger()
-        let before = try ledger.eventCount()
-        #expect(try ledger.reel(["account", "delete", "--yes"], user: Self.handle).status == 0)
+    @Test func bothVerifiersPassAfterDeletion() async throws {
+        let ledger = try await Self.makeLedger()
+        let before = try await ledger.eventCount()
+        #expect(try await ledger.reel(["account", "delete", "--yes"], user: Self.handle).status == 0)
 
-        let swift = try ledger.reel(["audit", "verify", "--json"])
+        let swift = try await ledger.reel(["audit", "verify", "--json"])
         #expect(swift.status == 0, "\(swift.stdout)\(swift.stderr)")
         #expect(try Harness.validate(swift.stdout, against: "audit-verify.schema.json").status == 0)
-        let python = try Harness.python("verify_ledger.py", [ledger.dir + "/ledger", "--json"])
+        let python = try await Harness.python("verify_ledger.py", [ledger.dir + "/ledger", "--json"])
         #expect(python.status == 0, "\(python.stdout)\(python.stderr)")
         let a = try Harness.json(swift.stdout), b = try Harness.json(python.stdout)
         #expect(a["ok"] as? Bool == true && b["ok"] as? Bool == true)
         #expect(a["events"] as? Int == before + 1 && b["events"] as? Int == before + 1)
         #expect(a["headHash"] as? String != nil && a["headHash"] as? String == b["headHash"] as? String)
-        let text = try ledger.reel(["audit", "verify"])
+        let text = try await ledger.reel(["audit", "verify"])
         #expect(text.status == 0 && text.stdout.hasPrefix("intact: "), "\(text.stdout)\(text.stderr)")
     }
 
-    @Test func accountsAndHistoryShowTheAccountDeletedAndShredded() throws {
-        let ledger = try Self.makeLedger()
-        let stream = try Self.stream(of: Self.handle, in: ledger)
-        let opened = try Self.account(stream, in: ledger)["openedAt"] as? String
-        let typesBefore = (try ledger.json(["history"], user: Self.handle, schema: "history.schema.json")["events"] as? [[String: Any]])?
+    @Test func accountsAndHistoryShowTheAccountDeletedAndShredded() async throws {
+        let ledger = try await Self.makeLedger()
+        let stream = try await Self.stream(of: Self.handle, in: ledger)
+        let opened = try await Self.account(stream, in: ledger)["openedAt"] as? String
+        let typesBefore = await (try ledger.json(["history"], user: Self.handle, schema: "history.schema.json")["events"] as? [[String: Any]])?
             .map { $0["type"] as? String ?? "?" } ?? []
-        let deleted = try ledger.json(["account", "delete", "--yes"], user: Self.handle, schema: "account-delete.schema.json")
+        let deleted = try await ledger.json(["account", "delete", "--yes"], user: Self.handle, schema: "account-delete.schema.json")
         let deletedAt = deleted["deletedAt"] as? String
         #expect(deletedAt != nil)
 
-        let entry = try Self.account(stream, in: ledger)
+        let entry = try await Self.account(stream, in: ledger)
         #expect(entry["handle"] is NSNull, "\(entry)")
         #expect(entry["status"] as? String == "deleted")
         #expect(entry["deletedAt"] as? String == deletedAt)
         #expect(entry["openedAt"] as? String == opened)
         #expect(entry["events"] as? Int == 7 && entry["saved"] as? Int == 0)
-        let survivor = try Self.account(try Self.stream(of: Self.other, in: ledger), in: ledger)
+        let survivor = try await Self.account(try Self.stream(of: Self.other, in: ledger), in: ledger)
         #expect(survivor["status"] as? String == "open" && survivor["deletedAt"] is NSNull)
-        let accountsText = try ledger.reel(["accounts"])
+        let accountsText = try await ledger.reel(["accounts"])
         #expect(accountsText.status == 0)
         #expect(accountsText.stdout.split(separator: "\n").contains { $0.hasPrefix("(deleted)") && $0.contains(stream) }, "\(accountsText.stdout)")
         #expect(!accountsText.stdout.contains(Self.handle))
 
         // Found by its handle's digest; every event kept, none readable.
-        let history = try ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
+        let history = try await ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
         #expect(history["user"] as? String == Self.handle)
         #expect(history["stream"] as? String == stream)
         #expect(history["deletedAt"] as? String == deletedAt)
@@ -248,72 +248,72 @@ import Glibc
             #expect(event["payload"] is NSNull, "\(event)")
             #expect(event["title"] is NSNull, "\(event)")
         }
-        let historyText = try ledger.reel(["history"], user: Self.handle)
+        let historyText = try await ledger.reel(["history"], user: Self.handle)
         #expect(historyText.status == 0, "\(historyText.stderr)")
         #expect(historyText.stdout.contains("was deleted on"), "\(historyText.stdout)")
         #expect(!historyText.stdout.contains(Self.name) && !historyText.stdout.contains("Fight Club"), "\(historyText.stdout)")
 
         // Nothing else reads it any more, and says why.
         for command in [["saved"], ["settings"], ["account", "export"]] {
-            let out = try ledger.reel(command, user: Self.handle)
+            let out = try await ledger.reel(command, user: Self.handle)
             #expect(out.status == 66, "\(command): \(out.stdout)\(out.stderr)")
             #expect(out.stderr.split(separator: "\n").count == 1 && out.stdout.isEmpty, "\(command): \(out.stdout)\(out.stderr)")
             #expect(out.stderr.contains("the account '\(Self.handle)' was deleted on \(deletedAt ?? "?")"), "\(command): \(out.stderr)")
         }
     }
 
-    @Test func theHandleIsFreeForANewAccountOnANewStream() throws {
-        let ledger = try Self.makeLedger()
-        let old = try Self.stream(of: Self.handle, in: ledger)
-        #expect(try ledger.reel(["account", "delete", "--yes"], user: Self.handle).status == 0)
+    @Test func theHandleIsFreeForANewAccountOnANewStream() async throws {
+        let ledger = try await Self.makeLedger()
+        let old = try await Self.stream(of: Self.handle, in: ledger)
+        #expect(try await ledger.reel(["account", "delete", "--yes"], user: Self.handle).status == 0)
 
-        let added = try ledger.json(["fav", "add", "movie", "238"], user: Self.handle, schema: "command-result.schema.json")
+        let added = try await ledger.json(["fav", "add", "movie", "238"], user: Self.handle, schema: "command-result.schema.json")
         let new = added["stream"] as? String
         #expect(new != nil && new != old)
         #expect((added["appended"] as? [[String: Any]])?.map { $0["type"] as? String } == ["account-opened", "favorite-added"])
-        #expect(try Self.savedIDs(ledger, Self.handle) == [238])
-        let settings = try ledger.json(["settings"], user: Self.handle, schema: "settings.schema.json")
+        await #expect(try Self.savedIDs(ledger, Self.handle) == [238])
+        let settings = try await ledger.json(["settings"], user: Self.handle, schema: "settings.schema.json")
         #expect(settings["name"] is NSNull && settings["photo"] is NSNull, "nothing of the old account carries over: \(settings)")
 
-        let history = try ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
+        let history = try await ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
         #expect(history["stream"] as? String == new)
         #expect(history["deletedAt"] is NSNull)
         #expect((history["events"] as? [[String: Any]])?.map { $0["shredded"] as? Bool } == [false, false])
-        #expect(try Self.account(old, in: ledger)["status"] as? String == "deleted")
-        #expect(try Self.account(new ?? "?", in: ledger)["handle"] as? String == Self.handle)
+        await #expect(try Self.account(old, in: ledger)["status"] as? String == "deleted")
+        await #expect(try Self.account(new ?? "?", in: ledger)["handle"] as? String == Self.handle)
 
         // Deleted again: history finds the most recently deleted of the two.
-        let second = try ledger.json(["account", "delete", "--yes"], user: Self.handle, schema: "account-delete.schema.json")
+        let second = try await ledger.json(["account", "delete", "--yes"], user: Self.handle, schema: "account-delete.schema.json")
         #expect(second["stream"] as? String == new)
-        let last = try ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
+        let last = try await ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
         #expect(last["stream"] as? String == new)
         #expect(last["deletedAt"] as? String == second["deletedAt"] as? String)
-        #expect(try Self.account(old, in: ledger)["status"] as? String == "deleted")
+        await #expect(try Self.account(old, in: ledger)["status"] as? String == "deleted")
     }
 
     // MARK: - Refusals
 
-    @Test func refusalsSayWhyInOneLineAndWriteNothing() throws {
+    @Test func refusalsSayWhyInOneLineAndWriteNothing() async throws {
         let empty = Ledger()
-        try empty.fails(["account", "delete", "--yes"], user: Self.handle, status: 66, "no ledger in")
+        try await empty.fails(["account", "delete", "--yes"], user: Self.handle, status: 66, "no ledger in")
         #expect(try Self.files(under: empty.dir) == [], "nothing created")
 
-        let ledger = try Self.makeLedger()
-        let stream = try Self.stream(of: Self.handle, in: ledger)
-        let key = try Self.storedKey(ledger, stream)
-        let before = try ledger.eventCount()
-        try ledger.fails(["account", "delete"], user: Self.handle, status: 64, "needs --yes")
-        try ledger.fails(["account", "delete", "--json"], user: Self.handle, status: 64, "needs --yes")
-        try ledger.fails(["account", "delete", "--yes"], user: "nobody", status: 66, "there is no account 'nobody'")
-        try ledger.fails(["account", "delete", "--yes", "--json"], user: "nobody", status: 66, "there is no account 'nobody'")
-        #expect(try ledger.eventCount() == before)
-        #expect(try Self.storedKey(ledger, stream) == key)
-        #expect(try Self.savedIDs(ledger, Self.handle) == [550, 603, 1399])
+        let ledger = try await Self.makeLedger()
+        let stream = try await Self.stream(of: Self.handle, in: ledger)
+        let key = try await Self.storedKey(ledger, stream)
+        let before = try await ledger.eventCount()
+        try await ledger.fails(["account", "delete"], user: Self.handle, status: 64, "needs --yes")
+        try await ledger.fails(["account", "delete", "--json"], user: Self.handle, status: 64, "needs --yes")
+        try await ledger.fails(["account", "delete", "--yes"], user: "nobody", status: 66, "there is no account 'nobody'")
+        try await ledger.fails(["account", "delete", "--yes", "--json"], user: "nobody", status: 66, "there is no account 'nobody'")
+        await #expect(try ledger.eventCount() == before)
+        await #expect(try Self.storedKey(ledger, stream) == key)
+        await #expect(try Self.savedIDs(ledger, Self.handle) == [550, 603, 1399])
 
-        #expect(try ledger.reel(["account", "delete", "--yes"], user: Self.handle).status == 0)
-        try ledger.fails(["account", "delete", "--yes"], user: Self.handle, status: 66, "the account '\(Self.handle)' is deleted already")
-        try ledger.fails(["account", "delete", "--yes", "--json"], user: Self.handle, status: 66, "is deleted already")
-        #expect(try ledger.eventCount() == before + 1)
+        #expect(try await ledger.reel(["account", "delete", "--yes"], user: Self.handle).status == 0)
+        try await ledger.fails(["account", "delete", "--yes"], user: Self.handle, status: 66, "the account '\(Self.handle)' is deleted already")
+        try await ledger.fails(["account", "delete", "--yes", "--json"], user: Self.handle, status: 66, "is deleted already")
+        await #expect(try ledger.eventCount() == before + 1)
     }
 
     /// Runs `reel ARGUMENTS` on a pseudo-terminal (util-linux `script`) with `typed` as what the
@@ -346,26 +346,26 @@ import Glibc
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func atATerminalTheHandleMustBeTypedAgain() throws {
-        let ledger = try Self.makeLedger()
-        let stream = try Self.stream(of: Self.handle, in: ledger)
-        let before = try ledger.eventCount()
+    func atATerminalTheHandleMustBeTypedAgain() async throws {
+        let ledger = try await Self.makeLedger()
+        let stream = try await Self.stream(of: Self.handle, in: ledger)
+        let before = try await ledger.eventCount()
 
         let wrong = try Self.onATerminal(ledger, ["account", "delete"], user: Self.handle, typing: "zq-handle-8\n")
         #expect(wrong.status == 64, "\(wrong.stdout)\(wrong.stderr)")
         #expect(wrong.stdout.contains("Type the handle to confirm:"), "\(wrong.stdout)")
         #expect(wrong.stdout.contains("does not match"), "\(wrong.stdout)")
         #expect(!wrong.stdout.contains("deleted the account"), "\(wrong.stdout)")
-        #expect(try ledger.eventCount() == before)
-        #expect(try Self.account(stream, in: ledger)["status"] as? String == "open")
-        _ = try Self.liveKey(ledger, stream)
+        await #expect(try ledger.eventCount() == before)
+        await #expect(try Self.account(stream, in: ledger)["status"] as? String == "open")
+        _ = try await Self.liveKey(ledger, stream)
 
         let right = try Self.onATerminal(ledger, ["account", "delete"], user: Self.handle, typing: Self.handle + "\n")
         #expect(right.status == 0, "\(right.stdout)\(right.stderr)")
         #expect(right.stdout.contains("Type the handle to confirm:"), "\(right.stdout)")
         #expect(right.stdout.contains("deleted the account '\(Self.handle)' for good"), "\(right.stdout)")
-        #expect(try ledger.eventCount() == before + 1)
-        #expect(try Self.account(stream, in: ledger)["status"] as? String == "deleted")
+        await #expect(try ledger.eventCount() == before + 1)
+        await #expect(try Self.account(stream, in: ledger)["status"] as? String == "deleted")
     }
 
     // MARK: - Crashes
@@ -376,37 +376,37 @@ import Glibc
     ]
 
     @Test(arguments: steps)
-    func aCrashAtAnyStepLeavesTheAccountIntactOrIsFinishedByTheNextCommand(step: String) throws {
-        let ledger = try Self.makeLedger()
-        let stream = try Self.stream(of: Self.handle, in: ledger)
-        let otherStream = try Self.stream(of: Self.other, in: ledger)
-        let key = try Self.liveKey(ledger, stream)
-        let otherKey = try #require(try Self.openedKey(ledger, otherStream))
-        let before = try ledger.eventCount()
+    func aCrashAtAnyStepLeavesTheAccountIntactOrIsFinishedByTheNextCommand(step: String) async throws {
+        let ledger = try await Self.makeLedger()
+        let stream = try await Self.stream(of: Self.handle, in: ledger)
+        let otherStream = try await Self.stream(of: Self.other, in: ledger)
+        let key = try await Self.liveKey(ledger, stream)
+        let otherKey = try await #require(try Self.openedKey(ledger, otherStream))
+        let before = try await ledger.eventCount()
 
-        let crash = try ledger.reel(["account", "delete", "--yes"], user: Self.handle, environment: ["REEL_FAILPOINT": "delete:" + step])
+        let crash = try await ledger.reel(["account", "delete", "--yes"], user: Self.handle, environment: ["REEL_FAILPOINT": "delete:" + step])
         #expect(crash.status == SIGKILL, "\(step): killed by SIGKILL, not exit \(crash.status): \(crash.stderr)")
         #expect(crash.stdout.isEmpty, "\(step): \(crash.stdout)")
 
         if step == "appending" || step == "key-store-prepared" {
             // Killed before the commit: nothing happened.
-            #expect(try ledger.eventCount() == before, "\(step)")
-            #expect(try Self.storedKey(ledger, stream) == [2] + key, "\(step): the key is intact")
-            #expect(try Self.savedIDs(ledger, Self.handle) == [550, 603, 1399], "\(step)")
-            let settings = try ledger.json(["settings"], user: Self.handle, schema: "settings.schema.json")
+            await #expect(try ledger.eventCount() == before, "\(step)")
+            await #expect(try Self.storedKey(ledger, stream) == [2] + key, "\(step): the key is intact")
+            await #expect(try Self.savedIDs(ledger, Self.handle) == [550, 603, 1399], "\(step)")
+            let settings = try await ledger.json(["settings"], user: Self.handle, schema: "settings.schema.json")
             #expect(settings["name"] as? String == Self.name, "\(step)")
             #expect((settings["photo"] as? [String: Any])?["contentType"] as? String == "image/png", "\(step)")
-            let entry = try Self.account(stream, in: ledger)
+            let entry = try await Self.account(stream, in: ledger)
             #expect(entry["status"] as? String == "open" && entry["handle"] as? String == Self.handle, "\(step): \(entry)")
-            let history = try ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
+            let history = try await ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
             #expect(history["deletedAt"] is NSNull, "\(step)")
             #expect((history["events"] as? [[String: Any]])?.allSatisfy { $0["shredded"] as? Bool == false } == true, "\(step)")
             #expect(!Self.exists(ledger.dir + "/keys.next") && !Self.exists(ledger.dir + "/keys.old"), "\(step)")
-            #expect(try ledger.reel(["audit", "verify"]).status == 0, "\(step)")
+            #expect(try await ledger.reel(["audit", "verify"]).status == 0, "\(step)")
             // And the crash left nothing in the way (a lock, a half transaction): deleting works.
-            let again = try ledger.json(["account", "delete", "--yes"], user: Self.handle, schema: "account-delete.schema.json")
+            let again = try await ledger.json(["account", "delete", "--yes"], user: Self.handle, schema: "account-delete.schema.json")
             #expect(again["position"] as? Int == before + 1, "\(step)")
-            try Self.expectNothingLeft(of: key, in: ledger, "\(step), deleted again")
+            try await Self.expectNothingLeft(of: key, in: ledger, "\(step), deleted again")
             return
         }
 
@@ -416,24 +416,24 @@ import Glibc
             #expect(try !Self.files(in: ledger, containing: key).isEmpty, "\(step): the crash should leave the key's bytes behind")
         }
         // The next command, whatever it is (here a read of another account), finishes the deletion.
-        #expect(try Self.savedIDs(ledger, Self.other) == [13], "\(step): the first command after the crash")
+        await #expect(try Self.savedIDs(ledger, Self.other) == [13], "\(step): the first command after the crash")
         #expect(!Self.exists(ledger.dir + "/keys.next") && !Self.exists(ledger.dir + "/keys.old"), "\(step): rewrite leftovers remain")
-        let marker = try Self.storedKey(ledger, stream) ?? []
+        let marker = try await Self.storedKey(ledger, stream) ?? []
         #expect(marker.count == 9 && marker.first == 0, "\(step): the key is not destroyed: \(marker)")
-        try Self.expectNothingLeft(of: key, in: ledger, "\(step), after the next command")
-        #expect(try Self.openedKey(ledger, otherStream) == otherKey, "\(step): the other account's key was kept")
+        try await Self.expectNothingLeft(of: key, in: ledger, "\(step), after the next command")
+        await #expect(try Self.openedKey(ledger, otherStream) == otherKey, "\(step): the other account's key was kept")
 
-        #expect(try ledger.eventCount() == before + 1, "\(step)")
-        let entry = try Self.account(stream, in: ledger)
+        await #expect(try ledger.eventCount() == before + 1, "\(step)")
+        let entry = try await Self.account(stream, in: ledger)
         #expect(entry["status"] as? String == "deleted" && entry["handle"] is NSNull && entry["deletedAt"] is String, "\(step): \(entry)")
-        let history = try ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
+        let history = try await ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
         #expect(history["stream"] as? String == stream && history["deletedAt"] is String, "\(step)")
         let events = history["events"] as? [[String: Any]] ?? []
         #expect(events.count == 7 && events.allSatisfy { $0["shredded"] as? Bool == true && $0["payload"] is NSNull }, "\(step): \(events)")
-        let verify = try ledger.reel(["audit", "verify"])
+        let verify = try await ledger.reel(["audit", "verify"])
         #expect(verify.status == 0, "\(step): \(verify.stdout)\(verify.stderr)")
-        #expect(try Harness.python("verify_ledger.py", [ledger.dir + "/ledger"]).status == 0, "\(step)")
-        try ledger.fails(["account", "delete", "--yes"], user: Self.handle, status: 66, "is deleted already")
-        #expect(try Self.savedIDs(ledger, Self.other) == [13], "\(step)")
+        #expect(try await Harness.python("verify_ledger.py", [ledger.dir + "/ledger"]).status == 0, "\(step)")
+        try await ledger.fails(["account", "delete", "--yes"], user: Self.handle, status: 66, "is deleted already")
+        await #expect(try Self.savedIDs(ledger, Self.other) == [13], "\(step)")
     }
 }

@@ -6,8 +6,8 @@ import Testing
 /// command-line face imports the application core alone, and its commands only parse, call the
 /// core and render (no `run()` body over 25 lines).
 @Suite struct ArchitectureTests {
-    @Test func theHandbooksModuleGraphIsTheOneTheImportsMake() throws {
-        let out = try Harness.python("module_graph.py", ["--check", Harness.root + "/Sources/Reel/Reel.docc/Architecture.md"])
+    @Test func theHandbooksModuleGraphIsTheOneTheImportsMake() async throws {
+        let out = try await Harness.python("module_graph.py", ["--check", Harness.root + "/Sources/Reel/Reel.docc/Architecture.md"])
         #expect(out.status == 0, "\(out.stderr)")
     }
 
@@ -16,7 +16,7 @@ import Testing
     /// The command line imports the core, the terminal app and the service (faces of their own,
     /// which `reel ui` and `reel serve` hand over to), ArgumentParser, and TerminalGraphics
     /// (pictures drawn on the terminal, a face's rendering like its tables).
-    @Test func theCommandLineImportsOnlyTheCoreTheTerminalAppAndArgumentParser() throws {
+    @Test func theCommandLineImportsOnlyTheCoreTheTerminalAppAndArgumentParser() async throws {
         for (file, text) in try Self.sources("ReelCLI") {
             for module in Self.imports(text) {
                 #expect(
@@ -28,7 +28,7 @@ import Testing
 
     /// The terminal app is a front end: the core, ncursesw and TerminalGraphics (pictures), nothing
     /// below the core (`keys.toml` is read in Swift, `KeysFileParser`).
-    @Test func theTerminalAppImportsOnlyTheCoreAndNcurses() throws {
+    @Test func theTerminalAppImportsOnlyTheCoreAndNcurses() async throws {
         for (file, text) in try Self.sources("ReelApp") {
             for module in Self.imports(text) {
                 #expect(
@@ -40,7 +40,7 @@ import Testing
 
     /// The service is a front end: the core and the HTTP stack (Hummingbird, its types, NIO for
     /// the slow-client guard, TLS), logs, metrics and lifecycle; nothing below the core.
-    @Test func theServiceImportsOnlyTheCoreAndItsHTTPStack() throws {
+    @Test func theServiceImportsOnlyTheCoreAndItsHTTPStack() async throws {
         let http: Set<String> = [
             "Hummingbird", "HummingbirdCore", "HummingbirdTLS", "HTTPTypes", "NIOCore", "NIOHTTPTypes", "NIOSSL", "Logging", "Metrics",
             "Prometheus", "ServiceLifecycle", "UnixSignals", "Crypto",
@@ -58,7 +58,7 @@ import Testing
         }
     }
 
-    @Test func everyCommandsRunIsShort() throws {
+    @Test func everyCommandsRunIsShort() async throws {
         for (file, text) in try Self.commandLineSources() {
             let lines = text.components(separatedBy: "\n")
             for (index, line) in lines.enumerated() where line.range(of: #"^\s*(mutating )?func run\(\)"#, options: .regularExpression) != nil {

@@ -4,8 +4,8 @@ import Testing
 
 @Suite struct BenchmarkSmokeTests {
     /// The benchmark harness (C baseline included) runs and prints its table; figures are not judged here.
-    @Test func theBenchmarkHarnessRunsInQuickMode() throws {
-        let output = try Harness.run(Harness.binaries + "/reel-bench", ["run", "--quick", "--repeats", "2"])
+    @Test func theBenchmarkHarnessRunsInQuickMode() async throws {
+        let output = try await Harness.run(Harness.binaries + "/reel-bench", ["run", "--quick", "--repeats", "2"])
         #expect(output.status == 0, "\(output.stderr)")
         for row in ["1. batched append", "2. single append p50", "3. 64 concurrent appenders", "4. full verify", "full read-and-open"] {
             #expect(output.stdout.contains(row))
@@ -16,8 +16,8 @@ import Testing
 
     /// `reel-bench images --quick` draws a poster in each mode and runs the chafa command beside
     /// it; every row must be there with a figure. Times are not judged here.
-    @Test func theImageBenchmarkRunsInQuickMode() throws {
-        let output = try Harness.run(Harness.binaries + "/reel-bench", ["images", "--quick"])
+    @Test func theImageBenchmarkRunsInQuickMode() async throws {
+        let output = try await Harness.run(Harness.binaries + "/reel-bench", ["images", "--quick"])
         #expect(output.status == 0, "\(output.stderr)")
         for row in ["symbols: JPEG to terminal bytes", "sixel: JPEG to terminal bytes", "kitty graphics: JPEG to terminal bytes"] {
             let line = output.stdout.split(separator: "\n").first { $0.hasPrefix(row) }
@@ -27,8 +27,8 @@ import Testing
 
     /// `reel-bench posters --quick`: first fetches against the fake server, warm lookups, and
     /// `reel show` with and without the poster in a pseudo-terminal; every row has figures.
-    @Test func thePosterBenchmarkRunsInQuickMode() throws {
-        let output = try Harness.run(Harness.binaries + "/reel-bench", ["posters", "--quick"])
+    @Test func thePosterBenchmarkRunsInQuickMode() async throws {
+        let output = try await Harness.run(Harness.binaries + "/reel-bench", ["posters", "--quick"])
         #expect(output.status == 0, "\(output.stderr)")
         for row in ["first w342 fetch (ms)", "warm: image client (ms)", "warm: cache lookup (ms)", "reel show, poster (ms)"] {
             let line = output.stdout.split(separator: "\n").first { $0.hasPrefix(row) }
@@ -39,8 +39,8 @@ import Testing
 
     /// `reel-bench saved --quick` runs the real `reel` against an in-process fake server; the
     /// server must see every title once cold and nothing warm. Times are not judged here.
-    @Test func theSavedListBenchmarkRunsInQuickMode() throws {
-        let output = try Harness.run(Harness.binaries + "/reel-bench", ["saved", "--quick"])
+    @Test func theSavedListBenchmarkRunsInQuickMode() async throws {
+        let output = try await Harness.run(Harness.binaries + "/reel-bench", ["saved", "--quick"])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("1. reel saved, 40 titles, empty cache"))
         #expect(output.stdout.contains("40 / ") && output.stdout.contains("2. reel saved, 40 titles, from the cache"))
@@ -52,9 +52,9 @@ import Testing
     /// trace: 50 keys on Movies and on a Saved tab of 200 titles, then `reel saved`. Every figure
     /// must be there (a number, not "–"), the app must quit on `q`, and the warm cache must spare
     /// the server every request. Times are not judged here.
-    @Test func theTerminalAppBenchmarkRunsInQuickMode() throws {
+    @Test func theTerminalAppBenchmarkRunsInQuickMode() async throws {
         let samples = temporaryDirectory("ui-bench") + "/samples.csv"
-        let output = try Harness.run(Harness.binaries + "/reel-bench", ["ui", "--quick", "--samples", samples])
+        let output = try await Harness.run(Harness.binaries + "/reel-bench", ["ui", "--quick", "--samples", samples])
         #expect(output.status == 0, "\(output.stderr)")
         let lines = output.stdout.split(separator: "\n")
         func cells(_ row: String) -> [Substring] {
@@ -81,8 +81,8 @@ import Testing
     /// `reel-bench commands --quick` runs adds through group commit (with and without idempotency
     /// keys) and one transaction each, checks every account holds its adds and the ledger
     /// verifies, and prints each figure. Times are not judged here.
-    @Test func theCommandBenchmarkRunsInQuickMode() throws {
-        let output = try Harness.run(Harness.binaries + "/reel-bench", ["commands", "--quick"])
+    @Test func theCommandBenchmarkRunsInQuickMode() async throws {
+        let output = try await Harness.run(Harness.binaries + "/reel-bench", ["commands", "--quick"])
         #expect(output.status == 0, "\(output.stderr)")
         for row in ["8 tasks, group commit (commands/s)", "8 tasks, group commit, idempotency keys (commands/s)", "mean batch", "per command p50 / p99"] {
             let line = output.stdout.split(separator: "\n").first { $0.contains(row) }
@@ -92,8 +92,8 @@ import Testing
 
     /// `reel-bench ledger --quick` times `reel saved` and `reel fav add` with the sample catalog,
     /// and `reel saved` from a warm cache of the in-process fake server, which must see nothing.
-    @Test func theLedgerBenchmarkRunsInQuickMode() throws {
-        let output = try Harness.run(Harness.binaries + "/reel-bench", ["ledger", "--quick"])
+    @Test func theLedgerBenchmarkRunsInQuickMode() async throws {
+        let output = try await Harness.run(Harness.binaries + "/reel-bench", ["ledger", "--quick"])
         #expect(output.status == 0, "\(output.stderr)")
         for row in ["1. projections rebuild", "2. reel saved, 500 favorites", "with TMDb, details from a warm cache", "3. reel fav add"] {
             #expect(output.stdout.contains(row), "\(row): \(output.stdout)")

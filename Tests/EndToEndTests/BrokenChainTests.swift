@@ -10,27 +10,27 @@ import Testing
 
     /// ann: opened, 550, 603 (positions 1-3), name (6), 238 (7), 550 removed (9); ben: opened,
     /// 1399 (4, 5), 680 (8).
-    func makeLedger() throws -> Ledger {
+    func makeLedger() async throws -> Ledger {
         let ledger = Ledger()
-        try ledger.reel(["fav", "add", "movie", "550", "603"], user: "ann")
-        try ledger.reel(["fav", "add", "tv", "1399"], user: "ben")
-        try ledger.reel(["settings", "name", "Ann"], user: "ann")
-        try ledger.reel(["fav", "add", "movie", "238"], user: "ann")
-        try ledger.reel(["fav", "add", "movie", "680"], user: "ben")
-        try ledger.reel(["fav", "remove", "movie", "550"], user: "ann")
-        #expect(try ledger.eventCount() == 9)
+        try await ledger.reel(["fav", "add", "movie", "550", "603"], user: "ann")
+        try await ledger.reel(["fav", "add", "tv", "1399"], user: "ben")
+        try await ledger.reel(["settings", "name", "Ann"], user: "ann")
+        try await ledger.reel(["fav", "add", "movie", "238"], user: "ann")
+        try await ledger.reel(["fav", "add", "movie", "680"], user: "ben")
+        try await ledger.reel(["fav", "remove", "movie", "550"], user: "ann")
+        await #expect(try ledger.eventCount() == 9)
         return ledger
     }
 
-    func tamper(_ ledger: Ledger, _ edits: [[String]]) throws {
+    func tamper(_ ledger: Ledger, _ edits: [[String]]) async throws {
         for edit in edits {
-            let out = try Harness.python("tamper_ledger.py", [ledger.dir + "/ledger"] + edit)
+            let out = try await Harness.python("tamper_ledger.py", [ledger.dir + "/ledger"] + edit)
             #expect(out.status == 0, "\(edit): \(out.stderr)")
         }
     }
 
     /// Every projection database and the control record, as one digest: what a rebuild may change.
-    func projections(_ ledger: Ledger) throws -> String {
+    func projections(_ ledger: Ledger) async throws -> String {
         let script = """
             import hashlib, lmdb, sys
             env = lmdb.open(sys.argv[1] + "/ledger", max_dbs=64, subdir=True, readonly=True, lock=False)
@@ -42,16 +42,16 @@ import Testing
                             digest.update(name + b"/" + key + b"=" + value + b";")
             print(digest.hexdigest())
             """
-        let out = try Harness.run("python3", ["-c", script, ledger.dir])
+        let out = try await Harness.run("python3", ["-c", script, ledger.dir])
         #expect(out.status == 0, "\(out.stderr)")
         return out.stdout
     }
 
     /// Runs `reel` under `timeout`: a command that loops ends as 124, not as a hung test.
-    func bounded(_ ledger: Ledger, _ arguments: [String], user: String? = nil) throws -> Harness.Output {
+    func bounded(_ ledger: Ledger, _ arguments: [String], user: String? = nil) async throws -> Harness.Output {
         var env = ["TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": ledger.dir + "/config", "REEL_DATA_DIR": ledger.dir]
         if let user { env["REEL_USER"] = user }
-        return try Harness.run("timeout", ["30", Harness.binaries + "/reel"] + arguments, environment: env)
+        return try await Harness.run("timeout", ["30", Harness.binaries + "/reel"] + arguments, environment: env)
     }
 
     struct Damage: Sendable, CustomStringConvertible {
@@ -69,59 +69,59 @@ import Testing
     ]
 
     @Test(arguments: rebuildCases)
-    func aRebuildRefusesABrokenChainAndChangesNothing(_ damage: Damage) throws {
-        let ledger = try makeLedger()
-        let before = try projections(ledger)
-        try tamper(ledger, damage.edits)
+    func aRebuildRefusesABrokenChainAndChangesNothing(_ damage: Damage) async throws {
+        let ledger = try await makeLedger()
+        let before = try await projections(ledger)
+        try await tamper(ledger, damage.edits)
         for arguments in [["projections", "rebuild"], ["projections", "rebuild", "--check"]] {
-            try ledger.fails(arguments, status: 65, damage.message)
-            #expect(try projections(ledger) == before, "\(arguments) changed the projections")
+            try await ledger.fails(arguments, status: 65, damage.message)
+            await #expect(try projections(ledger) == before, "\(arguments) changed the projections")
         }
-        let refused = try ledger.reel(["projections", "rebuild"])
+        let refused = try await ledger.reel(["projections", "rebuild"])
         #expect(refused.stderr.contains("nothing was changed"), "\(refused.stderr)")
         #expect(!refused.stdout.contains("rebuilt"))
     }
 
     /// Projections of an older format are rebuilt when the ledger opens: that rebuild checks too.
-    @Test func theUpgradeOnOpenRefusesABrokenChainToo() throws {
-        let ledger = try makeLedger()
-        try ProjectionCommandTests.lmdb(
+    @Test func theUpgradeOnOpenRefusesABrokenChainToo() async throws {
+        let ledger = try await makeLedger()
+        try await ProjectionCommandTests.lmdb(
             ledger.dir,
             """
             with env.begin(write=True) as t:
                 t.put(b"format", b"reel-projections/1", db=env.open_db(b"projections", txn=t))
             """)
-        let before = try projections(ledger)
-        try tamper(ledger, [["delete", "5"]])
-        try ledger.fails(["accounts"], status: 65, "position 5: gap")
-        #expect(try projections(ledger) == before)
+        let before = try await projections(ledger)
+        try await tamper(ledger, [["delete", "5"]])
+        try await ledger.fails(["accounts"], status: 65, "position 5: gap")
+        await #expect(try projections(ledger) == before)
     }
 
     /// A copy of an event inserted in the middle and the chain and head written again: the keys
     /// after it no longer match the positions in the envelopes, which made catch-up read the same
     /// batch forever.
-    @Test func aDuplicateEventInTheMiddleEndsEveryCommandWith65() throws {
-        let ledger = try makeLedger()
+    @Test func aDuplicateEventInTheMiddleEndsEveryCommandWith65() async throws {
+        let ledger = try await makeLedger()
         // The head moves to 10, so the projections (at 9) are behind and every command catches up.
-        try tamper(ledger, [["insert", "5"], ["rehash-from", "5", "--update-head"]])
+        try await tamper(ledger, [["insert", "5"], ["rehash-from", "5", "--update-head"]])
         let commands: [([String], String?)] = [
             (["projections", "rebuild", "--check"], nil), (["projections", "rebuild"], nil), (["accounts"], nil), (["saved"], "ann"),
             (["saved", "--as-of", "v3"], "ann"), (["history"], "ben"), (["fav", "add", "movie", "13"], "ann"),
         ]
         for (arguments, user) in commands {
-            let out = try bounded(ledger, arguments, user: user)
+            let out = try await bounded(ledger, arguments, user: user)
             #expect(out.status == 65, "\(arguments): exit \(out.status), \(out.stderr)")
             #expect(out.stderr.hasPrefix("reel: ") && out.stderr.split(separator: "\n").count == 1, "\(arguments): \(out.stderr)")
             #expect(out.stderr.contains("position-mismatch"), "\(arguments): \(out.stderr)")
         }
-        let verify = try ledger.reel(["audit", "verify"])
+        let verify = try await ledger.reel(["audit", "verify"])
         #expect(verify.status == 65)
         #expect(verify.stdout.contains("position 6: position-mismatch"), "\(verify.stdout)")
     }
 
     /// Runs Python with the ledger's environment open as `env`, `ann` as ann's stream id (bytes)
     /// and `index` as the stream-index database.
-    func editIndex(_ ledger: Ledger, _ code: String) throws {
+    func editIndex(_ ledger: Ledger, _ code: String) async throws {
         let script = """
             import lmdb, struct, sys
             env = lmdb.open(sys.argv[1] + "/ledger", max_dbs=64, subdir=True)
@@ -135,7 +135,7 @@ import Testing
             \(code.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
             env.close()
             """
-        let out = try Harness.run("python3", ["-c", script, ledger.dir])
+        let out = try await Harness.run("python3", ["-c", script, ledger.dir])
         #expect(out.status == 0, "\(out.stderr)")
     }
 
@@ -154,11 +154,11 @@ import Testing
 
     /// `saved --as-of v3` once returned one title instead of two after such an edit.
     @Test(arguments: indexEdits)
-    func aStreamReadThroughAnEditedIndexIsRefused(_ edit: IndexEdit) throws {
-        let ledger = try makeLedger()
-        try editIndex(ledger, edit.code)
+    func aStreamReadThroughAnEditedIndexIsRefused(_ edit: IndexEdit) async throws {
+        let ledger = try await makeLedger()
+        try await editIndex(ledger, edit.code)
         for arguments in [["saved", "--as-of", "v3"], ["history"], ["account", "export", "--no-details"]] {
-            let out = try bounded(ledger, arguments, user: "ann")
+            let out = try await bounded(ledger, arguments, user: "ann")
             #expect(out.status == 65, "\(edit): \(arguments): exit \(out.status), \(out.stdout) \(out.stderr)")
             #expect(out.stderr.hasPrefix("reel: ") && out.stderr.split(separator: "\n").count == 1, "\(arguments): \(out.stderr)")
             #expect(out.stderr.contains("index-mismatch"), "\(edit): \(arguments): \(out.stderr)")

@@ -134,32 +134,32 @@ import Testing
     /// Through `reel`, for stderr and the exit code: the crafted texts that carry escape codes
     /// (which must not reach the terminal), and a file that is not an image at all.
     @Test(arguments: [Crafted.languageWithEscape, .importSourceWithEscape, .scriptDeclaredAsPNG])
-    func aCraftedExportWithValidHashesIsRefusedByVerifyAndImportAndNothingIsWritten(_ crafted: Crafted) throws {
+    func aCraftedExportWithValidHashesIsRefusedByVerifyAndImportAndNothingIsWritten(_ crafted: Crafted) async throws {
         let (bytes, naming) = try crafted.make()
         let file = temporaryDirectory("crafted-file") + "/\(crafted).json"
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         // The hashes are Reel's own: the independent verifier, which checks shapes and hashes, passes it.
-        let python = try Harness.python("verify_export.py", [file])
+        let python = try await Harness.python("verify_export.py", [file])
         #expect(python.status == 0, "\(crafted): the crafted file should have valid hashes: \(python.stderr)")
         let ledger = LedgerCommandTests.Ledger()
-        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: "mover").status == 0)
-        let before = try AccountMoveTests.snapshot(ledger)
-        try AccountMoveTests.refuses(ledger, ["account", "verify-export", file], status: 65, file: file, naming: naming, "\(crafted): verify-export")
+        #expect(try await ledger.reel(["fav", "add", "movie", "550"], user: "mover").status == 0)
+        let before = try await AccountMoveTests.snapshot(ledger)
+        try await AccountMoveTests.refuses(ledger, ["account", "verify-export", file], status: 65, file: file, naming: naming, "\(crafted): verify-export")
         for extra in [["--as", "newcomer"], ["--as", "newcomer", "--dry-run"], ["--as", "newcomer", "--json"]] {
-            let out = try AccountMoveTests.refuses(
+            let out = try await AccountMoveTests.refuses(
                 ledger, ["account", "import", file] + extra, status: 65, file: file, naming: naming, "\(crafted): import \(extra)")
             #expect(!out.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(crafted): a control character reached stderr")
         }
-        #expect(try AccountMoveTests.snapshot(ledger) == before, "\(crafted): something was written")
-        try AccountMoveTests.expectFree("newcomer", in: ledger, "\(crafted)")
+        await #expect(try AccountMoveTests.snapshot(ledger) == before, "\(crafted): something was written")
+        try await AccountMoveTests.expectFree("newcomer", in: ledger, "\(crafted)")
         let empty = LedgerCommandTests.Ledger()
-        try AccountMoveTests.refuses(empty, ["account", "import", file], status: 65, file: file, naming: naming, "\(crafted): empty")
+        try await AccountMoveTests.refuses(empty, ["account", "import", file], status: 65, file: file, naming: naming, "\(crafted): empty")
         #expect(try AccountMoveTests.files(under: empty.dir) == [], "\(crafted): a refused import created files")
     }
 
     /// The photo's data is not part of the hash chain: a huge data field is refused by its length,
     /// before it is decoded.
-    @Test func aHugePhotoDataFieldIsRefusedBeforeItIsDecoded() throws {
+    @Test func aHugePhotoDataFieldIsRefusedBeforeItIsDecoded() async throws {
         let png = LedgerCommandTests.png
         var text = String(decoding: try Self.craft([("profile-photo-changed", Self.photoPayload(png, width: 1, height: 1))], photo: png), as: UTF8.self)
         let data = Data(png).base64EncodedString()
@@ -169,7 +169,7 @@ import Testing
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         let ledger = LedgerCommandTests.Ledger()
         for command in [["account", "verify-export", file], ["account", "import", file, "--as", "newcomer"]] {
-            try AccountMoveTests.refuses(
+            try await AccountMoveTests.refuses(
                 ledger, command, status: 65, file: file, naming: ["settings.photo", "more than the limit of 5,000,000 bytes (5 MB) for a photo"], "\(command)")
         }
         #expect(try AccountMoveTests.files(under: ledger.dir) == [])
@@ -177,13 +177,13 @@ import Testing
 
     /// Reel's own exports, with a name, language and photo set through the commands, pass the
     /// same checks: the round trip is unchanged.
-    @Test func anExportOfValuesTheCommandsAcceptedStillVerifiesAndImports() throws {
-        let ledger = try AccountMoveTests.makeLedger()
-        let file = try AccountMoveTests.export(ledger)
-        #expect(try ledger.reel(["account", "verify-export", file]).status == 0)
+    @Test func anExportOfValuesTheCommandsAcceptedStillVerifiesAndImports() async throws {
+        let ledger = try await AccountMoveTests.makeLedger()
+        let file = try await AccountMoveTests.export(ledger)
+        #expect(try await ledger.reel(["account", "verify-export", file]).status == 0)
         let copy = LedgerCommandTests.Ledger()
-        let out = try copy.reel(["account", "import", file])
+        let out = try await copy.reel(["account", "import", file])
         #expect(out.status == 0, "\(out.stderr)")
-        try AccountMoveTests.expectSameAccount(copy, AccountMoveTests.handle, as: ledger, AccountMoveTests.handle, "round trip")
+        try await AccountMoveTests.expectSameAccount(copy, AccountMoveTests.handle, as: ledger, AccountMoveTests.handle, "round trip")
     }
 }

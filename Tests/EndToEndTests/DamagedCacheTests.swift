@@ -10,19 +10,19 @@ import Testing
     typealias Fault = DamagedFileTests.Fault
 
     /// A cache with a few answers (the details of the saved titles, a discover list).
-    static func home(_ server: FakeTMDbProcess) throws -> Home {
+    static func home(_ server: FakeTMDbProcess) async throws -> Home {
         let home = Home(server: server)
-        #expect(try home.reel(["fav", "add", "movie", "550", "603", "238"]).status == 0)
-        #expect(try home.reel(["movies"]).status == 0)
-        let stats = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        #expect(try await home.reel(["fav", "add", "movie", "550", "603", "238"]).status == 0)
+        #expect(try await home.reel(["movies"]).status == 0)
+        let stats = try await home.json(["cache", "stats"], schema: "cache-stats.schema.json")
         #expect(stats["entries"] as? Int ?? 0 > 2)
         return home
     }
 
     @Test(arguments: Fault.allCases)
-    func aDamagedCacheIsReportedClearedAndOtherwiseLeftAside(_ fault: Fault) throws {
+    func aDamagedCacheIsReportedClearedAndOtherwiseLeftAside(_ fault: Fault) async throws {
         let server = try FakeTMDbProcess()
-        let home = try Self.home(server)
+        let home = try await Self.home(server)
         let file = home.data + "/cache/data.mdb"
         try fault.apply(to: file)
 
@@ -33,7 +33,7 @@ import Testing
         // and its cure, and 65, before anything is written; `cache clear` cures it below all the
         // same.
         for arguments in [["show", "movie", "550"], ["saved"]] {
-            let out = try home.reel(arguments)
+            let out = try await home.reel(arguments)
             let lines = out.stderr.split(separator: "\n")
             if fault == .random && out.status == 65 {
                 #expect(lines.count == 1 && lines[0].hasPrefix("reel: ") && lines[0].contains("cache/data.mdb is damaged"), "\(fault) \(arguments): \(out.stderr)")
@@ -44,11 +44,11 @@ import Testing
             #expect(lines.allSatisfy { $0.hasPrefix("reel: note: ") } && lines.count <= 1, "\(fault) \(arguments): \(out.stderr)")
             if fault.cutsShort { #expect(out.stderr.contains("reel cache clear"), "\(fault) \(arguments): \(out.stderr)") }
         }
-        if fault != .random { #expect(try home.reel(["show", "movie", "550"]).stdout.contains("Fight Club")) }
+        if fault != .random { #expect(try await home.reel(["show", "movie", "550"]).stdout.contains("Fight Club")) }
 
         // Stats: one line, 65, the cure named; or, where the damage is in pages it does not read, figures.
         try fault.apply(to: file)
-        let stats = try home.reel(["cache", "stats"])
+        let stats = try await home.reel(["cache", "stats"])
         #expect(!stats.stderr.contains("Backtrac") && !stats.stderr.contains("Program crashed"), "\(fault): \(stats.stderr)")
         if fault.cutsShort || stats.status != 0 {
             #expect(stats.status == 65, "\(fault): \(stats.stderr)")
@@ -56,26 +56,26 @@ import Testing
             #expect(stats.stderr.contains("cache/data.mdb") && stats.stderr.contains("run 'reel cache clear'"), "\(fault): \(stats.stderr)")
         }
 
-        let cleared = try home.reel(["cache", "clear", "--json"])
+        let cleared = try await home.reel(["cache", "clear", "--json"])
         #expect(cleared.status == 0, "\(fault): \(cleared.stderr)")
         #expect(try Harness.validate(cleared.stdout, against: "cli/cache-clear.schema.json").status == 0)
         if fault.cutsShort { #expect(try Harness.json(cleared.stdout)["damaged"] is String, "\(cleared.stdout)") }
-        let empty = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        let empty = try await home.json(["cache", "stats"], schema: "cache-stats.schema.json")
         #expect(empty["entries"] as? Int == 0)
         // The cache works again: the next answer is cached.
-        let before = try server.requests()
-        #expect(try home.reel(["show", "movie", "238"]).status == 0)
-        let fetched = try server.requests()
+        let before = try await server.requests()
+        #expect(try await home.reel(["show", "movie", "238"]).status == 0)
+        let fetched = try await server.requests()
         #expect(fetched > before)
-        #expect(try home.reel(["show", "movie", "238"]).status == 0)
-        #expect(try server.requests() == fetched)
+        #expect(try await home.reel(["show", "movie", "238"]).status == 0)
+        await #expect(try server.requests() == fetched)
     }
 
-    @Test func clearingAHealthyCacheStillCountsItsAnswers() throws {
+    @Test func clearingAHealthyCacheStillCountsItsAnswers() async throws {
         let server = try FakeTMDbProcess()
-        let home = try Self.home(server)
-        let entries = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")["entries"] as? Int
-        let cleared = try home.json(["cache", "clear"], schema: "cache-clear.schema.json")
+        let home = try await Self.home(server)
+        let entries = try await home.json(["cache", "stats"], schema: "cache-stats.schema.json")["entries"] as? Int
+        let cleared = try await home.json(["cache", "clear"], schema: "cache-clear.schema.json")
         #expect(cleared["cleared"] as? Int == entries)
         #expect(cleared["damaged"] == nil)
     }

@@ -11,14 +11,15 @@ import Testing
 
     /// Five accounts of 200 favorites and a name each: about 1,000 events, a ledger of some
     /// 140 pages and a key store of a few.
-    static let base: String = {
+    static var base: String { get async { await made.value } }
+    private static let made = Task {
         let ledger = Ledger()
         for user in ["a", "b", "c", "d", "e"] {
-            _ = try? ledger.reel(["fav", "add", "movie"] + (1_000..<1_200).map(String.init), user: user)
-            _ = try? ledger.reel(["settings", "name", "User \(user)"], user: user)
+            _ = try? await ledger.reel(["fav", "add", "movie"] + (1_000..<1_200).map(String.init), user: user)
+            _ = try? await ledger.reel(["settings", "name", "User \(user)"], user: user)
         }
         return ledger.dir
-    }()
+    }
 
     enum Fault: String, CaseIterable, Sendable {
         case half, twoPages = "two pages", lastPageCut = "last page cut", zeroed64KiB = "64 KiB zeroed", random = "random bytes"
@@ -60,13 +61,13 @@ import Testing
     static let cases = ["ledger", "keys"].flatMap { file in Fault.allCases.map { Case(file: file, fault: $0) } }
 
     @Test(arguments: cases)
-    func everyCommandEndsWithOneLineOrWorksNeverASignal(_ damage: Case) throws {
+    func everyCommandEndsWithOneLineOrWorksNeverASignal(_ damage: Case) async throws {
         for arguments in Self.commands {
             let ledger = Ledger()
             try? FileManager.default.removeItem(atPath: ledger.dir)
-            try FileManager.default.copyItem(atPath: Self.base, toPath: ledger.dir)
+            try FileManager.default.copyItem(atPath: await Self.base, toPath: ledger.dir)
             try damage.fault.apply(to: ledger.dir + "/" + damage.file + "/data.mdb")
-            let out = try ledger.reel(arguments)
+            let out = try await ledger.reel(arguments)
             let what = "\(damage) \(arguments.joined(separator: " ")): exit \(out.status), \(out.stderr)"
             #expect(!out.stderr.contains("Backtrac") && !out.stderr.contains("Fatal error") && !out.stderr.contains("Program crashed"), "\(what)")
             let lines = out.stderr.split(separator: "\n").filter { !$0.hasPrefix("reel: note: ") }
@@ -91,13 +92,13 @@ import Testing
     /// lanes read in parallel) still ends with one line and 65 or works. Two lanes faulting at once
     /// printed two lines; a broken page `mdb_cursor_open` met and did not report came back as
     /// `MDB_BAD_TXN` and exit 1.
-    @Test func verifyOnRandomDamageIsOneLineWhateverTheBytes() throws {
+    @Test func verifyOnRandomDamageIsOneLineWhateverTheBytes() async throws {
         for seed in UInt64(1)...24 {
             let ledger = Ledger()
             try? FileManager.default.removeItem(atPath: ledger.dir)
-            try FileManager.default.copyItem(atPath: Self.base, toPath: ledger.dir)
+            try FileManager.default.copyItem(atPath: await Self.base, toPath: ledger.dir)
             try Fault.random.apply(to: ledger.dir + "/ledger/data.mdb", seed: seed)
-            let out = try ledger.reel(["audit", "verify"])
+            let out = try await ledger.reel(["audit", "verify"])
             let lines = out.stderr.split(separator: "\n")
             #expect(out.status == 65 || (out.status == 0 && lines.isEmpty), "seed \(seed): exit \(out.status), \(out.stderr)")
             #expect(lines.count <= 1, "seed \(seed): \(out.stderr)")
@@ -107,26 +108,26 @@ import Testing
     /// A file cut short while a process has it open: the read faults (SIGBUS) inside the map, and
     /// `DamageGuard` turns it into one line and exit 65. A fault anywhere else is a bug and stays a
     /// signal.
-    @Test func aFaultInsideAMapIsOneLineAndAFaultElsewhereStaysASignal() throws {
+    @Test func aFaultInsideAMapIsOneLineAndAFaultElsewhereStaysASignal() async throws {
         let quiet = ["SWIFT_BACKTRACE": "enable=no"]
-        let inside = try Harness.run(Harness.binaries + "/reel-bench", ["damage-probe", "--directory", temporaryDirectory() + "/env"], environment: quiet)
+        let inside = try await Harness.run(Harness.binaries + "/reel-bench", ["damage-probe", "--directory", temporaryDirectory() + "/env"], environment: quiet)
         #expect(inside.status == 65, "\(inside.stdout) \(inside.stderr)")
         #expect(inside.stderr.hasPrefix("reel-bench: ") && inside.stderr.contains("/env/data.mdb is damaged"), "\(inside.stderr)")
         #expect(inside.stderr.split(separator: "\n").count == 1, "\(inside.stderr)")
-        let wild = try Harness.run(Harness.binaries + "/reel-bench", ["damage-probe", "--directory", temporaryDirectory() + "/env", "--wild"], environment: quiet)
+        let wild = try await Harness.run(Harness.binaries + "/reel-bench", ["damage-probe", "--directory", temporaryDirectory() + "/env", "--wild"], environment: quiet)
         #expect(wild.status != 0 && wild.status != 65, "\(wild.stdout) \(wild.stderr)")
         #expect(!wild.stderr.contains("is damaged"), "\(wild.stderr)")
     }
 
     /// A check that fails stops the command before it writes: `fav add` on a key store cut short
     /// leaves the ledger as it was.
-    @Test func aCommandThatFoundDamageWritesNothing() throws {
+    @Test func aCommandThatFoundDamageWritesNothing() async throws {
         let ledger = Ledger()
         try? FileManager.default.removeItem(atPath: ledger.dir)
-        try FileManager.default.copyItem(atPath: Self.base, toPath: ledger.dir)
+        try FileManager.default.copyItem(atPath: await Self.base, toPath: ledger.dir)
         let before = try Data(contentsOf: URL(fileURLWithPath: ledger.dir + "/ledger/data.mdb"))
         try Fault.lastPageCut.apply(to: ledger.dir + "/keys/data.mdb")
-        try ledger.fails(["fav", "add", "movie", "550"], user: "a", status: 65, "keys/data.mdb")
+        try await ledger.fails(["fav", "add", "movie", "550"], user: "a", status: 65, "keys/data.mdb")
         #expect(try Data(contentsOf: URL(fileURLWithPath: ledger.dir + "/ledger/data.mdb")) == before)
     }
 }

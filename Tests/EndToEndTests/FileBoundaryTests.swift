@@ -15,7 +15,7 @@ import Glibc
 
     /// Runs `reel` under Python, which reports the peak memory (max RSS, KiB) of its only child.
     /// `stdin`: a path for standard input (default /dev/null).
-    static func measured(_ ledger: Ledger, _ arguments: [String], stdin: String = "/dev/null", user: String? = nil) throws -> (Harness.Output, rss: Int) {
+    static func measured(_ ledger: Ledger, _ arguments: [String], stdin: String = "/dev/null", user: String? = nil) async throws -> (Harness.Output, rss: Int) {
         let script = """
             import os, resource, subprocess, sys
             with open(sys.argv[1], "rb") as stdin:
@@ -25,7 +25,7 @@ import Glibc
             """
         var env = ["TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": ledger.dir + "/config", "REEL_OFFLINE": "", "REEL_DATA_DIR": ledger.dir]
         if let user { env["REEL_USER"] = user }
-        let out = try Harness.run("python3", ["-c", script, stdin, Harness.binaries + "/reel"] + arguments, environment: env)
+        let out = try await Harness.run("python3", ["-c", script, stdin, Harness.binaries + "/reel"] + arguments, environment: env)
         var lines = out.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
         let rss = lines.last.flatMap { $0.hasPrefix("rss ") ? Int($0.dropFirst(4)) : nil } ?? -1
@@ -42,17 +42,17 @@ import Glibc
 
     // MARK: - Inputs (issue 17, item 14)
 
-    @Test func aPhotoFromDevZeroIsRefusedAfterFiveMBWithSmallMemory() throws {
+    @Test func aPhotoFromDevZeroIsRefusedAfterFiveMBWithSmallMemory() async throws {
         let ledger = Ledger()
         let started = ContinuousClock.now
-        let (out, rss) = try Self.measured(ledger, ["settings", "photo", "/dev/zero"])
+        let (out, rss) = try await Self.measured(ledger, ["settings", "photo", "/dev/zero"])
         Self.oneLine(out, 64, ["/dev/zero", "invalid photo: the file has more bytes than the limit; the limit is 5,000,000 (5 MB)"], "photo /dev/zero")
         #expect(rss > 0 && rss < 64 * 1024, "peak memory \(rss) KiB")
         #expect(ContinuousClock.now - started < .seconds(20))
         #expect(try AccountMoveTests.files(under: ledger.dir) == [], "nothing is written")
     }
 
-    @Test func aPhotoFromAnEndlessFIFOIsRefusedAndOneWithoutAWriterDoesNotHang() throws {
+    @Test func aPhotoFromAnEndlessFIFOIsRefusedAndOneWithoutAWriterDoesNotHang() async throws {
         let ledger = Ledger()
         let fifo = temporaryDirectory("fifo") + "/photo"
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -61,28 +61,28 @@ import Glibc
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
         writer.arguments = ["-c", "exec cat /dev/zero > '\(fifo)'"]
         try writer.run()
-        let (out, rss) = try Self.measured(ledger, ["settings", "photo", fifo])
+        let (out, rss) = try await Self.measured(ledger, ["settings", "photo", fifo])
         Self.oneLine(out, 64, [fifo, "invalid photo: the file has more bytes than the limit; the limit is 5,000,000 (5 MB)"], "photo FIFO")
         #expect(rss > 0 && rss < 64 * 1024, "peak memory \(rss) KiB")
         writer.waitUntilExit()
 
         let started = ContinuousClock.now
-        let alone = try ledger.reel(["settings", "photo", fifo])
+        let alone = try await ledger.reel(["settings", "photo", fifo])
         Self.oneLine(alone, 64, [fifo, "the file is empty"], "photo FIFO without writer")
         #expect(ContinuousClock.now - started < .seconds(20))
         #expect(try AccountMoveTests.files(under: ledger.dir) == [], "nothing is written")
     }
 
     /// A `/proc` file says it has 0 bytes but has content: it is read (and refused for what it is).
-    @Test func aProcFileIsReadForWhatItHolds() throws {
-        let out = try Ledger().reel(["settings", "photo", "/proc/self/status"])
+    @Test func aProcFileIsReadForWhatItHolds() async throws {
+        let out = try await Ledger().reel(["settings", "photo", "/proc/self/status"])
         Self.oneLine(out, 64, ["/proc/self/status", "neither a JPEG nor a PNG"], "photo /proc")
     }
 
-    @Test func importsAreReadUpToTheirLimits() throws {
+    @Test func importsAreReadUpToTheirLimits() async throws {
         let ledger = Ledger()
         // An endless device: refused one byte past 512 MiB, memory within the limit.
-        let (zero, rss) = try Self.measured(ledger, ["account", "import", "/dev/zero"])
+        let (zero, rss) = try await Self.measured(ledger, ["account", "import", "/dev/zero"])
         Self.oneLine(zero, 64, ["/dev/zero", "larger than the limit of 536,870,912 bytes (512 MiB)"], "import /dev/zero")
         #expect(rss > 0 && rss < 700 * 1024, "peak memory \(rss) KiB")
         // A regular file over the limit is refused unread (a sparse file: instant, no memory).
@@ -90,7 +90,7 @@ import Glibc
         #expect(FileManager.default.createFile(atPath: big, contents: Data("{\"format\":\"reel-export/1\"".utf8)))
         #expect(truncate(big, off_t(512 << 20) + 1) == 0)
         for command in [["account", "import", big], ["account", "verify-export", big]] {
-            let (out, rss) = try Self.measured(ledger, command)
+            let (out, rss) = try await Self.measured(ledger, command)
             Self.oneLine(out, 64, [big, "larger than the limit of 536,870,912 bytes (512 MiB)"], "\(command)")
             #expect(rss > 0 && rss < 64 * 1024, "\(command): peak memory \(rss) KiB")
         }
@@ -98,13 +98,13 @@ import Glibc
         let list = temporaryDirectory("big") + "/list.csv"
         #expect(FileManager.default.createFile(atPath: list, contents: Data("Date,Name,Year,Letterboxd URI\n".utf8)))
         #expect(truncate(list, off_t(64 << 20) + 1) == 0)
-        Self.oneLine(try ledger.reel(["account", "import", list]), 64, [list, "larger than the limit of 67,108,864 bytes (64 MiB) for a Letterboxd CSV"], "list")
+        Self.oneLine(try await ledger.reel(["account", "import", list]), 64, [list, "larger than the limit of 67,108,864 bytes (64 MiB) for a Letterboxd CSV"], "list")
         #expect(try AccountMoveTests.files(under: ledger.dir) == [], "nothing is written")
     }
 
-    @Test func aCredentialFromAnEndlessStdinIsRefusedAndNothingIsSaved() throws {
+    @Test func aCredentialFromAnEndlessStdinIsRefusedAndNothingIsSaved() async throws {
         let ledger = Ledger()
-        let (out, rss) = try Self.measured(ledger, ["tmdb", "login", "--no-check"], stdin: "/dev/zero")
+        let (out, rss) = try await Self.measured(ledger, ["tmdb", "login", "--no-check"], stdin: "/dev/zero")
         Self.oneLine(out, 64, ["standard input", "limit of 4,096 bytes (4 KiB) for a credential"], "login < /dev/zero")
         #expect(rss > 0 && rss < 64 * 1024, "peak memory \(rss) KiB")
         #expect(!FileManager.default.fileExists(atPath: ledger.dir + "/config/reel/credentials.json"))
@@ -112,7 +112,7 @@ import Glibc
 
     /// The saved credentials file replaced by a FIFO, an endless device or a huge file: refused
     /// at once (64), never waited on or read without end.
-    @Test func aCredentialsFileThatIsNotARegularFileIsRefusedWithoutHanging() throws {
+    @Test func aCredentialsFileThatIsNotARegularFileIsRefusedWithoutHanging() async throws {
         let ledger = Ledger()
         let config = ledger.dir + "/config/reel"
         try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
@@ -129,7 +129,7 @@ import Glibc
             try? FileManager.default.removeItem(atPath: path)
             try make()
             let started = ContinuousClock.now
-            let (out, rss) = try Self.measured(ledger, ["tmdb", "status"])
+            let (out, rss) = try await Self.measured(ledger, ["tmdb", "status"])
             Self.oneLine(out, 64, [path, problem], "credentials \(problem)")
             #expect(rss > 0 && rss < 64 * 1024, "peak memory \(rss) KiB")
             #expect(ContinuousClock.now - started < .seconds(20))
@@ -139,10 +139,10 @@ import Glibc
     // MARK: - --out (item 15)
 
     /// A ledger with one small account, `ann`.
-    static func smallLedger() throws -> Ledger {
+    static func smallLedger() async throws -> Ledger {
         let ledger = Ledger()
-        #expect(try ledger.reel(["fav", "add", "movie", "550", "603"], user: "ann").status == 0)
-        #expect(try ledger.reel(["settings", "name", "Ann Secret"], user: "ann").status == 0)
+        #expect(try await ledger.reel(["fav", "add", "movie", "550", "603"], user: "ann").status == 0)
+        #expect(try await ledger.reel(["settings", "name", "Ann Secret"], user: "ann").status == 0)
         return ledger
     }
 
@@ -152,8 +152,8 @@ import Glibc
         return (info.st_mode & S_IFMT, info.st_ino, info.st_rdev)
     }
 
-    @Test func outRefusesDevicesFIFOsSocketsDirectoriesAndLinksAndLeavesThemAsTheyWere() throws {
-        let ledger = try Self.smallLedger()
+    @Test func outRefusesDevicesFIFOsSocketsDirectoriesAndLinksAndLeavesThemAsTheyWere() async throws {
+        let ledger = try await Self.smallLedger()
         let dir = temporaryDirectory("out")
         #expect(mkfifo(dir + "/fifo", 0o600) == 0)
         #expect(mkdir(dir + "/directory", 0o700) == 0)
@@ -161,7 +161,7 @@ import Glibc
         #expect(symlink(dir + "/target.json", dir + "/link") == 0)
         #expect(symlink("/dev/null", dir + "/link-to-null") == 0)
         #expect(symlink(dir + "/nowhere.json", dir + "/dangling") == 0)
-        let socketMade = try Harness.run("python3", ["-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", dir + "/socket"])
+        let socketMade = try await Harness.run("python3", ["-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", dir + "/socket"])
         #expect(socketMade.status == 0, "\(socketMade.stderr)")
         var targets: [(String, String)] = [
             ("/dev/null", "a character device"), (dir + "/fifo", "a FIFO"), (dir + "/socket", "a socket"), (dir + "/directory", "a directory"),
@@ -173,7 +173,7 @@ import Glibc
             let before = Self.kind(path)
             for format in ["reel", "letterboxd"] {
                 for json in [false, true] {
-                    let out = try ledger.reel(["account", "export", "--out", path, "--format", format] + (json ? ["--json"] : []), user: "ann")
+                    let out = try await ledger.reel(["account", "export", "--out", path, "--format", format] + (json ? ["--json"] : []), user: "ann")
                     Self.oneLine(out, 64, [path, "is \(kind)", "only to a new path or over a regular file"], "--out \(path) \(format)")
                     #expect(out.stdout.isEmpty, "\(path): \(out.stdout)")
                     let after = Self.kind(path)
@@ -187,41 +187,41 @@ import Glibc
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/directory") == [])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") } == [])
         // Empty paths, paths ending in a slash, missing directories.
-        Self.oneLine(try ledger.reel(["account", "export", "--out", ""], user: "ann"), 64, ["an empty path names no file"], "empty")
-        Self.oneLine(try ledger.reel(["account", "export", "--out", dir + "/"], user: "ann"), 64, ["names a directory"], "slash")
-        Self.oneLine(try ledger.reel(["account", "export", "--out", dir + "/no/x.json"], user: "ann"), 64, ["does not exist"], "no dir")
+        Self.oneLine(try await ledger.reel(["account", "export", "--out", ""], user: "ann"), 64, ["an empty path names no file"], "empty")
+        Self.oneLine(try await ledger.reel(["account", "export", "--out", dir + "/"], user: "ann"), 64, ["names a directory"], "slash")
+        Self.oneLine(try await ledger.reel(["account", "export", "--out", dir + "/no/x.json"], user: "ann"), 64, ["does not exist"], "no dir")
     }
 
-    @Test func outReplacesARegularFileWholeWithMode0600() throws {
-        let ledger = try Self.smallLedger()
+    @Test func outReplacesARegularFileWholeWithMode0600() async throws {
+        let ledger = try await Self.smallLedger()
         let dir = temporaryDirectory("out")
         let path = dir + "/ann.json"
         try Data("an older export".utf8).write(to: URL(fileURLWithPath: path))
         chmod(path, 0o644)
         for tmpfile in ["on", "off"] {
-            let out = try ledger.reel(["account", "export", "--out", path], user: "ann", environment: ["REEL_OUTPUT_TMPFILE": tmpfile])
+            let out = try await ledger.reel(["account", "export", "--out", path], user: "ann", environment: ["REEL_OUTPUT_TMPFILE": tmpfile])
             #expect(out.status == 0, "\(out.stderr)")
             #expect(Self.kind(path).0 == S_IFREG)
             var info = stat()
             #expect(stat(path, &info) == 0 && info.st_mode & 0o7777 == 0o600)
-            #expect(try ledger.reel(["account", "verify-export", path]).status == 0)
+            #expect(try await ledger.reel(["account", "verify-export", path]).status == 0)
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["ann.json"])
         }
     }
 
     /// A full device: 74, one line saying what could not be written, nothing left there.
-    @Test func anOutFileOnAFullDiskIs74AndLeavesNothing() throws {
-        let ledger = try Self.smallLedger()
-        _ = try ledger.reel(["fav", "add", "movie"] + (1...1_500).map(String.init), user: "ann")
+    @Test func anOutFileOnAFullDiskIs74AndLeavesNothing() async throws {
+        let ledger = try await Self.smallLedger()
+        _ = try await ledger.reel(["fav", "add", "movie"] + (1...1_500).map(String.init), user: "ann")
         let mountPoint = temporaryDirectory("full")
-        let mounted = try Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint])
+        let mounted = try await Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint])
         guard mounted.status == 0 else {
             print("skipped: cannot mount a tmpfs here (\(mounted.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))")
             return
         }
-        defer { _ = try? Harness.run("/bin/umount", [mountPoint]) }
+        defer { Harness.runInDefer("/bin/umount", [mountPoint]) }
         for tmpfile in ["on", "off"] {
-            let out = try ledger.reel(["account", "export", "--no-details", "--out", mountPoint + "/ann.json"], user: "ann", environment: ["REEL_OUTPUT_TMPFILE": tmpfile])
+            let out = try await ledger.reel(["account", "export", "--no-details", "--out", mountPoint + "/ann.json"], user: "ann", environment: ["REEL_OUTPUT_TMPFILE": tmpfile])
             Self.oneLine(out, 74, [mountPoint + "/ann.json", "No space left on device", "nothing was written there"], "full disk \(tmpfile)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: mountPoint) == [], "\(tmpfile)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import ReelTestSupport
 
 /// Runs the built executables and the repository's tools, as a person or a script would.
@@ -37,10 +38,10 @@ enum Harness {
     /// directories. A test may name another.
     static let keyring = temporaryDirectory("keyring")
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : "/usr/bin/env")
-        process.arguments = executable.contains("/") ? arguments : [executable] + arguments
+    /// Runs `executable` (a path, or a name looked up in the child's PATH) to completion; the
+    /// wait is a thread's of its own (`ChildProcess.exit()`), so a test waiting here leaves the
+    /// concurrency pool to the tests beside it.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
         // Which routine notes were shown today goes here, not into the home directory.
@@ -50,20 +51,23 @@ enum Harness {
         env["REEL_UTC"] = nil
         env["REEL_KEYRING"] = keyring
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let outURL = URL(fileURLWithPath: temporaryDirectory("out") + "/stdout")
-        let errURL = URL(fileURLWithPath: outURL.deletingLastPathComponent().path + "/stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let outputs = temporaryDirectory("out")
+        let (outPath, errPath) = (outputs + "/stdout", outputs + "/stderr")
+        let command = executable.contains("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
+        let child = try ChildProcess.spawn(command, environment: env, standardOutput: .write(outPath), standardError: .write(errPath))
+        let ended = await child.exit()
         return Output(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+            status: ended.status,
+            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    }
+
+    /// Runs `executable ARGUMENTS` (a path, or a name looked up in PATH) to its end, blocking this
+    /// thread: only for a `defer`, which cannot await, and a command that ends at once (`umount`).
+    @discardableResult
+    static func runInDefer(_ executable: String, _ arguments: [String]) -> Int32 {
+        let command = executable.contains("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
+        return (try? ChildProcess.spawn(command).wait().status) ?? 127
     }
 
     /// Runs `process` (stdout a pipe) and reads the first line it prints, trimmed: a server's
@@ -86,12 +90,12 @@ enum Harness {
         return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    static func reel(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-        try run(binaries + "/reel", arguments, environment: environment)
+    static func reel(_ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
+        try await run(binaries + "/reel", arguments, environment: environment)
     }
 
-    static func python(_ tool: String, _ arguments: [String]) throws -> Output {
-        try run("python3", [root + "/Tools/" + tool] + arguments)
+    static func python(_ tool: String, _ arguments: [String]) async throws -> Output {
+        try await run("python3", [root + "/Tools/" + tool] + arguments)
     }
 
     static func json(_ text: String) throws -> [String: Any] {

@@ -57,7 +57,7 @@ import Glibc
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     /// Each kind of malformed file the issue names, and the line each is refused on.
-    @Test func anyMalformedKeysFileIsOneLineAndExit64AtOnce() throws {
+    @Test func anyMalformedKeysFileIsOneLineAndExit64AtOnce() async throws {
         // The time a refusal takes at all (starting the binary), measured in this run.
         let baseline = try Self.refusal(Self.bytes("[colours]\n"))
         Self.expectOneLine(baseline, line: 1, "'colours' is not a section", within: 30, "baseline")
@@ -86,7 +86,7 @@ import Glibc
 
     /// A name of 20,000 characters took 7.6 s to refuse and was echoed whole: refused by its
     /// length, quoted cut short, at once.
-    @Test func aKeyNameOfTwentyThousandCharactersIsRefusedByItsLength() throws {
+    @Test func aKeyNameOfTwentyThousandCharactersIsRefusedByItsLength() async throws {
         let baseline = try Self.refusal(Self.bytes("[colours]\n"))
         let name = String(repeating: "x", count: 20_000)
         let refusal = try Self.refusal(Self.bytes("[keys]\n\(name) = \"n\"\n"))
@@ -98,7 +98,7 @@ import Glibc
 
     /// What is no regular file is refused without being read: a FIFO (which would wait for a
     /// writer), a directory.
-    @Test func aKeysFileThatIsNoFileIsRefusedWithoutWaiting() throws {
+    @Test func aKeysFileThatIsNoFileIsRefusedWithoutWaiting() async throws {
         let fifo = try Self.refusal([]) { path in #expect(mkfifo(path, 0o600) == 0) }
         #expect(fifo.status == 64 && fifo.stderr.contains("keys.toml: is not a regular file"), "\(fifo.stderr)")
         #expect(fifo.seconds < 10)
@@ -108,7 +108,7 @@ import Glibc
 
     /// 10,000 characters pasted into the Search field (tmux hands them over as a terminal does a
     /// paste): the end of them is on screen, and the app goes on taking keys.
-    @Test func aPasteOfTenThousandCharactersIntoSearchIsShownAndTheAppGoesOn() throws {
+    @Test func aPasteOfTenThousandCharactersIntoSearchIsShownAndTheAppGoesOn() async throws {
         let server = try FakeTMDbProcess()
         let terminal = try TerminalAppTests.session(server)
         defer { terminal.end() }

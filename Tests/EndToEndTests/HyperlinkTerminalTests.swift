@@ -44,7 +44,7 @@ import Testing
         #expect(try terminal.waitForExit() == 0)
     }
 
-    @Test func aTrailerIsAnOSC8LinkAroundItsVisibleText() throws {
+    @Test func aTrailerIsAnOSC8LinkAroundItsVisibleText() async throws {
         let server = try FakeTMDbProcess()
         let (terminal, results) = try Self.fightClubDetails(server, hyperlinks: "1")
         let output = terminal.text
@@ -73,7 +73,7 @@ import Testing
         try Self.quit(terminal)
     }
 
-    @Test func withoutHyperlinksTheTrailerIsText() throws {
+    @Test func withoutHyperlinksTheTrailerIsText() async throws {
         let server = try FakeTMDbProcess()
         let (terminal, _) = try Self.fightClubDetails(server, hyperlinks: "0")
         #expect(terminal.text.contains("youtube.com/watch?v=dfeUzm6KF4g"), "\(terminal.text.suffix(3000).debugDescription)")

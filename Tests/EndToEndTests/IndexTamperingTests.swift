@@ -9,20 +9,20 @@ import Testing
     typealias Ledger = LedgerCommandTests.Ledger
 
     /// ann: opened, 550, 603 (positions 1-3), 238 (6); ben: opened, 1399 (4, 5), deleted (7).
-    func makeLedger() throws -> Ledger {
+    func makeLedger() async throws -> Ledger {
         let ledger = Ledger()
-        try ledger.reel(["fav", "add", "movie", "550", "603"], user: "ann")
-        try ledger.reel(["fav", "add", "tv", "1399"], user: "ben")
-        try ledger.reel(["fav", "add", "movie", "238"], user: "ann")
-        let deleted = try ledger.reel(["account", "delete", "--yes"], user: "ben")
+        try await ledger.reel(["fav", "add", "movie", "550", "603"], user: "ann")
+        try await ledger.reel(["fav", "add", "tv", "1399"], user: "ben")
+        try await ledger.reel(["fav", "add", "movie", "238"], user: "ann")
+        let deleted = try await ledger.reel(["account", "delete", "--yes"], user: "ben")
         #expect(deleted.status == 0, "\(deleted.stderr)")
-        #expect(try ledger.eventCount() == 7)
+        await #expect(try ledger.eventCount() == 7)
         return ledger
     }
 
     /// Runs `code` in a write transaction of the ledger with the databases open (`events`,
     /// `index`, `ids`, `streams`, `closed`), `ann` and `ben` their stream ids, and helpers.
-    func edit(_ ledger: Ledger, _ code: String) throws {
+    func edit(_ ledger: Ledger, _ code: String) async throws {
         let script = """
             import lmdb, struct, sys
             env = lmdb.open(sys.argv[1] + "/ledger", max_dbs=64, subdir=True)
@@ -38,7 +38,7 @@ import Testing
             \(code.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
             env.close()
             """
-        let out = try Harness.run("python3", ["-c", script, ledger.dir])
+        let out = try await Harness.run("python3", ["-c", script, ledger.dir])
         #expect(out.status == 0, "\(out.stderr)")
     }
 
@@ -67,12 +67,12 @@ import Testing
     ]
 
     @Test(arguments: edits)
-    func bothVerifiersFindAnIndexEditThatKeepsTheCounts(_ edit: Edit) throws {
-        let ledger = try makeLedger()
-        #expect(try ledger.reel(["audit", "verify"]).status == 0)
-        try self.edit(ledger, edit.code)
-        let swift = try ledger.reel(["audit", "verify", "--json"])
-        let python = try Harness.python("verify_ledger.py", [ledger.dir + "/ledger", "--json"])
+    func bothVerifiersFindAnIndexEditThatKeepsTheCounts(_ edit: Edit) async throws {
+        let ledger = try await makeLedger()
+        #expect(try await ledger.reel(["audit", "verify"]).status == 0)
+        try await self.edit(ledger, edit.code)
+        let swift = try await ledger.reel(["audit", "verify", "--json"])
+        let python = try await Harness.python("verify_ledger.py", [ledger.dir + "/ledger", "--json"])
         #expect(swift.status == 65, "\(edit): \(swift.stdout) \(swift.stderr)")
         #expect(python.status == 1, "\(edit): \(python.stdout) \(python.stderr)")
         #expect(try Harness.validate(swift.stdout, against: "audit-verify.schema.json").status == 0)
@@ -84,10 +84,10 @@ import Testing
     }
 
     /// The edit that made `saved --as-of v3` return one title instead of two, and verify say intact.
-    @Test func anIndexEditThatHidAnEventIsFoundAndTheViewRefused() throws {
-        let ledger = try makeLedger()
-        try edit(ledger, "t.put(key(ann, 3), pos(2), db=index)")
-        #expect(try ledger.reel(["audit", "verify"]).stdout.contains("DAMAGED at position 3: index-mismatch"))
-        try ledger.fails(["saved", "--as-of", "v3"], user: "ann", status: 65, "index-mismatch")
+    @Test func anIndexEditThatHidAnEventIsFoundAndTheViewRefused() async throws {
+        let ledger = try await makeLedger()
+        try await edit(ledger, "t.put(key(ann, 3), pos(2), db=index)")
+        #expect(try await ledger.reel(["audit", "verify"]).stdout.contains("DAMAGED at position 3: index-mismatch"))
+        try await ledger.fails(["saved", "--as-of", "v3"], user: "ann", status: 65, "index-mismatch")
     }
 }

@@ -22,24 +22,24 @@ import Glibc
         #expect(lines.count == 1 && lines[0].hasPrefix("reel: ") && lines[0].contains(message), "\(context): \(out.stderr)")
     }
 
-    static func makeLedger() throws -> (Ledger, stream: String) {
+    static func makeLedger() async throws -> (Ledger, stream: String) {
         let ledger = Ledger()
         for (command, user) in [(["fav", "add", "movie", "603"], "ann"), (["settings", "name", "Ann"], "ann"), (["fav", "add", "movie", "550"], "bob")] {
-            let out = try ledger.reel(command, user: user)
+            let out = try await ledger.reel(command, user: user)
             #expect(out.status == 0, "\(command): \(out.stderr)")
         }
-        return (ledger, try AccountDeletionTests.stream(of: "ann", in: ledger))
+        return await (ledger, try AccountDeletionTests.stream(of: "ann", in: ledger))
     }
 
-    static func python(_ script: String, _ arguments: [String]) throws -> Harness.Output {
-        let out = try Harness.run("python3", ["-c", script] + arguments)
+    static func python(_ script: String, _ arguments: [String]) async throws -> Harness.Output {
+        let out = try await Harness.run("python3", ["-c", script] + arguments)
         #expect(out.status == 0, "python: \(out.stderr)")
         return out
     }
 
     /// Writes `closed-streams[stream] = state ‖ i64 time` with Python's `lmdb`, as any client can.
-    static func forgeClosedStream(_ ledger: Ledger, _ stream: String, state: UInt8) throws {
-        _ = try python(
+    static func forgeClosedStream(_ ledger: Ledger, _ stream: String, state: UInt8) async throws {
+        _ = try await python(
             """
             import lmdb, struct, sys
             env = lmdb.open(sys.argv[1] + "/ledger", max_dbs=32)
@@ -52,8 +52,8 @@ import Glibc
 
     // MARK: - 1. The race
 
-    @Test func deletionsRacingNewAccountsAndReadersLoseNoKey() throws {
-        let out = try Harness.run(Harness.binaries + "/reel-bench", ["keys-race", "--deletes", "1000", "--adders", "4", "--readers", "1", "--json"])
+    @Test func deletionsRacingNewAccountsAndReadersLoseNoKey() async throws {
+        let out = try await Harness.run(Harness.binaries + "/reel-bench", ["keys-race", "--deletes", "1000", "--adders", "4", "--readers", "1", "--json"])
         let report = try Harness.json(out.stdout)
         #expect(out.status == 0, "\(out.stdout)\(out.stderr)")
         #expect(report["deletes"] as? Int == 1_000)
@@ -65,8 +65,8 @@ import Glibc
         #expect(report["ok"] as? Bool == true, "\(report)")
     }
 
-    @Test func deletionProcessesRacingNewAccountProcessesLoseNoKey() throws {
-        let out = try Harness.run(Harness.binaries + "/reel-bench", ["keys-race", "--deletes", "60", "--delete-processes", "--json"])
+    @Test func deletionProcessesRacingNewAccountProcessesLoseNoKey() async throws {
+        let out = try await Harness.run(Harness.binaries + "/reel-bench", ["keys-race", "--deletes", "60", "--delete-processes", "--json"])
         let report = try Harness.json(out.stdout)
         #expect(out.status == 0 && report["keysLost"] as? Int == 0 && report["ok"] as? Bool == true, "\(out.stdout)\(out.stderr)")
     }
@@ -76,12 +76,12 @@ import Glibc
     /// then the next command. Without `keys.lock` the same model loses a key; without the
     /// keyring's retirement of the old KEK a copy from before a deletion still opens the deleted
     /// key: so the check can fail.
-    @Test func theKeyStoreProtocolHoldsInEveryInterleavingAndFailsWithoutItsLock() throws {
-        let holds = try Self.spin("key-store-lifecycle.pml")
+    @Test func theKeyStoreProtocolHoldsInEveryInterleavingAndFailsWithoutItsLock() async throws {
+        let holds = try await Self.spin("key-store-lifecycle.pml")
         #expect(holds.contains("errors: 0") && !holds.contains("assertion violated"), "\(holds)")
-        let broken = try Self.spin("key-store-lifecycle.pml", ["-DLOCKING=0"])
+        let broken = try await Self.spin("key-store-lifecycle.pml", ["-DLOCKING=0"])
         #expect(broken.contains("assertion violated") && broken.contains("errors: 1"), "\(broken)")
-        let kept = try Self.spin("key-store-lifecycle.pml", ["-DRETIRE=0"])
+        let kept = try await Self.spin("key-store-lifecycle.pml", ["-DRETIRE=0"])
         #expect(kept.contains("assertion violated (((content[g]&doneKeys)==0)") && kept.contains("errors: 1"), "\(kept)")
     }
 
@@ -90,51 +90,51 @@ import Glibc
     /// new keys and an opening process: no live key is lost, and no generation a deleted key was
     /// wrapped under survives its rotation. Without the insert's check of the keyring's record
     /// (`FOR SHARE`, the generation), the same model loses a key, so the check can fail.
-    @Test func theKeyringRotationHoldsInEveryInterleavingAndFailsWithoutItsGuard() throws {
-        let holds = try Self.spin("keyring-rotation.pml")
+    @Test func theKeyringRotationHoldsInEveryInterleavingAndFailsWithoutItsGuard() async throws {
+        let holds = try await Self.spin("keyring-rotation.pml")
         #expect(holds.contains("errors: 0") && !holds.contains("assertion violated"), "\(holds)")
-        let broken = try Self.spin("keyring-rotation.pml", ["-DGUARD=0"])
+        let broken = try await Self.spin("keyring-rotation.pml", ["-DGUARD=0"])
         #expect(broken.contains("assertion violated") && broken.contains("errors: 1"), "\(broken)")
     }
 
     /// Checks the Promela model `Schemas/NAME` with spin (every interleaving), with `defines`;
     /// what spin and the verifier printed.
-    static func spin(_ name: String, _ defines: [String] = []) throws -> String {
+    static func spin(_ name: String, _ defines: [String] = []) async throws -> String {
         let dir = temporaryDirectory("spin")
         let model = Harness.root + "/Schemas/" + name
-        let out = try Harness.run("sh", ["-c", "cd \"$1\" && spin \(defines.joined(separator: " ")) -a \"$2\" && cc -w -O2 -o pan pan.c && ./pan -m100000", "sh", dir, model])
+        let out = try await Harness.run("sh", ["-c", "cd \"$1\" && spin \(defines.joined(separator: " ")) -a \"$2\" && cc -w -O2 -o pan pan.c && ./pan -m100000", "sh", dir, model])
         return out.stdout + out.stderr
     }
 
     // MARK: - 2. Authority
 
-    @Test func aClosedStreamsRecordWithoutTheDeletionEventDestroysNothing() throws {
-        let (ledger, stream) = try Self.makeLedger()
-        let key = try AccountDeletionTests.liveKey(ledger, stream)
-        try Self.forgeClosedStream(ledger, stream, state: 0)
+    @Test func aClosedStreamsRecordWithoutTheDeletionEventDestroysNothing() async throws {
+        let (ledger, stream) = try await Self.makeLedger()
+        let key = try await AccountDeletionTests.liveKey(ledger, stream)
+        try await Self.forgeClosedStream(ledger, stream, state: 0)
         // Reads go on; every change is refused, naming the stream; the key stays.
-        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+        await #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
         for (command, user) in [(["fav", "add", "movie", "13"], "bob"), (["settings", "name", "Bob"], "bob"), (["account", "delete", "--yes"], "bob")] {
-            Self.expectFailure(try ledger.reel(command, user: user), 65, "refusing to destroy its key", "\(command)")
+            Self.expectFailure(try await ledger.reel(command, user: user), 65, "refusing to destroy its key", "\(command)")
         }
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key)
-        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
-        #expect(try ledger.reel(["accounts"]).status == 0)
-        #expect(try ledger.reel(["projections", "rebuild", "--check"]).status == 0)
+        await #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key)
+        await #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+        #expect(try await ledger.reel(["accounts"]).status == 0)
+        #expect(try await ledger.reel(["projections", "rebuild", "--check"]).status == 0)
         // And a forged "destroyed" record makes nothing unreadable either.
-        try Self.forgeClosedStream(ledger, stream, state: 1)
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key)
-        #expect(try ledger.reel(["projections", "rebuild"]).status == 0)
-        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+        try await Self.forgeClosedStream(ledger, stream, state: 1)
+        await #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key)
+        #expect(try await ledger.reel(["projections", "rebuild"]).status == 0)
+        await #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
     }
 
     /// The chain's hashes are keyless: a well-formed, well-linked `account-deleted` envelope can be
     /// appended by anyone able to write `ledger/`. It is no authority: its payload was not sealed
     /// under the stream's key.
-    @Test func aForgedButWellChainedDeletionEventDestroysNothing() throws {
-        let (ledger, stream) = try Self.makeLedger()
-        let key = try AccountDeletionTests.liveKey(ledger, stream)
-        _ = try Self.python(
+    @Test func aForgedButWellChainedDeletionEventDestroysNothing() async throws {
+        let (ledger, stream) = try await Self.makeLedger()
+        let key = try await AccountDeletionTests.liveKey(ledger, stream)
+        _ = try await Self.python(
             """
             import lmdb, struct, hashlib, os, sys, time
             env = lmdb.open(sys.argv[1] + "/ledger", max_dbs=32)
@@ -157,10 +157,10 @@ import Glibc
             env.close()
             """, [ledger.dir, stream])
         for command in [["audit", "verify"], ["accounts"], ["fav", "add", "movie", "13"], ["projections", "rebuild"]] {
-            _ = try ledger.reel(command, user: "bob")
-            #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "\(command) destroyed the key")
+            _ = try await ledger.reel(command, user: "bob")
+            await #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "\(command) destroyed the key")
         }
-        Self.expectFailure(try ledger.reel(["fav", "add", "movie", "13"], user: "bob"), 65, "was not sealed under the stream's key", "fav add")
+        Self.expectFailure(try await ledger.reel(["fav", "add", "movie", "13"], user: "bob"), 65, "was not sealed under the stream's key", "fav add")
     }
 
     /// A `keys/` restored alone from a backup made before a deletion holds the deleted account's
@@ -168,26 +168,26 @@ import Glibc
     /// copy from before a deletion, one line, by reads and writes alike, and writes nothing (until
     /// the keyring, the key store opened nothing of any account: there is no key to destroy
     /// again). The data directory's own `keys/` put back serves as before.
-    @Test func aKeyStoreRestoredFromBeforeADeletionIsRefusedAsACopyFromBeforeIt() throws {
-        let (ledger, stream) = try Self.makeLedger()
-        let key = try AccountDeletionTests.liveKey(ledger, stream)
+    @Test func aKeyStoreRestoredFromBeforeADeletionIsRefusedAsACopyFromBeforeIt() async throws {
+        let (ledger, stream) = try await Self.makeLedger()
+        let key = try await AccountDeletionTests.liveKey(ledger, stream)
         let backup = temporaryDirectory() + "/backup"
-        #expect(try ledger.reel(["backup", backup]).status == 0)
-        #expect(try ledger.reel(["account", "delete", "--yes"], user: "ann").status == 0)
+        #expect(try await ledger.reel(["backup", backup]).status == 0)
+        #expect(try await ledger.reel(["account", "delete", "--yes"], user: "ann").status == 0)
         try FileManager.default.moveItem(atPath: ledger.dir + "/keys", toPath: ledger.dir + "/keys-aside")
         try FileManager.default.copyItem(atPath: backup + "/keys", toPath: ledger.dir + "/keys")
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the restored copy holds the key, wrapped")
-        #expect(try AccountDeletionTests.openedKey(ledger, stream) == nil, "nothing in the keyring opens it")
+        await #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the restored copy holds the key, wrapped")
+        await #expect(try AccountDeletionTests.openedKey(ledger, stream) == nil, "nothing in the keyring opens it")
         for command in Self.readsAndWrites + [["history"]] {
-            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "a copy from before a deletion", "\(command)")
+            Self.expectFailure(try await ledger.reel(command, user: "ann"), 65, "a copy from before a deletion", "\(command)")
         }
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the refused copy was written to")
+        await #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the refused copy was written to")
         try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
         try FileManager.default.moveItem(atPath: ledger.dir + "/keys-aside", toPath: ledger.dir + "/keys")
-        #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0)
+        await #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0)
         #expect(try AccountDeletionTests.files(in: ledger, containing: key) == [])
-        #expect(try AccountDeletionTests.savedIDs(ledger, "bob") == [550])
-        #expect(try ledger.reel(["audit", "verify"]).status == 0)
+        await #expect(try AccountDeletionTests.savedIDs(ledger, "bob") == [550])
+        #expect(try await ledger.reel(["audit", "verify"]).status == 0)
     }
 
     // MARK: - 3. Missing and foreign stores
@@ -198,53 +198,53 @@ import Glibc
     /// XDG_CONFIG_HOME: sudo, a service unit, another shell) find its keyring where `keys/`
     /// recorded it was made. Moved away, it is refused in one line naming where it was made and
     /// where it was looked for; found again where `REEL_KEYRING` says.
-    @Test func processesWithAnotherHomeFindTheKeyringWhereItWasMade() throws {
+    @Test func processesWithAnotherHomeFindTheKeyringWhereItWasMade() async throws {
         let ledger = Ledger()
         let mine = temporaryDirectory("config-mine"), theirs = temporaryDirectory("config-theirs")
         let made = ["REEL_KEYRING": "", "XDG_CONFIG_HOME": mine]
         let other = ["REEL_KEYRING": "", "XDG_CONFIG_HOME": theirs, "HOME": temporaryDirectory("home-theirs")]
-        #expect(try ledger.reel(["fav", "add", "movie", "603"], user: "ann", environment: made).status == 0)
+        #expect(try await ledger.reel(["fav", "add", "movie", "603"], user: "ann", environment: made).status == 0)
         #expect(FileManager.default.fileExists(atPath: mine + "/reel/keyrings"), "the keyring is made in the configuration directory")
         #expect(!FileManager.default.fileExists(atPath: ledger.dir + "/keyrings"), "and not in the data directory")
-        let read = try ledger.reel(["saved", "--json"], user: "ann", environment: other)
+        let read = try await ledger.reel(["saved", "--json"], user: "ann", environment: other)
         #expect(read.status == 0 && read.stdout.contains("603"), "\(read.stderr)")
-        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: "bob", environment: other).status == 0)
+        #expect(try await ledger.reel(["fav", "add", "movie", "550"], user: "bob", environment: other).status == 0)
         #expect(!FileManager.default.fileExists(atPath: theirs + "/reel/keyrings"), "no second keyring was made")
 
         let aside = temporaryDirectory("keyring-aside") + "/keyrings"
         try FileManager.default.moveItem(atPath: mine + "/reel/keyrings", toPath: aside)
-        let refused = try ledger.reel(["saved"], user: "ann", environment: other)
+        let refused = try await ledger.reel(["saved"], user: "ann", environment: other)
         Self.expectFailure(refused, 65, "which is missing", "the keyring moved away")
         #expect(refused.stderr.contains(mine + "/reel/keyrings") && refused.stderr.contains(theirs + "/reel/keyrings"), "\(refused.stderr)")
-        let moved = try ledger.reel(["saved", "--json"], user: "bob", environment: ["REEL_KEYRING": aside])
+        let moved = try await ledger.reel(["saved", "--json"], user: "bob", environment: ["REEL_KEYRING": aside])
         #expect(moved.status == 0 && moved.stdout.contains("550"), "\(moved.stderr)")
     }
 
-    @Test func aMissingKeyStoreIsRefusedAndNoneIsMade() throws {
-        let (ledger, _) = try Self.makeLedger()
+    @Test func aMissingKeyStoreIsRefusedAndNoneIsMade() async throws {
+        let (ledger, _) = try await Self.makeLedger()
         try FileManager.default.moveItem(atPath: ledger.dir + "/keys", toPath: ledger.dir + "/keys-aside")
         for command in Self.readsAndWrites {
-            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "the key store", "\(command)")
+            Self.expectFailure(try await ledger.reel(command, user: "ann"), 65, "the key store", "\(command)")
             #expect(!FileManager.default.fileExists(atPath: ledger.dir + "/keys"), "\(command) made a key store")
         }
         try FileManager.default.moveItem(atPath: ledger.dir + "/keys-aside", toPath: ledger.dir + "/keys")
-        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+        await #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
     }
 
-    @Test func anotherLedgersKeyStoreIsRefused() throws {
-        let (ledger, _) = try Self.makeLedger()
-        let (other, _) = try Self.makeLedger()
+    @Test func anotherLedgersKeyStoreIsRefused() async throws {
+        let (ledger, _) = try await Self.makeLedger()
+        let (other, _) = try await Self.makeLedger()
         try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
         try FileManager.default.copyItem(atPath: other.dir + "/keys", toPath: ledger.dir + "/keys")
         for command in Self.readsAndWrites {
-            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "does not belong to this ledger", "\(command)")
+            Self.expectFailure(try await ledger.reel(command, user: "ann"), 65, "does not belong to this ledger", "\(command)")
         }
     }
 
     /// Makes `ledger`'s `keys/` as Reel wrote it before the keyring: every live key bare
     /// (`0x01 ‖ 32 bytes`, as the keyring opens it), no `meta/kek`, no `meta/keyring-path`.
-    static func unwrapKeys(_ ledger: Ledger) throws {
-        let listed = try python(
+    static func unwrapKeys(_ ledger: Ledger) async throws {
+        let listed = try await python(
             """
             import lmdb, sys
             env = lmdb.open(sys.argv[1] + "/keys", max_dbs=8, readonly=True)
@@ -255,10 +255,10 @@ import Glibc
             """, [ledger.dir])
         var bare: [String] = []
         for stream in listed.stdout.split(separator: "\n").map(String.init) {
-            let key = try #require(try AccountDeletionTests.openedKey(ledger, stream), "\(stream) does not open")
+            let key = try await #require(try AccountDeletionTests.openedKey(ledger, stream), "\(stream) does not open")
             bare += [stream, "01" + key.map { String(format: "%02x", $0) }.joined()]
         }
-        _ = try python(
+        _ = try await python(
             """
             import lmdb, sys
             env = lmdb.open(sys.argv[1] + "/keys", max_dbs=8)
@@ -272,9 +272,9 @@ import Glibc
             """, [ledger.dir] + bare)
     }
 
-    @Test func aLedgerAndKeyStoreFromBeforePairIdsOpenOnlyWithTheirOwnKeys() throws {
-        let (ledger, stream) = try Self.makeLedger()
-        let (other, _) = try Self.makeLedger()
+    @Test func aLedgerAndKeyStoreFromBeforePairIdsOpenOnlyWithTheirOwnKeys() async throws {
+        let (ledger, stream) = try await Self.makeLedger()
+        let (other, _) = try await Self.makeLedger()
         let unstamp = """
             import lmdb, sys
             for path in sys.argv[1:]:
@@ -285,92 +285,92 @@ import Glibc
                     env.close()
             """
         // As Reel wrote them before pair ids, which was before the keyring: keys bare.
-        try Self.unwrapKeys(ledger)
-        try Self.unwrapKeys(other)
-        _ = try Self.python(unstamp, [ledger.dir, other.dir])
+        try await Self.unwrapKeys(ledger)
+        try await Self.unwrapKeys(other)
+        _ = try await Self.python(unstamp, [ledger.dir, other.dir])
         // Its own (unstamped) keys: opens, and the pair id is stamped again.
-        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
-        _ = try Self.python(unstamp, [ledger.dir])
+        await #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+        _ = try await Self.python(unstamp, [ledger.dir])
         // Another ledger's unstamped keys: it lacks this ledger's streams.
         try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
         try FileManager.default.copyItem(atPath: other.dir + "/keys", toPath: ledger.dir + "/keys")
-        Self.expectFailure(try ledger.reel(["saved"], user: "ann"), 65, "holds no key for", "saved")
-        Self.expectFailure(try ledger.reel(["fav", "add", "movie", "13"], user: "ann"), 65, "holds no key for", "fav add")
+        Self.expectFailure(try await ledger.reel(["saved"], user: "ann"), 65, "holds no key for", "saved")
+        Self.expectFailure(try await ledger.reel(["fav", "add", "movie", "13"], user: "ann"), 65, "holds no key for", "fav add")
         _ = stream
     }
 
-    @Test func anOlderCopyOfTheKeyStoreLackingAKeyIsRefusedForThatStream() throws {
-        let (ledger, _) = try Self.makeLedger()
+    @Test func anOlderCopyOfTheKeyStoreLackingAKeyIsRefusedForThatStream() async throws {
+        let (ledger, _) = try await Self.makeLedger()
         let old = temporaryDirectory() + "/keys"
         try FileManager.default.copyItem(atPath: ledger.dir + "/keys", toPath: old)
-        #expect(try ledger.reel(["fav", "add", "movie", "13"], user: "cy").status == 0)
+        #expect(try await ledger.reel(["fav", "add", "movie", "13"], user: "cy").status == 0)
         try FileManager.default.removeItem(atPath: ledger.dir + "/keys")
         try FileManager.default.copyItem(atPath: old, toPath: ledger.dir + "/keys")
-        Self.expectFailure(try ledger.reel(["saved"], user: "cy"), 65, "holds no key for stream", "saved of the newer account")
-        Self.expectFailure(try ledger.reel(["fav", "add", "movie", "550"], user: "cy"), 65, "holds no key for stream", "fav add to it")
-        Self.expectFailure(try ledger.reel(["projections", "rebuild", "--check"]), 65, "holds no key for stream", "rebuild --check")
-        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603], "the older accounts still read")
+        Self.expectFailure(try await ledger.reel(["saved"], user: "cy"), 65, "holds no key for stream", "saved of the newer account")
+        Self.expectFailure(try await ledger.reel(["fav", "add", "movie", "550"], user: "cy"), 65, "holds no key for stream", "fav add to it")
+        Self.expectFailure(try await ledger.reel(["projections", "rebuild", "--check"]), 65, "holds no key for stream", "rebuild --check")
+        await #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603], "the older accounts still read")
     }
 
-    @Test func anEmptyOrMissingLedgerBesideKeysIsRefusedAndNotStartedAfresh() throws {
-        let (ledger, _) = try Self.makeLedger()
+    @Test func anEmptyOrMissingLedgerBesideKeysIsRefusedAndNotStartedAfresh() async throws {
+        let (ledger, _) = try await Self.makeLedger()
         let data = ledger.dir + "/ledger/data.mdb"
         try FileManager.default.moveItem(atPath: data, toPath: data + ".aside")
         try #require(FileManager.default.createFile(atPath: data, contents: Data()))
         for command in Self.readsAndWrites {
-            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "is missing or empty", "\(command), empty ledger")
+            Self.expectFailure(try await ledger.reel(command, user: "ann"), 65, "is missing or empty", "\(command), empty ledger")
             #expect((try FileManager.default.attributesOfItem(atPath: data)[.size] as? Int) == 0, "\(command) wrote into it")
         }
         try FileManager.default.removeItem(atPath: ledger.dir + "/ledger")
         for command in Self.readsAndWrites {
-            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "is missing or empty", "\(command), no ledger")
+            Self.expectFailure(try await ledger.reel(command, user: "ann"), 65, "is missing or empty", "\(command), no ledger")
             #expect(!FileManager.default.fileExists(atPath: data), "\(command) made a ledger")
         }
         // A valid but new LMDB file where the ledger was.
-        _ = try Self.python("import lmdb, sys; lmdb.open(sys.argv[1] + '/ledger', max_dbs=32).close()", [ledger.dir])
+        _ = try await Self.python("import lmdb, sys; lmdb.open(sys.argv[1] + '/ledger', max_dbs=32).close()", [ledger.dir])
         for command in Self.readsAndWrites {
-            Self.expectFailure(try ledger.reel(command, user: "ann"), 65, "is missing or empty", "\(command), a new empty ledger")
+            Self.expectFailure(try await ledger.reel(command, user: "ann"), 65, "is missing or empty", "\(command), a new empty ledger")
         }
     }
 
     // MARK: - 5. A full disk
 
     /// A small tmpfs mounted for the test (root only; skipped with a message elsewhere).
-    static func mountTmpfs(_ size: String) -> String? {
+    static func mountTmpfs(_ size: String) async -> String? {
         let dir = temporaryDirectory("tmpfs")
-        guard getuid() == 0, (try? Harness.run("mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", dir]).status) == 0 else {
+        guard getuid() == 0, (try? await Harness.run("mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", dir]).status) == 0 else {
             print("skipped: mounting a tmpfs needs root")
             return nil
         }
         return dir
     }
 
-    static func unmount(_ dir: String) { _ = try? Harness.run("umount", [dir]) }
+    static func unmount(_ dir: String) { Harness.runInDefer("umount", [dir]) }
 
-    static func fill(_ dir: String) throws {
-        _ = try Harness.run("sh", ["-c", "dd if=/dev/zero of=\"$1/fill\" bs=4096 2>/dev/null; true", "sh", dir])
+    static func fill(_ dir: String) async throws {
+        _ = try await Harness.run("sh", ["-c", "dd if=/dev/zero of=\"$1/fill\" bs=4096 2>/dev/null; true", "sh", dir])
     }
 
-    @Test func aFullDiskFailsAChangeWithNothingChangedAndReadsGoOn() throws {
-        guard let mount = Self.mountTmpfs("3m") else { return }
+    @Test func aFullDiskFailsAChangeWithNothingChangedAndReadsGoOn() async throws {
+        guard let mount = await Self.mountTmpfs("3m") else { return }
         defer { Self.unmount(mount) }
         let ledger = Ledger(dir: mount + "/data")
-        for user in ["ann", "bob", "cy"] { #expect(try ledger.reel(["fav", "add", "movie", "603"], user: user).status == 0) }
-        let stream = try AccountDeletionTests.stream(of: "bob", in: ledger)
-        let key = try AccountDeletionTests.liveKey(ledger, stream)
-        let events = try ledger.eventCount()
-        try Self.fill(mount)
+        for user in ["ann", "bob", "cy"] { #expect(try await ledger.reel(["fav", "add", "movie", "603"], user: user).status == 0) }
+        let stream = try await AccountDeletionTests.stream(of: "bob", in: ledger)
+        let key = try await AccountDeletionTests.liveKey(ledger, stream)
+        let events = try await ledger.eventCount()
+        try await Self.fill(mount)
 
-        Self.expectFailure(try ledger.reel(["account", "delete", "--yes"], user: "bob"), 73, "no space left", "delete")
-        #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the failed deletion destroyed the key")
-        #expect(try ledger.eventCount() == events, "the failed deletion appended")
+        Self.expectFailure(try await ledger.reel(["account", "delete", "--yes"], user: "bob"), 73, "no space left", "delete")
+        await #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "the failed deletion destroyed the key")
+        await #expect(try ledger.eventCount() == events, "the failed deletion appended")
         // New accounts until the disk refuses one: each either succeeds or changes nothing.
         var refused = false
         for n in 0..<40 where !refused {
-            let out = try ledger.reel(["fav", "add", "movie", "603"], user: "new\(n)")
+            let out = try await ledger.reel(["fav", "add", "movie", "603"], user: "new\(n)")
             if out.status != 0 {
                 Self.expectFailure(out, 73, "no space left", "fav add on a full disk")
-                Self.expectFailure(try ledger.reel(["account", "export"], user: "new\(n)"), 66, "there is no account", "the refused account")
+                Self.expectFailure(try await ledger.reel(["account", "export"], user: "new\(n)"), 66, "there is no account", "the refused account")
                 refused = true
             }
         }
@@ -381,26 +381,26 @@ import Glibc
         while !refused && id < 10_400 {
             let ids = (0..<20).map { "\(id + $0)" }
             id += 20
-            let count = try ledger.eventCount()
-            let out = try ledger.reel(["fav", "add", "movie"] + ids, user: "ann")
+            let count = try await ledger.eventCount()
+            let out = try await ledger.reel(["fav", "add", "movie"] + ids, user: "ann")
             if out.status != 0 {
                 Self.expectFailure(out, 73, "no space left", "fav add to an existing account on a full disk")
-                #expect(try ledger.eventCount() == count, "the refused change appended")
+                await #expect(try ledger.eventCount() == count, "the refused change appended")
                 refused = true
             }
         }
         #expect(refused, "the ledger never filled")
         // Reads keep working on the full disk.
-        #expect(try AccountDeletionTests.savedIDs(ledger, "bob") == [603])
-        #expect(try ledger.reel(["accounts"]).status == 0)
-        #expect(try ledger.reel(["audit", "verify"]).status == 0)
-        #expect(try ledger.reel(["projections", "rebuild", "--check"]).status == 0)
+        await #expect(try AccountDeletionTests.savedIDs(ledger, "bob") == [603])
+        #expect(try await ledger.reel(["accounts"]).status == 0)
+        #expect(try await ledger.reel(["audit", "verify"]).status == 0)
+        #expect(try await ledger.reel(["projections", "rebuild", "--check"]).status == 0)
 
         try FileManager.default.removeItem(atPath: mount + "/fill")
-        #expect(try ledger.reel(["account", "delete", "--yes"], user: "bob").status == 0)
-        #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0)
-        #expect(try ledger.reel(["audit", "verify"]).status == 0)
-        #expect(try Harness.python("verify_ledger.py", [ledger.dir + "/ledger"]).status == 0)
+        #expect(try await ledger.reel(["account", "delete", "--yes"], user: "bob").status == 0)
+        await #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0)
+        #expect(try await ledger.reel(["audit", "verify"]).status == 0)
+        #expect(try await Harness.python("verify_ledger.py", [ledger.dir + "/ledger"]).status == 0)
     }
 
     /// Whatever space is left when a deletion starts, it either fails with 73 and nothing changed
@@ -409,34 +409,34 @@ import Glibc
     /// (the default: `~/.config` beside the data), its rotation is written before the commit too,
     /// and what is left after the commit is a rename.
     @Test(arguments: [false, true])
-    func aDeletionOnANearlyFullDiskIsWhollyDoneOrNotAtAll(keyringOnTheSameDisk: Bool) throws {
-        guard let mount = Self.mountTmpfs("3m") else { return }
+    func aDeletionOnANearlyFullDiskIsWhollyDoneOrNotAtAll(keyringOnTheSameDisk: Bool) async throws {
+        guard let mount = await Self.mountTmpfs("3m") else { return }
         defer { Self.unmount(mount) }
         var outcomes: Set<Int32> = []
         for free in stride(from: 16_384, through: 131_072, by: 8_192) {
             var ledger = Ledger(dir: mount + "/data")
             if keyringOnTheSameDisk { ledger.keyring = mount + "/keyring" }
-            for user in ["ann", "bob"] { #expect(try ledger.reel(["fav", "add", "movie", "603"], user: user).status == 0) }
-            let stream = try AccountDeletionTests.stream(of: "ann", in: ledger)
-            let key = try AccountDeletionTests.liveKey(ledger, stream)
-            let events = try ledger.eventCount()
-            _ = try Harness.run("sh", ["-c", "free=$(df -B1 --output=avail \"$1\" | tail -1); head -c $((free - $2)) /dev/zero > \"$1/fill\" 2>/dev/null; true", "sh", mount, "\(free)"])
-            let out = try ledger.reel(["account", "delete", "--yes"], user: "ann")
+            for user in ["ann", "bob"] { #expect(try await ledger.reel(["fav", "add", "movie", "603"], user: user).status == 0) }
+            let stream = try await AccountDeletionTests.stream(of: "ann", in: ledger)
+            let key = try await AccountDeletionTests.liveKey(ledger, stream)
+            let events = try await ledger.eventCount()
+            _ = try await Harness.run("sh", ["-c", "free=$(df -B1 --output=avail \"$1\" | tail -1); head -c $((free - $2)) /dev/zero > \"$1/fill\" 2>/dev/null; true", "sh", mount, "\(free)"])
+            let out = try await ledger.reel(["account", "delete", "--yes"], user: "ann")
             outcomes.insert(out.status)
             try? FileManager.default.removeItem(atPath: mount + "/fill")
             if out.status == 0 {
-                #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0, "\(free) bytes free: deleted, key live")
+                await #expect(try AccountDeletionTests.storedKey(ledger, stream)?.first == 0, "\(free) bytes free: deleted, key live")
                 #expect(try AccountDeletionTests.files(in: ledger, containing: key) == [], "\(free) bytes free")
             } else {
                 Self.expectFailure(out, 73, "nothing was changed", "\(free) bytes free")
-                #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "\(free) bytes free: refused, key gone")
-                #expect(try ledger.eventCount() == events, "\(free) bytes free: refused, yet appended")
+                await #expect(try AccountDeletionTests.storedKey(ledger, stream) == [2] + key, "\(free) bytes free: refused, key gone")
+                await #expect(try ledger.eventCount() == events, "\(free) bytes free: refused, yet appended")
             }
-            #expect(try ledger.reel(["audit", "verify"]).status == 0)
+            #expect(try await ledger.reel(["audit", "verify"]).status == 0)
             if keyringOnTheSameDisk {
                 // Done: the deleted key's generation is gone. Refused: the file's is there (a
                 // next generation the refusal could not take back on the full disk wraps nothing).
-                let generations = try #require(try AccountDeletionTests.keyring(of: ledger).read()).generations
+                let generations = try await #require(try AccountDeletionTests.keyring(of: ledger).read()).generations
                 #expect(out.status == 0 ? generations == [2] : generations.first == 1, "\(free) bytes free: \(generations)")
             }
             try FileManager.default.removeItem(atPath: mount + "/data")
@@ -447,28 +447,28 @@ import Glibc
 
     // MARK: - 11. Read-only
 
-    @Test func aLedgerOnAReadOnlyFileSystemCanBeReadAndVerified() throws {
-        guard let mount = Self.mountTmpfs("16m") else { return }
+    @Test func aLedgerOnAReadOnlyFileSystemCanBeReadAndVerified() async throws {
+        guard let mount = await Self.mountTmpfs("16m") else { return }
         defer { Self.unmount(mount) }
         let ledger = Ledger(dir: mount + "/data")
-        #expect(try ledger.reel(["fav", "add", "movie", "603"], user: "ann").status == 0)
-        #expect(try ledger.reel(["settings", "name", "Ann"], user: "ann").status == 0)
-        #expect(try Harness.run("mount", ["-o", "remount,ro", mount]).status == 0)
+        #expect(try await ledger.reel(["fav", "add", "movie", "603"], user: "ann").status == 0)
+        #expect(try await ledger.reel(["settings", "name", "Ann"], user: "ann").status == 0)
+        #expect(try await Harness.run("mount", ["-o", "remount,ro", mount]).status == 0)
         for command in [["accounts"], ["saved"], ["history"], ["settings"], ["audit", "verify"], ["account", "export", "--no-details"]] {
-            let out = try ledger.reel(command, user: "ann")
+            let out = try await ledger.reel(command, user: "ann")
             #expect(out.status == 0, "\(command) on a read-only file system: \(out.stderr)")
         }
-        #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
+        await #expect(try AccountDeletionTests.savedIDs(ledger, "ann") == [603])
         for command in [["fav", "add", "movie", "550"], ["settings", "name", "Bo"], ["account", "delete", "--yes"]] {
-            Self.expectFailure(try ledger.reel(command, user: "ann"), 69, "read-only", "\(command)")
+            Self.expectFailure(try await ledger.reel(command, user: "ann"), 69, "read-only", "\(command)")
         }
     }
 
-    @Test func anotherUsersDataDirectoryIsAPermissionErrorNotAMissingLedger() throws {
+    @Test func anotherUsersDataDirectoryIsAPermissionErrorNotAMissingLedger() async throws {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") else { return }
-        let (ledger, _) = try Self.makeLedger()
+        let (ledger, _) = try await Self.makeLedger()
         for command in [["accounts"], ["saved"], ["audit", "verify"]] {
-            let out = try Harness.run("/usr/sbin/runuser", ["-u", "nobody", "--", "env", "REEL_DATA_DIR=\(ledger.dir)", Harness.binaries + "/reel"] + command)
+            let out = try await Harness.run("/usr/sbin/runuser", ["-u", "nobody", "--", "env", "REEL_DATA_DIR=\(ledger.dir)", Harness.binaries + "/reel"] + command)
             Self.expectFailure(out, 69, "permission denied", "\(command) as another user")
         }
     }
@@ -477,16 +477,16 @@ import Glibc
 /// What a deletion leaves (issue 17, item 19): the TMDb response cache, which would tell which
 /// titles the account looked up and in which language, goes whole.
 @Suite struct DeletionLeavesNoCacheTests {
-    @Test func deletingAnAccountRemovesTheResponseCacheWithItsTitlesAndLanguage() throws {
+    @Test func deletingAnAccountRemovesTheResponseCacheWithItsTitlesAndLanguage() async throws {
         let server = try FakeTMDbProcess()
         let home = CatalogCommandTests.Home(server: server)
-        #expect(try home.reel(["settings", "language", "de-DE"]).status == 0)
-        #expect(try home.reel(["fav", "add", "movie", "550", "603"]).status == 0)
-        #expect(try home.reel(["saved"]).status == 0)
+        #expect(try await home.reel(["settings", "language", "de-DE"]).status == 0)
+        #expect(try await home.reel(["fav", "add", "movie", "550", "603"]).status == 0)
+        #expect(try await home.reel(["saved"]).status == 0)
         let cache = home.data + "/cache/data.mdb"
         let before = try Data(contentsOf: URL(fileURLWithPath: cache))
         #expect(before.range(of: Data("de-DE".utf8)) != nil, "the cache should hold the account's requests first")
-        let out = try home.reel(["account", "delete", "--yes"])
+        let out = try await home.reel(["account", "delete", "--yes"])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(!FileManager.default.fileExists(atPath: home.data + "/cache"), "the response cache is still there")
         for file in try AccountDeletionTests.files(under: home.data) {
@@ -494,6 +494,6 @@ import Glibc
             #expect(bytes.range(of: Data("language=de-DE".utf8)) == nil && bytes.range(of: Data("/movie/550".utf8)) == nil, "\(file)")
         }
         // Browsing works afterwards, with a new cache.
-        #expect(try home.reel(["show", "movie", "550"]).status == 0)
+        #expect(try await home.reel(["show", "movie", "550"]).status == 0)
     }
 }

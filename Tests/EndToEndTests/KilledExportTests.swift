@@ -18,13 +18,13 @@ import Glibc
     static let handle = "big"
 
     /// An account with 8,001 events (an export of about 6 MB).
-    static func bigLedger() throws -> Ledger {
+    static func bigLedger() async throws -> Ledger {
         let ledger = Ledger()
         for start in stride(from: 1, to: 8_000, by: 2_000) {
-            let out = try ledger.reel(["fav", "add", "movie"] + (start..<(start + 2_000)).map(String.init), user: handle)
+            let out = try await ledger.reel(["fav", "add", "movie"] + (start..<(start + 2_000)).map(String.init), user: handle)
             #expect(out.status == 0, "\(out.stderr)")
         }
-        #expect(try ledger.reel(["settings", "name", "Big Secret"], user: handle).status == 0)
+        #expect(try await ledger.reel(["settings", "name", "Big Secret"], user: handle).status == 0)
         return ledger
     }
 
@@ -34,7 +34,7 @@ import Glibc
 
     /// Starts `reel account export --out FILE`, waits until it has a file open in FILE's directory
     /// (it is writing), and kills it with SIGKILL. `nil` when the export finished first.
-    static func killWhileWriting(_ ledger: Ledger, to file: String, named: Bool, previous: Data? = nil) throws -> String? {
+    static func killWhileWriting(_ ledger: Ledger, to file: String, named: Bool, previous: Data? = nil) async throws -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
         process.arguments = ["account", "export", "--no-details", "--out", file]
@@ -67,7 +67,7 @@ import Glibc
         // The kill can land just after the file got its name (seeing the open file and killing
         // are two steps): then the export finished first, and what has the name must be whole.
         if let written = FileManager.default.contents(atPath: file), written != previous {
-            let check = try ledger.reel(["account", "verify-export", file])
+            let check = try await ledger.reel(["account", "verify-export", file])
             #expect(check.status == 0, "an export killed after it was named is not whole: \(check.stderr)")
             return nil
         }
@@ -76,9 +76,9 @@ import Glibc
 
     /// Kills exports midway until one is caught writing (a few tries at most); an export that
     /// finished first is undone (the file removed, or `previous` put back).
-    static func caughtWriting(_ ledger: Ledger, to file: String, named: Bool, previous: Data? = nil) throws -> String {
+    static func caughtWriting(_ ledger: Ledger, to file: String, named: Bool, previous: Data? = nil) async throws -> String {
         for _ in 0..<10 {
-            if let open = try killWhileWriting(ledger, to: file, named: named, previous: previous) { return open }
+            if let open = try await killWhileWriting(ledger, to: file, named: named, previous: previous) { return open }
             if let previous {
                 try previous.write(to: URL(fileURLWithPath: file))
             } else if FileManager.default.fileExists(atPath: file) {
@@ -89,18 +89,18 @@ import Glibc
         return ""
     }
 
-    @Test func anExportKilledWhileWritingLeavesNothingBehind() throws {
-        let ledger = try Self.bigLedger()
+    @Test func anExportKilledWhileWritingLeavesNothingBehind() async throws {
+        let ledger = try await Self.bigLedger()
         let dir = temporaryDirectory("killed")
         let file = dir + "/e1.json"
-        let open = try Self.caughtWriting(ledger, to: file, named: false)
+        let open = try await Self.caughtWriting(ledger, to: file, named: false)
         #expect(open.hasSuffix("(deleted)"), "the file being written has no name: \(open)")
         #expect(Self.entries(dir) == [], "a killed export left \(Self.entries(dir))")
         #expect(Self.entries(ledger.dir + "/pending-exports") == [])
         // Over an older export: that one stays whole, nothing beside it.
         let old = Data("an older export".utf8)
         try old.write(to: URL(fileURLWithPath: file))
-        _ = try Self.caughtWriting(ledger, to: file, named: false, previous: old)
+        _ = try await Self.caughtWriting(ledger, to: file, named: false, previous: old)
         #expect(Self.entries(dir) == ["e1.json"])
         #expect(FileManager.default.contents(atPath: file) == old)
     }
@@ -108,30 +108,30 @@ import Glibc
     /// Without `O_TMPFILE` the file has its temporary name from the start: a killed export leaves
     /// it (plaintext), by the documented name and recorded, and the next export to the same place
     /// removes it.
-    @Test func withoutOTmpfileTheLeftoverIsRemovedByTheNextExportToTheSamePlace() throws {
-        let ledger = try Self.bigLedger()
+    @Test func withoutOTmpfileTheLeftoverIsRemovedByTheNextExportToTheSamePlace() async throws {
+        let ledger = try await Self.bigLedger()
         let dir = temporaryDirectory("killed")
         let file = dir + "/e2.json"
-        _ = try Self.caughtWriting(ledger, to: file, named: true)
+        _ = try await Self.caughtWriting(ledger, to: file, named: true)
         let left = Self.entries(dir)
         #expect(left.count == 1 && left[0].hasPrefix(".e2.json.reel-") && left[0].hasSuffix(".tmp"), "\(left)")
         #expect(Self.entries(ledger.dir + "/pending-exports").count == 1)
-        let out = try ledger.reel(["account", "export", "--out", file], user: Self.handle)
+        let out = try await ledger.reel(["account", "export", "--out", file], user: Self.handle)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(Self.entries(dir) == ["e2.json"])
         #expect(Self.entries(ledger.dir + "/pending-exports") == [])
     }
 
     /// `account delete` removes what killed exports of the account left, wherever they were going.
-    @Test func accountDeleteRemovesTheAccountsKilledExports() throws {
-        let ledger = try Self.bigLedger()
+    @Test func accountDeleteRemovesTheAccountsKilledExports() async throws {
+        let ledger = try await Self.bigLedger()
         let dir = temporaryDirectory("killed")
-        _ = try Self.caughtWriting(ledger, to: dir + "/e3.json", named: true)
+        _ = try await Self.caughtWriting(ledger, to: dir + "/e3.json", named: true)
         let left = Self.entries(dir)
         #expect(left.count == 1, "\(left)")
         let plaintext = String(decoding: FileManager.default.contents(atPath: dir + "/" + (left.first ?? "")) ?? Data(), as: UTF8.self)
         #expect(plaintext.contains("\"handle\": \"big\"") || plaintext.contains("\"handle\":\"big\""), "the leftover holds the account's data")
-        let out = try ledger.reel(["account", "delete", "--yes"], user: Self.handle)
+        let out = try await ledger.reel(["account", "delete", "--yes"], user: Self.handle)
         #expect(out.status == 0, "\(out.stderr)")
         #expect(Self.entries(dir) == [], "the deleted account's export outlived it: \(Self.entries(dir))")
         #expect(Self.entries(ledger.dir + "/pending-exports") == [])
@@ -139,14 +139,14 @@ import Glibc
 
     /// Killed at each step of a write (`REEL_FAILPOINT=output:<step>`), new path or replacing one.
     @Test(arguments: ["written", "named"], [false, true])
-    func aKillAtEachStepLeavesNothingOrAFileTheNextWriteRemoves(step: String, replacing: Bool) throws {
+    func aKillAtEachStepLeavesNothingOrAFileTheNextWriteRemoves(step: String, replacing: Bool) async throws {
         let ledger = Ledger()
-        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: Self.handle).status == 0)
+        #expect(try await ledger.reel(["fav", "add", "movie", "550"], user: Self.handle).status == 0)
         let dir = temporaryDirectory("failpoint")
         let file = dir + "/e4.json"
         let old = Data("older".utf8)
         if replacing { try old.write(to: URL(fileURLWithPath: file)) }
-        let crash = try ledger.reel(["account", "export", "--out", file], user: Self.handle, environment: ["REEL_FAILPOINT": "output:" + step])
+        let crash = try await ledger.reel(["account", "export", "--out", file], user: Self.handle, environment: ["REEL_FAILPOINT": "output:" + step])
         let reached = crash.status != 0
         // Written to a new path, the file is never named before the link: `named` is not reached.
         #expect(reached == (step == "written" || replacing), "\(step) \(replacing): exit \(crash.status)")
@@ -158,7 +158,7 @@ import Glibc
             #expect(left == [], "\(step) \(replacing): \(left)")
         }
         if replacing { #expect(FileManager.default.contents(atPath: file) == old) }
-        let again = try ledger.reel(["account", "export", "--out", file], user: Self.handle)
+        let again = try await ledger.reel(["account", "export", "--out", file], user: Self.handle)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(Self.entries(dir) == ["e4.json"])
         #expect(Self.entries(ledger.dir + "/pending-exports") == [])

@@ -33,13 +33,13 @@ import Testing
             let database = try await server.createDatabase("ledger_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
             ledger.store = server.url(database: database)
             let made = ledger
-            let migrated = try await offThread { try made.reel(["store", "migrate"]) }
+            let migrated = try await made.reel(["store", "migrate"])
             #expect(migrated.status == 0, "\(migrated.stderr)")
             return ledger
         }
 
         @discardableResult
-        func reel(_ arguments: [String], user: String? = nil, environment: [String: String] = [:]) throws -> Harness.Output {
+        func reel(_ arguments: [String], user: String? = nil, environment: [String: String] = [:]) async throws -> Harness.Output {
             // No TMDb credentials: the bundled sample catalog answers, whatever the machine has.
             var env = ["TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": dir + "/config", "REEL_OFFLINE": ""]
             if let store { env["REEL_STORE"] = store }
@@ -47,13 +47,13 @@ import Testing
             env.merge(environment) { _, new in new }
             env["REEL_DATA_DIR"] = dir
             if let user { env["REEL_USER"] = user }
-            return try Harness.reel(arguments, environment: env)
+            return try await Harness.reel(arguments, environment: env)
         }
 
         /// Runs a `--json` command, checks exit 0 and validates the document against `schema`.
         @discardableResult
-        func json(_ arguments: [String], user: String? = nil, schema: String) throws -> [String: Any] {
-            let out = try reel(arguments + ["--json"], user: user)
+        func json(_ arguments: [String], user: String? = nil, schema: String) async throws -> [String: Any] {
+            let out = try await reel(arguments + ["--json"], user: user)
             #expect(out.status == 0, "\(arguments): \(out.stderr)")
             let checked = try Harness.validate(out.stdout, against: "cli/" + schema)
             #expect(checked.status == 0, "\(arguments) against \(schema): \(checked.stderr)")
@@ -61,8 +61,8 @@ import Testing
         }
 
         /// Expects a failure: exit `status`, exactly one line on stderr containing `message`, nothing on stdout.
-        func fails(_ arguments: [String], user: String? = nil, status: Int32, _ message: String) throws {
-            let out = try reel(arguments, user: user)
+        func fails(_ arguments: [String], user: String? = nil, status: Int32, _ message: String) async throws {
+            let out = try await reel(arguments, user: user)
             #expect(out.status == status, "\(arguments): exit \(out.status), stderr \(out.stderr)")
             #expect(out.stderr.hasPrefix("reel: "), "\(arguments): \(out.stderr)")
             #expect(out.stderr.split(separator: "\n").count == 1, "\(arguments): \(out.stderr)")
@@ -70,8 +70,8 @@ import Testing
             #expect(out.stdout.isEmpty, "\(arguments): \(out.stdout)")
         }
 
-        func eventCount() throws -> Int {
-            let out = try reel(["audit", "verify", "--json"])
+        func eventCount() async throws -> Int {
+            let out = try await reel(["audit", "verify", "--json"])
             return try Harness.json(out.stdout)["events"] as? Int ?? -1
         }
     }
@@ -85,36 +85,35 @@ import Testing
 
     @Test(arguments: Store.allCases) func favoritesAreAddedOnceRemovedOnceAndSaySo(_ store: Store) async throws {
         let ledger = try await Ledger.make(store)
-        // The commands block their thread: off the concurrency pool, which timing checks share.
-        try await offThread {
-            let added = try ledger.json(["fav", "add", "movie", "550", "603", "550"], schema: "command-result.schema.json")
+        do {
+            let added = try await ledger.json(["fav", "add", "movie", "550", "603", "550"], schema: "command-result.schema.json")
             #expect(added["changed"] as? Bool == true)
             let appended = added["appended"] as? [[String: Any]] ?? []
             #expect(appended.map { $0["type"] as? String } == ["account-opened", "favorite-added", "favorite-added"])
             #expect((added["outcomes"] as? [[String: Any]])?.map { $0["kind"] as? String } == ["account-opened", "favorite-added", "favorite-added"])
 
-            let again = try ledger.json(["fav", "add", "movie", "550"], schema: "command-result.schema.json")
+            let again = try await ledger.json(["fav", "add", "movie", "550"], schema: "command-result.schema.json")
             #expect(again["changed"] as? Bool == false)
             #expect((again["appended"] as? [Any])?.isEmpty == true)
             #expect((again["outcomes"] as? [[String: Any]])?.first?["kind"] as? String == "already-saved")
-            #expect(try ledger.eventCount() == 3)
+            await #expect(try ledger.eventCount() == 3)
 
-            let human = try ledger.reel(["fav", "remove", "movie", "603", "999"])
+            let human = try await ledger.reel(["fav", "remove", "movie", "603", "999"])
             #expect(human.status == 0)
             #expect(human.stdout == "removed movie 603 The Matrix (1999)\nmovie 999 is not saved; nothing to do\n")
-            #expect(try ledger.eventCount() == 4)
+            await #expect(try ledger.eventCount() == 4)
             #expect(!human.stdout.contains("\u{1B}"), "NO_COLOR is set: no escape codes")
 
             // Removing from an account that does not exist opens nothing.
-            let nobody = try ledger.json(["fav", "remove", "tv", "1"], user: "nobody", schema: "command-result.schema.json")
+            let nobody = try await ledger.json(["fav", "remove", "tv", "1"], user: "nobody", schema: "command-result.schema.json")
             #expect(nobody["stream"] is NSNull)
-            #expect(try ledger.eventCount() == 4)
+            await #expect(try ledger.eventCount() == 4)
         }
     }
 
-    @Test func badFavoriteArgumentsAreUsageErrorsAndWriteNothing() throws {
+    @Test func badFavoriteArgumentsAreUsageErrorsAndWriteNothing() async throws {
         let ledger = Ledger()
-        try ledger.reel(["fav", "add", "movie", "1"])
+        try await ledger.reel(["fav", "add", "movie", "1"])
         for (arguments, message) in [
             (["fav", "add", "movie", "0"], "'0' is not a TMDb id"),
             (["fav", "add", "movie", "--", "-5"], "'-5' is not a TMDb id"),
@@ -138,23 +137,22 @@ import Testing
             (["accounts", "--user", "Not A Handle"], "'Not A Handle' is not an account handle"),
             (["account", "import", "missing.csv", "--as", "Not A Handle"], "'Not A Handle' is not an account handle"),
         ] {
-            try ledger.fails(arguments, status: 64, message)
+            try await ledger.fails(arguments, status: 64, message)
         }
-        try ledger.fails(["fav", "add", "movie", "2"], user: "Not A Handle", status: 64, "is not an account handle")
-        #expect(try ledger.eventCount() == 2)
+        try await ledger.fails(["fav", "add", "movie", "2"], user: "Not A Handle", status: 64, "is not an account handle")
+        await #expect(try ledger.eventCount() == 2)
     }
 
     @Test(arguments: Store.allCases) func savedListsAreFilledInFilteredAndSorted(_ store: Store) async throws {
         let ledger = try await Ledger.make(store)
-        // The commands block their thread: off the concurrency pool, which timing checks share.
-        try await offThread {
-            try ledger.reel(["fav", "add", "tv", "1399"])
-            try ledger.reel(["fav", "add", "movie", "550"])
-            try ledger.reel(["fav", "add", "tv", "66732"])
+        do {
+            try await ledger.reel(["fav", "add", "tv", "1399"])
+            try await ledger.reel(["fav", "add", "movie", "550"])
+            try await ledger.reel(["fav", "add", "tv", "66732"])
             // An id the sample catalog does not know: saved with a note, listed marked.
-            let unknown = try ledger.reel(["fav", "add", "movie", "999999"])
+            let unknown = try await ledger.reel(["fav", "add", "movie", "999999"])
             #expect(unknown.status == 0 && unknown.stderr.contains("the sample catalog does not know movie 999999"))
-            let all = try ledger.json(["saved"], schema: "saved.schema.json")
+            let all = try await ledger.json(["saved"], schema: "saved.schema.json")
             let items = all["items"] as? [[String: Any]] ?? []
             #expect(items.map { $0["id"] as? Int } == [1399, 550, 66732, 999999])
             #expect(items.map { $0["title"] as? String } == ["Game of Thrones", "Fight Club", "Stranger Things", nil])
@@ -163,31 +161,31 @@ import Testing
             #expect(items.allSatisfy { $0["mediaType"] is String && $0["addedAt"] is String && $0["saved"] as? Bool == true })
             #expect(all["detailsMissing"] as? Int == 1 && all["total"] as? Int == 4 && all["count"] as? Int == 4)
 
-            func ids(_ arguments: [String]) throws -> [Int?] {
-                (try ledger.json(["saved"] + arguments, schema: "saved.schema.json")["items"] as? [[String: Any]])?.map { $0["id"] as? Int } ?? []
+            func ids(_ arguments: [String]) async throws -> [Int?] {
+                await (try ledger.json(["saved"] + arguments, schema: "saved.schema.json")["items"] as? [[String: Any]])?.map { $0["id"] as? Int } ?? []
             }
-            #expect(try ids(["--type", "tv", "--desc"]) == [66732, 1399])
+            await #expect(try ids(["--type", "tv", "--desc"]) == [66732, 1399])
             // Titles without details go last, whatever the order.
-            #expect(try ids(["--sort", "title"]) == [550, 1399, 66732, 999999])
-            #expect(try ids(["--sort", "title", "--desc"]) == [66732, 1399, 550, 999999])
-            #expect(try ids(["--sort", "release", "--desc"]) == [66732, 1399, 550, 999999])
-            #expect(try ids(["--sort", "rating", "--desc"]) == [66732, 1399, 550, 999999])
-            #expect(try ids(["--genre", "Drama", "--type", "tv"]) == [1399, 66732])
-            #expect(try ids(["--genre", "Mystery", "Drama"]) == [66732])
-            #expect(try ids(["--genre", "Mystery", "Drama", "--any-genre", "--sort", "title"]) == [550, 1399, 66732])
-            #expect(try ids(["--genre", "18", "--type", "movie"]) == [550])
-            #expect(try ids(["--search", "THRONES"]) == [1399])
-            #expect(try ids(["--search", "fight", "--type", "tv"]) == [])
-            #expect(try ids(["--search", "999999"]) == [999999])
+            await #expect(try ids(["--sort", "title"]) == [550, 1399, 66732, 999999])
+            await #expect(try ids(["--sort", "title", "--desc"]) == [66732, 1399, 550, 999999])
+            await #expect(try ids(["--sort", "release", "--desc"]) == [66732, 1399, 550, 999999])
+            await #expect(try ids(["--sort", "rating", "--desc"]) == [66732, 1399, 550, 999999])
+            await #expect(try ids(["--genre", "Drama", "--type", "tv"]) == [1399, 66732])
+            await #expect(try ids(["--genre", "Mystery", "Drama"]) == [66732])
+            await #expect(try ids(["--genre", "Mystery", "Drama", "--any-genre", "--sort", "title"]) == [550, 1399, 66732])
+            await #expect(try ids(["--genre", "18", "--type", "movie"]) == [550])
+            await #expect(try ids(["--search", "THRONES"]) == [1399])
+            await #expect(try ids(["--search", "fight", "--type", "tv"]) == [])
+            await #expect(try ids(["--search", "999999"]) == [999999])
 
             // Genre names and titles in the account's language; search ignores case and accents.
-            try ledger.reel(["fav", "add", "movie", "389", "13"])
-            try ledger.reel(["settings", "language", "de-DE"])
-            #expect(try ids(["--search", "ZWOLF"]) == [389])
-            #expect(try ids(["--genre", "komodie"]) == [13])
-            #expect(try ids(["--genre", "Komödie", "Drama", "--any-genre", "--type", "movie"]) == [550, 389, 13])
+            try await ledger.reel(["fav", "add", "movie", "389", "13"])
+            try await ledger.reel(["settings", "language", "de-DE"])
+            await #expect(try ids(["--search", "ZWOLF"]) == [389])
+            await #expect(try ids(["--genre", "komodie"]) == [13])
+            await #expect(try ids(["--genre", "Komödie", "Drama", "--any-genre", "--type", "movie"]) == [550, 389, 13])
 
-            let text = try ledger.reel(["saved", "--sort", "title"])
+            let text = try await ledger.reel(["saved", "--sort", "title"])
             #expect(text.status == 0)
             let lines = text.stdout.split(separator: "\n")
             #expect(lines.first?.hasPrefix("#") == true && lines.first?.contains("TITLE") == true)
@@ -202,17 +200,16 @@ import Testing
 
     @Test(arguments: Store.allCases) func settingsShowAndChange(_ store: Store) async throws {
         let ledger = try await Ledger.make(store)
-        // The commands block their thread: off the concurrency pool, which timing checks share.
-        try await offThread {
-            try ledger.reel(["settings", "name", "Ann Example"], user: "ann")
-            var shown = try ledger.json(["settings"], user: "ann", schema: "settings.schema.json")
+        do {
+            try await ledger.reel(["settings", "name", "Ann Example"], user: "ann")
+            var shown = try await ledger.json(["settings"], user: "ann", schema: "settings.schema.json")
             #expect(shown["name"] as? String == "Ann Example")
             #expect(shown["language"] as? String == "en-US")
             #expect(shown["photo"] is NSNull)
 
-            let same = try ledger.reel(["settings", "name", "Ann Example"], user: "ann")
+            let same = try await ledger.reel(["settings", "name", "Ann Example"], user: "ann")
             #expect(same.stdout.contains("nothing to do"))
-            let language = try ledger.json(["settings", "language", "pt-BR"], user: "ann", schema: "command-result.schema.json")
+            let language = try await ledger.json(["settings", "language", "pt-BR"], user: "ann", schema: "command-result.schema.json")
             #expect(language["changed"] as? Bool == true)
 
             let files = temporaryDirectory("photos")
@@ -222,35 +219,35 @@ import Testing
             try Data(Self.png.prefix(40)).write(to: URL(fileURLWithPath: files + "/cut.png"))
             try Data(count: 5_000_001).write(to: URL(fileURLWithPath: files + "/big.jpg"))
 
-            try ledger.json(["settings", "photo", files + "/me.png"], user: "ann", schema: "command-result.schema.json")
-            shown = try ledger.json(["settings"], user: "ann", schema: "settings.schema.json")
+            try await ledger.json(["settings", "photo", files + "/me.png"], user: "ann", schema: "command-result.schema.json")
+            shown = try await ledger.json(["settings"], user: "ann", schema: "settings.schema.json")
             #expect((shown["photo"] as? [String: Any])?["contentType"] as? String == "image/png")
-            try ledger.reel(["settings", "photo", files + "/me.dat"], user: "ann")
-            shown = try ledger.json(["settings"], user: "ann", schema: "settings.schema.json")
+            try await ledger.reel(["settings", "photo", files + "/me.dat"], user: "ann")
+            shown = try await ledger.json(["settings"], user: "ann", schema: "settings.schema.json")
             let photo = shown["photo"] as? [String: Any]
             #expect(photo?["contentType"] as? String == "image/jpeg")
             #expect(photo?["width"] as? Int == 3 && photo?["height"] as? Int == 2)
 
-            let before = try ledger.eventCount()
-            try ledger.fails(["settings", "photo", files + "/fake.png"], user: "ann", status: 64, "neither a JPEG nor a PNG")
-            try ledger.fails(["settings", "photo", files + "/cut.png"], user: "ann", status: 64, "truncated")
-            try ledger.fails(["settings", "photo", files + "/big.jpg"], user: "ann", status: 64, "the limit is 5,000,000")
-            try ledger.fails(["settings", "photo", files + "/none.png"], user: "ann", status: 66, "no such file")
-            try ledger.fails(["settings", "photo", files], user: "ann", status: 64, "is a directory")
-            try ledger.fails(["settings", "photo", files + "/me.png", "--remove"], user: "ann", status: 64, "not both")
-            try ledger.fails(["settings", "name", ""], user: "ann", status: 64, "1 to 100 characters")
-            try ledger.fails(["settings", "name", String(repeating: "x", count: 101)], user: "ann", status: 64, "1 to 100 characters")
-            try ledger.fails(["settings", "name", "tab\there"], user: "ann", status: 64, "control characters")
-            try ledger.fails(["settings", "language", "xx-XX"], user: "ann", status: 64, "not a TMDb language")
-            try ledger.fails(["settings", "language", "de-d3"], user: "ann", status: 64, "two uppercase letters")
-            try ledger.fails(["settings", "language", "de-QQ"], user: "ann", status: 64, "not an ISO 3166-1 region")
-            #expect(try ledger.eventCount() == before)
+            let before = try await ledger.eventCount()
+            try await ledger.fails(["settings", "photo", files + "/fake.png"], user: "ann", status: 64, "neither a JPEG nor a PNG")
+            try await ledger.fails(["settings", "photo", files + "/cut.png"], user: "ann", status: 64, "truncated")
+            try await ledger.fails(["settings", "photo", files + "/big.jpg"], user: "ann", status: 64, "the limit is 5,000,000")
+            try await ledger.fails(["settings", "photo", files + "/none.png"], user: "ann", status: 66, "no such file")
+            try await ledger.fails(["settings", "photo", files], user: "ann", status: 64, "is a directory")
+            try await ledger.fails(["settings", "photo", files + "/me.png", "--remove"], user: "ann", status: 64, "not both")
+            try await ledger.fails(["settings", "name", ""], user: "ann", status: 64, "1 to 100 characters")
+            try await ledger.fails(["settings", "name", String(repeating: "x", count: 101)], user: "ann", status: 64, "1 to 100 characters")
+            try await ledger.fails(["settings", "name", "tab\there"], user: "ann", status: 64, "control characters")
+            try await ledger.fails(["settings", "language", "xx-XX"], user: "ann", status: 64, "not a TMDb language")
+            try await ledger.fails(["settings", "language", "de-d3"], user: "ann", status: 64, "two uppercase letters")
+            try await ledger.fails(["settings", "language", "de-QQ"], user: "ann", status: 64, "not an ISO 3166-1 region")
+            await #expect(try ledger.eventCount() == before)
 
-            let removed = try ledger.reel(["settings", "photo", "--remove"], user: "ann")
+            let removed = try await ledger.reel(["settings", "photo", "--remove"], user: "ann")
             #expect(removed.stdout == "photo removed\n")
-            let again = try ledger.reel(["settings", "photo", "--remove"], user: "ann")
+            let again = try await ledger.reel(["settings", "photo", "--remove"], user: "ann")
             #expect(again.stdout.contains("there is no photo; nothing to do"))
-            let table = try ledger.reel(["settings"], user: "ann")
+            let table = try await ledger.reel(["settings"], user: "ann")
             #expect(table.stdout.contains("language  pt-BR (Portuguese)"))
             #expect(table.stdout.contains("photo     (none)"))
         }
@@ -258,63 +255,64 @@ import Testing
 
     @Test(arguments: Store.allCases) func historyAndTimeTravel(_ store: Store) async throws {
         let ledger = try await Ledger.make(store)
-        // The commands block their thread: off the concurrency pool, which timing checks share.
-        try await offThread {
-            try ledger.reel(["fav", "add", "movie", "550"], user: "ann")  // @1 v1, @2 v2
-            try ledger.reel(["fav", "add", "movie", "1"], user: "ben")  // @3, @4 (another stream)
-            try ledger.reel(["settings", "language", "de-DE"], user: "ann")  // @5 v3
-            Thread.sleep(forTimeInterval: 0.01)
-            let middle = try Harness.json(try ledger.reel(["history", "--json"], user: "ann").stdout)
+        do {
+            try await ledger.reel(["fav", "add", "movie", "550"], user: "ann")  // @1 v1, @2 v2
+            try await ledger.reel(["fav", "add", "movie", "1"], user: "ben")  // @3, @4 (another stream)
+            try await ledger.reel(["settings", "language", "de-DE"], user: "ann")  // @5 v3
+            // A fixed delay is what this checks: the events that follow are recorded at a later
+            // instant than `lastTime`, so `--at lastTime` falls between them.
+            try await Task.sleep(for: .milliseconds(10))
+            let middle = try Harness.json(try await ledger.reel(["history", "--json"], user: "ann").stdout)
             let lastTime = ((middle["events"] as? [[String: Any]])?.last?["recordedAt"] as? String) ?? ""
-            Thread.sleep(forTimeInterval: 0.01)
-            try ledger.reel(["fav", "remove", "movie", "550"], user: "ann")  // @6 v4
+            try await Task.sleep(for: .milliseconds(10))  // as above: a later instant
 
-            let history = try ledger.json(["history"], user: "ann", schema: "history.schema.json")
+            try await ledger.reel(["fav", "remove", "movie", "550"], user: "ann")  // @6 v4
+
+            let history = try await ledger.json(["history"], user: "ann", schema: "history.schema.json")
             let events = history["events"] as? [[String: Any]] ?? []
             #expect(events.map { $0["position"] as? Int } == [1, 2, 5, 6])
             #expect(events.map { $0["streamVersion"] as? Int } == [1, 2, 3, 4])
             #expect(events.allSatisfy { $0["eventId"] is String && $0["recordedAt"] is String && $0["payload"] is [String: Any] })
             #expect((events[1]["payload"] as? [String: Any])?["id"] as? Int == 550)
 
-            let limited = try ledger.json(["history", "--limit", "2"], user: "ann", schema: "history.schema.json")
+            let limited = try await ledger.json(["history", "--limit", "2"], user: "ann", schema: "history.schema.json")
             #expect((limited["events"] as? [[String: Any]])?.map { $0["position"] as? Int } == [5, 6])
-            let text = try ledger.reel(["history"], user: "ann")
+            let text = try await ledger.reel(["history"], user: "ann")
             #expect(text.stdout.contains("added movie 550 Fight Club (1999)"))
             #expect(text.stdout.contains("switched language to de-DE (German)"))
             #expect(text.stdout.split(separator: "\n").last?.contains("removed movie 550 Fight Club (1999)") == true)
 
             // The same point three ways: position 5, version v3, the time of @5.
             for point in ["5", "v3", lastTime] {
-                let saved = try ledger.json(["saved", "--as-of", point], user: "ann", schema: "saved.schema.json")
+                let saved = try await ledger.json(["saved", "--as-of", point], user: "ann", schema: "saved.schema.json")
                 #expect((saved["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550], "\(point)")
-                let settings = try ledger.json(["settings", "--as-of", point], user: "ann", schema: "settings.schema.json")
+                let settings = try await ledger.json(["settings", "--as-of", point], user: "ann", schema: "settings.schema.json")
                 #expect(settings["language"] as? String == "de-DE", "\(point)")
-                let past = try ledger.json(["history", "--as-of", point], user: "ann", schema: "history.schema.json")
+                let past = try await ledger.json(["history", "--as-of", point], user: "ann", schema: "history.schema.json")
                 #expect((past["events"] as? [Any])?.count == 3, "\(point)")
             }
-            let early = try ledger.json(["settings", "--as-of", "v2"], user: "ann", schema: "settings.schema.json")
+            let early = try await ledger.json(["settings", "--as-of", "v2"], user: "ann", schema: "settings.schema.json")
             #expect(early["language"] as? String == "en-US")
-            let now = try ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
+            let now = try await ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
             #expect((now["items"] as? [Any])?.isEmpty == true)
 
-            try ledger.fails(["saved", "--as-of", "2001-01-01"], user: "ann", status: 66, "had no events at 2001-01-01T23:59:59.999999Z or before")
-            try ledger.fails(["history", "--as-of", "v1"], user: "carol", status: 66, "there is no account 'carol'")
+            try await ledger.fails(["saved", "--as-of", "2001-01-01"], user: "ann", status: 66, "had no events at 2001-01-01T23:59:59.999999Z or before")
+            try await ledger.fails(["history", "--as-of", "v1"], user: "carol", status: 66, "there is no account 'carol'")
         }
     }
 
     @Test(arguments: Store.allCases) func accountsListsEveryHandleWithItsEvents(_ store: Store) async throws {
         let ledger = try await Ledger.make(store)
-        // The commands block their thread: off the concurrency pool, which timing checks share.
-        try await offThread {
-            try ledger.reel(["fav", "add", "movie", "1", "2"], user: "ann")
-            try ledger.reel(["fav", "add", "tv", "3"], environment: ["REEL_USER": "ben"])
-            let accounts = try ledger.json(["accounts"], schema: "accounts.schema.json")
+        do {
+            try await ledger.reel(["fav", "add", "movie", "1", "2"], user: "ann")
+            try await ledger.reel(["fav", "add", "tv", "3"], environment: ["REEL_USER": "ben"])
+            let accounts = try await ledger.json(["accounts"], schema: "accounts.schema.json")
             let list = accounts["accounts"] as? [[String: Any]] ?? []
             #expect(list.map { $0["handle"] as? String } == ["ann", "ben"])
             #expect(list.map { $0["events"] as? Int } == [3, 2])
             #expect(list.map { $0["saved"] as? Int } == [2, 1])
             #expect(list.allSatisfy { $0["status"] as? String == "open" })
-            let text = try ledger.reel(["accounts"])
+            let text = try await ledger.reel(["accounts"])
             #expect(text.stdout.hasPrefix("HANDLE"))
             #expect(text.stdout.contains("\nann     open         3      2  "))
         }
@@ -323,74 +321,75 @@ import Testing
     /// A first run is not a failure: with no ledger (and for a handle that has made no change),
     /// the reading commands show the empty list or the defaults, exit 0, say how to begin in one
     /// line, and make nothing; `projections rebuild` has nothing to rebuild (66).
-    @Test func readCommandsOnAFreshDataDirectoryShowEmptyAndCreateNothing() throws {
+    @Test func readCommandsOnAFreshDataDirectoryShowEmptyAndCreateNothing() async throws {
         let ledger = Ledger()
         let hint = "reel fav add \"title\""
         for (command, expected) in [(["saved"], "nothing saved yet"), (["history"], "no events yet"), (["accounts"], "no accounts yet")] {
-            let out = try ledger.reel(command, user: "ann")
+            let out = try await ledger.reel(command, user: "ann")
             #expect(out.status == 0 && out.stdout.contains(expected) && out.stdout.contains(hint), "\(command): \(out.stdout)\(out.stderr)")
             #expect(out.stdout.split(separator: "\n").count == 1, "\(command): one line: \(out.stdout)")
         }
-        let settings = try ledger.reel(["settings"], user: "ann")
+        let settings = try await ledger.reel(["settings"], user: "ann")
         #expect(settings.status == 0 && settings.stdout.contains("(not set)") && settings.stdout.contains("en-US (English)"), "\(settings.stdout)")
         #expect(settings.stdout.contains("the defaults: the account 'ann' has made no change yet"), "\(settings.stdout)")
         for (command, schema) in [(["saved"], "saved"), (["history"], "history"), (["settings"], "settings")] {
-            let document = try ledger.json(command, user: "ann", schema: "\(schema).schema.json")
+            let document = try await ledger.json(command, user: "ann", schema: "\(schema).schema.json")
             #expect(document["stream"] is NSNull, "\(command): \(document)")
         }
-        let accounts = try ledger.json(["accounts"], schema: "accounts.schema.json")
+        let accounts = try await ledger.json(["accounts"], schema: "accounts.schema.json")
         #expect((accounts["accounts"] as? [Any])?.isEmpty == true)
         // A point in the past of an account that never was is still not found.
-        try ledger.fails(["saved", "--as-of", "v1"], user: "ann", status: 66, "no ledger in")
-        try ledger.fails(["projections", "rebuild"], status: 66, "no ledger in")
+        try await ledger.fails(["saved", "--as-of", "v1"], user: "ann", status: 66, "no ledger in")
+        try await ledger.fails(["projections", "rebuild"], status: 66, "no ledger in")
         #expect(!FileManager.default.fileExists(atPath: ledger.dir + "/ledger"))
         // In a ledger, a handle that has made no change reads the same; one deleted does not.
-        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: "ann").status == 0)
-        let zed = try ledger.reel(["saved"], user: "zed")
+        #expect(try await ledger.reel(["fav", "add", "movie", "550"], user: "ann").status == 0)
+        let zed = try await ledger.reel(["saved"], user: "zed")
         #expect(zed.status == 0 && zed.stdout.contains("nothing saved yet"), "\(zed.stdout)\(zed.stderr)")
-        try ledger.fails(["saved", "--as-of", "v1"], user: "zed", status: 66, "there is no account 'zed'")
-        #expect(try ledger.reel(["account", "delete", "--yes"], user: "ann").status == 0)
-        try ledger.fails(["saved"], user: "ann", status: 66, "the account 'ann' was deleted on")
+        try await ledger.fails(["saved", "--as-of", "v1"], user: "zed", status: 66, "there is no account 'zed'")
+        #expect(try await ledger.reel(["account", "delete", "--yes"], user: "ann").status == 0)
+        try await ledger.fails(["saved"], user: "ann", status: 66, "the account 'ann' was deleted on")
     }
 
-    @Test func aboutNamesTheDataAndCreditsTMDB() throws {
+    @Test func aboutNamesTheDataAndCreditsTMDB() async throws {
         let ledger = Ledger()
-        let about = try ledger.json(["about"], schema: "about.schema.json")
+        let about = try await ledger.json(["about"], schema: "about.schema.json")
         #expect(about["dataDirectory"] as? String == ledger.dir)
-        let text = try ledger.reel(["about"])
+        let text = try await ledger.reel(["about"])
         #expect(text.stdout.contains("This product uses the TMDB API but is not endorsed or certified by TMDB."))
         #expect(text.stdout.contains(ledger.dir + "/ledger"))
     }
 
     @Test(arguments: Store.allCases) func concurrentProcessesLoseNothing(_ store: Store) async throws {
         let ledger = try await Ledger.make(store)
-        // The commands block their thread: off the concurrency pool, which timing checks share.
-        try await offThread {
-            try ledger.reel(["fav", "add", "movie", "1"], user: "ann")
-            let statuses = Mutex([Int32](repeating: -1, count: 8))
-            DispatchQueue.concurrentPerform(iterations: 8) { i in
-                let status = (try? ledger.reel(["fav", "add", "movie", String(100 + i)], user: "ann").status) ?? -1
-                statuses.withLock { $0[i] = status }
+        do {
+            try await ledger.reel(["fav", "add", "movie", "1"], user: "ann")
+            let statuses = await withTaskGroup(of: (Int, Int32).self) { group in
+                for i in 0..<8 {
+                    group.addTask { (i, (try? await ledger.reel(["fav", "add", "movie", String(100 + i)], user: "ann").status) ?? -1) }
+                }
+                var statuses = [Int32](repeating: -1, count: 8)
+                for await (i, status) in group { statuses[i] = status }
+                return statuses
             }
-            #expect(statuses.withLock { $0 } == Array(repeating: 0, count: 8))
-            let saved = try ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
+            #expect(statuses == Array(repeating: 0, count: 8))
+            let saved = try await ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
             #expect(Set((saved["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []) == Set([1] + (100..<108)))
-            let check = try ledger.reel(["projections", "rebuild", "--check"])
+            let check = try await ledger.reel(["projections", "rebuild", "--check"])
             #expect(check.status == 0, "\(check.stdout)")
         }
     }
 }
 
 @Suite struct EventSchemaTests {
-    @Test func theEventSchemasAcceptAndRejectTheirExamples() throws {
-        let out = try Harness.python("check_event_schemas.py", [])
+    @Test func theEventSchemasAcceptAndRejectTheirExamples() async throws {
+        let out = try await Harness.python("check_event_schemas.py", [])
         #expect(out.status == 0, "\(out.stdout)\(out.stderr)")
     }
 
     @Test(arguments: LedgerCommandTests.Store.allCases) func everyPayloadWrittenMatchesItsEventSchema(_ store: LedgerCommandTests.Store) async throws {
         let ledger = try await LedgerCommandTests.Ledger.make(store)
-        // The commands block their thread: off the concurrency pool, which timing checks share.
-        try await offThread {
+        do {
             let files = temporaryDirectory("photo")
             try Data(LedgerCommandTests.png).write(to: URL(fileURLWithPath: files + "/p.png"))
             for command in [
@@ -398,9 +397,9 @@ import Testing
                 ["settings", "name", "Zoë Example"], ["settings", "language", "pt-BR"], ["settings", "photo", files + "/p.png"],
                 ["settings", "photo", "--remove"],
             ] {
-                #expect(try ledger.reel(command, user: "ann").status == 0)
+                #expect(try await ledger.reel(command, user: "ann").status == 0)
             }
-            let history = try Harness.json(try ledger.reel(["history", "--json"], user: "ann").stdout)
+            let history = try Harness.json(try await ledger.reel(["history", "--json"], user: "ann").stdout)
             let events = history["events"] as? [[String: Any]] ?? []
             #expect(events.count == 8)
             for event in events {

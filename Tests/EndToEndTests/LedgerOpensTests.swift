@@ -17,15 +17,15 @@ import Testing
     ]
 
     @Test(arguments: commands)
-    func aCommandOpensTheLedgerOnce(_ arguments: [String]) throws {
+    func aCommandOpensTheLedgerOnce(_ arguments: [String]) async throws {
         let ledger = Ledger()
-        try ledger.reel(["fav", "add", "movie", "550", "680"])
+        try await ledger.reel(["fav", "add", "movie", "550", "680"])
         let trace = temporaryDirectory("opens") + "/trace"
         var environment = ProcessInfo.processInfo.environment
         for (name, value) in ["TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": ledger.dir + "/config", "REEL_DATA_DIR": ledger.dir] {
             environment[name] = value
         }
-        let out = try Harness.run("strace", ["-f", "-qq", "-e", "trace=openat", "-o", trace, Harness.binaries + "/reel"] + arguments, environment: environment)
+        let out = try await Harness.run("strace", ["-f", "-qq", "-e", "trace=openat", "-o", trace, Harness.binaries + "/reel"] + arguments, environment: environment)
         #expect(out.status == 0, "\(arguments): \(out.stderr)")
         let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains("/ledger/lock.mdb\"") }
         #expect(opens.count == 1, "\(arguments.joined(separator: " ")) opened the ledger \(opens.count) times")

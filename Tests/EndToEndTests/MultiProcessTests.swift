@@ -34,7 +34,7 @@ import Testing
         }
     }
 
-    @Test func severalProcessesAppendToOneLedgerWithoutLosingOrDuplicatingPositions() throws {
+    @Test func severalProcessesAppendToOneLedgerWithoutLosingOrDuplicatingPositions() async throws {
         let dir = temporaryDirectory()
         let streams = ["ann", "ben", "cy", "dee"]
         let workers = try startWorkers(dir, streams: streams, count: 400)
@@ -55,14 +55,14 @@ import Testing
             #expect(try log.position(of: id) == position)
         }
         #expect(try log.verify().isIntact)
-        #expect(try Harness.python("verify_ledger.py", [dir + "/ledger"]).status == 0)
+        #expect(try await Harness.python("verify_ledger.py", [dir + "/ledger"]).status == 0)
     }
 
     /// Processes that open a data directory nobody has opened yet, all at once: each finds what
     /// the others are making (an empty `data.mdb`, a key store beside a ledger not yet written, a
     /// ledger not yet paired). Without `open.lock` one removed a file another had just made, or
     /// took the new key store for keys whose ledger was lost, in two runs of fifteen rounds out of three.
-    @Test func processesOpeningANewDataDirectoryAtOnceAllSucceed() throws {
+    @Test func processesOpeningANewDataDirectoryAtOnceAllSucceed() async throws {
         for round in 1...40 {
             let dir = temporaryDirectory()
             let streams = (1...6).map { "s\($0)" }
@@ -102,7 +102,7 @@ import Testing
         #expect(acks(bystanderAcks).count == 300)
         let report = try log.verify()
         #expect(report.isIntact, "\(String(describing: report.problem))")
-        #expect(try Harness.python("verify_ledger.py", [dir + "/ledger"]).status == 0)
+        #expect(try await Harness.python("verify_ledger.py", [dir + "/ledger"]).status == 0)
         // The ledger takes appends after the crash (the dead writer's lock and reader slots are freed).
         try await log.append([try ProposedEvent(type: "after-crash", payload: [])], to: try StreamID("victim"))
         #expect(try log.verify().isIntact)

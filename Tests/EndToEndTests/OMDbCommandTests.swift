@@ -20,83 +20,83 @@ import Testing
         return home
     }
 
-    static func omdbRequests(_ server: FakeTMDbProcess) throws -> Int {
-        (try server.stats()["omdb"] as? [String: Any])?["requests"] as? Int ?? -1
+    static func omdbRequests(_ server: FakeTMDbProcess) async throws -> Int {
+        await (try server.stats()["omdb"] as? [String: Any])?["requests"] as? Int ?? -1
     }
 
-    @Test func showAddsOMDbsLinesAndJSON() throws {
+    @Test func showAddsOMDbsLinesAndJSON() async throws {
         let server = try FakeTMDbProcess()
         let home = Self.home(server)
-        let out = try home.reel(["show", "movie", "278", "--no-poster"])
+        let out = try await home.reel(["show", "movie", "278", "--no-poster"])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdout.contains("Ratings: IMDb 9.3"), "\(out.stdout)")
         #expect(out.stdout.contains("Awards: "), "\(out.stdout)")
         #expect(out.stdout.contains("Director: Frank Darabont"), "\(out.stdout)")
         #expect(out.stdout.contains("Writer: "), "\(out.stdout)")
-        #expect(try Self.omdbRequests(server) == 1)
-        let json = try home.json(["show", "movie", "278"], schema: "show.schema.json")
+        await #expect(try Self.omdbRequests(server) == 1)
+        let json = try await home.json(["show", "movie", "278"], schema: "show.schema.json")
         #expect(json["imdbID"] as? String == "tt0111161")
         #expect(json["omdbStatus"] as? String == "found")
         let omdb = try #require(json["omdb"] as? [String: Any])
         #expect(omdb["imdbRating"] as? Double == 9.3)
         #expect((omdb["imdbVotes"] as? Int ?? 0) > 1_000_000)
-        #expect(try Self.omdbRequests(server) == 1, "the second show is the cache's (a week)")
+        await #expect(try Self.omdbRequests(server) == 1, "the second show is the cache's (a week)")
         // A series: its IMDb id comes from TMDb's external_ids, appended to the same request.
-        let series = try home.json(["show", "tv", "1396"], schema: "show.schema.json")
+        let series = try await home.json(["show", "tv", "1396"], schema: "show.schema.json")
         #expect(series["imdbID"] as? String == "tt0903747")
         #expect((series["omdb"] as? [String: Any])?["totalSeasons"] as? Int == 5)
     }
 
-    @Test func withoutAnOMDbKeyTMDbsDetailsStandAlone() throws {
+    @Test func withoutAnOMDbKeyTMDbsDetailsStandAlone() async throws {
         let server = try FakeTMDbProcess()
         let home = Home(server: server)
-        let json = try home.json(["show", "movie", "278"], schema: "show.schema.json")
+        let json = try await home.json(["show", "movie", "278"], schema: "show.schema.json")
         #expect(json["omdbStatus"] as? String == "off")
         #expect(json["omdb"] is NSNull)
-        #expect(try Self.omdbRequests(server) == 0)
-        let status = try home.json(["omdb", "status"], schema: "omdb-status.schema.json")
+        await #expect(try Self.omdbRequests(server) == 0)
+        let status = try await home.json(["omdb", "status"], schema: "omdb-status.schema.json")
         #expect(status["source"] as? String == "off")
     }
 
-    @Test func omdbsFailuresAreNotesNeverErrors() throws {
+    @Test func omdbsFailuresAreNotesNeverErrors() async throws {
         let server = try FakeTMDbProcess()
         for (fault, words) in [
             ("kind=omdb-limit", "daily budget"), ("kind=omdb-invalid-key", "refused the key"), ("kind=status&status=500&count=9", "OMDb is unavailable"),
             ("kind=malformed", "OMDb is unavailable"), ("kind=reset&count=9", "OMDb is unavailable"),
         ] {
             let home = Self.home(server)  // its own budget: OMDb's "limit reached" spends the day
-            try server.fault(fault + "&path=/omdb")
-            let out = try home.reel(["show", "movie", "550", "--no-poster"])
+            try await server.fault(fault + "&path=/omdb")
+            let out = try await home.reel(["show", "movie", "550", "--no-poster"])
             #expect(out.status == 0, "\(fault): \(out.stderr)")
             #expect(out.stdout.contains("Fight Club"), "\(fault)")
             #expect(!out.stdout.contains("Ratings:"), "\(fault): \(out.stdout)")
             #expect(out.stderr.contains(words), "\(fault): \(out.stderr)")
             #expect(CatalogCommandTests.lines(out.stderr).count == 1, "\(fault): one note: \(out.stderr)")
             #expect(!out.stderr.contains(Self.key))
-            _ = try FakeTMDbProcess.curl(["-s", "-X", "POST", server.root + "/__reset"])
+            _ = try await FakeTMDbProcess.curl(["-s", "-X", "POST", server.root + "/__reset"])
         }
         // A title OMDb does not know: no lines, no note; the JSON says so.
         let home = Self.home(server)
-        try server.fault("kind=omdb-error&message=Incorrect%20IMDb%20ID.&path=/omdb")
-        let missing = try home.json(["show", "movie", "680"], schema: "show.schema.json")
+        try await server.fault("kind=omdb-error&message=Incorrect%20IMDb%20ID.&path=/omdb")
+        let missing = try await home.json(["show", "movie", "680"], schema: "show.schema.json")
         #expect(missing["omdbStatus"] as? String == "missing")
     }
 
-    @Test func offlineTheCachedAnswerIsShown() throws {
+    @Test func offlineTheCachedAnswerIsShown() async throws {
         let server = try FakeTMDbProcess()
         let home = Self.home(server)
-        #expect(try home.reel(["show", "movie", "278", "--no-poster"]).status == 0)
+        #expect(try await home.reel(["show", "movie", "278", "--no-poster"]).status == 0)
         server.stop()
-        let out = try home.reel(["show", "movie", "278", "--no-poster", "--offline"])
+        let out = try await home.reel(["show", "movie", "278", "--no-poster", "--offline"])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdout.contains("Ratings: IMDb 9.3"))
     }
 
-    @Test func hostileTextFromOMDbNeverReachesTheTerminal() throws {
+    @Test func hostileTextFromOMDbNeverReachesTheTerminal() async throws {
         let server = try FakeTMDbProcess()
         let home = Self.home(server)
-        try server.fault("kind=hostile&path=/omdb")
-        let out = try home.reel(["show", "movie", "278", "--no-poster"])
+        try await server.fault("kind=hostile&path=/omdb")
+        let out = try await home.reel(["show", "movie", "278", "--no-poster"])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdout.contains("Director:"))
         for forbidden in ["\u{1B}", "\u{07}", "\r", "\u{9B}", "\u{7F}", "\u{202E}"] {
@@ -104,11 +104,11 @@ import Testing
         }
     }
 
-    @Test func savedSortsByOMDbsScoresWithAnIMDbColumn() throws {
+    @Test func savedSortsByOMDbsScoresWithAnIMDbColumn() async throws {
         let server = try FakeTMDbProcess()
         let home = Self.home(server)
-        #expect(try home.reel(["fav", "add", "movie", "550", "278", "680", "13"]).status == 0)
-        let json = try home.json(["saved", "--sort", "imdb"], schema: "saved.schema.json")
+        #expect(try await home.reel(["fav", "add", "movie", "550", "278", "680", "13"]).status == 0)
+        let json = try await home.json(["saved", "--sort", "imdb"], schema: "saved.schema.json")
         let items = try #require(json["items"] as? [[String: Any]])
         let ratings = items.compactMap { ($0["omdb"] as? [String: Any])?["imdbRating"] as? Double }
         #expect(ratings.count == 4)
@@ -116,11 +116,11 @@ import Testing
         #expect(items.first?["id"] as? Int == 278)
         let fill = try #require(json["omdbFill"] as? [String: Any])
         #expect(fill["left"] as? Int == 0)
-        let text = try home.reel(["saved", "--sort", "metascore", "--asc"], environment: ["COLUMNS": "160"])
+        let text = try await home.reel(["saved", "--sort", "metascore", "--asc"], environment: ["COLUMNS": "160"])
         #expect(text.status == 0)
         #expect(text.stdout.contains("IMDB"), "\(text.stdout)")
-        #expect(try Self.omdbRequests(server) == 4, "each title asked once, then the cache's")
-        let status = try home.json(["omdb", "status"], schema: "omdb-status.schema.json")
+        await #expect(try Self.omdbRequests(server) == 4, "each title asked once, then the cache's")
+        let status = try await home.json(["omdb", "status"], schema: "omdb-status.schema.json")
         #expect((status["saved"] as? [String: Any])?["answered"] as? Int == 4)
         #expect((status["budget"] as? [String: Any])?["used"] as? Int == 4)
     }
@@ -131,38 +131,38 @@ import Testing
     @Test func twoProcessesSpendOneBudget() async throws {
         let server = try FakeTMDbProcess(["--synthetic-movies", "60"])
         let home = Self.home(server, extra: ["REEL_OMDB_DAILY": "20"])
-        #expect(try home.reel(["fav", "add", "movie"] + (1...60).map { String(90_000_000 + $0) }).status == 0)
-        async let first = Task.detached { try home.reel(["saved", "--json"]) }.value
-        async let second = Task.detached { try home.reel(["saved", "--json"]) }.value
+        #expect(try await home.reel(["fav", "add", "movie"] + (1...60).map { String(90_000_000 + $0) }).status == 0)
+        async let first = Task.detached { try await home.reel(["saved", "--json"]) }.value
+        async let second = Task.detached { try await home.reel(["saved", "--json"]) }.value
         let (a, b) = try await (first, second)
         #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
-        #expect(try Self.omdbRequests(server) == 18, "nine tenths of 20, for both processes together")
-        let status = try home.json(["omdb", "status"], schema: "omdb-status.schema.json")
+        await #expect(try Self.omdbRequests(server) == 18, "nine tenths of 20, for both processes together")
+        let status = try await home.json(["omdb", "status"], schema: "omdb-status.schema.json")
         let budget = try #require(status["budget"] as? [String: Any])
         #expect(budget["used"] as? Int == 18)
         #expect(budget["bulkLimit"] as? Int == 18)
         #expect((status["saved"] as? [String: Any])?["waiting"] as? Int == 42)
         #expect(a.stderr.contains("filling lists") || b.stderr.contains("filling lists"), "\(a.stderr) \(b.stderr)")
         // What the user opens goes first: the kept tenth answers it.
-        let opened = try home.json(["show", "movie", "90000001"], schema: "show.schema.json")
+        let opened = try await home.json(["show", "movie", "90000001"], schema: "show.schema.json")
         #expect(opened["omdbStatus"] as? String == "found" || opened["omdbStatus"] as? String == "missing")
-        let shown = try home.json(["show", "movie", "90000060"], schema: "show.schema.json")
+        let shown = try await home.json(["show", "movie", "90000060"], schema: "show.schema.json")
         #expect(["found", "budget-spent"].contains(shown["omdbStatus"] as? String ?? ""))
     }
 
-    @Test func loginChecksAndSavesTheKeyWhereNoOutputOrCacheHasIt() throws {
+    @Test func loginChecksAndSavesTheKeyWhereNoOutputOrCacheHasIt() async throws {
         let server = try FakeTMDbProcess(["--omdb-key", Self.key])
         var home = Home(server: server)
         home.environment["REEL_OMDB_BASE_URL"] = server.root + "/omdb/"
-        try home.fails(["omdb", "login"], stdin: "0badbad0\n", status: 77, "OMDb refused the key")
+        try await home.fails(["omdb", "login"], stdin: "0badbad0\n", status: 77, "OMDb refused the key")
         #expect(!FileManager.default.fileExists(atPath: home.config + "/reel/omdb.json"))
-        try home.fails(["omdb", "login"], stdin: "two words\n", status: 64, "OMDb key")
-        let saved = try home.json(["omdb", "login"], stdin: Self.key + "\n", schema: "omdb-login.schema.json")
+        try await home.fails(["omdb", "login"], stdin: "two words\n", status: 64, "OMDb key")
+        let saved = try await home.json(["omdb", "login"], stdin: Self.key + "\n", schema: "omdb-login.schema.json")
         #expect(saved["checked"] as? Bool == true)
         #expect(CatalogCommandTests.mode(home.config + "/reel/omdb.json") == 0o600)
         var outputs: [String] = []
         for arguments in [["show", "movie", "550", "--no-poster"], ["saved"], ["omdb", "status"], ["omdb", "status", "--json", "--check"]] {
-            let out = try home.reel(arguments)
+            let out = try await home.reel(arguments)
             #expect(out.status == 0, "\(arguments): \(out.stderr)")
             outputs += [out.stdout, out.stderr]
         }
@@ -170,28 +170,28 @@ import Testing
         for output in outputs { #expect(!output.contains(Self.key)) }
         #expect(try CatalogCommandTests.files(under: home.data, containing: Self.key).isEmpty)
         #expect(try CatalogCommandTests.files(under: home.config, containing: Self.key) == ["reel/omdb.json"])
-        let out = try home.json(["omdb", "logout"], schema: "omdb-logout.schema.json")
+        let out = try await home.json(["omdb", "logout"], schema: "omdb-logout.schema.json")
         #expect(out["removed"] as? Bool == true)
         #expect(!FileManager.default.fileExists(atPath: home.config + "/reel/omdb.json"))
     }
 
-    @Test func theSampleCatalogHasItsOwnOMDbFacts() throws {
+    @Test func theSampleCatalogHasItsOwnOMDbFacts() async throws {
         let home = Home()
-        let out = try home.reel(["show", "movie", "278", "--no-poster"])
+        let out = try await home.reel(["show", "movie", "278", "--no-poster"])
         #expect(out.status == 0, "\(out.stderr)")
         #expect(out.stdout.contains("Ratings: IMDb 9.3"), "\(out.stdout)")
         #expect(out.stdout.contains("🏆") || out.stdout.contains("nominated for"), "\(out.stdout)")
-        let status = try home.json(["omdb", "status"], schema: "omdb-status.schema.json")
+        let status = try await home.json(["omdb", "status"], schema: "omdb-status.schema.json")
         #expect(status["source"] as? String == "sample")
-        let about = try home.json(["about"], schema: "about.schema.json")
+        let about = try await home.json(["about"], schema: "about.schema.json")
         #expect((about["omdbLicense"] as? String)?.contains("CC BY-NC 4.0") == true)
     }
 
-    @Test func badSettingsAreOneLine() throws {
+    @Test func badSettingsAreOneLine() async throws {
         let server = try FakeTMDbProcess()
         let home = Self.home(server)
-        try home.fails(["show", "movie", "550"], environment: ["REEL_OMDB_DAILY": "lots"], status: 64, "REEL_OMDB_DAILY")
-        try home.fails(["show", "movie", "550"], environment: ["REEL_OMDB_BASE_URL": "ftp://x"], status: 64, "REEL_OMDB_BASE_URL")
-        try home.fails(["show", "movie", "550"], environment: ["OMDB_API_KEY": "a\tb"], status: 64, "OMDB_API_KEY")
+        try await home.fails(["show", "movie", "550"], environment: ["REEL_OMDB_DAILY": "lots"], status: 64, "REEL_OMDB_DAILY")
+        try await home.fails(["show", "movie", "550"], environment: ["REEL_OMDB_BASE_URL": "ftp://x"], status: 64, "REEL_OMDB_BASE_URL")
+        try await home.fails(["show", "movie", "550"], environment: ["OMDB_API_KEY": "a\tb"], status: 64, "OMDB_API_KEY")
     }
 }

@@ -56,16 +56,16 @@ import Glibc
     }
 
     /// A data directory with an account that has saved two movies and a series.
-    static func ledger() throws -> String {
+    static func ledger() async throws -> String {
         let data = temporaryDirectory("output-failure")
-        let out = try Harness.reel(["fav", "add", "movie", "550", "603", "--data-dir", data])
+        let out = try await Harness.reel(["fav", "add", "movie", "550", "603", "--data-dir", data])
         #expect(out.status == 0, "\(out.stderr)")
-        #expect(try Harness.reel(["fav", "add", "tv", "1399", "--data-dir", data]).status == 0)
+        #expect(try await Harness.reel(["fav", "add", "tv", "1399", "--data-dir", data]).status == 0)
         return data
     }
 
-    static func saved(_ data: String) throws -> [Int] {
-        let out = try Harness.reel(["saved", "--json", "--data-dir", data])
+    static func saved(_ data: String) async throws -> [Int] {
+        let out = try await Harness.reel(["saved", "--json", "--data-dir", data])
         return (try Harness.json(out.stdout)["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
     }
 
@@ -76,8 +76,8 @@ import Glibc
         ["search", "matrix"], ["person"], ["genres"], ["about"], ["cache", "stats"], ["tmdb", "status"], ["--help"], ["--version"],
         ["projections", "rebuild", "--check"],
     ])
-    func aFullDeviceIsExit74WithOneLine(_ arguments: [String]) throws {
-        let data = try Self.ledger()
+    func aFullDeviceIsExit74WithOneLine(_ arguments: [String]) async throws {
+        let data = try await Self.ledger()
         let run = try Self.run(arguments, data: data, stdout: "/dev/full")
         #expect(run.status == 74 && !run.signalled, "\(arguments): \(run.status) \(run.stderr)")
         #expect(run.problems == ["reel: cannot write the output: No space left on device"], "\(arguments): \(run.stderr)")
@@ -85,20 +85,20 @@ import Glibc
     }
 
     /// Commands that change something: the change is made and kept, and the line says so.
-    @Test func aChangeWhoseReportCannotBeWrittenIsSavedAndSaysSo() throws {
-        let data = try Self.ledger()
+    @Test func aChangeWhoseReportCannotBeWrittenIsSavedAndSaysSo() async throws {
+        let data = try await Self.ledger()
         func expectSaved(_ run: Run, _ what: String, _ label: String) {
             #expect(run.status == 74 && !run.signalled, "\(label): \(run.status) \(run.stderr)")
             #expect(run.problems == ["reel: cannot write the output: No space left on device (\(what))"], "\(label): \(run.stderr)")
         }
         expectSaved(try Self.run(["fav", "add", "movie", "13"], data: data, stdout: "/dev/full"), "the change was saved", "fav add")
-        #expect(try Self.saved(data).contains(13))
+        await #expect(try Self.saved(data).contains(13))
         expectSaved(try Self.run(["fav", "remove", "movie", "603", "--json"], data: data, stdout: "/dev/full"), "the change was saved", "fav remove")
-        #expect(!(try Self.saved(data).contains(603)))
+        await #expect(!(try Self.saved(data).contains(603)))
         expectSaved(try Self.run(["settings", "name", "Ann"], data: data, stdout: "/dev/full"), "the change was saved", "settings name")
         let backup = temporaryDirectory("output-failure") + "/copy"
         expectSaved(try Self.run(["backup", backup], data: data, stdout: "/dev/full"), "the backup was written", "backup")
-        #expect(try Harness.reel(["audit", "verify", "--data-dir", backup]).status == 0)
+        #expect(try await Harness.reel(["audit", "verify", "--data-dir", backup]).status == 0)
         expectSaved(try Self.run(["projections", "rebuild"], data: data, stdout: "/dev/full"), "the projections were rebuilt", "rebuild")
         let export = temporaryDirectory("output-failure") + "/export.json"
         expectSaved(try Self.run(["account", "export", "--out", export], data: data, stdout: "/dev/full"), "the export was written to \(export)", "export --out")
@@ -110,12 +110,12 @@ import Glibc
         let again = try Self.run(["fav", "add", "movie", "13"], data: data, stdout: "/dev/full")
         #expect(again.status == 74)
         #expect(again.problems == ["reel: cannot write the output: No space left on device"], "\(again.stderr)")
-        #expect(try Harness.reel(["audit", "verify", "--data-dir", data]).status == 0)
+        #expect(try await Harness.reel(["audit", "verify", "--data-dir", data]).status == 0)
     }
 
     /// A failing command keeps its own status and message when its output is lost too.
-    @Test func aCommandThatFailsKeepsItsOwnStatus() throws {
-        let data = try Self.ledger()
+    @Test func aCommandThatFailsKeepsItsOwnStatus() async throws {
+        let data = try await Self.ledger()
         let run = try Self.run(["fav", "add", "movie", "12abc"], data: data, stdout: "/dev/full")
         #expect(run.status == 64)
         #expect(run.problems.count == 1 && !run.stderr.contains("cannot write the output"), "\(run.stderr)")
@@ -123,14 +123,14 @@ import Glibc
 
     /// `reel history | head -0`: the reader went away. Like `cat`, reel ends quietly by SIGPIPE:
     /// no message, no backtrace (a change is kept).
-    @Test func aReaderThatWentAwayEndsItQuietlyBySIGPIPE() throws {
-        let data = try Self.ledger()
+    @Test func aReaderThatWentAwayEndsItQuietlyBySIGPIPE() async throws {
+        let data = try await Self.ledger()
         for arguments in [["history"], ["saved", "--json"], ["account", "export"], ["fav", "add", "movie", "680"]] {
             let run = try Self.run(arguments, data: data, stdout: nil)
             #expect(run.signalled && run.status == SIGPIPE, "\(arguments): \(run.status) \(run.stderr)")
             #expect(run.problems.isEmpty, "\(arguments): \(run.stderr)")
         }
-        #expect(try Self.saved(data).contains(680))
+        await #expect(try Self.saved(data).contains(680))
         // With TMDb over HTTP, SwiftNIO ignores SIGPIPE for its sockets: the write fails with
         // EPIPE instead, and reel ends the same way (before, it exited 0 with the output lost).
         let server = try FakeTMDbProcess()
@@ -140,31 +140,31 @@ import Glibc
             #expect(run.signalled && run.status == SIGPIPE, "\(arguments) over HTTP: \(run.status) \(run.stderr)")
             #expect(run.problems.isEmpty, "\(arguments): \(run.stderr)")
         }
-        #expect(try Self.saved(data).contains(13))
+        await #expect(try Self.saved(data).contains(13))
     }
 
     /// `reel history >&-`: the ledger opened next must not get descriptor 1 (output would be
     /// written into it); the command fails its output with 74 and the ledger still verifies.
-    @Test func aClosedStdoutIsExit74AndNothingIsWrittenIntoTheLedger() throws {
-        let data = try Self.ledger()
+    @Test func aClosedStdoutIsExit74AndNothingIsWrittenIntoTheLedger() async throws {
+        let data = try await Self.ledger()
         for arguments in ["fav add movie 680", "history", "saved --json", "audit verify"] {
-            let run = try Harness.run("/bin/sh", ["-c", "exec \"$0\" \(arguments) --data-dir \"$1\" >&-", Harness.binaries + "/reel", data])
+            let run = try await Harness.run("/bin/sh", ["-c", "exec \"$0\" \(arguments) --data-dir \"$1\" >&-", Harness.binaries + "/reel", data])
             #expect(run.status == 74, "\(arguments): \(run.status) \(run.stderr)")
             #expect(run.stderr.contains("reel: cannot write the output: Bad file descriptor"), "\(arguments): \(run.stderr)")
         }
-        #expect(try Self.saved(data).contains(680))
-        let verify = try Harness.reel(["audit", "verify", "--data-dir", data])
+        await #expect(try Self.saved(data).contains(680))
+        let verify = try await Harness.reel(["audit", "verify", "--data-dir", data])
         #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
-        #expect(try Harness.reel(["projections", "rebuild", "--check", "--data-dir", data]).status == 0)
+        #expect(try await Harness.reel(["projections", "rebuild", "--check", "--data-dir", data]).status == 0)
     }
 
     /// Notes and errors to a full stderr are dropped (there is nowhere to report them), never a trap.
-    @Test func aFullStderrChangesNothing() throws {
-        let data = try Self.ledger()
-        let run = try Harness.run("/bin/sh", ["-c", "exec \"$0\" history --data-dir \"$1\" 2>/dev/full", Harness.binaries + "/reel", data])
+    @Test func aFullStderrChangesNothing() async throws {
+        let data = try await Self.ledger()
+        let run = try await Harness.run("/bin/sh", ["-c", "exec \"$0\" history --data-dir \"$1\" 2>/dev/full", Harness.binaries + "/reel", data])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("added movie 550"))
-        let failing = try Harness.run("/bin/sh", ["-c", "exec \"$0\" fav add movie x --data-dir \"$1\" 2>/dev/full", Harness.binaries + "/reel", data])
+        let failing = try await Harness.run("/bin/sh", ["-c", "exec \"$0\" fav add movie x --data-dir \"$1\" 2>/dev/full", Harness.binaries + "/reel", data])
         #expect(failing.status == 64)
     }
 }

@@ -49,13 +49,13 @@ import Testing
         return path
     }
 
-    @Test func aHeaderOverThePixelLimitIsRefusedInEveryFormatAndNothingIsWritten() throws {
+    @Test func aHeaderOverThePixelLimitIsRefusedInEveryFormatAndNothingIsWritten() async throws {
         let files = temporaryDirectory("photo-bombs")
         // A new data directory: not a file is made.
         let fresh = Ledger()
         for (name, bytes, size) in Self.bombs {
             let path = try Self.write(bytes, named: name, in: files)
-            try fresh.fails(
+            try await fresh.fails(
                 ["settings", "photo", path], user: "ann", status: 64, "\(path): invalid photo: \(size) pixels is more than the limit of 40,000,000 pixels")
         }
         #expect(try AccountMoveTests.files(under: fresh.dir).filter { !$0.hasPrefix("config/") } == [], "nothing is written")
@@ -63,14 +63,14 @@ import Testing
         // An account with a photo: its history and its photo stay as they were.
         let ledger = Ledger()
         let photo = try Self.write(LedgerCommandTests.png, named: "me.png", in: files)
-        #expect(try ledger.reel(["settings", "photo", photo], user: "ann").status == 0)
-        let events = try ledger.eventCount()
-        let settings = try ledger.reel(["settings", "--json"], user: "ann").stdout
+        #expect(try await ledger.reel(["settings", "photo", photo], user: "ann").status == 0)
+        let events = try await ledger.eventCount()
+        let settings = try await ledger.reel(["settings", "--json"], user: "ann").stdout
         for (name, _, size) in Self.bombs {
-            try ledger.fails(["settings", "photo", files + "/" + name], user: "ann", status: 64, "\(size) pixels is more than the limit")
+            try await ledger.fails(["settings", "photo", files + "/" + name], user: "ann", status: 64, "\(size) pixels is more than the limit")
         }
-        #expect(try ledger.eventCount() == events && events > 0, "the ledger is unchanged")
-        #expect(try ledger.reel(["settings", "--json"], user: "ann").stdout == settings)
+        await #expect(try ledger.eventCount() == events && events > 0, "the ledger is unchanged")
+        #expect(try await ledger.reel(["settings", "--json"], user: "ann").stdout == settings)
     }
 
     /// The service's photo route takes the same path: 400, a usage problem naming the size.

@@ -14,91 +14,91 @@ import Testing
     static let fightClubPoster = "/pB8BM7pdSp6B6Ih7QZ4DrQ3PmJK.jpg"
     static let postered = ["550", "278", "238", "240", "424", "389", "129", "155", "497", "680", "122", "13", "429", "769"]
 
-    static func imageRequests(_ server: FakeTMDbProcess, _ path: String) throws -> Int {
-        (try server.stats()["byPath"] as? [String: Int] ?? [:])[path] ?? 0
+    static func imageRequests(_ server: FakeTMDbProcess, _ path: String) async throws -> Int {
+        await (try server.stats()["byPath"] as? [String: Int] ?? [:])[path] ?? 0
     }
 
-    @Test func aPosterIsWrittenToAFileOrAPipeAsTMDbServesIt() throws {
+    @Test func aPosterIsWrittenToAFileOrAPipeAsTMDbServesIt() async throws {
         let server = try FakeTMDbProcess()
         let home = Home(server: server)
         let file = temporaryDirectory() + "/fight-club.jpg"
-        let wrote = try home.reel(["poster", "movie", "550", "--out", file])
+        let wrote = try await home.reel(["poster", "movie", "550", "--out", file])
         #expect(wrote.status == 0, "\(wrote.stderr)")
         #expect(wrote.stdout.contains("500×750 JPEG (w500"), "\(wrote.stdout)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         let picture = try PictureDecoder().decode(bytes)
         #expect(picture.width == 500 && picture.height == 750)
         // The same image comes from the cache the second time: one request for it in all.
-        let json = try home.json(["poster", "movie", "550", "--size", "w500"], schema: "poster.schema.json")
+        let json = try await home.json(["poster", "movie", "550", "--size", "w500"], schema: "poster.schema.json")
         #expect(json["cached"] as? Bool == true)
         #expect((json["url"] as? String)?.hasPrefix(server.root + "/t/p/w500/") == true, "\(json)")
-        #expect(try Self.imageRequests(server, "/t/p/w500" + Self.fightClubPoster) == 1)
+        await #expect(try Self.imageRequests(server, "/t/p/w500" + Self.fightClubPoster) == 1)
         // stdout that is no terminal gets the bytes themselves.
-        let raw = try Harness.run("/bin/sh", ["-c", "\(Harness.binaries)/reel poster movie 550 --size w92 | od -An -tx1 -N3"], environment: home.environment.merging(["REEL_DATA_DIR": home.data, "XDG_CONFIG_HOME": home.config]) { $1 })
+        let raw = try await Harness.run("/bin/sh", ["-c", "\(Harness.binaries)/reel poster movie 550 --size w92 | od -An -tx1 -N3"], environment: home.environment.merging(["REEL_DATA_DIR": home.data, "XDG_CONFIG_HOME": home.config]) { $1 })
         #expect(raw.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "ff d8 ff", "\(raw.stdout) \(raw.stderr)")
     }
 
-    @Test func backdropsAndProfilePhotosHaveTheirOwnSizes() throws {
+    @Test func backdropsAndProfilePhotosHaveTheirOwnSizes() async throws {
         let server = try FakeTMDbProcess()
         let home = Home(server: server)
-        let backdrop = try home.json(["poster", "movie", "550", "--backdrop"], schema: "poster.schema.json")
+        let backdrop = try await home.json(["poster", "movie", "550", "--backdrop"], schema: "poster.schema.json")
         #expect(backdrop["size"] as? String == "w1280")
         #expect(backdrop["width"] as? Int == 1280 && backdrop["height"] as? Int == 720)
-        let photo = try home.json(["poster", "person", "287"], schema: "poster.schema.json")
+        let photo = try await home.json(["poster", "person", "287"], schema: "poster.schema.json")
         #expect(photo["size"] as? String == "h632")
         #expect(photo["height"] as? Int == 632)
-        try home.fails(["poster", "person", "287", "--size", "w500"], status: 64, "no profile size w500", "w45, w185, h632, original")
-        try home.fails(["poster", "movie", "550", "--size", "huge"], status: 64, "--size huge")
-        try home.fails(["poster", "person", "287", "--backdrop"], status: 64, "not a backdrop")
-        try home.fails(["poster", "movie", "550", "--out", temporaryDirectory()], status: 64, "directory")
-        try server.fault("kind=status&status=403&count=1&path=/t/p/")
-        try home.fails(["poster", "movie", "550", "--size", "w154"], status: 69, "HTTP 403")
+        try await home.fails(["poster", "person", "287", "--size", "w500"], status: 64, "no profile size w500", "w45, w185, h632, original")
+        try await home.fails(["poster", "movie", "550", "--size", "huge"], status: 64, "--size huge")
+        try await home.fails(["poster", "person", "287", "--backdrop"], status: 64, "not a backdrop")
+        try await home.fails(["poster", "movie", "550", "--out", temporaryDirectory()], status: 64, "directory")
+        try await server.fault("kind=status&status=403&count=1&path=/t/p/")
+        try await home.fails(["poster", "movie", "550", "--size", "w154"], status: 69, "HTTP 403")
     }
 
-    @Test func offlineOnlyTheCacheAnswersAndClearingForgetsTheImages() throws {
+    @Test func offlineOnlyTheCacheAnswersAndClearingForgetsTheImages() async throws {
         let server = try FakeTMDbProcess()
         let home = Home(server: server)
-        try home.fails(["poster", "movie", "550", "--offline", "--size", "w342"], status: 69, "offline")
-        let online = try home.reel(["poster", "movie", "550", "--size", "w342", "--out", temporaryDirectory() + "/a.jpg"])
+        try await home.fails(["poster", "movie", "550", "--offline", "--size", "w342"], status: 69, "offline")
+        let online = try await home.reel(["poster", "movie", "550", "--size", "w342", "--out", temporaryDirectory() + "/a.jpg"])
         #expect(online.status == 0, "\(online.stderr)")
         server.stop()
-        let offline = try home.json(["poster", "movie", "550", "--size", "w342", "--offline"], schema: "poster.schema.json")
+        let offline = try await home.json(["poster", "movie", "550", "--size", "w342", "--offline"], schema: "poster.schema.json")
         #expect(offline["cached"] as? Bool == true)
-        let stats = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        let stats = try await home.json(["cache", "stats"], schema: "cache-stats.schema.json")
         let images = try #require(stats["images"] as? [String: Any])
         #expect(images["images"] as? Int == 1)
         #expect((images["bytes"] as? Int ?? 0) > 1000)
-        let cleared = try home.json(["cache", "clear", "--images"], schema: "cache-clear.schema.json")
+        let cleared = try await home.json(["cache", "clear", "--images"], schema: "cache-clear.schema.json")
         #expect((cleared["images"] as? [String: Any])?["cleared"] as? Int == 1)
         #expect(cleared["cleared"] == nil, "--images leaves the answers alone")
-        try home.fails(["poster", "movie", "550", "--offline", "--size", "w342"], status: 69, "offline")
+        try await home.fails(["poster", "movie", "550", "--offline", "--size", "w342"], status: 69, "offline")
         // The answers are still there: the title's details and /configuration.
-        #expect((try home.json(["cache", "stats"], schema: "cache-stats.schema.json")["entries"] as? Int ?? 0) >= 2)
+        await #expect((try home.json(["cache", "stats"], schema: "cache-stats.schema.json")["entries"] as? Int ?? 0) >= 2)
     }
 
-    @Test func theCacheStaysWithinItsCapLeastRecentlyUsedFirst() throws {
+    @Test func theCacheStaysWithinItsCapLeastRecentlyUsedFirst() async throws {
         let server = try FakeTMDbProcess()
         let home = Home(server: server)
         let cap = ["REEL_IMAGE_CACHE_MB": "1"]
         var total = 0
         for id in Self.postered {
-            let got = try home.json(["poster", "movie", id, "--size", "original"], environment: cap, schema: "poster.schema.json")
+            let got = try await home.json(["poster", "movie", id, "--size", "original"], environment: cap, schema: "poster.schema.json")
             total += got["bytes"] as? Int ?? 0
         }
         #expect(total > 1 << 20, "the posters together pass the cap (\(total) bytes)")
-        let stats = try #require(try home.json(["cache", "stats"], environment: cap, schema: "cache-stats.schema.json")["images"] as? [String: Any])
+        let stats = try await #require(try home.json(["cache", "stats"], environment: cap, schema: "cache-stats.schema.json")["images"] as? [String: Any])
         #expect((stats["bytes"] as? Int ?? .max) <= 1 << 20)
         #expect((stats["images"] as? Int ?? 0) < Self.postered.count)
         // The newest stayed, the first went.
-        #expect(try home.json(["poster", "movie", Self.postered.last!, "--size", "original", "--offline"], environment: cap, schema: "poster.schema.json")["cached"] as? Bool == true)
-        try home.fails(["poster", "movie", Self.postered.first!, "--size", "original", "--offline"], environment: cap, status: 69, "offline")
+        await #expect(try home.json(["poster", "movie", Self.postered.last!, "--size", "original", "--offline"], environment: cap, schema: "poster.schema.json")["cached"] as? Bool == true)
+        try await home.fails(["poster", "movie", Self.postered.first!, "--size", "original", "--offline"], environment: cap, status: 69, "offline")
     }
 
-    @Test func twoCommandsAtOnceFetchAnImageOnce() throws {
+    @Test func twoCommandsAtOnceFetchAnImageOnce() async throws {
         let server = try FakeTMDbProcess(["--latency-ms", "400"])
         let home = Home(server: server)
         // The details first, so both commands reach the image at about the same moment.
-        #expect(try home.reel(["show", "movie", "550"]).status == 0)
+        #expect(try await home.reel(["show", "movie", "550"]).status == 0)
         let group = DispatchGroup()
         let results = LockedList()
         for n in 0..<3 {
@@ -109,64 +109,64 @@ import Testing
         }
         group.wait()
         #expect(results.values == [0, 0, 0])
-        #expect(try Self.imageRequests(server, "/t/p/w780" + Self.fightClubPoster) == 1)
+        await #expect(try Self.imageRequests(server, "/t/p/w780" + Self.fightClubPoster) == 1)
     }
 
-    @Test func aDamagedImageIsOneClearLineAndIsNotCached() throws {
+    @Test func aDamagedImageIsOneClearLineAndIsNotCached() async throws {
         let server = try FakeTMDbProcess()
         let home = Home(server: server)
-        try server.fault("kind=half&count=1&path=/t/p/")
-        try home.fails(["poster", "movie", "550", "--size", "w185"], status: 65, "malformed", "truncated")
-        #expect(try home.json(["cache", "stats"], schema: "cache-stats.schema.json")["images"].flatMap { ($0 as? [String: Any])?["images"] as? Int } ?? 0 == 0)
+        try await server.fault("kind=half&count=1&path=/t/p/")
+        try await home.fails(["poster", "movie", "550", "--size", "w185"], status: 65, "malformed", "truncated")
+        await #expect(try home.json(["cache", "stats"], schema: "cache-stats.schema.json")["images"].flatMap { ($0 as? [String: Any])?["images"] as? Int } ?? 0 == 0)
         // The fault is used up: the next try works.
-        #expect(try home.reel(["poster", "movie", "550", "--size", "w185", "--out", temporaryDirectory() + "/p.jpg"]).status == 0)
+        #expect(try await home.reel(["poster", "movie", "550", "--size", "w185", "--out", temporaryDirectory() + "/p.jpg"]).status == 0)
     }
 
     /// The image cache would tell which titles an account looked at: deleting the account removes
     /// it, as it removes the response cache.
-    @Test func deletingAnAccountRemovesTheImageCache() throws {
+    @Test func deletingAnAccountRemovesTheImageCache() async throws {
         let server = try FakeTMDbProcess()
         let home = Home(server: server)
-        #expect(try home.reel(["fav", "add", "movie", "550"]).status == 0)
-        #expect(try home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/p.jpg"]).status == 0)
+        #expect(try await home.reel(["fav", "add", "movie", "550"]).status == 0)
+        #expect(try await home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/p.jpg"]).status == 0)
         #expect(FileManager.default.fileExists(atPath: home.data + "/images/data.mdb"))
-        let deleted = try home.reel(["account", "delete", "--yes"])
+        let deleted = try await home.reel(["account", "delete", "--yes"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(!FileManager.default.fileExists(atPath: home.data + "/images"))
     }
 
     /// A damaged image cache: `cache stats` still shows the answers, then one line naming the
     /// cure (65); pictures are fetched without the cache meanwhile; `clear --images` cures it.
-    @Test func aDamagedImageCacheIsOneLineWithItsCure() throws {
+    @Test func aDamagedImageCacheIsOneLineWithItsCure() async throws {
         let server = try FakeTMDbProcess()
         let home = Home(server: server)
-        #expect(try home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/p.jpg"]).status == 0)
+        #expect(try await home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/p.jpg"]).status == 0)
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: home.data + "/images/data.mdb"))
         try file.write(contentsOf: Data(repeating: 0xAB, count: 16384))
         try file.close()
-        let stats = try home.reel(["cache", "stats"])
+        let stats = try await home.reel(["cache", "stats"])
         #expect(stats.status == 65, "\(stats.stderr)")
         #expect(stats.stdout.contains("answers"), "\(stats.stdout)")
         #expect(CatalogCommandTests.lines(stats.stderr).count == 1 && stats.stderr.contains("reel cache clear --images"), "\(stats.stderr)")
-        let poster = try home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/q.jpg"])
+        let poster = try await home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/q.jpg"])
         #expect(poster.status == 0 && poster.stderr.contains("image cache"), "\(poster.stderr)")
-        #expect(try home.reel(["cache", "clear", "--images"]).status == 0)
-        #expect(try home.reel(["cache", "stats"]).status == 0)
-        let odd = try home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/r.jpg"], environment: ["REEL_IMAGE_CACHE_MB": "lots"])
+        #expect(try await home.reel(["cache", "clear", "--images"]).status == 0)
+        #expect(try await home.reel(["cache", "stats"]).status == 0)
+        let odd = try await home.reel(["poster", "movie", "550", "--size", "w92", "--out", temporaryDirectory() + "/r.jpg"], environment: ["REEL_IMAGE_CACHE_MB": "lots"])
         #expect(odd.status == 0 && odd.stderr.contains("REEL_IMAGE_CACHE_MB=lots is not a whole number"), "\(odd.stderr)")
     }
 
-    @Test func theSampleCatalogDrawsItsArtWithNoNetwork() throws {
+    @Test func theSampleCatalogDrawsItsArtWithNoNetwork() async throws {
         let home = Home()
-        let out = try home.json(["poster", "movie", "550", "--size", "w154"], schema: "poster.schema.json")
+        let out = try await home.json(["poster", "movie", "550", "--size", "w154"], schema: "poster.schema.json")
         #expect(out["width"] as? Int == 154)
-        let cache = try home.json(["cache", "stats"], schema: "cache-stats.schema.json")
+        let cache = try await home.json(["cache", "stats"], schema: "cache-stats.schema.json")
         #expect((cache["images"] as? [String: Any])?["images"] as? Int == 0, "sample art is made, not cached")
     }
 
     /// The poster drawn beside the details in a real terminal: coloured cells at the left of the
     /// title's lines, none with --no-poster, and none when stdout is a pipe.
-    @Test func showDrawsThePosterBesideTheDetailsAtATerminal() throws {
+    @Test func showDrawsThePosterBesideTheDetailsAtATerminal() async throws {
         let server = try FakeTMDbProcess()
         let home = Home(server: server)
         var environment = home.environment
@@ -191,7 +191,7 @@ import Testing
         #expect(!(try bare.colouredScreen()).contains("48;2;"), "no picture with --no-poster")
 
         // A slow image host: the details come after at most 3 s, with a note, and no poster.
-        try server.fault("kind=latency&ms=25000&count=10&path=/t/p/")
+        try await server.fault("kind=latency&ms=25000&count=10&path=/t/p/")
         let started = Date()
         // (A data directory of its own: the first one has the poster cached.)
         let slow = try TerminalSession(
@@ -207,16 +207,16 @@ import Testing
         defer { raw.end() }
         #expect(try raw.waitFor("exit 64").contains("reel: --out - writes the image's bytes to stdout, which is a terminal here"))
 
-        let piped = try home.reel(["show", "movie", "550"], environment: ["COLORTERM": "truecolor"])
+        let piped = try await home.reel(["show", "movie", "550"], environment: ["COLORTERM": "truecolor"])
         #expect(!piped.stdout.contains("\u{1B}"), "no escape in a pipe")
     }
 
-    @Test func settingsDrawsTheAccountsPhoto() throws {
+    @Test func settingsDrawsTheAccountsPhoto() async throws {
         let home = Home()
         let photo = temporaryDirectory() + "/me.jpg"
         let red = try PictureEncoder.jpeg(Picture(width: 120, height: 160, filledWith: RGB(220, 20, 30)))
         try Data(red).write(to: URL(fileURLWithPath: photo))
-        #expect(try home.reel(["settings", "photo", photo]).status == 0)
+        #expect(try await home.reel(["settings", "photo", photo]).status == 0)
         var environment = home.environment
         environment["REEL_DATA_DIR"] = home.data
         environment["XDG_CONFIG_HOME"] = home.config

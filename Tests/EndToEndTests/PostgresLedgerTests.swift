@@ -22,13 +22,13 @@ import Testing
             "l_" + name.filter { $0.isLetter || $0.isNumber }.prefix(40).lowercased() + "_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
         let environment = ["REEL_STORE": server.url(database: database)]
         let ledger = Ledger()
-        let migrated = try await offThread { try ledger.reel(["store", "migrate"], environment: environment) }
+        let migrated = try await ledger.reel(["store", "migrate"], environment: environment)
         #expect(migrated.status == 0, "\(migrated.stderr)")
         return (ledger, environment, database)
     }
 
     static func reel(_ ledger: Ledger, _ arguments: [String], user: String? = nil, _ environment: [String: String]) async throws -> Harness.Output {
-        let out = try await offThread { try ledger.reel(arguments, user: user, environment: environment) }
+        let out = try await ledger.reel(arguments, user: user, environment: environment)
         #expect(!out.stdout.contains(PostgresServer.password) && !out.stderr.contains(PostgresServer.password), "the password was printed")
         return out
     }

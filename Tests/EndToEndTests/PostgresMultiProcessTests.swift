@@ -77,7 +77,7 @@ import Glibc
         let server = try await Self.started.value
         let database = try await server.createDatabase("multi_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
         let store = server.url(database: database)
-        let migrated = try await offThread { try Harness.reel(["store", "migrate", "--store", store]) }
+        let migrated = try await Harness.reel(["store", "migrate", "--store", store])
         #expect(migrated.status == 0, "\(migrated.stderr)")
 
         // Four appenders that go on until stopped: two will be killed with -9 mid-append, two
@@ -128,7 +128,7 @@ import Glibc
             "SELECT count(*) FROM reel_streams s WHERE s.version <> (SELECT count(*) FROM reel_events e WHERE e.stream = s.stream)", database: database)
         #expect(streams == "0", "each stream's version is its number of events")
 
-        let verified = try await offThread { try Harness.reel(["audit", "verify", "--json", "--store", store, "--data-dir", temporaryDirectory("verify")], environment: ["REEL_KEYRING": Self.keyring]) }
+        let verified = try await Harness.reel(["audit", "verify", "--json", "--store", store, "--data-dir", temporaryDirectory("verify")], environment: ["REEL_KEYRING": Self.keyring])
         #expect(verified.status == 0, "\(verified.stderr)")
         #expect(try Harness.json(verified.stdout)["ok"] as? Bool == true && (try Harness.json(verified.stdout)["events"] as? Int) == stored.count)
         // The store takes appends after it all.

@@ -56,19 +56,17 @@ import Testing
         let database = try await server.createDatabase("t_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
         let store = server.url(database: database)
         let directory = temporaryDirectory("tamper")
-        let migrated = try await offThread { try Harness.reel(["store", "migrate", "--store", store]) }
+        let migrated = try await Harness.reel(["store", "migrate", "--store", store])
         #expect(migrated.status == 0)
-        let worker = try await offThread {
-            try Harness.run(
-                Harness.binaries + "/reel-bench", ["worker", "--store", store, "--data-dir", directory, "--stream", "ann", "--count", "30", "--concurrency", "1"])
-        }
+        let worker = try await Harness.run(
+            Harness.binaries + "/reel-bench", ["worker", "--store", store, "--data-dir", directory, "--stream", "ann", "--count", "30", "--concurrency", "1"])
         #expect(worker.status == 0, "\(worker.stderr)")
-        let intact = try await offThread { try Harness.python("verify_ledger.py", [store, "--json"]) }
+        let intact = try await Harness.python("verify_ledger.py", [store, "--json"])
         #expect(try intact.status == 0 && Harness.json(intact.stdout)["events"] as? Int == 30, "\(intact)")
 
         try await server.psql(tamper.sql, database: database)
-        let swift = try await offThread { try Harness.reel(["audit", "verify", "--json", "--store", store, "--data-dir", directory]) }
-        let python = try await offThread { try Harness.python("verify_ledger.py", [store, "--json"]) }
+        let swift = try await Harness.reel(["audit", "verify", "--json", "--store", store, "--data-dir", directory])
+        let python = try await Harness.python("verify_ledger.py", [store, "--json"])
         #expect(swift.status == 65, "\(swift.stdout)\(swift.stderr)")
         #expect(python.status == 1, "\(python.stdout)\(python.stderr)")
         for output in [swift, python] {
@@ -86,16 +84,16 @@ import Testing
 
     @Test func theIndependentVerifierSaysOneLineForAStoreItCannotRead() async throws {
         let server = try await Self.started.value
-        let wrong = try await offThread { try Harness.python("verify_ledger.py", ["postgres://postgres:not-the-password@127.0.0.1:\(server.port)/postgres"]) }
+        let wrong = try await Harness.python("verify_ledger.py", ["postgres://postgres:not-the-password@127.0.0.1:\(server.port)/postgres"])
         #expect(wrong.status == 2 && wrong.stdout.isEmpty, "\(wrong)")
         #expect(wrong.stderr.hasPrefix("cannot read the store postgres://postgres:***@") && !wrong.stderr.contains("not-the-password"), "\(wrong.stderr)")
         #expect(wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
         // A password with an unescaped '/' or '@' is still not printed.
         for password in ["se/cret", "se@cr/et"] {
-            let odd = try await offThread { try Harness.python("verify_ledger.py", ["postgres://postgres:\(password)@127.0.0.1:\(server.port)/postgres"]) }
+            let odd = try await Harness.python("verify_ledger.py", ["postgres://postgres:\(password)@127.0.0.1:\(server.port)/postgres"])
             #expect(odd.status == 2 && !odd.stderr.contains(password) && !odd.stderr.contains("cr/et") && !odd.stderr.contains("se/"), "\(odd.stderr)")
         }
-        let empty = try await offThread { try Harness.python("verify_ledger.py", [server.url(database: "postgres")]) }
+        let empty = try await Harness.python("verify_ledger.py", [server.url(database: "postgres")])
         #expect(empty.status == 2 && empty.stderr.contains("reel_head"), "a database without Reel's tables: \(empty)")
     }
 }

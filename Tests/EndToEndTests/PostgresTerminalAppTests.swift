@@ -12,8 +12,8 @@ import Testing
         let store = server.url(database: try await server.createDatabase("ui_store"))
         let tmdb = try FakeTMDbProcess()
         let environment = TerminalAppTests.environment(tmdb)
-        #expect(try await offThread { try Harness.reel(["store", "migrate", "--store", store], environment: environment) }.status == 0)
-        let added = try await offThread { try Harness.reel(["fav", "add", "movie", "550", "603", "--store", store], environment: environment) }
+        #expect(try await Harness.reel(["store", "migrate", "--store", store], environment: environment).status == 0)
+        let added = try await Harness.reel(["fav", "add", "movie", "550", "603", "--store", store], environment: environment)
         #expect(added.status == 0, "\(added.stderr)")
 
         let terminal = try TerminalAppTests.session(tmdb, ["ui", "--store", "'\(store)'"], home: environment)

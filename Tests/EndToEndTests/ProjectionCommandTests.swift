@@ -7,7 +7,7 @@ import Testing
     typealias Ledger = LedgerCommandTests.Ledger
 
     /// Runs Python against the ledger's LMDB environment, as an independent writer would.
-    static func lmdb(_ dir: String, _ code: String) throws {
+    static func lmdb(_ dir: String, _ code: String) async throws {
         let script = """
             import lmdb, sys
             env = lmdb.open(sys.argv[1] + "/ledger", max_dbs=64, subdir=True)
@@ -18,37 +18,37 @@ import Testing
             \(code)
             env.close()
             """
-        let out = try Harness.run("python3", ["-c", script, dir])
+        let out = try await Harness.run("python3", ["-c", script, dir])
         #expect(out.status == 0, "\(out.stderr)")
     }
 
-    func makeLedger() throws -> Ledger {
+    func makeLedger() async throws -> Ledger {
         let ledger = Ledger()
-        try ledger.reel(["fav", "add", "movie", "550", "603"], user: "ann")
-        try ledger.reel(["settings", "name", "Ann"], user: "ann")
-        try ledger.reel(["fav", "add", "tv", "1399"], user: "ben")
+        try await ledger.reel(["fav", "add", "movie", "550", "603"], user: "ann")
+        try await ledger.reel(["settings", "name", "Ann"], user: "ann")
+        try await ledger.reel(["fav", "add", "tv", "1399"], user: "ben")
         return ledger
     }
 
-    @Test func aCleanLedgerChecksAndRebuildsWithoutDrift() throws {
-        let ledger = try makeLedger()
-        let check = try ledger.json(["projections", "rebuild", "--check"], schema: "projections-rebuild.schema.json")
+    @Test func aCleanLedgerChecksAndRebuildsWithoutDrift() async throws {
+        let ledger = try await makeLedger()
+        let check = try await ledger.json(["projections", "rebuild", "--check"], schema: "projections-rebuild.schema.json")
         #expect(check["ok"] as? Bool == true)
         #expect(check["swapped"] as? Bool == false)
         #expect(check["events"] as? Int == 6)
-        let rebuild = try ledger.json(["projections", "rebuild"], schema: "projections-rebuild.schema.json")
+        let rebuild = try await ledger.json(["projections", "rebuild"], schema: "projections-rebuild.schema.json")
         #expect(rebuild["swapped"] as? Bool == true)
         #expect(rebuild["accounts"] as? Int == 2)
-        let saved = try ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
+        let saved = try await ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
         #expect((saved["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550, 603])
-        let text = try ledger.reel(["projections", "rebuild", "--check"])
+        let text = try await ledger.reel(["projections", "rebuild", "--check"])
         #expect(text.stdout.hasPrefix("checked: 6 events, 2 accounts, no drift"))
     }
 
-    @Test func driftIsReportedByCheckAndRepairedByRebuild() throws {
-        let ledger = try makeLedger()
+    @Test func driftIsReportedByCheckAndRepairedByRebuild() async throws {
+        let ledger = try await makeLedger()
         // Lose ann's handle behind Reel's back (the directory is keyed by handle digests).
-        try Self.lmdb(
+        try await Self.lmdb(
             ledger.dir,
             """
             import hashlib
@@ -57,12 +57,12 @@ import Testing
                 assert t.delete(key, db=env.open_db(("projection-%s-handles" % live).encode(), txn=t))
             """)
         // The live projections no longer know ann: she reads as an account with nothing yet…
-        let lost = try ledger.reel(["saved"], user: "ann")
+        let lost = try await ledger.reel(["saved"], user: "ann")
         #expect(lost.status == 0 && lost.stdout.contains("nothing saved yet"), "\(lost.stdout)\(lost.stderr)")
-        try ledger.fails(["account", "export"], user: "ann", status: 66, "there is no account 'ann'")
+        try await ledger.fails(["account", "export"], user: "ann", status: 66, "there is no account 'ann'")
         // …and the check finds the damage.
 
-        let check = try ledger.reel(["projections", "rebuild", "--check", "--json"])
+        let check = try await ledger.reel(["projections", "rebuild", "--check", "--json"])
         #expect(check.status == 65)
         #expect(try Harness.validate(check.stdout, against: "cli/projections-rebuild.schema.json").status == 0)
         let report = try Harness.json(check.stdout)
@@ -71,18 +71,18 @@ import Testing
         #expect(drift.map { $0["kind"] as? String } == ["handle"])
         #expect(drift.first?["subject"] as? String == "ann")
 
-        let rebuild = try ledger.reel(["projections", "rebuild"])
+        let rebuild = try await ledger.reel(["projections", "rebuild"])
         #expect(rebuild.status == 0)
         #expect(rebuild.stdout.contains("drift: handle: ann"))
         #expect(rebuild.stdout.contains("rebuilt and repaired"))
-        let saved = try ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
+        let saved = try await ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
         #expect((saved["items"] as? [Any])?.count == 2)
-        #expect(try ledger.reel(["projections", "rebuild", "--check"]).status == 0)
+        #expect(try await ledger.reel(["projections", "rebuild", "--check"]).status == 0)
     }
 
-    @Test func aDamagedStateIsAnIntegrityErrorUntilRebuilt() throws {
-        let ledger = try makeLedger()
-        try Self.lmdb(
+    @Test func aDamagedStateIsAnIntegrityErrorUntilRebuilt() async throws {
+        let ledger = try await makeLedger()
+        try await Self.lmdb(
             ledger.dir,
             """
             with env.begin(write=True) as t:
@@ -90,22 +90,22 @@ import Testing
                 for key, value in list(t.cursor(db=states)):
                     t.put(key, value[:-1] + bytes([value[-1] ^ 1]), db=states)
             """)
-        try ledger.fails(["saved"], user: "ann", status: 65, "does not authenticate")
-        let rebuild = try ledger.reel(["projections", "rebuild"])
+        try await ledger.fails(["saved"], user: "ann", status: 65, "does not authenticate")
+        let rebuild = try await ledger.reel(["projections", "rebuild"])
         #expect(rebuild.status == 0, "\(rebuild.stderr)")
         #expect(rebuild.stdout.contains("rebuilt"))
-        #expect(try ledger.reel(["saved"], user: "ann").status == 0)
-        #expect(try ledger.reel(["projections", "rebuild", "--check"]).status == 0)
+        #expect(try await ledger.reel(["saved"], user: "ann").status == 0)
+        #expect(try await ledger.reel(["projections", "rebuild", "--check"]).status == 0)
     }
 
-    @Test func aFailedRebuildLeavesTheLiveProjectionsUntouched() throws {
-        let ledger = try makeLedger()
-        let before = try ledger.reel(["saved", "--json"], user: "ann").stdout
+    @Test func aFailedRebuildLeavesTheLiveProjectionsUntouched() async throws {
+        let ledger = try await makeLedger()
+        let before = try await ledger.reel(["saved", "--json"], user: "ann").stdout
         // Break ben's event at position 6 (its GCM tag): the replay cannot open it.
-        let tamper = try Harness.python("tamper_ledger.py", [ledger.dir + "/ledger", "flip-byte", "6", "-40"])
+        let tamper = try await Harness.python("tamper_ledger.py", [ledger.dir + "/ledger", "flip-byte", "6", "-40"])
         #expect(tamper.status == 0, "\(tamper.stderr)")
-        try ledger.fails(["projections", "rebuild"], status: 65, "position 6")
-        #expect(try ledger.reel(["saved", "--json"], user: "ann").stdout == before)
-        try ledger.fails(["projections", "rebuild", "--check"], status: 65, "position 6")
+        try await ledger.fails(["projections", "rebuild"], status: 65, "position 6")
+        #expect(try await ledger.reel(["saved", "--json"], user: "ann").stdout == before)
+        try await ledger.fails(["projections", "rebuild", "--check"], status: 65, "position 6")
     }
 }

@@ -26,13 +26,13 @@ import Testing
         return found
     }
 
-    @Test func everySampleTitlesRatingReadsAsFoundationWritesIt() throws {
+    @Test func everySampleTitlesRatingReadsAsFoundationWritesIt() async throws {
         let home = Viewer.home(nil, columns: 250)
         for (type, file) in [("movie", "movies"), ("tv", "series")] {
             let entries = try Viewer.sampleData(file)
             let ids = Viewer.ids(entries).map(String.init)
-            #expect(try home.reel(["fav", "add", type] + ids).status == 0)
-            let shown = Self.ratings(try Viewer.text(home, ["saved", "--type", type], sample: true))
+            #expect(try await home.reel(["fav", "add", type] + ids).status == 0)
+            let shown = await Self.ratings(try Viewer.text(home, ["saved", "--type", type], sample: true))
             #expect(shown.count == entries.count, "\(type): \(shown.count) rows")
             for entry in entries {
                 guard let id = entry["id"] as? Int, let average = (entry["vote_average"] as? NSNumber)?.doubleValue,
@@ -42,14 +42,14 @@ import Testing
         }
     }
 
-    @Test func syntheticTitlesRatingsReadAsFoundationWritesThem() throws {
+    @Test func syntheticTitlesRatingsReadAsFoundationWritesThem() async throws {
         let server = try FakeTMDbProcess(["--synthetic-movies", "2100"])
         var home = Viewer.home(server, columns: 250)
         home.environment["REEL_TMDB_RATE"] = "10000"
         // Synthetic title n: average (n % 100) / 10, (n % 1000) votes: no votes for n = 1000 and 2000.
         let numbers = Array(1...40) + [99, 100, 101, 555, 999, 1000, 1001, 1999, 2000, 2001, 2099]
-        #expect(try home.reel(["fav", "add", "movie"] + numbers.map { String(90_000_000 + $0) }).status == 0)
-        let shown = Self.ratings(try Viewer.text(home, ["saved"], sample: false))
+        #expect(try await home.reel(["fav", "add", "movie"] + numbers.map { String(90_000_000 + $0) }).status == 0)
+        let shown = await Self.ratings(try Viewer.text(home, ["saved"], sample: false))
         for n in numbers {
             #expect(shown[90_000_000 + n] == Self.expected(average: Double(n % 100) / 10, votes: n % 1000), "synthetic \(n)")
         }

@@ -107,7 +107,7 @@ final class SchemaValidator: @unchecked Sendable {
 
 /// The shared validator must still be able to say no, and go on after a document it rejects.
 @Suite struct SchemaValidatorTests {
-    @Test func itPassesAConformingDocumentAndFailsOthersNamingWhy() throws {
+    @Test func itPassesAConformingDocumentAndFailsOthersNamingWhy() async throws {
         let schema = "cli/cache-clear.schema.json"
         let good = try Harness.validate(#"{"path": "/data/cache", "cleared": 3}"#, against: schema)
         #expect(good.status == 0 && good.stdout == "valid 1\n", "\(good)")

@@ -81,7 +81,7 @@ import Testing
     static func send(_ cases: [Case], to service: ServiceProcess, token: String) async throws -> [Answer] {
         let port = String(service.url.split(separator: ":").last ?? "")
         let json = String(decoding: try JSONEncoder().encode(cases), as: UTF8.self)
-        let out = try await offThread { try Harness.run("python3", ["-c", Self.client, port, token, json]) }
+        let out = try await Harness.run("python3", ["-c", Self.client, port, token, json])
         #expect(out.status == 0, "\(out.stderr)")
         return try out.stdout.split(separator: "\n").map { try JSONDecoder().decode(Answer.self, from: Data($0.utf8)) }
     }

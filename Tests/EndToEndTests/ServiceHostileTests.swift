@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized) struct ServiceHostileTests {
     /// A raw client in Python: it does what AsyncHTTPClient never would.
     static func python(_ script: String, _ arguments: [String]) async throws -> Harness.Output {
-        try await offThread { try Harness.run("python3", ["-c", script] + arguments) }
+        try await Harness.run("python3", ["-c", script] + arguments)
     }
 
     @Test func aClientThatTricklesItsHeadersIsCutOff() async throws {

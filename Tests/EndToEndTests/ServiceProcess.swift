@@ -79,7 +79,7 @@ final class ServiceProcess: @unchecked Sendable {
     /// `reel ARGUMENTS` with the service's data directory, on a thread of its own.
     func reel(_ arguments: [String]) async throws -> Harness.Output {
         let home = home
-        return try await offThread { try home.reel(arguments) }
+        return try await home.reel(arguments)
     }
 
     /// `stop()` on a thread of its own.

@@ -32,13 +32,13 @@ import Testing
             var home = CatalogCommandTests.Home(server: tmdb)
             home.environment["REEL_STORE"] = live
             let fixed = home
-            let migrated = try await offThread { try fixed.reel(["store", "migrate"]) }
+            let migrated = try await fixed.reel(["store", "migrate"])
             #expect(migrated.status == 0, "\(migrated)")
             // Two handles the grown map homes on the third shard ("c"), two it leaves where they are.
             let three = try maps.map(3)
             var movers: [String] = [], stayers: [String] = []
             for n in 0..<80 where movers.count < 2 || stayers.count < 2 {
-                let out = try await offThread { try fixed.reel(["store", "shard", "--handle", "user\(n)", "--store", three]) }
+                let out = try await fixed.reel(["store", "shard", "--handle", "user\(n)", "--store", three])
                 if out.stdout.hasPrefix("c ") {
                     if movers.count < 2 { movers.append("user\(n)") }
                 } else if stayers.count < 2 {

@@ -5,22 +5,22 @@ import Testing
 /// `reel serve --tls-cert --tls-key`: HTTPS served directly, and a certificate that is not one
 /// refused with one line.
 @Suite struct ServiceTLSTests {
-    @Test func httpsIsServedWithTheGivenCertificate() throws {
+    @Test func httpsIsServedWithTheGivenCertificate() async throws {
         let dir = temporaryDirectory("serve-tls")
-        let made = try Harness.run(
+        let made = try await Harness.run(
             "/usr/bin/openssl",
             ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem", "-days", "2",
              "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
         #expect(made.status == 0, "\(made.stderr)")
         let service = try ServiceProcess(CatalogCommandTests.Home(), arguments: ["--tls-cert", dir + "/cert.pem", "--tls-key", dir + "/key.pem"])
         #expect(service.url.hasPrefix("https://127.0.0.1:"))
-        let answer = try Harness.run("/usr/bin/curl", ["-s", "--cacert", dir + "/cert.pem", service.url + "/health"])
+        let answer = try await Harness.run("/usr/bin/curl", ["-s", "--cacert", dir + "/cert.pem", service.url + "/health"])
         #expect(answer.stdout.contains("\"status\":\"ok\""), "\(answer.stdout) \(answer.stderr)")
-        let plain = try Harness.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http" + service.url.dropFirst(5) + "/health"])
+        let plain = try await Harness.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http" + service.url.dropFirst(5) + "/health"])
         #expect(plain.stdout != "200", "plain HTTP on the TLS port")
     }
 
-    @Test func aCertificateThatIsNotOneIsOneLineAndExit64() throws {
+    @Test func aCertificateThatIsNotOneIsOneLineAndExit64() async throws {
         let dir = temporaryDirectory("serve-tls-bad")
         try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: dir + "/cert.pem"))
         try Data("not a key".utf8).write(to: URL(fileURLWithPath: dir + "/key.pem"))

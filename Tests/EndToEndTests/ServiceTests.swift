@@ -27,7 +27,7 @@ import Testing
             let database = try await server.createDatabase("svc_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
             home.environment["REEL_STORE"] = server.url(database: database)
             let fixed = home
-            let migrated = try await offThread { try fixed.reel(["store", "migrate"]) }
+            let migrated = try await fixed.reel(["store", "migrate"])
             #expect(migrated.status == 0, "\(migrated.stderr)")
         } else if store == .shards {
             // Two databases of one server are two stores: a map of two shards.
@@ -41,7 +41,7 @@ import Testing
             ).write(to: URL(fileURLWithPath: map))
             home.environment["REEL_STORE"] = map
             let fixed = home
-            let migrated = try await offThread { try fixed.reel(["store", "migrate"]) }
+            let migrated = try await fixed.reel(["store", "migrate"])
             #expect(migrated.status == 0, "\(migrated.stderr)")
         }
         let service = try await ServiceProcess.start(home, environment: environment)
@@ -262,18 +262,18 @@ import Testing
         var home = CatalogCommandTests.Home(server: tmdb)
         home.environment["REEL_STORE"] = two
         let atTwo = home
-        #expect(try await offThread { try atTwo.reel(["store", "migrate"]) }.status == 0)
+        #expect(try await atTwo.reel(["store", "migrate"]).status == 0)
         // A handle whose home the grown map makes the new shard.
         var mover: String?
         for n in 0..<60 where mover == nil {
-            let out = try await offThread { try atTwo.reel(["store", "shard", "--handle", "user\(n)", "--store", three]) }
+            let out = try await atTwo.reel(["store", "shard", "--handle", "user\(n)", "--store", three])
             if out.stdout.hasPrefix("c ") { mover = "user\(n)" }
         }
         let handle = try #require(mover)
-        #expect(try await offThread { try atTwo.reel(["fav", "add", "movie", "550", "--user", handle]) }.status == 0)
+        #expect(try await atTwo.reel(["fav", "add", "movie", "550", "--user", handle]).status == 0)
         home.environment["REEL_STORE"] = three
         let atThree = home
-        #expect(try await offThread { try atThree.reel(["store", "migrate"]) }.status == 0)
+        #expect(try await atThree.reel(["store", "migrate"]).status == 0)
         let service = try await ServiceProcess.start(home)
         service.companion = tmdb
         let token = try await service.token(for: handle)

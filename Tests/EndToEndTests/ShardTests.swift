@@ -16,19 +16,15 @@ import Testing
     /// Runs `reel` over the store `map`, with a new data directory (for the response cache) unless
     /// one is given (tokens are kept in it).
     static func reel(_ arguments: [String], _ map: String, dataDirectory: String? = nil, environment: [String: String] = [:]) async throws -> Harness.Output {
-        let out = try await offThread {
-            try Harness.reel(arguments + ["--store", map, "--data-dir", dataDirectory ?? temporaryDirectory("cache")], environment: environment)
-        }
+        let out = try await Harness.reel(arguments + ["--store", map, "--data-dir", dataDirectory ?? temporaryDirectory("cache")], environment: environment)
         #expect(!out.stdout.contains(PostgresServer.password) && !out.stderr.contains(PostgresServer.password), "the password was printed")
         return out
     }
 
     static func append(_ url: String, stream: String, count: Int) async throws {
-        let out = try await offThread {
-            try Harness.run(
-                Harness.binaries + "/reel-bench",
-                ["worker", "--store", url, "--data-dir", temporaryDirectory("worker"), "--stream", stream, "--count", "\(count)", "--concurrency", "2"])
-        }
+        let out = try await Harness.run(
+            Harness.binaries + "/reel-bench",
+            ["worker", "--store", url, "--data-dir", temporaryDirectory("worker"), "--stream", stream, "--count", "\(count)", "--concurrency", "2"])
         #expect(out.status == 0, "\(out.stderr)")
     }
 
@@ -115,7 +111,7 @@ import Testing
         // Commands that copy one store as a whole refuse the map, one line, 64.
         let refused = try await Self.reel(["backup", temporaryDirectory("backup") + "/copy"], map)
         #expect(refused.status == 64 && refused.stderr.contains("reel backup copies the LMDB store") && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
-        let copy = try await offThread { try Harness.reel(["store", "copy", "--from", map, "--to", temporaryDirectory("copy") + "/ledger"]) }
+        let copy = try await Harness.reel(["store", "copy", "--from", map, "--to", temporaryDirectory("copy") + "/ledger"])
         #expect(copy.status == 64 && copy.stderr.contains("is a shard map: copy from or into one shard's postgres:// URL"), "\(copy)")
     }
 
@@ -294,7 +290,7 @@ import Testing
         try Data(
             #"{"format": "reel-shards/1", "shards": [{"name": "one", "url": "\#(urls[0])"}, {"name": "two", "url": "\#(urls[1])"}]}"#.utf8
         ).write(to: URL(fileURLWithPath: map))
-        for url in urls { #expect(try await offThread { try Harness.reel(["store", "migrate", "--store", url]) }.status == 0) }
+        for url in urls { #expect(try await Harness.reel(["store", "migrate", "--store", url]).status == 0) }
         var elsewhere: String?
         for n in 0..<40 where elsewhere == nil {
             let out = try await Self.reel(["store", "shard", "account-\(n)"], map)
@@ -325,9 +321,7 @@ import Testing
         // Accounts on both shards: each opened and given titles through its shard's own URL.
         for (index, url) in urls.enumerated() {
             for handle in ["ann\(index)", "ben\(index)"] {
-                let out = try await offThread {
-                    try Harness.reel(["fav", "add", "movie", "550", "603", "--user", handle, "--store", url, "--data-dir", temporaryDirectory("rebuild-cache")])
-                }
+                let out = try await Harness.reel(["fav", "add", "movie", "550", "603", "--user", handle, "--store", url, "--data-dir", temporaryDirectory("rebuild-cache")])
                 #expect(out.status == 0, "\(out.stderr)")
             }
         }
@@ -574,7 +568,7 @@ import Testing
         let shards = try Harness.json(verified.stdout)["shards"] as? [[String: Any]] ?? []
         #expect(shards.map { ($0["misplaced"] as? [String])?.count } == [0, 0, 0], "\(verified.stdout)")
         for url in urls + [third] {
-            let independent = try await offThread { try Harness.python("verify_ledger.py", [url]) }
+            let independent = try await Harness.python("verify_ledger.py", [url])
             #expect(independent.status == 0 && independent.stdout.hasPrefix("OK "), "\(url): \(independent)")
         }
         #expect(try await Self.reel(["projections", "rebuild", "--check"], grown).status == 0)
@@ -582,7 +576,7 @@ import Testing
         // An export of a moved account verifies without Reel (format-2 envelopes included).
         let export = temporaryDirectory("grown-export") + "/moved.json"
         #expect(try await Self.reel(["account", "export", "--user", movers[0], "--out", export, "--offline", "--no-details"], grown).status == 0)
-        let checked = try await offThread { try Harness.python("verify_export.py", [export]) }
+        let checked = try await Harness.python("verify_export.py", [export])
         #expect(checked.status == 0, "\(checked)")
 
         // A moved account changes and is deleted on its home; its key is gone there too.
@@ -609,7 +603,7 @@ import Testing
             let out = try await Self.reel(arguments, grown)
             #expect(out.status == Int32(status) && out.stderr.contains(message) && out.stderr.split(separator: "\n").count == 1, "\(arguments): \(out)")
         }
-        let noMap = try await offThread { try Harness.reel(["store", "move", "--all", "--data-dir", temporaryDirectory("no-map")]) }
+        let noMap = try await Harness.reel(["store", "move", "--all", "--data-dir", temporaryDirectory("no-map")])
         #expect(noMap.status == 64 && noMap.stderr.contains("accounts move between the shards of a shard map"), "\(noMap)")
     }
 
@@ -660,7 +654,7 @@ import Testing
         #expect(users?.sorted() == Array(movers.dropFirst()).sorted(), "\(listed)")
         #expect(try await Self.reel(["audit", "verify"], grown).status == 0)
         for url in urls + [third] {
-            let independent = try await offThread { try Harness.python("verify_ledger.py", [url]) }
+            let independent = try await Harness.python("verify_ledger.py", [url])
             #expect(independent.status == 0, "\(url): \(independent)")
         }
     }

@@ -22,7 +22,7 @@ import Testing
 
     /// The built `reel`, run on a thread of its own (`offThread`).
     static func reel(_ arguments: [String], environment: [String: String] = [:]) async throws -> Harness.Output {
-        let out = try await offThread { try Harness.reel(arguments, environment: environment) }
+        let out = try await Harness.reel(arguments, environment: environment)
         #expect(!out.stdout.contains(PostgresServer.password) && !out.stderr.contains(PostgresServer.password), "the password was printed")
         return out
     }

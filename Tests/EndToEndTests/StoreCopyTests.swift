@@ -17,7 +17,7 @@ import Testing
         let database = try await server.createDatabase(
             "s_" + name.filter { $0.isLetter || $0.isNumber }.prefix(40).lowercased() + "_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
         let url = server.url(database: database)
-        let migrated = try await offThread { try Harness.reel(["store", "migrate", "--store", url]) }
+        let migrated = try await Harness.reel(["store", "migrate", "--store", url])
         #expect(migrated.status == 0, "\(migrated.stderr)")
         return url
     }
@@ -26,7 +26,7 @@ import Testing
         var env = ["TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "REEL_OFFLINE": "", "XDG_CONFIG_HOME": temporaryDirectory("config")]
         env.merge(environment) { _, new in new }
         let fixed = env
-        let out = try await offThread { try Harness.reel(arguments, environment: fixed) }
+        let out = try await Harness.reel(arguments, environment: fixed)
         #expect(!out.stdout.contains(PostgresServer.password) && !out.stderr.contains(PostgresServer.password), "the password was printed")
         return out
     }
@@ -62,9 +62,9 @@ import Testing
     }
 
     @Test func aLedgerGoesToPostgresAndBackWithTheSameChainAndAnswers() async throws {
-        let ledger = try AccountDeletionTests.makeLedger()
+        let ledger = try await AccountDeletionTests.makeLedger()
         for command in [["fav", "add", "movie", "13"], ["account", "delete", "--yes"]] {
-            #expect(try await offThread { try ledger.reel(command, user: "gone") }.status == 0)
+            #expect(try await ledger.reel(command, user: "gone").status == 0)
         }
         let original = try await Self.answers(ledger.dir)
         let head = try await Self.head(ledger.dir)
@@ -79,7 +79,7 @@ import Testing
         #expect(report["headHash"] as? String == head && (report["to"] as? String)?.contains(PostgresServer.password) == false)
         #expect(try await Self.head(url) == head, "the copy's chain is the original's")
         #expect(try await Self.answers(url) == original, "the copy answers as the original does")
-        let independent = try await offThread { try Harness.python("verify_ledger.py", [url]) }
+        let independent = try await Harness.python("verify_ledger.py", [url])
         #expect(independent.status == 0 && independent.stdout.contains(head), "\(independent)")
 
         let back = temporaryDirectory("back")
@@ -88,7 +88,7 @@ import Testing
         #expect(home.stdout == "copied 12 events from \(url.replacingOccurrences(of: ":" + PostgresServer.password, with: "")) to \(back)\nboth verify: 12 events, head position 12, hash \(head)\n", "\(home.stdout)")
         #expect(try await Self.head(back) == head)
         #expect(try await Self.answers(back) == original, "the copy of the copy answers as the original does")
-        #expect(try await offThread { try Harness.python("verify_ledger.py", [back + "/ledger"]) }.status == 0)
+        #expect(try await Harness.python("verify_ledger.py", [back + "/ledger"]).status == 0)
         // Each copy takes new events on its own.
         let added = try await Self.reel(["fav", "add", "movie", "238", "--store", url, "--data-dir", temporaryDirectory("cache")], environment: ["REEL_USER": "ann"])
         #expect(added.status == 0, "\(added.stderr)")
@@ -105,9 +105,7 @@ import Testing
     @Test func aCopyKilledMidwayIsContinuedByRunningItAgain() async throws {
         let source = temporaryDirectory("source")
         for stream in ["ann", "ben", "cy"] {
-            let worker = try await offThread {
-                try Harness.run(Harness.binaries + "/reel-bench", ["worker", "--data-dir", source, "--stream", stream, "--count", "400", "--concurrency", "4"])
-            }
+            let worker = try await Harness.run(Harness.binaries + "/reel-bench", ["worker", "--data-dir", source, "--stream", stream, "--count", "400", "--concurrency", "4"])
             #expect(worker.status == 0, "\(worker.stderr)")
         }
         let head = try await Self.head(source)
@@ -140,9 +138,7 @@ import Testing
     @Test func aTargetHoldingAnotherLedgerOrABrokenSourceIsRefusedWithNothingCopied() async throws {
         let one = temporaryDirectory("one"), two = temporaryDirectory("two")
         for (dir, stream) in [(one, "ann"), (two, "ben")] {
-            let worker = try await offThread {
-                try Harness.run(Harness.binaries + "/reel-bench", ["worker", "--data-dir", dir, "--stream", stream, "--count", "20", "--concurrency", "1"])
-            }
+            let worker = try await Harness.run(Harness.binaries + "/reel-bench", ["worker", "--data-dir", dir, "--stream", stream, "--count", "20", "--concurrency", "1"])
             #expect(worker.status == 0)
         }
         let url = try await Self.store()
@@ -162,7 +158,7 @@ import Testing
         }
         #expect(try await server.psql("SELECT count(*) FROM reel_events", database: database) == "20", "nothing more was copied")
         // A source that does not verify is not copied at all.
-        let tampered = try Harness.python("tamper_ledger.py", [two + "/ledger", "flip-byte", "10", "-40"])
+        let tampered = try await Harness.python("tamper_ledger.py", [two + "/ledger", "flip-byte", "10", "-40"])
         #expect(tampered.status == 0)
         let fresh = try await Self.store("fresh")
         let refused = try await Self.reel(["store", "copy", "--from", two, "--to", fresh])

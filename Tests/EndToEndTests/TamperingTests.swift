@@ -30,20 +30,20 @@ import Testing
     ]
 
     @Test(arguments: cases)
-    func tamperingIsCaught(_ tamper: Case) throws {
+    func tamperingIsCaught(_ tamper: Case) async throws {
         let dir = temporaryDirectory()
-        let worker = try Harness.run(Harness.binaries + "/reel-bench", ["worker", "--data-dir", dir, "--stream", "ann", "--count", "30", "--concurrency", "1"])
+        let worker = try await Harness.run(Harness.binaries + "/reel-bench", ["worker", "--data-dir", dir, "--stream", "ann", "--count", "30", "--concurrency", "1"])
         #expect(worker.status == 0, "\(worker.stderr)")
-        let intact = try Harness.json(try Harness.reel(["audit", "verify", "--json", "--data-dir", dir]).stdout)
+        let intact = try Harness.json(try await Harness.reel(["audit", "verify", "--json", "--data-dir", dir]).stdout)
         let originalHead = try #require(intact["headHash"] as? String)
 
         for edit in tamper.edits {
-            let out = try Harness.python("tamper_ledger.py", [dir + "/ledger"] + edit)
+            let out = try await Harness.python("tamper_ledger.py", [dir + "/ledger"] + edit)
             #expect(out.status == 0, "\(out.stderr)")
         }
         let extra = tamper.expectHead ? ["--expect-head", originalHead] : []
-        let swift = try Harness.reel(["audit", "verify", "--json", "--data-dir", dir] + extra)
-        let python = try Harness.python("verify_ledger.py", [dir + "/ledger", "--json"] + extra)
+        let swift = try await Harness.reel(["audit", "verify", "--json", "--data-dir", dir] + extra)
+        let python = try await Harness.python("verify_ledger.py", [dir + "/ledger", "--json"] + extra)
         #expect(swift.status == 65, "\(swift.stdout)\(swift.stderr)")
         #expect(python.status == 1, "\(python.stdout)\(python.stderr)")
         for output in [swift, python] {
@@ -53,17 +53,17 @@ import Testing
                 #expect(problem?["position"] as? Int == position, "\(output.stdout)")
             }
         }
-        let human = try Harness.reel(["audit", "verify", "--data-dir", dir] + extra)
+        let human = try await Harness.reel(["audit", "verify", "--data-dir", dir] + extra)
         #expect(human.stdout.hasPrefix("DAMAGED at position"))
         #expect(human.stdout.contains(tamper.rule))
     }
 
-    @Test func aRewrittenChainWithItsHeadPassesOnlyWithoutAnAnchor() throws {
+    @Test func aRewrittenChainWithItsHeadPassesOnlyWithoutAnAnchor() async throws {
         let dir = temporaryDirectory()
-        _ = try Harness.run(Harness.binaries + "/reel-bench", ["worker", "--data-dir", dir, "--stream", "ann", "--count", "20"])
-        _ = try Harness.python("tamper_ledger.py", [dir + "/ledger", "flip-byte", "10", "-40"])
-        _ = try Harness.python("tamper_ledger.py", [dir + "/ledger", "rehash-from", "10", "--update-head"])
+        _ = try await Harness.run(Harness.binaries + "/reel-bench", ["worker", "--data-dir", dir, "--stream", "ann", "--count", "20"])
+        _ = try await Harness.python("tamper_ledger.py", [dir + "/ledger", "flip-byte", "10", "-40"])
+        _ = try await Harness.python("tamper_ledger.py", [dir + "/ledger", "rehash-from", "10", "--update-head"])
         // Without a recorded head, a full rewrite is consistent: this is why verify prints the head.
-        #expect(try Harness.reel(["audit", "verify", "--data-dir", dir]).status == 0)
+        #expect(try await Harness.reel(["audit", "verify", "--data-dir", dir]).status == 0)
     }
 }

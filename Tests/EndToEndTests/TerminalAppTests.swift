@@ -38,11 +38,11 @@ import Testing
     }
 
     /// How often the server was asked for `path` at `page`.
-    static func asked(_ server: FakeTMDbProcess, _ path: String, page: Int) throws -> Int {
-        (try server.stats()["byPage"] as? [String: Int])?["\(path)?page=\(page)"] ?? 0
+    static func asked(_ server: FakeTMDbProcess, _ path: String, page: Int) async throws -> Int {
+        await (try server.stats()["byPage"] as? [String: Int])?["\(path)?page=\(page)"] ?? 0
     }
 
-    @Test func moviesPageOnceEachSeriesAndQuitRestoringTheTerminal() throws {
+    @Test func moviesPageOnceEachSeriesAndQuitRestoringTheTerminal() async throws {
         let server = try FakeTMDbProcess()
         let terminal = try Self.session(server)
         defer { terminal.end() }
@@ -56,7 +56,8 @@ import Testing
             if try terminal.screen().contains("end of the list") { break }
         }
         screen = try terminal.waitFor("end of the list: TMDb's last page")
-        let pages = try (1...6).map { try Self.asked(server, "/discover/movie", page: $0) }
+        var pages: [Int] = []
+        for page in 1...6 { pages.append(try await Self.asked(server, "/discover/movie", page: page)) }
         #expect(pages[1] == 1, "page 2 asked for once: \(pages)")
         #expect(pages.dropLast().allSatisfy { $0 == 1 } && pages.last == 0, "pages 1-5 once each, none past the last: \(pages)")
         try terminal.type("g", "j")
@@ -72,7 +73,7 @@ import Testing
 
     /// The genre picker narrows the discover list, `o` sorts it another way, `l` switches to a
     /// chart: each asks TMDb for the list afresh and the heading says what is shown.
-    @Test func genresSortAndChartsChangeWhatMoviesLists() throws {
+    @Test func genresSortAndChartsChangeWhatMoviesLists() async throws {
         let server = try FakeTMDbProcess()
         let terminal = try Self.session(server)
         defer { terminal.end() }
@@ -95,19 +96,19 @@ import Testing
         var popular = 0
         for _ in 0..<100 where popular == 0 {
             usleep(50_000)
-            popular = try Self.asked(server, "/movie/popular", page: 1)
+            popular = try await Self.asked(server, "/movie/popular", page: 1)
         }
         for _ in 0..<100 where try terminal.screen().contains("loading") { usleep(50_000) }
         screen = try terminal.screen()
         #expect(screen.contains(" titles"), "the popular list arrived: \(screen)")
-        popular = try Self.asked(server, "/movie/popular", page: 1)
+        popular = try await Self.asked(server, "/movie/popular", page: 1)
         #expect(popular == 1, "/movie/popular page 1 asked for \(popular) times")
         try terminal.type("q")
         try terminal.waitFor("exit 0")
         try terminal.expectTerminalRestored()
     }
 
-    @Test func ctrlCQuitsAndRestoresTheTerminal() throws {
+    @Test func ctrlCQuitsAndRestoresTheTerminal() async throws {
         let server = try FakeTMDbProcess()
         let terminal = try Self.session(server)
         defer { terminal.end() }
@@ -119,7 +120,7 @@ import Testing
         try terminal.expectTerminalRestored()
     }
 
-    @Test func aResizeLaysTheScreenOutAgain() throws {
+    @Test func aResizeLaysTheScreenOutAgain() async throws {
         let server = try FakeTMDbProcess()
         let terminal = try Self.session(server)
         defer { terminal.end() }
@@ -136,7 +137,7 @@ import Testing
 
     /// `keys.toml` binds other keys: they act, the defaults they replaced do not, and the help
     /// says so; a file binding one key twice stops the app before it takes the screen.
-    @Test func keysTomlRebindsKeysAndAConflictIsOneLineNamingTheLine() throws {
+    @Test func keysTomlRebindsKeysAndAConflictIsOneLineNamingTheLine() async throws {
         let server = try FakeTMDbProcess()
         let terminal = try Self.session(server, keys: "[keys]\ndown = \"n\"\nquit = \"Q\"\n")
         defer { terminal.end() }
@@ -172,10 +173,10 @@ import Testing
 
     /// The app open on the Saved tab holds no lock and no old snapshot another process waits for:
     /// a deletion of its account from another terminal goes through at once, the ledger verifies.
-    @Test func anOpenAppBlocksNoDeletionElsewhere() throws {
+    @Test func anOpenAppBlocksNoDeletionElsewhere() async throws {
         let server = try FakeTMDbProcess()
         let environment = Self.environment(server)
-        let add = try Harness.reel(["fav", "add", "movie", "550"], environment: environment)
+        let add = try await Harness.reel(["fav", "add", "movie", "550"], environment: environment)
         #expect(add.status == 0, "\(add.stderr)")
         let terminal = try Self.session(server, home: environment)
         defer { terminal.end() }
@@ -183,10 +184,10 @@ import Testing
         try terminal.type("4")
         try terminal.waitFor("1 saved")
         let started = Date()
-        let delete = try Harness.reel(["account", "delete", "--yes"], environment: environment)
+        let delete = try await Harness.reel(["account", "delete", "--yes"], environment: environment)
         #expect(delete.status == 0, "\(delete.stderr)")
         #expect(Date().timeIntervalSince(started) < 10, "the deletion waited for the app")
-        let verify = try Harness.reel(["audit", "verify"], environment: environment)
+        let verify = try await Harness.reel(["audit", "verify"], environment: environment)
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         try terminal.type("q")
         try terminal.waitFor("exit 0")
@@ -195,7 +196,7 @@ import Testing
     /// SIGTERM, SIGHUP and SIGQUIT from elsewhere end the app as q does: the terminal restored,
     /// no backtrace drawn over it.
     @Test(arguments: [SIGTERM, SIGHUP, SIGQUIT])
-    func aSignalEndsTheAppAndRestoresTheTerminal(_ signal: Int32) throws {
+    func aSignalEndsTheAppAndRestoresTheTerminal(_ signal: Int32) async throws {
         let server = try FakeTMDbProcess()
         let terminal = try Self.session(server)
         defer { terminal.end() }
@@ -204,7 +205,10 @@ import Testing
         var found: [pid_t] = []
         var parents = [try terminal.panePID()]
         for _ in 0..<4 where found.isEmpty {
-            let children = try parents.flatMap { try Harness.run("pgrep", ["-P", String($0)]).stdout.split(separator: "\n").compactMap { pid_t($0) } }
+            var children: [pid_t] = []
+            for parent in parents {
+                children += try await Harness.run("pgrep", ["-P", String(parent)]).stdout.split(separator: "\n").compactMap { pid_t($0) }
+            }
             found = children.filter { (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("reel") == true }
             parents = children
         }
@@ -217,7 +221,7 @@ import Testing
 
     /// A dumb terminal cannot move its cursor: the app refuses to start, with one line, and the
     /// terminal is as it was.
-    @Test func aDumbTerminalIsRefused() throws {
+    @Test func aDumbTerminalIsRefused() async throws {
         let server = try FakeTMDbProcess()
         var home = Self.environment(server)
         home["TERM"] = "dumb"
@@ -230,7 +234,7 @@ import Testing
 
     /// A data directory that is a file is refused before the screen is taken, as every command
     /// refuses it (64).
-    @Test func aDataDirectoryThatIsAFileIsRefusedBeforeTheScreen() throws {
+    @Test func aDataDirectoryThatIsAFileIsRefusedBeforeTheScreen() async throws {
         let server = try FakeTMDbProcess()
         var home = Self.environment(server)
         let file = temporaryDirectory("ui-file") + "/file"
@@ -243,7 +247,7 @@ import Testing
         try terminal.expectTerminalRestored()
     }
 
-    @Test func reelAloneOpensTheAppAtATerminal() throws {
+    @Test func reelAloneOpensTheAppAtATerminal() async throws {
         let server = try FakeTMDbProcess()
         let terminal = try Self.session(server, [])
         defer { terminal.end() }
@@ -252,13 +256,13 @@ import Testing
         try terminal.waitFor("exit 0")
         // Not at a terminal: the help as before, and `reel ui` says it needs one.
         let home = CatalogCommandTests.Home(server: server)
-        let plain = try home.reel([])
+        let plain = try await home.reel([])
         #expect(plain.stdout.contains("USAGE") || plain.stdout.contains("SUBCOMMANDS"), "\(plain.stdout)\(plain.stderr)")
-        let ui = try home.reel(["ui"])
+        let ui = try await home.reel(["ui"])
         #expect(ui.status == 64 && ui.stderr.contains("needs a terminal"), "\(ui.status) \(ui.stderr)")
     }
 
-    @Test func typingMatrixQuicklyAsksForOneSearch() throws {
+    @Test func typingMatrixQuicklyAsksForOneSearch() async throws {
         let server = try FakeTMDbProcess()
         let terminal = try Self.session(server)
         defer { terminal.end() }
@@ -272,14 +276,14 @@ import Testing
         screen = try terminal.waitFor("for “matrix”")
         #expect(screen.contains("The Matrix"), "\(screen)")
         usleep(600_000)  // a second search would have been asked for by now
-        let searches = (try server.stats()["byPath"] as? [String: Int])?.filter { $0.key.hasPrefix("/search/") } ?? [:]
+        let searches = await (try server.stats()["byPath"] as? [String: Int])?.filter { $0.key.hasPrefix("/search/") } ?? [:]
         #expect(searches == ["/search/multi": 1], "one search for six keys: \(searches)")
         // The filter: → asks for movies only, once.
         try terminal.type("Right")
         screen = try terminal.waitFor("[Movies]")
         try terminal.waitFor("for “matrix”")
         usleep(600_000)
-        #expect((try server.stats()["byPath"] as? [String: Int])?["/search/movie"] == 1)
+        await #expect((try server.stats()["byPath"] as? [String: Int])?["/search/movie"] == 1)
         try terminal.type("q", "1")
         screen = try terminal.waitFor("matrixq1")
         #expect(screen.contains("Search:"), "q and 1 went into the field: \(screen)")
@@ -288,7 +292,7 @@ import Testing
         try terminal.expectTerminalRestored()
     }
 
-    @Test func savingFromDetailsIsInTheLedgerAnotherProcessReads() throws {
+    @Test func savingFromDetailsIsInTheLedgerAnotherProcessReads() async throws {
         let server = try FakeTMDbProcess()
         let environment = Self.environment(server)
         let terminal = try Self.session(server, home: environment)
@@ -308,7 +312,7 @@ import Testing
         #expect(screen.contains("saved movie 603 The Matrix (1999)"), "the status line: \(screen)")
         // Another process, while the app holds the ledger open, reads it there.
         let home = CatalogCommandTests.Home(environment: environment)
-        let saved = try home.reel(["saved", "--json"])
+        let saved = try await home.reel(["saved", "--json"])
         #expect(saved.status == 0, "\(saved.stderr)")
         let items = (try Harness.json(saved.stdout)["items"] as? [[String: Any]]) ?? []
         #expect(items.map { $0["id"] as? Int } == [603], "\(saved.stdout)")
@@ -332,8 +336,8 @@ extension TerminalAppTests {
     }
 
     /// The events of ann's stream as `reel history --json` lists them: type and title id.
-    static func history(_ reel: CatalogCommandTests.Home) throws -> [String] {
-        let out = try reel.reel(["history", "--json"])
+    static func history(_ reel: CatalogCommandTests.Home) async throws -> [String] {
+        let out = try await reel.reel(["history", "--json"])
         let document = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
         return (document?["events"] as? [[String: Any]] ?? []).map { event in
             let payload = event["payload"] as? [String: Any]
@@ -341,17 +345,17 @@ extension TerminalAppTests {
         }
     }
 
-    static func savedIDs(_ reel: CatalogCommandTests.Home) throws -> [Int] {
-        let out = try reel.reel(["saved", "--json"])
+    static func savedIDs(_ reel: CatalogCommandTests.Home) async throws -> [Int] {
+        let out = try await reel.reel(["saved", "--json"])
         let document = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
         return (document?["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
     }
 
-    @Test func xRemovesAndUUndoesAsANewEvent() throws {
+    @Test func xRemovesAndUUndoesAsANewEvent() async throws {
         let server = try FakeTMDbProcess()
         let (environment, reel) = Self.home(server)
-        #expect(try reel.reel(["fav", "add", "movie", "550", "603"]).status == 0)
-        let before = try Self.history(reel)
+        #expect(try await reel.reel(["fav", "add", "movie", "550", "603"]).status == 0)
+        let before = try await Self.history(reel)
         let terminal = try Self.session(server, home: environment)
         defer { terminal.end() }
         try terminal.waitFor("Discover movies")
@@ -361,24 +365,24 @@ extension TerminalAppTests {
         var screen = try terminal.waitFor("removed movie 603 The Matrix (1999) · u undoes")
         screen = try terminal.waitFor("1 saved")
         #expect(!screen.contains("The Matrix  "), "\(screen)")
-        #expect(try Self.savedIDs(reel) == [550], "another process sees the removal")
+        await #expect(try Self.savedIDs(reel) == [550], "another process sees the removal")
         try terminal.type("u")
         screen = try terminal.waitFor("undo made a new event: added movie 603 The Matrix (1999)")
         try terminal.waitFor("2 saved")
-        #expect(try Self.savedIDs(reel).sorted() == [550, 603])
+        await #expect(try Self.savedIDs(reel).sorted() == [550, 603])
         // History is not rewritten: the removal stays, and the undo is an event after it.
-        let after = try Self.history(reel)
+        let after = try await Self.history(reel)
         #expect(Array(after.prefix(before.count)) == before && after.dropFirst(before.count) == ["favorite-removed 603", "favorite-added 603"], "\(after)")
         try terminal.type("q")
         try terminal.waitFor("exit 0")
     }
 
-    @Test func bracketsTravelToAnEarlierVersionAndEscComesBack() throws {
+    @Test func bracketsTravelToAnEarlierVersionAndEscComesBack() async throws {
         let server = try FakeTMDbProcess()
         let (environment, reel) = Self.home(server)
-        #expect(try reel.reel(["fav", "add", "movie", "550", "603"]).status == 0)
-        #expect(try reel.reel(["fav", "remove", "movie", "603"]).status == 0)
-        let versions = try Self.history(reel).count
+        #expect(try await reel.reel(["fav", "add", "movie", "550", "603"]).status == 0)
+        #expect(try await reel.reel(["fav", "remove", "movie", "603"]).status == 0)
+        let versions = try await Self.history(reel).count
         let terminal = try Self.session(server, home: environment)
         defer { terminal.end() }
         try terminal.waitFor("Discover movies")
@@ -406,10 +410,10 @@ extension TerminalAppTests {
         try terminal.waitFor("exit 0")
     }
 
-    @Test func theLanguageSwitchShowsEveryListInTheNewLanguage() throws {
+    @Test func theLanguageSwitchShowsEveryListInTheNewLanguage() async throws {
         let server = try FakeTMDbProcess()
         let (environment, reel) = Self.home(server)
-        #expect(try reel.reel(["fav", "add", "movie", "278"]).status == 0)
+        #expect(try await reel.reel(["fav", "add", "movie", "278"]).status == 0)
         let terminal = try Self.session(server, home: environment)
         defer { terminal.end() }
         try terminal.waitFor("The Boy and the Heron")
@@ -427,15 +431,15 @@ extension TerminalAppTests {
         try terminal.type("1")
         let screen = try terminal.waitFor("Der Junge und der Reiher")
         #expect(screen.contains("ann · de"), "the status line: \(screen)")
-        #expect(try reel.reel(["settings", "--json"]).stdout.contains("\"de\""))
+        #expect(try await reel.reel(["settings", "--json"]).stdout.contains("\"de\""))
         try terminal.type("q")
         try terminal.waitFor("exit 0")
     }
 
-    @Test func deletingTheAccountAsksForTheHandleAndSaysWhatWasDestroyed() throws {
+    @Test func deletingTheAccountAsksForTheHandleAndSaysWhatWasDestroyed() async throws {
         let server = try FakeTMDbProcess()
         let (environment, reel) = Self.home(server)
-        #expect(try reel.reel(["fav", "add", "movie", "550"]).status == 0)
+        #expect(try await reel.reel(["fav", "add", "movie", "550"]).status == 0)
         let terminal = try Self.session(server, home: environment)
         defer { terminal.end() }
         try terminal.waitFor("Discover movies")
@@ -445,12 +449,12 @@ extension TerminalAppTests {
         try terminal.waitFor("Type the handle")
         try terminal.type("bob", "Enter")
         try terminal.waitFor("the handle typed does not match 'ann'; nothing deleted")
-        #expect(try reel.reel(["accounts", "--json"]).stdout.contains("\"open\""))
+        #expect(try await reel.reel(["accounts", "--json"]).stdout.contains("\"open\""))
         try terminal.type("Enter", "ann", "Enter")
         let screen = try terminal.waitFor("deleted the account 'ann' for good")
         #expect(screen.contains("3 events stay in the ledger") && screen.contains("the key is destroyed"), "\(screen)")
         #expect(screen.contains("the handle 'ann' is free for a new account"), "\(screen)")
-        let accounts = try reel.reel(["accounts", "--json"])
+        let accounts = try await reel.reel(["accounts", "--json"])
         let document = try JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [String: Any]
         let statuses = (document?["accounts"] as? [[String: Any]] ?? []).map { "\($0["status"] ?? "?")" }
         #expect(statuses == ["deleted"], "\(accounts.stdout)")
@@ -458,7 +462,7 @@ extension TerminalAppTests {
         try terminal.waitFor("exit 0")
     }
 
-    @Test func aChangeByAnotherProcessShowsInTheSavedTabAtOnceAndTheAppBlocksNoDeletion() throws {
+    @Test func aChangeByAnotherProcessShowsInTheSavedTabAtOnceAndTheAppBlocksNoDeletion() async throws {
         let server = try FakeTMDbProcess()
         let (environment, reel) = Self.home(server)
         let terminal = try Self.session(server, home: environment)
@@ -467,18 +471,18 @@ extension TerminalAppTests {
         try terminal.type("4")
         try terminal.waitFor("nothing saved yet")
         // The first change makes the ledger, which the app was not holding: it follows it then.
-        #expect(try reel.reel(["fav", "add", "movie", "550"]).status == 0)
+        #expect(try await reel.reel(["fav", "add", "movie", "550"]).status == 0)
         var started = Date()
         try terminal.waitFor("Fight Club", seconds: 2)
         let first = Date().timeIntervalSince(started)
         started = Date()
-        #expect(try reel.reel(["fav", "add", "movie", "603"]).status == 0)
+        #expect(try await reel.reel(["fav", "add", "movie", "603"]).status == 0)
         try terminal.waitFor("The Matrix", seconds: 2)
         let second = Date().timeIntervalSince(started)
         #expect(first < 2 && second < 2, "shown after \(first) s and \(second) s")
         // The app holds the ledger open: another process deletes the account all the same.
         started = Date()
-        let deletion = try reel.reel(["account", "delete", "--yes"])
+        let deletion = try await reel.reel(["account", "delete", "--yes"])
         #expect(deletion.status == 0 && Date().timeIntervalSince(started) < 10, "\(deletion.stderr)")
         try terminal.waitFor("deleted", seconds: 2)
         try terminal.type("q")

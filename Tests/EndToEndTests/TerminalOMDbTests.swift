@@ -39,12 +39,12 @@ import Testing
         return rows
     }
 
-    @Test func theSavedListSortsByOMDbsScoresAndTheDetailsShowThem() throws {
+    @Test func theSavedListSortsByOMDbsScoresAndTheDetailsShowThem() async throws {
         let home = Self.sampleHome()
         let reel = CatalogCommandTests.Home(environment: home)
         // The Godfather (IMDb 9.2, Metacritic 100), Skellig (OMDb has no score), The Shawshank
         // Redemption (9.3, 82), saved in that order.
-        let added = try reel.reel(["fav", "add", "movie", "238", "17046", "278"], environment: ["OMDB_API_KEY": ""])
+        let added = try await reel.reel(["fav", "add", "movie", "238", "17046", "278"], environment: ["OMDB_API_KEY": ""])
         #expect(added.status == 0, "\(added.stderr)")
         let terminal = try Self.session(home)
         defer { terminal.end() }

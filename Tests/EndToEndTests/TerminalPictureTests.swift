@@ -48,7 +48,7 @@ import Testing
         "\(cells.count) picture cells, rows \(Set(cells.map(\.row)).sorted()), columns \(Set(cells.map(\.column)).sorted())"
     }
 
-    @Test func theDetailsPosterIsDrawnBesideThemAndLeavesNoPixelsBehind() throws {
+    @Test func theDetailsPosterIsDrawnBesideThemAndLeavesNoPixelsBehind() async throws {
         let server = try FakeTMDbProcess()
         var home = TerminalAppTests.environment(server)
         home["COLORTERM"] = "truecolor"
@@ -107,7 +107,7 @@ import Testing
         }
     }
 
-    @Test func thumbnailsFollowTheirRowsAsTheListScrollsAndLeaveNothingBehind() throws {
+    @Test func thumbnailsFollowTheirRowsAsTheListScrollsAndLeaveNothingBehind() async throws {
         let terminal = try Self.session(Self.sampleHome())
         defer { terminal.end() }
         try terminal.waitFor("Wonka")
@@ -145,7 +145,7 @@ import Testing
         try terminal.expectTerminalRestored()
     }
 
-    @Test func settingsShowTheAccountsPhoto() throws {
+    @Test func settingsShowTheAccountsPhoto() async throws {
         let home = Self.sampleHome()
         let file = temporaryDirectory("photo") + "/red.jpg"
         let jpeg = try PictureEncoder.jpeg(Picture(width: 120, height: 180, filledWith: RGB(200, 40, 40)), quality: 90)
@@ -173,7 +173,7 @@ import Testing
         try terminal.waitFor("exit 0")
     }
 
-    @Test func aTerminalWithoutPicturesShowsTheDetailsAtFullWidthAndSaysWhyPDoesNothing() throws {
+    @Test func aTerminalWithoutPicturesShowsTheDetailsAtFullWidthAndSaysWhyPDoesNothing() async throws {
         var home = Self.sampleHome()
         home["REEL_IMAGES"] = "none"
         let terminal = try Self.session(home, width: 110, height: 32)
@@ -197,7 +197,7 @@ import Testing
 
     /// Keys typed while `reel ui` asks the terminal what it shows (here nobody answers: the whole
     /// 150 ms) are read as keys once the app starts, not lost with the answers.
-    @Test func keysTypedWhileTheTerminalIsAskedAreNotLost() throws {
+    @Test func keysTypedWhileTheTerminalIsAskedAreNotLost() async throws {
         var environment = Self.sampleHome()
         environment["TERM"] = "xterm-256color"
         let terminal = try RawTerminal([Harness.binaries + "/reel", "ui"], environment: environment, width: 100, height: 30)
@@ -209,7 +209,7 @@ import Testing
         #expect(try terminal.waitForExit() == 0)
     }
 
-    @Test func kittyImagesAreDeletedByIdWhenTheyGoAndAllAtTheEnd() throws {
+    @Test func kittyImagesAreDeletedByIdWhenTheyGoAndAllAtTheEnd() async throws {
         var environment = Self.sampleHome()
         environment["TERM"] = "xterm-256color"
         environment["REEL_IMAGES"] = "kitty"

@@ -11,12 +11,13 @@ import Testing
     static let tokyo = ["TZ": "Asia/Tokyo"]
 
     /// Ann saves Fight Club, then, in a later second, The Matrix, and names herself.
-    static func ledger() throws -> Ledger {
+    static func ledger() async throws -> Ledger {
         let ledger = Ledger()
-        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: "ann").status == 0)
-        Thread.sleep(forTimeInterval: 1.1)
+        #expect(try await ledger.reel(["fav", "add", "movie", "550"], user: "ann").status == 0)
+        // A fixed delay is what this needs: the next save is recorded in a later second.
+        try await Task.sleep(for: .milliseconds(1100))
         for command in [["fav", "add", "movie", "603"], ["settings", "name", "Ann"]] {
-            #expect(try ledger.reel(command, user: "ann").status == 0)
+            #expect(try await ledger.reel(command, user: "ann").status == 0)
         }
         return ledger
     }
@@ -42,14 +43,14 @@ import Testing
         let opened: String
         let fightClubSaved: String
 
-        init(_ ledger: Ledger) throws {
-            let history = try ledger.json(["history"], user: "ann", schema: "history.schema.json")
+        init(_ ledger: Ledger) async throws {
+            let history = try await ledger.json(["history"], user: "ann", schema: "history.schema.json")
             events = (history["events"] as? [[String: Any]] ?? []).compactMap { $0["recordedAt"] as? String }
-            let saved = try ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
+            let saved = try await ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
             added = (saved["items"] as? [[String: Any]] ?? []).compactMap { $0["addedAt"] as? String }
-            let accounts = try ledger.json(["accounts"], schema: "accounts.schema.json")
+            let accounts = try await ledger.json(["accounts"], schema: "accounts.schema.json")
             opened = try #require((accounts["accounts"] as? [[String: Any]])?.first?["openedAt"] as? String)
-            let show = try ledger.json(["show", "movie", "550"], user: "ann", schema: "show.schema.json")
+            let show = try await ledger.json(["show", "movie", "550"], user: "ann", schema: "show.schema.json")
             fightClubSaved = try #require(show["savedAt"] as? String)
             #expect(events.count == 4 && added.count == 2 && events.allSatisfy { $0.hasSuffix("Z") })
         }
@@ -57,38 +58,38 @@ import Testing
 
     /// What `saved`, `show`, `history` and `accounts` print, run with `arguments` in front and
     /// `environment`, matches the JSON times on `zone`'s clock, labelled `label`.
-    static func expectTimes(_ ledger: Ledger, _ times: Times, arguments: [String], environment: [String: String], zone: String, label: String) throws {
-        func text(_ command: [String], user: String? = "ann") throws -> [String] {
-            let out = try ledger.reel(arguments + command, user: user, environment: environment)
+    static func expectTimes(_ ledger: Ledger, _ times: Times, arguments: [String], environment: [String: String], zone: String, label: String) async throws {
+        func text(_ command: [String], user: String? = "ann") async throws -> [String] {
+            let out = try await ledger.reel(arguments + command, user: user, environment: environment)
             #expect(out.status == 0, "\(arguments + command): \(out.stderr)")
             return lines(out.stdout)
         }
-        let saved = try text(["saved"])
+        let saved = try await text(["saved"])
         #expect(saved.count == times.added.count + 2, "\(saved)")
         #expect(saved.first?.hasSuffix("ADDED (\(label))") == true, "\(saved)")
         for (row, addedAt) in zip(saved.dropFirst(), times.added) {
             #expect(row.hasSuffix("  " + (try wall(addedAt, in: zone, "yyyy-MM-dd"))), "\(row) added \(addedAt)")
         }
-        let show = try text(["show", "movie", "550"])
+        let show = try await text(["show", "movie", "550"])
         #expect(show.contains("Saved since \(try wall(times.fightClubSaved, in: zone)) \(label)"), "\(show)")
-        let history = try text(["history"])
+        let history = try await text(["history"])
         #expect(history.first?.contains("  TIME (\(label))  ") == true, "\(history)")
         #expect(history.count == times.events.count + 1, "\(history)")
         for (row, recordedAt) in zip(history.dropFirst(), times.events) {
             #expect(row.contains("  \(try wall(recordedAt, in: zone))  "), "\(row) recorded \(recordedAt)")
         }
-        let accounts = try text(["accounts"], user: nil)
+        let accounts = try await text(["accounts"], user: nil)
         #expect(accounts.first?.contains("  OPENED (\(label))  ") == true, "\(accounts)")
         #expect(accounts.dropFirst().first?.contains("  \(try wall(times.opened, in: zone))  ") == true, "\(accounts)")
     }
 
-    @Test func textShowsTimesOnTheLocalClockWithTheZoneNamed() throws {
-        let ledger = try Self.ledger()
-        let times = try Times(ledger)
-        try Self.expectTimes(ledger, times, arguments: [], environment: Self.tokyo, zone: "Asia/Tokyo", label: "JST")
-        try Self.expectTimes(ledger, times, arguments: [], environment: ["TZ": "Europe/Berlin"], zone: "Europe/Berlin", label: Self.berlinName(times.opened))
+    @Test func textShowsTimesOnTheLocalClockWithTheZoneNamed() async throws {
+        let ledger = try await Self.ledger()
+        let times = try await Times(ledger)
+        try await Self.expectTimes(ledger, times, arguments: [], environment: Self.tokyo, zone: "Asia/Tokyo", label: "JST")
+        try await Self.expectTimes(ledger, times, arguments: [], environment: ["TZ": "Europe/Berlin"], zone: "Europe/Berlin", label: Self.berlinName(times.opened))
         // --json is UTC whatever the zone.
-        let out = try ledger.reel(["history", "--json"], user: "ann", environment: Self.tokyo)
+        let out = try await ledger.reel(["history", "--json"], user: "ann", environment: Self.tokyo)
         let events = (try Harness.json(out.stdout)["events"] as? [[String: Any]] ?? []).compactMap { $0["recordedAt"] as? String }
         #expect(events == times.events)
     }
@@ -98,29 +99,29 @@ import Testing
         try wall(iso, in: "Europe/Berlin", "xxx") == "+01:00" ? "CET" : "CEST"
     }
 
-    @Test func utcFromTheFlagBeforeOrAfterTheCommandOrTheEnvironment() throws {
-        let ledger = try Self.ledger()
-        let times = try Times(ledger)
+    @Test func utcFromTheFlagBeforeOrAfterTheCommandOrTheEnvironment() async throws {
+        let ledger = try await Self.ledger()
+        let times = try await Times(ledger)
         for (arguments, environment) in [(["--utc"], Self.tokyo), ([], Self.tokyo.merging(["REEL_UTC": "1"]) { $1 })] {
-            try Self.expectTimes(ledger, times, arguments: arguments, environment: environment, zone: "UTC", label: "UTC")
+            try await Self.expectTimes(ledger, times, arguments: arguments, environment: environment, zone: "UTC", label: "UTC")
         }
-        let after = try ledger.reel(["history", "--utc"], user: "ann", environment: Self.tokyo)
+        let after = try await ledger.reel(["history", "--utc"], user: "ann", environment: Self.tokyo)
         #expect(Self.lines(after.stdout).first?.contains("TIME (UTC)") == true, "\(after.stdout)")
         // --utc is in the help of the commands that print times, and only there.
         for command in [["history"], ["saved"], ["show"], ["accounts"], ["settings", "show"], ["cache", "stats"], ["account", "verify-export"]] {
-            #expect(try ledger.reel(command + ["--help"]).stdout.contains("--utc"), "\(command)")
+            #expect(try await ledger.reel(command + ["--help"]).stdout.contains("--utc"), "\(command)")
         }
-        #expect(try !ledger.reel(["fav", "add", "--help"]).stdout.contains("--utc"))
+        await #expect(try !ledger.reel(["fav", "add", "--help"]).stdout.contains("--utc"))
     }
 
     /// The time `history` prints on Tokyo's clock, pasted into `--as-of` in Tokyo, is that
     /// second, to its end: The Matrix's row says 04:34:16 when it was saved at 04:34:16.5, so the
     /// list as of then holds Fight Club, saved a second before, and The Matrix; a fraction names
     /// the instant exactly (04:34:16.000000 is before The Matrix).
-    @Test func aTimeHistoryPrintsInTokyoIsTheSameInstantInAsOf() throws {
-        let ledger = try Self.ledger()
-        let times = try Times(ledger)
-        let history = Self.lines(try ledger.reel(["history"], user: "ann", environment: Self.tokyo).stdout)
+    @Test func aTimeHistoryPrintsInTokyoIsTheSameInstantInAsOf() async throws {
+        let ledger = try await Self.ledger()
+        let times = try await Times(ledger)
+        let history = Self.lines(try await ledger.reel(["history"], user: "ann", environment: Self.tokyo).stdout)
         let matrixRow = try #require(history.first { $0.contains("added movie 603") }, "\(history)")
         let found = try #require(matrixRow.range(of: #"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d"#, options: .regularExpression), "\(matrixRow)")
         let printed = String(matrixRow[found])
@@ -128,28 +129,28 @@ import Testing
         let instant = String(times.events[2].prefix(19)) + ".999999Z"
 
         for point in [printed, printed + " JST", printed.replacingOccurrences(of: " ", with: "T") + "+09:00"] {
-            let out = try ledger.reel(["saved", "--as-of", point, "--json"], user: "ann", environment: Self.tokyo)
+            let out = try await ledger.reel(["saved", "--as-of", point, "--json"], user: "ann", environment: Self.tokyo)
             #expect(out.status == 0, "--as-of \(point): \(out.stderr)")
             let saved = try Harness.json(out.stdout)
             #expect((saved["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550, 603], "--as-of \(point): \(out.stdout)")
             #expect((saved["asOf"] as? [String: Any])?["value"] as? String == instant, "--as-of \(point): \(out.stdout)")
-            let text = try ledger.reel(["saved", "--as-of", point], user: "ann", environment: Self.tokyo)
+            let text = try await ledger.reel(["saved", "--as-of", point], user: "ann", environment: Self.tokyo)
             #expect(Self.lines(text.stdout).first == "as of \(printed) JST", "\(text.stdout)")
         }
-        let exact = try ledger.reel(["saved", "--as-of", printed + ".000000", "--json"], user: "ann", environment: Self.tokyo)
+        let exact = try await ledger.reel(["saved", "--as-of", printed + ".000000", "--json"], user: "ann", environment: Self.tokyo)
         #expect((try Harness.json(exact.stdout)["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550], "\(exact.stdout)\(exact.stderr)")
         // With --utc, the time history prints then is UTC's, and Tokyo's words are nine hours
         // later; without it, UTC's words are Tokyo's, nine hours before Ann existed.
         let utcPrinted = try Self.wall(times.events[2], in: "UTC")
         #expect(utcPrinted != printed)
-        let asUTC = try ledger.reel(["saved", "--as-of", utcPrinted, "--utc", "--json"], user: "ann", environment: Self.tokyo)
+        let asUTC = try await ledger.reel(["saved", "--as-of", utcPrinted, "--utc", "--json"], user: "ann", environment: Self.tokyo)
         #expect((try Harness.json(asUTC.stdout)["asOf"] as? [String: Any])?["value"] as? String == instant, "\(asUTC.stdout)\(asUTC.stderr)")
-        let later = try ledger.reel(["saved", "--as-of", printed, "--utc", "--json"], user: "ann", environment: Self.tokyo)
+        let later = try await ledger.reel(["saved", "--as-of", printed, "--utc", "--json"], user: "ann", environment: Self.tokyo)
         #expect((try Harness.json(later.stdout)["items"] as? [[String: Any]])?.count == 2, "\(later.stdout)\(later.stderr)")
-        let earlier = try ledger.reel(["saved", "--as-of", utcPrinted], user: "ann", environment: Self.tokyo)
+        let earlier = try await ledger.reel(["saved", "--as-of", utcPrinted], user: "ann", environment: Self.tokyo)
         #expect(earlier.status == 66 && earlier.stderr.contains("had no events at"), "\(earlier.stderr)")
         // A zone Tokyo does not have is refused.
-        let wrongZone = try ledger.reel(["saved", "--as-of", printed + " CEST"], user: "ann", environment: Self.tokyo)
+        let wrongZone = try await ledger.reel(["saved", "--as-of", printed + " CEST"], user: "ann", environment: Self.tokyo)
         #expect(wrongZone.status == 64, "\(wrongZone.stderr)")
     }
 }

@@ -13,14 +13,14 @@ import Testing
     static let secretPattern = #"^reel_[A-Za-z0-9_-]{43}$"#
 
     /// Makes a token for `user` with `--json` (validated), returning its id and secret.
-    static func create(_ ledger: Ledger, _ user: String) throws -> (id: String, secret: String) {
-        let made = try ledger.json(["token", "create"], user: user, schema: "token-create.schema.json")
+    static func create(_ ledger: Ledger, _ user: String) async throws -> (id: String, secret: String) {
+        let made = try await ledger.json(["token", "create"], user: user, schema: "token-create.schema.json")
         return (made["id"] as? String ?? "?", made["token"] as? String ?? "?")
     }
 
     /// `token list --json` (validated), as its entries.
-    static func list(_ ledger: Ledger, _ arguments: [String] = []) throws -> [[String: Any]] {
-        let out = try ledger.reel(["token", "list", "--json"] + arguments)
+    static func list(_ ledger: Ledger, _ arguments: [String] = []) async throws -> [[String: Any]] {
+        let out = try await ledger.reel(["token", "list", "--json"] + arguments)
         #expect(out.status == 0, "\(out.stderr)")
         let checked = try Harness.validate(out.stdout, against: "cli/token-list.schema.json")
         #expect(checked.status == 0, "\(checked.stderr)")
@@ -41,9 +41,9 @@ import Testing
         ]
     }
 
-    @Test func createPrintsTheSecretOnceAndNothingElseOnStdout() throws {
+    @Test func createPrintsTheSecretOnceAndNothingElseOnStdout() async throws {
         let ledger = Ledger()
-        let out = try ledger.reel(["token", "create"], user: "ann")
+        let out = try await ledger.reel(["token", "create"], user: "ann")
         #expect(out.status == 0, "\(out.stderr)")
         let lines = out.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 2 && lines[1].isEmpty, "one line: \(out.stdout.debugDescription)")
@@ -54,78 +54,78 @@ import Testing
         #expect(note[0].contains("'ann'") && note[0].contains("opened now") && !out.stderr.contains(secret), "\(out.stderr)")
 
         // The account was opened by it: one event.
-        #expect(try ledger.eventCount() == 1)
-        let again = try Self.create(ledger, "ann")
+        await #expect(try ledger.eventCount() == 1)
+        let again = try await Self.create(ledger, "ann")
         #expect(again.secret.range(of: Self.secretPattern, options: .regularExpression) != nil && again.secret != secret)
-        #expect(try ledger.eventCount() == 1)
-        let quiet = try ledger.reel(["token", "create", "--quiet"], user: "ann")
+        await #expect(try ledger.eventCount() == 1)
+        let quiet = try await ledger.reel(["token", "create", "--quiet"], user: "ann")
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
 
         // Listed, three times, never with a secret.
-        let listed = try Self.list(ledger)
+        let listed = try await Self.list(ledger)
         #expect(listed.count == 3 && listed.allSatisfy { $0["user"] as? String == "ann" && $0["revokedAt"] is NSNull }, "\(listed)")
         #expect(listed[1]["id"] as? String == again.id)
-        let text = try ledger.reel(["token", "list"])
+        let text = try await ledger.reel(["token", "list"])
         #expect(text.status == 0 && text.stdout.hasPrefix("ID"), "\(text.stdout)")
         #expect(text.stdout.split(separator: "\n").count == 4 && text.stdout.contains(again.id), "\(text.stdout)")
         for secret in [secret, again.secret, String(quiet.stdout.dropLast())] {
-            for output in [text.stdout, try ledger.reel(["token", "list", "--json"]).stdout] {
+            for output in [text.stdout, try await ledger.reel(["token", "list", "--json"]).stdout] {
                 #expect(!output.contains(secret) && !output.contains(secret.dropFirst(5)), "a secret is listed: \(output)")
             }
         }
     }
 
     /// A secret that could not be written is lost: the token exists, and the line says how to end it.
-    @Test func aSecretLostWithTheOutputIsSaidWithHowToRevokeIt() throws {
+    @Test func aSecretLostWithTheOutputIsSaidWithHowToRevokeIt() async throws {
         let ledger = Ledger()
         let run = try OutputFailureTests.run(["token", "create", "--user", "ann"], data: ledger.dir, stdout: "/dev/full")
         #expect(run.status == 74 && !run.signalled, "\(run.stderr)")
-        let id = try #require(try Self.list(ledger).first?["id"] as? String)
+        let id = try await #require(try Self.list(ledger).first?["id"] as? String)
         #expect(run.problems.count == 1 && run.problems[0].contains("No space left on device"), "\(run.stderr)")
         #expect(run.problems.first?.contains("token \(id) was made, but its secret is lost with the output: revoke it with 'reel token revoke \(id)'") == true, "\(run.stderr)")
     }
 
-    @Test func listIsEveryAccountsOrOnesAndNeverNarrowedByREELUSER() throws {
+    @Test func listIsEveryAccountsOrOnesAndNeverNarrowedByREELUSER() async throws {
         let ledger = Ledger()
-        let ann = try Self.create(ledger, "ann")
-        let ben = try Self.create(ledger, "ben")
-        #expect(try Self.list(ledger).compactMap { $0["id"] as? String } == [ann.id, ben.id])
-        #expect(try Self.list(ledger, ["--user", "ben"]).compactMap { $0["id"] as? String } == [ben.id])
-        #expect(try Self.list(ledger, ["--user", "nobody"]).isEmpty)
-        let withEnvironment = try ledger.reel(["token", "list", "--json"], user: "ann")
+        let ann = try await Self.create(ledger, "ann")
+        let ben = try await Self.create(ledger, "ben")
+        await #expect(try Self.list(ledger).compactMap { $0["id"] as? String } == [ann.id, ben.id])
+        await #expect(try Self.list(ledger, ["--user", "ben"]).compactMap { $0["id"] as? String } == [ben.id])
+        await #expect(try Self.list(ledger, ["--user", "nobody"]).isEmpty)
+        let withEnvironment = try await ledger.reel(["token", "list", "--json"], user: "ann")
         #expect(withEnvironment.stdout.contains(ben.id), "REEL_USER does not narrow the list: \(withEnvironment.stdout)")
-        #expect(try ledger.reel(["token", "list", "--user", "nobody"]).stdout == "no tokens for 'nobody'\n")
-        #expect(try Ledger().reel(["token", "list"]).stdout.hasPrefix("no tokens yet"))
-        #expect(try Self.list(Ledger()).isEmpty)
+        #expect(try await ledger.reel(["token", "list", "--user", "nobody"]).stdout == "no tokens for 'nobody'\n")
+        await #expect(try Ledger().reel(["token", "list"]).stdout.hasPrefix("no tokens yet"))
+        await #expect(try Self.list(Ledger()).isEmpty)
     }
 
-    @Test func revokeEndsATokenOnceAndSaysWhichIdsAreUnknown() throws {
+    @Test func revokeEndsATokenOnceAndSaysWhichIdsAreUnknown() async throws {
         let ledger = Ledger()
-        let made = try Self.create(ledger, "ann")
-        let revoked = try ledger.json(["token", "revoke", made.id], schema: "token-revoke.schema.json")
+        let made = try await Self.create(ledger, "ann")
+        let revoked = try await ledger.json(["token", "revoke", made.id], schema: "token-revoke.schema.json")
         #expect(revoked["id"] as? String == made.id && revoked["user"] as? String == "ann")
         let time = try #require(revoked["revokedAt"] as? String)
         // Again: exit 0, the first time kept.
-        let again = try ledger.json(["token", "revoke", made.id], schema: "token-revoke.schema.json")
+        let again = try await ledger.json(["token", "revoke", made.id], schema: "token-revoke.schema.json")
         #expect(again["revokedAt"] as? String == time)
-        let text = try ledger.reel(["token", "revoke", made.id])
+        let text = try await ledger.reel(["token", "revoke", made.id])
         #expect(text.status == 0 && text.stdout.hasPrefix("revoked token \(made.id) of the account 'ann' (on "), "\(text.stdout)")
-        #expect(try Self.list(ledger).first?["revokedAt"] as? String == time)
-        #expect(try ledger.reel(["token", "list"]).stdout.contains(String(time.prefix(10))))
+        await #expect(try Self.list(ledger).first?["revokedAt"] as? String == time)
+        #expect(try await ledger.reel(["token", "list"]).stdout.contains(String(time.prefix(10))))
 
-        try ledger.fails(["token", "revoke", "0123456789ab"], status: 66, "there is no token '0123456789ab'")
-        try ledger.fails(["token", "revoke", "NOT-AN-ID"], status: 64, "a token id is 12 lowercase hex digits")
-        let other = try Self.create(ledger, "ann")
-        let pasted = try ledger.reel(["token", "revoke", other.secret])
+        try await ledger.fails(["token", "revoke", "0123456789ab"], status: 66, "there is no token '0123456789ab'")
+        try await ledger.fails(["token", "revoke", "NOT-AN-ID"], status: 64, "a token id is 12 lowercase hex digits")
+        let other = try await Self.create(ledger, "ann")
+        let pasted = try await ledger.reel(["token", "revoke", other.secret])
         #expect(pasted.status == 64 && !pasted.stderr.contains(other.secret) && !pasted.stderr.contains(other.secret.dropFirst(5)), "\(pasted.stderr)")
-        #expect(try Self.list(ledger).last?["revokedAt"] is NSNull, "nothing was revoked")
+        await #expect(try Self.list(ledger).last?["revokedAt"] is NSNull, "nothing was revoked")
     }
 
-    @Test func noFileUnderTheDataDirectoryHoldsASecret() throws {
+    @Test func noFileUnderTheDataDirectoryHoldsASecret() async throws {
         let ledger = Ledger()
-        let kept = try Self.create(ledger, "zq-token-owner-9")
-        let revoked = try Self.create(ledger, "zq-token-owner-9")
-        #expect(try ledger.reel(["token", "revoke", revoked.id]).status == 0)
+        let kept = try await Self.create(ledger, "zq-token-owner-9")
+        let revoked = try await Self.create(ledger, "zq-token-owner-9")
+        #expect(try await ledger.reel(["token", "revoke", revoked.id]).status == 0)
         let files = try AccountDeletionTests.files(under: ledger.dir)
         #expect(files.contains("tokens/data.mdb"), "\(files)")
         for secret in [kept.secret, revoked.secret] {
@@ -140,67 +140,67 @@ import Testing
 
     /// What the service does on each request, in this process, against changes the binary makes
     /// in others: a revocation and a deletion count at the next check.
-    @Test func anotherProcessesRevocationAndDeletionCountAtTheNextCheck() throws {
+    @Test func anotherProcessesRevocationAndDeletionCountAtTheNextCheck() async throws {
         let ledger = Ledger()
         let app = Application(.init(dataDirectory: ledger.dir, offline: true, environment: [:]))
-        let first = try Self.create(ledger, "ann")
-        let second = try Self.create(ledger, "ann")
+        let first = try await Self.create(ledger, "ann")
+        let second = try await Self.create(ledger, "ann")
         #expect(try app.authenticate(bearer: first.secret)?.id == first.id)
         #expect(try app.authenticate(bearer: first.secret)?.handle.value == "ann")
-        #expect(try ledger.reel(["token", "revoke", first.id]).status == 0)
+        #expect(try await ledger.reel(["token", "revoke", first.id]).status == 0)
         #expect(try app.authenticate(bearer: first.secret) == nil)
         #expect(try app.authenticate(bearer: second.secret)?.id == second.id)
-        #expect(try ledger.reel(["account", "delete", "--yes"], user: "ann").status == 0)
+        #expect(try await ledger.reel(["account", "delete", "--yes"], user: "ann").status == 0)
         #expect(try app.authenticate(bearer: second.secret) == nil)
     }
 
-    @Test func deletingTheAccountRemovesItsTokensAndLeavesItsHandleInNoFile() throws {
+    @Test func deletingTheAccountRemovesItsTokensAndLeavesItsHandleInNoFile() async throws {
         let ledger = Ledger()
         let handle = "zq-handle-8"
-        let doomed = try Self.create(ledger, handle)
-        let revoked = try Self.create(ledger, handle)
-        #expect(try ledger.reel(["token", "revoke", revoked.id]).status == 0)
-        let other = try Self.create(ledger, "ann")
-        #expect(try ledger.reel(["fav", "add", "movie", "550"], user: handle).status == 0)
+        let doomed = try await Self.create(ledger, handle)
+        let revoked = try await Self.create(ledger, handle)
+        #expect(try await ledger.reel(["token", "revoke", revoked.id]).status == 0)
+        let other = try await Self.create(ledger, "ann")
+        #expect(try await ledger.reel(["fav", "add", "movie", "550"], user: handle).status == 0)
 
-        let deleted = try ledger.json(["account", "delete", "--yes"], user: handle, schema: "account-delete.schema.json")
+        let deleted = try await ledger.json(["account", "delete", "--yes"], user: handle, schema: "account-delete.schema.json")
         #expect(deleted["keyDestroyed"] as? Bool == true)
-        #expect(try Self.list(ledger).compactMap { $0["id"] as? String } == [other.id])
-        #expect(try Self.list(ledger, ["--user", handle]).isEmpty)
-        try ledger.fails(["token", "revoke", doomed.id], status: 66, "there is no token '\(doomed.id)'")
+        await #expect(try Self.list(ledger).compactMap { $0["id"] as? String } == [other.id])
+        await #expect(try Self.list(ledger, ["--user", handle]).isEmpty)
+        try await ledger.fails(["token", "revoke", doomed.id], status: 66, "there is no token '\(doomed.id)'")
         #expect(try AccountDeletionTests.files(in: ledger, containing: Array(handle.utf8)) == [], "the handle is still in these files")
         #expect(try AccountDeletionTests.files(in: ledger, containing: Array(doomed.id.utf8)).filter { $0 != "tokens/data.mdb" } == [])
 
         // The freed handle's next account has tokens of its own; the old ones reach nothing.
-        let fresh = try Self.create(ledger, handle)
-        #expect(try Self.list(ledger, ["--user", handle]).compactMap { $0["id"] as? String } == [fresh.id])
+        let fresh = try await Self.create(ledger, handle)
+        await #expect(try Self.list(ledger, ["--user", handle]).compactMap { $0["id"] as? String } == [fresh.id])
         let app = Application(.init(dataDirectory: ledger.dir, offline: true, environment: [:]))
         #expect(try app.authenticate(bearer: doomed.secret) == nil)
         #expect(try app.authenticate(bearer: fresh.secret)?.id == fresh.id)
     }
 
-    @Test func helpListsUserWhereTheCommandTakesIt() throws {
-        let create = try CommandParsingTests.options(["token", "create"])
+    @Test func helpListsUserWhereTheCommandTakesIt() async throws {
+        let create = try await CommandParsingTests.options(["token", "create"])
         #expect(create.contains("--user <handle>") && create.contains("--data-dir <dir>") && create.contains("--json"), "\(create)")
-        let list = try CommandParsingTests.options(["token", "list"])
+        let list = try await CommandParsingTests.options(["token", "list"])
         let words = list.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(list.contains("--user <handle>") && words.contains("default: every account's; REEL_USER is not read"), "\(list)")
-        let revoke = try CommandParsingTests.options(["token", "revoke"])
+        let revoke = try await CommandParsingTests.options(["token", "revoke"])
         #expect(!revoke.contains("--user <handle>") && revoke.contains("--data-dir <dir>"), "\(revoke)")
         #expect(!create.contains("--offline") && !list.contains("--offline") && !revoke.contains("--offline"))
-        let typo = try Harness.reel(["token", "revok", "0123456789ab"])
+        let typo = try await Harness.reel(["token", "revok", "0123456789ab"])
         #expect(typo.status == 64 && typo.stderr.contains("did you mean 'token revoke'"), "\(typo.stderr)")
-        try Ledger().fails(["token", "create", "--user", "Not A Handle"], status: 64, "is not an account handle")
+        try await Ledger().fails(["token", "create", "--user", "Not A Handle"], status: 64, "is not an account handle")
     }
 
     @Test(arguments: Fault.allCases)
-    func aDamagedTokenStoreIsOneLineNamingItNeverASignal(_ fault: Fault) throws {
+    func aDamagedTokenStoreIsOneLineNamingItNeverASignal(_ fault: Fault) async throws {
         let ledger = Ledger()
-        let made = try Self.create(ledger, "ann")
-        _ = try Self.create(ledger, "ben")
+        let made = try await Self.create(ledger, "ann")
+        _ = try await Self.create(ledger, "ben")
         try fault.apply(to: ledger.dir + "/tokens/data.mdb")
         for arguments in [["token", "list"], ["token", "create"], ["token", "revoke", made.id], ["account", "delete", "--yes"]] {
-            let out = try ledger.reel(arguments, user: "ann")
+            let out = try await ledger.reel(arguments, user: "ann")
             #expect(!out.stderr.contains("Backtrac") && !out.stderr.contains("Program crashed"), "\(fault) \(arguments): \(out.stderr)")
             // Damage in pages a command does not read goes unseen (LMDB keeps no checksums);
             // what is seen is one line naming the token store and the cure, and 65.
@@ -213,7 +213,7 @@ import Testing
         }
         // A store cut short stops the deletion before anything is deleted: its tokens could not be revoked.
         if fault.cutsShort {
-            let accounts = try ledger.json(["accounts"], schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
+            let accounts = try await ledger.json(["accounts"], schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
             #expect(accounts.count == 2 && accounts.allSatisfy { $0["status"] as? String == "open" }, "\(fault): \(accounts)")
         }
     }

@@ -119,24 +119,24 @@ import Testing
 
     /// An account on a fake TMDb that names every title, genre and person in another script;
     /// eleven movies and a series saved, one removed.
-    static func wideHome() throws -> (FakeTMDbProcess, Home) {
+    static func wideHome() async throws -> (FakeTMDbProcess, Home) {
         let server = try FakeTMDbProcess()
-        try server.fault("kind=wide&count=1000000")
+        try await server.fault("kind=wide&count=1000000")
         let home = Home(server: server)
         for command in [
             ["fav", "add", "movie", "550", "603", "129", "496243", "372058", "429", "680", "13", "807", "27205", "128", "205596"],
             ["fav", "add", "tv", "1399"], ["fav", "remove", "movie", "13"],
         ] {
-            let out = try home.reel(command)
+            let out = try await home.reel(command)
             #expect(out.status == 0, "\(command): \(out.stderr)")
         }
         return (server, home)
     }
 
-    @Test func theFakeServerServesTitlesInEveryScript() throws {
-        let (server, home) = try Self.wideHome()
+    @Test func theFakeServerServesTitlesInEveryScript() async throws {
+        let (server, home) = try await Self.wideHome()
         defer { server.stop() }
-        let saved = try home.json(["saved"], schema: "saved.schema.json")
+        let saved = try await home.json(["saved"], schema: "saved.schema.json")
         let titles = ((saved["items"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String }.joined(separator: " ")
         let scalars = Set(titles.unicodeScalars.map(\.value))
         for (name, range) in [
@@ -147,21 +147,21 @@ import Testing
         }
     }
 
-    @Test func titleListsLineUpAndFit() throws {
-        let (server, home) = try Self.wideHome()
+    @Test func titleListsLineUpAndFit() async throws {
+        let (server, home) = try await Self.wideHome()
         defer { server.stop() }
-        let movies = try home.json(["movies"], schema: "title-list.schema.json")["count"] as? Int ?? 0
-        let saved = try home.json(["saved"], schema: "saved.schema.json")["count"] as? Int ?? 0
+        let movies = try await home.json(["movies"], schema: "title-list.schema.json")["count"] as? Int ?? 0
+        let saved = try await home.json(["saved"], schema: "saved.schema.json")["count"] as? Int ?? 0
         #expect(movies > 5 && saved == 12)
         for width in Self.widths {
             let environment = ["COLUMNS": String(width)]
-            let list = try home.reel(["movies"], environment: environment)
+            let list = try await home.reel(["movies"], environment: environment)
             Self.expectFits(list, width, "movies")
             Self.expectAligned(list, header: "   TMDB ID", rows: movies, left: ["TITLE"], right: ["TMDB ID", "YEAR"], "movies at \(width)")
             if width >= 100 {
                 Self.expectAligned(list, header: "   TMDB ID", rows: movies, left: ["GENRES"], right: ["RATING"], "movies at \(width)")
             }
-            let savedList = try home.reel(["saved"], environment: environment)
+            let savedList = try await home.reel(["saved"], environment: environment)
             Self.expectFits(savedList, width, "saved")
             Self.expectAligned(savedList, header: " #", rows: saved, left: ["TITLE"], right: ["TMDB ID", "YEAR"], "saved at \(width)")
             if width >= 100 {
@@ -169,18 +169,18 @@ import Testing
             }
         }
         // Wide titles are cut at a column boundary: a cut one ends in the ellipsis, the year in place.
-        let narrow = try home.reel(["saved"], environment: ["COLUMNS": "60"])
+        let narrow = try await home.reel(["saved"], environment: ["COLUMNS": "60"])
         #expect(narrow.stdout.contains("…"), "\(narrow.stdout)")
     }
 
-    @Test func historyWrapsWhatHappenedInsteadOfCuttingIt() throws {
-        let (server, home) = try Self.wideHome()
+    @Test func historyWrapsWhatHappenedInsteadOfCuttingIt() async throws {
+        let (server, home) = try await Self.wideHome()
         defer { server.stop() }
-        let events = try home.json(["history"], schema: "history.schema.json")["events"] as? [[String: Any]] ?? []
+        let events = try await home.json(["history"], schema: "history.schema.json")["events"] as? [[String: Any]] ?? []
         let summaries = events.compactMap { $0["summary"] as? String }
         #expect(summaries.count > 10, "\(summaries)")
         for width in Self.widths {
-            let out = try home.reel(["history"], environment: ["COLUMNS": String(width)])
+            let out = try await home.reel(["history"], environment: ["COLUMNS": String(width)])
             Self.expectFits(out, width, "history")
             #expect(!out.stdout.contains("…"), "history at \(width) cut a line: \(out.stdout)")
             let body = Self.lines(out.stdout).dropFirst().filter { !$0.isEmpty }
@@ -195,15 +195,15 @@ import Testing
         }
     }
 
-    @Test func similarTitlesAreAnAlignedTableWithSavedOnesMarked() throws {
-        let (server, home) = try Self.wideHome()
+    @Test func similarTitlesAreAnAlignedTableWithSavedOnesMarked() async throws {
+        let (server, home) = try await Self.wideHome()
         defer { server.stop() }
-        let details = try home.json(["show", "movie", "550", "--similar"], schema: "show.schema.json")
+        let details = try await home.json(["show", "movie", "550", "--similar"], schema: "show.schema.json")
         let similar = details["similar"] as? [[String: Any]] ?? []
         let saved = similar.filter { $0["saved"] as? Bool == true }.compactMap { $0["id"] as? Int }
         #expect(similar.count > 3 && saved.sorted() == [603, 680, 807], "\(similar)")
         for width in Self.widths {
-            let out = try home.reel(["show", "movie", "550", "--similar"], environment: ["COLUMNS": String(width)])
+            let out = try await home.reel(["show", "movie", "550", "--similar"], environment: ["COLUMNS": String(width)])
             // The similar titles fit; above them, only a URL may be wider, kept whole to be opened
             // (the fake server's own image URLs are plain http).
             let similarPart = try #require(out.stdout.range(of: "\nSimilar:\n"))
@@ -224,8 +224,8 @@ import Testing
 
     // MARK: - Settings, accounts, about
 
-    @Test func settingsWrapALongNameWithinTheWidth() throws {
-        let (server, home) = try Self.wideHome()
+    @Test func settingsWrapALongNameWithinTheWidth() async throws {
+        let (server, home) = try await Self.wideHome()
         defer { server.stop() }
         let names = [
             String(repeating: "Abcdefghij", count: 10),  // 100 characters, no space
@@ -233,9 +233,9 @@ import Testing
             String(repeating: "Ame\u{301}lie 👨\u{200D}👩\u{200D}👧 ", count: 10).trimmingCharacters(in: .whitespaces),
         ]
         for name in names {
-            #expect(try home.reel(["settings", "name", name]).status == 0)
+            #expect(try await home.reel(["settings", "name", name]).status == 0)
             for width in Self.widths + [40] {
-                let out = try home.reel(["settings"], environment: ["COLUMNS": String(width)])
+                let out = try await home.reel(["settings"], environment: ["COLUMNS": String(width)])
                 Self.expectFits(out, width, "settings")
                 Self.expectAligned(out, header: "SETTING", rows: 4, left: ["VALUE"], right: [], "settings at \(width)")
                 // The name is all there, across its lines (broken between characters, or at spaces).
@@ -245,15 +245,15 @@ import Testing
         }
     }
 
-    @Test func accountsFitTheWidthAndKeepADeletedAccountsStreamWhole() throws {
+    @Test func accountsFitTheWidthAndKeepADeletedAccountsStreamWhole() async throws {
         let ledger = Ledger()
         let long = String(repeating: "a-long-handle.", count: 5).prefix(64)
         for user in ["ann", String(long), "bob"] {
-            #expect(try ledger.reel(["fav", "add", "movie", "550"], user: user).status == 0)
+            #expect(try await ledger.reel(["fav", "add", "movie", "550"], user: user).status == 0)
         }
-        func check(_ state: String, streams: [String]) throws {
+        func check(_ state: String, streams: [String]) async throws {
             for width in Self.widths {
-                let out = try ledger.reel(["accounts"], environment: ["COLUMNS": String(width)])
+                let out = try await ledger.reel(["accounts"], environment: ["COLUMNS": String(width)])
                 Self.expectFits(out, width, "accounts \(state)")
                 let header = Self.lines(out.stdout).first { $0.hasPrefix("HANDLE") }.map(String.init) ?? ""
                 Self.expectAligned(
@@ -262,21 +262,21 @@ import Testing
                 for stream in streams { #expect(out.stdout.contains(stream), "accounts \(state) at \(width): \(stream) not whole: \(out.stdout)") }
             }
         }
-        try check("all open", streams: [])
-        #expect(try ledger.reel(["account", "delete", "--yes"], user: "bob").status == 0)
-        let accounts = try ledger.json(["accounts"], schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
+        try await check("all open", streams: [])
+        #expect(try await ledger.reel(["account", "delete", "--yes"], user: "bob").status == 0)
+        let accounts = try await ledger.json(["accounts"], schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
         let deleted = accounts.filter { $0["status"] as? String == "deleted" }.compactMap { $0["stream"] as? String }
         #expect(deleted.count == 1)
-        try check("with one deleted", streams: deleted)
+        try await check("with one deleted", streams: deleted)
     }
 
-    @Test func aboutWrapsItsProseAndPathsToTheWidth() throws {
+    @Test func aboutWrapsItsProseAndPathsToTheWidth() async throws {
         let dir = temporaryDirectory("about") + "/a-data-directory-with-a-rather-long-name/and/some/more/levels/below/it"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let ledger = Ledger(dir: dir)
-        #expect(try ledger.reel(["settings", "name", "Ann"]).status == 0)
+        #expect(try await ledger.reel(["settings", "name", "Ann"]).status == 0)
         for width in Self.widths + [40] {
-            let out = try ledger.reel(["about"], environment: ["COLUMNS": String(width)])
+            let out = try await ledger.reel(["about"], environment: ["COLUMNS": String(width)])
             Self.expectFits(out, width, "about")
             Self.expectAligned(out, header: "WHAT", rows: 5, left: ["WHERE"], right: [], "about at \(width)")
             #expect(Self.wrappedCell(out, column: "WHERE", rowPrefix: "data directory") == dir, "\(out.stdout)")
