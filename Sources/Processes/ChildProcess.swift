@@ -18,13 +18,16 @@ import Foundation
 /// 2-core machine) to the tests beside it.
 public struct ChildProcess: Sendable {
     public let pid: pid_t
+    /// When it was started (when this value was made, for a process started elsewhere).
+    public let started: ContinuousClock.Instant
 
     /// Starts `arguments` (a path, or a name looked up in `PATH`) with `environment` (this
     /// process's when nil), its three standard descriptors set up as given and `more` as its
     /// descriptors 3, 4, …, in a session of its own when `newSession` (its standard input then
-    /// opened after `setsid`: a terminal becomes its controlling terminal).
+    /// opened after `setsid`: a terminal becomes its controlling terminal), in `directory` (this
+    /// process's when nil; a relative path in `arguments` or a redirection is taken from there).
     public static func spawn(
-        _ arguments: [String], environment: [String: String]? = nil, standardInput: Redirection = .null,
+        _ arguments: [String], environment: [String: String]? = nil, directory: String? = nil, standardInput: Redirection = .null,
         standardOutput: Redirection = .null, standardError: Redirection = .null, more: [Redirection] = [],
         newSession: Bool = false
     ) throws(SpawnFailure) -> ChildProcess {
@@ -32,6 +35,11 @@ public struct ChildProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if let directory {
+            guard let addChdir = Self.addChdir else { throw SpawnFailure(program: program, code: ENOSYS) }
+            let code = addChdir(&actions, directory)
+            guard code == 0 else { throw SpawnFailure(program: program, code: code) }
+        }
         for (descriptor, redirection) in ([standardInput, standardOutput, standardError] + more).enumerated() {
             redirection.add(to: &actions, as: Int32(descriptor))
         }
@@ -51,6 +59,7 @@ public struct ChildProcess: Sendable {
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer { for pointer in argv + (envp ?? []) { free(pointer) } }
         var pid: pid_t = 0
+        let started = ContinuousClock.now
         let code: Int32 =
             if let envp {
                 program.contains("/")
@@ -62,16 +71,30 @@ public struct ChildProcess: Sendable {
                     : posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
             }
         guard code == 0 else { throw SpawnFailure(program: program, code: code) }
-        return ChildProcess(pid: pid)
+        return ChildProcess(pid: pid, started: started)
     }
 
-    public init(pid: pid_t) { self.pid = pid }
+    public init(pid: pid_t, started: ContinuousClock.Instant = .now) {
+        self.pid = pid
+        self.started = started
+    }
+
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29), which the Glibc module lacks.
+    private static let addChdir: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32).self)
+    }()
 
     /// Waits for the child to end, blocking this thread: for code that is not async.
-    public func wait() -> Termination {
+    public func wait() -> Termination { reap().termination }
+
+    /// Waits for the child to end: how it ended, and the processor time it used (user and system).
+    private func reap() -> (termination: Termination, processorTime: Duration) {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return Termination(waitStatus: status)
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        func duration(_ time: timeval) -> Duration { .seconds(time.tv_sec) + .microseconds(time.tv_usec) }
+        return (Termination(waitStatus: status), duration(usage.ru_utime) + duration(usage.ru_stime))
     }
 
     /// How it ended, if it has: never waits.
@@ -98,10 +121,34 @@ public struct ChildProcess: Sendable {
     }
 
     /// Waits for the child to end on a thread of its own: no thread of the concurrency pool waits.
-    public func exit() async -> Termination {
-        let pid = pid
-        return await withCheckedContinuation { (ended: CheckedContinuation<Termination, Never>) in
-            Thread.detachNewThread { ended.resume(returning: ChildProcess(pid: pid).wait()) }
+    /// How long it ran is read on that thread as it is reaped, so a busy pool resuming the caller
+    /// late does not lengthen it.
+    public func exit() async -> Exit {
+        let child = self
+        return await withCheckedContinuation { (ended: CheckedContinuation<Exit, Never>) in
+            Thread.detachNewThread {
+                let (termination, processorTime) = child.reap()
+                ended.resume(returning: Exit(termination: termination, ranFor: .now - child.started, processorTime: processorTime))
+            }
+        }
+    }
+
+    /// How a child ended, how long it ran (from its start to its being reaped) and the processor
+    /// time it used: what a check that it does not do too much work bounds, however loaded the
+    /// machine is (its wall time grows with the load, its processor time does not).
+    public struct Exit: Sendable {
+        public let termination: Termination
+        public let ranFor: Duration
+        public let processorTime: Duration
+        /// The shell's number for how it ended (`Termination.status`).
+        public var status: Int32 { termination.status }
+        /// `ranFor` in seconds.
+        public var seconds: Double { Self.seconds(ranFor) }
+        /// `processorTime` in seconds.
+        public var processorSeconds: Double { Self.seconds(processorTime) }
+
+        static func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
     }
 
