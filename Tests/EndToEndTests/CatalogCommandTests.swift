@@ -95,7 +95,7 @@ final class FakeTMDbProcess: @unchecked Sendable {
 
         /// Runs `reel ARGUMENTS`, with `stdin` as its standard input (else /dev/null).
         @discardableResult
-        func reel(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) throws -> Harness.Output {
+        func reel(_ arguments: [String], environment extra: [String: String] = [:], stdin: String? = nil) async throws -> Harness.Output {
             var env = ProcessInfo.processInfo.environment.filter { !Self.inherited.contains($0.key) }
             env["NO_COLOR"] = "1"
             env["REEL_DATA_DIR"] = data
@@ -103,22 +103,12 @@ final class FakeTMDbProcess: @unchecked Sendable {
             env["REEL_KEYRING"] = Harness.keyring
             for (k, v) in environment { env[k] = v }
             for (k, v) in extra { env[k] = v }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
-            process.arguments = arguments
-            process.environment = env
-            let dir = temporaryDirectory("reel-run")
-            for name in ["stdout", "stderr", "stdin"] { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: nil) }
-            if let stdin { try Data(stdin.utf8).write(to: URL(fileURLWithPath: dir + "/stdin")) }
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/stdout"))
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/stderr"))
-            process.standardInput = stdin == nil ? FileHandle.nullDevice : try FileHandle(forReadingFrom: URL(fileURLWithPath: dir + "/stdin"))
-            try process.run()
-            process.waitUntilExit()
-            return Harness.Output(
-                status: process.terminationStatus,
-                stdout: (try? String(contentsOfFile: dir + "/stdout", encoding: .utf8)) ?? "",
-                stderr: (try? String(contentsOfFile: dir + "/stderr", encoding: .utf8)) ?? "")
+            var input: String?
+            if let stdin {
+                input = temporaryDirectory("reel-stdin") + "/stdin"
+                try Data(stdin.utf8).write(to: URL(fileURLWithPath: input!))
+            }
+            return try await Harness.complete([Harness.binaries + "/reel"] + arguments, environment: env, stdin: input)
         }
 
         /// Runs a `--json` command, checks exit `status`, validates the document against `schema`
@@ -411,7 +401,7 @@ final class FakeTMDbProcess: @unchecked Sendable {
 
     @Test func unknownTitlesAreNotFound() async throws {
         // The sample catalog: the note that it is the sample, then the error.
-        let sample = try Home().reel(["show", "movie", "999999999"])
+        let sample = try await Home().reel(["show", "movie", "999999999"])
         #expect(sample.status == 66, "\(sample.stderr)")
         #expect(sample.stdout.isEmpty)
         let sampleLines = Self.lines(sample.stderr)

@@ -17,17 +17,17 @@ import Testing
         // subcommands; after any other command the second word is an argument (`show movie`).
         var groups: Set<String> = []
         for first in Set(named.keys.compactMap(\.first)).sorted() where !Self.shownMistakes.contains(first) {
-            let out = try Harness.reel(["help", first])
+            let out = try await Harness.reel(["help", first])
             #expect(out.status == 0, "'reel \(first)', named in \(Self.where(named[[first]])), is not a command: \(out.stderr)")
             if out.stdout.contains("SUBCOMMANDS:") { groups.insert(first) }
         }
         for words in named.keys.sorted(by: Self.inOrder)
         where words.count == 2 && groups.contains(words[0]) && !Self.shownMistakes.contains(words.joined(separator: " ")) {
-            let out = try Harness.reel(["help"] + words)
+            let out = try await Harness.reel(["help"] + words)
             #expect(out.status == 0, "'reel \(words.joined(separator: " "))', named in \(Self.where(named[words])), is not a command: \(out.stderr)")
         }
         if named[[]] != nil {
-            let out = try Harness.reel(["help"])
+            let out = try await Harness.reel(["help"])
             #expect(out.status == 0, "'reel help' exits \(out.status): \(out.stderr)")
         }
     }
@@ -36,7 +36,7 @@ import Testing
         let named = Set(try Self.commandsNamed().keys.map { $0.joined(separator: " ") })
         for mistake in Self.shownMistakes.sorted() {
             #expect(named.contains(mistake), "no document shows 'reel \(mistake)' any more: take it out of shownMistakes")
-            let out = try Harness.reel(["help"] + mistake.split(separator: " ").map(String.init))
+            let out = try await Harness.reel(["help"] + mistake.split(separator: " ").map(String.init))
             #expect(out.status == 64, "'reel help \(mistake)' exits \(out.status): \(out.stderr)")
         }
     }

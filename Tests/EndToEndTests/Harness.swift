@@ -23,12 +23,15 @@ enum Harness {
     }()
 
     struct Output {
+        /// The exit status, or 128 + the signal that ended it (as a shell says it).
         let status: Int32
         let stdout: String
         let stderr: String
+        /// How long the command ran, from its start to its end: not the wait for a place to run
+        /// it (`ChildLimit`). What a check that a command does not hang bounds.
+        var seconds: Double = 0
     }
 
-    /// Runs `executable` (a path, or a name looked up in PATH) to completion.
     /// The state directory every command run by the tests shares (`ShownNotices` keeps its file
     /// there, keyed by data directory).
     static let stateHome = temporaryDirectory("state")
@@ -40,7 +43,7 @@ enum Harness {
 
     /// Runs `executable` (a path, or a name looked up in the child's PATH) to completion; the
     /// wait is a thread's of its own (`ChildProcess.exit()`), so a test waiting here leaves the
-    /// concurrency pool to the tests beside it.
+    /// concurrency pool to the tests beside it. At most `ChildLimit.shared.limit` run at once.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
@@ -51,16 +54,30 @@ enum Harness {
         env["REEL_UTC"] = nil
         env["REEL_KEYRING"] = keyring
         for (k, v) in environment { env[k] = v }
+        let command = executable.contains("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
+        return try await complete(command, environment: env)
+    }
+
+    /// Runs `command` with exactly `environment`, in `directory` (this process's when nil), with
+    /// the file `stdin` as its standard input (nil: /dev/null), once `ChildLimit` gives it a place;
+    /// what it printed, how it ended, how long it ran. Its wait holds no thread of the pool.
+    static func complete(
+        _ command: [String], environment: [String: String], directory: String? = nil, stdin: String? = nil
+    ) async throws -> Output {
         let outputs = temporaryDirectory("out")
         let (outPath, errPath) = (outputs + "/stdout", outputs + "/stderr")
-        let command = executable.contains("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
-        let child = try ChildProcess.spawn(command, environment: env, standardOutput: .write(outPath), standardError: .write(errPath))
-        let ended = await child.exit()
+        let ended = try await ChildLimit.shared.withPlace {
+            try await ChildProcess.spawn(
+                command, environment: environment, directory: directory, standardInput: stdin.map { .read($0) } ?? .null,
+                standardOutput: .write(outPath), standardError: .write(errPath)
+            ).exit()
+        }
         return Output(
             status: ended.status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "", seconds: ended.seconds)
     }
+
 
     /// Runs `executable ARGUMENTS` (a path, or a name looked up in PATH) to its end, blocking this
     /// thread: only for a `defer`, which cannot await, and a command that ends at once (`umount`).

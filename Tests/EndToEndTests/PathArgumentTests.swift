@@ -6,28 +6,13 @@ import Testing
 /// whole backup, keys included, into `/`); a leading `~` the shell left alone means $HOME.
 @Suite struct PathArgumentTests {
     /// Runs `reel` in `directory` with `HOME` and `REEL_DATA_DIR` as given (nil: unset).
-    static func reel(_ arguments: [String], in directory: String, home: String, dataDir: String?) throws -> Harness.Output {
+    static func reel(_ arguments: [String], in directory: String, home: String, dataDir: String?) async throws -> Harness.Output {
         var env = ProcessInfo.processInfo.environment.filter { !CatalogCommandTests.Home.inherited.contains($0.key) }
         env["NO_COLOR"] = "1"
         env["HOME"] = home
         env["XDG_CONFIG_HOME"] = home + "/.config"
         env["REEL_DATA_DIR"] = dataDir
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
-        process.arguments = arguments
-        process.environment = env
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let out = temporaryDirectory("reel-run")
-        for name in ["stdout", "stderr"] { _ = FileManager.default.createFile(atPath: out + "/" + name, contents: nil) }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out + "/stdout"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: out + "/stderr"))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return Harness.Output(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOfFile: out + "/stdout", encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: out + "/stderr", encoding: .utf8)) ?? "")
+        return try await Harness.complete([Harness.binaries + "/reel"] + arguments, environment: env, directory: directory)
     }
 
     static func expectUsage(_ out: Harness.Output, _ words: String..., sourceLocation: SourceLocation = #_sourceLocation) {

@@ -99,16 +99,16 @@ import Testing
         let home = Home(server: server)
         // The details first, so both commands reach the image at about the same moment.
         #expect(try await home.reel(["show", "movie", "550"]).status == 0)
-        let group = DispatchGroup()
-        let results = LockedList()
-        for n in 0..<3 {
-            DispatchQueue.global().async(group: group) {
-                let out = try? home.reel(["poster", "movie", "550", "--size", "w780", "--out", temporaryDirectory("twice-\(n)") + "/p.jpg"])
-                results.append(out?.status ?? -1)
+        let statuses = await withTaskGroup(of: Int32.self) { group in
+            for n in 0..<3 {
+                group.addTask {
+                    let out = try? await home.reel(["poster", "movie", "550", "--size", "w780", "--out", temporaryDirectory("twice-\(n)") + "/p.jpg"])
+                    return out?.status ?? -1
+                }
             }
+            return await group.reduce(into: []) { $0.append($1) }
         }
-        group.wait()
-        #expect(results.values == [0, 0, 0])
+        #expect(statuses == [0, 0, 0])
         await #expect(try Self.imageRequests(server, "/t/p/w780" + Self.fightClubPoster) == 1)
     }
 
@@ -175,37 +175,37 @@ import Testing
         environment["LANG"] = "C.UTF-8"
         environment["COLORTERM"] = "truecolor"
         environment["TERM"] = "tmux-256color"
-        let session = try TerminalSession([Harness.binaries + "/reel", "show", "movie", "550"], environment: environment, width: 120, height: 50)
+        let session = try await TerminalSession([Harness.binaries + "/reel", "show", "movie", "550"], environment: environment, width: 120, height: 50)
         defer { session.end() }
-        try session.waitFor("exit 0")
-        let screen = try session.colouredScreen()
+        try await session.waitFor("exit 0")
+        let screen = try await session.colouredScreen()
         let titleLine = try #require(screen.split(separator: "\n").first { $0.contains("Fight Club (1999)") })
         let before = String(titleLine[..<titleLine.range(of: "Fight Club")!.lowerBound])
         #expect(before.contains("\u{1B}[") && before.contains("48;2;"), "truecolor cells of the poster before the title: \(before.debugDescription)")
-        let plain = try session.screen()
+        let plain = try await session.screen()
         #expect(plain.contains("Poster: " + server.root + "/t/p/w500"), "\(plain)")
 
-        let bare = try TerminalSession([Harness.binaries + "/reel", "show", "movie", "550", "--no-poster"], environment: environment, width: 120, height: 50)
+        let bare = try await TerminalSession([Harness.binaries + "/reel", "show", "movie", "550", "--no-poster"], environment: environment, width: 120, height: 50)
         defer { bare.end() }
-        try bare.waitFor("exit 0")
-        #expect(!(try bare.colouredScreen()).contains("48;2;"), "no picture with --no-poster")
+        try await bare.waitFor("exit 0")
+        await #expect(!(try bare.colouredScreen()).contains("48;2;"), "no picture with --no-poster")
 
         // A slow image host: the details come after at most 3 s, with a note, and no poster.
         try await server.fault("kind=latency&ms=25000&count=10&path=/t/p/")
         let started = Date()
         // (A data directory of its own: the first one has the poster cached.)
-        let slow = try TerminalSession(
+        let slow = try await TerminalSession(
             [Harness.binaries + "/reel", "show", "movie", "550"], environment: environment.merging(["REEL_DATA_DIR": temporaryDirectory("slow")]) { $1 },
             width: 120, height: 50)
         defer { slow.end() }
-        let shown = try slow.waitFor("exit 0", seconds: 15)
+        let shown = try await slow.waitFor("exit 0", seconds: 15)
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(shown.contains("Fight Club (1999)") && shown.contains("did not answer within 3 s"), "\(shown)")
 
         // The bytes of a JPEG are not for a terminal.
-        let raw = try TerminalSession([Harness.binaries + "/reel", "poster", "movie", "550", "--out", "-"], environment: environment, width: 120, height: 20)
+        let raw = try await TerminalSession([Harness.binaries + "/reel", "poster", "movie", "550", "--out", "-"], environment: environment, width: 120, height: 20)
         defer { raw.end() }
-        #expect(try raw.waitFor("exit 64").contains("reel: --out - writes the image's bytes to stdout, which is a terminal here"))
+        await #expect(try raw.waitFor("exit 64").contains("reel: --out - writes the image's bytes to stdout, which is a terminal here"))
 
         let piped = try await home.reel(["show", "movie", "550"], environment: ["COLORTERM": "truecolor"])
         #expect(!piped.stdout.contains("\u{1B}"), "no escape in a pipe")
@@ -222,14 +222,14 @@ import Testing
         environment["XDG_CONFIG_HOME"] = home.config
         environment["LANG"] = "C.UTF-8"
         environment["COLORTERM"] = "truecolor"
-        let session = try TerminalSession([Harness.binaries + "/reel", "settings"], environment: environment, width: 100, height: 30)
+        let session = try await TerminalSession([Harness.binaries + "/reel", "settings"], environment: environment, width: 100, height: 30)
         defer { session.end() }
-        try session.waitFor("exit 0")
-        let screen = try session.colouredScreen()
+        try await session.waitFor("exit 0")
+        let screen = try await session.colouredScreen()
         // The photo's red, near enough (JPEG), in the cells beside the table.
         let reds = screen.split(separator: "\n").filter { $0.contains(";2;2") && ($0.contains("48;2;2") || $0.contains("38;2;2")) }
         #expect(reds.count >= 6, "\(screen.debugDescription)")
-        #expect(try session.screen().contains("JPEG 120x160"))
+        await #expect(try session.screen().contains("JPEG 120x160"))
     }
 }
 

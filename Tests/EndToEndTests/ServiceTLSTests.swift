@@ -24,10 +24,10 @@ import Testing
         let dir = temporaryDirectory("serve-tls-bad")
         try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: dir + "/cert.pem"))
         try Data("not a key".utf8).write(to: URL(fileURLWithPath: dir + "/key.pem"))
-        let out = try CatalogCommandTests.Home().reel(["serve", "--listen", "127.0.0.1:0", "--tls-cert", dir + "/cert.pem", "--tls-key", dir + "/key.pem"])
+        let out = try await CatalogCommandTests.Home().reel(["serve", "--listen", "127.0.0.1:0", "--tls-cert", dir + "/cert.pem", "--tls-key", dir + "/key.pem"])
         #expect(out.status == 64, "\(out.stderr)")
         #expect(out.stderr.split(separator: "\n").count == 1 && out.stderr.contains("--tls-cert"), "\(out.stderr)")
-        let half = try CatalogCommandTests.Home().reel(["serve", "--tls-cert", dir + "/cert.pem"])
+        let half = try await CatalogCommandTests.Home().reel(["serve", "--tls-cert", dir + "/cert.pem"])
         #expect(half.status == 64)
     }
 }
