@@ -217,7 +217,7 @@ let package = Package(
             swiftSettings: hygiene
         ),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "ReelTestSupport"], exclude: ["Fixtures"], swiftSettings: hygiene),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Pictures", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Pictures", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "JSONKit", "Ledger", "EventLog", "PostgresStore", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
         // The service's routes through its router (HummingbirdTesting), and its answers checked

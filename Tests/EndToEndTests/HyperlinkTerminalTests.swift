@@ -12,7 +12,7 @@ import Testing
 
     /// Fight Club's details (it has trailers on the fake server), opened from Search; the output
     /// from the start, and the offset where the list of results was first drawn.
-    static func fightClubDetails(_ server: FakeTMDbProcess, hyperlinks: String) throws -> (RawTerminal, results: Int) {
+    static func fightClubDetails(_ server: FakeTMDbProcess, hyperlinks: String) async throws -> (RawTerminal, results: Int) {
         var environment = TerminalAppTests.environment(server)
         environment["TERM"] = "xterm-256color"
         environment["REEL_HYPERLINKS"] = hyperlinks
@@ -20,33 +20,33 @@ import Testing
         // columns would take 32 of them and wrap the trailer's line.
         environment["REEL_IMAGES"] = "none"
         let terminal = try RawTerminal([Harness.binaries + "/reel", "ui"], environment: environment, width: 100, height: 30)
-        try terminal.waitFor("Fight Club")
+        try await terminal.waitFor("Fight Club")
         try terminal.type("3")
-        try terminal.waitFor("Benedict Cumberbatch")
+        try await terminal.waitFor("Benedict Cumberbatch")
         try terminal.type("\u{1B}OC")  // Right, as keypad mode sends it
-        usleep(100_000)
+        try await Task.sleep(for: .milliseconds(100))
         try terminal.type("fight club")
-        let results = try terminal.waitFor("club”")
-        terminal.settle()
+        let results = try await terminal.waitFor("club”")
+        try await terminal.settle()
         try terminal.type("\r")
-        usleep(100_000)
+        try await Task.sleep(for: .milliseconds(100))
         try terminal.type("\r")
-        try terminal.waitFor("s saves", from: results)
-        terminal.settle(quiet: 500)
+        try await terminal.waitFor("s saves", from: results)
+        try await terminal.settle(quiet: 500)
         return (terminal, results)
     }
 
     /// `q` back to the results, `q` again quits: exit 0.
-    static func quit(_ terminal: RawTerminal) throws {
+    static func quit(_ terminal: RawTerminal) async throws {
         try terminal.type("q")
-        usleep(200_000)
+        try await Task.sleep(for: .milliseconds(200))
         try terminal.type("q")
-        #expect(try terminal.waitForExit() == 0)
+        await #expect(try terminal.waitForExit() == 0)
     }
 
     @Test func aTrailerIsAnOSC8LinkAroundItsVisibleText() async throws {
         let server = try FakeTMDbProcess()
-        let (terminal, results) = try Self.fightClubDetails(server, hyperlinks: "1")
+        let (terminal, results) = try await Self.fightClubDetails(server, hyperlinks: "1")
         let output = terminal.text
         // No link before the details: the lists draw as before.
         #expect(RawTerminal.find(Array(Self.open.utf8), in: Array(terminal.output[..<results])) == nil)
@@ -68,16 +68,16 @@ import Testing
         // Moving the cursor over lines without links writes no link again.
         let before = terminal.output.count
         try terminal.type("j")
-        terminal.settle()
+        try await terminal.settle()
         #expect(terminal.output.count > before && RawTerminal.find(Array(Self.open.utf8), in: terminal.output, from: before) == nil)
-        try Self.quit(terminal)
+        try await Self.quit(terminal)
     }
 
     @Test func withoutHyperlinksTheTrailerIsText() async throws {
         let server = try FakeTMDbProcess()
-        let (terminal, _) = try Self.fightClubDetails(server, hyperlinks: "0")
+        let (terminal, _) = try await Self.fightClubDetails(server, hyperlinks: "0")
         #expect(terminal.text.contains("youtube.com/watch?v=dfeUzm6KF4g"), "\(terminal.text.suffix(3000).debugDescription)")
         #expect(!terminal.text.contains("\u{1B}]8;"))
-        try Self.quit(terminal)
+        try await Self.quit(terminal)
     }
 }

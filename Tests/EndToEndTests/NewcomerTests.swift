@@ -338,19 +338,19 @@ import Testing
                 .map { "\($0["handle"] ?? "?") \($0["status"] ?? "?")" }
         }
 
-        let cancelled = try TerminalSession([Harness.binaries + "/reel", "account", "delete"], environment: environment)
+        let cancelled = try await TerminalSession([Harness.binaries + "/reel", "account", "delete"], environment: environment)
         defer { cancelled.end() }
-        try cancelled.waitFor("Type the handle to confirm:")
-        try cancelled.type("C-d")
-        let afterCtrlD = try cancelled.waitFor("exit ")
+        try await cancelled.waitFor("Type the handle to confirm:")
+        try await cancelled.type("C-d")
+        let afterCtrlD = try await cancelled.waitFor("exit ")
         #expect(afterCtrlD.contains("reel: cancelled; nothing deleted") && afterCtrlD.contains("exit 64"), "\(afterCtrlD)")
         await #expect(try accounts() == ["ann open"])
 
-        let mistyped = try TerminalSession([Harness.binaries + "/reel", "account", "delete"], environment: environment)
+        let mistyped = try await TerminalSession([Harness.binaries + "/reel", "account", "delete"], environment: environment)
         defer { mistyped.end() }
-        try mistyped.waitFor("Type the handle to confirm:")
-        try mistyped.type("anne", "Enter")
-        let afterTypo = try mistyped.waitFor("exit ")
+        try await mistyped.waitFor("Type the handle to confirm:")
+        try await mistyped.type("anne", "Enter")
+        let afterTypo = try await mistyped.waitFor("exit ")
         #expect(afterTypo.contains("reel: the handle typed does not match 'ann'; nothing deleted") && afterTypo.contains("exit 64"), "\(afterTypo)")
         await #expect(try accounts() == ["ann open"])
         let saved = try await place.json(["saved"], user: "ann", schema: "saved.schema.json")

@@ -16,14 +16,14 @@ import Testing
         let added = try await Harness.reel(["fav", "add", "movie", "550", "603", "--store", store], environment: environment)
         #expect(added.status == 0, "\(added.stderr)")
 
-        let terminal = try TerminalAppTests.session(tmdb, ["ui", "--store", "'\(store)'"], home: environment)
+        let terminal = try await TerminalAppTests.session(tmdb, ["ui", "--store", "'\(store)'"], home: environment)
         defer { terminal.end() }
-        try terminal.waitFor("Fight Club")
-        try terminal.type("4")
-        let screen = try terminal.waitFor("2 saved")
+        try await terminal.waitFor("Fight Club")
+        try await terminal.type("4")
+        let screen = try await terminal.waitFor("2 saved")
         #expect(screen.contains("The Matrix"), "\(screen)")
-        try terminal.type("q")
-        try terminal.waitFor("exit 0")
+        try await terminal.type("q")
+        try await terminal.waitFor("exit 0")
         // Nothing went to the data directory's own store.
         #expect(!FileManager.default.fileExists(atPath: environment["REEL_DATA_DIR"]! + "/ledger"))
     }

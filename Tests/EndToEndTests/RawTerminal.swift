@@ -1,4 +1,6 @@
 import Foundation
+import Processes
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -10,14 +12,28 @@ import Glibc
 /// tmux (`TerminalSession`) would interpret or drop. Every wait has a deadline; `deinit` kills
 /// the program.
 final class RawTerminal {
+    /// How long a wait goes on by default before it gives up (`TerminalSession.patience`).
+    static let patience = TerminalSession.patience
+
     struct Failure: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
     }
 
-    let pid: pid_t
+    private let child: ChildProcess
+    var pid: pid_t { child.pid }
     private let master: Int32
-    private var exited = false
+    /// How the program ended, once it has: reaped on a thread of its own from the start, so how
+    /// long it ran is read as it ends, however late this side looks.
+    private let ending = Ending()
+
+    private final class Ending: Sendable {
+        private let exit = Mutex<ChildProcess.Exit?>(nil)
+        var value: ChildProcess.Exit? {
+            get { exit.withLock { $0 } }
+            set { exit.withLock { $0 = newValue } }
+        }
+    }
     /// Everything the program wrote so far.
     private(set) var output: [UInt8] = []
 
@@ -34,39 +50,23 @@ final class RawTerminal {
         var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Opened after setsid (glibc applies the attributes first): the controlling terminal.
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/pts/\(number)", O_RDWR, 0)
-        posix_spawn_file_actions_adddup2(&actions, 0, 1)
-        posix_spawn_file_actions_adddup2(&actions, 0, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
-        let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | setsid))
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
-        guard status == 0 else {
+        do {
+            // Opened after setsid: the controlling terminal.
+            child = try ChildProcess.spawn(
+                command, environment: environment, standardInput: .terminal("/dev/pts/\(number)"), standardOutput: .sameAs(0),
+                standardError: .sameAs(0), newSession: true)
+        } catch {
             close(master)
-            throw Failure("cannot run \(command[0]): \(String(cString: strerror(status)))")
+            throw Failure("cannot run \(command[0]): \(error)")
         }
-        self.pid = pid
+        Task { [child, ending] in
+            ending.value = await child.exit()
+        }
     }
 
     deinit {
-        if !exited {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        }
+        // Killed if still running (the reaper then reaps it).
+        if ending.value == nil { child.signal(SIGKILL) }
         close(master)
     }
 
@@ -84,7 +84,7 @@ final class RawTerminal {
     /// Reads until the output (from byte `from`) contains `text`; throws after `seconds`.
     /// Returns where `text` ended, for the next wait to start from.
     @discardableResult
-    func waitFor(_ text: String, from: Int = 0, seconds: Double = 20) throws -> Int {
+    func waitFor(_ text: String, from: Int = 0, seconds: Double = RawTerminal.patience) async throws -> Int {
         let needle = Array(text.utf8)
         let deadline = Date().addingTimeInterval(seconds)
         while true {
@@ -92,27 +92,32 @@ final class RawTerminal {
             guard Date() < deadline else {
                 throw Failure("no \(text.debugDescription) within \(seconds) s in \(self.text.suffix(2000).debugDescription)")
             }
-            read(milliseconds: 50)
+            try await read(milliseconds: 50)
         }
     }
 
     /// Reads until nothing came for `quiet` milliseconds.
-    func settle(quiet: Int32 = 300) {
+    func settle(quiet: Int = 300) async throws {
         let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline && read(milliseconds: quiet) {}
+        while Date() < deadline, try await read(milliseconds: quiet) {}
     }
 
-    /// Waits (reading) for the program to end: its exit status.
-    func waitForExit(seconds: Double = 10) throws -> Int32 {
+    /// Waits (reading) for the program to end: its exit status (128 + the signal that ended it).
+    func waitForExit(seconds: Double = 10) async throws -> Int32 {
+        try await waitForEnd(seconds: seconds).status
+    }
+
+    /// Waits (reading) for the program to end: how it ended and how long it ran.
+    func waitForEnd(seconds: Double = 10) async throws -> ChildProcess.Exit {
         let deadline = Date().addingTimeInterval(seconds)
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) != pid {
+        while true {
+            if let ended = ending.value {
+                while readAvailable() {}
+                return ended
+            }
             guard Date() < deadline else { throw Failure("\(pid) did not exit within \(seconds) s") }
-            read(milliseconds: 20)
+            try await read(milliseconds: 20)
         }
-        exited = true
-        while read(milliseconds: 0) {}
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// The end of the first `needle` in `haystack` from `from`.
@@ -124,11 +129,20 @@ final class RawTerminal {
         return nil
     }
 
-    /// Polls up to `milliseconds` and reads what came; false when nothing did.
+    /// Reads what comes within `milliseconds` (looking every 10 ms, sleeping off the thread in
+    /// between); false when nothing did.
     @discardableResult
-    private func read(milliseconds: Int32) -> Bool {
-        var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, milliseconds) > 0 else { return false }
+    private func read(milliseconds: Int) async throws -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        while true {
+            if readAvailable() { return true }
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Reads what has come, without waiting; false when nothing had.
+    private func readAvailable() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         var got = false
         while true {

@@ -108,33 +108,33 @@ import Testing
             "TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": ledger.dir + "/config", "REEL_DATA_DIR": ledger.dir,
             "REEL_USER": "ann", "NO_COLOR": "1",
         ]
-        let pick = try TerminalSession([Harness.binaries + "/reel", "fav", "add", "the hobbit"], environment: environment)
+        let pick = try await TerminalSession([Harness.binaries + "/reel", "fav", "add", "the hobbit"], environment: environment)
         defer { pick.end() }
-        let asked = try pick.waitFor("Which one? [1-3, Enter to cancel]")
+        let asked = try await pick.waitFor("Which one? [1-3, Enter to cancel]")
         #expect(asked.contains("1  movie") && asked.contains("The Hobbit: An Unexpected Journey (2012)"), "\(asked)")
         let line = try #require(asked.split(separator: "\n").first { $0.contains("The Hobbit: The Desolation of Smaug") })
         let number = String(line.trimmingCharacters(in: .whitespaces).prefix(1))
-        try pick.type(number, "Enter")
-        let done = try pick.waitFor("exit ")
+        try await pick.type(number, "Enter")
+        let done = try await pick.waitFor("exit ")
         #expect(done.contains("added movie 57158 The Hobbit: The Desolation of Smaug (2013)") && done.contains("exit 0"), "\(done)")
         await #expect(try Self.saved(ledger) == ["movie 57158"])
 
-        let cancel = try TerminalSession([Harness.binaries + "/reel", "fav", "add", "the hobbit"], environment: environment)
+        let cancel = try await TerminalSession([Harness.binaries + "/reel", "fav", "add", "the hobbit"], environment: environment)
         defer { cancel.end() }
-        try cancel.waitFor("Which one?")
-        try cancel.type("Enter")
-        let cancelled = try cancel.waitFor("exit ")
+        try await cancel.waitFor("Which one?")
+        try await cancel.type("Enter")
+        let cancelled = try await cancel.waitFor("exit ")
         #expect(cancelled.contains("reel: cancelled; nothing saved") && cancelled.contains("exit 64"), "\(cancelled)")
         await #expect(try Self.saved(ledger) == ["movie 57158"])
 
         // More candidates than the nine listed: the rest are counted, and how to narrow is said.
-        let many = try TerminalSession([Harness.binaries + "/reel", "fav", "add", "the"], environment: environment)
+        let many = try await TerminalSession([Harness.binaries + "/reel", "fav", "add", "the"], environment: environment)
         defer { many.end() }
-        let listed = try many.waitFor("Which one? [1-9, Enter to cancel]")
+        let listed = try await many.waitFor("Which one? [1-9, Enter to cancel]")
         #expect(listed.contains("  and 11 more (narrow with --type and --year)"), "\(listed)")
         #expect(listed.contains("tv 2316 The Office (2005)"), "\(listed)")
-        try many.type("Enter")
-        #expect(try many.waitFor("exit ").contains("exit 64"))
+        try await many.type("Enter")
+        await #expect(try many.waitFor("exit ").contains("exit 64"))
     }
 
     /// Candidates name a title's id as every list and history line does (`tv 1396`), and the

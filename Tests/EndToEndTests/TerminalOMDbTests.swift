@@ -16,25 +16,25 @@ import Testing
     }
 
     /// `reel ui` in `home` without the test's own credentials, between two `stty -a`.
-    static func session(_ home: [String: String], width: Int = 100, height: Int = 30) throws -> TerminalSession {
+    static func session(_ home: [String: String], width: Int = 100, height: Int = 30) async throws -> TerminalSession {
         var environment = home
         environment["STTY_DIR"] = temporaryDirectory("stty")
         let reel = Harness.binaries + "/reel"
         let script =
             "unset TMDB_API_TOKEN TMDB_API_KEY OMDB_API_KEY REEL_TMDB_BASE_URL REEL_OMDB_BASE_URL; stty -a > \"$STTY_DIR/before\"; '\(reel)' ui; status=$?; stty -a > \"$STTY_DIR/after\"; exit $status"
-        return try TerminalSession(["sh", "-c", script], environment: environment, width: width, height: height)
+        return try await TerminalSession(["sh", "-c", script], environment: environment, width: width, height: height)
             .remembering(sttyDirectory: environment["STTY_DIR"]!)
     }
 
     /// The screen's lines that name `titles`, in the order shown, once they are in `order` (20 s
     /// at most: the list comes back from the core after the heading changed).
-    static func rows(_ terminal: TerminalSession, _ titles: [String], inOrder order: [String]) throws -> [String] {
+    static func rows(_ terminal: TerminalSession, _ titles: [String], inOrder order: [String]) async throws -> [String] {
         let deadline = Date().addingTimeInterval(20)
         var rows: [String] = []
         while Date() < deadline {
-            rows = try terminal.screen().split(separator: "\n").map(String.init).filter { line in titles.contains { line.contains($0) } }
+            rows = try await terminal.screen().split(separator: "\n").map(String.init).filter { line in titles.contains { line.contains($0) } }
             if rows.count == order.count, zip(rows, order).allSatisfy({ $0.contains($1) }) { break }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
         }
         return rows
     }
@@ -46,27 +46,27 @@ import Testing
         // Redemption (9.3, 82), saved in that order.
         let added = try await reel.reel(["fav", "add", "movie", "238", "17046", "278"], environment: ["OMDB_API_KEY": ""])
         #expect(added.status == 0, "\(added.stderr)")
-        let terminal = try Self.session(home)
+        let terminal = try await Self.session(home)
         defer { terminal.end() }
-        try terminal.waitFor("Discover movies")
-        try terminal.type("4")
-        try terminal.waitFor("The Shawshank Redemption")
+        try await terminal.waitFor("Discover movies")
+        try await terminal.type("4")
+        try await terminal.waitFor("The Shawshank Redemption")
         let titles = ["The Godfather", "Skellig", "The Shawshank Redemption"]
-        var rows = try Self.rows(terminal, titles, inOrder: titles)
+        var rows = try await Self.rows(terminal, titles, inOrder: titles)
         #expect(rows.count == 3 && rows[0].hasSuffix("IMDb 9.2") && rows[1].hasSuffix("IMDb –") && rows[2].hasSuffix("IMDb 9.3"), "\(rows)")
         // title, release, rating, then IMDb: the best first, the title without a score last.
-        try terminal.type("s", "s", "s", "s")
-        var screen = try terminal.waitFor("Saved · by IMDb rating, best first")
-        rows = try Self.rows(terminal, titles, inOrder: ["The Shawshank Redemption", "The Godfather", "Skellig"])
+        try await terminal.type("s", "s", "s", "s")
+        var screen = try await terminal.waitFor("Saved · by IMDb rating, best first")
+        rows = try await Self.rows(terminal, titles, inOrder: ["The Shawshank Redemption", "The Godfather", "Skellig"])
         #expect(rows.count == 3 && rows[0].contains("Shawshank") && rows[1].contains("Godfather") && rows[2].hasSuffix("IMDb –"), "\(rows)")
         // The Metascore: the column shows it.
-        try terminal.type("s")
-        screen = try terminal.waitFor("Saved · by Metascore, best first")
-        rows = try Self.rows(terminal, titles, inOrder: ["The Godfather", "The Shawshank Redemption", "Skellig"])
+        try await terminal.type("s")
+        screen = try await terminal.waitFor("Saved · by Metascore, best first")
+        rows = try await Self.rows(terminal, titles, inOrder: ["The Godfather", "The Shawshank Redemption", "Skellig"])
         #expect(rows.count == 3 && rows[0].hasSuffix("MC 100") && rows[1].hasSuffix("MC 82") && rows[2].hasSuffix("MC –"), "\(rows)\n\(screen)")
         // The Godfather's details: OMDb's lines after TMDb's facts.
-        try terminal.type("g", "Enter")
-        screen = try terminal.waitFor("Awards:")
+        try await terminal.type("g", "Enter")
+        screen = try await terminal.waitFor("Awards:")
         for line in [
             "Ratings: IMDb 9.2 (2.1M votes) · Rotten Tomatoes 97%", "Awards: 🏆🏆🏆 3 Oscars · 31 wins · 31 nominations", "Rated R · box office $136,381,073",
             "Director: Francis Ford Coppola", "Writer: Mario Puzo, Francis Ford Coppola",
@@ -77,11 +77,11 @@ import Testing
         let awards = screen.split(separator: "\n").first { $0.contains("Awards:") }.map(String.init) ?? ""
         #expect(awards.hasPrefix("  Awards: 🏆🏆🏆 3 Oscars"), "\(awards)")
         // The Shawshank Redemption: nominated, not won.
-        try terminal.type("Escape", "j", "Enter")
-        screen = try terminal.waitFor("Awards: nominated for 7 Oscars · 21 wins · 42 nominations")
+        try await terminal.type("Escape", "j", "Enter")
+        screen = try await terminal.waitFor("Awards: nominated for 7 Oscars · 21 wins · 42 nominations")
         #expect(screen.contains("Ratings: IMDb 9.3 (3M votes) · Rotten Tomatoes 89%") && screen.contains("Rated R · box office $28,767,189"), "\(screen)")
-        try terminal.type("Escape", "q")
-        try terminal.waitFor("exit 0")
+        try await terminal.type("Escape", "q")
+        try await terminal.waitFor("exit 0")
         try terminal.expectTerminalRestored()
     }
 }

@@ -20,24 +20,24 @@ import Testing
 
     /// `reel ui` in `home` with no TMDb credentials from the test's own environment, between two
     /// `stty -a` (`TerminalSession.expectTerminalRestored`).
-    static func session(_ home: [String: String], width: Int = 100, height: Int = 30) throws -> TerminalSession {
+    static func session(_ home: [String: String], width: Int = 100, height: Int = 30) async throws -> TerminalSession {
         var environment = home
         environment["STTY_DIR"] = temporaryDirectory("stty")
         let reel = Harness.binaries + "/reel"
         let script = "unset TMDB_API_TOKEN TMDB_API_KEY; stty -a > \"$STTY_DIR/before\"; '\(reel)' ui; status=$?; stty -a > \"$STTY_DIR/after\"; exit $status"
-        return try TerminalSession(["sh", "-c", script], environment: environment, width: width, height: height)
+        return try await TerminalSession(["sh", "-c", script], environment: environment, width: width, height: height)
             .remembering(sttyDirectory: environment["STTY_DIR"]!)
     }
 
     /// The screen once its picture cells stopped changing (pictures load on tasks of their own).
     /// The screen once `ready` holds and nothing changed for 300 ms (pictures load on tasks of
     /// their own); the last screen seen after 20 s.
-    static func settled(_ terminal: TerminalSession, until ready: (PaneCells) -> Bool = { _ in true }) throws -> PaneCells {
+    static func settled(_ terminal: TerminalSession, until ready: (PaneCells) -> Bool = { _ in true }) async throws -> PaneCells {
         let deadline = Date().addingTimeInterval(20)
-        var shown = try terminal.colouredScreen()
+        var shown = try await terminal.colouredScreen()
         while Date() < deadline {
-            usleep(300_000)
-            let now = try terminal.colouredScreen()
+            try await Task.sleep(for: .milliseconds(300))
+            let now = try await terminal.colouredScreen()
             if now == shown && ready(PaneCells(capture: now)) { break }
             shown = now
         }
@@ -55,16 +55,16 @@ import Testing
         // Links too (tmux drops them, but the app writes them and has curses rewrite the rows that
         // lose one: the poster beside those rows must survive that).
         home["REEL_HYPERLINKS"] = "1"
-        let terminal = try TerminalAppTests.session(server, width: 110, height: 32, home: home)
+        let terminal = try await TerminalAppTests.session(server, width: 110, height: 32, home: home)
         defer { terminal.end() }
-        try terminal.waitFor("Fight Club")
-        try terminal.type("3")
-        try terminal.waitFor("Benedict Cumberbatch")
-        try terminal.type("Right", "fight club")
-        try terminal.waitFor("for “fight club”")
-        try terminal.type("Enter", "Enter")
-        try terminal.waitFor("s saves")
-        var cells = try Self.settled(terminal) { $0.pictureCells.count > 200 }
+        try await terminal.waitFor("Fight Club")
+        try await terminal.type("3")
+        try await terminal.waitFor("Benedict Cumberbatch")
+        try await terminal.type("Right", "fight club")
+        try await terminal.waitFor("for “fight club”")
+        try await terminal.type("Enter", "Enter")
+        try await terminal.waitFor("s saves")
+        var cells = try await Self.settled(terminal) { $0.pictureCells.count > 200 }
         let poster = cells.pictureCells
         // In the poster's box at the right (30 columns from column 79, rows 2 to 24), filling its width.
         #expect(poster.count > 200 && poster.allSatisfy { (79..<109).contains($0.column) && (2..<25).contains($0.row) }, "\(Self.describe(poster))")
@@ -72,30 +72,30 @@ import Testing
         #expect(cells.text(row: 2, columns: 0..<78).contains("released 1999"))
         // In the art's colours: the same poster, fetched by `reel poster` and decoded, on average.
         let file = temporaryDirectory("poster") + "/fight-club.jpg"
-        let fetched = try CatalogCommandTests.Home(environment: home).reel(["poster", "movie", "550", "--size", "w342", "--out", file])
+        let fetched = try await CatalogCommandTests.Home(environment: home).reel(["poster", "movie", "550", "--size", "w342", "--out", file])
         #expect(fetched.status == 0, "\(fetched.stderr)")
         let art = try PictureDecoder().decode(Array(try Data(contentsOf: URL(fileURLWithPath: file)))).meanColour
         let seen = cells.meanColour(rows: 0..<32, columns: 0..<110)
         #expect(seen.map { abs($0.red - art.red) < 20 && abs($0.green - art.green) < 20 && abs($0.blue - art.blue) < 20 } == true,
                 "seen \(String(describing: seen)), the art \(art)")
         // The cursor moving over the lines beside it leaves it as it was.
-        try terminal.type("j", "j", "j", "j", "j")
-        let moved = try Self.settled(terminal) { $0.text(row: 7, columns: 0..<2) == "›" }
+        try await terminal.type("j", "j", "j", "j", "j")
+        let moved = try await Self.settled(terminal) { $0.text(row: 7, columns: 0..<2) == "›" }
         #expect(moved.pictureCells.map { [$0.row, $0.column] } == poster.map { [$0.row, $0.column] })
         #expect(moved.meanColour(rows: 0..<32, columns: 0..<110).map { [$0.red, $0.green, $0.blue] } == seen.map { [$0.red, $0.green, $0.blue] })
         // So does scrolling the lines (the links among them move: their old rows are written whole).
-        try terminal.type("G")
-        let scrolled = try Self.settled(terminal) { $0.text(row: 30, columns: 0..<2) == "›" }
+        try await terminal.type("G")
+        let scrolled = try await Self.settled(terminal) { $0.text(row: 30, columns: 0..<2) == "›" }
         #expect(scrolled.text(row: 2, columns: 0..<78) != cells.text(row: 2, columns: 0..<78), "the lines scrolled")
         #expect(scrolled.pictureCells.map { [$0.row, $0.column] } == poster.map { [$0.row, $0.column] })
         #expect(scrolled.meanColour(rows: 0..<32, columns: 0..<110).map { [$0.red, $0.green, $0.blue] } == seen.map { [$0.red, $0.green, $0.blue] })
         // Back to the results: not one cell of it stays.
-        try terminal.type("Escape")
-        try terminal.waitFor("for “fight club”")
-        cells = try Self.settled(terminal)
+        try await terminal.type("Escape")
+        try await terminal.waitFor("for “fight club”")
+        cells = try await Self.settled(terminal)
         #expect(cells.pictureCells.isEmpty, "\(Self.describe(cells.pictureCells))")
-        try terminal.type("q")
-        try terminal.waitFor("exit 0")
+        try await terminal.type("q")
+        try await terminal.waitFor("exit 0")
         try terminal.expectTerminalRestored()
     }
 
@@ -108,20 +108,20 @@ import Testing
     }
 
     @Test func thumbnailsFollowTheirRowsAsTheListScrollsAndLeaveNothingBehind() async throws {
-        let terminal = try Self.session(Self.sampleHome())
+        let terminal = try await Self.session(Self.sampleHome())
         defer { terminal.end() }
-        try terminal.waitFor("Wonka")
-        try terminal.type("p")
-        try terminal.waitFor("thumbnails on")
-        var cells = try Self.settled(terminal) { $0.hasPicture(rows: 2..<5, columns: 2..<6) }
+        try await terminal.waitFor("Wonka")
+        try await terminal.type("p")
+        try await terminal.waitFor("thumbnails on")
+        var cells = try await Self.settled(terminal) { $0.hasPicture(rows: 2..<5, columns: 2..<6) }
         let first = Self.rows(cells)
         let known = Dictionary(first.map { ($0.title, $0.thumbnail) }, uniquingKeysWith: { a, _ in a })
         #expect(first.first?.title == "Wonka" && first.contains { $0.thumbnail } && first.contains { !$0.thumbnail }, "\(first)")
         // Every picture cell is in a thumbnail's place: columns 2 to 5.
         #expect(cells.pictureCells.allSatisfy { (2..<6).contains($0.column) && (2..<29).contains($0.row) }, "\(Self.describe(cells.pictureCells))")
         // Down 12 rows: the list scrolls by 4; each title keeps its thumbnail or its lack of one.
-        for _ in 0..<12 { try terminal.type("j") }
-        cells = try Self.settled(terminal) { Self.rows($0).first?.title == first[4].title }
+        for _ in 0..<12 { try await terminal.type("j") }
+        cells = try await Self.settled(terminal) { Self.rows($0).first?.title == first[4].title }
         let scrolled = Self.rows(cells)
         #expect(scrolled.first?.title == first[4].title, "\(scrolled)")
         for row in scrolled {
@@ -131,17 +131,17 @@ import Testing
         #expect(zip(first, scrolled).contains { $0.thumbnail && !$1.thumbnail }, "the test needs a row that moved away: \(first) \(scrolled)")
         #expect(cells.pictureCells.allSatisfy { (2..<6).contains($0.column) }, "\(Self.describe(cells.pictureCells))")
         // And back at the top, as at first.
-        try terminal.type("g")
-        cells = try Self.settled(terminal) { Self.rows($0).first?.title == "Wonka" }
+        try await terminal.type("g")
+        cells = try await Self.settled(terminal) { Self.rows($0).first?.title == "Wonka" }
         #expect(Self.rows(cells).map(\.thumbnail) == first.map(\.thumbnail))
         // Off: one line a row, no picture anywhere.
-        try terminal.type("p")
-        try terminal.waitFor("thumbnails off")
-        cells = try Self.settled(terminal)
+        try await terminal.type("p")
+        try await terminal.waitFor("thumbnails off")
+        cells = try await Self.settled(terminal)
         #expect(cells.pictureCells.isEmpty, "\(Self.describe(cells.pictureCells))")
         #expect(cells.text(row: 3, columns: 4..<60) == first[1].title)
-        try terminal.type("q")
-        try terminal.waitFor("exit 0")
+        try await terminal.type("q")
+        try await terminal.waitFor("exit 0")
         try terminal.expectTerminalRestored()
     }
 
@@ -150,14 +150,14 @@ import Testing
         let file = temporaryDirectory("photo") + "/red.jpg"
         let jpeg = try PictureEncoder.jpeg(Picture(width: 120, height: 180, filledWith: RGB(200, 40, 40)), quality: 90)
         try Data(jpeg).write(to: URL(fileURLWithPath: file))
-        let set = try CatalogCommandTests.Home(environment: home).reel(["settings", "photo", file])
+        let set = try await CatalogCommandTests.Home(environment: home).reel(["settings", "photo", file])
         #expect(set.status == 0, "\(set.stderr)")
-        let terminal = try Self.session(home)
+        let terminal = try await Self.session(home)
         defer { terminal.end() }
-        try terminal.waitFor("Wonka")
-        try terminal.type("5")
-        try terminal.waitFor("JPEG 120x180")
-        var cells = try Self.settled(terminal) { !$0.pictureCells.isEmpty }
+        try await terminal.waitFor("Wonka")
+        try await terminal.type("5")
+        try await terminal.waitFor("JPEG 120x180")
+        var cells = try await Self.settled(terminal) { !$0.pictureCells.isEmpty }
         // At the right of the rows (from column 79, rows 2 to 8), red as the photo is.
         #expect(!cells.pictureCells.isEmpty && cells.pictureCells.allSatisfy { (79..<99).contains($0.column) && (2..<9).contains($0.row) },
                 "\(Self.describe(cells.pictureCells))")
@@ -165,33 +165,33 @@ import Testing
         #expect(seen.map { abs($0.red - 200) < 12 && abs($0.green - 40) < 12 && abs($0.blue - 40) < 12 } == true, "\(String(describing: seen))")
         let about = (0..<30).map { cells.text(row: $0, columns: 0..<100) }
         #expect(about.contains { $0.hasPrefix("pictures        symbols, truecolor") }, "\(about)")
-        try terminal.type("1")
-        try terminal.waitFor("Discover movies")
-        cells = try Self.settled(terminal)
+        try await terminal.type("1")
+        try await terminal.waitFor("Discover movies")
+        cells = try await Self.settled(terminal)
         #expect(cells.pictureCells.isEmpty, "\(Self.describe(cells.pictureCells))")
-        try terminal.type("q")
-        try terminal.waitFor("exit 0")
+        try await terminal.type("q")
+        try await terminal.waitFor("exit 0")
     }
 
     @Test func aTerminalWithoutPicturesShowsTheDetailsAtFullWidthAndSaysWhyPDoesNothing() async throws {
         var home = Self.sampleHome()
         home["REEL_IMAGES"] = "none"
-        let terminal = try Self.session(home, width: 110, height: 32)
+        let terminal = try await Self.session(home, width: 110, height: 32)
         defer { terminal.end() }
-        try terminal.waitFor("Wonka")
-        try terminal.type("p")
-        try terminal.waitFor("no pictures in this terminal: none (REEL_IMAGES=none)")
-        try terminal.type("Enter")
-        try terminal.waitFor("s saves")
+        try await terminal.waitFor("Wonka")
+        try await terminal.type("p")
+        try await terminal.waitFor("no pictures in this terminal: none (REEL_IMAGES=none)")
+        try await terminal.type("Enter")
+        try await terminal.waitFor("s saves")
         // The overview's first line: below TMDb's facts and OMDb's (the sample has Wonka's).
         func overview(_ cells: PaneCells) -> Int? { (2..<31).first { cells.text(row: $0, columns: 0..<110).hasPrefix("Young Willy Wonka") } }
-        let cells = try Self.settled(terminal) { overview($0) != nil }
+        let cells = try await Self.settled(terminal) { overview($0) != nil }
         #expect(cells.pictureCells.isEmpty)
         // The overview wraps at the screen's width, not beside a poster.
         let row = try #require(overview(cells), "\((0..<32).map { cells.text(row: $0, columns: 0..<110) })")
         #expect(cells.text(row: row, columns: 80..<110).count > 10, "\(cells.text(row: row, columns: 0..<110))")
-        try terminal.type("Escape", "q")
-        try terminal.waitFor("exit 0")
+        try await terminal.type("Escape", "q")
+        try await terminal.waitFor("exit 0")
         try terminal.expectTerminalRestored()
     }
 
@@ -202,11 +202,11 @@ import Testing
         environment["TERM"] = "xterm-256color"
         let terminal = try RawTerminal([Harness.binaries + "/reel", "ui"], environment: environment, width: 100, height: 30)
         try terminal.type("5")
-        let asked = try terminal.waitFor("\u{1B}[c")
+        let asked = try await terminal.waitFor("\u{1B}[c")
         // The Settings tab (curses writes only the cells that change, so a text new to the screen).
-        try terminal.waitFor("account keys", from: asked)
+        try await terminal.waitFor("account keys", from: asked)
         try terminal.type("q")
-        #expect(try terminal.waitForExit() == 0)
+        await #expect(try terminal.waitForExit() == 0)
     }
 
     @Test func kittyImagesAreDeletedByIdWhenTheyGoAndAllAtTheEnd() async throws {
@@ -214,26 +214,26 @@ import Testing
         environment["TERM"] = "xterm-256color"
         environment["REEL_IMAGES"] = "kitty"
         let terminal = try RawTerminal([Harness.binaries + "/reel", "ui"], environment: environment, width: 110, height: 32)
-        try terminal.waitFor("Wonka")
-        terminal.settle()
+        try await terminal.waitFor("Wonka")
+        try await terminal.settle()
         try terminal.type("\r")
-        let placed = try terminal.waitFor("\u{1B}_Ga=T,q=2,C=1,i=")
+        let placed = try await terminal.waitFor("\u{1B}_Ga=T,q=2,C=1,i=")
         let id = String(decoding: terminal.output[placed...].prefix { (0x30...0x39).contains($0) }, as: UTF8.self)
         #expect(!id.isEmpty)
-        terminal.settle()
+        try await terminal.settle()
         // Moving over the details sends no image again; it is placed again where it is (curses
         // may have scrolled the rows beside it), by its id.
         let before = terminal.output.count
         try terminal.type("j")
-        terminal.settle()
+        try await terminal.settle()
         #expect(RawTerminal.find(Array("\u{1B}_Ga=T".utf8), in: terminal.output, from: before) == nil)
         #expect(RawTerminal.find(Array("\u{1B}_Ga=d,d=i,i=\(id),q=2\u{1B}\\".utf8), in: terminal.output, from: before) != nil)
         #expect(RawTerminal.find(Array("\u{1B}_Ga=p,i=\(id),C=1,q=2\u{1B}\\".utf8), in: terminal.output, from: before) != nil)
         try terminal.type("\u{1B}")
-        let deleted = try terminal.waitFor("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\", from: placed)
-        terminal.settle()
+        let deleted = try await terminal.waitFor("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\", from: placed)
+        try await terminal.settle()
         try terminal.type("q")
-        #expect(try terminal.waitForExit() == 0)
+        await #expect(try terminal.waitForExit() == 0)
         #expect(RawTerminal.find(Array("\u{1B}_Ga=d,d=A,q=2\u{1B}\\".utf8), in: terminal.output, from: deleted) != nil, "every image deleted at the end")
     }
 }

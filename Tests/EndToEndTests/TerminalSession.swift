@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import ReelTestSupport
 import Testing
 
@@ -9,46 +10,51 @@ import Glibc
 /// `reel` in a real terminal: a detached tmux session of a set size, read with `capture-pane`
 /// and typed into with `send-keys`, as a person at a terminal meets it.
 final class TerminalSession {
+    /// How long a wait goes on by default before it gives up: a bound on a hang, not a judge of
+    /// speed (a wait that is one says so). A loaded run once took 20 s to show a command's end.
+    static let patience: Double = 60
+
     let name: String
     private let socket: String
 
     /// Starts `command` (argv) with `environment` in a new `width`×`height` terminal; when it ends
     /// the pane shows `exit <status>` and stays open to be read.
-    init(_ command: [String], environment: [String: String], width: Int = 100, height: Int = 30) throws {
+    init(_ command: [String], environment: [String: String], width: Int = 100, height: Int = 30) async throws {
         name = "reel-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         socket = temporaryDirectory("tmux") + "/socket"
         let assignments = environment.map { "\($0.key)=\(Self.quoted($0.value))" }.joined(separator: " ")
         // The pane stays a minute to be read, then the session and its server end by themselves
         // should `end()` not be reached.
         let line = "env \(assignments) \(command.map(Self.quoted).joined(separator: " ")); echo \"exit $?\"; exec sleep 60"
-        let (status, _) = try Self.tmux(["-S", socket, "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", line])
+        let (status, _) = try await Self.tmux(["-S", socket, "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", line])
         guard status == 0 else { throw SessionError.tmux("new-session exited \(status)") }
     }
 
     deinit { end() }
 
-    /// Ends the session and its server.
-    func end() { _ = try? Self.tmux(["-S", socket, "kill-server"]) }
+    /// Ends the session and its server: at once, so it blocks this thread (for a `defer` and
+    /// `deinit`, which cannot await).
+    func end() { _ = try? ChildProcess.spawn(["tmux", "-S", socket, "kill-server"]).wait() }
 
     /// What the terminal shows now.
-    func screen() throws -> String {
-        try Self.tmux(["-S", socket, "capture-pane", "-p", "-t", name]).stdout
+    func screen() async throws -> String {
+        try await Self.tmux(["-S", socket, "capture-pane", "-p", "-t", name]).stdout
     }
 
     /// What the terminal shows now, with its colours (`capture-pane -e`: SGR sequences kept).
-    func colouredScreen() throws -> String {
-        try Self.tmux(["-S", socket, "capture-pane", "-p", "-e", "-t", name]).stdout
+    func colouredScreen() async throws -> String {
+        try await Self.tmux(["-S", socket, "capture-pane", "-p", "-e", "-t", name]).stdout
     }
 
     /// Waits (up to `seconds`) until `done` holds for the coloured screen; the screen then (the
     /// last one seen, when the time is up: the caller's expectations then say what was wrong).
     @discardableResult
-    func waitForColours(seconds: Double = 20, until done: (String) -> Bool) throws -> String {
+    func waitForColours(seconds: Double = TerminalSession.patience, until done: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
-            let shown = try colouredScreen()
+            let shown = try await colouredScreen()
             if done(shown) || Date() > deadline { return shown }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
         }
     }
 
@@ -58,22 +64,22 @@ final class TerminalSession {
     /// Movies tab's rows — so a screen is taken as drawn only once it stops changing. When the
     /// text goes away meanwhile (a passing message), the last screen that held it.
     @discardableResult
-    func waitFor(_ text: String, seconds: Double = 20) throws -> String {
+    func waitFor(_ text: String, seconds: Double = TerminalSession.patience) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
-            let shown = try screen()
-            if shown.contains(text) { return try settled(shown, holding: text) }
+            let shown = try await screen()
+            if shown.contains(text) { return try await settled(shown, holding: text) }
             if Date() > deadline { throw SessionError.timedOut(waitingFor: text, screen: shown) }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
         }
     }
 
     /// `shown` once the screen stops changing (up to two seconds more), as long as it holds `text`.
-    private func settled(_ shown: String, holding text: String) throws -> String {
+    private func settled(_ shown: String, holding text: String) async throws -> String {
         var last = shown
         for _ in 0..<25 {
-            usleep(80_000)
-            let again = try screen()
+            try await Task.sleep(for: .milliseconds(80))
+            let again = try await screen()
             if again == last { return again }
             guard again.contains(text) else { return last }
             last = again
@@ -82,13 +88,33 @@ final class TerminalSession {
     }
 
     /// The process the pane runs (the shell a session's command starts in).
-    func panePID() throws -> pid_t {
-        pid_t(try Self.tmux(["-S", socket, "display-message", "-p", "-t", name, "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    func panePID() async throws -> pid_t {
+        pid_t(try await Self.tmux(["-S", socket, "display-message", "-p", "-t", name, "#{pane_pid}"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// The processor time (user and system, in seconds) a process the pane runs, named
+    /// `command`, has used so far: what a check that a key does not cost too much bounds, however
+    /// loaded the machine is. Nil when no such process runs there.
+    func processorSeconds(of command: String = "reel") async throws -> Double? {
+        var pending = [try await panePID()]
+        while let pid = pending.popLast() {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // pid (comm) state ppid … utime stime: fields 14 and 15, counted after the ")".
+            if let close = stat.lastIndex(of: ")"), stat.contains("(\(command))") {
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                if fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) {
+                    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+                }
+            }
+            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+            pending += children.split(separator: " ").compactMap { pid_t($0) }
+        }
+        return nil
     }
 
     /// Resizes the window (the program in it gets SIGWINCH).
-    func resize(width: Int, height: Int) throws {
-        _ = try Self.tmux(["-S", socket, "resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+    func resize(width: Int, height: Int) async throws {
+        _ = try await Self.tmux(["-S", socket, "resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
     }
 
     /// Where a pane running `stty -a` before and after a program left the two (see
@@ -109,58 +135,22 @@ final class TerminalSession {
     }
 
     /// Types `keys` (tmux key names, e.g. "2", "Enter").
-    func type(_ keys: String...) throws {
-        _ = try Self.tmux(["-S", socket, "send-keys", "-t", name] + keys)
+    func type(_ keys: String...) async throws {
+        _ = try await Self.tmux(["-S", socket, "send-keys", "-t", name] + keys)
     }
 
-    /// Runs tmux with `posix_spawnp` and `waitpid`, not `Process`: the tmux client that starts a
-    /// server exits at once, and `Process` was seen never to reap it (the wait hung on a zombie).
-    /// The session is ended by `deinit` (`kill-server`).
-    private static func tmux(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+    /// Runs tmux to its end, off the concurrency pool (`ChildProcess.exit()`); its status and
+    /// what it printed. Nothing of this process's is inherited and no signal is blocked: the server
+    /// outlives the client, and an inherited pipe (the test runner's) kept `swift test` waiting, a
+    /// signal mask passed on (the test runtime blocks SIGHUP, SIGINT and SIGTERM) made the server
+    /// and the program in its pane ignore `kill-server` and Ctrl-C.
+    private static func tmux(_ arguments: [String]) async throws -> (status: Int32, stdout: String) {
         let output = temporaryDirectory("tmux-out") + "/stdout"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // Nothing else of this process's: the server outlives the client, and an inherited pipe
-        // (the test runner's) held open by it kept `swift test` waiting.
-        closeFrom3(&actions)
-        // No signal blocked and every one at its default: `posix_spawn` otherwise passes on this
-        // thread's mask, where the test runtime blocks SIGHUP, SIGINT and SIGTERM, so the tmux
-        // server and the program in its pane ignored `kill-server` (both lived on until the
-        // pane's `sleep 60` ended) and Ctrl-C.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        posix_spawnattr_setsigmask(&attributes, &unblocked)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = (["tmux"] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw SessionError.tmux("cannot run tmux: \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        return ((status >> 8) & 0xFF, text)
+        let ended = try await ChildProcess.spawn(["tmux"] + arguments, standardOutput: .write(output)).exit()
+        return (ended.status, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
     }
 
     private static func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-
-    /// `posix_spawn_file_actions_addclosefrom_np(actions, 3)` (glibc 2.34), which Swift's Glibc
-    /// module does not declare: found at run time.
-    private static func closeFrom3(_ actions: inout posix_spawn_file_actions_t) {
-        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
-        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
-    }
 
     enum SessionError: Error { case tmux(String), timedOut(waitingFor: String, screen: String) }
 }

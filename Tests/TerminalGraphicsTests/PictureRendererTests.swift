@@ -89,7 +89,7 @@ import Testing
 
     /// Symbols shown by tmux in a pane, read back with their colours.
     @Test(arguments: [ColourDepth.truecolor, .indexed256])
-    func symbolsInTmuxLookLikeThePicture(colours: ColourDepth) throws {
+    func symbolsInTmuxLookLikeThePicture(colours: ColourDepth) async throws {
         let source = TestPictures.quarters()
         let rendered = try PictureRenderer(capabilities: Self.capabilities(.symbols, colours: colours)).render(source, columns: 24, rows: 16)
         // 24 columns of 10 px are 240 px: 360 px tall, 18 rows; too tall, so 16 rows (320 px)
@@ -99,7 +99,7 @@ import Testing
         let file = temporaryDirectory() + "/picture"
         try Data(rendered.bytes).write(to: URL(fileURLWithPath: file))
         let tmux = try PrivateTmux(command: "cat \(file); sleep 60", width: 40, height: 24)
-        let screen = ScreenCells(capture: try tmux.screen { ScreenCells(capture: $0).colouredBox?.rows == rendered.rows })
+        let screen = ScreenCells(capture: try await tmux.screen { ScreenCells(capture: $0).colouredBox?.rows == rendered.rows })
         let box = try #require(screen.colouredBox)
         #expect(box.firstColumn == 0 && box.firstRow == 0)
         #expect(box.columns == rendered.columns)
