@@ -55,8 +55,12 @@ static inline int reel_curses_open(void) {
 static inline int reel_curses_rows(void) { return getmaxy(stdscr); }
 static inline int reel_curses_columns(void) { return getmaxx(stdscr); }
 
-/// One key: OK with a character, KEY_CODE_YES with a KEY_ code, ERR when none is waiting.
-static inline int reel_curses_key(wint_t *key) { return wget_wch(stdscr, key); }
+/// One byte of input (0–255; a character's UTF-8 comes a byte at a time, put together by
+/// `UTF8Assembler`) or a KEY_ code (above 255: keypad sequences decoded, KEY_RESIZE); ERR when
+/// none is waiting. Not wget_wch: in nodelay mode, when the input runs dry inside a character (a
+/// paste read as it arrives) it returns ERR and drops the bytes it read, and the rest of the
+/// paste then starts with a continuation byte, which it swallows 144 bytes at a time.
+static inline int reel_curses_key(void) { return wgetch(stdscr); }
 
 /// Writes one cell: up to CCHARW_MAX scalars (a character and what combines with it) with
 /// `flags` (reel_attr_flag) in colour pair `pair` (0: the terminal's own colours).

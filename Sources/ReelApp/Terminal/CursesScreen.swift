@@ -72,22 +72,24 @@ final class CursesScreen {
         resizeterm(rows, columns)
     }
 
+    /// The bytes of a character whose rest has not been read yet, kept for the next call.
+    private var assembler = UTF8Assembler()
+
     /// The keys waiting, and resizes among them.
     func events() -> [Event] {
         var events: [Event] = []
-        var value: wint_t = 0
         while true {
-            let status = reel_curses_key(&value)
-            if status == KEY_CODE_YES {
-                if Int32(value) == KEY_RESIZE {
+            let value = reel_curses_key()
+            if value == ERR { return Self.cleaned(events) }
+            if value > 0xFF {
+                assembler.reset()
+                if value == KEY_RESIZE {
                     events.append(.resized)
                 } else if let key = KeyDecoder.code(UInt32(value)) {
                     events.append(.key(key))
                 }
-            } else if status == OK {
-                if let key = KeyDecoder.character(UInt32(value)) { events.append(.key(key)) }
-            } else {
-                return Self.cleaned(events)
+            } else if let scalar = assembler.take(UInt8(value)), let key = KeyDecoder.character(scalar.value) {
+                events.append(.key(key))
             }
         }
     }

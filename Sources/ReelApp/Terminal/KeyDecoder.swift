@@ -1,9 +1,9 @@
 import CNcursesW
 
-/// Keys from `wget_wch`: a character (OK) or a curses key code (KEY_CODE_YES), as a `Key`.
+/// Keys from `wgetch`: a character (put together by `UTF8Assembler`) or a curses key code, as a `Key`.
 /// KEY_RESIZE is not a key; the driver reads it as a new size.
 public enum KeyDecoder {
-    /// A character `wget_wch` returned with OK: control characters by name, the rest as typed.
+    /// A character (`UTF8Assembler`): control characters by name, the rest as typed.
     public static func character(_ value: UInt32) -> Key? {
         switch value {
         case 9: return .tab
