@@ -126,11 +126,15 @@ public struct ChildProcess: Sendable {
     public func exit() async -> Exit {
         let child = self
         return await withCheckedContinuation { (ended: CheckedContinuation<Exit, Never>) in
-            Thread.detachNewThread {
-                let (termination, processorTime) = child.reap()
-                ended.resume(returning: Exit(termination: termination, ranFor: .now - child.started, processorTime: processorTime))
-            }
+            Thread.detachNewThread { ended.resume(returning: child.waitForExit()) }
         }
+    }
+
+    /// Waits for the child to end, blocking this thread (one of its own: see `exit()`); how it
+    /// ended, how long it ran and the processor time it used.
+    public func waitForExit() -> Exit {
+        let (termination, processorTime) = reap()
+        return Exit(termination: termination, ranFor: .now - started, processorTime: processorTime)
     }
 
     /// How a child ended, how long it ran (from its start to its being reaped) and the processor

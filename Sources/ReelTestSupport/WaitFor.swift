@@ -11,14 +11,10 @@ import Foundation
 /// a client test "timed out after 30 s" 7 minutes into a run it passes alone). A condition that
 /// never holds still fails, after at least `seconds` (and at most ten times as long).
 public func waitFor(_ what: String, seconds: Double = 30, _ condition: () async -> Bool) async throws {
-    let budget = Duration.milliseconds(Int(seconds * 1000)), poll = Duration.milliseconds(50)
-    let ceiling = ContinuousClock.now + budget * 10
-    var counted = Duration.zero
+    var budget = WaitBudget(seconds: seconds)
     while !(await condition()) {
-        guard counted < budget, ContinuousClock.now < ceiling else { throw WaitTimedOut(what: what, seconds: seconds) }
-        let asleep = ContinuousClock.now
-        try await Task.sleep(for: poll)
-        counted += min(ContinuousClock.now - asleep, poll * 4)
+        guard !budget.isSpent else { throw WaitTimedOut(what: what, seconds: seconds) }
+        try await budget.pause()
     }
 }
 
