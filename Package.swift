@@ -201,12 +201,12 @@ let package = Package(
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "EventLog", "EventStoreContract", "Failures", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "ReelTestSupport"], swiftSettings: hygiene),
-        .testTarget(name: "FilesTests", dependencies: ["Files", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "FilesTests", dependencies: ["Files", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "LedgerTests", dependencies: ["Ledger", "JSONKit", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "FakeTMDb", "JSONKit", "Ledger", "Pictures", "ReelTestSupport",
+                "Catalog", "FakeTMDb", "JSONKit", "Ledger", "Pictures", "Processes", "ReelTestSupport",
                 // To make the transport's errors as AsyncHTTPClient, NIO and NIOSSL throw them.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -224,7 +224,7 @@ let package = Package(
         // against its OpenAPI document (Schemas/service/openapi.json).
         .testTarget(
             name: "ReelServiceTests",
-            dependencies: ["ReelService", "Reel", "ReelTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: ["ReelService", "Reel", "Processes", "ReelTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: hygiene),
         // Reel, Ledger and LMDB only to craft hostile exports with valid hashes (CraftedExport).
         // AsyncHTTPClient: the service's tests call `reel serve` over real HTTP, as an app would.

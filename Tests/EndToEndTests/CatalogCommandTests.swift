@@ -5,7 +5,7 @@ import Testing
 /// A `fake-tmdb` child process on a free port, stopped when the value goes away (also when a test
 /// fails or throws half-way).
 final class FakeTMDbProcess: @unchecked Sendable {
-    let process = Process()
+    let server: ServerChild
     /// `http://127.0.0.1:PORT/3`: what `REEL_TMDB_BASE_URL` says.
     let baseURL: String
     /// `http://127.0.0.1:PORT`: where the control endpoints live.
@@ -15,16 +15,11 @@ final class FakeTMDbProcess: @unchecked Sendable {
     /// Starts `fake-tmdb --port 0 ARGUMENTS` and reads its port from the first line it prints.
     init(_ arguments: [String] = []) throws {
         log = temporaryDirectory("fake-tmdb") + "/stderr"
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        process.executableURL = URL(fileURLWithPath: Harness.binaries + "/fake-tmdb")
-        process.arguments = ["--port", "0"] + arguments
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardInput = FileHandle.nullDevice
-        let text = try Harness.firstLine(of: process, within: 30)
+        server = try ServerChild([Harness.binaries + "/fake-tmdb", "--port", "0"] + arguments, log: log, within: 30)
+        let text = server.firstLine
         let prefix = "fake-tmdb listening on "
         guard text.hasPrefix(prefix), text.hasSuffix("/3") else {
-            process.terminate()
-            process.waitUntilExit()
+            server.stop()
             let errors = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             throw StartFailure(message: "fake-tmdb printed '\(text)'; stderr: \(errors)")
         }
@@ -34,17 +29,8 @@ final class FakeTMDbProcess: @unchecked Sendable {
 
     struct StartFailure: Error, CustomStringConvertible { let message: String; var description: String { message } }
 
-    deinit { stop() }
-
     /// SIGTERM, then SIGKILL if it has not gone within five seconds.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    func stop() { server.stop() }
 
     /// `GET /__stats`.
     func stats() async throws -> [String: Any] {

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import ReelTestSupport
 import Testing
 
@@ -56,14 +57,11 @@ import Glibc
         let fifo = temporaryDirectory("fifo") + "/photo"
         #expect(mkfifo(fifo, 0o600) == 0)
         // A writer that never stops: it gets SIGPIPE when reel closes the FIFO.
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "exec cat /dev/zero > '\(fifo)'"]
-        try writer.run()
+        let writer = try ChildProcess.spawn(["/bin/sh", "-c", "exec cat /dev/zero > '\(fifo)'"])
         let (out, rss) = try await Self.measured(ledger, ["settings", "photo", fifo])
         Self.oneLine(out, 64, [fifo, "invalid photo: the file has more bytes than the limit; the limit is 5,000,000 (5 MB)"], "photo FIFO")
         #expect(rss > 0 && rss < 64 * 1024, "peak memory \(rss) KiB")
-        writer.waitUntilExit()
+        _ = await writer.exit()
 
         let alone = try await ledger.reel(["settings", "photo", fifo])
         Self.oneLine(alone, 64, [fifo, "the file is empty"], "photo FIFO without writer")

@@ -87,26 +87,6 @@ enum Harness {
         return (try? ChildProcess.spawn(command).wait().status) ?? 127
     }
 
-    /// Runs `process` (stdout a pipe) and reads the first line it prints, trimmed: a server's
-    /// "listening on …". Should it print none within `seconds`, it is stopped, which ends the read.
-    static func firstLine(of process: Process, within seconds: Int) throws -> String {
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let started = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            if started.wait(timeout: .now() + .seconds(seconds)) == .timedOut, process.isRunning { process.terminate() }
-        }
-        defer { started.signal() }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData  // blocks; empty at end of file (it died)
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     static func reel(_ arguments: [String], environment: [String: String] = [:]) async throws -> Output {
         try await run(binaries + "/reel", arguments, environment: environment)
     }

@@ -1,21 +1,18 @@
 import EventLog
 import Foundation
+import Processes
 import ReelTestSupport
 import Testing
 
 @Suite struct MultiProcessTests {
     /// Starts `reel-bench worker` processes; returns them with the files their acks go to.
-    private func startWorkers(_ dir: String, streams: [String], count: Int, concurrency: Int = 8) throws -> [(Process, String)] {
+    private func startWorkers(_ dir: String, streams: [String], count: Int, concurrency: Int = 8) throws -> [(ChildProcess, String)] {
         try streams.map { stream in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel-bench")
-            process.arguments = ["worker", "--data-dir", dir, "--stream", stream, "--count", "\(count)", "--concurrency", "\(concurrency)", "--initial-map-size", "65536"]
             let acks = temporaryDirectory("acks") + "/acks"
-            try #require(FileManager.default.createFile(atPath: acks, contents: nil))
-            try #require(FileManager.default.createFile(atPath: acks + ".err", contents: nil))
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: acks))
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: acks + ".err"))
-            try process.run()
+            let process = try ChildProcess.spawn(
+                [Harness.binaries + "/reel-bench", "worker", "--data-dir", dir, "--stream", stream, "--count", "\(count)",
+                 "--concurrency", "\(concurrency)", "--initial-map-size", "65536"],
+                standardOutput: .write(acks), standardError: .write(acks + ".err"))
             return (process, acks)
         }
     }
@@ -39,8 +36,7 @@ import Testing
         let streams = ["ann", "ben", "cy", "dee"]
         let workers = try startWorkers(dir, streams: streams, count: 400)
         for (process, acks) in workers {
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(errors(acks))")
+            #expect(await process.exit().status == 0, "\(errors(acks))")
         }
         let acked = workers.flatMap { acks($0.1) }
         #expect(acked.count == 1_600)
@@ -68,8 +64,7 @@ import Testing
             let streams = (1...6).map { "s\($0)" }
             let workers = try startWorkers(dir, streams: streams, count: 3, concurrency: 1)
             for (process, acks) in workers {
-                process.waitUntilExit()
-                #expect(process.terminationStatus == 0, "round \(round): \(errors(acks))")
+                #expect(await process.exit().status == 0, "round \(round): \(errors(acks))")
             }
             let acked = workers.flatMap { acks($0.1) }
             #expect(Set(acked.map(\.0)) == Set(1...18), "round \(round)")
@@ -87,11 +82,9 @@ import Testing
         while acks(ackFile).count < 500 && Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
-        bystander.waitUntilExit()
-        #expect(bystander.terminationStatus == 0)
+        process.signal(SIGKILL)
+        #expect(await process.exit().termination == .signalled(SIGKILL))
+        #expect(await bystander.exit().status == 0)
 
         let acked = acks(ackFile)
         #expect(acked.count >= 500)

@@ -1,5 +1,6 @@
 import Foundation
 import Processes
+import ReelTestSupport
 import Synchronization
 import Testing
 
@@ -59,9 +60,8 @@ final class RawTerminal {
             close(master)
             throw Failure("cannot run \(command[0]): \(error)")
         }
-        Task { [child, ending] in
-            ending.value = await child.exit()
-        }
+        // Reaped on a thread of its own from the start: not a task, which a busy pool may start late.
+        Thread.detachNewThread { [child, ending] in ending.value = child.waitForExit() }
     }
 
     deinit {
@@ -86,13 +86,13 @@ final class RawTerminal {
     @discardableResult
     func waitFor(_ text: String, from: Int = 0, seconds: Double = RawTerminal.patience) async throws -> Int {
         let needle = Array(text.utf8)
-        let deadline = Date().addingTimeInterval(seconds)
+        var budget = WaitBudget(seconds: seconds)
         while true {
             if let end = Self.find(needle, in: output, from: from) { return end }
-            guard Date() < deadline else {
+            guard !budget.isSpent else {
                 throw Failure("no \(text.debugDescription) within \(seconds) s in \(self.text.suffix(2000).debugDescription)")
             }
-            try await read(milliseconds: 50)
+            try await read(&budget)
         }
     }
 
@@ -109,14 +109,14 @@ final class RawTerminal {
 
     /// Waits (reading) for the program to end: how it ended and how long it ran.
     func waitForEnd(seconds: Double = 10) async throws -> ChildProcess.Exit {
-        let deadline = Date().addingTimeInterval(seconds)
+        var budget = WaitBudget(seconds: seconds)
         while true {
             if let ended = ending.value {
                 while readAvailable() {}
                 return ended
             }
-            guard Date() < deadline else { throw Failure("\(pid) did not exit within \(seconds) s") }
-            try await read(milliseconds: 20)
+            guard !budget.isSpent else { throw Failure("\(pid) did not exit within \(seconds) s") }
+            try await read(&budget)
         }
     }
 
@@ -127,6 +127,12 @@ final class RawTerminal {
             if haystack[start..<start + needle.count].elementsEqual(needle) { return start + needle.count }
         }
         return nil
+    }
+
+    /// Reads what has come, then pauses on `budget`.
+    private func read(_ budget: inout WaitBudget) async throws {
+        readAvailable()
+        try await budget.pause(.milliseconds(10))
     }
 
     /// Reads what comes within `milliseconds` (looking every 10 ms, sleeping off the thread in
@@ -142,6 +148,7 @@ final class RawTerminal {
     }
 
     /// Reads what has come, without waiting; false when nothing had.
+    @discardableResult
     private func readAvailable() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         var got = false

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import NIOHTTP1
 import ReelTestSupport
 import Testing
@@ -96,7 +97,7 @@ import Testing
             }
             group.addTask {
                 try await Task.sleep(for: .seconds(2))
-                kill(service.process.processIdentifier, SIGTERM)
+                service.server.child.signal(SIGTERM)
                 return []
             }
             return try await group.reduce(into: []) { $0 += $1 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Processes
 import ReelTestSupport
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// stopped when the value goes away; and requests to it over real HTTP (AsyncHTTPClient), as
 /// an app makes them.
 final class ServiceProcess: @unchecked Sendable {
-    let process = Process()
+    let server: ServerChild
     /// `http://127.0.0.1:PORT`.
     let url: String
     let log: String
@@ -31,32 +32,21 @@ final class ServiceProcess: @unchecked Sendable {
         env["REEL_KEYRING"] = Harness.keyring
         for (k, v) in home.environment { env[k] = v }
         for (k, v) in extra { env[k] = v }
-        process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
-        process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
-        process.environment = env
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardInput = FileHandle.nullDevice
-        let text = try Harness.firstLine(of: process, within: 60)
+        server = try ServerChild(
+            [Harness.binaries + "/reel", "serve", "--listen", "127.0.0.1:0"] + arguments, environment: env, log: log, within: 60)
+        let text = server.firstLine
         guard text.hasPrefix("listening on http") else {
-            process.terminate()
-            process.waitUntilExit()
+            server.stop()
             throw FakeTMDbProcess.StartFailure(message: "reel serve printed '\(text)'; stderr: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
         }
         url = String(text.dropFirst("listening on ".count))
     }
 
-    deinit { _ = stop() }
-
-    /// SIGTERM (or `signal`), then SIGKILL after `patience` seconds; the exit status.
+    /// SIGTERM (or `signal`), then SIGKILL after `patience` seconds; the exit status (128 + the
+    /// signal that ended it).
     @discardableResult
     func stop(signal: Int32 = SIGTERM, patience: Double = 15) -> Int32 {
-        guard process.isRunning else { return process.terminationStatus }
-        kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(patience)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        server.stop(signal: signal, patience: patience).status
     }
 
     /// What the service logged (one JSON object per line).

@@ -29,12 +29,12 @@ import Testing
     /// The screen's lines that name `titles`, in the order shown, once they are in `order` (20 s
     /// at most: the list comes back from the core after the heading changed).
     static func rows(_ terminal: TerminalSession, _ titles: [String], inOrder order: [String]) async throws -> [String] {
-        let deadline = Date().addingTimeInterval(20)
+        var budget = WaitBudget(seconds: 20)
         var rows: [String] = []
-        while Date() < deadline {
+        while !budget.isSpent {
             rows = try await terminal.screen().split(separator: "\n").map(String.init).filter { line in titles.contains { line.contains($0) } }
             if rows.count == order.count, zip(rows, order).allSatisfy({ $0.contains($1) }) { break }
-            try await Task.sleep(for: .milliseconds(50))
+            try await budget.pause()
         }
         return rows
     }

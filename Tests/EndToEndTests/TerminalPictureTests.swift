@@ -33,10 +33,10 @@ import Testing
     /// The screen once `ready` holds and nothing changed for 300 ms (pictures load on tasks of
     /// their own); the last screen seen after 20 s.
     static func settled(_ terminal: TerminalSession, until ready: (PaneCells) -> Bool = { _ in true }) async throws -> PaneCells {
-        let deadline = Date().addingTimeInterval(20)
+        var budget = WaitBudget(seconds: 20)
         var shown = try await terminal.colouredScreen()
-        while Date() < deadline {
-            try await Task.sleep(for: .milliseconds(300))
+        while !budget.isSpent {
+            try await budget.pause(.milliseconds(300))
             let now = try await terminal.colouredScreen()
             if now == shown && ready(PaneCells(capture: now)) { break }
             shown = now

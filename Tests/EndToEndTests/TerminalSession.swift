@@ -23,9 +23,9 @@ final class TerminalSession {
         name = "reel-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         socket = temporaryDirectory("tmux") + "/socket"
         let assignments = environment.map { "\($0.key)=\(Self.quoted($0.value))" }.joined(separator: " ")
-        // The pane stays a minute to be read, then the session and its server end by themselves
+        // The pane stays ten minutes to be read, then the session and its server end by themselves
         // should `end()` not be reached.
-        let line = "env \(assignments) \(command.map(Self.quoted).joined(separator: " ")); echo \"exit $?\"; exec sleep 60"
+        let line = "env \(assignments) \(command.map(Self.quoted).joined(separator: " ")); echo \"exit $?\"; exec sleep 600"
         let (status, _) = try await Self.tmux(["-S", socket, "new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)", line])
         guard status == 0 else { throw SessionError.tmux("new-session exited \(status)") }
     }
@@ -46,31 +46,31 @@ final class TerminalSession {
         try await Self.tmux(["-S", socket, "capture-pane", "-p", "-e", "-t", name]).stdout
     }
 
-    /// Waits (up to `seconds`) until `done` holds for the coloured screen; the screen then (the
+    /// Waits (up to `seconds`, counted as `WaitBudget` does) until `done` holds for the coloured screen; the screen then (the
     /// last one seen, when the time is up: the caller's expectations then say what was wrong).
     @discardableResult
     func waitForColours(seconds: Double = TerminalSession.patience, until done: (String) -> Bool) async throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
+        var budget = WaitBudget(seconds: seconds)
         while true {
             let shown = try await colouredScreen()
-            if done(shown) || Date() > deadline { return shown }
-            try await Task.sleep(for: .milliseconds(50))
+            if done(shown) || budget.isSpent { return shown }
+            try await budget.pause()
         }
     }
 
-    /// Waits (up to `seconds`) until the screen holds `text`, then until it is settled; that
+    /// Waits (up to `seconds`, counted as `WaitBudget` does) until the screen holds `text`, then until it is settled; that
     /// screen. Settled: two captures in a row alike. tmux (3.3 has no synchronized output) may
     /// be read halfway through a redraw — a CI run once read the Saved tab's header over the
     /// Movies tab's rows — so a screen is taken as drawn only once it stops changing. When the
     /// text goes away meanwhile (a passing message), the last screen that held it.
     @discardableResult
     func waitFor(_ text: String, seconds: Double = TerminalSession.patience) async throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
+        var budget = WaitBudget(seconds: seconds)
         while true {
             let shown = try await screen()
             if shown.contains(text) { return try await settled(shown, holding: text) }
-            if Date() > deadline { throw SessionError.timedOut(waitingFor: text, screen: shown) }
-            try await Task.sleep(for: .milliseconds(50))
+            if budget.isSpent { throw SessionError.timedOut(waitingFor: text, screen: shown) }
+            try await budget.pause()
         }
     }
 

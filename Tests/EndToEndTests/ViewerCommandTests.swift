@@ -809,7 +809,7 @@ import Testing
     /// COLUMNS as the width (the terminal `script` opens has no size of its own). Returns what
     /// the terminal showed of stdout (stderr goes to /dev/null), escape codes and carriage
     /// returns left in.
-    static func onATerminal(_ home: Home, _ arguments: [String], columns: Int) throws -> Harness.Output {
+    static func onATerminal(_ home: Home, _ arguments: [String], columns: Int) async throws -> Harness.Output {
         let command = ([Harness.binaries + "/reel"] + arguments).map { "'" + $0 + "'" }.joined(separator: " ") + " 2>/dev/null"
         var env = ProcessInfo.processInfo.environment.filter { !Home.inherited.contains($0.key) }
         env["REEL_DATA_DIR"] = home.data
@@ -819,7 +819,7 @@ import Testing
         env["TERM"] = "xterm"
         env["SHELL"] = "/bin/sh"
         env["NO_COLOR"] = nil
-        return try Harness.runClean("/usr/bin/script", ["-qec", command, "/dev/null"], environment: env)
+        return try await Harness.runClean("/usr/bin/script", ["-qec", command, "/dev/null"], environment: env)
     }
 
     /// What a person sees of `text`: without escape codes (colours, and the questions `reel show`
@@ -839,7 +839,7 @@ import Testing
         #expect(try await home.reel(["fav", "add", "movie", "550", "122"]).status == 0)
         var painted = 0
         for arguments in [["show", "movie", "550"], ["show", "movie", "122"], ["saved"], ["movies"], ["person"], ["history"], ["search", "the"], ["genres"]] {
-            let out = try Self.onATerminal(home, arguments, columns: 40)
+            let out = try await Self.onATerminal(home, arguments, columns: 40)
             #expect(out.status == 0, "\(arguments): \(out.stdout)")
             if out.stdout.contains("\u{1B}[") { painted += 1 }
             let shown = Self.visible(out.stdout)
@@ -855,21 +855,7 @@ import Testing
 extension Harness {
     /// Runs `executable` with exactly `environment` (Harness.run adds NO_COLOR=1 and the outer
     /// environment).
-    static func runClean(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let dir = temporaryDirectory("run-clean")
-        for name in ["stdout", "stderr"] { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: nil) }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/stdout"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/stderr"))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOfFile: dir + "/stdout", encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: dir + "/stderr", encoding: .utf8)) ?? "")
+    static func runClean(_ executable: String, _ arguments: [String], environment: [String: String]) async throws -> Output {
+        try await complete([executable] + arguments, environment: environment)
     }
 }

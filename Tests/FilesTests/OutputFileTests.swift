@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import ReelTestSupport
 import Testing
 
@@ -171,11 +172,9 @@ import Glibc
 
     /// A pid that no process has: one that has just exited.
     static func deadPID() throws -> pid_t {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
-        process.waitUntilExit()
-        return process.processIdentifier
+        let process = try ChildProcess.spawn(["/bin/true"])
+        _ = process.wait()
+        return process.pid
     }
 
     /// What a killed writer left beside the target (the documented name, its writer gone) is

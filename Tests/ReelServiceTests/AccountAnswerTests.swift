@@ -30,8 +30,8 @@ import Testing
         }
     }
 
-    static func check(_ contract: ContractCheck) throws {
-        let verdict = try contract.verdict()
+    static func check(_ contract: ContractCheck) async throws {
+        let verdict = try await contract.verdict()
         #expect(verdict.status == 0 && verdict.failures.isEmpty, "\(verdict)")
     }
 
@@ -52,7 +52,7 @@ import Testing
             #expect(try await caller.call(.get, "/v1/export").status == .ok)
             #expect(try await caller.call(.get, "/v1/events?after=soon").status == .badRequest)
         }
-        try Self.check(contract)
+        try await Self.check(contract)
     }
 
     @Test func changesAndReadsOfAnAccount() async throws {
@@ -126,7 +126,7 @@ import Testing
             #expect(frames.hasPrefix("retry: 2000\n\nevent: error\n") && frames.contains(#""kind":"unauthorized""#), "\(frames)")
             #expect(!frames.contains("id: "), "\(frames)")
         }
-        try Self.check(contract)
+        try await Self.check(contract)
     }
 
     /// A Reel export restores a new account only (as `reel account import`): a token's account
@@ -146,7 +146,7 @@ import Testing
             let saved = try await caller.call(.get, "/v1/saved")
             #expect(String(buffer: saved.body).contains(#""user":"bob""#) && String(buffer: saved.body).contains(#""count":0"#))
         }
-        try Self.check(contract)
+        try await Self.check(contract)
     }
 
     @Test func theCatalogInTheAccountsLanguage() async throws {
@@ -171,7 +171,7 @@ import Testing
             }
             #expect(try await caller.call(.get, "/v1/catalog/movie/99999999").status == .notFound)
         }
-        try Self.check(contract)
+        try await Self.check(contract)
     }
 
     /// The limits' problems: a body over the limit (413), JSON nested too deeply (400, before it
@@ -191,6 +191,6 @@ import Testing
             let limited = try await caller.call(.get, "/v1/saved")
             #expect(limited.status == .tooManyRequests && limited.headers[.retryAfter] != nil)
         }
-        try Self.check(contract)
+        try await Self.check(contract)
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import ReelTestSupport
+import Processes
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
@@ -56,31 +58,27 @@ final class ContractCheck: @unchecked Sendable {
     }
 
     /// Runs the checker over every answer recorded.
-    func verdict() throws -> Verdict {
-        try Self.check(lock.withLock { exchanges })
+    func verdict() async throws -> Verdict {
+        try await Self.check(lock.withLock { exchanges })
     }
 
-    static func check(_ exchanges: [Exchange], document: String = documentPath) throws -> Verdict {
+    static func check(_ exchanges: [Exchange], document: String = documentPath) async throws -> Verdict {
         struct Input: Encodable {
             let document: String
             let exchanges: [Exchange]
         }
         let input = try JSONEncoder().encode(Input(document: document, exchanges: exchanges))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root + "/Tools/openapi_check.py"]
-        let toChecker = Pipe(), fromChecker = Pipe(), errors = Pipe()
-        process.standardInput = toChecker
-        process.standardOutput = fromChecker
-        process.standardError = errors
-        try process.run()
-        try toChecker.fileHandleForWriting.write(contentsOf: input)
-        try toChecker.fileHandleForWriting.close()
-        let output = fromChecker.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        var lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+        // Files, not pipes: the checker is waited for off the concurrency pool (`exit()`).
+        let files = temporaryDirectory("contract-check")
+        try input.write(to: URL(fileURLWithPath: files + "/input.json"))
+        let ended = try await ChildProcess.spawn(
+            ["/usr/bin/env", "python3", root + "/Tools/openapi_check.py"], standardInput: .read(files + "/input.json"),
+            standardOutput: .write(files + "/stdout"), standardError: .write(files + "/stderr")
+        ).exit()
+        let output = (try? String(contentsOfFile: files + "/stdout", encoding: .utf8)) ?? ""
+        let errorText = (try? String(contentsOfFile: files + "/stderr", encoding: .utf8)) ?? ""
+        var lines = output.split(separator: "\n").map(String.init)
         if !errorText.isEmpty { lines.append("FAIL the checker: \(errorText)") }
-        return Verdict(status: process.terminationStatus, lines: lines)
+        return Verdict(status: ended.status, lines: lines)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -29,16 +30,12 @@ import Testing
         return operations
     }
 
-    @Test func theServedDocumentIsTheOneInSchemas() throws {
+    @Test func theServedDocumentIsTheOneInSchemas() async throws {
         let embedded = try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? NSDictionary
         let file = try Self.document() as NSDictionary
         #expect(embedded == file, "Sources/ReelService/OpenAPIDocument.swift is out of date: run python3 Tools/embed_openapi.py")
-        let check = Process()
-        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["python3", ContractCheck.root + "/Tools/embed_openapi.py", "--check"]
-        try check.run()
-        check.waitUntilExit()
-        #expect(check.terminationStatus == 0, "the embedded text is what the tool writes")
+        let check = try ChildProcess.spawn(["/usr/bin/env", "python3", ContractCheck.root + "/Tools/embed_openapi.py", "--check"])
+        #expect(await check.exit().status == 0, "the embedded text is what the tool writes")
         #expect(file["openapi"] as? String == "3.1.0")
     }
 
@@ -72,7 +69,7 @@ import Testing
             let wrongMethod = contract.record(.get, "/v1/favorites", try await client.execute(uri: "/v1/favorites", method: .get), as: "NotFound")
             #expect(wrongMethod.status == .notFound)
         }
-        let verdict = try contract.verdict()
+        let verdict = try await contract.verdict()
         #expect(verdict.status == 0 && verdict.failures.isEmpty, "\(verdict)")
     }
 
@@ -125,15 +122,15 @@ import Testing
 
     /// The checker is able to say no: a status the operation does not document, a problem of
     /// the wrong kind, a missing required header, a body that is not the schema.
-    @Test func theContractCheckerRefusesWhatTheDocumentDoesNotSay() throws {
+    @Test func theContractCheckerRefusesWhatTheDocumentDoesNotSay() async throws {
         let problem = #"{"type":"https://reel.invalid/problems/unauthorized","title":"Unauthorized","status":401,"kind":"unauthorized","detail":"no"}"#
         let headers = ["Content-Type": "application/problem+json", "X-Request-Id": "1", "WWW-Authenticate": #"Bearer realm="reel""#]
         func exchange(_ label: String, _ path: String, _ status: Int, _ headers: [String: String], _ body: String) -> ContractCheck.Exchange {
             .init(label: label, method: "GET", path: path, response: nil, status: status, headers: headers, body: body)
         }
-        let good = try ContractCheck.check([exchange("good", "/v1/saved", 401, headers, problem)])
+        let good = try await ContractCheck.check([exchange("good", "/v1/saved", 401, headers, problem)])
         #expect(good.status == 0, "\(good)")
-        let bad = try ContractCheck.check([
+        let bad = try await ContractCheck.check([
             exchange("undocumented status", "/health", 500, headers, problem),
             exchange("wrong kind", "/v1/saved", 401, headers, problem.replacingOccurrences(of: #""kind":"unauthorized""#, with: #""kind":"usage""#)),
             exchange("no WWW-Authenticate", "/v1/saved", 401, headers.filter { $0.key != "WWW-Authenticate" }, problem),

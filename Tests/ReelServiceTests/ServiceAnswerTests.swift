@@ -33,7 +33,7 @@ import Testing
             #expect(nowhere.status == .notFound)
             #expect(nowhere.headers[.contentType] == "application/problem+json" && nowhere.headers[.requestID] != nil)
         }
-        let verdict = try contract.verdict()
+        let verdict = try await contract.verdict()
         #expect(verdict.status == 0 && verdict.failures.isEmpty, "\(verdict)")
     }
 
@@ -59,7 +59,7 @@ import Testing
                 #expect(contract.record(method, path, response).status == .notFound, "\(path)")
             }
         }
-        let verdict = try contract.verdict()
+        let verdict = try await contract.verdict()
         #expect(verdict.status == 0 && verdict.failures.isEmpty, "\(verdict)")
     }
 
@@ -102,7 +102,7 @@ import Testing
             #expect(contract.record(.get, "/metrics", metrics).status == .ok)
             #expect(String(buffer: metrics.body).contains("reel_http_requests_total"))
         }
-        let verdict = try contract.verdict()
+        let verdict = try await contract.verdict()
         #expect(verdict.status == 0 && verdict.failures.isEmpty, "\(verdict)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import Pictures
 import ReelTestSupport
 import Testing
@@ -171,14 +172,7 @@ import Testing
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try ChildProcess.spawn([executable] + arguments).wait().status
     }
 }
 
