@@ -232,11 +232,3 @@ import Testing
         await #expect(try session.screen().contains("JPEG 120x160"))
     }
 }
-
-/// Exit statuses gathered from several threads.
-final class LockedList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Int32] = []
-    func append(_ value: Int32) { lock.withLock { items.append(value) } }
-    var values: [Int32] { lock.withLock { items } }
-}
