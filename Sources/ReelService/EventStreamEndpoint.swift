@@ -47,7 +47,7 @@ struct EventStreamEndpoint {
             throw error
         }
         metrics.streamOpened()
-        let live = LiveToken(accessToken, application: application)
+        let live = LiveToken(accessToken, store: application)
         let body = ResponseBody { [streams, metrics, tokens] writer in
             let (frames, ending, revoked) = Self.frames(entries, live: live.check)
             // The token revoked (its account deleted) by any process ends the stream within the

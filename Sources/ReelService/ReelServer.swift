@@ -76,7 +76,7 @@ public struct ReelServer: Sendable {
         CatalogEndpoints(application: application).add(to: account)
         EventStreamEndpoint(
             application: application, settings: settings, streams: StreamCounter(), metrics: metrics, lifecycle: lifecycle,
-            tokens: TokenWatch(application: application)
+            tokens: TokenWatch(store: application)
         ).add(to: account)
 
         let operatorAuthentication = OperatorAuthentication(token: settings.operatorToken)

@@ -8,9 +8,10 @@ import Synchronization
 ///
 /// Cheap whatever the number of streams: one poller for the service reads the token store's mark
 /// (`Application.tokenStoreMark`: a `stat` and LMDB's shared lock file) each `interval`, and
-/// only when it moved (a commit to the store) reads each open stream's token again. Each event
-/// is also checked before it is delivered (`LiveToken.check`), so nothing appended after a
-/// revocation reaches a stream of the revoked token, however the poller is timed.
+/// reads again only the tokens not last found live at that mark (`LiveToken.check(at:)`): none,
+/// while no process commits to the store. Each event is also checked before it is delivered
+/// (`LiveToken.check`), so nothing appended after a revocation reaches a stream of the revoked
+/// token, however the poller is timed.
 final class TokenWatch: Sendable {
     /// How often the token store's mark is read.
     static let defaultInterval: Duration = .milliseconds(200)
@@ -25,12 +26,12 @@ final class TokenWatch: Sendable {
         var poller: Task<Void, Never>?
     }
 
-    let application: Reel.Application
+    let store: any TokenStoreReading
     let interval: Duration
     private let state = Mutex(State())
 
-    init(application: Reel.Application, interval: Duration = defaultInterval) {
-        self.application = application
+    init(store: any TokenStoreReading, interval: Duration = defaultInterval) {
+        self.store = store
         self.interval = interval
     }
 
@@ -64,15 +65,15 @@ final class TokenWatch: Sendable {
 
     private func startPolling() {
         let task = Task { [weak self, interval] in
-            var last: TokenStoreMark?
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard let self else { return }
-                let mark = application.tokenStoreMark()
-                guard mark != last else { continue }
-                last = mark
+                // Every watched token, not only when the mark moved since the last tick: a read
+                // may see the store as of a commit before the mark (`Application.liveness`), and
+                // its token must be read again at the next tick though the mark stayed.
+                let mark = store.tokenStoreMark()
                 let watched = state.withLock { Array($0.watched) }
-                for (id, entry) in watched where !entry.token.check() {
+                for (id, entry) in watched where !entry.token.check(at: mark) {
                     take(id)?.end()
                 }
             }
@@ -88,24 +89,31 @@ final class TokenWatch: Sendable {
 }
 
 /// One open stream's token, checked against the token store: read again only when the store's
-/// mark moved since it was last found live.
+/// mark is not the one it was last found live at.
 final class LiveToken: Sendable {
     let token: AccessToken
-    let application: Reel.Application
+    let store: any TokenStoreReading
+    /// The store as the last read that found the token live saw it.
     private let verified = Mutex<TokenStoreMark?>(nil)
 
-    init(_ token: AccessToken, application: Reel.Application) {
+    init(_ token: AccessToken, store: any TokenStoreReading) {
         self.token = token
-        self.application = application
+        self.store = store
     }
 
-    /// Whether the token is live now. The mark is read before the token: a revocation that
-    /// commits in between leaves a mark that moves again, so the next check reads it.
+    /// Whether the token is live now.
     func check() -> Bool {
-        let mark = application.tokenStoreMark()
+        check(at: store.tokenStoreMark())
+    }
+
+    /// Whether the token is live, `mark` being the store's mark read just now. The answer is kept
+    /// with the store its read saw, which may be older than `mark` (a commit is marked a moment
+    /// before new reads see it): then the next check reads it again, so a revocation committed
+    /// in that moment is not vouched for by a read of the commit before it.
+    func check(at mark: TokenStoreMark) -> Bool {
         if mark.isRead, verified.withLock({ $0 == mark }) { return true }
-        let live = (try? application.isLive(token)) ?? false
-        if live { verified.withLock { $0 = mark } }
+        guard let (live, seen) = try? store.liveness(of: token) else { return false }
+        verified.withLock { $0 = live ? seen : nil }
         return live
     }
 }

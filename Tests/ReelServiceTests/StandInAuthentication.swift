@@ -31,7 +31,7 @@ struct StandInAuthentication: RouterMiddleware {
         CatalogEndpoints(application: application).add(to: group)
         EventStreamEndpoint(
             application: application, settings: harness.settings, streams: StreamCounter(), metrics: metrics,
-            lifecycle: ServiceLifecycleState(application: application), tokens: TokenWatch(application: application)
+            lifecycle: ServiceLifecycleState(application: application), tokens: TokenWatch(store: application)
         ).add(to: group)
         return router
     }

@@ -96,9 +96,18 @@ extension Application {
     /// Whether `token` is live now: still in the token store, not revoked (by any process), for
     /// the same account (a deletion revokes its account's tokens before it commits). One read
     /// transaction of the token store, by the token's id.
-    public func isLive(_ token: AccessToken) throws -> Bool {
-        guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false) else { return false }
-        return try store.isLive(id: token.id, stream: token.stream)
+    ///
+    /// `seen` is the token store as the answer read it: the answer holds while
+    /// `tokenStoreMark()` is still `seen`. It may be older than the mark read just before the
+    /// call (a commit is marked a moment before new reads see it), so a face that keeps an answer
+    /// keeps it with `seen`, never with a mark it read itself, or it would keep a token revoked
+    /// by that commit live for good.
+    public func liveness(of token: AccessToken) throws -> (live: Bool, seen: TokenStoreMark) {
+        guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false) else {
+            return (false, TokenStoreMark(file: nil, transaction: nil))
+        }
+        let (live, transaction) = try store.isLive(id: token.id, stream: token.stream)
+        return (live, TokenStoreMark(file: store.fileIdentity, transaction: transaction))
     }
 
     /// The token store as it is now (`TokenStoreMark`): it changes with every commit to the

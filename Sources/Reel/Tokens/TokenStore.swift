@@ -154,11 +154,17 @@ final class TokenStore: Sendable {
 
     /// Whether the token `id` of the account `stream` is there and not revoked. One read
     /// transaction, by the id (no secret needed).
-    func isLive(id: String, stream: StreamID) throws -> Bool {
+    ///
+    /// Also returns the id of the transaction read: the commit whose state the answer is of.
+    /// That, not `lastTransaction()`, is what the answer vouches for: LMDB writes a commit's
+    /// meta page (which `lastTransaction()` reads) before it hands the commit to new readers, so
+    /// a read begun in between is of the commit before, while the last transaction is already
+    /// the new one.
+    func isLive(id: String, stream: StreamID) throws -> (live: Bool, transaction: Int) {
         try guarded {
             try environment.read { txn in
-                guard let digest = try txn.get(ids, id), let record = try Self.record(digest, id: id, txn, records) else { return false }
-                return record.stream == stream && record.revokedAt == nil
+                guard let digest = try txn.get(ids, id), let record = try Self.record(digest, id: id, txn, records) else { return (false, try txn.id()) }
+                return (record.stream == stream && record.revokedAt == nil, try txn.id())
             }
         }
     }
