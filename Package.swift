@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "FilesTests", dependencies: ["Files", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
-        .testTarget(name: "LedgerTests", dependencies: ["Ledger", "JSONKit", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "LedgerTests", dependencies: ["Failures", "Ledger", "JSONKit", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(
             name: "CatalogTests",
             dependencies: [

@@ -7,7 +7,11 @@ public enum NameSuggestion {
     public static func nearest(to typed: String, among names: [String]) -> [String] {
         let typed = typed.lowercased()
         let allowed = typed.count <= 3 ? 1 : 2
-        let scored = names.map { (name: $0, distance: distance(typed, $0.lowercased())) }.filter { $0.distance <= allowed }
+        // Two words whose lengths differ by more than `allowed` are further apart than that: not
+        // measured, so a word of thousands of characters costs no more than a short one.
+        let length = typed.count
+        let scored = names.filter { abs($0.count - length) <= allowed }
+            .map { (name: $0, distance: distance(typed, $0.lowercased())) }.filter { $0.distance <= allowed }
         if let best = scored.map(\.distance).min() {
             return scored.filter { $0.distance == best }.map(\.name).sorted()
         }

@@ -72,6 +72,7 @@ enum Harness {
                 standardOutput: .write(outPath), standardError: .write(errPath)
             ).exit()
         }
+        ChildProfile.record(command, ended)
         return Output(
             status: ended.status,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",

@@ -1,3 +1,4 @@
+import Failures
 import Ledger
 import Testing
 
@@ -135,6 +136,16 @@ import Testing
         #expect(reason("xx")?.contains("not a TMDb language") == true)
         #expect(reason("de-XX")?.contains("not an ISO 3166-1 region") == true)
         #expect(reason("de-DE-x")?.contains("expected a tag like") == true)
+    }
+
+    /// A typed word far longer than any language's name is refused without being compared with
+    /// each name character by character: a 20,000-character argument once cost `reel settings
+    /// language` 20 s of processor time, a million characters would have cost hours.
+    @Test func aHugeTypedTagIsRefusedWithoutASuggestion() {
+        let huge = String(repeating: "x", count: 1_000_000)
+        #expect(throws: DomainError.self) { try LanguageTag(typed: huge) }
+        #expect(NameSuggestion.nearest(to: huge, among: ["German", "xxxxxxx"]).isEmpty)
+        #expect(NameSuggestion.nearest(to: "Germna", among: ["German", String(repeating: "x", count: 1_000_000)]) == ["German"])
     }
 
     @Test func defaultIsAmericanEnglish() throws {
