@@ -62,14 +62,7 @@ enum Console {
 
     /// `reel: MESSAGE` on stderr, on one line, with anything quoted from elsewhere made safe.
     static func error(_ message: String) {
-        _ = writeAll(STDERR_FILENO, Array("reel: \(shortened(TerminalText.field(withoutURLPasswords(message))))\n".utf8))
-    }
-
-    /// `message` with the password of any URL in it (`scheme://user:PASSWORD@`) written `***`:
-    /// ArgumentParser quotes a misplaced argument as it was typed (`reel store migrate
-    /// postgres://u:pw@h/d`, without `--store`), and a store URL may be one.
-    static func withoutURLPasswords(_ message: String) -> String {
-        message.replacing(#/(?<head>[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]*):[^\s]*@/#) { match in "\(match.output.head):***@" }
+        _ = writeAll(STDERR_FILENO, Array("reel: \(shortened(TerminalText.field(URLPasswords.hidden(in: message))))\n".utf8))
     }
 
     /// A message that quotes an argument of thousands of characters keeps its beginning and its
