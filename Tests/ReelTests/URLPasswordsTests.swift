@@ -19,18 +19,32 @@ import Testing
         #expect(URLPasswords.hidden(in: text) == Self.reference(text))
     }
 
-    /// Random texts of the characters that matter: the same answer as the expression.
+    /// Texts made at random (from a fixed seed, so every run checks the same ones) of the pieces
+    /// that matter: the same answer as the expression.
     @Test func agreesWithTheExpressionOnRandomText() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: 0x5EED_0F_0E1)
         let pieces = ["a", "Z", "0", "+", ".", "-", ":", "/", "@", " ", "\t", "ü", "://", "://", "u:p@", "x"]
         var hidden = 0
-        for _ in 0..<3_000 {
+        for _ in 0..<1_000 {
             let text = (0..<Int.random(in: 0...16, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let answer = URLPasswords.hidden(in: text)
             #expect(answer == Self.reference(text), "\(text.debugDescription)")
             if answer != text { hidden += 1 }
         }
-        #expect(hidden > 100, "too few texts with a password to hide: \(hidden)")
+        #expect(hidden > 20, "too few texts with a password to hide: \(hidden)")
+    }
+
+    /// A generator that gives the same numbers for the same seed (SplitMix64).
+    struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
     }
 
     /// Words of tens of thousands of letters, and as many URLs without an `@`, are read once:
