@@ -20,7 +20,7 @@ import Testing
     @Test func theFactsPassTheirChecker() async throws {
         let output = temporaryDirectory("sample-check") + "/output"
         let ended = try await ChildProcess.spawn(
-            ["/usr/bin/env", "python3", Self.root.appendingPathComponent("Tools/check_sample_catalog.py").path],
+            Python.command([Self.root.appendingPathComponent("Tools/check_sample_catalog.py").path]),
             standardOutput: .write(output), standardError: .sameAs(1)
         ).exit()
         #expect(ended.status == 0, "\((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")")

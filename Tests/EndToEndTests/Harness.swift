@@ -54,7 +54,9 @@ enum Harness {
         env["REEL_UTC"] = nil
         env["REEL_KEYRING"] = keyring
         for (k, v) in environment { env[k] = v }
-        let command = executable.contains("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
+        let command =
+            executable == "python3" ? Python.command(arguments)
+            : executable.contains("/") ? [executable] + arguments : ["/usr/bin/env", executable] + arguments
         return try await complete(command, environment: env)
     }
 

@@ -72,7 +72,7 @@ final class ContractCheck: @unchecked Sendable {
         let files = temporaryDirectory("contract-check")
         try input.write(to: URL(fileURLWithPath: files + "/input.json"))
         let ended = try await ChildProcess.spawn(
-            ["/usr/bin/env", "python3", root + "/Tools/openapi_check.py"], standardInput: .read(files + "/input.json"),
+            Python.command([root + "/Tools/openapi_check.py"]), standardInput: .read(files + "/input.json"),
             standardOutput: .write(files + "/stdout"), standardError: .write(files + "/stderr")
         ).exit()
         let output = (try? String(contentsOfFile: files + "/stdout", encoding: .utf8)) ?? ""

@@ -3,6 +3,7 @@ import Processes
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ReelTestSupport
 import Testing
 
 @testable import ReelService
@@ -34,7 +35,7 @@ import Testing
         let embedded = try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? NSDictionary
         let file = try Self.document() as NSDictionary
         #expect(embedded == file, "Sources/ReelService/OpenAPIDocument.swift is out of date: run python3 Tools/embed_openapi.py")
-        let check = try ChildProcess.spawn(["/usr/bin/env", "python3", ContractCheck.root + "/Tools/embed_openapi.py", "--check"])
+        let check = try ChildProcess.spawn(Python.command([ContractCheck.root + "/Tools/embed_openapi.py", "--check"]))
         #expect(await check.exit().status == 0, "the embedded text is what the tool writes")
         #expect(file["openapi"] as? String == "3.1.0")
     }
