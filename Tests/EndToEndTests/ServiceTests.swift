@@ -17,13 +17,15 @@ import Testing
 
     static let postgres = Task { try await PostgresServer.started("ServiceTests") }
 
-    /// A service over a new data directory (and a new PostgreSQL database for `.postgres`), with
-    /// the fake TMDb behind it.
-    static func service(_ store: Store, environment: [String: String] = [:]) async throws -> (ServiceProcess, FakeTMDbProcess) {
+    /// A service over a new data directory (and a new PostgreSQL database for `.postgres`, on
+    /// `server`, by default the one the suites share), with the fake TMDb behind it.
+    static func service(
+        _ store: Store, environment: [String: String] = [:], on server: PostgresServer? = nil
+    ) async throws -> (ServiceProcess, FakeTMDbProcess) {
         let tmdb = try await offThread { try FakeTMDbProcess() }
         var home = CatalogCommandTests.Home(server: tmdb)
         if store == .postgres {
-            let server = try await postgres.value
+            let server = try await server.orShared()
             let database = try await server.createDatabase("svc_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
             home.environment["REEL_STORE"] = server.url(database: database)
             let fixed = home
@@ -301,13 +303,18 @@ import Testing
     /// PostgreSQL crashes and comes back under a running service: the next requests are
     /// answered, an open event stream goes on with nothing missed (the service's own append and
     /// a shell's), and the service still stops on SIGTERM.
+    ///
+    /// On a server of its own: the suites beside it (`ServiceAttackTests`) share the other, and a
+    /// crash of that one failed their requests ("the database system is not yet accepting
+    /// connections").
     @Test func aStoreRestartIsRiddenOutWithNothingMissed() async throws {
-        let (service, _) = try await Self.service(.postgres)
+        let server = try await PostgresServer.started()
+        let (service, _) = try await Self.service(.postgres, on: server)
         let token = try await service.token(for: "ana")
         #expect(try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550]).status == 201)
         async let seen = service.events("/v1/events", token: token, timeout: 60) { $0.count >= 4 }
         try await Task.sleep(for: .milliseconds(500))
-        try await Self.postgres.value.crashAndRestart()
+        try await server.crashAndRestart()
         let saved = try await service.request(.GET, "/v1/saved", token: token)
         #expect(saved.status == 200, "the first request after the restart: \(saved.status) \(saved.text)")
         #expect(try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 603]).status == 201)
@@ -373,5 +380,13 @@ import Testing
         let nowhere = try await service.request(.GET, "/v2/nothing")
         #expect(nowhere.status == 404)
         #expect(nowhere.header("Content-Type") == "application/problem+json")
+    }
+}
+
+extension PostgresServer? {
+    /// This server, or the one the service suites share (`ServiceTests.postgres`).
+    func orShared() async throws -> PostgresServer {
+        if let self { return self }
+        return try await ServiceTests.postgres.value
     }
 }
