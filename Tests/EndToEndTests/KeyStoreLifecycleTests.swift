@@ -53,7 +53,7 @@ import Glibc
     // MARK: - 1. The race
 
     /// 250 deletions, not the benchmark's 1,000: a run of 1,000 cost the suite 74 s of processor
-    /// time (an eighth of it), and each deletion races the same way. Every interleaving of the
+    /// time (a tenth of it), and each deletion races the same way. Every interleaving of the
     /// protocol is checked by spin below; this shows the binaries keep it.
     @Test func deletionsRacingNewAccountsAndReadersLoseNoKey() async throws {
         let out = try await Harness.run(Harness.binaries + "/reel-bench", ["keys-race", "--deletes", "250", "--adders", "4", "--readers", "1", "--json"])

@@ -16,6 +16,9 @@ public enum URLPasswords {
         func isSchemeByte(_ byte: UInt8) -> Bool {
             isLetter(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
         }
+        func isUserByte(_ byte: UInt8) -> Bool {
+            !isSpace(byte) && byte != UInt8(ascii: ":") && byte != UInt8(ascii: "/") && byte != UInt8(ascii: "@")
+        }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var copied = 0  // bytes before this are in `output`
@@ -35,12 +38,12 @@ public enum URLPasswords {
                 if isLetter(bytes[start]) { letter = true }
             }
             var user = index + 3
-            while user < bytes.count, !isSpace(bytes[user]), ![UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "@")].contains(bytes[user]) { user += 1 }
+            while user < bytes.count, isUserByte(bytes[user]) { user += 1 }
             guard letter, user < bytes.count, bytes[user] == UInt8(ascii: ":") else {
                 index += 3
                 continue
             }
-            if run == nil || run!.end <= user {
+            if (run?.end ?? 0) <= user {
                 var end = user, lastAt: Int?
                 while end < bytes.count, !isSpace(bytes[end]) {
                     if bytes[end] == UInt8(ascii: "@") { lastAt = end }
@@ -61,5 +64,4 @@ public enum URLPasswords {
         output += bytes[copied...]
         return String(decoding: output, as: UTF8.self)
     }
-
 }
