@@ -202,7 +202,7 @@ let package = Package(
         // The store boundary's contract, written once: every store's tests run it (EventStoreContract).
         .target(name: "EventStoreContract", dependencies: ["EventLog"], swiftSettings: hygiene),
         // Helpers shared by the test targets only.
-        .target(name: "ReelTestSupport", dependencies: ["Processes"], path: "Sources/ReelTestSupport", swiftSettings: hygiene),
+        .target(name: "ReelTestSupport", dependencies: ["Processes", "Pictures"], path: "Sources/ReelTestSupport", swiftSettings: hygiene),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"], swiftSettings: hygiene),
         // The PostgreSQL store against a real server each suite starts (ReelTestSupport's PostgresServer).
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "EventLog", "EventStoreContract", "Failures", "ReelTestSupport"], swiftSettings: hygiene),

@@ -32,16 +32,16 @@ import Testing
     /// The screen once its picture cells stopped changing (pictures load on tasks of their own).
     /// The screen once `ready` holds and nothing changed for 300 ms (pictures load on tasks of
     /// their own); the last screen seen after 20 s.
-    static func settled(_ terminal: TerminalSession, until ready: (PaneCells) -> Bool = { _ in true }) async throws -> PaneCells {
+    static func settled(_ terminal: TerminalSession, until ready: (ScreenCells) -> Bool = { _ in true }) async throws -> ScreenCells {
         var budget = WaitBudget(seconds: 20)
         var shown = try await terminal.colouredScreen()
         while !budget.isSpent {
             try await budget.pause(.milliseconds(300))
             let now = try await terminal.colouredScreen()
-            if now == shown && ready(PaneCells(capture: now)) { break }
+            if now == shown && ready(ScreenCells(capture: now)) { break }
             shown = now
         }
-        return PaneCells(capture: shown)
+        return ScreenCells(capture: shown)
     }
 
     static func describe(_ cells: [(row: Int, column: Int)]) -> String {
@@ -100,7 +100,7 @@ import Testing
     }
 
     /// The titles of the list's three-line rows (from line 2) and whether each has thumbnail cells.
-    static func rows(_ cells: PaneCells, count: Int = 9) -> [(title: String, thumbnail: Bool)] {
+    static func rows(_ cells: ScreenCells, count: Int = 9) -> [(title: String, thumbnail: Bool)] {
         (0..<count).map { block in
             let row = 2 + block * 3
             return (cells.text(row: row, columns: 9..<60), cells.hasPicture(rows: row..<row + 3, columns: 0..<100))
@@ -184,7 +184,7 @@ import Testing
         try await terminal.type("Enter")
         try await terminal.waitFor("s saves")
         // The overview's first line: below TMDb's facts and OMDb's (the sample has Wonka's).
-        func overview(_ cells: PaneCells) -> Int? { (2..<31).first { cells.text(row: $0, columns: 0..<110).hasPrefix("Young Willy Wonka") } }
+        func overview(_ cells: ScreenCells) -> Int? { (2..<31).first { cells.text(row: $0, columns: 0..<110).hasPrefix("Young Willy Wonka") } }
         let cells = try await Self.settled(terminal) { overview($0) != nil }
         #expect(cells.pictureCells.isEmpty)
         // The overview wraps at the screen's width, not beside a poster.

@@ -99,8 +99,9 @@ import Testing
         #expect(rendered.columns == 21)
         let file = temporaryDirectory() + "/picture"
         try Data(rendered.bytes).write(to: URL(fileURLWithPath: file))
-        let tmux = try PrivateTmux(command: "cat \(file); sleep 60", width: 40, height: 24)
-        let screen = ScreenCells(capture: try await tmux.screen { ScreenCells(capture: $0).colouredBox?.rows == rendered.rows })
+        let tmux = try await TerminalSession(shell: "cat \(file); sleep 60", width: 40, height: 24)
+        let screen = ScreenCells(
+            capture: try await tmux.waitForColours(seconds: 10, trailingSpaces: true) { ScreenCells(capture: $0).colouredBox?.rows == rendered.rows })
         let box = try #require(screen.colouredBox)
         #expect(box.firstColumn == 0 && box.firstRow == 0)
         #expect(box.columns == rendered.columns)

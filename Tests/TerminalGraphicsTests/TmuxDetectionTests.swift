@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import Testing
 
 @testable import TerminalGraphics
@@ -9,8 +10,8 @@ import Testing
 @Suite struct TmuxDetectionTests {
     static let esc = "\u{1B}"
 
-    private func environment(_ tmux: PrivateTmux, pane: String? = nil) throws -> [String: String] {
-        var environment = ["TERM": "tmux-256color", "TMUX": try tmux.environmentValue(), "PATH": "/usr/bin:/bin:/usr/local/bin"]
+    private func environment(_ tmux: TerminalSession, pane: String? = nil) async throws -> [String: String] {
+        var environment = ["TERM": "tmux-256color", "TMUX": try await tmux.environmentValue(), "PATH": "/usr/bin:/bin:/usr/local/bin"]
         environment["TMUX_PANE"] = pane
         return environment
     }
@@ -18,17 +19,19 @@ import Testing
     /// Long enough for any tmux to answer, however busy the machine: a bound on a hang, not a timing.
     static let patience = Duration.seconds(60)
 
-    @Test func passthroughIsAskedOfTheServerTMUXNames() throws {
-        let tmux = try PrivateTmux()
+    @Test func passthroughIsAskedOfTheServerTMUXNames() async throws {
+        let tmux = try await TerminalSession(shell: "sleep 60")
         let deadline = { ContinuousClock.now + Self.patience }
-        #expect(TmuxQuery.ask(environment: try environment(tmux), deadline: deadline()).passthrough == false)
-        try tmux.run(["set-option", "-g", "allow-passthrough", "on"])
-        #expect(TmuxQuery.ask(environment: try environment(tmux), deadline: deadline()).passthrough == true)
+        let plain = try await environment(tmux)
+        #expect(TmuxQuery.ask(environment: plain, deadline: deadline()).passthrough == false)
+        try await tmux.run(["set-option", "-g", "allow-passthrough", "on"])
+        #expect(TmuxQuery.ask(environment: plain, deadline: deadline()).passthrough == true)
         // A pane's own setting wins over the global one, for the pane TMUX_PANE names.
-        try tmux.run(["split-window", "-d", "sleep 60"])
-        try tmux.run(["set-option", "-p", "-t", "%1", "allow-passthrough", "off"])
-        #expect(TmuxQuery.ask(environment: try environment(tmux, pane: "%1"), deadline: deadline()).passthrough == false)
-        #expect(TmuxQuery.ask(environment: try environment(tmux, pane: "%0"), deadline: deadline()).passthrough == true)
+        try await tmux.run(["split-window", "-d", "sleep 60"])
+        try await tmux.run(["set-option", "-p", "-t", "%1", "allow-passthrough", "off"])
+        let (first, second) = (try await environment(tmux, pane: "%0"), try await environment(tmux, pane: "%1"))
+        #expect(TmuxQuery.ask(environment: second, deadline: deadline()).passthrough == false)
+        #expect(TmuxQuery.ask(environment: first, deadline: deadline()).passthrough == true)
     }
 
     @Test func aTmuxThatCannotBeAskedIsNoPassthrough() {
@@ -54,11 +57,11 @@ import Testing
     /// terminal behind tmux, and its answer makes it kitty through tmux. (The probe's timeout is
     /// long: tmux, asked first, gets half of it on the continuous clock; the terminal's answers
     /// are waited for on the test's clock.)
-    @Test func withPassthroughTheKittyQueryIsWrappedAndItsAnswerCounts() throws {
-        let tmux = try PrivateTmux()
-        try tmux.run(["set-option", "-g", "allow-passthrough", "on"])
+    @Test func withPassthroughTheKittyQueryIsWrappedAndItsAnswerCounts() async throws {
+        let tmux = try await TerminalSession(shell: "sleep 60")
+        try await tmux.run(["set-option", "-g", "allow-passthrough", "on"])
         let terminal = try FakeTerminal()
-        let run = ProbeRun(input: terminal.slave, output: terminal.slave, environment: try environment(tmux, pane: "%0"), timeout: Self.patience * 2)
+        let run = ProbeRun(input: terminal.slave, output: terminal.slave, environment: try await environment(tmux, pane: "%0"), timeout: Self.patience * 2)
         let queries = String(decoding: try terminal.readQueries(), as: UTF8.self)
         #expect(queries.hasPrefix("\(Self.esc)Ptmux;\(Self.esc)\(Self.esc)_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\(Self.esc)\(Self.esc)\\\(Self.esc)\\"))
         // tmux answers the device attributes; the terminal behind it, kitty's query.
@@ -74,10 +77,10 @@ import Testing
     /// On the probe's clock (the test's): tmux's answers in, a millisecond before the timeout it
     /// still waits, and at the timeout it returns without the clock moving on.
     @Test func withPassthroughAndNoKittyAnswerItWaitsTheTimeoutOnly() async throws {
-        let tmux = try PrivateTmux()
-        try tmux.run(["set-option", "-g", "allow-passthrough", "on"])
+        let tmux = try await TerminalSession(shell: "sleep 60")
+        try await tmux.run(["set-option", "-g", "allow-passthrough", "on"])
         let terminal = try FakeTerminal()
-        let run = ProbeRun(input: terminal.slave, output: terminal.slave, environment: try environment(tmux, pane: "%0"), timeout: Self.patience * 2)
+        let run = ProbeRun(input: terminal.slave, output: terminal.slave, environment: try await environment(tmux, pane: "%0"), timeout: Self.patience * 2)
         _ = try terminal.readQueries()
         terminal.send("\(Self.esc)P>|tmux 3.3a\(Self.esc)\\\(Self.esc)[?1;2c")
         try await TerminalProbeTests.expectWaitingUntilTheTimeout(run)
@@ -87,10 +90,10 @@ import Testing
         #expect(capabilities.reason == "symbols, 256 colours (the terminal behind tmux offered no graphics)")
     }
 
-    @Test func withoutPassthroughNoGraphicsQueryIsSent() throws {
-        let tmux = try PrivateTmux()
+    @Test func withoutPassthroughNoGraphicsQueryIsSent() async throws {
+        let tmux = try await TerminalSession(shell: "sleep 60")
         let terminal = try FakeTerminal()
-        var environment = try environment(tmux, pane: "%0")
+        var environment = try await environment(tmux, pane: "%0")
         environment["COLORTERM"] = "truecolor"
         let run = ProbeRun(input: terminal.slave, output: terminal.slave, environment: environment, timeout: Self.patience * 2)
         let queries = String(decoding: try terminal.readQueries(), as: UTF8.self)
