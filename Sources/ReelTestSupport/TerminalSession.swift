@@ -102,6 +102,25 @@ public final class TerminalSession: @unchecked Sendable {
         }
     }
 
+    /// Waits (up to `seconds`, counted as `WaitBudget` does) until `done` holds for the screen;
+    /// the screen then (the last one seen, when the time is up: the caller's expectations then
+    /// say what was wrong).
+    @discardableResult
+    public func waitForScreen(seconds: Double = TerminalSession.patience, until done: (String) -> Bool) async throws -> String {
+        var budget = WaitBudget(seconds: seconds)
+        while true {
+            let shown = try await screen()
+            if done(shown) || budget.isSpent { return shown }
+            try await budget.pause()
+        }
+    }
+
+    /// The screen once it stops changing (two captures in a row alike, up to two seconds): what a
+    /// key's redraw left.
+    public func settledScreen() async throws -> String {
+        try await settled(try await screen(), holding: "")
+    }
+
     /// `shown` once the screen stops changing (up to two seconds more), as long as it holds `text`.
     private func settled(_ shown: String, holding text: String) async throws -> String {
         var last = shown

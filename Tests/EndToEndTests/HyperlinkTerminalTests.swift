@@ -24,12 +24,12 @@ import Testing
         try terminal.type("3")
         try await terminal.waitFor("Benedict Cumberbatch")
         try terminal.type("\u{1B}OC")  // Right, as keypad mode sends it
-        try await Task.sleep(for: .milliseconds(100))
+        try await terminal.settle(quiet: 100)
         try terminal.type("fight club")
         let results = try await terminal.waitFor("club”")
         try await terminal.settle()
         try terminal.type("\r")
-        try await Task.sleep(for: .milliseconds(100))
+        try await terminal.settle(quiet: 100)
         try terminal.type("\r")
         try await terminal.waitFor("s saves", from: results)
         try await terminal.settle(quiet: 500)
@@ -39,7 +39,7 @@ import Testing
     /// `q` back to the results, `q` again quits: exit 0.
     static func quit(_ terminal: RawTerminal) async throws {
         try terminal.type("q")
-        try await Task.sleep(for: .milliseconds(200))
+        try await terminal.settle(quiet: 200)
         try terminal.type("q")
         await #expect(try terminal.waitForExit() == 0)
     }

@@ -78,10 +78,7 @@ import Testing
         let dir = temporaryDirectory()
         let (process, ackFile) = try startWorkers(dir, streams: ["victim"], count: 10_000_000, concurrency: 16)[0]
         let (bystander, bystanderAcks) = try startWorkers(dir, streams: ["bystander"], count: 300, concurrency: 4)[0]
-        let deadline = Date().addingTimeInterval(60)
-        while acks(ackFile).count < 500 && Date() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try? await waitFor("500 acknowledged appends", seconds: 60) { acks(ackFile).count >= 500 }
         process.signal(SIGKILL)
         #expect(await process.exit().termination == .signalled(SIGKILL))
         #expect(await bystander.exit().status == 0)

@@ -53,9 +53,9 @@ import Glibc
     /// Waits for `condition`; on timeout the error says where each of `workers` stands (how many
     /// acknowledgements, running or not, its last error lines), so a stall can be told from a slow run.
     static func waitUntil(_ what: String, seconds: Double = 120, workers: [Worker] = [], _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
+        var budget = WaitBudget(seconds: seconds)
         while !condition() {
-            guard Date() < deadline else {
+            guard !budget.isSpent else {
                 let states = workers.map { worker in
                     let errors = worker.errors.split(separator: "\n")
                     return "\(worker.process.isRunning ? "running" : "exited"), \(worker.acknowledged.count) acknowledged, \(errors.count) errors"
@@ -63,7 +63,7 @@ import Glibc
                 }
                 throw Timeout(what: what, states: states)
             }
-            try await Task.sleep(for: .milliseconds(25))
+            try await budget.pause(.milliseconds(25))
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Processes
 import NIOHTTP1
 import ReelTestSupport
+import Synchronization
 import Testing
 
 /// `reel serve` against clients that misbehave: trickled headers (slowloris), header floods,
@@ -23,7 +24,7 @@ import Testing
             try:
                 for i in range(20):
                     s.sendall(b"X-Slow-%d: y\\r\\n" % i)
-                    time.sleep(0.5)
+                    time.sleep(0.5)  # a fixed delay is what this checks: a header every half second
                     s.settimeout(0.01)
                     try:
                         if s.recv(1) == b"":
@@ -63,14 +64,20 @@ import Testing
     @Test func aTokenHoldsABoundedNumberOfEventStreams() async throws {
         let service = try await ServiceProcess.start(CatalogCommandTests.Home(), environment: ["REEL_SERVE_STREAMS": "2"])
         let token = try await service.token(for: "ana")
-        async let one = service.events("/v1/events", token: token, timeout: 4) { _ in false }
-        async let two = service.events("/v1/events", token: token, timeout: 4) { _ in false }
-        try await Task.sleep(for: .milliseconds(800))
+        let (oneOpen, twoOpen) = (EventsSeen(), EventsSeen())
+        async let one = service.events("/v1/events", token: token, timeout: 4, seen: oneOpen) { _ in false }
+        async let two = service.events("/v1/events", token: token, timeout: 4, seen: twoOpen) { _ in false }
+        try await oneOpen.waitFor(1)
+        try await twoOpen.waitFor(1)
         let third = try await service.request(.GET, "/v1/events", token: token)
         #expect(third.status == 429, "\(third.text)")
         #expect(third.header("Retry-After") != nil)
         _ = try await (one, two)
-        try await Task.sleep(for: .milliseconds(300))
+        // The two dropped: the service has let their places go once it counts no stream open.
+        try await waitFor("the service to count no event stream open") {
+            let metrics = try? await service.request(.GET, "/metrics", token: ServiceProcess.operatorToken)
+            return metrics?.text.split(separator: "\n").contains { $0.hasPrefix("reel_sse_streams_open ") && Double($0.split(separator: " ").last ?? "") == 0 } == true
+        }
         let fourth = try await service.events("/v1/events", token: token, timeout: 2) { $0.count >= 1 }
         #expect(fourth.first?.event == "account-opened", "a stream closed frees its place")
     }
@@ -81,6 +88,8 @@ import Testing
         var tokens: [String] = []
         for user in 0..<8 { tokens.append(try await service.token(for: "user\(user)")) }
         let clientsTokens = tokens
+        final class Acknowledged: Sendable { let count = Mutex(0) }
+        let running = Acknowledged()
         let acknowledged = try await withThrowingTaskGroup(of: [(Int, Int)].self) { group in
             for client in 0..<64 {
                 group.addTask {
@@ -90,13 +99,17 @@ import Testing
                         guard let answer = try? await service.request(
                             .POST, "/v1/favorites", token: clientsTokens[client % 8], json: ["mediaType": "movie", "id": id])
                         else { break }
-                        if answer.status == 201 { done.append((client % 8, id)) } else if answer.status >= 500 || answer.status == 503 { break }
+                        if answer.status == 201 {
+                            done.append((client % 8, id))
+                            running.count.withLock { $0 += 1 }
+                        } else if answer.status >= 500 || answer.status == 503 { break }
                     }
                     return done
                 }
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(2))
+                // Under load: a few hundred appends acknowledged, the 64 clients still sending.
+                try await waitFor("the load to run", seconds: 60) { running.count.withLock { $0 } >= 256 }
                 service.server.child.signal(SIGTERM)
                 return []
             }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Processes
+import Synchronization
 import ReelTestSupport
 import Testing
 
@@ -111,9 +112,12 @@ final class ServiceProcess: @unchecked Sendable {
     }
 
     /// Server-Sent Events from `path` until `until` says stop (or `timeout`): each event's id,
-    /// type and data. The connection is dropped when it returns.
+    /// type and data. The connection is dropped when it returns. `seen`, when given, is told of
+    /// each event as it comes, so a test can wait for the stream to be open and caught up
+    /// (`EventsSeen.waitFor`) before it makes the change the stream should carry live.
     func events(
-        _ path: String, token: String, lastEventID: String? = nil, timeout: Double = 20, until: ([ServerSentEvent]) -> Bool
+        _ path: String, token: String, lastEventID: String? = nil, timeout: Double = 20, seen: EventsSeen? = nil,
+        until: ([ServerSentEvent]) -> Bool
     ) async throws -> [ServerSentEvent] {
         var request = HTTPClientRequest(url: url + path)
         request.headers.add(name: "Authorization", value: "Bearer \(token)")
@@ -121,6 +125,7 @@ final class ServiceProcess: @unchecked Sendable {
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
         let response = try await Self.client.execute(request, timeout: .seconds(Int64(timeout)))
         #expect(response.status == .ok, "\(path): \(response.status)")
+        seen?.opened.withLock { $0 = true }
         var text = ""
         var events: [ServerSentEvent] = []
         let deadline = Date().addingTimeInterval(timeout)
@@ -129,7 +134,10 @@ final class ServiceProcess: @unchecked Sendable {
             while let end = text.range(of: "\n\n") {
                 let block = String(text[..<end.lowerBound])
                 text.removeSubrange(..<end.upperBound)
-                if let event = ServerSentEvent(block) { events.append(event) }
+                if let event = ServerSentEvent(block) {
+                    events.append(event)
+                    seen?.events.withLock { $0.append(event) }
+                }
             }
             if until(events) || Date() > deadline { break }
         }
@@ -137,8 +145,22 @@ final class ServiceProcess: @unchecked Sendable {
     }
 }
 
+/// The events a stream has given so far, as `ServiceProcess.events` reads them.
+final class EventsSeen: Sendable {
+    let opened = Mutex(false)
+    let events = Mutex<[ServerSentEvent]>([])
+
+    /// Waits until the stream is open (its response has come) and has given `count` events (its
+    /// backlog, say): caught up, so what happens next reaches it live.
+    func waitFor(_ count: Int, seconds: Double = 30) async throws {
+        try await ReelTestSupport.waitFor("the event stream to open and give \(count) events", seconds: seconds) {
+            opened.withLock { $0 } && events.withLock { $0.count } >= count
+        }
+    }
+}
+
 /// One event of a `text/event-stream`.
-struct ServerSentEvent: Equatable {
+struct ServerSentEvent: Equatable, Sendable {
     var id: String?
     var event: String?
     var data = ""

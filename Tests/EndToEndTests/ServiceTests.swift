@@ -233,8 +233,9 @@ import Testing
         let (service, _) = try await Self.service(store)
         let token = try await service.token(for: "ana")
         _ = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550])
-        async let firstSeen = service.events("/v1/events", token: token) { $0.count >= 4 }
-        try await Task.sleep(for: .milliseconds(500))
+        let firstOpen = EventsSeen()
+        async let firstSeen = service.events("/v1/events", token: token, seen: firstOpen) { $0.count >= 4 }
+        try await firstOpen.waitFor(2)  // the backlog: account-opened, favorite-added
         _ = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 603])
         // A change made from the shell, by another process on the same data directory.
         #expect(try await service.reel(["fav", "add", "movie", "13", "--user", "ana"]).status == 0)
@@ -245,8 +246,9 @@ import Testing
 
         // Dropped after 2: resumes at 3 with nothing missed or repeated, then live again.
         _ = try await service.request(.DELETE, "/v1/favorites/movie/550", token: token)
-        async let resumed = service.events("/v1/events", token: token, lastEventID: "2") { $0.count >= 4 }
-        try await Task.sleep(for: .milliseconds(500))
+        let resumedOpen = EventsSeen()
+        async let resumed = service.events("/v1/events", token: token, lastEventID: "2", seen: resumedOpen) { $0.count >= 4 }
+        try await resumedOpen.waitFor(3)  // the backlog: 3, 4 and 5
         _ = try await service.request(.PUT, "/v1/settings/language", token: token, json: ["language": "de"])
         let rest = try await resumed
         #expect(rest.map(\.id) == ["3", "4", "5", "6"], "\(rest)")
@@ -281,8 +283,9 @@ import Testing
         let token = try await service.token(for: handle)
 
         let started = Date()
-        async let streamed = service.events("/v1/events", token: token, timeout: 40) { _ in false }
-        try await Task.sleep(for: .milliseconds(500))
+        let open = EventsSeen()
+        async let streamed = service.events("/v1/events", token: token, timeout: 40, seen: open) { _ in false }
+        try await open.waitFor(2)  // the backlog: account-opened, favorite-added
         let moved = try await service.reel(["store", "move", "--handle", handle])
         #expect(moved.status == 0, "\(moved)")
         let before = try await streamed
@@ -290,8 +293,9 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 30, "the stream did not end")
 
         let last = try #require(before.last?.id)
-        async let resumed = service.events("/v1/events", token: token, lastEventID: last) { $0.count >= 1 }
-        try await Task.sleep(for: .milliseconds(500))
+        let resumedOpen = EventsSeen()
+        async let resumed = service.events("/v1/events", token: token, lastEventID: last, seen: resumedOpen) { $0.count >= 1 }
+        try await resumedOpen.waitFor(0)  // no backlog after the departure: open is caught up
         let changed = try await service.request(.PUT, "/v1/settings/language", token: token, json: ["language": "de"])
         #expect(changed.status == 200)
         let after = try await resumed
@@ -312,8 +316,9 @@ import Testing
         let (service, _) = try await Self.service(.postgres, on: server)
         let token = try await service.token(for: "ana")
         #expect(try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550]).status == 201)
-        async let seen = service.events("/v1/events", token: token, timeout: 60) { $0.count >= 4 }
-        try await Task.sleep(for: .milliseconds(500))
+        let open = EventsSeen()
+        async let seen = service.events("/v1/events", token: token, timeout: 60, seen: open) { $0.count >= 4 }
+        try await open.waitFor(2)  // the backlog: account-opened, favorite-added
         try await server.crashAndRestart()
         let saved = try await service.request(.GET, "/v1/saved", token: token)
         #expect(saved.status == 200, "the first request after the restart: \(saved.status) \(saved.text)")

@@ -52,8 +52,7 @@ import Testing
         // To the end, page by page: TMDb's last page says so; each page was asked for once.
         for _ in 0..<12 {
             try await terminal.type("G")
-            try await Task.sleep(for: .milliseconds(150))
-            if try await terminal.screen().contains("end of the list") { break }
+            if try await terminal.settledScreen().contains("end of the list") { break }
         }
         screen = try await terminal.waitFor("end of the list: TMDb's last page")
         var pages: [Int] = []
@@ -93,15 +92,11 @@ import Testing
         try await terminal.type("l")
         screen = try await terminal.waitFor("Popular movies")
         // The heading changes at once; the page comes when the server has answered.
-        var popular = 0
-        for _ in 0..<100 where popular == 0 {
-            try await Task.sleep(for: .milliseconds(50))
-            popular = try await Self.asked(server, "/movie/popular", page: 1)
-        }
-        for _ in 0..<100 where try await terminal.screen().contains("loading") { try await Task.sleep(for: .milliseconds(50)) }
+        try await waitFor("the popular list to be asked for") { ((try? await Self.asked(server, "/movie/popular", page: 1)) ?? 0) > 0 }
+        try await waitFor("the popular list to arrive") { (try? await terminal.screen().contains("loading")) == false }
         screen = try await terminal.screen()
         #expect(screen.contains(" titles"), "the popular list arrived: \(screen)")
-        popular = try await Self.asked(server, "/movie/popular", page: 1)
+        let popular = try await Self.asked(server, "/movie/popular", page: 1)
         #expect(popular == 1, "/movie/popular page 1 asked for \(popular) times")
         try await terminal.type("q")
         try await terminal.waitFor("exit 0")
@@ -143,14 +138,11 @@ import Testing
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         try await terminal.type("n", "n")
-        var screen = try await terminal.screen()
-        func cursor() -> Int? { screen.split(separator: "\n").firstIndex { $0.hasPrefix("›") } }
-        for _ in 0..<100 where cursor() != 4 {
-            try await Task.sleep(for: .milliseconds(50))
-            screen = try await terminal.screen()
-        }
-        #expect(cursor() == 4, "n moved the cursor two rows down: \(screen)")
+        var screen = try await terminal.waitForScreen { $0.split(separator: "\n").firstIndex { $0.hasPrefix("›") } == 4 }
+        #expect(screen.split(separator: "\n").firstIndex { $0.hasPrefix("›") } == 4, "n moved the cursor two rows down: \(screen)")
         try await terminal.type("j", "q")
+        // A fixed delay is what this checks: keys that are unbound do nothing, within the time
+        // any key takes to show.
         try await Task.sleep(for: .milliseconds(300))
         screen = try await terminal.screen()
         #expect(screen.split(separator: "\n").firstIndex { $0.hasPrefix("›") } == 4 && !screen.contains("exit "), "j and q are unbound: \(screen)")
@@ -281,7 +273,7 @@ import Testing
         try await terminal.type("Right")
         screen = try await terminal.waitFor("[Movies]")
         try await terminal.waitFor("for “matrix”")
-        try await Task.sleep(for: .milliseconds(600))
+        try await Task.sleep(for: .milliseconds(600))  // as above: a second search would have been asked for by now
         await #expect((try server.stats()["byPath"] as? [String: Int])?["/search/movie"] == 1)
         try await terminal.type("q", "1")
         screen = try await terminal.waitFor("matrixq1")
