@@ -11,7 +11,7 @@ extension Application {
     {
         let reader = try reader(handle)
         let language = reader.language
-        let client = try catalog()
+        let client = try catalogs.catalog()
         let mediaType = query.mediaType
         let genres = try await client.genres(mediaType, language: language)
         let chosen = try await GenreNames.resolve(query.genres, mediaType: mediaType, in: genres, client: client)
@@ -42,7 +42,7 @@ extension Application {
     public func search(_ query: SearchQuery, for handle: AccountHandle, progress: ((Int, Int) -> Void)? = nil) async throws -> SearchReport {
         let reader = try reader(handle)
         let language = reader.language
-        let client = try catalog()
+        let client = try catalogs.catalog()
         let (text, kind, year) = (query.text, query.kind, query.year)
         let movieGenres = kind == .movie || kind == .multi ? try await client.genres(.movie, language: language) : nil
         let seriesGenres = kind == .tv || kind == .multi ? try await client.genres(.tv, language: language) : nil
@@ -76,7 +76,7 @@ extension Application {
     public func person(_ wanted: String, limit: Int? = nil, for handle: AccountHandle) async throws -> PersonReport {
         let reader = try reader(handle)
         let language = reader.language
-        let client = try catalog()
+        let client = try catalogs.catalog()
         let found = try await PersonLookup.resolve(wanted, client: client, language: language)
         let details = try await client.person(found.id, language: language)
         let images = try await client.configuration().images
@@ -97,7 +97,7 @@ extension Application {
     /// similar titles when asked for. An id TMDb does not have is not found.
     public func titleDetails(_ key: MediaKey, similar: Bool = false, for handle: AccountHandle) async throws -> TitleDetailsReport {
         let reader = try reader(handle)
-        let client = try catalog()
+        let client = try catalogs.catalog()
         do {
             var report = try await TitleDetailsReport.fetch(
                 key, language: reader.language, similar: similar, saved: reader.savedAt, from: client)
@@ -114,7 +114,7 @@ extension Application {
     /// TMDb's genres of `mediaType` (both kinds when `nil`), named in the account's language.
     public func genres(_ mediaType: MediaType? = nil, for handle: AccountHandle) async throws -> GenresReport {
         let language = try reader(handle).language
-        let client = try catalog()
+        let client = try catalogs.catalog()
         var lists: [(mediaType: MediaType, genres: [Genre])] = []
         for type in mediaType.map({ [$0] }) ?? [.movie, .tv] {
             lists.append((type, try await client.genres(type, language: language).genres))

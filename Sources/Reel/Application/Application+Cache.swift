@@ -27,7 +27,7 @@ extension Application {
     /// What the catalog client did so far in this process (cache hits, network requests), or
     /// `nil` before any use case needed the catalog.
     public func catalogCounts() -> CatalogCounts? {
-        guard let counts = loadedCatalog()?.counts else { return nil }
+        guard let counts = catalogs.loadedCatalog()?.counts else { return nil }
         return CatalogCounts(cacheHits: counts.cacheHits, networkRequests: counts.networkRequests, staleServed: counts.staleServed)
     }
 }

@@ -5,7 +5,7 @@ extension Application {
     /// Which credential is configured and, unless offline, whether TMDb accepts it.
     public func credentialStatus() async throws -> CredentialStatus {
         let store = CredentialStore(environment: configuration.environment)
-        let found = try credentials()
+        let found = try catalogs.credentials()
         var accepted: Bool?
         var problem: String?
         var failure: FailureKind?

@@ -9,7 +9,7 @@ extension Application {
     /// single flight, polite fetch). One with no image at TMDb is not found.
     public func image(of subject: ImageSubject, size: ImageSizeChoice, for handle: AccountHandle) async throws -> FetchedImage {
         let language = try reader(handle).language
-        let client = try catalog()
+        let client = try catalogs.catalog()
         let path: String?
         switch subject {
         case .poster(let key), .backdrop(let key):
@@ -35,12 +35,12 @@ extension Application {
 
     /// The image at TMDb `path` (a report's `posterPath`, …) of `kind` at `size`.
     public func image(path: String, kind: ImageConfiguration.Kind, size: ImageSizeChoice) async throws -> FetchedImage {
-        try await images().image(path, kind: kind, size: size)
+        try await catalogs.images().image(path, kind: kind, size: size)
     }
 
     /// The sizes TMDb offers for `kind` (from `/configuration`), for help and refusals.
     public func imageSizes(of kind: ImageConfiguration.Kind) async throws -> [String] {
-        try await images().imageConfiguration().sizes(for: kind)
+        try await catalogs.images().imageConfiguration().sizes(for: kind)
     }
 
     /// How many images are cached, how big, how old (an empty report when there is no cache).
@@ -59,33 +59,5 @@ extension Application {
     /// Forgets every cached image (removes the image cache's files); answers how many there were.
     public func clearImageCache() throws -> Int {
         try ImageCache.clear(at: configuration.imageCacheDirectory)
-    }
-
-    /// The image client, made once, on the catalog client: the sample catalog's art in-process
-    /// (nothing cached: it is made on the spot), or TMDb's image host with the image cache.
-    func makeImageClient(on catalog: CatalogClient) throws -> ImageClient {
-        if catalog.source == .sample {
-            return ImageClient(catalog: catalog, transport: SampleImageTransport(), cache: nil)
-        }
-        let notice: @Sendable (String) -> Void = { [configuration] in configuration.notice(Notice($0)) }
-        if let value = configuration.environment["REEL_IMAGE_CACHE_MB"], ImageCache.capBytes(environment: configuration.environment) == ImageCache.defaultCapBytes,
-           value != String(ImageCache.defaultCapBytes >> 20) {
-            notice("REEL_IMAGE_CACHE_MB=\(value) is not a whole number of megabytes (1 or more); the image cache keeps to 200 MB")
-        }
-        let cache: ImageCache?
-        do {
-            cache = try ImageCache.open(
-                at: configuration.imageCacheDirectory, capBytes: ImageCache.capBytes(environment: configuration.environment)) { notice($0) }
-        } catch {
-            // Only a cache: damaged or unwritable, images are fetched without it.
-            let why = ResponseCache.damage(in: error).map { "is damaged (\($0)); \(ImageCache.damageAdvice)" } ?? "cannot be opened (\(error))"
-            notice("the image cache \(why); going on without it")
-            cache = nil
-        }
-        let connections = configuration.environment["REEL_IMAGE_CONNECTIONS"].flatMap(Int.init).map { min(max($0, 1), 16) }
-            ?? ImageClient.defaultMaxConnections
-        return ImageClient(
-            catalog: catalog, transport: HTTPImageTransport(maxConnections: connections, timeout: catalog.limits.timeout), cache: cache,
-            offline: configuration.offline, maxConnections: connections)
     }
 }

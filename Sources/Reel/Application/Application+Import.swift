@@ -82,7 +82,7 @@ extension Application {
         // Bound now, when the use case resolves the handle, unless the caller was bound before.
         let account = bound ?? BoundAccount(target, stream: view?.stream)
         let language = current?.settings.language.value ?? LanguageTag.default.value
-        let matches = try await TitleMatcher(client: try catalog(), language: language).match(titles, progress: progress)
+        let matches = try await TitleMatcher(client: try catalogs.catalog(), language: language).match(titles, progress: progress)
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
         let favorites = zip(titles, matches).compactMap { title, match in match.key.map { ImportedFavorite(key: $0, addedAt: title.addedAt ?? now) } }
         let unmatched = zip(titles, matches).compactMap { title, match -> ListImportReport.Unmatched? in

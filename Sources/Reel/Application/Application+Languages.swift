@@ -5,7 +5,7 @@ extension Application {
     /// The languages `settings language` takes, and the account's own.
     public func languages(for handle: AccountHandle) throws -> LanguagesReport {
         let current = LanguageTag(stored: try reader(handle).language)
-        let sample = try credentials() == nil
+        let sample = try catalogs.credentials() == nil
         return LanguagesReport(
             languages: LanguageTag.languageCodes.map { code in
                 LanguagesReport.Language(code: code, name: LanguageTag(stored: code).languageName, inSampleCatalog: SampleCatalog.speaks(code))

@@ -9,8 +9,8 @@ extension Application {
     /// request (which the budget counts).
     public func omdbStatus(of handle: AccountHandle, check: Bool) async throws -> OMDbStatusReport {
         let store = OMDbKeyStore(environment: configuration.environment)
-        let found = try omdbKey()
-        let client = try omdb()
+        let found = try catalogs.omdbKey()
+        let client = try catalogs.omdb()
         let usage = client?.usage()
         var lookup: OMDbLookup?
         if check, let client, client.source != .sample, !configuration.offline {
@@ -28,7 +28,7 @@ extension Application {
 
     private func savedCoverage(of handle: AccountHandle, _ client: OMDbClient?) async -> OMDbStatusReport.SavedCoverage {
         var coverage = OMDbStatusReport.SavedCoverage()
-        guard let reader = try? reader(handle), !reader.savedAt.isEmpty, let catalog = try? catalog() else { return coverage }
+        guard let reader = try? reader(handle), !reader.savedAt.isEmpty, let catalog = try? catalogs.catalog() else { return coverage }
         let keys = Array(reader.savedAt.keys)
         coverage.titles = keys.count
         let summaries = catalog.cachedSummaries(of: keys, language: reader.language)
@@ -52,7 +52,7 @@ extension Application {
         let key = OMDbKey(secret)
         var checked = false
         if check && !configuration.offline {
-            try Self.checkBaseURL(configuration.omdbBaseURL, variable: "REEL_OMDB_BASE_URL", example: HTTPOMDbTransport.defaultBaseURL)
+            try CatalogContext.checkBaseURL(configuration.omdbBaseURL, variable: "REEL_OMDB_BASE_URL", example: HTTPOMDbTransport.defaultBaseURL)
             let limits = OMDbLimits.from(environment: configuration.environment)
             let budget = (try? OMDbBudget.open(at: configuration.omdbBudgetDirectory)) ?? .inProcess()
             let client = OMDbClient(

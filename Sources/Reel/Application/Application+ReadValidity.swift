@@ -29,8 +29,8 @@ extension Application {
     /// The generation of the response cache the catalog's details and OMDb's scores are read
     /// from; -1 when there is none (the sample catalog's facts never change).
     func cacheGeneration() -> Int {
-        if let omdb = try? omdb(), let generation = omdb.cacheGeneration { return generation }
-        return (try? catalog())?.cache?.generation() ?? -1
+        if let omdb = try? catalogs.omdb(), let generation = omdb.cacheGeneration { return generation }
+        return (try? catalogs.catalog())?.cache?.generation() ?? -1
     }
 
     static func nowMicroseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }

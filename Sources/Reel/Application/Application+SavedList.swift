@@ -15,7 +15,7 @@ extension Application {
         let view = try account(handle, asOf: query.asOf)
         let live = query.asOf == nil ? view : (try? account(handle)) ?? view
         let language = live.state.settings.language.description
-        noteSampleLanguage(language)
+        catalogs.noteSampleLanguage(language)
         let all = view.state.saved.items
         var items = all
         if let mediaType = query.mediaType { items = items.filter { $0.key.mediaType == mediaType } }

@@ -35,14 +35,6 @@ public final class Application: Sendable {
         var viewsForgotten: UInt64 = 0
         /// Group commit of each ledger's commands (`submit`), made with its first command.
         var committers: [ObjectIdentifier: CommandCommitter] = [:]
-        var credentials: CredentialStore.Found??
-        var catalog: CatalogClient?
-        var images: ImageClient?
-        var omdbKey: OMDbKeyStore.Found??
-        /// `.some(nil)`: OMDb is not configured (TMDb credentials without an OMDb key).
-        var omdb: OMDbClient??
-        /// Languages the sample catalog lacks that were noted already (`noteSampleLanguage`).
-        var sampleLanguageNoted: Set<String> = []
         /// Accounts' events as they are appended, for listeners (`accountEvents`): one per ledger.
         var feeds: [ObjectIdentifier: AccountFeed] = [:]
     }
@@ -50,8 +42,8 @@ public final class Application: Sendable {
     private let loaded = Mutex(Loaded())
     /// With a shard map: one lock per shard, held while that shard is opened (`shardLedger`).
     private let shardOpening = Mutex<[Int: NSLock]>([:])
-    /// Held while the catalog client is made (`catalog()`).
-    private let catalogMaking = Mutex(())
+    /// The credentials and the catalog, image and OMDb clients, made when first needed.
+    let catalogs: CatalogContext
     /// With a shard map: the map routing follows now, which each shard's placement reads (it
     /// changes when the map grows under a long-lived process: `followShardMap`).
     let routedShardMap = RoutedShardMap()
@@ -60,21 +52,12 @@ public final class Application: Sendable {
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
+        catalogs = CatalogContext(configuration)
     }
 
-    /// Closes what was opened: the catalog client's connections.
+    /// Closes what was opened: the catalog clients' connections.
     public func close() async {
-        let (client, images, omdb) = loaded.withLock { loaded in
-            defer {
-                loaded.catalog = nil
-                loaded.images = nil
-                loaded.omdb = nil
-            }
-            return (loaded.catalog, loaded.images, loaded.omdb ?? nil)
-        }
-        await omdb?.shutdown()
-        await images?.shutdown()
-        await client?.shutdown()
+        await catalogs.close()
     }
 
     /// The feed of the ledger `handle`'s account is in, started by its first listener.
@@ -87,9 +70,6 @@ public final class Application: Sendable {
             return feed
         }
     }
-
-    /// The catalog client if a use case made it already.
-    func loadedCatalog() -> CatalogClient? { loaded.withLock { $0.catalog } }
 
     /// The feeds listeners started.
     func startedFeeds() -> [AccountFeed] { loaded.withLock { Array($0.feeds.values) } }
@@ -496,7 +476,7 @@ public final class Application: Sendable {
     /// or an account it is English and nothing saved, and nothing is made.
     public func reader(_ handle: AccountHandle) throws -> AccountReader {
         let reader = try readerView(handle).map(AccountReader.init) ?? .none
-        noteSampleLanguage(reader.language)
+        catalogs.noteSampleLanguage(reader.language)
         return reader
     }
 
@@ -504,7 +484,7 @@ public final class Application: Sendable {
     /// index of what it saved (a command needs only this).
     func language(of handle: AccountHandle) throws -> String {
         let language = try readerView(handle)?.state.settings.language.description ?? AccountReader.none.language
-        noteSampleLanguage(language)
+        catalogs.noteSampleLanguage(language)
         return language
     }
 
@@ -516,75 +496,5 @@ public final class Application: Sendable {
         } catch ReelError.noAccount, ReelError.accountDeleted {
             return nil
         }
-    }
-
-    // MARK: - Credentials and the catalog, loaded once
-
-    /// The configured TMDb credentials, read once (`nil`: none configured).
-    func credentials() throws -> CredentialStore.Found? {
-        if let found = loaded.withLock({ $0.credentials }) { return found }
-        let found = try CredentialStore(environment: configuration.environment).load()
-        loaded.withLock { $0.credentials = .some(found) }
-        return found
-    }
-
-    /// The catalog client, made once: TMDb with the response cache when credentials are
-    /// configured, else the bundled sample catalog (with a notice).
-    func catalog() throws -> CatalogClient {
-        if let client = loaded.withLock({ $0.catalog }) { return client }
-        // One maker at a time: two use cases running at once (the terminal app's effects) each
-        // made a client, and the one dropped unclosed crashed the process (AsyncHTTPClient's
-        // deinit precondition). Not under `loaded`: making one reads the credentials through it.
-        return try catalogMaking.withLock { _ in
-            if let client = loaded.withLock({ $0.catalog }) { return client }
-            let client = try makeCatalogClient()
-            loaded.withLock { $0.catalog = client }
-            return client
-        }
-    }
-
-    /// The image client, made once (after the catalog client, whose `/configuration` it reads).
-    func images() throws -> ImageClient {
-        if let client = loaded.withLock({ $0.images }) { return client }
-        let catalog = try catalog()
-        return try catalogMaking.withLock { _ in
-            if let client = loaded.withLock({ $0.images }) { return client }
-            let client = try makeImageClient(on: catalog)
-            loaded.withLock { $0.images = client }
-            return client
-        }
-    }
-
-    /// The configured OMDb key, read once (`nil`: none configured).
-    func omdbKey() throws -> OMDbKeyStore.Found? {
-        if let found = loaded.withLock({ $0.omdbKey }) { return found }
-        let found = try OMDbKeyStore(environment: configuration.environment).load()
-        loaded.withLock { $0.omdbKey = .some(found) }
-        return found
-    }
-
-    /// The OMDb client, made once (after the catalog client, whose cache it shares): OMDb with
-    /// the key, the sample's facts when neither TMDb nor OMDb has credentials, else `nil`.
-    func omdb() throws -> OMDbClient? {
-        if let client = loaded.withLock({ $0.omdb }) { return client }
-        let catalog = try catalog()
-        return try catalogMaking.withLock { _ in
-            if let client = loaded.withLock({ $0.omdb }) { return client }
-            let client = try makeOMDbClient(beside: catalog)
-            loaded.withLock { $0.omdb = .some(client) }
-            return client
-        }
-    }
-
-    /// Says once per process, when the catalog is the bundled sample (no credentials) and it has
-    /// no text in `language`, that titles are shown in English: TMDb would show them translated.
-    func noteSampleLanguage(_ language: String) {
-        guard !SampleCatalog.speaks(language), (try? credentials().map { _ in true } ?? false) == false else { return }
-        let first = loaded.withLock { loaded in loaded.sampleLanguageNoted.insert(language).inserted }
-        guard first else { return }
-        configuration.notice(
-            Notice(
-                "the sample catalog has no \(language) text; titles are shown in English (TMDb credentials show every language)",
-                routine: "sample-language-\(language)"))
     }
 }
