@@ -1,8 +1,5 @@
 import EventLog
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import ReelTestSupport
 import Synchronization
 import Testing
@@ -29,11 +26,9 @@ import Testing
         guard lanes > 1 else { return }
         let meeting = LaneMeeting()
         defer { meeting.end() }
-        // Dispatch's threads spin until the lanes have met (or the test gave up on them): always
-        // runnable, so dispatch counts them busy, but yielding, so the lanes and the tests beside
-        // this one get the processor (a bare spin took a twentieth of a full run's).
+        // Dispatch's threads spin until the lanes have met (or the test gave up on them).
         for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
-            DispatchQueue.global().async { while !meeting.isOver { sched_yield() } }
+            DispatchQueue.global().async { while !meeting.isOver {} }
         }
         let results = Task.detached {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
