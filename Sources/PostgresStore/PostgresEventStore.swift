@@ -128,7 +128,6 @@ public final class PostgresEventStore: EventStore {
     }
 
     deinit {
-        committer.withLock { $0?.stop() }
         listener.stop()
         pool.closeIdle()
         keyPool.closeIdle()

@@ -1,0 +1,106 @@
+import Synchronization
+
+/// Group commit, the one way Reel batches writes: concurrent callers queue up, and one drainer
+/// commits a batch of their requests in one write transaction (one commit, one fsync), each
+/// caller getting its own answer or its own error as if it had run alone. The log's appends
+/// (`GroupCommitter`, PostgreSQL's `PostgresGroupCommitter`) and the account commands
+/// (`CommandCommitter`) are its users.
+///
+/// The first caller to arrive while no batch is running schedules a drain (`schedule`: on a
+/// serial queue, as a write transaction blocks its thread until the fsync); whoever arrives while
+/// a batch commits joins the next one. `commit` runs one batch in one transaction and gives each
+/// request's outcome; when it throws, the transaction failed as a whole and `recover` says what
+/// each request gets: by default each runs again in a transaction of its own, so one bad request
+/// cannot fail the others.
+public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
+    public typealias Outcome = Result<Answer, any Error>
+
+    /// What a batch whose transaction failed gives its callers: `error` the batch's failure,
+    /// `alone` commits one request in a transaction of its own.
+    public typealias Recovery = @Sendable (_ error: any Error, _ batch: [Request], _ alone: (Request) -> Outcome) -> [Outcome]
+
+    private struct Pending {
+        let request: Request
+        let continuation: CheckedContinuation<Answer, any Error>
+    }
+    private struct State {
+        var queue: [Pending] = []
+        var draining = false
+        /// Requests in the transaction being committed.
+        var running = 0
+    }
+
+    private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private let batchSize: @Sendable ([Request]) -> Int
+    private let commit: @Sendable ([Request]) throws -> [Outcome]
+    private let recover: Recovery
+    private let state = Mutex(State())
+
+    /// - Parameters:
+    ///   - schedule: Runs a drain where writes run (a serial queue).
+    ///   - batchSize: How many of the waiting requests (in arrival order, never none) the next
+    ///     transaction takes.
+    ///   - commit: Commits a batch in one transaction: each request's outcome, in order; throws
+    ///     when the transaction failed as a whole (nothing of it was committed).
+    ///   - recover: What each request of a failed batch gets (by default: each alone; a batch of
+    ///     one gets the batch's error).
+    public init(
+        schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        batchSize: @escaping @Sendable ([Request]) -> Int,
+        commit: @escaping @Sendable ([Request]) throws -> [Outcome],
+        recover: @escaping Recovery = BatchQueue.eachAlone
+    ) {
+        self.schedule = schedule
+        self.batchSize = batchSize
+        self.commit = commit
+        self.recover = recover
+    }
+
+    /// The default recovery: a batch of one gets its error; the requests of a larger batch each
+    /// run again in a transaction of their own.
+    public static var eachAlone: Recovery {
+        { error, batch, alone in batch.count == 1 ? [.failure(error)] : batch.map(alone) }
+    }
+
+    /// How many requests wait for the next transaction (a service's queue depth), and how many
+    /// are in the one being committed.
+    public var load: (queued: Int, running: Int) { state.withLock { ($0.queue.count, $0.running) } }
+
+    /// Commits `request` with whatever other requests are waiting; its answer once committed.
+    public func submit(_ request: Request) async throws -> Answer {
+        try await withCheckedThrowingContinuation { continuation in
+            let start = state.withLock { s -> Bool in
+                s.queue.append(Pending(request: request, continuation: continuation))
+                if s.draining { return false }
+                s.draining = true
+                return true
+            }
+            if start { schedule { self.drain() } }
+        }
+    }
+
+    /// Runs where `schedule` put it until no caller is waiting.
+    private func drain() {
+        while true {
+            let batch = state.withLock { s -> [Pending] in
+                let taken = s.queue.isEmpty ? 0 : min(max(batchSize(s.queue.map(\.request)), 1), s.queue.count)
+                let batch = Array(s.queue.prefix(taken))
+                s.queue.removeFirst(taken)
+                s.running = taken
+                if batch.isEmpty { s.draining = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            let requests = batch.map(\.request)
+            let outcomes: [Outcome]
+            do {
+                outcomes = try commit(requests)
+            } catch {
+                outcomes = recover(error, requests) { request in
+                    Result { try commit([request]) }.flatMap { $0.first ?? .failure(error) }
+                }
+            }
+            for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
+        }
+    }
+}
