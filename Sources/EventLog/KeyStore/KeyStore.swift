@@ -186,7 +186,25 @@ final class KeyStore: Sendable {
             store = try fresh(locked: false)
             stored = try store.environment.read { txn in try txn.get(store.keys, stream.rawValue) }
         }
-        guard let stored, let state = try decode(stored, stream: stream, in: store) else { return nil }
+        guard var stored else { return nil }
+        // A deletion in another process may replace the file under this handle and retire its
+        // generation from the keyring before this process read that generation's KEK: the
+        // record then does not open here, but the file that replaced it holds the stream's key
+        // (or its marker) under the generation that is current. Read there, as often as
+        // deletions keep replacing it.
+        var state: State?
+        for attempt in 1... {
+            do {
+                state = try decode(stored, stream: stream, in: store)
+                break
+            } catch {
+                guard attempt < 100, (try? store.environment.isSuperseded) == true else { throw error }
+                store = try fresh(locked: false)
+                guard let again = try store.environment.read({ txn in try txn.get(store.keys, stream.rawValue) }) else { return nil }
+                stored = again
+            }
+        }
+        guard let state else { return nil }
         cache.withLock { $0[stream] = state }
         return state
     }
