@@ -1,4 +1,5 @@
 import EventLog
+import Failures
 import Ledger
 
 /// The projections kept in the ledger's environment, so they change in the same write transaction
@@ -183,6 +184,10 @@ struct ProjectionStore: Sendable {
             } catch EventLogError.corruptBlob {
                 return .damaged
             } catch let error as EventLogError {
+                throw error
+            } catch let error as Failure {
+                // The key store's own refusal (its keyring missing, another's, of another
+                // generation): said as it is, not taken for this state's damage.
                 throw error
             } catch {
                 return .damaged  // does not decode
