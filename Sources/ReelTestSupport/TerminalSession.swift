@@ -9,7 +9,7 @@ import Glibc
 /// (its socket in a temporary directory, no configuration file), read with `capture-pane` and
 /// typed into with `send-keys`, as a person at a terminal meets it. The one way the tests start
 /// tmux and read a screen; `end()` (or `deinit`) kills this server and no other.
-public final class TerminalSession: @unchecked Sendable {
+public final class TerminalSession {
     public enum SessionError: Error, CustomStringConvertible {
         case tmux(String), timedOut(waitingFor: String, screen: String)
 
