@@ -107,8 +107,13 @@ let package = Package(
         // hydration (ledger items filled in with catalog details). LMDB for the account tokens'
         // own small environment (Tokens/TokenStore), as Catalog has its caches'.
         .target(
-            name: "Reel", dependencies: ["Failures", "Files", "JSONKit", "Ledger", "EventLog", "Catalog", "LMDB", "Pictures", "PostgresStore", .product(name: "Crypto", package: "swift-crypto")],
+            name: "Reel", dependencies: ["Failures", "Files", "JSONKit", "Ledger", "EventLog", "Catalog", "LMDB", "Pictures", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: hygiene),
+        // Choosing and opening stores, outside the core: the LMDB store in the data directory, a
+        // PostgreSQL store, or a shard map's shards, and routing each account to its shard
+        // (StoreRouter, a LedgerRouter); the operators' use cases on stores (schema, shards,
+        // moves, copies). The only code above the store boundary that names PostgreSQL.
+        .target(name: "Stores", dependencies: ["Reel", "Failures", "Ledger", "EventLog", "PostgresStore"], swiftSettings: hygiene),
         // The PostgreSQL store: where a store URL points, and the schema's versioned migrations
         // (Schemas/postgres-layout.md), through PostgresNIO.
         .target(
@@ -165,7 +170,7 @@ let package = Package(
         .target(
             name: "ReelService",
             dependencies: [
-                "Reel",
+                "Reel", "Stores",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -183,14 +188,14 @@ let package = Package(
             name: "reel",
             // The command-line face: it imports the application core (and the terminal app and
             // the service, faces of their own) and nothing below it.
-            dependencies: ["Reel", "ReelApp", "ReelService", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Reel", "Stores", "ReelApp", "ReelService", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/ReelCLI",
             swiftSettings: hygiene
         ),
         .executableTarget(
             name: "reel-bench",
             dependencies: [
-                "Reel", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb", "Pictures", "TerminalGraphics", "PostgresStore", "Processes",
+                "Reel", "Stores", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb", "Pictures", "TerminalGraphics", "PostgresStore", "Processes",
                 // The PostgreSQL benchmark starts its own server, and inserts its raw baseline with the driver itself.
                 "ReelTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -225,20 +230,20 @@ let package = Package(
         ),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "ReelTestSupport"], exclude: ["Fixtures"], swiftSettings: hygiene),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Pictures", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
-        .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "ReelTestSupport"], swiftSettings: hygiene),
-        .testTarget(name: "ReelTests", dependencies: ["Reel", "JSONKit", "Ledger", "EventLog", "PostgresStore", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
+        .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "Stores", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "ReelTests", dependencies: ["Reel", "Stores", "JSONKit", "Ledger", "EventLog", "PostgresStore", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
         // The service's routes through its router (HummingbirdTesting), and its answers checked
         // against its OpenAPI document (Schemas/service/openapi.json).
         .testTarget(
             name: "ReelServiceTests",
-            dependencies: ["ReelService", "Reel", "Processes", "ReelTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: ["ReelService", "Reel", "Stores", "Processes", "ReelTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: hygiene),
         // Reel, Ledger and LMDB only to craft hostile exports with valid hashes (CraftedExport).
         // AsyncHTTPClient: the service's tests call `reel serve` over real HTTP, as an app would.
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "EventLog", "Reel", "Ledger", "LMDB", "ReelTestSupport", "Processes",
+                "EventLog", "Reel", "Stores", "Ledger", "LMDB", "ReelTestSupport", "Processes",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import Stores
 
 extension CommandOptions {
     /// The application for this command's options: one per process, made when the command runs.

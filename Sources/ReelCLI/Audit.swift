@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import Stores
 
 struct Audit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

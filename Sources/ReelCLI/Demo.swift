@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import Stores
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import Stores
 
 /// `reel projections rebuild [--check]`
 struct Projections: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import Stores
 import ReelService
 
 /// `reel serve`: the ledger as an HTTP JSON service (ReelService) on the usual data directory.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import Stores
 
 /// `reel store migrate|status`: the schema of a PostgreSQL store (`Schemas/postgres-layout.md`).
 struct StoreCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import Stores
 import ReelApp
 
 /// `reel ui` (and `reel` alone at a terminal): the terminal app. Parses the options every
@@ -22,7 +23,7 @@ struct UICommand: AsyncParsableCommand {
                 dataDirectory: global.resolvedDataDirectory, handle: try global.handle(), offline: global.isOffline,
                 environment: ProcessInfo.processInfo.environment, store: global.store)
             do {
-                try await TerminalApp.run(options)
+                try await TerminalApp.run(options) { Application($0) }
             } catch let error as TerminalAppError {
                 throw ReelFailure(message: error.description, status: error.isUsage ? .usage : .unavailable)
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Reel
+import Stores
 
 /// The operator's routes (`/v1/admin/...`, the operator token): every account, the tokens, the
 /// audit of the whole ledger, and rebuilding the projections with progress as Server-Sent Events

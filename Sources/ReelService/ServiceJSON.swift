@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import Stores
 
 /// The JSON forms the service answers with (each a schema in `Schemas/service/openapi.json`).
 /// Every key is always present, `null` when there is no value; times are ISO 8601 in UTC.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Ledger
 import Reel
+import Stores
 import Synchronization
 
 /// `reel-bench commands`: the application core's command path as an HTTP service drives it (issue

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Ledger
 import Reel
+import Stores
 import ReelTestSupport
 
 /// Moving accounts between shards (issue 24, `reel store move --all`), against one PostgreSQL it

@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import PostgresStore
 import Reel
+import Stores
 import Synchronization
 
 /// The benchmark of issue 23: `reel serve` under `wrk` on loopback, side by side in one run with

@@ -13,14 +13,15 @@ import Testing
 
     static let system: Set<String> = ["Foundation", "Glibc", "Synchronization", "Dispatch"]
 
-    /// The command line imports the core, the terminal app and the service (faces of their own,
-    /// which `reel ui` and `reel serve` hand over to), ArgumentParser, and TerminalGraphics
-    /// (pictures drawn on the terminal, a face's rendering like its tables).
+    /// The command line imports the core, `Stores` (the stores a configuration names, opened
+    /// outside the core, and the operators' use cases on them), the terminal app and the service
+    /// (faces of their own, which `reel ui` and `reel serve` hand over to), ArgumentParser, and
+    /// TerminalGraphics (pictures drawn on the terminal, a face's rendering like its tables).
     @Test func theCommandLineImportsOnlyTheCoreTheTerminalAppAndArgumentParser() async throws {
         for (file, text) in try Self.sources("ReelCLI") {
             for module in Self.imports(text) {
                 #expect(
-                    ["Reel", "ReelApp", "ReelService", "ArgumentParser", "TerminalGraphics"].contains(module) || Self.system.contains(module),
+                    ["Reel", "Stores", "ReelApp", "ReelService", "ArgumentParser", "TerminalGraphics"].contains(module) || Self.system.contains(module),
                     "\(file) imports \(module)")
             }
         }
@@ -38,8 +39,9 @@ import Testing
         }
     }
 
-    /// The service is a front end: the core and the HTTP stack (Hummingbird, its types, NIO for
-    /// the slow-client guard, TLS), logs, metrics and lifecycle; nothing below the core.
+    /// The service is a front end: the core (and `Stores`, for the operators' routes over every
+    /// shard) and the HTTP stack (Hummingbird, its types, NIO for the slow-client guard, TLS),
+    /// logs, metrics and lifecycle; nothing below the core.
     @Test func theServiceImportsOnlyTheCoreAndItsHTTPStack() async throws {
         let http: Set<String> = [
             "Hummingbird", "HummingbirdCore", "HummingbirdTLS", "HTTPTypes", "NIOCore", "NIOHTTPTypes", "NIOSSL", "Logging", "Metrics",
@@ -47,9 +49,25 @@ import Testing
         ]
         for (file, text) in try Self.sources("ReelService") {
             for module in Self.imports(text) {
-                #expect(module == "Reel" || http.contains(module) || Self.system.contains(module), "\(file) imports \(module)")
+                #expect(["Reel", "Stores"].contains(module) || http.contains(module) || Self.system.contains(module), "\(file) imports \(module)")
             }
         }
+    }
+
+    /// Stores are chosen outside the core: no file of the application core names a store's
+    /// module, and above the store boundary only `Stores` opens PostgreSQL (`StoreRouter`), so a
+    /// third store is a change there, not in the use cases.
+    @Test func onlyStoresNamesPostgreSQLAboveTheStoreBoundary() async throws {
+        for folder in ["Reel", "ReelApp", "ReelService", "ReelCLI"] {
+            for (file, text) in try Self.sources(folder) {
+                for module in Self.imports(text) {
+                    #expect(module != "PostgresStore", "\(folder)/\(file) imports PostgresStore")
+                    #expect(folder != "Reel" || module != "Stores", "\(folder)/\(file) imports Stores")
+                }
+            }
+        }
+        let stores = try Self.sources("Stores").filter { Self.imports($0.1).contains("PostgresStore") }
+        #expect(!stores.isEmpty, "the Stores module opens PostgreSQL")
     }
 
     static func imports(_ text: String) -> [String] {

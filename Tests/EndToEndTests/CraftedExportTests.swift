@@ -7,6 +7,7 @@ import ReelTestSupport
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 /// Reel exports whose hashes are all valid but whose values no command would accept: an escape
 /// code in a language tag, a 60 MB photo, a 19-byte script declared as a 99999×99999 PNG, and

@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import Stores
 import ReelTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
 import Reel
+import Stores
 import ReelTestSupport
 import TerminalGraphics
 import Testing

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Reel
+import Stores
 import ReelTestSupport
 
 @testable import ReelService

@@ -4,6 +4,7 @@ import ReelTestSupport
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 /// The fan-out of the log to each account's listeners (`AccountFeed`, behind `GET /v1/events`).
 @Suite struct AccountFeedTests {

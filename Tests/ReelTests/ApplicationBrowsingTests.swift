@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 /// Browsing, search, person, details and genres as use cases of `Application`, in process: an
 /// application over a temporary data directory and the bundled sample catalog (no credentials in

@@ -5,6 +5,7 @@ import ReelTestSupport
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 /// The ledger's use cases of `Application`, in process over a temporary data directory and the
 /// bundled sample catalog: favorites, the saved list, history, export and import, deletion,

@@ -6,6 +6,7 @@ import ReelTestSupport
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 /// A change carries the account its caller was bound to (a token's stream, `BoundAccount`), and
 /// the write that appends checks it in its own transaction: bound to an account deleted since,

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 /// Group commit of account commands (`CommandCommitter`, through `Application`'s async changes):
 /// concurrent callers share write transactions, each gets its own report or error, and a failure
@@ -196,10 +197,34 @@ import Testing
             app.committer(ledger), writer: ledger.log, primer: { _ = try await app.change(.addFavorites([Self.movie(2)]), for: cy, requestKey: nil) },
             operations)
         for result in results { #expect(try result.get().changed) }
-        #expect(commits.all.map(\.commands) == [1, 2, 1, 1, 1])
+        // ben's first change (a batch of one, as every command of a face that runs one at a time),
+        // the primer, then the five operations: the deletion and the photo each alone.
+        #expect(commits.all.map(\.commands) == [1, 1, 2, 1, 1, 1])
         #expect(throws: ReelError.self) { try app.account(ben) }
         #expect(try app.photoBytes(in: app.account(cy)) == png)
         #expect(try app.verifyLedger().isIntact)
+        await app.close()
+    }
+
+    /// One way through: a command a face runs one at a time (a setting, a deletion) is a batch of
+    /// one through the same committer as the service's queued requests: told to the same observer,
+    /// with the account's view kept from the commit (the next read decodes nothing), and a
+    /// deletion's steps told as they happen.
+    @Test func aCommandAloneIsABatchOfOneThroughTheSameCommitter() async throws {
+        let (app, commits) = Self.application()
+        let ann = Self.handle("ann")
+        _ = try await app.change(.addFavorites([Self.movie(550)]), for: ann, requestKey: nil)
+        #expect(commits.all.map(\.commands) == [1])
+        _ = try app.change(.switchLanguage(try LanguageTag("fr")), for: ann)
+        #expect(commits.all.map(\.commands) == [1, 1], "the sync path is a batch of one, told as a batch is")
+        #expect(commits.all.last?.events == 1)
+        let kept = try #require(app.views.kept(ann), "the commit kept the account's view")
+        #expect(kept.state.settings.language.description == "fr")
+        var steps: [DeletionStep] = []
+        _ = try app.deleteAccount(ann) { steps.append($0) }
+        #expect(commits.all.count == 3)
+        #expect(steps.contains(.recorded), "the deletion's steps are told through the committer")
+        #expect(app.views.kept(ann) == nil, "a deleted account's view is not kept")
         await app.close()
     }
 
@@ -210,14 +235,14 @@ import Testing
         let ann = Self.handle("ann")
         _ = try await app.change(.addFavorites([Self.movie(550)]), for: ann, requestKey: nil)
         // A reader takes its mark and reads; a change commits before the reader keeps the view.
-        let mark = app.viewMark
+        let mark = app.views.mark
         let stale = try app.ledger().view(of: ann)
         _ = try await app.change(.addFavorites([Self.movie(603)]), for: ann, requestKey: nil)
-        app.keep(stale, readSince: mark)
+        app.views.keep(stale, readSince: mark)
         #expect(try app.account(ann).state.saved.count == 2)
         // Even a view kept with no change since its mark is checked against the stream's version
         // before it is used: one behind it (here forced in) is read again, never answered.
-        app.keep(stale, readSince: app.viewMark)
+        app.views.keep(stale, readSince: app.views.mark)
         #expect(try app.account(ann).state.saved.count == 2, "a kept view behind its stream's version is read again")
         await app.close()
     }

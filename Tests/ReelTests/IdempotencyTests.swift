@@ -6,6 +6,7 @@ import ReelTestSupport
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 /// Idempotency keys: a change made under a key appends once; a retry under the same key appends
 /// nothing and answers with the first request's report, across restarts too.

@@ -4,6 +4,7 @@ import ReelTestSupport
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 /// How long a saved list holds (`ReadValidity`), for front ends that keep answers, and the
 /// account views a long-lived process keeps: a change by this process or another ends both.

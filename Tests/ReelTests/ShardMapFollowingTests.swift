@@ -5,6 +5,7 @@ import ReelTestSupport
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 /// A long-lived application (`reel ui`, `reel serve`) follows the shard map the shards record
 /// (issue 36): the map file it read grows by a shard, other processes record the growth and move

@@ -4,6 +4,7 @@ import ReelTestSupport
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 /// A shard's record of its place in the map (`ShardMembership`), replaced as a growth is recorded
 /// and as the shards settle: by one process, or by two at once.

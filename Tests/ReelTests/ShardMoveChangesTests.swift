@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 /// A front end that follows an account's changes (`accountChanges`, `reel ui`) goes on following
 /// it when `reel store move` takes it to another shard: the shard it left has nothing more of it.

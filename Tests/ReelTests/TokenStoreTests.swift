@@ -5,6 +5,7 @@ import ReelTestSupport
 import Testing
 
 @testable import Reel
+@testable import Stores
 
 #if canImport(Glibc)
 import Glibc

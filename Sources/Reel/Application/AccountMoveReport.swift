@@ -24,4 +24,21 @@ public struct AccountMoveReport: Sendable, Equatable {
     public var purgeProblem: String?
 
     public var alreadyHome: Bool { from == nil }
+
+    @_spi(Stores) public init(
+        handle: AccountHandle, stream: StreamID?, from: String?, to: String, events: UInt64, digest: String?, movedOutPosition: UInt64?,
+        movedInPosition: UInt64?, resumed: Bool, keyPurged: Bool = true, purgeProblem: String? = nil
+    ) {
+        self.handle = handle
+        self.stream = stream
+        self.from = from
+        self.to = to
+        self.events = events
+        self.digest = digest
+        self.movedOutPosition = movedOutPosition
+        self.movedInPosition = movedInPosition
+        self.resumed = resumed
+        self.keyPurged = keyPurged
+        self.purgeProblem = purgeProblem
+    }
 }

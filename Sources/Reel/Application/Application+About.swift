@@ -1,5 +1,4 @@
 import EventLog
-import PostgresStore
 
 extension Application {
     /// Where the data lives and how it is sealed. Opens nothing and makes nothing: `reel about`
@@ -11,11 +10,5 @@ extension Application {
             ledgerExists: AccountService.ledgerExists(at: directory), bulkCipher: EventLog.bulkCipher, store: storeName)
     }
 
-    /// The configured PostgreSQL store as it may be shown: its URL without the password, a shard
-    /// map's path, or a note that the URL does not parse (never the text itself, which may hold one).
-    private var storeName: String? {
-        guard let url = configuration.storeURL else { return nil }
-        if ShardMap.isShardMap(url) { return url }
-        return (try? storeLocation(url))?.description ?? "(a store URL that does not parse)"
-    }
+    private var storeName: String? { router.storeName }
 }

@@ -1,5 +1,5 @@
+@_spi(Stores) import EventLog
 import Files
-import PostgresStore
 import Failures
 import Ledger
 
@@ -64,7 +64,7 @@ extension Application {
             seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
         if !purged {
             deletion.keyPurged = false
-            deletion.purgeProblem = (try? ledger(for: handle).log as? PostgresEventStore)??.purgeProblem ?? "the purge did not run"
+            deletion.purgeProblem = (try? ledger(for: handle).log as? any DeferredPurging)??.purgeProblem ?? "the purge did not run"
         }
         return deletion
     }

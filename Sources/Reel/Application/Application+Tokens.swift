@@ -2,7 +2,6 @@ import EventLog
 import Failures
 import Foundation
 import Ledger
-import PostgresStore
 
 /// Account tokens, for the HTTP service (`reel serve`) and `reel token`: made for an account
 /// (opened if new), listed, revoked, and checked on every request. A token's secret is shown once
@@ -89,7 +88,7 @@ extension Application {
         if let kept = try keptView(of: token.handle, in: ledger), kept.state.status == .open { return kept.stream == token.stream }
         if try ledger.openStream(token.handle) == token.stream { return true }
         // Not on the shard routed to: it may have moved to its home under a map grown since.
-        guard let other = try rerouted(token.handle, from: ledger) else { return false }
+        guard let other = try router.rerouted(token.handle, from: ledger) else { return false }
         return try other.openStream(token.handle) == token.stream
     }
 
@@ -141,33 +140,10 @@ extension Application {
         return try existingLedger(for: handle)
     }
 
-    /// The handles of the accounts `streams` that are open, looked for in the ledger (with a shard
-    /// map, each on the shard the map places it on: the others need not be reachable; after the
-    /// map grew, an account made under an earlier size, or moved to its handle's home, may be on
-    /// another shard, so the ones not found there are looked for on every shard).
+    /// The handles of the accounts `streams` that are open, each looked for where the routing
+    /// places it.
     private func openHandles(of streams: Set<StreamID>) throws -> [StreamID: AccountHandle] {
-        if let map = try configuredShardMap() {
-            var handles: [StreamID: AccountHandle] = [:]
-            for (index, placed) in Dictionary(grouping: streams, by: { map.shard(of: $0.rawValue) }) {
-                handles.merge(try shardLedger(index, of: map).openHandles(of: Set(placed))) { first, _ in first }
-            }
-            let missing = streams.subtracting(handles.keys)
-            if !missing.isEmpty, try mapHasGrown(map) {
-                for index in map.shards.indices {
-                    handles.merge(try shardLedger(index, of: map).openHandles(of: missing)) { first, _ in first }
-                }
-            }
-            return handles
-        }
-        var ledgers = try everyLedger()
-        if ledgers.isEmpty {
-            // As above: the tokens' ledger exists, even if this process found none before.
-            forgetMissingLedger()
-            ledgers = try everyLedger()
-        }
-        var handles: [StreamID: AccountHandle] = [:]
-        for ledger in ledgers { handles.merge(try ledger.openHandles(of: streams)) { first, _ in first } }
-        return handles
+        try router.openHandles(of: streams)
     }
 
     static func microsecondsNow() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }

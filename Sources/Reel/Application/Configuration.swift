@@ -1,5 +1,5 @@
 import Catalog
-import EventLog
+public import EventLog
 import Foundation
 
 extension Application {
@@ -18,7 +18,7 @@ extension Application {
         /// Where notes about the catalog go (no credentials, a damaged cache, a file readable by
         /// others): a front end shows them as it shows notes, routine ones as often as it likes.
         public var notice: @Sendable (Notice) -> Void
-        /// Told of each write transaction of the batched command path once it is committed (on the
+        /// Told of each write transaction of the command path (`CommandCommitter`) once it is committed (on the
         /// committing thread: keep it short).
         public var commitObserver: @Sendable (CommitFigures) -> Void
 
@@ -57,7 +57,7 @@ extension Application {
         }
 
         /// The LMDB store's configuration: its keyring where `keyringDirectory` says.
-        var logConfiguration: EventLog.Configuration { EventLog.Configuration(keyringDirectory: keyringDirectory) }
+        @_spi(Stores) public var logConfiguration: EventLog.Configuration { EventLog.Configuration(keyringDirectory: keyringDirectory) }
 
         /// `REEL_TMDB_BASE_URL`, else TMDb's.
         public var catalogBaseURL: String {

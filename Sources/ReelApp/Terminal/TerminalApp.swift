@@ -31,15 +31,17 @@ public enum TerminalApp {
     /// True when standard input and output are terminals: `reel` alone opens the app only then.
     public static var canRun: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
-    /// Runs the app until `q`, ctrl-c or a signal; throws when it cannot start.
-    public static func run(_ options: Options) async throws {
+    /// Runs the app until `q`, ctrl-c or a signal, over the application `open` makes for its
+    /// configuration (the composition root's: over the stores the configuration names); throws
+    /// when it cannot start.
+    public static func run(_ options: Options, open: (Application.Configuration) -> Application) async throws {
         guard canRun else { throw TerminalAppError.notATerminal }
         // Before the screen is taken: a mistake in keys.toml is one line on stderr.
         let keys = try KeyBindingsFile.load(KeyBindingsFile.path(environment: options.environment))
         let inbox = try Inbox()
         // Notes go to the status line: stderr is the screen now. Routine ones (the sample catalog
         // is in use) the status line says already.
-        let application = Application(
+        let application = open(
             Application.Configuration(
                 dataDirectory: options.dataDirectory, store: options.store, offline: options.offline, environment: options.environment,
                 notice: { notice in if notice.routine == nil { inbox.post(.notice(notice.text)) } }))

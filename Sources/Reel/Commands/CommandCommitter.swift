@@ -3,9 +3,11 @@ import EventLog
 import Failures
 import Ledger
 
-/// Group commit of account commands: concurrent callers (an HTTP service's requests) queue up, and
-/// one drainer runs a batch of their commands in one write transaction, so the batch shares one
-/// commit, one fsync. Each command is decided on the state the ones before it in the batch left
+/// The one way an account command reaches the log, from every face. Concurrent callers (an HTTP
+/// service's requests) queue up (`submit`), and one drainer runs a batch of their commands in one
+/// write transaction, so the batch shares one commit, one fsync; a command of a face that runs one
+/// at a time (`reel fav add`, the terminal app) is a batch of one, committed on its caller's
+/// thread (`commitAlone`), with the steps of a deletion told as they happen. Each command is decided on the state the ones before it in the batch left
 /// (the transaction reads its own writes), its projections saved as it goes; each caller gets its
 /// own report or its own error, as if it had run alone.
 ///
@@ -25,6 +27,8 @@ final class CommandCommitter: Sendable {
     static let defaultMaximumBatch = 256
 
     private let queue: BatchQueue<CommandRequest, CommandReport>
+    private let service: AccountService
+    private let committed: @Sendable (CommitFigures, [CommandReport]) -> Void
 
     /// `committed` is told of each committed transaction: its figures and the reports of its
     /// commands that succeeded (the accounts' states as committed), before any of its callers
@@ -33,6 +37,8 @@ final class CommandCommitter: Sendable {
         service: AccountService, maximumBatch: Int = defaultMaximumBatch,
         committed: @escaping @Sendable (CommitFigures, [CommandReport]) -> Void
     ) {
+        self.service = service
+        self.committed = committed
         let writer = DispatchQueue(label: "reel.command-commit", qos: .userInitiated)
         let maximum = max(1, maximumBatch)
         queue = BatchQueue(
@@ -50,6 +56,21 @@ final class CommandCommitter: Sendable {
         try await queue.submit(request)
     }
 
+    /// Runs `request` alone, now, on the caller's thread: a batch of one, in a write transaction of
+    /// its own, told to `committed` as a batch is. `step` is told of a deletion's steps (the key
+    /// store's replacement, the commit, the purge) as they happen.
+    func commitAlone(_ request: CommandRequest, step: (DeletionStep) -> Void = { _ in }) throws -> CommandReport {
+        try Self.commitAlone(request, on: service, step: step, committed: committed)
+    }
+
+    /// The same on `service`, for a caller with no committer (nothing to tell of the commit).
+    static func commitAlone(
+        _ request: CommandRequest, on service: AccountService, step: (DeletionStep) -> Void = { _ in },
+        committed: @Sendable (CommitFigures, [CommandReport]) -> Void = { _, _ in }
+    ) throws -> CommandReport {
+        try commit([request], on: service, step: step, committed: committed)[0].get()
+    }
+
     /// How many of the waiting `requests` (in arrival order) the next transaction takes: one that
     /// runs alone on its own, else the ones up to the next that runs alone, at most `maximum`.
     static func batchSize(_ requests: [CommandRequest], maximum: Int) -> Int {
@@ -59,14 +80,16 @@ final class CommandCommitter: Sendable {
     }
 
     /// Runs `batch` in one write transaction of `service`'s log: each command planned on the
-    /// state the ones before it left and carried out; throws when the transaction broke.
+    /// state the ones before it left and carried out; throws when the transaction broke. `step`
+    /// is told of a deletion's steps (a deletion runs alone).
     private static func commit(
-        _ batch: [CommandRequest], on service: AccountService, committed: @Sendable (CommitFigures, [CommandReport]) -> Void
+        _ batch: [CommandRequest], on service: AccountService, step: (DeletionStep) -> Void = { _ in },
+        committed: @Sendable (CommitFigures, [CommandReport]) -> Void
     ) throws -> [Result<CommandReport, any Error>] {
         let started = ContinuousClock.now
         var results: [Result<CommandReport, any Error>] = []
         var events = 0
-        try service.log.write { w in
+        try service.log.write(shredding: { step(.init($0)) }) { w in
             // The body runs again when the map grows: everything it makes is made afresh.
             results = []
             events = 0
@@ -82,7 +105,7 @@ final class CommandCommitter: Sendable {
                     results.append(.failure(error))
                     continue
                 }
-                let report = try service.carryOut(plan, w, step: { _ in })
+                let report = try service.carryOut(plan, w, step: step)
                 if !report.replayed { events += report.appended.count }
                 if !report.replayed, let stream = report.stream { decided[stream] = report.state }
                 results.append(.success(report))
@@ -92,6 +115,7 @@ final class CommandCommitter: Sendable {
         let figures = CommitFigures(
             commands: batch.count, events: events, seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
         service.recent.remember(results.lazy.compactMap { try? $0.get() })
+        for case .success(let report) in results { service.forgetCachesIfDeleted(report) }
         committed(figures, results.compactMap { try? $0.get() })
         return results
     }

@@ -13,7 +13,7 @@ extension AccountService {
     /// The handle of each of `streams` that is an open account now, read in one snapshot; a
     /// deleted account's stream has none (its state and handle are gone with its key). An account
     /// moving to another shard (`moved` here) is one still: its tokens stay listed while it moves.
-    func openHandles(of streams: Set<StreamID>) throws -> [StreamID: AccountHandle] {
+    @_spi(Stores) public func openHandles(of streams: Set<StreamID>) throws -> [StreamID: AccountHandle] {
         guard !streams.isEmpty else { return [:] }
         return try log.read { txn in
             let slot = try store.liveSlot(txn)
@@ -27,4 +27,8 @@ extension AccountService {
             return handles
         }
     }
+
+    /// The projection tables the events cannot make again (photos, deleted accounts): a copy of
+    /// the ledger copies them beside the events (`reel store copy`).
+    @_spi(Stores) public static var tablesKeptBesideTheLog: [String] { ProjectionStore.keptBesideTheLog }
 }

@@ -1,3 +1,4 @@
+public import EventLog
 /// What `reel audit verify` found in every shard of a shard map (`Schemas/postgres-shards.md`).
 public struct ShardVerificationReport: Sendable {
     public struct Shard: Sendable {

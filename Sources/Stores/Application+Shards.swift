@@ -3,31 +3,21 @@ import Failures
 import Foundation
 import Ledger
 import PostgresStore
+@_spi(Stores) public import Reel
 
 extension Application {
-    /// Whether the configured store is a shard map (a `.json` file) rather than one store.
-    public var storeIsShardMap: Bool { configuration.storeURL.map(ShardMap.isShardMap) ?? false }
-
-    /// The configured shard map, read.
-    func shardMap() throws -> ShardMap {
-        guard let path = configuration.storeURL, ShardMap.isShardMap(path) else {
-            throw Failure(.usage, "no shard map named: give --store FILE.json (Schemas/postgres-shards.md)")
-        }
-        return try ShardMap.load(from: path, environment: configuration.environment)
-    }
-
     /// Verifies every shard of the configured map, each in a snapshot of its own (rules of
     /// `Schemas/ledger-layout.md`), and that every stream is on the shard the map places it on;
     /// then the checkpoint of all the heads, compared with `expectedCheckpoint` when given.
     public func verifyShards(expectedCheckpoint: String? = nil, progress: ((String, UInt64, UInt64) -> Void)? = nil) throws -> ShardVerificationReport {
-        let map = try shardMap()
+        let map = try stores.shardMap()
         // Every shard's record first: a map the shards were not made with (one shrunk or
         // reordered, or grown and not migrated) is refused as every other command refuses it,
         // before anything is verified — verified through it, a shard left out would go unseen.
         // (A record that cannot be read is the map's size alone: `verify` is no place to refuse it.)
         var opened: [(store: PostgresEventStore, record: ShardMembership?)] = []
         for (index, shard) in map.shards.enumerated() {
-            let store = try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory, connections: 2)
+            let store = try stores.openPostgres(shard.location, connections: 2)
             let record = (try? ShardMembership.recorded(in: store, store: shard.location.description)) ?? nil
             if let record { try ShardMembership(index: index, shards: map.shards.count).check(record, store: shard.location.description, map: map.path) }
             opened.append((store, record))
@@ -51,10 +41,10 @@ extension Application {
     /// shard that fails stops the run there: the ones before it are rebuilt, and a rebuild that
     /// fails leaves its shard's live projections as they were.
     public func rebuildShards(checkOnly: Bool, progress: ((String, UInt64, UInt64) -> Void)? = nil) throws -> [ShardRebuildReport] {
-        let map = try shardMap()
+        let map = try stores.shardMap()
         var reports: [ShardRebuildReport] = []
         for shard in map.shards {
-            let service = try AccountService(log: try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory, connections: 2))
+            let service = try AccountService(log: try stores.openPostgres(shard.location, connections: 2))
             let report = try service.rebuildProjections(checkOnly: checkOnly) { done, total in progress?(shard.name, done, total) }
             reports.append(ShardRebuildReport(name: shard.name, store: shard.location.description, report: report))
         }
@@ -66,12 +56,13 @@ extension Application {
     /// in each shard that has no record yet its place in the map (`ShardMembership`), unless a
     /// shard's record disagrees with the map (a usage failure; nothing recorded).
     public func migrateShards() async throws -> [(shard: String, report: StoreSchemaReport, recorded: Bool)] {
-        let map = try shardMap()
+        let router = try self.stores
+        let map = try router.shardMap()
         var reports: [(String, StoreSchemaReport)] = []
         var stores: [PostgresEventStore] = []
         for shard in map.shards {
             let report = try await PostgresMigrator.migrate(shard.location)
-            stores.append(try PostgresEventStore.open(shard.location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory, connections: 2))
+            stores.append(try router.openPostgres(shard.location, connections: 2))
             reports.append(
                 (shard.name,
                  StoreSchemaReport(
@@ -161,7 +152,7 @@ extension Application {
     /// The shard of the configured map that `stream` is placed on: its name and store URL (without
     /// the password).
     public func shard(of stream: String) throws -> (name: String, store: String) {
-        let map = try shardMap()
+        let map = try stores.shardMap()
         let shard = map.shards[map.shard(of: stream)]
         return (shard.name, shard.location.description)
     }
@@ -190,7 +181,7 @@ extension Application {
     /// The home shard of `handle` in the configured map: where its account is looked for, and a
     /// new one placed (its name and store URL without the password).
     public func homeShard(of handle: AccountHandle) throws -> (name: String, store: String) {
-        let map = try shardMap()
+        let map = try stores.shardMap()
         let shard = map.shards[map.home(of: handle.value)]
         return (shard.name, shard.location.description)
     }

@@ -2,6 +2,7 @@
 import Failures
 import Foundation
 import PostgresStore
+@_spi(Stores) public import Reel
 
 extension Application {
     /// Copies the whole ledger of `source` into `target` (each a data directory or a PostgreSQL
@@ -76,7 +77,7 @@ extension Application {
     /// entry by entry, a page of them per transaction (sealed bytes as they are: the keys went
     /// with the events). Done again by a resumed copy, it puts the same entries.
     private func copyKeptTables(_ from: any LedgerCopying, _ to: any LedgerCopying) throws {
-        for name in ProjectionStore.keptBesideTheLog {
+        for name in AccountService.tablesKeptBesideTheLog {
             let source = try from.projectionTable(named: name), target = try to.projectionTable(named: name)
             var after: [UInt8]? = nil
             while true {
@@ -102,8 +103,8 @@ extension Application {
     /// A store to copy from or into, and how it is named in messages (a URL without its password).
     private func copyStore(_ name: String, making: Bool) throws -> (any LedgerCopying, String) {
         if PostgresLocation.isURL(name) {
-            let location = try storeLocation(name)
-            return (try PostgresEventStore.open(location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory), location.description)
+            let location = try stores.storeLocation(name)
+            return (try stores.openPostgres(location), location.description)
         }
         guard !name.isEmpty else { throw Failure(.usage, "a store is a data directory or a postgres:// URL, not an empty name") }
         if ShardMap.isShardMap(name), FileManager.default.fileExists(atPath: name) {

@@ -17,15 +17,10 @@ extension AccountService {
         try execute(CommandRequest(command: command, handle: handle, key: nil, photo: photo), step: step)
     }
 
-    /// The same for a request that may carry an idempotency key (see `RequestKey`).
+    /// The same for a request that may carry an idempotency key (see `RequestKey`): a batch of one
+    /// through the committer, as every command is (`CommandCommitter.commitAlone`).
     func execute(_ request: CommandRequest, step: (DeletionStep) -> Void = { _ in }) throws -> CommandReport {
-        let report = try log.write(shredding: { step(.init($0)) }) { w in
-            try catchUp(w)
-            return try carryOut(try plan(request, w), w, step: step)
-        }
-        recent.remember([report])
-        forgetCachesIfDeleted(report)
-        return report
+        try CommandCommitter.commitAlone(request, on: self, step: step)
     }
 
     /// After a deletion: the response cache would tell which titles the account looked up, in its

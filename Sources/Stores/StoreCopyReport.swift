@@ -1,3 +1,4 @@
+public import EventLog
 /// What `reel store copy` did: a whole ledger copied between stores, both sides verified.
 public struct StoreCopyReport: Sendable, Equatable {
     /// The source and the target: a data directory, or a store URL without its password.

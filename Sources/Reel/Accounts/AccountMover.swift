@@ -2,7 +2,6 @@
 import Failures
 import Foundation
 import Ledger
-import PostgresStore
 
 /// Moves one account from the shard it is on to another, with its history, in four steps that
 /// each stand on their own (`Schemas/postgres-shards.md`, "Moving one account"), so a move cut
@@ -19,15 +18,27 @@ import PostgresStore
 ///    agree with each other and with the events, the payloads open to the same bytes.
 /// 4. On the source, in one transaction: the stream closed and its key destroyed (as a deletion
 ///    destroys it, with the purge that follows), its projections and photos removed.
-struct AccountMover {
-    struct Side {
+@_spi(Stores) public struct AccountMover {
+    /// A shard the account moves from or to: its name, its ledger and that ledger's store.
+    public struct Side {
         let name: String
         let service: AccountService
-        let log: PostgresEventStore
+        let log: any DeferredPurging
+
+        public init(name: String, service: AccountService, log: any DeferredPurging) {
+            self.name = name
+            self.service = service
+            self.log = log
+        }
     }
 
     let from: Side
     let to: Side
+
+    public init(from: Side, to: Side) {
+        self.from = from
+        self.to = to
+    }
 
     /// What step 1 left: the stream's events before `account-moved-out`, and that event.
     struct Closing {
@@ -38,7 +49,7 @@ struct AccountMover {
         let resumed: Bool
     }
 
-    func move(_ handle: AccountHandle, step: (AccountMoveStep) -> Void) throws -> AccountMoveReport {
+    public func move(_ handle: AccountHandle, step: (AccountMoveStep) -> Void) throws -> AccountMoveReport {
         let closing: Closing
         do {
             closing = try closeOnSource(handle)
@@ -139,7 +150,7 @@ struct AccountMover {
                     .usage,
                     "shard \(to.name) has another account for '\(handle)' (\(other)), opened around the routing: delete one of them first ('reel accounts --store MAP' lists both)")
             }
-            let (laid, arrived) = try w.adopt(closing.events.map(\.envelope), key: key, arrival: proposed)
+            let (laid, arrived) = try Self.adopting(w, to.name).adopt(closing.events.map(\.envelope), key: key, arrival: proposed)
             var set = ProjectionSet(position: try store.checkpoint(slot, w), projector: service.projector) {
                 $0 == stream ? nil : try store.state(of: $0, slot, w)
             }
@@ -238,7 +249,7 @@ struct AccountMover {
         return try from.log.write { w in
             try service.catchUp(w)
             // Another run of this move finished it meanwhile.
-            if try w.isClosed(stream) { return false }
+            if try Self.adopting(w, from.name).isClosed(stream) { return false }
             let slot = try store.liveSlot(w)
             guard try w.version(of: stream) == closing.movedOut.streamVersion else {
                 throw Failure(.tampered, "the stream \(stream) on shard \(from.name) changed after account-moved-out")
@@ -249,5 +260,11 @@ struct AccountMover {
             try w.destroyKeysOnCommit([stream], atMicroseconds: time)
             return true
         }
+    }
+
+    /// `w` as a write that takes moved accounts: a shard of a shard map's store (PostgreSQL).
+    private static func adopting(_ w: any EventStoreWrite, _ shard: String) throws -> any AccountAdopting {
+        guard let adopting = w as? any AccountAdopting else { throw Failure(.usage, "shard \(shard)'s store cannot take moved accounts") }
+        return adopting
     }
 }

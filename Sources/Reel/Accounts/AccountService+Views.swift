@@ -69,7 +69,7 @@ extension AccountService {
 
     /// The stream of `handle`'s open account; `nil` when it has none (never opened, or deleted).
     /// One read of the handle directory, nothing decoded.
-    func openStream(_ handle: AccountHandle) throws -> StreamID? {
+    @_spi(Stores) public func openStream(_ handle: AccountHandle) throws -> StreamID? {
         try log.read { txn in try store.stream(for: handle, try store.liveSlot(txn), txn) }
     }
 

@@ -1,3 +1,4 @@
+public import Reel
 /// What `reel store move --all` did: the accounts it moved, and the shards it recorded settled.
 public struct ShardSettleReport: Sendable, Equatable {
     public let moves: [AccountMoveReport]

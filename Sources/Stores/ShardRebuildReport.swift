@@ -1,3 +1,4 @@
+public import Reel
 /// What `reel projections rebuild` did on one shard of a shard map (`Application.rebuildShards`).
 public struct ShardRebuildReport: Sendable {
     /// The shard's name in the map.

@@ -2,16 +2,7 @@ import EventLog
 import Failures
 import Foundation
 import PostgresStore
-import Synchronization
-
-/// The shard map a shard's placement of new accounts reads: the one routing follows now.
-final class RoutedShardMap: Sendable {
-    private let current = Mutex<ShardMap?>(nil)
-
-    var map: ShardMap? { current.withLock { $0 } }
-
-    func route(by map: ShardMap?) { current.withLock { $0 = map } }
-}
+@_spi(Stores) public import Reel
 
 /// A long-lived process (`reel serve`, `reel ui`) follows the shard map the shards record
 /// (`Schemas/postgres-shards.md`, Resharding). It reads the map once; when the map grows by shards
@@ -24,13 +15,13 @@ final class RoutedShardMap: Sendable {
 /// index; a new one opens when first routed to). A map file the records do not confirm, or one
 /// that cannot be read, is not followed: the routing stays as it was and what needs the new map
 /// fails as unavailable, saying to restart — never as an account not found.
-extension Application {
+extension StoreRouter {
     /// After `handle`'s account was not found as it should be on `ledger`, where the routing sent
     /// it (none there, or moved away): the ledger the routing sends it to now when that is another
     /// one (the shards record a grown map, followed), else `nil` (not a shard map, or the routing
     /// stands). Unavailable when the map moved on in a way this process cannot follow.
-    func rerouted(_ handle: AccountHandle, from ledger: AccountService) throws -> AccountService? {
-        guard storeIsShardMap, heldShardRouting() != nil else { return nil }
+    public func rerouted(_ handle: AccountHandle, from ledger: AccountService) throws -> AccountService? {
+        guard isShardMap, heldShardRouting() != nil else { return nil }
         try followShardMap(checkingFile: false)
         guard let now = try existingLedger(for: handle), now !== ledger else { return nil }
         return now
@@ -110,13 +101,5 @@ extension Application {
             .unavailable,
             "the shard map changed in a way this process cannot follow: \(what); it still routes by the map of \(held.shards.count) shards it read from \(held.path), so accounts that moved since are not served: restart it with the map the shards record (Schemas/postgres-shards.md)"
         )
-    }
-
-    /// Whether `error` says the account is not on the ledger read (none, or deleted there).
-    static func isNoAccount(_ error: any Error) -> Bool {
-        switch error {
-        case ReelError.noAccount, ReelError.accountDeleted: true
-        default: false
-        }
     }
 }

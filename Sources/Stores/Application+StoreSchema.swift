@@ -1,11 +1,12 @@
 import PostgresStore
+@_spi(Stores) public import Reel
 
 extension Application {
     /// Creates or upgrades the schema of the PostgreSQL store `url` names to the version this Reel
     /// knows, in one transaction; a store at that version is left as it is. A URL without a
     /// password takes `PGPASSWORD` from the configuration's environment, as libpq does.
     public func migrateStore(_ url: String) async throws -> StoreSchemaReport {
-        let location = try storeLocation(url)
+        let location = try stores.storeLocation(url)
         let report = try await PostgresMigrator.migrate(location)
         return StoreSchemaReport(
             store: report.store, from: report.from, to: report.to, latest: PostgresMigration.latest,
@@ -14,12 +15,8 @@ extension Application {
 
     /// The schema version of the PostgreSQL store `url` names, changing nothing.
     public func storeStatus(_ url: String) async throws -> StoreSchemaReport {
-        let location = try storeLocation(url)
+        let location = try stores.storeLocation(url)
         let version = try await PostgresMigrator.version(of: location)
         return StoreSchemaReport(store: location.description, from: version, to: version, latest: PostgresMigration.latest, applied: [])
-    }
-
-    func storeLocation(_ url: String) throws -> PostgresLocation {
-        try PostgresLocation(url, environment: configuration.environment)
     }
 }

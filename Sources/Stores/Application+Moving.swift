@@ -3,6 +3,7 @@ import Failures
 import Foundation
 import Ledger
 import PostgresStore
+@_spi(Stores) public import Reel
 
 /// Moving accounts between the shards of a shard map (`reel store move`), after shards were added
 /// at the map's end (`Schemas/postgres-shards.md`, Resharding).
@@ -11,11 +12,12 @@ extension Application {
     /// from the shard it is on, with its history, verified on both sides (`AccountMover`);
     /// finishes a move an earlier run began. An account on its home already is left as it is.
     public func moveAccount(_ handle: AccountHandle, step: (AccountMoveStep) -> Void = { _ in }) throws -> AccountMoveReport {
-        let map = try shardMap()
+        let stores = try self.stores
+        let map = try stores.shardMap()
         let home = map.home(of: handle.value)
         var holders: [(index: Int, stream: StreamID)] = []
         for index in map.shards.indices {
-            if let stream = try shardLedger(index, of: map).openStream(handle) { holders.append((index, stream)) }
+            if let stream = try stores.shardLedger(index, of: map).openStream(handle) { holders.append((index, stream)) }
         }
         // A move cut short after its first step is finished first: to the shard it laid the account
         // on, if it got that far (whatever the account did there since), else to the home.
@@ -26,7 +28,7 @@ extension Application {
             // Laid on a shard that is no longer its home (the map grew again): it moves on from there.
             return target == home ? report : try moveAccount(handle, step: step)
         }
-        let target = try shardLedger(home, of: map)
+        let target = try stores.shardLedger(home, of: map)
         let atHome = holders.first { $0.index == home }?.stream
         let others = holders.filter { $0.index != home }
         guard let source = others.first else {
@@ -52,7 +54,7 @@ extension Application {
 
     /// Whether `stream` on shard `index` ends with `account-moved-out`: its move began.
     private func isMovingAway(_ stream: StreamID, on index: Int, of map: ShardMap) throws -> Bool {
-        let log = try shardLedger(index, of: map).log
+        let log = try stores.shardLedger(index, of: map).log
         let version = try log.version(of: stream)
         return try version > 0 && log.read(stream: stream, from: version, maxCount: 1).first?.type == DomainEvent.accountMovedOutType
     }
@@ -60,7 +62,7 @@ extension Application {
     /// The shard other than `index` that holds `stream`, if any (where a move laid it).
     private func shard(holding stream: StreamID, besides index: Int, of map: ShardMap) throws -> Int? {
         for other in map.shards.indices where other != index {
-            if try shardLedger(other, of: map).log.version(of: stream) > 0 { return other }
+            if try stores.shardLedger(other, of: map).log.version(of: stream) > 0 { return other }
         }
         return nil
     }
@@ -75,11 +77,12 @@ extension Application {
         purgeEach: Bool = false, moving: (AccountHandle, _ from: String, _ to: String) -> Void = { _, _, _ in },
         step: (AccountMoveStep) -> Void = { _ in }
     ) throws -> ShardSettleReport {
-        let map = try shardMap()
+        let stores = try self.stores
+        let map = try stores.shardMap()
         func moveAll() throws -> [AccountMoveReport] {
             var moves: [AccountMoveReport] = []
             for index in map.shards.indices {
-                let ledger = try shardLedger(index, of: map)
+                let ledger = try stores.shardLedger(index, of: map)
                 for account in try ledger.accounts() where account.status != .deleted {
                     guard let handle = account.handle, map.home(of: handle.value) != index else { continue }
                     moving(handle, map.shards[index].name, map.shards[map.home(of: handle.value)].name)
@@ -89,12 +92,12 @@ extension Application {
             return moves
         }
         // Each shard purges once, after all its accounts moved away, not once per account.
-        let stores = try map.shards.indices.map { try side($0, of: map).log }
+        let logs = try map.shards.indices.map { try postgresLog($0, of: map) }
         var purgeProblems: [String: String] = [:]
         func deferring(_ index: Int) throws -> [AccountMoveReport] {
-            guard index < stores.count, !purgeEach else { return try moveAll() }
-            let (moves, purged) = try stores[index].deferPurges { try deferring(index + 1) }
-            if !purged { purgeProblems[map.shards[index].name] = stores[index].purgeProblem ?? "the purge did not run" }
+            guard index < logs.count, !purgeEach else { return try moveAll() }
+            let (moves, purged) = try logs[index].deferPurges { try deferring(index + 1) }
+            if !purged { purgeProblems[map.shards[index].name] = logs[index].purgeProblem ?? "the purge did not run" }
             return moves
         }
         var moves = try deferring(0)
@@ -105,7 +108,7 @@ extension Application {
         }
         var settled: [String] = []
         for (index, shard) in map.shards.enumerated() {
-            let ledger = try shardLedger(index, of: map)
+            let ledger = try stores.shardLedger(index, of: map)
             let name = shard.location.description
             guard let record = try ShardMembership.recorded(in: ledger.log, store: name), !record.settled else { continue }
             var now = record
@@ -113,15 +116,19 @@ extension Application {
             try now.replace(record, in: ledger.log, name: shard.name, store: name)
             settled.append(shard.name)
         }
-        forgetShardRecords()
+        stores.forgetShardRecords()
         return ShardSettleReport(moves: moves, settled: settled)
     }
 
     private func side(_ index: Int, of map: ShardMap) throws -> AccountMover.Side {
-        let service = try shardLedger(index, of: map)
-        guard let log = service.log as? PostgresEventStore else {
+        AccountMover.Side(name: map.shards[index].name, service: try stores.shardLedger(index, of: map), log: try postgresLog(index, of: map))
+    }
+
+    /// The store of shard `index` of `map`.
+    private func postgresLog(_ index: Int, of map: ShardMap) throws -> PostgresEventStore {
+        guard let log = try stores.shardLedger(index, of: map).log as? PostgresEventStore else {
             throw Failure(.usage, "shard \(map.shards[index].name) is not a PostgreSQL store")
         }
-        return AccountMover.Side(name: map.shards[index].name, service: service, log: log)
+        return log
     }
 }
