@@ -346,18 +346,6 @@ public final class PostgresWrite: EventStoreWrite {
         try reader.read(stream: stream, from: version, maxCount: maxCount)
     }
 
-    public func readToHead(from position: UInt64, maxCount: Int) throws -> [RecordedEvent] {
-        let head = headPosition
-        guard position <= head, maxCount > 0 else { return [] }
-        let wanted = Int(clamping: min(UInt64(maxCount), head - position + 1))
-        let events = try read(from: position, maxCount: wanted)
-        guard events.count == wanted else {
-            let end = position + UInt64(events.count) - 1
-            throw ReplayCheck.broken(end, .headMismatch, "reel_head names position \(head) but the log ends at \(end)")
-        }
-        return events
-    }
-
     public func table(_ name: ProjectionTableName) -> any ProjectionTable {
         PostgresProjectionTable(name: name.name, link: link, overlay: projections)
     }

@@ -146,21 +146,6 @@ public final class LedgerWrite: EventStoreWrite {
         try wrapped { try log.recordedEvents(from: position, maxCount: maxCount, transaction) }
     }
 
-    /// Up to `maxCount` events from `position` on, none past this transaction's head, all of which
-    /// the log must hold: a log that ends before its head was cut short (`brokenChain`).
-    public func readToHead(from position: UInt64, maxCount: Int) throws -> [RecordedEvent] {
-        let head = headPosition
-        guard position <= head, maxCount > 0 else { return [] }
-        let wanted = Int(clamping: min(UInt64(maxCount), head - position + 1))
-        let events = try read(from: position, maxCount: wanted)
-        guard events.count == wanted else {
-            let end = position + UInt64(events.count) - 1
-            throw EventLogError.brokenChain(
-                VerificationProblem(position: end, rule: .headMismatch, detail: "meta/head names position \(head) but the log ends at \(end)"))
-        }
-        return events
-    }
-
     /// Checks that a replay (`check`, which went on over everything up to here) ended at this
     /// transaction's head (see `ReplayCheck.finish`).
     public func finish(_ check: ReplayCheck) throws {

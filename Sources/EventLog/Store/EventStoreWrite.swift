@@ -34,10 +34,6 @@ public protocol EventStoreWrite: EventStoreSnapshot {
     /// a failure to prepare (no space) fails the transaction with nothing changed.
     func destroyKeysOnCommit(_ streams: [StreamID], atMicroseconds time: Int64) throws
 
-    /// Up to `maxCount` events from `position` on, none past this transaction's head, all of which
-    /// the log must hold (else `brokenChain`).
-    func readToHead(from position: UInt64, maxCount: Int) throws -> [RecordedEvent]
-
     /// Reads the versions of `streams` ahead, where each read is a round trip (PostgreSQL: one
     /// statement for all of them), so `version(of:)` of them later in the transaction costs
     /// nothing. Changes nothing a read returns; nothing elsewhere.
@@ -51,5 +47,23 @@ extension EventStoreWrite {
     @discardableResult
     public func append(_ events: [ProposedEvent], to stream: StreamID) throws -> [RecordedEvent] {
         try append(events, to: stream, expected: .any)
+    }
+}
+
+extension EventStoreWrite {
+    /// Up to `maxCount` events from `position` on, none past this transaction's head, all of which
+    /// the log must hold: a log that ends before its head was cut short (`brokenChain`). Written
+    /// once for every store, over `read(from:maxCount:)` and `headPosition`.
+    public func readToHead(from position: UInt64, maxCount: Int) throws -> [RecordedEvent] {
+        let head = headPosition
+        guard position <= head, maxCount > 0 else { return [] }
+        let wanted = Int(clamping: min(UInt64(maxCount), head - position + 1))
+        let events = try read(from: position, maxCount: wanted)
+        guard events.count == wanted else {
+            let end = position + UInt64(events.count) - 1
+            throw EventLogError.brokenChain(
+                VerificationProblem(position: end, rule: .headMismatch, detail: "the log's head names position \(head) but the log ends at \(end)"))
+        }
+        return events
     }
 }
