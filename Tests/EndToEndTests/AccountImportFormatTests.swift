@@ -279,7 +279,8 @@ extension AccountMoveTests {
         let csv = try String(contentsOfFile: file, encoding: .utf8)
         let lines = csv.split(separator: "\n").map(String.init)
         #expect(lines.first == "tmdbID,Title,Year" && lines.count == 3, "\(csv)")
-        #expect(lines.dropFirst().map { $0.split(separator: ",").first.map(String.init) ?? "" } == ["550", "13"], "\(csv)")
+        let ids: [String] = lines.dropFirst().map { (line: String) -> String in line.split(separator: ",").first.map(String.init) ?? "" }
+        #expect(ids == ["550", "13"], "\(csv)")
         #expect(lines.dropFirst().allSatisfy { $0.split(separator: ",").count == 3 }, "titles and years known to the catalog: \(csv)")
         let mode = (try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber)?.intValue
         #expect(mode == 0o600)

@@ -74,7 +74,7 @@ import Testing
         #expect(bytes.count >= 6 && [0, 2, 3, 5].allSatisfy { Int(bytes[$0]) ?? 0 > 0 }, "\(output.stdout)")
         #expect(cells("   requests the server saw (warm cache)").first == "0", "\(output.stdout)")
         // Every key of both lists, with its frame.
-        let csv = try String(contentsOfFile: samples, encoding: .utf8).split(separator: "\n")
+        let csv: [Substring] = try String(contentsOfFile: samples, encoding: .utf8).split(separator: "\n")
         #expect(csv.count == 1 + 2 * 50, "\(csv.prefix(3))")
     }
 

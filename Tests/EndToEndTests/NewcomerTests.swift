@@ -155,11 +155,14 @@ import Testing
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
         let first = try await place.reel(["movies"])
         #expect(first.status == 0)
-        #expect(first.stderr.split(separator: "\n").map(String.init) == [Self.frenchNote("fr-FR"), Self.sampleNote], "\(first.stderr)")
+        let notes: [String] = [Self.frenchNote("fr-FR"), Self.sampleNote]
+        let firstLines: [String] = first.stderr.split(separator: "\n").map(String.init)
+        #expect(firstLines == notes, "\(first.stderr)")
         #expect(first.stdout.contains("Comedy, Family, Fantasy"), "English genre names: \(first.stdout)")
         #expect(try await place.reel(["movies"]).stderr.isEmpty)
         let verbose = try await place.reel(["movies", "--verbose"])
-        #expect(verbose.stderr.split(separator: "\n").map(String.init) == [Self.frenchNote("fr-FR"), Self.sampleNote], "\(verbose.stderr)")
+        let verboseLines: [String] = verbose.stderr.split(separator: "\n").map(String.init)
+        #expect(verboseLines == notes, "\(verbose.stderr)")
 
         // German is in the sample catalog: no such note, and German text.
         #expect(try await place.reel(["settings", "language", "de-DE"]).status == 0)
@@ -369,7 +372,8 @@ import Testing
             let out = try await place.reel(arguments)
             #expect(out.status == 66, "\(arguments): exit \(out.status), \(out.stderr)")
             #expect(out.stdout.isEmpty)
-            #expect(out.stderr.split(separator: "\n").filter { !$0.hasPrefix("reel: note: ") }.map(String.init) == [message], "\(out.stderr)")
+            let problems: [String] = out.stderr.split(separator: "\n").filter { !$0.hasPrefix("reel: note: ") }.map(String.init)
+            #expect(problems == [message], "\(out.stderr)")
         }
     }
 
@@ -384,11 +388,13 @@ import Testing
         let text = try await home.reel(["tmdb", "status"], environment: ["COLUMNS": "200"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stderr.isEmpty, "\(text.stderr)")
-        #expect(text.stdout.split(separator: "\n").map(String.init) == [
+        let expected: [String] = [
             "catalog: TMDb at \(server.baseURL)",
             "credential: TMDb read access token (hidden) from the environment (TMDB_API_TOKEN)",
             "TMDb accepts it (\(server.baseURL) has no /authentication; a catalog request with the credential works)",
-        ], "\(text.stdout)")
+        ]
+        let printed: [String] = text.stdout.split(separator: "\n").map(String.init)
+        #expect(printed == expected, "\(text.stdout)")
         // In a narrow terminal the prose wraps at spaces.
         let narrow = try await home.reel(["tmdb", "status"], environment: ["COLUMNS": "40"])
         for line in narrow.stdout.split(separator: "\n") where line.contains(" ") {
