@@ -83,6 +83,9 @@ let package = Package(
         .target(name: "Processes", swiftSettings: hygiene),
         // What kind of failure an error is (usage, not found, tampered, ...), for every module.
         .target(name: "Failures", swiftSettings: hygiene),
+        // What the terminal faces (reel, reel ui) show alike: display width, terminal-safe text,
+        // the time zone shown, URL passwords hidden. The service formats nothing for a terminal.
+        .target(name: "Presentation", dependencies: ["Failures"], swiftSettings: hygiene),
         // JSON as bytes and values: the strict parser, the canonical and the indented printer.
         // Plumbing for the ledger's payloads, TMDb's answers, the sample catalog and `--json`.
         // Optimized in debug builds too: every command, service and test parses JSON through it
@@ -163,7 +166,7 @@ let package = Package(
         // The terminal app (`reel ui`): a pure model, update and view over the application core,
         // and a driver on ncursesw that owns the terminal and runs effects on tasks.
         .target(
-            name: "ReelApp", dependencies: ["Reel", "CNcursesW", "TerminalGraphics"], swiftSettings: hygiene),
+            name: "ReelApp", dependencies: ["Reel", "Presentation", "CNcursesW", "TerminalGraphics"], swiftSettings: hygiene),
         // The HTTP service (`reel serve`): routes that parse a request, call the application core
         // and render its report as JSON (or a problem), on Hummingbird; account tokens, limits,
         // logs, metrics and graceful shutdown.
@@ -188,7 +191,7 @@ let package = Package(
             name: "reel",
             // The command-line face: it imports the application core (and the terminal app and
             // the service, faces of their own) and nothing below it.
-            dependencies: ["Reel", "Stores", "ReelApp", "ReelService", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Reel", "Stores", "Presentation", "ReelApp", "ReelService", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/ReelCLI",
             swiftSettings: hygiene
         ),
@@ -210,8 +213,9 @@ let package = Package(
         .target(name: "ReelTestSupport", dependencies: ["Processes", "Pictures"], path: "Sources/ReelTestSupport", swiftSettings: hygiene),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"], swiftSettings: hygiene),
         // The PostgreSQL store against a real server each suite starts (ReelTestSupport's PostgresServer).
-        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "EventLog", "EventStoreContract", "Failures", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "EventLog", "EventStoreContract", "Failures", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "FilesTests", dependencies: ["Files", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "LedgerTests", dependencies: ["Failures", "Ledger", "JSONKit", "ReelTestSupport"], swiftSettings: hygiene),
@@ -230,7 +234,7 @@ let package = Package(
         ),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "ReelTestSupport"], exclude: ["Fixtures"], swiftSettings: hygiene),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Pictures", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
-        .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "Stores", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "Stores", "Presentation", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "Stores", "JSONKit", "Ledger", "EventLog", "PostgresStore", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
         // The service's routes through its router (HummingbirdTesting), and its answers checked
         // against its OpenAPI document (Schemas/service/openapi.json).

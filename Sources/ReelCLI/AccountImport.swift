@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Presentation
 import Reel
 
 /// `reel account import FILE [--as HANDLE] [--format F] [--dry-run]`.

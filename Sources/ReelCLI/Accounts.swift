@@ -1,4 +1,5 @@
 import ArgumentParser
+import Presentation
 import Reel
 
 /// `reel accounts`: every account in the ledger.

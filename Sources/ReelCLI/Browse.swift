@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Presentation
 import Reel
 
 /// `reel movies` and `reel series`: TMDb's discover lists (or its popular and top-rated charts),

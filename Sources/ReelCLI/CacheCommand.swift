@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Presentation
 import Reel
 
 /// `reel cache stats|clear`: the TMDb response cache in `<data-dir>/cache` and the image cache in

@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// Renders what a change did: one line per outcome, or one JSON document

@@ -1,4 +1,5 @@
 import Foundation
+import Presentation
 import Reel
 import Synchronization
 

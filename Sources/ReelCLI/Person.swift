@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Presentation
 import Reel
 
 /// `reel person [NAME|ID]`: a person's details and filmography, newest first.

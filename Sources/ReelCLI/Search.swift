@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Presentation
 import Reel
 
 /// `reel search QUERY`: movies, series and people by name, in the account's language.

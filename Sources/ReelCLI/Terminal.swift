@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 import Foundation
 

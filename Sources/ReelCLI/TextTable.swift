@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// Aligned columns for human output: every cell padded to its column's widest, in terminal

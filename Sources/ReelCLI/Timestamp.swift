@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// Times as Reel prints them: in text, the wall clock of the zone `DisplayZone` shows (local, or

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Presentation
 import Reel
 
 /// What `fav add` and `fav remove` take: `movie|series ID...` as always, or a title to search

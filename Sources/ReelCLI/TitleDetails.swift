@@ -1,4 +1,5 @@
 import Foundation
+import Presentation
 import Reel
 
 /// A title's details as `reel show` presents them: text (each text from TMDb made

@@ -1,4 +1,5 @@
 import Foundation
+import Presentation
 import Reel
 
 /// Lists of titles as people and scripts see them: one row per title with its year, genres and

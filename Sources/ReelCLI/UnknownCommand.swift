@@ -1,4 +1,5 @@
 import ArgumentParser
+import Presentation
 import Reel
 
 /// A word where a subcommand goes that names none (`reel moviez`, `reel fav ad movie 550`,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Presentation
 import Reel
 
 extension ValidationError {

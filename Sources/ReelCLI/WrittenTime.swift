@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// A time as a person writes it for `--as-of`: `YYYY-MM-DD` (the end of that day), or

@@ -30,7 +30,7 @@ public struct Problem: Error, Sendable {
     public init(_ error: any Error) {
         switch error {
         case let problem as Problem: self = problem
-        case let kinded as any KindedError: self.init(Self.status(of: kinded.kind), kind: kinded.kind.rawValue, TerminalText.field(kinded.summary))
+        case let kinded as any KindedError: self.init(Self.status(of: kinded.kind), kind: kinded.kind.rawValue, SafeText.line(kinded.summary))
         case let http as HTTPError where http.status == .contentTooLarge:
             self.init(.contentTooLarge, kind: "tooLarge", http.body ?? "the request body is larger than the limit")
         case let http as HTTPError:

@@ -16,31 +16,34 @@ import Testing
     /// The command line imports the core, `Stores` (the stores a configuration names, opened
     /// outside the core, and the operators' use cases on them), the terminal app and the service
     /// (faces of their own, which `reel ui` and `reel serve` hand over to), ArgumentParser, and
-    /// TerminalGraphics (pictures drawn on the terminal, a face's rendering like its tables).
+    /// TerminalGraphics and Presentation (pictures and text drawn on the terminal, a face's
+    /// rendering like its tables).
     @Test func theCommandLineImportsOnlyTheCoreTheTerminalAppAndArgumentParser() async throws {
         for (file, text) in try Self.sources("ReelCLI") {
             for module in Self.imports(text) {
                 #expect(
-                    ["Reel", "Stores", "ReelApp", "ReelService", "ArgumentParser", "TerminalGraphics"].contains(module) || Self.system.contains(module),
+                    ["Reel", "Stores", "Presentation", "ReelApp", "ReelService", "ArgumentParser", "TerminalGraphics"].contains(module) || Self.system.contains(module),
                     "\(file) imports \(module)")
             }
         }
     }
 
-    /// The terminal app is a front end: the core, ncursesw and TerminalGraphics (pictures), nothing
-    /// below the core (`keys.toml` is read in Swift, `KeysFileParser`).
+    /// The terminal app is a front end: the core, ncursesw, TerminalGraphics (pictures) and
+    /// Presentation (display width, terminal-safe text), nothing below the core (`keys.toml` is
+    /// read in Swift, `KeysFileParser`).
     @Test func theTerminalAppImportsOnlyTheCoreAndNcurses() async throws {
         for (file, text) in try Self.sources("ReelApp") {
             for module in Self.imports(text) {
                 #expect(
-                    ["Reel", "CNcursesW", "TerminalGraphics"].contains(module) || Self.system.contains(module),
+                    ["Reel", "Presentation", "CNcursesW", "TerminalGraphics"].contains(module) || Self.system.contains(module),
                     "\(file) imports \(module)")
             }
         }
     }
 
     /// The service is a front end: the core (and `Stores`, for the operators' routes over every
-    /// shard) and the HTTP stack (Hummingbird, its types, NIO for the slow-client guard, TLS),
+    /// shard) and the HTTP stack; never `Presentation` (it formats nothing for a terminal: a
+    /// problem's words are made one safe line by `SafeText`, as every face's are) (Hummingbird, its types, NIO for the slow-client guard, TLS),
     /// logs, metrics and lifecycle; nothing below the core.
     @Test func theServiceImportsOnlyTheCoreAndItsHTTPStack() async throws {
         let http: Set<String> = [

@@ -38,7 +38,7 @@ extension CatalogContext {
     static func checkBaseURL(_ text: String, variable: String = "REEL_TMDB_BASE_URL", example: String = CatalogClient.defaultBaseURL) throws {
         let url = URL(string: text)
         guard let scheme = url?.scheme?.lowercased(), scheme == "http" || scheme == "https", url?.host?.isEmpty == false else {
-            throw Failure(.usage, "\(variable) '\(TerminalText.field(text))' is not an http(s) URL (such as \(example))")
+            throw Failure(.usage, "\(variable) '\(SafeText.line(text))' is not an http(s) URL (such as \(example))")
         }
     }
 

@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// Times as the app shows them: on the clock `DisplayZone` shows (local, or UTC with `--utc` or

@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// Draws a model into a `ScreenBuffer`: the tab bar, the current tab, its pictures

@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// A title's details as lines for a screen `width` wide: every field `reel show` prints (TMDb's

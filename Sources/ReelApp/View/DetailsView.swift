@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// A title's details over the tabs: the title, year and key on the heading with ★ saved (or how

@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// The history pane of the Saved tab (`h`): the account's events in words, one a row, as

@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// A list of titles on screen: a heading with the count, one row per title (cursor `›`, `★`

@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// A person's filmography, newest first: one row per title as the lists show titles, with the

@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// Where a title row's columns go at a screen width: `› ★ ` then the title (what is left), the

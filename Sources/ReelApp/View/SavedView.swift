@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// The Saved tab: a heading with the order, the genre and the filter; a line with the point the

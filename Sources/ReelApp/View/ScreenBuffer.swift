@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// The screen as rows of cells, drawn by `AppView` and copied to the terminal by the driver. A

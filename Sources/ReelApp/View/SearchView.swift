@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// The Search tab: the field on the first row (a block cursor while it has focus) with the type

@@ -1,3 +1,4 @@
+import Presentation
 import Reel
 
 /// The Settings tab: name, photo, language, account and delete as rows (the one chosen

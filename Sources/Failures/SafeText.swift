@@ -1,60 +1,22 @@
-/// Text from elsewhere (TMDb, an imported file, a ledger another program wrote) made safe to
-/// show on a terminal, where a control character is a command: ESC starts sequences that set the
-/// window title, move the cursor, rewrite the screen or (on some terminals) answer back into the
-/// input; BEL rings; CR and LF rewrite or forge lines; bidi overrides show text in another order
-/// than it is stored (`exe.txt` as `txt.exe`).
-///
-/// Every text-mode rendering of such text passes through here; `--json` does not (JSON escaping
-/// keeps the bytes exact and harmless). The rules, the same everywhere:
-/// - line-like characters (TAB, LF, VT, FF, CR, NEL, U+2028, U+2029) inside a field become a space;
+/// Text from elsewhere (TMDb, an imported file, a ledger another program wrote, a value a person
+/// typed) made one safe line, for every face: a failure's message quotes such text, and a terminal
+/// or a page must never act on it. The rules (the terminal face's `TerminalText` applies the same):
+/// - line-like characters (TAB, LF, VT, FF, CR, NEL, U+2028, U+2029) inside a line become a space;
 /// - every other control character (C0, DEL, C1, ESC among them) becomes U+FFFD `�`, so that
 ///   tampering shows instead of acting;
 /// - invisible direction and format controls (U+061C, U+200E, U+200F, U+202A–U+202E,
 ///   U+2066–U+206F, U+FFF9–U+FFFB) are dropped: they carry no visible text of their own.
-///
-/// ```swift
-/// TerminalText.field("Fight\u{1B}]0;pwned\u{07}\nClub")  // "Fight�]0;pwned� Club"
-/// ```
-public enum TerminalText {
-    /// What a field becomes on one line.
-    public static func field(_ text: String) -> String {
+public enum SafeText {
+    /// `text` as one safe line.
+    public static func line(_ text: String) -> String {
         isPlain(text, keepingNewlines: false) ? text : cleaned(text, keepingNewlines: false, styles: [])
     }
 
-    /// Text with paragraphs (an overview, a biography): one clean field per line; CR LF, CR, NEL,
-    /// U+2028 and U+2029 break lines as LF does.
-    public static func lines(_ text: String) -> [String] {
-        var lines: [String] = []
-        var line = String.UnicodeScalarView()
-        var afterCR = false
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0A where afterCR:
-                afterCR = false
-                continue
-            case 0x0A, 0x0D, 0x85, 0x2028, 0x2029:
-                lines.append(field(String(line)))
-                line = String.UnicodeScalarView()
-                afterCR = scalar.value == 0x0D
-                continue
-            default:
-                afterCR = false
-                line.append(scalar)
-            }
-        }
-        lines.append(field(String(line)))
-        return lines
-    }
-
-    /// Rendered output as a whole (the last line of defence, after the fields): keeps LF between
-    /// lines and the colour sequences in `styles` (exact SGR sequences such as `"\u{1B}[1m"`, the
-    /// ones the front end paints with itself), and neutralises everything else as `field` does.
-    public static func output(_ text: String, keepingStyles styles: Set<String> = []) -> String {
+    /// `text` as safe lines: LF kept between them, and the exact SGR sequences in `styles` (the
+    /// colours a face paints with itself); everything else as `line` does.
+    public static func lines(_ text: String, keepingStyles styles: Set<String> = []) -> String {
         isPlain(text, keepingNewlines: true) ? text : cleaned(text, keepingNewlines: true, styles: styles)
     }
-
-    /// True when `text` has nothing `field` would change.
-    public static func isClean(_ text: String) -> Bool { field(text) == text }
 
     /// True when `text` holds nothing to change: checked on its UTF-8 bytes, since every character
     /// the rules name is a C0 byte, DEL, or one of a few two- and three-byte sequences (lists of

@@ -1,4 +1,4 @@
-import Reel
+import Presentation
 import Testing
 
 /// `TerminalText`: what remote and imported text becomes before it reaches a terminal.

@@ -1,4 +1,4 @@
-import Reel
+import Presentation
 import Testing
 
 /// `URLPasswords` hides what the expression it replaced hid, in one pass.

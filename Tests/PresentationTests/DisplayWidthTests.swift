@@ -1,4 +1,4 @@
-import Reel
+import Presentation
 import Testing
 
 /// `DisplayWidth`: the columns a terminal gives text, by East Asian Width, with emoji sequences
