@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 
 #if canImport(Glibc)
 import Glibc
@@ -7,33 +8,45 @@ import Glibc
 /// A `reel serve` child process for the service benchmark: started on a free port of loopback,
 /// its address read from the line it prints, its memory read from /proc, stopped with SIGTERM.
 final class ServedProcess {
-    let process = Process()
+    let process: RunningChild
     let url: String
     var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
 
     init(reel: String, environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: reel)
-        process.arguments = ["serve", "--listen", "127.0.0.1:0"]
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw BenchmarkError("cannot make a pipe") }
+        // Not inherited by what other threads start meanwhile (the child gets its end by dup2).
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]) }
+        let child: RunningChild
+        do {
+            child = RunningChild(
+                try ChildProcess.spawn([reel, "serve", "--listen", "127.0.0.1:0"], environment: environment, standardOutput: .descriptor(ends[1])))
+        } catch {
+            close(ends[1])
+            throw BenchmarkError("cannot start \(reel): \(error)")
+        }
+        close(ends[1])
+        process = child
+        var line: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 256)
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+            let got = read(ends[0], &chunk, chunk.count)
+            if got <= 0 { break }
+            line.append(contentsOf: chunk[..<got])
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("listening on ") else { throw BenchmarkError("reel serve did not start: '\(text)'") }
+        guard text.hasPrefix("listening on ") else {
+            child.signal(SIGKILL)
+            child.wait()
+            throw BenchmarkError("reel serve did not start: '\(text)'")
+        }
         url = String(text.dropFirst("listening on ".count))
     }
 
     /// Resident and peak resident memory (VmRSS, VmHWM), in MiB.
     func memory() -> (resident: Double, peak: Double) {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let status = (try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)) ?? ""
         func field(_ name: String) -> Double {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
             return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
@@ -42,10 +55,8 @@ final class ServedProcess {
     }
 
     func stop() -> Int32 {
-        guard process.isRunning else { return process.terminationStatus }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.signal(SIGTERM)
+        return process.wait().status
     }
 
     deinit { _ = stop() }

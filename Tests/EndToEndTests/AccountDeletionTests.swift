@@ -1,5 +1,6 @@
 @_spi(Stores) import EventLog
 import Foundation
+import Processes
 import ReelTestSupport
 import Testing
 
@@ -329,18 +330,12 @@ import Glibc
         env["SHELL"] = "/bin/sh"
         let dir = temporaryDirectory("terminal")
         try Data(typed.utf8).write(to: URL(fileURLWithPath: dir + "/stdin"))
-        for name in ["stdout", "stderr"] { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: nil) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        process.environment = env
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: dir + "/stdin"))
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/stdout"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/stderr"))
-        try process.run()
-        process.waitUntilExit()
+        let ended = try ChildProcess.spawn(
+            ["/usr/bin/script", "-qec", command, "/dev/null"], environment: env, standardInput: .read(dir + "/stdin"),
+            standardOutput: .write(dir + "/stdout"), standardError: .write(dir + "/stderr")
+        ).wait()
         return Harness.Output(
-            status: process.terminationStatus,
+            status: ended.status,
             stdout: ((try? String(contentsOfFile: dir + "/stdout", encoding: .utf8)) ?? "").replacingOccurrences(of: "\r", with: ""),
             stderr: (try? String(contentsOfFile: dir + "/stderr", encoding: .utf8)) ?? "")
     }

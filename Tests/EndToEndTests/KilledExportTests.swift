@@ -46,35 +46,28 @@ import Glibc
     /// Starts `reel account export --out FILE`, waits until it has a file open in FILE's directory
     /// (it is writing), and kills it with SIGKILL. `nil` when the export finished first.
     static func killWhileWriting(_ ledger: Ledger, to file: String, named: Bool, previous: Data? = nil) async throws -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
-        process.arguments = ["account", "export", "--no-details", "--out", file]
         var env = ProcessInfo.processInfo.environment
         env.merge(["REEL_DATA_DIR": ledger.dir, "REEL_USER": handle, "TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": ledger.dir + "/config"]) { _, new in new }
         if named { env["REEL_OUTPUT_TMPFILE"] = "off" }
-        process.environment = env
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = RunningChild(try ChildProcess.spawn([Harness.binaries + "/reel", "account", "export", "--no-details", "--out", file], environment: env))
         let directory = (file as NSString).deletingLastPathComponent + "/"
         var seen: String?
         while process.isRunning, seen == nil {
-            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/fd")) ?? []
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/fd")) ?? []
             for fd in fds {
                 // Unnamed (O_TMPFILE) output shows as "(deleted)" until it is linked in: once it has
                 // a name the export is done, and a kill then (before the process exits) would test
                 // nothing but a finished export.
-                if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.processIdentifier)/fd/\(fd)"),
+                if let link = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.pid)/fd/\(fd)"),
                     link.hasPrefix(directory), named || link.hasSuffix("(deleted)")
                 {
                     seen = link
-                    kill(process.processIdentifier, SIGKILL)
+                    process.signal(SIGKILL)
                     break
                 }
             }
         }
-        process.waitUntilExit()
-        guard let seen, process.terminationReason == .uncaughtSignal else { return nil }
+        guard let seen, case .signalled = process.wait() else { return nil }
         // The kill can land just after the file got its name (seeing the open file and killing
         // are two steps): then the export finished first, and what has the name must be whole.
         if let written = FileManager.default.contents(atPath: file), written != previous {

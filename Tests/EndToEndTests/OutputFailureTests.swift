@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import ReelTestSupport
 import Testing
 
@@ -27,32 +28,32 @@ import Glibc
         env["REEL_DATA_DIR"] = data
         env["XDG_CONFIG_HOME"] = data + "/config"
         for (k, v) in extra { env[k] = v }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel")
-        process.arguments = arguments
-        process.environment = env
         let errors = temporaryDirectory("reel-run") + "/stderr"
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        var input = Redirection.null
         if let stdin {
-            let input = temporaryDirectory("reel-run") + "/stdin"
-            try Data(stdin.utf8).write(to: URL(fileURLWithPath: input))
-            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
-        } else {
-            process.standardInput = FileHandle.nullDevice
+            let path = temporaryDirectory("reel-run") + "/stdin"
+            try Data(stdin.utf8).write(to: URL(fileURLWithPath: path))
+            input = .read(path)
         }
-        let pipe = Pipe()
-        if let stdout {
-            process.standardOutput = FileHandle(forWritingAtPath: stdout)
-        } else {
-            process.standardOutput = pipe
-            try pipe.fileHandleForReading.close()
+        // Without a file: a pipe whose reading end is closed before the process starts.
+        var ends: [Int32] = [-1, -1]
+        if stdout == nil {
+            guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+            // Not inherited by what other threads start meanwhile (the child gets its end by dup2).
+            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+            close(ends[0])
         }
-        try process.run()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-            stderr: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
+        defer { if ends[1] >= 0 { close(ends[1]) } }
+        let ended = try ChildProcess.spawn(
+            [Harness.binaries + "/reel"] + arguments, environment: env, standardInput: input,
+            standardOutput: stdout.map { .write($0) } ?? .descriptor(ends[1]), standardError: .write(errors)
+        ).wait()
+        let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        // `status` is the exit code, or the signal that ended it.
+        return switch ended {
+        case .exited(let code): Run(status: code, signalled: false, stderr: stderr)
+        case .signalled(let signal): Run(status: signal, signalled: true, stderr: stderr)
+        }
     }
 
     /// A data directory with an account that has saved two movies and a series.

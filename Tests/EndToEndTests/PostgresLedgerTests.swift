@@ -1,5 +1,6 @@
 @_spi(Stores) import EventLog
 import Foundation
+import Processes
 import ReelTestSupport
 import Testing
 
@@ -259,27 +260,56 @@ import Testing
     /// A psql session of its own on `database` that has run `statements` (its transaction left
     /// open, holding what they took) and holds it until `end()`.
     final class HeldSession {
-        let process = Process()
-        let input = Pipe()
-        func end() {
-            try? input.fileHandleForWriting.write(contentsOf: Data("COMMIT;\n".utf8))
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+        let process: RunningChild
+        /// The write end of its standard input.
+        let input: Int32
+
+        init(_ arguments: [String]) throws {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+            // Not inherited by what other threads start meanwhile (the child gets its end by dup2).
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            defer { close(ends[0]) }
+            do {
+                process = RunningChild(try ChildProcess.spawn(arguments, standardInput: .descriptor(ends[0])))
+            } catch {
+                close(ends[1])
+                throw error
+            }
+            input = ends[1]
         }
-        deinit { if process.isRunning { process.terminate() } }
+
+        func send(_ text: String) throws {
+            let bytes = Array(text.utf8)
+            guard bytes.withUnsafeBytes({ write(input, $0.baseAddress, $0.count) }) == bytes.count else { throw POSIXError(.EPIPE) }
+        }
+
+        private var inputOpen = true
+
+        func end() {
+            try? send("COMMIT;\n")
+            closeInput()
+            process.wait()
+        }
+
+        private func closeInput() {
+            if inputOpen { close(input) }
+            inputOpen = false
+        }
+
+        deinit {
+            closeInput()
+            process.signal(SIGTERM)
+        }
     }
 
     static func session(_ database: String, holding statements: String) async throws -> HeldSession {
         let server = try await server
-        let held = HeldSession()
-        held.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        held.process.arguments = ["psql", "-h", server.directory, "-p", String(server.port), "-U", "postgres", "-d", database, "-At", "-v", "ON_ERROR_STOP=1"]
-        held.process.standardInput = held.input
-        held.process.standardOutput = FileHandle.nullDevice
-        held.process.standardError = FileHandle.nullDevice
-        try held.process.run()
+        let held = try HeldSession([
+            "/usr/bin/env", "psql", "-h", server.directory, "-p", String(server.port), "-U", "postgres", "-d", database, "-At", "-v", "ON_ERROR_STOP=1",
+        ])
         let opening = statements.hasPrefix("BEGIN") ? statements : "BEGIN; " + statements
-        try held.input.fileHandleForWriting.write(contentsOf: Data((opening + ";\n").utf8))
+        try held.send(opening + ";\n")
         try await waitFor("a session holding \(statements)", seconds: 30) {
             (try? await server.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND state = 'idle in transaction'")) == "1"
         }

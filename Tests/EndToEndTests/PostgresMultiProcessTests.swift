@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import ReelTestSupport
 import Testing
 
@@ -15,7 +16,7 @@ import Glibc
     static let started = Task { try await PostgresServer.started("PostgresMultiProcessTests") }
 
     struct Worker {
-        let process: Process
+        let process: RunningChild
         let acks: String
         var errors: String { (try? String(contentsOfFile: acks + ".err", encoding: .utf8)) ?? "" }
         var acknowledged: [(position: UInt64, id: String)] {
@@ -32,22 +33,19 @@ import Glibc
     static var keyring: String { Harness.keyring }
 
     static func start(_ store: String, stream: String, count: Int, concurrency: Int) throws -> Worker {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Harness.binaries + "/reel-bench")
-        process.arguments = [
-            "worker", "--store", store, "--data-dir", temporaryDirectory("worker"), "--stream", stream, "--count", "\(count)",
-            "--concurrency", "\(concurrency)", "--retry",
-        ]
-        // Each worker stands for a host of its own (a data directory of its own); hosts of one store
-        // share its keyring.
-        process.environment = ProcessInfo.processInfo.environment.merging(["REEL_KEYRING": keyring]) { $1 }
         let acks = temporaryDirectory("acks") + "/acks"
         try #require(FileManager.default.createFile(atPath: acks, contents: nil))
         try #require(FileManager.default.createFile(atPath: acks + ".err", contents: nil))
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: acks))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: acks + ".err"))
-        try process.run()
-        return Worker(process: process, acks: acks)
+        // Each worker stands for a host of its own (a data directory of its own); hosts of one store
+        // share its keyring.
+        let child = try ChildProcess.spawn(
+            [
+                Harness.binaries + "/reel-bench", "worker", "--store", store, "--data-dir", temporaryDirectory("worker"), "--stream", stream,
+                "--count", "\(count)", "--concurrency", "\(concurrency)", "--retry",
+            ],
+            environment: ProcessInfo.processInfo.environment.merging(["REEL_KEYRING": keyring]) { $1 }, standardOutput: .write(acks),
+            standardError: .write(acks + ".err"))
+        return Worker(process: RunningChild(child), acks: acks)
     }
 
     /// Waits for `condition`; on timeout the error says where each of `workers` stands (how many
@@ -85,7 +83,7 @@ import Glibc
         let survivors = try ["ann", "ben"].map { try Self.start(store, stream: $0, count: 10_000_000, concurrency: 8) }
         let victims = try ["cy", "dee"].map { try Self.start(store, stream: $0, count: 10_000_000, concurrency: 16) }
         // However the test ends, no appender outlives it (one left appending loads every test after).
-        defer { for worker in survivors + victims where worker.process.isRunning { kill(worker.process.processIdentifier, SIGKILL) } }
+        defer { for worker in survivors + victims { worker.process.signal(SIGKILL) } }
         try await Self.waitUntil("the first acknowledgements", workers: survivors + victims) { (survivors + victims).allSatisfy { $0.acknowledged.count >= 20 } }
 
         // The server crashes (every connection cut, no checkpoint) and comes back under all four.
@@ -95,17 +93,16 @@ import Glibc
             zip(survivors + victims, before).allSatisfy { $0.acknowledged.count >= $1 + 30 }
         }
         for victim in victims {
-            kill(victim.process.processIdentifier, SIGKILL)
-            victim.process.waitUntilExit()
-            #expect(victim.process.terminationReason == .uncaughtSignal)
+            victim.process.signal(SIGKILL)
+            #expect(victim.process.wait() == .signalled(SIGKILL))
         }
         let afterKills = survivors.map(\.acknowledged.count)
         try await Self.waitUntil("the survivors appending after the kills", workers: survivors) {
             zip(survivors, afterKills).allSatisfy { $0.acknowledged.count >= $1 + 30 }
         }
         for survivor in survivors {
-            kill(survivor.process.processIdentifier, SIGTERM)
-            survivor.process.waitUntilExit()
+            survivor.process.signal(SIGTERM)
+            survivor.process.wait()
             // What failed while the server was down was said in one line each, and retried.
             #expect(!survivor.errors.isEmpty, "the crash went unnoticed")
             for line in survivor.errors.split(separator: "\n") { #expect(line.hasPrefix("error: "), "\(line)") }
@@ -134,6 +131,6 @@ import Glibc
         // The store takes appends after it all.
         let after = try Self.start(store, stream: "cy", count: 5, concurrency: 1)
         try await Self.waitUntil("an append after the crash", workers: [after]) { !after.process.isRunning }
-        #expect(after.process.terminationStatus == 0 && after.acknowledged.map(\.position) == Array(UInt64(stored.count + 1)...UInt64(stored.count + 5)), "\(after.errors)")
+        #expect(after.process.termination == .exited(0) && after.acknowledged.map(\.position) == Array(UInt64(stored.count + 1)...UInt64(stored.count + 5)), "\(after.errors)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Processes
 import Testing
 
 /// One Python process, started on first use and kept for the test run, that validates JSON
@@ -46,7 +47,7 @@ final class SchemaValidator: @unchecked Sendable {
         """
 
     private let lock = NSLock()
-    private var process: Process?
+    private var process: RunningChild?
     private var input: FileHandle?
     private var output: FileHandle?
     private var buffered = Data()
@@ -81,25 +82,41 @@ final class SchemaValidator: @unchecked Sendable {
     }
 
     private func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.server]
-        let toServer = Pipe(), fromServer = Pipe()
-        process.standardInput = toServer
-        process.standardOutput = fromServer
-        process.standardError = FileHandle.standardError
-        try process.run()
-        self.process = process
-        input = toServer.fileHandleForWriting
-        output = fromServer.fileHandleForReading
+        var toServer: [Int32] = [0, 0], fromServer: [Int32] = [0, 0]
+        guard pipe(&toServer) == 0 else { throw ValidatorError.notRunning }
+        guard pipe(&fromServer) == 0 else {
+            for end in toServer { close(end) }
+            throw ValidatorError.notRunning
+        }
+        // Not inherited by what other threads start meanwhile (the child gets its ends by dup2).
+        for end in toServer + fromServer { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer {
+            close(toServer[0])
+            close(fromServer[1])
+        }
+        do {
+            process = RunningChild(
+                try ChildProcess.spawn(
+                    ["/usr/bin/env", "python3", "-c", Self.server], standardInput: .descriptor(toServer[0]), standardOutput: .descriptor(fromServer[1]),
+                    standardError: .sameAs(STDERR_FILENO)))
+        } catch {
+            close(toServer[1])
+            close(fromServer[0])
+            throw error
+        }
+        input = FileHandle(fileDescriptor: toServer[1], closeOnDealloc: true)
+        output = FileHandle(fileDescriptor: fromServer[0], closeOnDealloc: true)
         buffered = Data()
     }
 
     private func stop() {
-        process?.terminate()
-        process = nil
         input = nil
         output = nil
+        if let process {
+            process.signal(SIGTERM)
+            process.wait()
+        }
+        process = nil
     }
 
     enum ValidatorError: Error { case notRunning }

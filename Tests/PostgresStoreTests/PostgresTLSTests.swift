@@ -1,5 +1,6 @@
 import Failures
 import Foundation
+import Processes
 import PostgresStore
 import ReelTestSupport
 import Testing
@@ -27,14 +28,8 @@ import Glibc
         let dir = temporaryDirectory("tls")
         chmod(dir, 0o755)
         func openssl(_ arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            process.arguments = arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            if process.terminationStatus != 0 { throw Failure(.storage, "openssl \(arguments.first ?? "") failed") }
+            let ended = try ChildProcess.spawn(["/usr/bin/openssl"] + arguments).wait()
+            if ended != .exited(0) { throw Failure(.storage, "openssl \(arguments.first ?? "") failed") }
         }
         for name in ["ca", "other"] {
             try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "\(dir)/\(name).key", "-out", "\(dir)/\(name).pem", "-days", "2", "-subj", "/CN=Reel test \(name)"])
