@@ -24,7 +24,6 @@ extension Application {
         if let unfinished = try holders.first(where: { try isMovingAway($0.stream, on: $0.index, of: map) }) {
             let target = try shard(holding: unfinished.stream, besides: unfinished.index, of: map) ?? home
             let report = try AccountMover(from: try side(unfinished.index, of: map), to: try side(target, of: map)).move(handle, step: step)
-            forgetViews(of: [handle])
             // Laid on a shard that is no longer its home (the map grew again): it moves on from there.
             return target == home ? report : try moveAccount(handle, step: step)
         }
@@ -48,7 +47,6 @@ extension Application {
                 "shard \(map.shards[home].name) has another account for '\(handle)' (\(atHome)) than shard \(map.shards[source.index].name) (\(source.stream)): delete one of them first")
         }
         let mover = AccountMover(from: try side(source.index, of: map), to: try side(home, of: map))
-        defer { forgetViews(of: [handle]) }
         return try mover.move(handle, step: step)
     }
 

@@ -26,8 +26,6 @@ public final class StoreRouter: LedgerRouter {
         var shardRecords: [Int: ShardMembership] = [:]
         /// `true` once the ledger was looked for and there was none (nothing was made).
         var ledgerMissing = false
-        /// Told when the routing changes (`whenRerouted`).
-        var rerouted: [@Sendable () -> Void] = []
     }
 
     private let opened = Mutex(Opened())
@@ -51,10 +49,6 @@ public final class StoreRouter: LedgerRouter {
         guard let url = configuration.storeURL else { return nil }
         if ShardMap.isShardMap(url) { return url }
         return (try? storeLocation(url))?.description ?? "(a store URL that does not parse)"
-    }
-
-    public func whenRerouted(_ observer: @escaping @Sendable () -> Void) {
-        opened.withLock { $0.rerouted.append(observer) }
     }
 
     // MARK: - The ledger, opened once
@@ -257,15 +251,14 @@ public final class StoreRouter: LedgerRouter {
 
     /// Routes by `map` from now on, the shards' `records` as read: the map this process held grown
     /// at its end (the shards opened keep their index and store), which the records confirm
-    /// (`followShardMap`). The observers are told (what was read before may be out of date).
+    /// (`followShardMap`). A state kept of an account that moved is not used again: its stream
+    /// moved on with `account-moved-out` (`AccountStates`).
     func route(by map: ShardMap, records: [Int: ShardMembership]) {
-        let observers = opened.withLock { opened in
+        opened.withLock { opened in
             opened.shardMap = .some(map)
             opened.shardRecords.merge(records) { _, read in read }
-            return opened.rerouted
         }
         routedShardMap.route(by: map)
-        for observer in observers { observer() }
     }
 
     /// The ledger of shard `index` of `map`, opened once: a store of its own whose new accounts

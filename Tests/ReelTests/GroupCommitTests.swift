@@ -218,13 +218,13 @@ import Testing
         _ = try app.change(.switchLanguage(try LanguageTag("fr")), for: ann)
         #expect(commits.all.map(\.commands) == [1, 1], "the sync path is a batch of one, told as a batch is")
         #expect(commits.all.last?.events == 1)
-        let kept = try #require(app.views.kept(ann), "the commit kept the account's view")
+        let kept = try #require(try app.ledger().keptView(of: ann), "the commit kept the account's state")
         #expect(kept.state.settings.language.description == "fr")
         var steps: [DeletionStep] = []
         _ = try app.deleteAccount(ann) { steps.append($0) }
         #expect(commits.all.count == 3)
         #expect(steps.contains(.recorded), "the deletion's steps are told through the committer")
-        #expect(app.views.kept(ann) == nil, "a deleted account's view is not kept")
+        #expect(try app.ledger().keptView(of: ann) == nil, "a deleted account's state is not kept")
         await app.close()
     }
 
@@ -234,15 +234,18 @@ import Testing
         let (app, _) = Self.application()
         let ann = Self.handle("ann")
         _ = try await app.change(.addFavorites([Self.movie(550)]), for: ann, requestKey: nil)
-        // A reader takes its mark and reads; a change commits before the reader keeps the view.
-        let mark = app.views.mark
-        let stale = try app.ledger().view(of: ann)
+        // A reader reads; a change commits before the reader keeps the view: the newer state the
+        // commit kept is not replaced by the older one.
+        let ledger = try app.ledger()
+        let stale = try ledger.view(of: ann)
         _ = try await app.change(.addFavorites([Self.movie(603)]), for: ann, requestKey: nil)
-        app.views.keep(stale, readSince: mark)
+        ledger.states.keep(stale)
+        #expect(try ledger.keptView(of: ann)?.state.saved.count == 2, "the newer state the commit kept stays")
         #expect(try app.account(ann).state.saved.count == 2)
-        // Even a view kept with no change since its mark is checked against the stream's version
+        // Even a state kept with nothing newer beside it is checked against the stream's version
         // before it is used: one behind it (here forced in) is read again, never answered.
-        app.views.keep(stale, readSince: app.views.mark)
+        ledger.states.forgetAll()
+        ledger.states.keep(stale)
         #expect(try app.account(ann).state.saved.count == 2, "a kept view behind its stream's version is read again")
         await app.close()
     }

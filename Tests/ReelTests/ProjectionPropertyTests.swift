@@ -99,7 +99,7 @@ import Testing
             let handle = Self.handles[random.int(0..<2)]
             let keys = try (0..<(1 + random.int(0..<12))).map { _ in try MediaKey(random.int(0..<2) == 0 ? .movie : .tv, Int64(1 + random.int(0..<200))) }
             _ = try service.execute(random.int(0..<3) == 0 ? .removeFavorites(keys) : .addFavorites(keys), for: handle)
-            if random.int(0..<25) == 0 { service.recent.forgetAll() }  // the next command reads the stored state
+            if random.int(0..<25) == 0 { service.states.forgetAll() }  // the next command reads the stored state
         }
         #expect(try service.rebuildProjections(checkOnly: true).drift.isEmpty)
         let all = try service.log.read(from: 1, maxCount: Int.max)
@@ -108,7 +108,7 @@ import Testing
             var replay = AccountState()
             for event in all where event.streamID == stream { try Projector().apply(event, to: &replay) }
             #expect(replay.saved.count > AccountStateCodec.pageSize)
-            service.recent.forgetAll()
+            service.states.forgetAll()
             #expect(try service.view(of: handle).state == replay)
         }
     }

@@ -134,7 +134,7 @@ import Testing
             sealed[sealed.count - 1] ^= 1
             try pages.put(key, sealed)
         }
-        service.recent.forgetAll()
+        service.states.forgetAll()
         let damaged = try service.rebuildProjections(checkOnly: true)
         #expect(damaged.drift.map(\.kind) == [.differs])
         #expect(damaged.drift.first?.detail.contains("does not authenticate") == true)
@@ -145,7 +145,7 @@ import Testing
 
         // A page gone: the list no longer fits its header, and reading it is an error.
         try service.log.write(shredding: { _ in }) { w in try w.table(try service.store.liveSlot(w).titles).delete(key) }
-        service.recent.forgetAll()
+        service.states.forgetAll()
         #expect(try service.rebuildProjections(checkOnly: true).drift.map(\.kind) == [.differs])
         #expect(throws: ReelError.self) { try service.view(of: ann) }
         _ = try service.rebuildProjections(checkOnly: false)

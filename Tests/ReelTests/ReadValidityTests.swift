@@ -96,9 +96,9 @@ import Testing
     }
 }
 
-/// The states of accounts changed lately (`RecentStates`): a command is decided on the committed
+/// The states of accounts changed lately (`AccountStates`): a command is decided on the committed
 /// state kept, and never on one its stream has moved past.
-@Suite struct RecentStatesTests {
+@Suite struct AccountStatesTests {
     let ann = try! AccountHandle("ann")
 
     @Test func commandsAreDecidedOnTheStateKeptOnlyWhileItIsCurrent() async throws {
@@ -107,21 +107,21 @@ import Testing
         let keys = try (1...3).map { try MediaKey(.movie, Int64($0)) }
         _ = try service.execute(.addFavorites([keys[0]]), for: ann)
         let stream = try service.resolve(ann)
-        let kept = try #require(service.recent.state(of: stream, atVersion: try service.log.version(of: stream)))
+        let kept = try #require(service.states.state(of: stream, atVersion: try service.log.version(of: stream)))
         #expect(kept.saved.items.map(\.key) == [keys[0]])
 
         // Another process appends: the kept state is behind, and the next command sees the change.
         let other = try AccountService.open(at: directory)
         _ = try other.execute(.addFavorites([keys[1]]), for: ann)
-        #expect(service.recent.state(of: stream, atVersion: try service.log.version(of: stream)) == nil)
+        #expect(service.states.state(of: stream, atVersion: try service.log.version(of: stream)) == nil)
         let report = try service.execute(.addFavorites([keys[1], keys[2]]), for: ann)
         #expect(report.appended.map(\.event) == [.favoriteAdded(keys[2])])
         #expect(try service.view(of: ann).state.saved.items.map(\.key) == keys)
-        #expect(service.recent.state(of: stream, atVersion: try service.log.version(of: stream))?.saved.count == 3)
+        #expect(service.states.state(of: stream, atVersion: try service.log.version(of: stream))?.saved.count == 3)
 
         // A deleted account's state is not kept.
         _ = try service.execute(.deleteAccount, for: ann)
-        #expect(service.recent.state(of: stream, atVersion: try service.log.version(of: stream)) == nil)
+        #expect(service.states.state(of: stream, atVersion: try service.log.version(of: stream)) == nil)
         #expect(try service.rebuildProjections(checkOnly: true).drift.isEmpty)
     }
 }

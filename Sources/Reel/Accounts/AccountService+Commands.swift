@@ -69,7 +69,7 @@ extension AccountService {
         let state = try existing.flatMap { stream in
             let version = try w.version(of: stream)
             if let state = decided[stream], state.version == version { return state }
-            return try recent.state(of: stream, atVersion: version) ?? store.state(of: stream, slot, w)
+            return try states.state(of: stream, atVersion: version) ?? store.state(of: stream, slot, w)
         }
         try Self.checkBinding(request, existing: existing, state: state)
         if let key = request.key, let report = try retried(request, key: key, slot: slot, w) { return .settled(report) }

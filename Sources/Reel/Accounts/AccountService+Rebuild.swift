@@ -7,7 +7,7 @@ extension AccountService {
     /// Replays the whole log into fresh projections, compares them with the live ones, and (unless
     /// `checkOnly`) swaps them in atomically. A failure leaves the live projections untouched.
     public func rebuildProjections(checkOnly: Bool, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> RebuildReport {
-        defer { recent.forgetAll() }
+        defer { states.forgetAll() }
         return try rebuild(checkOnly: checkOnly, compare: true, progress: progress)
     }
 

@@ -29,6 +29,12 @@ extension AccountService {
         return AccountView(handle: handle, stream: stream, state: state, asOf: asOf)
     }
 
+    /// The view of `handle`'s open account kept from a commit or an earlier read, if its stream
+    /// is still at that view's version (one read of the stream's version); else `nil`.
+    func keptView(of handle: AccountHandle) throws -> AccountView? {
+        try states.view(of: handle) { try log.version(of: $0) }
+    }
+
     /// The account's events, oldest first: all, or up to a point; the last `limit` of them.
     public func history(of handle: AccountHandle, asOf: AsOf? = nil, limit: Int? = nil) throws -> (StreamID, [HistoryEntry]) {
         let stream = try resolve(handle)

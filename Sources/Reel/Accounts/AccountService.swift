@@ -9,8 +9,9 @@ public final class AccountService: Sendable {
     public let log: any EventStore
     let store: ProjectionStore
     let projector: Projector
-    /// The states of accounts changed lately by this process, to decide the next command on.
-    let recent = RecentStates()
+    /// The accounts' states committed or read lately by this process: the one cache of account
+    /// state, checked by stream version (`AccountStates`).
+    let states = AccountStates()
     /// Which stream ids new accounts take (all of them, but on a shard of a sharded ledger).
     let placement: StreamPlacement
 

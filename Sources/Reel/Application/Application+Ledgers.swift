@@ -44,9 +44,6 @@ extension Application {
     /// Forgets that there was no ledger: another process made one since.
     func forgetMissingLedger() { router.forgetMissingLedger() }
 
-    /// Forgets the account's view read before: another process changed it (`accountChanges`).
-    func forgetView(of handle: AccountHandle) { forgetViews(of: [handle]) }
-
     /// Whether `error` says the account is not on the ledger read (none, or deleted there).
     static func isNoAccount(_ error: any Error) -> Bool {
         switch error {

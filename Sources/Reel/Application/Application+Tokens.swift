@@ -85,7 +85,7 @@ extension Application {
     /// version), else one read of the handle directory.
     public func reachesItsAccount(_ token: AccessToken) throws -> Bool {
         guard let ledger = try existingLedger(for: token.handle) else { return false }
-        if let kept = try keptView(of: token.handle, in: ledger), kept.state.status == .open { return kept.stream == token.stream }
+        if let kept = try ledger.keptView(of: token.handle) { return kept.stream == token.stream }
         if try ledger.openStream(token.handle) == token.stream { return true }
         // Not on the shard routed to: it may have moved to its home under a map grown since.
         guard let other = try router.rerouted(token.handle, from: ledger) else { return false }

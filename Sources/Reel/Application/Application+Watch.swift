@@ -37,7 +37,6 @@ extension Application {
             guard let ledger else { return }
             let log = ledger.log
             var stream = try? ledger.resolve(handle)
-            forgetView(of: handle)
             changed(0)
             for try await message in log.subscribe(from: (try log.head()?.position ?? 0) + 1) {
                 guard case .event(let event) = message else { continue }
@@ -45,7 +44,6 @@ extension Application {
                 // after a deletion): the handle is resolved again then.
                 if event.streamID != stream { stream = try? ledger.resolve(handle) }
                 guard event.streamID == stream else { continue }
-                forgetView(of: handle)
                 changed(event.streamVersion)
                 // Moved to another shard (`reel store move`): followed there once it is served
                 // there.

@@ -18,8 +18,6 @@ public final class Application: Sendable {
 
     /// Where each account's ledger is (the stores, opened outside the core).
     @_spi(Stores) public let router: any LedgerRouter
-    /// The accounts' views read, kept while their streams stay at their versions.
-    let views = AccountViews()
 
     /// Per ledger, made when first needed: its group committer (`submit`) and the feed of its
     /// accounts' events (`accountEvents`).
@@ -38,7 +36,6 @@ public final class Application: Sendable {
         self.configuration = configuration
         self.router = router
         catalogs = CatalogContext(configuration)
-        router.whenRerouted { [views] in views.forgetAll() }
     }
 
     /// Closes what was opened: the catalog clients' connections.
@@ -78,18 +75,18 @@ public final class Application: Sendable {
     }
 
     /// The account's view now, kept between reads while the account's stream stays at its
-    /// version (a change made through `record` or `submit` forgets it; one made by another
-    /// process is seen by the version: a long-lived process, the service, must not answer with
-    /// the list as it was before a `reel fav add` from the shell).
+    /// version, in the ledger's one cache of account state (`AccountStates`: a commit keeps the
+    /// state it leaves; one made by another process is seen by the version: a long-lived process,
+    /// the service, must not answer with the list as it was before a `reel fav add` from the
+    /// shell).
     ///
     /// The version alone says whether the view holds: a handle leaves its stream only by an event
     /// on that stream (a deletion, a move away), so a handle now on another stream has moved its
     /// old one on. One read of the store, not the handle directory's too (on PostgreSQL a read
     /// transaction of its own: four round trips a request saved).
     func view(of handle: AccountHandle) throws -> AccountView {
-        let mark = views.mark
-        let ledger = try requiredLedger(for: handle)
-        if let kept = try keptView(of: handle, in: ledger) { return kept }
+        var ledger = try requiredLedger(for: handle)
+        if let kept = try ledger.keptView(of: handle) { return kept }
         var view: AccountView
         do {
             view = try ledger.view(of: handle)
@@ -97,21 +94,15 @@ public final class Application: Sendable {
             // Not on the shard routed to: with a shard map, it may have moved to its home under a
             // map grown since (`rerouted`).
             guard Self.isNoAccount(error), let other = try router.rerouted(handle, from: ledger) else { throw error }
+            ledger = other
             view = try other.view(of: handle)
         }
-        if view.state.status == .moved, let other = try router.rerouted(handle, from: ledger) { view = try other.view(of: handle) }
-        views.keep(view, readSince: mark)
+        if view.state.status == .moved, let other = try router.rerouted(handle, from: ledger) {
+            ledger = other
+            view = try other.view(of: handle)
+        }
+        ledger.states.keep(view)
         return view
-    }
-
-    /// The view of `handle` kept from an earlier read, if it still holds in `ledger` (its stream
-    /// is at the view's version there); else `nil`. Not a view of an account moving away: the
-    /// shard it arrives at holds the same stream at the same version.
-    func keptView(of handle: AccountHandle, in ledger: AccountService) throws -> AccountView? {
-        guard let cached = views.kept(handle), let stream = cached.stream, cached.state.status != .moved,
-            try ledger.log.version(of: stream) == cached.state.version
-        else { return nil }
-        return cached
     }
 
     /// Runs `command` for `account` now, a batch of one through the ledger's committer
@@ -160,27 +151,17 @@ public final class Application: Sendable {
         return CommandReport(handle: handle, stream: nil, outcomes: decision.outcomes, appended: [], state: nil)
     }
 
-    /// The group committer of `ledger`'s commands, made once per ledger. Each commit forgets the views of
-    /// the accounts it changed before any of its callers resumes, then tells the configuration's
-    /// observer.
+    /// The committer of `ledger`'s commands, made once per ledger. Each commit keeps the states it
+    /// leaves in the ledger's cache (`AccountStates`) before any of its callers resumes, then
+    /// tells the configuration's observer.
     func committer(_ ledger: AccountService) -> CommandCommitter {
         perLedger.withLock { held in
             if let committer = held.committers[ObjectIdentifier(ledger)] { return committer }
             let observer = configuration.commitObserver
-            // Weak: the application owns the committer, which must not keep it alive.
-            let committer = CommandCommitter(service: ledger) { [views] figures, reports in
-                views.keep(reports)
-                observer(figures)
-            }
+            let committer = CommandCommitter(service: ledger) { figures, _ in observer(figures) }
             held.committers[ObjectIdentifier(ledger)] = committer
             return committer
         }
-    }
-
-    /// Forgets the accounts' views read before: a change of this process or of another
-    /// (`accountChanges`) made them out of date.
-    @_spi(Stores) public func forgetViews(of handles: some Sequence<AccountHandle>) {
-        views.forget(handles)
     }
 
     /// What browsing needs from the account: its language and what it saved. Without a ledger

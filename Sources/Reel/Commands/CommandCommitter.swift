@@ -114,7 +114,7 @@ final class CommandCommitter: Sendable {
         let elapsed = (ContinuousClock.now - started).components
         let figures = CommitFigures(
             commands: batch.count, events: events, seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
-        service.recent.remember(results.lazy.compactMap { try? $0.get() })
+        service.states.remember(results.lazy.compactMap { try? $0.get() })
         for case .success(let report) in results { service.forgetCachesIfDeleted(report) }
         committed(figures, results.compactMap { try? $0.get() })
         return results

@@ -7,8 +7,7 @@ public import Ledger
 /// shard map the account's handle is placed on — and how it is opened, is decided outside the
 /// core (the `Stores` module), the only code that names a store.
 ///
-/// Each ledger is opened once per process, when first needed. A router that follows a shard map
-/// under a long-lived process tells `whenRerouted`'s observers when its routing changed.
+/// Each ledger is opened once per process, when first needed.
 public protocol LedgerRouter: AnyObject, Sendable {
     /// Whether the configured store is a shard map rather than one store.
     var isShardMap: Bool { get }
@@ -46,8 +45,4 @@ public protocol LedgerRouter: AnyObject, Sendable {
 
     /// Forgets that there was no ledger: another process made one since.
     func forgetMissingLedger()
-
-    /// Calls `observer` each time the routing changes (a grown shard map followed): what was read
-    /// through the routing before may be out of date.
-    func whenRerouted(_ observer: @escaping @Sendable () -> Void)
 }

@@ -1,0 +1,92 @@
+import EventLog
+import Ledger
+import Synchronization
+
+/// The one cache of account state, per ledger, keyed and checked by stream version: the states
+/// of the accounts committed or read lately, and which stream each handle named then. A command
+/// is decided on one without unsealing and decoding its stored state again (a list of thousands
+/// of titles costs that on every append), and a read of an account — by a command, the terminal
+/// app or the service — is answered from one (`view(of:version:)`).
+///
+/// A state is used only while its stream is at the state's version (read in the deciding
+/// transaction, or from the log for a read): a change by another process, a deletion, a move
+/// away or a state rebuilt is read from the store. So nothing needs forgetting when another
+/// process changes an account; a handle that names another stream now has moved its old one on.
+/// Only committed states are kept (an aborted transaction's state at a version could differ from
+/// the one later committed at that version): those a commit leaves, and those read from a
+/// committed snapshot; and only of open accounts. A state is never replaced by an older one (a
+/// read that raced a commit keeps nothing). At most `capacity` states; when full, an arbitrary
+/// one goes.
+final class AccountStates: Sendable {
+    private struct Held {
+        var states: [StreamID: AccountState] = [:]
+        var streams: [AccountHandle: StreamID] = [:]
+    }
+
+    private let held = Mutex(Held())
+    let capacity: Int
+
+    init(capacity: Int = 1_024) {
+        self.capacity = capacity
+    }
+
+    /// The state kept for `stream`, if it is the one at `version`.
+    func state(of stream: StreamID, atVersion version: UInt64) -> AccountState? {
+        held.withLock { held in
+            guard let state = held.states[stream], state.version == version else { return nil }
+            return state
+        }
+    }
+
+    /// The view of `handle`'s open account kept, if its stream is still at the kept state's
+    /// version (`version` reads the stream's version now); else `nil`.
+    func view(of handle: AccountHandle, version: (StreamID) throws -> UInt64) throws -> AccountView? {
+        let kept: (StreamID, AccountState)? = held.withLock { held in
+            guard let stream = held.streams[handle], let state = held.states[stream] else { return nil }
+            return (stream, state)
+        }
+        guard let (stream, state) = kept, state.status == .open, try version(stream) == state.version else { return nil }
+        return AccountView(handle: handle, stream: stream, state: state, asOf: nil)
+    }
+
+    /// Keeps the states of committed reports (forgets a deleted account's).
+    func remember(_ reports: some Sequence<CommandReport>) {
+        held.withLock { held in
+            for report in reports where !report.replayed {
+                guard let stream = report.stream else { continue }
+                guard let state = report.state, state.status == .open else {
+                    Self.forget(stream, of: report.handle, &held)
+                    continue
+                }
+                Self.keep(state, of: stream, for: report.handle, &held, capacity: capacity)
+            }
+        }
+    }
+
+    /// Keeps the state of `view`, read from a committed snapshot, unless a newer one is kept.
+    func keep(_ view: AccountView) {
+        guard view.asOf == nil, let stream = view.stream, view.state.status == .open else { return }
+        held.withLock { held in
+            if let newer = held.states[stream], newer.version > view.state.version { return }
+            Self.keep(view.state, of: stream, for: view.handle, &held, capacity: capacity)
+        }
+    }
+
+    /// Forgets everything (the projections were rebuilt or replaced).
+    func forgetAll() {
+        held.withLock { $0 = Held() }
+    }
+
+    private static func keep(_ state: AccountState, of stream: StreamID, for handle: AccountHandle, _ held: inout Held, capacity: Int) {
+        if held.states[stream] == nil, held.states.count >= capacity, let any = held.states.keys.first { held.states.removeValue(forKey: any) }
+        // Handles of states gone: dropped all at once when they outgrow the states.
+        if held.streams[handle] == nil, held.streams.count >= 2 * capacity { held.streams.removeAll(keepingCapacity: true) }
+        held.states[stream] = state
+        held.streams[handle] = stream
+    }
+
+    private static func forget(_ stream: StreamID, of handle: AccountHandle, _ held: inout Held) {
+        held.states.removeValue(forKey: stream)
+        if held.streams[handle] == stream { held.streams.removeValue(forKey: handle) }
+    }
+}
