@@ -139,4 +139,13 @@ final class PostgresLink: @unchecked Sendable {
         defer { limit.cancel() }
         _ = try? closed.futureResult.wait()
     }
+
+    /// Closes the connection without waiting: for a link dropped because it is broken or the
+    /// server closed it (a restart). Every connection is closed before it goes, or the driver's
+    /// check that none is dropped open stops the process (an assertion in unoptimized builds,
+    /// seen when a server crashed under concurrent appenders).
+    func discard() {
+        broken = true
+        let _: EventLoopFuture<Void> = connection.close()
+    }
 }

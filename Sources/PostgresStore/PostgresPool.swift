@@ -34,11 +34,14 @@ final class PostgresPool: Sendable {
         defer { returned.unlock() }
         while true {
             enum Next { case take(PostgresLink), open(Int), wait }
+            var dropped: [PostgresLink] = []
+            defer { for link in dropped { link.discard() } }
             let next: Next = state.withLock { state in
                 // A connection the server closed while it was idle (a restart) is dropped, not lent.
                 while let link = state.idle.popLast() {
                     if link.isUsable { return .take(link) }
                     state.open -= 1
+                    dropped.append(link)
                 }
                 guard state.open < capacity else { return .wait }
                 state.open += 1
@@ -72,7 +75,11 @@ final class PostgresPool: Sendable {
         }
         returned.signal()
         returned.unlock()
-        if link.inTransaction { link.close() }
+        if link.inTransaction {
+            link.close()
+        } else if link.broken {
+            link.discard()
+        }
     }
 
     /// Closes every idle connection (those lent out close when given back broken, or at exit).

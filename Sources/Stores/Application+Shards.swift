@@ -42,6 +42,8 @@ extension Application {
     /// fails leaves its shard's live projections as they were.
     public func rebuildShards(checkOnly: Bool, progress: ((String, UInt64, UInt64) -> Void)? = nil) throws -> [ShardRebuildReport] {
         let map = try stores.shardMap()
+        // The shards' ledgers this process routes to keep states read from the slots swapped out.
+        defer { if !checkOnly { try? stores.forgetKeptStates() } }
         var reports: [ShardRebuildReport] = []
         for shard in map.shards {
             let service = try AccountService(log: try stores.openPostgres(shard.location, connections: 2))

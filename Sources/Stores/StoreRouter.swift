@@ -171,6 +171,13 @@ public final class StoreRouter: LedgerRouter {
         return ledger
     }
 
+    /// Forgets the accounts' states every ledger opened keeps: their projections were rebuilt
+    /// through other services over the same stores (`rebuildShards`).
+    func forgetKeptStates() {
+        let ledgers = opened.withLock { opened in (opened.ledger.map { [$0] } ?? []) + Array(opened.shardLedgers.values) }
+        for ledger in ledgers { ledger.forgetKeptStates() }
+    }
+
     /// Whether the shards of `map` record an earlier size (the map grew): accounts may then be on
     /// a shard their stream id's placement does not name.
     func mapHasGrown(_ map: ShardMap) throws -> Bool {

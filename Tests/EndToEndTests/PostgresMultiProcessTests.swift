@@ -50,10 +50,12 @@ import Glibc
 
     /// Waits for `condition`; on timeout the error says where each of `workers` stands (how many
     /// acknowledgements, running or not, its last error lines), so a stall can be told from a slow run.
-    static func waitUntil(_ what: String, seconds: Double = 120, workers: [Worker] = [], _ condition: () -> Bool) async throws {
+    /// Unless `exiting` (the condition is that they end), a worker that ended fails the wait at
+    /// once: what it was to do will never come.
+    static func waitUntil(_ what: String, seconds: Double = 120, workers: [Worker] = [], exiting: Bool = false, _ condition: () -> Bool) async throws {
         var budget = WaitBudget(seconds: seconds)
         while !condition() {
-            guard !budget.isSpent else {
+            guard !budget.isSpent, exiting || workers.allSatisfy(\.process.isRunning) else {
                 let states = workers.map { worker in
                     let errors = worker.errors.split(separator: "\n")
                     return "\(worker.process.isRunning ? "running" : "exited"), \(worker.acknowledged.count) acknowledged, \(errors.count) errors"
@@ -130,7 +132,7 @@ import Glibc
         #expect(try Harness.json(verified.stdout)["ok"] as? Bool == true && (try Harness.json(verified.stdout)["events"] as? Int) == stored.count)
         // The store takes appends after it all.
         let after = try Self.start(store, stream: "cy", count: 5, concurrency: 1)
-        try await Self.waitUntil("an append after the crash", workers: [after]) { !after.process.isRunning }
+        try await Self.waitUntil("an append after the crash", workers: [after], exiting: true) { !after.process.isRunning }
         #expect(after.process.termination == .exited(0) && after.acknowledged.map(\.position) == Array(UInt64(stored.count + 1)...UInt64(stored.count + 5)), "\(after.errors)")
     }
 }

@@ -239,14 +239,33 @@ import Testing
         let ledger = try app.ledger()
         let stale = try ledger.view(of: ann)
         _ = try await app.change(.addFavorites([Self.movie(603)]), for: ann, requestKey: nil)
-        ledger.states.keep(stale)
+        ledger.states.keep(stale, readIn: ledger.states.generation)
         #expect(try ledger.keptView(of: ann)?.state.saved.count == 2, "the newer state the commit kept stays")
         #expect(try app.account(ann).state.saved.count == 2)
         // Even a state kept with nothing newer beside it is checked against the stream's version
         // before it is used: one behind it (here forced in) is read again, never answered.
         ledger.states.forgetAll()
-        ledger.states.keep(stale)
+        ledger.states.keep(stale, readIn: ledger.states.generation)
         #expect(try app.account(ann).state.saved.count == 2, "a kept view behind its stream's version is read again")
+        await app.close()
+    }
+
+    /// A state read before the projections were rebuilt is not kept after the rebuild (it may be
+    /// the drift the rebuild repaired), and the rebuild forgets what was kept.
+    @Test func aStateReadBeforeARebuildIsNotKeptAfterIt() async throws {
+        let (app, _) = Self.application()
+        let ann = Self.handle("ann")
+        _ = try await app.change(.addFavorites([Self.movie(550)]), for: ann, requestKey: nil)
+        let ledger = try app.ledger()
+        #expect(try ledger.keptView(of: ann) != nil, "the commit kept the state")
+        let generation = ledger.states.generation
+        let before = try ledger.view(of: ann)
+        _ = try ledger.rebuildProjections(checkOnly: false)
+        #expect(try ledger.keptView(of: ann) == nil, "the rebuild forgot the states kept")
+        ledger.states.keep(before, readIn: generation)
+        #expect(try ledger.keptView(of: ann) == nil, "a state read before the rebuild is not kept after it")
+        _ = try app.account(ann)
+        #expect(try ledger.keptView(of: ann)?.state.saved.count == 1, "one read after it is kept")
         await app.close()
     }
 

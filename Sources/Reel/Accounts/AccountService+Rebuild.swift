@@ -7,8 +7,14 @@ extension AccountService {
     /// Replays the whole log into fresh projections, compares them with the live ones, and (unless
     /// `checkOnly`) swaps them in atomically. A failure leaves the live projections untouched.
     public func rebuildProjections(checkOnly: Bool, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> RebuildReport {
-        defer { states.forgetAll() }
+        defer { forgetKeptStates() }
         return try rebuild(checkOnly: checkOnly, compare: true, progress: progress)
+    }
+
+    /// Forgets the accounts' states kept (`AccountStates`): the projections were rebuilt, by this
+    /// service or by another over the same store (`reel projections rebuild` on a shard map).
+    @_spi(Stores) public func forgetKeptStates() {
+        states.forgetAll()
     }
 
     func rebuild(checkOnly: Bool, compare comparing: Bool, progress: ((UInt64, UInt64) -> Void)?) throws -> RebuildReport {
@@ -73,6 +79,9 @@ extension AccountService {
                 try txn.table(store.control).put(Array("live".utf8), Array(spare.name.utf8))
                 try txn.table(store.control).put(Array("format".utf8), Array(ProjectionStore.format.utf8))
                 try store.clear(live, txn)
+                // Forgotten before the swap commits, so no command decides on a state read from
+                // the slot swapped out; reads that began before it keep nothing (`generation`).
+                states.forgetAll()
             }
             let elapsed = (ContinuousClock.now - started).components
             let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18

@@ -15,12 +15,15 @@ import Synchronization
 /// Only committed states are kept (an aborted transaction's state at a version could differ from
 /// the one later committed at that version): those a commit leaves, and those read from a
 /// committed snapshot; and only of open accounts. A state is never replaced by an older one (a
-/// read that raced a commit keeps nothing). At most `capacity` states; when full, an arbitrary
-/// one goes.
+/// read that raced a commit keeps nothing), and a state read before the projections were rebuilt
+/// (`forgetAll`, which counts a new `generation`) is not kept after it. At most `capacity`
+/// states; when full, an arbitrary one goes.
 final class AccountStates: Sendable {
     private struct Held {
         var states: [StreamID: AccountState] = [:]
         var streams: [AccountHandle: StreamID] = [:]
+        /// Counts the `forgetAll`s: taken before a read, which keeps its state only if none came since.
+        var generation: UInt64 = 0
     }
 
     private let held = Mutex(Held())
@@ -63,18 +66,27 @@ final class AccountStates: Sendable {
         }
     }
 
-    /// Keeps the state of `view`, read from a committed snapshot, unless a newer one is kept.
-    func keep(_ view: AccountView) {
+    /// The generation now: taken before a read whose state is kept (`keep(_:readIn:)`).
+    var generation: UInt64 { held.withLock { $0.generation } }
+
+    /// Keeps the state of `view`, read from a committed snapshot in `generation`, unless a newer
+    /// one is kept or the projections were rebuilt since.
+    func keep(_ view: AccountView, readIn generation: UInt64) {
         guard view.asOf == nil, let stream = view.stream, view.state.status == .open else { return }
         held.withLock { held in
+            guard held.generation == generation else { return }
             if let newer = held.states[stream], newer.version > view.state.version { return }
             Self.keep(view.state, of: stream, for: view.handle, &held, capacity: capacity)
         }
     }
 
-    /// Forgets everything (the projections were rebuilt or replaced).
+    /// Forgets everything (the projections were rebuilt or replaced): a new generation.
     func forgetAll() {
-        held.withLock { $0 = Held() }
+        held.withLock { held in
+            held.states = [:]
+            held.streams = [:]
+            held.generation &+= 1
+        }
     }
 
     private static func keep(_ state: AccountState, of stream: StreamID, for handle: AccountHandle, _ held: inout Held, capacity: Int) {

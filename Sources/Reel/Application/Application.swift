@@ -87,6 +87,7 @@ public final class Application: Sendable {
     func view(of handle: AccountHandle) throws -> AccountView {
         var ledger = try requiredLedger(for: handle)
         if let kept = try ledger.keptView(of: handle) { return kept }
+        var generation = ledger.states.generation
         var view: AccountView
         do {
             view = try ledger.view(of: handle)
@@ -95,13 +96,15 @@ public final class Application: Sendable {
             // map grown since (`rerouted`).
             guard Self.isNoAccount(error), let other = try router.rerouted(handle, from: ledger) else { throw error }
             ledger = other
+            generation = other.states.generation
             view = try other.view(of: handle)
         }
         if view.state.status == .moved, let other = try router.rerouted(handle, from: ledger) {
             ledger = other
+            generation = other.states.generation
             view = try other.view(of: handle)
         }
-        ledger.states.keep(view)
+        ledger.states.keep(view, readIn: generation)
         return view
     }
 
