@@ -73,11 +73,15 @@ public final class PostgresEventStore: EventStore {
     /// How long a subscription waits for a notification before it reads anyway.
     public static let pollInterval = Duration.seconds(1)
 
+    /// How many connections a store opens at most, unless told.
+    public static let defaultConnections = 8
+
     /// Opens the store at `location`, whose schema must be this Reel's (`reel store migrate`),
     /// with its keyring from `keyring` (by default `keyrings/` in `directory`; made there for a
     /// store that has none yet).
     public static func open(
-        _ location: PostgresLocation, directory: String, keyring: String? = nil, closingType: String = "account-deleted", connections: Int = 8
+        _ location: PostgresLocation, directory: String, keyring: String? = nil, closingType: String = "account-deleted",
+        connections: Int = defaultConnections
     ) throws -> PostgresEventStore {
         let keyPool = PostgresPool(location, capacity: 2)
         let keys: PostgresKeyring

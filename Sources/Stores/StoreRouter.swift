@@ -90,11 +90,8 @@ public final class StoreRouter: LedgerRouter {
     }
 
     /// The PostgreSQL store at `location`, with the configured keyring.
-    func openPostgres(_ location: PostgresLocation, connections: Int? = nil) throws -> PostgresEventStore {
-        if let connections {
-            return try PostgresEventStore.open(location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory, connections: connections)
-        }
-        return try PostgresEventStore.open(location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory)
+    func openPostgres(_ location: PostgresLocation, connections: Int = PostgresEventStore.defaultConnections) throws -> PostgresEventStore {
+        try PostgresEventStore.open(location, directory: configuration.dataDirectory, keyring: configuration.keyringDirectory, connections: connections)
     }
 
     /// `url` as a PostgreSQL store's location; a URL without a password takes `PGPASSWORD` from
