@@ -117,6 +117,9 @@ let package = Package(
         // (StoreRouter, a LedgerRouter); the operators' use cases on stores (schema, shards,
         // moves, copies). The only code above the store boundary that names PostgreSQL.
         .target(name: "Stores", dependencies: ["Reel", "Failures", "Ledger", "EventLog", "PostgresStore"], swiftSettings: hygiene),
+        // The one JSON form of each report, that `reel --json` prints and `reel serve` answers
+        // with (Schemas/cli/, and the service's openapi.json components copied from them).
+        .target(name: "ReportJSON", dependencies: ["Reel", "Stores"], swiftSettings: hygiene),
         // The PostgreSQL store: where a store URL points, and the schema's versioned migrations
         // (Schemas/postgres-layout.md), through PostgresNIO.
         .target(
@@ -173,7 +176,7 @@ let package = Package(
         .target(
             name: "ReelService",
             dependencies: [
-                "Reel", "Stores",
+                "Reel", "Stores", "ReportJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -191,7 +194,7 @@ let package = Package(
             name: "reel",
             // The command-line face: it imports the application core (and the terminal app and
             // the service, faces of their own) and nothing below it.
-            dependencies: ["Reel", "Stores", "Presentation", "ReelApp", "ReelService", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Reel", "Stores", "ReportJSON", "Presentation", "ReelApp", "ReelService", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/ReelCLI",
             swiftSettings: hygiene
         ),

@@ -1,13 +1,116 @@
 #!/usr/bin/env python3
-"""Embeds Schemas/service/openapi.json into Sources/ReelService/OpenAPIDocument.swift, so the
-`reel` binary serves its contract at /openapi.json wherever it is installed. The JSON file is the
-source of truth; a test checks the two agree (run this after editing the document)."""
-import json, pathlib, sys
+"""Keeps the service's contract in step with the CLI's, then embeds it.
+
+1. The reports both faces print (`reel ... --json` and `reel serve`) have one JSON form
+   (Sources/ReportJSON), so their schemas are written once, in Schemas/cli/ (and
+   Schemas/audit-verify*.schema.json): each shared component of Schemas/service/openapi.json is
+   copied from its file (`SHARED`), its `$defs` references rewritten to point inside the component.
+2. Schemas/service/openapi.json is embedded into Sources/ReelService/OpenAPIDocument.swift, so the
+   `reel` binary serves its contract at /openapi.json wherever it is installed.
+
+Edit the CLI schema (or the rest of openapi.json), then run this tool. With --check it changes
+nothing and fails when either file is out of date (a test runs it)."""
+import copy, json, pathlib, sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
-source = root / "Schemas/service/openapi.json"
+schemas = root / "Schemas"
+source = schemas / "service/openapi.json"
 target = root / "Sources/ReelService/OpenAPIDocument.swift"
-document = json.loads(source.read_text())
+
+# The component of openapi.json : the schema file it is a copy of.
+SHARED = {
+    "Change": "cli/command-result.schema.json",
+    "Settings": "cli/settings.schema.json",
+    "History": "cli/history.schema.json",
+    "Saved": "cli/saved.schema.json",
+    "Accounts": "cli/accounts.schema.json",
+    "Deletion": "cli/account-delete.schema.json",
+    "Import": "cli/account-import.schema.json",
+    "Verification": "audit-verify.schema.json",
+    "ShardedVerification": "audit-verify-shards.schema.json",
+    "Rebuild": "cli/projections-rebuild.schema.json",
+    "ShardedRebuild": "cli/projections-rebuild-shards.schema.json",
+    "TitleList": "cli/title-list.schema.json",
+    "SearchResults": "cli/search.schema.json",
+}
+# Components that are a definition inside a shared one.
+ALIASES = {
+    "Entry": "#/components/schemas/History/$defs/entry",
+}
+
+
+def rewrite(node, name):
+    """`node` with every `#/$defs/...` reference pointing into the component `name`."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/"):
+                out[key] = f"#/components/schemas/{name}/" + value[2:]
+            else:
+                out[key] = rewrite(value, name)
+        return out
+    if isinstance(node, list):
+        return [rewrite(item, name) for item in node]
+    return node
+
+
+def synced(document):
+    document = copy.deepcopy(document)
+    components = document["components"]["schemas"]
+    for name, path in SHARED.items():
+        schema = json.loads((schemas / path).read_text())
+        schema.pop("$schema", None)
+        schema.pop("$id", None)
+        schema["description"] = f"(Schemas/{path}, copied by Tools/embed_openapi.py.) " + schema.get("description", "")
+        components[name] = rewrite(schema, name)
+    for name, reference in ALIASES.items():
+        components[name] = {"$ref": reference}
+    # A component nothing refers to any more (one a shared file now defines inside itself) goes.
+    while True:
+        text = json.dumps({key: value for key, value in document.items() if key != "components"}) + json.dumps(
+            {key: value for key, value in document["components"].items() if key != "schemas"})
+        used = {name for name in components if f'"#/components/schemas/{name}"' in text or f'"#/components/schemas/{name}/' in text}
+        for name, schema in components.items():
+            inner = json.dumps(schema)
+            used |= {other for other in components if other != name and (f'"#/components/schemas/{other}"' in inner or f'"#/components/schemas/{other}/' in inner)}
+        unused = [name for name in components if name not in used]
+        if not unused:
+            return document
+        for name in unused:
+            del components[name]
+
+
+def dangling(document):
+    text = json.dumps(document)
+    problems = []
+    def walk(node):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "$ref" and isinstance(value, str) and value.startswith("#/"):
+                    target = document
+                    for part in value[2:].split("/"):
+                        part = part.replace("~1", "/").replace("~0", "~")
+                        if isinstance(target, dict) and part in target:
+                            target = target[part]
+                        elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
+                            target = target[int(part)]
+                        else:
+                            problems.append(value)
+                            break
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+    walk(document)
+    return sorted(set(problems))
+
+
+current = json.loads(source.read_text())
+document = synced(current)
+missing = dangling(document)
+if missing:
+    sys.exit("openapi.json refers to what it does not hold: " + ", ".join(missing))
 compact = json.dumps(document, separators=(",", ":"), ensure_ascii=False)
 swift = (
     "// Generated by Tools/embed_openapi.py from Schemas/service/openapi.json: edit that file, then run the tool.\n\n"
@@ -18,5 +121,9 @@ swift = (
     "}\n"
 )
 if "--check" in sys.argv:
+    if document != current:
+        sys.exit("Schemas/service/openapi.json is out of step with the CLI's schemas it shares: run Tools/embed_openapi.py")
     sys.exit(0 if target.exists() and target.read_text() == swift else "Sources/ReelService/OpenAPIDocument.swift is out of date: run Tools/embed_openapi.py")
+if document != current:
+    source.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
 target.write_text(swift)

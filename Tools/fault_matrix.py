@@ -123,7 +123,7 @@ def lmdb_put(env_dir, db, key, value, delete=False):
 def stream_of(data, handle):
     p = run(data, "accounts", "--json")
     for a in json.loads(p.stdout)["accounts"]:
-        if a.get("handle") == handle:
+        if a.get("user") == handle:
             return a["stream"]
     raise SystemExit("no account " + handle)
 

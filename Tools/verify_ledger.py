@@ -15,10 +15,18 @@ URL's password is never printed.
 
 Output: `OK <count> events, head <position> <hash-hex>` (exit 0), or
 `FAIL position N: <rule>: <detail>` (exit 1). With --json, one JSON object instead, where
-`events`, `headPosition` and `headHash` describe the events verified before the problem.
+`events`, `headPosition`, `headHash` and `headRecordedAt` describe the events verified before
+the problem.
 Usage errors and directories that are not a ledger: one line on stderr, exit 2.
 """
-import argparse, hashlib, json, os, re, struct, subprocess, sys
+import argparse, datetime, hashlib, json, os, re, struct, subprocess, sys
+
+
+def iso(micros):
+    """A time in microseconds since 1970 as Reel writes it: RFC 3339, UTC, six fraction digits."""
+    seconds, fraction = divmod(micros, 1_000_000)
+    moment = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S") + ".%06dZ" % fraction
 
 ZERO_HASH = bytes(32)
 DATABASES = ("events", "streams", "stream-index", "event-ids", "meta")
@@ -110,7 +118,7 @@ def verify(txn, dbs, result):
         versions[stream] = version
         last_event[stream] = (expected, event_type)
         prev_hash, prev_time = digest, recorded_at
-        result.update(events=expected, headPosition=expected, headHash=digest.hex())
+        result.update(events=expected, headPosition=expected, headHash=digest.hex(), headRecordedAt=iso(recorded_at))
         expected += 1
 
     last = expected - 1
@@ -224,7 +232,7 @@ def verify_postgres(url, result):
                 versions[env_stream] = env_version
                 last_event[env_stream] = (expected, env_type, env_time)
                 prev_hash, prev_time = digest, env_time
-                result.update(events=expected, headPosition=expected, headHash=digest.hex())
+                result.update(events=expected, headPosition=expected, headHash=digest.hex(), headRecordedAt=iso(env_time))
                 expected += 1
         except Problem as p:
             problem = p
@@ -322,7 +330,7 @@ def main():
 
 def finish(args, walk, expect, close):
     """Runs the walk, prints the result and exits."""
-    result = {"ok": True, "events": 0, "headPosition": 0, "headHash": None, "problem": None}
+    result = {"ok": True, "events": 0, "headPosition": 0, "headHash": None, "headRecordedAt": None, "problem": None}
     try:
         walk(result)
         if expect is not None and result["headHash"] != expect:

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReportJSON
 
 #if canImport(Glibc)
 import Glibc
@@ -36,14 +37,7 @@ struct AccountDelete: AsyncParsableCommand {
             Console.changed("the account was deleted")
             if !report.keyPurged { Terminal.notice("the purge after the deletion did not run: \(report.purgeProblem ?? "unknown")") }
             if global.json {
-                let document: JSONValue = [
-                    "user": .string(handle.value), "stream": .string(report.stream.rawValue),
-                    "deletedAt": JSONForm.time(report.deletedAt), "position": .integer(Int64(report.position)),
-                    "events": .integer(Int64(report.events)), "keyDestroyed": true,
-                    "keyPurged": .bool(report.keyPurged), "purgeProblem": report.purgeProblem.map(JSONValue.string) ?? .null,
-                    "seconds": .double(report.seconds),
-                ]
-                try printJSON(document)
+                try printJSON(ReportJSON.deletion(report))
                 return
             }
             Console.line(Terminal.green("deleted the account '\(handle)' for good"))

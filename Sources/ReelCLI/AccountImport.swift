@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Presentation
 import Reel
+import ReportJSON
 
 /// `reel account import FILE [--as HANDLE] [--format F] [--dry-run]`.
 struct AccountImport: AsyncParsableCommand {
@@ -54,15 +55,7 @@ struct AccountImport: AsyncParsableCommand {
     private func render(_ report: ListImportReport) throws {
         if report.changed { Console.changed("the import was saved") }
         if global.json {
-            try printJSON([
-                "file": .string(file), "format": .string(report.format.name), "dryRun": .bool(dryRun), "user": .string(report.handle.value),
-                "stream": .init(report.stream.map { .string($0.rawValue) }), "rows": .integer(Int64(report.rows)),
-                "matched": .integer(Int64(report.matched)), "added": .integer(Int64(report.added)), "alreadySaved": .integer(Int64(report.alreadySaved)),
-                "repeated": .integer(Int64(report.repeated)),
-                "unmatched": .array(report.unmatched.map { u in
-                    ["location": .string(u.title.location.description), "title": .string(u.title.label), "reason": .string(u.reason)]
-                }),
-            ] as JSONValue)
+            try printJSON(ReportJSON.imported(.list(report), dryRun: dryRun))
             return
         }
         let verb = dryRun ? "would add" : "added"
@@ -78,12 +71,7 @@ struct AccountImport: AsyncParsableCommand {
     private func render(_ report: RestoreReport, source: AccountHandle, sourceStream: String) throws {
         if !dryRun, report.stream != nil { Console.changed("the account was restored") }
         if global.json {
-            try printJSON([
-                "file": .string(file), "format": "reel", "dryRun": .bool(dryRun), "user": .string(report.handle.value),
-                "stream": JSONForm.stream(report.stream), "sourceStream": .string(sourceStream),
-                "events": .integer(Int64(report.events)), "saved": .integer(Int64(report.saved)), "skipped": .integer(Int64(report.skipped)),
-                "settings": JSONForm.settings(report.state.settings),
-            ] as JSONValue)
+            try printJSON(ReportJSON.imported(.restored(report, sourceHandle: source, sourceStream: sourceStream), dryRun: dryRun))
             return
         }
         let verb = dryRun ? "would restore" : "restored"

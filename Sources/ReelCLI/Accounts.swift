@@ -1,6 +1,7 @@
 import ArgumentParser
 import Presentation
 import Reel
+import ReportJSON
 
 /// `reel accounts`: every account in the ledger.
 struct Accounts: AsyncParsableCommand {
@@ -11,22 +12,8 @@ struct Accounts: AsyncParsableCommand {
     func run() async throws {
         try await global.withApplication { app in
             let accounts = try app.accounts()
-            try global.json ? printJSON(json(accounts)) : render(accounts)
+            try global.json ? printJSON(ReportJSON.accounts(accounts)) : render(accounts)
         }
-    }
-
-    private func json(_ accounts: [AccountSummary]) -> JSONValue {
-        [
-            "accounts": .array(
-                accounts.map { a in
-                    [
-                        "handle": a.handle.map { .string($0.value) } ?? .null, "stream": .string(a.stream.rawValue),
-                        "status": .string(a.status.rawValue), "events": .integer(Int64(a.events)),
-                        "saved": .integer(Int64(a.saved)), "openedAt": JSONForm.time(a.openedAt),
-                        "deletedAt": JSONForm.time(a.deletedAt),
-                    ]
-                })
-        ]
     }
 
     private func render(_ accounts: [AccountSummary]) {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Presentation
 import Reel
+import ReportJSON
 import Stores
 
 struct Audit: AsyncParsableCommand {
@@ -27,78 +28,9 @@ struct Audit: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Fail unless the chain ends at this hash (64 hex digits).", valueName: "hash"))
         var expectHead: String?
 
-        struct Output: Encodable {
-            let ok: Bool
-            let events: UInt64
-            let headPosition: UInt64?
-            let headHash: String?
-            let problem: Problem?
-            struct Problem: Encodable {
-                let position: UInt64
-                let rule: String
-                let detail: String
-            }
-
-            enum CodingKeys: String, CodingKey { case ok, events, headPosition, headHash, problem }
-
-            init(_ report: VerificationReport) {
-                ok = report.isIntact
-                events = report.eventsChecked
-                headPosition = report.head?.position
-                headHash = report.head?.hash.hex
-                problem = report.problem.map { .init(position: $0.position, rule: $0.rule.rawValue, detail: $0.detail) }
-            }
-
-            /// Every key is written, `null` included: scripts can rely on the shape.
-            func encode(to encoder: any Encoder) throws {
-                var c = encoder.container(keyedBy: CodingKeys.self)
-                try c.encode(ok, forKey: .ok)
-                try c.encode(events, forKey: .events)
-                try c.encode(headPosition, forKey: .headPosition)
-                try c.encode(headHash, forKey: .headHash)
-                try c.encode(problem, forKey: .problem)
-            }
-        }
-
         func validate() throws {
             if let expectHead, ChainHash(hex: expectHead) == nil {
                 throw ValidationError("--expect-head takes a SHA-256 hash as 64 hex digits")
-            }
-        }
-
-        /// `--json` for a shard map (`Schemas/audit-verify-shards.schema.json`).
-        struct ShardsOutput: Encodable {
-            let ok: Bool
-            let events: UInt64
-            let checkpoint: String?
-            let expectedCheckpoint: String?
-            let shards: [Shard]
-            struct Shard: Encodable {
-                let name: String
-                let store: String
-                let result: Output
-                let misplaced: [String]
-                enum CodingKeys: String, CodingKey { case name, store, ok, events, headPosition, headHash, problem, misplaced }
-                func encode(to encoder: any Encoder) throws {
-                    var c = encoder.container(keyedBy: CodingKeys.self)
-                    try c.encode(name, forKey: .name)
-                    try c.encode(store, forKey: .store)
-                    try c.encode(result.ok && misplaced.isEmpty, forKey: .ok)
-                    try c.encode(result.events, forKey: .events)
-                    try c.encode(result.headPosition, forKey: .headPosition)
-                    try c.encode(result.headHash, forKey: .headHash)
-                    try c.encode(result.problem, forKey: .problem)
-                    try c.encode(misplaced, forKey: .misplaced)
-                }
-            }
-            enum CodingKeys: String, CodingKey { case ok, events, checkpoint, expectedCheckpoint, shards }
-            func encode(to encoder: any Encoder) throws {
-                var c = encoder.container(keyedBy: CodingKeys.self)
-                try c.encode(ok, forKey: .ok)
-                try c.encode(events, forKey: .events)
-                try c.encode(checkpoint, forKey: .checkpoint)
-                try c.encode(expectedCheckpoint, forKey: .expectedCheckpoint)
-                try c.encode(shards, forKey: .shards)
             }
         }
 
@@ -108,10 +40,7 @@ struct Audit: AsyncParsableCommand {
             let report = try app.verifyShards(expectedCheckpoint: expectHead) { _, done, total in progress.update(done, of: total) }
             progress.finish()
             if global.json {
-                try printJSON(
-                    ShardsOutput(
-                        ok: report.isIntact, events: report.events, checkpoint: report.checkpoint, expectedCheckpoint: report.expectedCheckpoint,
-                        shards: report.shards.map { .init(name: $0.name, store: $0.store, result: Output($0.report), misplaced: $0.misplaced) }))
+                try printJSON(ReportJSON.shardVerification(report))
             } else {
                 for shard in report.shards {
                     let name = "shard \(TerminalText.field(shard.name)) (\(TerminalText.field(shard.store)))"
@@ -142,7 +71,7 @@ struct Audit: AsyncParsableCommand {
                     progress.update(done, of: total)
                 }
                 progress.finish()
-                try global.json ? printJSON(Output(report)) : render(report)
+                try global.json ? printJSON(ReportJSON.verification(report)) : render(report)
                 if !report.isIntact { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
             }
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Presentation
 import Reel
+import ReportJSON
 
 /// `reel movies` and `reel series`: TMDb's discover lists (or its popular and top-rated charts),
 /// in the account's language, with a ★ on saved titles.
@@ -66,7 +67,7 @@ enum Browse {
             if desc && asc { throw ValidationError("--desc and --asc contradict each other; give one") }
             if popular && topRated { throw ValidationError("--popular and --top-rated are two lists; give one") }
             try Paging.validate(page: page, pages: pages)
-            if let year, !(1874...2100).contains(year) { throw ValidationError("--year takes a year such as 1999") }
+            if let year, !TitleListQuery.years.contains(year) { throw ValidationError("--year takes a year such as 1999") }
             if popular || topRated {
                 var filters: [String] = []
                 if !genre.isEmpty { filters.append("--genre") }
@@ -93,27 +94,12 @@ enum Browse {
             defer { progress.finish() }
             let report = try await app.titleList(query, for: try global.handle()) { progress.update(UInt64($0), of: UInt64($1)) }
             progress.finish()  // before the list is written (the defer: when fetching fails)
-            try global.json ? printJSON(json(report)) : render(report)
+            try global.json ? printJSON(ReportJSON.titleList(report)) : render(report)
         }
     }
 
     static func row(_ row: TitleListReport.Row) -> TitleList.Row {
         TitleList.Row(key: row.summary.key, lookup: .known(row.summary), savedAt: row.savedAt)
-    }
-
-    private static func json(_ report: TitleListReport) -> JSONValue {
-        let query = report.query
-        let discover = query.list == .discover
-        return [
-            "mediaType": .string(query.mediaType.rawValue), "list": .string(query.list.rawValue), "language": .string(report.language),
-            "sort": discover ? .string(query.order.rawValue) : .null, "descending": discover ? .bool(query.descending) : .null,
-            "genres": .array(report.genres.map { ["id": .integer(Int64($0.id)), "name": .string($0.name)] }),
-            "anyGenre": .bool(query.anyGenre), "year": .init(query.year.map { .integer(Int64($0)) }),
-            "person": .init(report.person.map { ["id": .integer(Int64($0.id)), "name": .string($0.name)] }),
-            "page": .integer(Int64(query.page)), "pages": .integer(Int64(report.paging.pagesFetched)),
-            "totalPages": .integer(Int64(report.paging.totalPages)), "totalResults": .integer(Int64(report.paging.totalResults)),
-            "count": .integer(Int64(report.rows.count)), "results": .array(report.rows.map { TitleList.json(row($0)) }),
-        ]
     }
 
     private static func render(_ report: TitleListReport) {

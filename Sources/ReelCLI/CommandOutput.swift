@@ -1,5 +1,6 @@
 import Presentation
 import Reel
+import ReportJSON
 
 /// Renders what a change did: one line per outcome, or one JSON document
 /// (`Schemas/cli/command-result.schema.json`). Outcomes about a title name it when the catalog
@@ -10,17 +11,7 @@ enum CommandOutput {
         if report.changed { Console.changed("the change was saved") }
         let command = report.command
         if json {
-            let document: JSONValue = [
-                "user": .string(command.handle.value), "stream": JSONForm.stream(command.stream),
-                "changed": .bool(report.changed),
-                "outcomes": .array(command.outcomes.map { outcome in
-                    JSONForm.outcome(outcome).merging([
-                        "message": .string(report.message(outcome)), "title": .init(report.label(outcome).map(JSONValue.string)),
-                    ])
-                }),
-                "appended": .array(command.appended.map(JSONForm.entry)),
-            ]
-            try printJSON(document)
+            try printJSON(ReportJSON.change(report))
             return
         }
         for outcome in command.outcomes {

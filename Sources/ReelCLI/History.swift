@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReportJSON
 
 /// `reel history`: the account's events, oldest first, in words, naming the titles saved and
 /// removed (from the catalog, in the account's language).
@@ -24,20 +25,8 @@ struct History: AsyncParsableCommand {
                 progress.update(UInt64($0), of: UInt64($1))
             }
             progress.finish()
-            try global.json ? printJSON(json(report)) : render(report)
+            try global.json ? printJSON(ReportJSON.history(report)) : render(report)
         }
-    }
-
-    private func json(_ report: HistoryReport) -> JSONValue {
-        [
-            "user": .string(report.handle.value), "stream": JSONForm.stream(report.stream), "asOf": JSONForm.asOf(report.asOf),
-            "deletedAt": JSONForm.time(report.deletedAt),
-            "events": .array(report.entries.map { entry in
-                JSONForm.entry(entry).merging([
-                    "summary": .string(entry.summary(title: report.title(entry))), "title": .init(report.title(entry).map(JSONValue.string)),
-                ])
-            }),
-        ]
     }
 
     private func render(_ report: HistoryReport) {

@@ -1,5 +1,6 @@
 import Foundation
 import Reel
+import ReportJSON
 
 /// `reel omdb status` as text and as JSON (`Schemas/cli/omdb-status.schema.json`).
 enum OMDbStatusText {
@@ -15,7 +16,7 @@ enum OMDbStatusText {
             "baseURL": .string(status.baseURL),
             "budget": status.limit == nil ? .null : [
                 "used": int(status.used), "limit": int(status.limit), "bulkLimit": int(status.bulkLimit),
-                "resetsAt": JSONForm.time(status.resetsAt), "shared": .bool(status.shared),
+                "resetsAt": ReportJSON.time(status.resetsAt), "shared": .bool(status.shared),
             ],
             "saved": [
                 "titles": .integer(Int64(saved.titles)), "detailsMissing": .integer(Int64(saved.detailsMissing)),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Presentation
 import Reel
+import ReportJSON
 
 /// `reel person [NAME|ID]`: a person's details and filmography, newest first.
 struct Person: AsyncParsableCommand {
@@ -49,7 +50,7 @@ struct Person: AsyncParsableCommand {
                     "date": .init(credit.date.map { .string($0.description) }),
                     "year": .init(credit.date.map { .integer(Int64($0.year)) }),
                     "role": .init(credit.role.map(JSONValue.string)),
-                    "saved": .bool(credit.savedAt != nil), "savedAt": JSONForm.time(credit.savedAt),
+                    "saved": .bool(credit.savedAt != nil), "savedAt": ReportJSON.time(credit.savedAt),
                 ]
             }),
         ]

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Presentation
 import Reel
+import ReportJSON
 import Stores
 
 /// `reel projections rebuild [--check]`
@@ -33,7 +34,7 @@ struct Projections: AsyncParsableCommand {
                 let report = try app.rebuildProjections(checkOnly: check) { done, total in progress.update(done, of: total) }
                 progress.finish()
                 if report.swapped { Console.changed("the projections were rebuilt") }
-                try global.json ? printJSON(json(report)) : render(report)
+                try global.json ? printJSON(ReportJSON.rebuild(report, check: check)) : render(report)
                 if check && !report.drift.isEmpty { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
             }
         }
@@ -47,17 +48,7 @@ struct Projections: AsyncParsableCommand {
             let drifted = shards.filter { !$0.report.drift.isEmpty }
             let events = shards.reduce(0) { $0 + Int($1.report.events) }, accounts = shards.reduce(0) { $0 + $1.report.accounts }
             if global.json {
-                let each: [JSONValue] = shards.map { shard in
-                    guard case .object(var fields) = json(shard.report) else { return .null }
-                    fields["name"] = .string(shard.name)
-                    fields["store"] = .string(shard.store)
-                    return .object(fields)
-                }
-                let document: JSONValue = [
-                    "ok": .bool(drifted.isEmpty), "check": .bool(check), "swapped": .bool(!check), "events": .integer(Int64(events)),
-                    "accounts": .integer(Int64(accounts)), "shards": .array(each),
-                ]
-                try printJSON(document)
+                try printJSON(ReportJSON.shardRebuild(shards, check: check))
             } else {
                 for shard in shards {
                     Console.line("shard \(TerminalText.field(shard.name)) (\(TerminalText.field(shard.store))): \(summary(shard.report))")
@@ -71,17 +62,6 @@ struct Projections: AsyncParsableCommand {
             if check && !drifted.isEmpty { throw ExitCode(ExitStatus.integrityFailure.rawValue) }
         }
 
-        private func json(_ report: RebuildReport) -> JSONValue {
-            [
-                "ok": .bool(report.drift.isEmpty), "check": .bool(check), "swapped": .bool(report.swapped),
-                "events": .integer(Int64(report.events)), "accounts": .integer(Int64(report.accounts)),
-                "checkpoint": .integer(Int64(report.checkpoint)), "seconds": .double(report.seconds),
-                "eventsPerSecond": .integer(Int64(Self.rate(report))),
-                "drift": .array(
-                    report.drift.map { ["kind": .string($0.kind.rawValue), "subject": .string($0.subject), "detail": .string($0.detail)] }),
-            ]
-        }
-
         private func render(_ report: RebuildReport) {
             for d in report.drift { Console.line(Terminal.yellow(TerminalText.field("drift: \(d.kind.rawValue): \(d.subject): \(d.detail)"))) }
             Console.line(summary(report))
@@ -91,12 +71,7 @@ struct Projections: AsyncParsableCommand {
         private func summary(_ report: RebuildReport) -> String {
             let what = report.drift.isEmpty ? "no drift" : "\(report.drift.count) drift(s)"
             let done = check ? "checked" : (report.drift.isEmpty ? "rebuilt" : "rebuilt and repaired")
-            return "\(done): \(Counted.of(Int(report.events), "event")), \(Counted.of(Int(report.accounts), "account")), \(what) (\(String(format: "%.2f", report.seconds)) s, \(Int(Self.rate(report))) events/s)"
-        }
-
-        /// Events replayed per second (0 when the replay took no measurable time).
-        private static func rate(_ report: RebuildReport) -> Double {
-            report.seconds > 0 ? Double(report.events) / report.seconds : 0
+            return "\(done): \(Counted.of(Int(report.events), "event")), \(Counted.of(Int(report.accounts), "account")), \(what) (\(String(format: "%.2f", report.seconds)) s, \(Int(report.eventsPerSecond)) events/s)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Reel
+import ReportJSON
 
 /// `reel saved`: the saved list, now or as of a point in the past, filled in with catalog
 /// details (titles, years, genres, ratings) in the account's language.
@@ -53,26 +54,8 @@ struct Saved: AsyncParsableCommand {
                 omdbProgress: { progress.finish(); omdbProgress.update(UInt64($0), of: UInt64($1)) })
             progress.finish()
             omdbProgress.finish()
-            try global.json ? printJSON(json(report)) : render(report)
+            try global.json ? printJSON(ReportJSON.saved(report, query: query)) : render(report)
         }
-    }
-
-    private func json(_ report: SavedListReport) -> JSONValue {
-        [
-            "user": .string(report.handle.value), "stream": JSONForm.stream(report.stream), "asOf": JSONForm.asOf(report.asOf),
-            "language": .string(report.language), "sort": .string(sort.rawValue), "descending": .bool(descending),
-            "type": .init(mediaType.map { .string($0.rawValue) }), "search": .init(search.map(JSONValue.string)),
-            "genres": .array(genre.map(JSONValue.string)), "anyGenre": .bool(anyGenre),
-            "total": .integer(Int64(report.total)), "count": .integer(Int64(report.items.count)),
-            "detailsMissing": .integer(Int64(report.detailsMissing)),
-            "notices": .array(report.notices.map(JSONValue.string)), "omdbFill": .init(report.omdbFill.map(Self.json)),
-            "items": .array(report.items.map { item in
-                TitleList.json(Self.row(item)).merging([
-                    "addedAt": JSONForm.time(item.saved.addedAt), "position": .integer(Int64(item.saved.position)),
-                    "omdb": .init(item.omdb.flatMap(Self.json)),
-                ])
-            }),
-        ]
     }
 
     private func render(_ report: SavedListReport) {
@@ -91,22 +74,5 @@ struct Saved: AsyncParsableCommand {
 
     private static func row(_ item: SavedListReport.Item) -> TitleList.Row {
         TitleList.Row(key: item.saved.key, lookup: item.lookup, savedAt: item.saved.addedAt, addedAt: item.saved.addedAt, omdb: item.omdb)
-    }
-
-    /// A title's OMDb scores; nil for a title OMDb does not know.
-    private static func json(_ scores: OMDbScores) -> JSONValue? {
-        guard scores.found else { return nil }
-        func int(_ n: Int?) -> JSONValue { .init(n.map { .integer(Int64($0)) }) }
-        return [
-            "imdbID": .string(scores.imdbID), "imdbRating": .init(scores.imdbRating.map(JSONValue.double)), "imdbVotes": int(scores.imdbVotes),
-            "metascore": int(scores.metascore), "tomatometer": int(scores.tomatometer),
-        ]
-    }
-
-    private static func json(_ fill: OMDbFillReport) -> JSONValue {
-        [
-            "wanted": .integer(Int64(fill.wanted)), "found": .integer(Int64(fill.found)), "missing": .integer(Int64(fill.missing)),
-            "failed": .integer(Int64(fill.failed)), "left": .integer(Int64(fill.left)), "stopped": .init(fill.stopped.map { .string($0.description) }),
-        ]
     }
 }

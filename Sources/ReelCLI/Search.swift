@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Presentation
 import Reel
+import ReportJSON
 
 /// `reel search QUERY`: movies, series and people by name, in the account's language.
 struct Search: AsyncParsableCommand {
@@ -33,24 +34,8 @@ struct Search: AsyncParsableCommand {
             let search = SearchQuery(query, kind: kind, year: year, page: page, pages: pages)
             let report = try await app.search(search, for: try global.handle()) { progress.update(UInt64($0), of: UInt64($1)) }
             progress.finish()  // before the list is written (the defer: when fetching fails)
-            try global.json ? printJSON(json(report)) : render(report)
+            try global.json ? printJSON(ReportJSON.search(report)) : render(report)
         }
-    }
-
-    private func json(_ report: SearchReport) -> JSONValue {
-        let results: [JSONValue] = report.results.map { found in
-            switch found {
-            case .title(let row): TitleList.json(Browse.row(row))
-            case .person(let person): Self.json(person)
-            }
-        }
-        return [
-            "query": .string(query), "type": .string(kind.rawValue), "language": .string(report.language),
-            "year": .init(year.map { .integer(Int64($0)) }), "page": .integer(Int64(page)),
-            "pages": .integer(Int64(report.paging.pagesFetched)), "totalPages": .integer(Int64(report.paging.totalPages)),
-            "totalResults": .integer(Int64(report.paging.totalResults)), "count": .integer(Int64(results.count)),
-            "results": .array(results),
-        ]
     }
 
     private func render(_ report: SearchReport) {
@@ -74,16 +59,5 @@ struct Search: AsyncParsableCommand {
         }
         let (noun, one) = kind == .person ? ("people", "person") : kind == .multi ? ("results", "result") : ("titles", "title")
         Console.line(Terminal.dim(Terminal.fit(report.paging.footer(noun, one: one) + (titles.contains { $0.savedAt != nil } ? "; \(TitleList.savedMark) saved" : ""))))
-    }
-
-    static func json(_ person: SearchReport.Person) -> JSONValue {
-        [
-            "mediaType": "person", "id": .integer(Int64(person.id)), "name": .string(person.name),
-            "knownForDepartment": .init(person.knownForDepartment.map(JSONValue.string)), "popularity": .double(person.popularity),
-            "profilePath": .init(person.profilePath.map(JSONValue.string)),
-            "knownFor": .array(person.knownFor.map { media in
-                ["mediaType": .string(media.isMovie ? "movie" : "tv"), "id": .integer(Int64(media.id)), "title": .string(media.title)]
-            }),
-        ]
     }
 }

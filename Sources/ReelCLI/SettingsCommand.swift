@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReportJSON
 import TerminalGraphics
 
 /// `reel settings`: show them, or change the name, photo or language.
@@ -22,16 +23,8 @@ struct SettingsCommand: AsyncParsableCommand {
             try await global.withApplication { app in
                 let handle = try global.handle()
                 let view = try app.account(handle, asOf: asOf?.value)
-                try global.json ? printJSON(json(view, handle)) : render(view, handle, app)
+                try global.json ? printJSON(ReportJSON.settings(view)) : render(view, handle, app)
             }
-        }
-
-        private func json(_ view: AccountView, _ handle: AccountHandle) -> JSONValue {
-            var document = JSONForm.settings(view.state.settings).objectValue ?? [:]
-            document["user"] = .string(handle.value)
-            document["stream"] = JSONForm.stream(view.stream)
-            document["asOf"] = JSONForm.asOf(view.asOf)
-            return .object(document)
         }
 
         /// The account's photo drawn in 16 columns, when stdout is a terminal that shows pictures

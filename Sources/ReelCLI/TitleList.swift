@@ -139,19 +139,4 @@ struct TitleList {
     private static let groupsLikeEnglish: Bool =
         999.formatted() == "999" && 1_000.formatted() == "1,000" && 12_345.formatted() == "12,345"
             && 1_234_567.formatted() == "1,234,567" && 1_234_567_890.formatted() == "1,234,567,890"
-
-    static func json(_ row: Row) -> JSONValue {
-        let s = row.lookup.summary
-        var problem: JSONValue = .null
-        if case .failed(let reason) = row.lookup { problem = .string(reason) }
-        return [
-            "mediaType": .string(row.key.mediaType.rawValue), "id": .integer(row.key.id), "details": .string(row.lookup.status),
-            "title": .init(s.map { .string($0.title) }), "originalTitle": .init(s?.originalTitle.map(JSONValue.string)),
-            "date": .init(s?.date.map { .string($0.description) }), "year": .init(s?.year.map { .integer(Int64($0)) }),
-            "genres": .init(s.map { .array($0.genres.map { ["id": .integer(Int64($0.id)), "name": .string($0.name)] }) }),
-            "voteAverage": .init(s.map { .double($0.voteAverage) }), "voteCount": .init(s.map { .integer(Int64($0.voteCount)) }),
-            "popularity": .init(s.map { .double($0.popularity) }), "posterPath": .init(s?.posterPath.map(JSONValue.string)),
-            "saved": .bool(row.savedAt != nil), "savedAt": JSONForm.time(row.savedAt), "problem": problem,
-        ]
-    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Reel
+import ReportJSON
 
 /// `reel token create|list|revoke`: the account tokens of the HTTP service (`reel serve`).
 struct TokenCommand: AsyncParsableCommand {
@@ -15,14 +16,6 @@ struct TokenCommand: AsyncParsableCommand {
         subcommands: [Create.self, List.self, Revoke.self]
     )
 
-    /// A token as `--json` shows it (`Schemas/cli/token-list.schema.json`).
-    static func json(_ token: AccessToken) -> JSONValue {
-        [
-            "id": .string(token.id), "user": .string(token.handle.value), "createdAt": JSONForm.time(token.createdAt),
-            "revokedAt": JSONForm.time(token.revokedAt),
-        ]
-    }
-
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create",
@@ -37,7 +30,7 @@ struct TokenCommand: AsyncParsableCommand {
                 let id = issued.token.id
                 Console.changed("token \(id) was made, but its secret is lost with the output: revoke it with 'reel token revoke \(id)'")
                 if global.json {
-                    let json = TokenCommand.json(issued.token).objectValue ?? [:]
+                    let json = ReportJSON.token(issued.token).objectValue ?? [:]
                     try printJSON(json.filter { $0.key != "revokedAt" }.merging(["token": .string(issued.secret)]) { $1 })
                 } else {
                     Console.write(Array((issued.secret + "\n").utf8))
@@ -58,7 +51,7 @@ struct TokenCommand: AsyncParsableCommand {
             try await global.withApplication { app in
                 let handle = try global.user.map { try AccountHandle($0) }
                 let tokens = try app.tokens(of: handle)
-                try global.json ? printJSON(JSONValue.array(tokens.map(TokenCommand.json))) : render(tokens, of: handle)
+                try global.json ? printJSON(JSONValue.array(tokens.map(ReportJSON.token))) : render(tokens, of: handle)
             }
         }
 
@@ -91,7 +84,7 @@ struct TokenCommand: AsyncParsableCommand {
                 let token = try app.revokeToken(id)
                 Console.changed("the token was revoked")
                 if global.json {
-                    try printJSON(TokenCommand.json(token))
+                    try printJSON(ReportJSON.token(token))
                 } else if let revokedAt = token.revokedAt {
                     Console.line("revoked token \(token.id) of the account '\(token.handle)' (on \(Timestamp.labelled(revokedAt)))")
                 }

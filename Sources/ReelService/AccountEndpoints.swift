@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Reel
+import ReportJSON
 
 /// The routes of one account, the one its bearer token names (`/v1/...`): favorites, the saved
 /// list, settings, history, export and import, deletion. Each parses the request, calls one use
@@ -33,7 +34,7 @@ struct AccountEndpoints {
         guard let id = body["id"]?.integerValue else { throw Problem.usage("\"id\" must be a TMDb id, a whole number") }
         let key = try MediaKey(type, id)
         let report = try await application.addFavorites([key], for: context.boundAccount(), requestKey: Self.requestKey(request))
-        return JSONResponse(ServiceJSON.change(report), status: report.changed ? .created : .ok)
+        return JSONResponse(ReportJSON.change(report), status: report.changed ? .created : .ok)
     }
 
     @Sendable func removeFavorite(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
@@ -41,7 +42,7 @@ struct AccountEndpoints {
         guard let id = Int64(try context.parameters.require("id")) else { throw Problem.usage("the id in the path must be a TMDb id, a whole number") }
         let key = try MediaKey(type, id)
         let report = try await application.removeFavorites([key], for: context.boundAccount(), requestKey: Self.requestKey(request))
-        return JSONResponse(ServiceJSON.change(report))
+        return JSONResponse(ReportJSON.change(report))
     }
 
     /// The saved list: answered again from `savedAnswers` while the core says it holds, with a
@@ -73,7 +74,7 @@ struct AccountEndpoints {
     }
 
     @Sendable func settings(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
-        JSONResponse(ServiceJSON.settings(try application.account(context.boundAccount(), asOf: Self.asOf(request))))
+        JSONResponse(ReportJSON.settings(try application.account(context.boundAccount(), asOf: Self.asOf(request))))
     }
 
     @Sendable func rename(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
@@ -89,7 +90,7 @@ struct AccountEndpoints {
     @Sendable func changePhoto(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
         let bytes = try await input.bytes(request, limit: input.settings.maximumPhoto)
         let report = try application.changePhoto(to: bytes, from: "the photo", for: context.boundAccount())
-        return JSONResponse(ServiceJSON.change(report))
+        return JSONResponse(ReportJSON.change(report))
     }
 
     @Sendable func removePhoto(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
@@ -99,7 +100,7 @@ struct AccountEndpoints {
     @Sendable func history(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
         let limit = try RequestInput.integer(request, "limit", in: 1...100_000)
         let report = try await application.history(of: context.boundAccount(), asOf: Self.asOf(request), limit: limit)
-        return JSONResponse(ServiceJSON.history(report))
+        return JSONResponse(ReportJSON.history(report))
     }
 
     /// The export, streamed in pieces as it is written out (a large account's is megabytes).
@@ -137,16 +138,16 @@ struct AccountEndpoints {
         let dryRun = try RequestInput.flag(request, "dryRun") ?? false
         let bytes = try await input.bytes(request, limit: input.settings.maximumImport)
         let report = try await application.importFile(bytes, file: "the request body", format: format, into: context.boundAccount(), dryRun: dryRun)
-        return JSONResponse(ServiceJSON.imported(report))
+        return JSONResponse(ReportJSON.imported(report, dryRun: dryRun))
     }
 
     @Sendable func deleteAccount(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
-        return JSONResponse(ServiceJSON.deletion(try application.deleteAccount(context.boundAccount())))
+        return JSONResponse(ReportJSON.deletion(try application.deleteAccount(context.boundAccount())))
     }
 
     private func change(_ command: Command, _ request: Request, _ context: ServiceRequestContext) async throws -> JSONResponse {
         let report = try await application.change(command, for: context.boundAccount(), requestKey: Self.requestKey(request))
-        return JSONResponse(ServiceJSON.change(report))
+        return JSONResponse(ReportJSON.change(report))
     }
 
     /// `movie` or `tv`.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Reel
+import ReportJSON
 
 /// The catalog as the token's account reads it (`/v1/catalog/...`, `/v1/search`): browse lists,
 /// search and a title's details in the account's language, with when the account saved each
@@ -29,14 +30,9 @@ struct CatalogEndpoints {
         query.descending = try RequestInput.flag(request, "descending") ?? true
         query.genres = RequestInput.queries(request, "genre")
         query.anyGenre = try RequestInput.flag(request, "anyGenre") ?? false
-        query.year = try RequestInput.integer(request, "year", in: 1870...2200)
+        query.year = try RequestInput.integer(request, "year", in: TitleListQuery.years)
         query.page = try RequestInput.integer(request, "page", in: 1...500) ?? 1
-        let report = try await application.titleList(query, for: context.account())
-        return JSONResponse([
-            "language": .string(report.language), "page": .integer(Int64(report.paging.firstPage)),
-            "totalPages": .integer(Int64(report.paging.totalPages)), "totalResults": .integer(Int64(report.paging.totalResults)),
-            "results": .array(report.rows.map(Self.row)),
-        ])
+        return JSONResponse(ReportJSON.titleList(try await application.titleList(query, for: context.account())))
     }
 
     @Sendable func search(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
@@ -48,21 +44,9 @@ struct CatalogEndpoints {
             guard let known = SearchQuery.Kind(rawValue: kind) else { throw Problem.usage("kind=\(kind): expected movie, tv, person or multi") }
             query.kind = known
         }
-        query.year = try RequestInput.integer(request, "year", in: 1870...2200)
+        query.year = try RequestInput.integer(request, "year", in: TitleListQuery.years)
         query.page = try RequestInput.integer(request, "page", in: 1...500) ?? 1
-        let report = try await application.search(query, for: context.account())
-        return JSONResponse([
-            "language": .string(report.language), "page": .integer(Int64(report.paging.firstPage)),
-            "totalPages": .integer(Int64(report.paging.totalPages)), "totalResults": .integer(Int64(report.paging.totalResults)),
-            "results": .array(report.results.map { found in
-                switch found {
-                case .title(let row): Self.row(row).merging(["kind": "title"])
-                case .person(let person):
-                    ["kind": "person", "id": .integer(Int64(person.id)), "name": .string(person.name),
-                     "knownFor": .init(person.knownForDepartment.map(JSONValue.string))]
-                }
-            }),
-        ])
+        return JSONResponse(ReportJSON.search(try await application.search(query, for: context.account())))
     }
 
     @Sendable func details(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
@@ -78,11 +62,7 @@ struct CatalogEndpoints {
             "runtime": .init(report.runtime.map { .integer(Int64($0)) }), "seasons": .init(report.seasons.map { .integer(Int64($0)) }),
             "cast": .array(report.cast.prefix(20).map { ["id": .integer(Int64($0.id)), "name": .string($0.name), "character": .init($0.character.map(JSONValue.string))] }),
             "posterPath": .init(report.posterPath.map(JSONValue.string)), "imdbId": .init(report.imdbID.map(JSONValue.string)),
-            "savedAt": ServiceJSON.time(report.savedAt),
+            "savedAt": ReportJSON.time(report.savedAt),
         ])
-    }
-
-    private static func row(_ row: TitleListReport.Row) -> JSONValue {
-        ServiceJSON.title(row.summary).merging(["savedAt": ServiceJSON.time(row.savedAt)])
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Reel
+import ReportJSON
 import Synchronization
 
 /// `GET /v1/events`: the account's events as Server-Sent Events, a live catch-up subscription.
@@ -142,7 +143,7 @@ struct EventStreamEndpoint {
     static let revokedDetail = "the token was revoked, or its account deleted; the stream ends here"
 
     static func frame(_ entry: HistoryEntry) -> String {
-        "id: \(entry.streamVersion)\nevent: \(entry.type)\ndata: \(ServiceJSON.entry(entry).text)\n\n"
+        "id: \(entry.streamVersion)\nevent: \(entry.type)\ndata: \(ReportJSON.entry(entry, title: nil).text)\n\n"
     }
 
     /// The last stream version the client has: `Last-Event-ID`, else `?after=`, else 0 (all).

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Reel
+import ReportJSON
 import Stores
 
 /// The operator's routes (`/v1/admin/...`, the operator token): every account, the tokens, the
@@ -17,12 +18,12 @@ struct OperatorEndpoints {
     }
 
     @Sendable func accounts(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
-        JSONResponse(["accounts": .array(try application.accounts().map(ServiceJSON.account))])
+        JSONResponse(ReportJSON.accounts(try application.accounts()))
     }
 
     @Sendable func tokens(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
         let handle = try RequestInput.query(request, "user").map { try AccountHandle($0) }
-        return JSONResponse(["tokens": .array(try application.tokens(of: handle).map(ServiceJSON.token))])
+        return JSONResponse(["tokens": .array(try application.tokens(of: handle).map(ReportJSON.token))])
     }
 
     /// Walks the whole ledger (every shard of a shard map); 200 with `intact: false` and the
@@ -30,10 +31,10 @@ struct OperatorEndpoints {
     @Sendable func verify(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
         let application = self.application
         if application.storeIsShardMap {
-            return JSONResponse(ServiceJSON.shardVerification(try await Self.offThread { try application.verifyShards() }))
+            return JSONResponse(ReportJSON.shardVerification(try await Self.offThread { try application.verifyShards() }))
         }
         let report = try await Self.offThread { try application.verifyLedger() }
-        return JSONResponse(ServiceJSON.verification(report))
+        return JSONResponse(ReportJSON.verification(report))
     }
 
     /// Rebuilds (or with `checkOnly` checks) the projections of the ledger, or of every shard of
@@ -41,9 +42,9 @@ struct OperatorEndpoints {
     static func rebuilt(_ application: Reel.Application, checkOnly: Bool, progress: ((String?, UInt64, UInt64) -> Void)? = nil) throws -> JSONValue {
         if application.storeIsShardMap {
             let reports = try application.rebuildShards(checkOnly: checkOnly) { shard, done, total in progress?(shard, done, total) }
-            return ServiceJSON.shardRebuild(reports, checkOnly: checkOnly)
+            return ReportJSON.shardRebuild(reports, check: checkOnly)
         }
-        return ServiceJSON.rebuild(try application.rebuildProjections(checkOnly: checkOnly) { done, total in progress?(nil, done, total) })
+        return ReportJSON.rebuild(try application.rebuildProjections(checkOnly: checkOnly) { done, total in progress?(nil, done, total) }, check: checkOnly)
     }
 
     /// Rebuilds the projections (`?check=true`: compares only). With `Accept: text/event-stream`

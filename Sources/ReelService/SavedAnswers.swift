@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import Reel
+import ReportJSON
 import Synchronization
 
 /// The saved lists answered lately, kept rendered: the same question of the same account gets
@@ -57,7 +58,7 @@ final class SavedAnswers: Sendable {
             return (kept.answer, true)
         }
         let report = try await make()
-        var bytes = ServiceJSON.saved(report).encoded()
+        var bytes = ReportJSON.saved(report, query: query).encoded()
         bytes.append(UInt8(ascii: "\n"))
         let answer = Answer(body: ByteBuffer(bytes: bytes), etag: Self.etag(bytes))
         if let validity = report.validity { keep(answer, validity, under: key) }

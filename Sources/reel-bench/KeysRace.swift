@@ -91,7 +91,7 @@ struct KeysRace: AsyncParsableCommand {
         var open: [String: Int] = [:], deleted = 0
         if accounts.status == 0, let document = try? JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [String: Any] {
             for account in document["accounts"] as? [[String: Any]] ?? [] {
-                if account["status"] as? String == "open", let handle = account["handle"] as? String {
+                if account["status"] as? String == "open", let handle = account["user"] as? String {
                     open[handle] = account["saved"] as? Int ?? 0
                 } else if account["status"] as? String == "deleted" {
                     deleted += 1

@@ -43,7 +43,7 @@ import Glibc
     /// The stream of the account `handle` has now, from `reel accounts --json`.
     static func stream(of handle: String, in ledger: Ledger) async throws -> String {
         let accounts = try await ledger.json(["accounts"], schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
-        let stream = accounts.first { $0["handle"] as? String == handle }?["stream"] as? String
+        let stream = accounts.first { $0["user"] as? String == handle }?["stream"] as? String
         #expect(stream != nil, "no open account '\(handle)' in \(accounts)")
         return stream ?? "?"
     }
@@ -224,7 +224,7 @@ import Glibc
         #expect(deletedAt != nil)
 
         let entry = try await Self.account(stream, in: ledger)
-        #expect(entry["handle"] is NSNull, "\(entry)")
+        #expect(entry["user"] is NSNull, "\(entry)")
         #expect(entry["status"] as? String == "deleted")
         #expect(entry["deletedAt"] as? String == deletedAt)
         #expect(entry["openedAt"] as? String == opened)
@@ -281,7 +281,7 @@ import Glibc
         #expect(history["deletedAt"] is NSNull)
         #expect((history["events"] as? [[String: Any]])?.map { $0["shredded"] as? Bool } == [false, false])
         await #expect(try Self.account(old, in: ledger)["status"] as? String == "deleted")
-        await #expect(try Self.account(new ?? "?", in: ledger)["handle"] as? String == Self.handle)
+        await #expect(try Self.account(new ?? "?", in: ledger)["user"] as? String == Self.handle)
 
         // Deleted again: history finds the most recently deleted of the two.
         let second = try await ledger.json(["account", "delete", "--yes"], user: Self.handle, schema: "account-delete.schema.json")
@@ -392,7 +392,7 @@ import Glibc
             #expect(settings["name"] as? String == Self.name, "\(step)")
             #expect((settings["photo"] as? [String: Any])?["contentType"] as? String == "image/png", "\(step)")
             let entry = try await Self.account(stream, in: ledger)
-            #expect(entry["status"] as? String == "open" && entry["handle"] as? String == Self.handle, "\(step): \(entry)")
+            #expect(entry["status"] as? String == "open" && entry["user"] as? String == Self.handle, "\(step): \(entry)")
             let history = try await ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
             #expect(history["deletedAt"] is NSNull, "\(step)")
             #expect((history["events"] as? [[String: Any]])?.allSatisfy { $0["shredded"] as? Bool == false } == true, "\(step)")
@@ -420,7 +420,7 @@ import Glibc
 
         await #expect(try ledger.eventCount() == before + 1, "\(step)")
         let entry = try await Self.account(stream, in: ledger)
-        #expect(entry["status"] as? String == "deleted" && entry["handle"] is NSNull && entry["deletedAt"] is String, "\(step): \(entry)")
+        #expect(entry["status"] as? String == "deleted" && entry["user"] is NSNull && entry["deletedAt"] is String, "\(step): \(entry)")
         let history = try await ledger.json(["history"], user: Self.handle, schema: "history.schema.json")
         #expect(history["stream"] as? String == stream && history["deletedAt"] is String, "\(step)")
         let events = history["events"] as? [[String: Any]] ?? []

@@ -140,7 +140,7 @@ extension AccountMoveTests {
         await #expect(try snapshot(ledger) == before, "\(name): the dry run wrote something")
 
         let (report, file) = try await importList(ledger, name, text)
-        #expect(report["file"] as? String == file && report["format"] as? String == format && report["dryRun"] as? Bool == false, "\(name): \(report)")
+        #expect(report["kind"] as? String == "list" && report["format"] as? String == format && report["dryRun"] as? Bool == false, "\(name): \(report)")
         #expect(report["user"] as? String == handle && report["stream"] as? String == stream, "\(name): into the existing account: \(report)")
         #expect(report["rows"] as? Int == rows && report["matched"] as? Int == added.count + already + repeated, "\(name): \(report)")
         #expect(report["repeated"] as? Int == repeated, "\(name): \(report)")

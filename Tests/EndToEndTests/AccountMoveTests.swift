@@ -73,7 +73,7 @@ import Glibc
     }
 
     static func stream(of user: String, in ledger: Ledger) async throws -> String? {
-        try await accounts(ledger).first { $0["handle"] as? String == user }?["stream"] as? String
+        try await accounts(ledger).first { $0["user"] as? String == user }?["stream"] as? String
     }
 
     /// What a refused command must leave exactly as it was: the accounts, the chain's head and
@@ -227,7 +227,7 @@ import Glibc
 
         try await Self.expectSameAccount(target, "other", as: ledger, Self.handle, "in another data directory")
         let accounts = try await Self.accounts(target)
-        #expect(accounts.count == 1 && accounts.first?["handle"] as? String == "other" && accounts.first?["stream"] as? String == stream, "\(accounts)")
+        #expect(accounts.count == 1 && accounts.first?["user"] as? String == "other" && accounts.first?["stream"] as? String == stream, "\(accounts)")
         #expect(accounts.first?["events"] as? Int == 9 && accounts.first?["saved"] as? Int == 3 && accounts.first?["status"] as? String == "open")
         // Favorites come back as favorite-imported, keeping their dates; the rest as they were.
         let history = try await target.json(["history"], user: "other", schema: "history.schema.json")["events"] as? [[String: Any]] ?? []
@@ -341,7 +341,7 @@ import Glibc
             // Committed: the next command sees the whole account.
             try await Self.expectSameAccount(ledger, "copy", as: ledger, Self.handle, "\(step)")
             let accounts = try await Self.accounts(ledger)
-            #expect(accounts.count == 3 && accounts.contains { $0["handle"] as? String == "copy" && $0["events"] as? Int == 9 }, "\(step): \(accounts)")
+            #expect(accounts.count == 3 && accounts.contains { $0["user"] as? String == "copy" && $0["events"] as? Int == 9 }, "\(step): \(accounts)")
             try await Self.expectLedgerIntact(ledger, step)
             try await Self.refuses(ledger, ["account", "import", file, "--as", "copy"], status: 64, file: nil, naming: ["'copy' already"], "\(step): again")
             return

@@ -17,12 +17,13 @@ import Testing
     /// outside the core, and the operators' use cases on them), the terminal app and the service
     /// (faces of their own, which `reel ui` and `reel serve` hand over to), ArgumentParser, and
     /// TerminalGraphics and Presentation (pictures and text drawn on the terminal, a face's
-    /// rendering like its tables).
+    /// rendering like its tables), and ReportJSON (the one JSON form of each report, the
+    /// service's too).
     @Test func theCommandLineImportsOnlyTheCoreTheTerminalAppAndArgumentParser() async throws {
         for (file, text) in try Self.sources("ReelCLI") {
             for module in Self.imports(text) {
                 #expect(
-                    ["Reel", "Stores", "Presentation", "ReelApp", "ReelService", "ArgumentParser", "TerminalGraphics"].contains(module) || Self.system.contains(module),
+                    ["Reel", "Stores", "ReportJSON", "Presentation", "ReelApp", "ReelService", "ArgumentParser", "TerminalGraphics"].contains(module) || Self.system.contains(module),
                     "\(file) imports \(module)")
             }
         }
@@ -42,7 +43,7 @@ import Testing
     }
 
     /// The service is a front end: the core (and `Stores`, for the operators' routes over every
-    /// shard) and the HTTP stack; never `Presentation` (it formats nothing for a terminal: a
+    /// shard), ReportJSON (the one JSON form of each report, `--json`'s too) and the HTTP stack; never `Presentation` (it formats nothing for a terminal: a
     /// problem's words are made one safe line by `SafeText`, as every face's are) (Hummingbird, its types, NIO for the slow-client guard, TLS),
     /// logs, metrics and lifecycle; nothing below the core.
     @Test func theServiceImportsOnlyTheCoreAndItsHTTPStack() async throws {
@@ -52,7 +53,7 @@ import Testing
         ]
         for (file, text) in try Self.sources("ReelService") {
             for module in Self.imports(text) {
-                #expect(["Reel", "Stores"].contains(module) || http.contains(module) || Self.system.contains(module), "\(file) imports \(module)")
+                #expect(["Reel", "Stores", "ReportJSON"].contains(module) || http.contains(module) || Self.system.contains(module), "\(file) imports \(module)")
             }
         }
     }

@@ -308,7 +308,7 @@ import Testing
             try await ledger.reel(["fav", "add", "tv", "3"], environment: ["REEL_USER": "ben"])
             let accounts = try await ledger.json(["accounts"], schema: "accounts.schema.json")
             let list = accounts["accounts"] as? [[String: Any]] ?? []
-            #expect(list.map { $0["handle"] as? String } == ["ann", "ben"])
+            #expect(list.map { $0["user"] as? String } == ["ann", "ben"])
             #expect(list.map { $0["events"] as? Int } == [3, 2])
             #expect(list.map { $0["saved"] as? Int } == [2, 1])
             #expect(list.allSatisfy { $0["status"] as? String == "open" })

@@ -338,7 +338,7 @@ import Testing
         ]
         func accounts() async throws -> [String] {
             await (try place.json(["accounts"], schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? [])
-                .map { "\($0["handle"] ?? "?") \($0["status"] ?? "?")" }
+                .map { "\($0["user"] ?? "?") \($0["status"] ?? "?")" }
         }
 
         let cancelled = try await TerminalSession([Harness.binaries + "/reel", "account", "delete"], environment: environment)

@@ -67,8 +67,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: ledger.dir + "/ledger") && !FileManager.default.fileExists(atPath: ledger.dir + "/keys"))
 
         let accounts = try await Self.json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
-        let stream = try #require(accounts.first { $0["handle"] as? String == handle }?["stream"] as? String)
-        let otherStream = try #require(accounts.first { $0["handle"] as? String == "ann" }?["stream"] as? String)
+        let stream = try #require(accounts.first { $0["user"] as? String == handle }?["stream"] as? String)
+        let otherStream = try #require(accounts.first { $0["user"] as? String == "ann" }?["stream"] as? String)
         let victimRow = try await Self.storedKey(of: stream, ledger, database)
         #expect(victimRow.wrapped.count == 60)
         let victim = try #require(victimRow.key)
@@ -319,7 +319,7 @@ import Testing
     /// The stream of the account `handle` names (`reel accounts --json`).
     static func stream(of handle: String, _ ledger: Ledger, _ environment: [String: String]) async throws -> String {
         let accounts = try await json(ledger, ["accounts"], environment, schema: "accounts.schema.json")["accounts"] as? [[String: Any]] ?? []
-        return try #require(accounts.first { $0["handle"] as? String == handle }?["stream"] as? String)
+        return try #require(accounts.first { $0["user"] as? String == handle }?["stream"] as? String)
     }
 
     /// A stream's key row as the store holds it (wrapped), the keyring it is wrapped under (the

@@ -341,8 +341,8 @@ import Testing
         #expect(tokens.status == 200)
         #expect(!tokens.text.contains(token), "the operator sees token ids, never secrets")
         let verify = try await service.request(.POST, "/v1/admin/audit/verify", token: op).json()
-        #expect(verify["intact"] as? Bool == true)
-        #expect(verify["eventsChecked"] as? Int == 2)
+        #expect(verify["ok"] as? Bool == true)
+        #expect(verify["events"] as? Int == 2)
         var request = [String: String]()
         request["Accept"] = "text/event-stream"
         let rebuild = try await service.request(.POST, "/v1/admin/projections/rebuild", token: op, headers: request)
@@ -361,6 +361,42 @@ import Testing
         let metrics = try await service.request(.GET, "/metrics", token: op)
         #expect(metrics.text.contains("reel_http_requests_total"))
         #expect(try await service.request(.GET, "/metrics").status == 401)
+    }
+
+    /// One JSON form per report (`ReportJSON`): what `reel ... --json` prints and what the service
+    /// answers are the same document for a read of the same state, and the same shape for a change.
+    @Test func theCommandLineAndTheServiceAnswerOneReportWithOneDocument() async throws {
+        let (service, _) = try await Self.service(.lmdb)
+        let token = try await service.token(for: "ana")
+        let added = try await service.request(.POST, "/v1/favorites", token: token, json: ["mediaType": "movie", "id": 550]).json()
+        let command = try await service.reel(["fav", "add", "movie", "603", "--user", "ana", "--json"])
+        #expect(command.status == 0, "\(command.stderr)")
+        #expect(Self.shape(added) == Self.shape(try Harness.json(command.stdout)), "\(added)\n\(command.stdout)")
+
+        let op = ServiceProcess.operatorToken
+        let pairs: [(arguments: [String], method: HTTPMethod, path: String, token: String)] = [
+            (["saved", "--user", "ana"], .GET, "/v1/saved", token), (["history", "--user", "ana"], .GET, "/v1/history", token),
+            (["settings", "--user", "ana"], .GET, "/v1/settings", token), (["accounts"], .GET, "/v1/admin/accounts", op),
+            (["audit", "verify"], .POST, "/v1/admin/audit/verify", op),
+        ]
+        for pair in pairs {
+            let printed = try await service.reel(pair.arguments + ["--json"])
+            #expect(printed.status == 0, "\(pair.arguments): \(printed.stderr)")
+            let answered = try await service.request(pair.method, pair.path, token: pair.token).json()
+            #expect(NSDictionary(dictionary: try Harness.json(printed.stdout)) == NSDictionary(dictionary: answered), "\(pair.arguments) ≠ \(pair.path)")
+        }
+    }
+
+    /// A JSON value's shape: an object's keys, each with its value's shape; an array's first
+    /// item's; a scalar's type (null as itself: a key a face leaves out is a different shape).
+    static func shape(_ value: Any) -> String {
+        switch value {
+        case let object as [String: Any]: "{" + object.keys.sorted().map { "\($0):\(shape(object[$0]!))" }.joined(separator: ",") + "}"
+        case let array as [Any]: "[" + (array.first.map(shape) ?? "") + "]"
+        case is NSNull: "null"
+        case is String: "string"
+        default: "scalar"
+        }
     }
 
     @Test(arguments: Store.allCases) func operatorRoutesAreOffWithoutAnOperatorToken(_ store: Store) async throws {

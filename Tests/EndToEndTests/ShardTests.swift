@@ -140,7 +140,7 @@ import Testing
         let accounts = try await Self.reel(["accounts", "--json"], map)
         #expect(accounts.status == 0, "\(accounts.stderr)")
         let listed = try Harness.json(accounts.stdout)["accounts"] as? [[String: Any]] ?? []
-        #expect(listed.compactMap { $0["handle"] as? String } == handles, "\(accounts.stdout)")
+        #expect(listed.compactMap { $0["user"] as? String } == handles, "\(accounts.stdout)")
         for account in listed {
             let stream = try #require(account["stream"] as? String)
             let placed = try await Self.reel(["store", "shard", stream, "--json"], map)
@@ -172,7 +172,7 @@ import Testing
         // A deletion on its shard: the account is gone, the others stay.
         #expect(try await Self.reel(["account", "delete", "--user", "dee", "--yes"], map).status == 0)
         let after = try Harness.json(try await Self.reel(["accounts", "--json"], map).stdout)["accounts"] as? [[String: Any]] ?? []
-        #expect(after.filter { $0["status"] as? String == "open" }.compactMap { $0["handle"] as? String } == ["ann", "ben", "cy", "eve", "fay", "gus", "hal", "ivy"])
+        #expect(after.filter { $0["status"] as? String == "open" }.compactMap { $0["user"] as? String } == ["ann", "ben", "cy", "eve", "fay", "gus", "hal", "ivy"])
         #expect(after.count == 9)
         let ivy = try await Self.reel(["saved", "--user", "ivy", "--json", "--offline"], map)
         #expect((try Harness.json(ivy.stdout)["items"] as? [Any])?.count == 2, "\(ivy.stdout)")
@@ -558,7 +558,7 @@ import Testing
             #expect(left == 1, "\(handle): closed on \(left) shards")
         }
         let accounts = try Harness.json(try await Self.reel(["accounts", "--json"], grown).stdout)["accounts"] as? [[String: Any]] ?? []
-        #expect(accounts.filter { $0["status"] as? String == "open" }.compactMap { $0["handle"] as? String } == handles.sorted())
+        #expect(accounts.filter { $0["status"] as? String == "open" }.compactMap { $0["user"] as? String } == handles.sorted())
         #expect(accounts.filter { $0["status"] as? String == "moved" }.count == movers.count, "\(accounts)")
         #expect(try Harness.validate(try await Self.reel(["accounts", "--json"], grown).stdout, against: "cli/accounts.schema.json").status == 0)
 

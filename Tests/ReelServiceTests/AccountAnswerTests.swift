@@ -166,12 +166,23 @@ import Testing
             for path in [
                 "/v1/catalog/film", "/v1/catalog/movie?page=501", "/v1/catalog/movie?year=1869", "/v1/catalog/movie?list=new",
                 "/v1/search", "/v1/search?q=%20%20", "/v1/search?q=x&kind=song", "/v1/catalog/movie/0",
+                "/v1/catalog/movie?year=1873", "/v1/catalog/tv?year=2101", "/v1/search?q=fight&year=1999",
+                "/v1/search?q=brad&kind=person&year=1999",
             ] {
                 #expect(try await caller.call(.get, path).status == .badRequest, "\(path)")
             }
             #expect(try await caller.call(.get, "/v1/catalog/movie/99999999").status == .notFound)
         }
         try await Self.check(contract)
+        // The core refuses what every face refuses, whichever face forgets to.
+        var late = TitleListQuery(mediaType: .movie)
+        late.year = 2101
+        await #expect(throws: Failure(.usage, "2101 is not a year TMDb lists (1874 to 2100)")) {
+            try await harness.application.titleList(late, for: Self.ann)
+        }
+        await #expect(throws: Failure(.usage, "a year applies to a search of movies or series, not of everything")) {
+            try await harness.application.search(SearchQuery("fight", year: 1999), for: Self.ann)
+        }
     }
 
     /// The limits' problems: a body over the limit (413), JSON nested too deeply (400, before it

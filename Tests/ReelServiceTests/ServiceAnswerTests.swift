@@ -88,7 +88,7 @@ import Testing
             }
             let verify = try await client.execute(uri: "/v1/admin/audit/verify", method: .post, headers: operatorToken)
             #expect(contract.record(.post, "/v1/admin/audit/verify", verify).status == .ok)
-            #expect(String(buffer: verify.body).contains(#""intact":true"#))
+            #expect(String(buffer: verify.body).contains(#""ok":true"#))
             for path in ["/v1/admin/projections/rebuild?check=true", "/v1/admin/projections/rebuild", "/v1/admin/projections/rebuild?check=maybe"] {
                 contract.record(.post, path, try await client.execute(uri: path, method: .post, headers: operatorToken))
             }

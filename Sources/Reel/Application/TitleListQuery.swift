@@ -20,6 +20,10 @@ public struct TitleListQuery: Sendable {
     /// With several genres: titles with any of them.
     public var anyGenre = false
     public var year: Int?
+
+    /// The years a list or a search may be filtered by, in every face: TMDb lists no title before
+    /// 1874, and a year past 2100 is a typing mistake rather than a plan.
+    public static let years: ClosedRange<Int> = 1874...2100
     /// Only movies with this person in the cast or crew: a name or a TMDb person id.
     public var person: String?
     public var page = 1

@@ -29,4 +29,7 @@ public struct RebuildReport: Sendable {
     /// Whether the rebuilt projections replaced the live ones (never with `--check`).
     public let swapped: Bool
     public let seconds: Double
+
+    /// Events replayed per second (0 when the replay took no measurable time).
+    public var eventsPerSecond: Double { seconds > 0 ? Double(events) / seconds : 0 }
 }

@@ -1,3 +1,5 @@
+import Reel
+
 /// The year filter being typed (`y` on a browsed tab): up to four digits; `enter` applies it
 /// (empty: no year), `esc` drops it.
 public struct YearField: Sendable, Equatable {
@@ -19,12 +21,12 @@ public struct YearField: Sendable, Equatable {
     /// The year typed: `nil` for none; a year TMDb cannot have is refused with why.
     public var year: Result<Int?, YearError> {
         guard !text.isEmpty else { return .success(nil) }
-        guard let year = Int(text), (1874...2100).contains(year) else { return .failure(YearError(text: text)) }
+        guard let year = Int(text), TitleListQuery.years.contains(year) else { return .failure(YearError(text: text)) }
         return .success(year)
     }
 
     public struct YearError: Error, Sendable, Equatable {
         public let text: String
-        public var message: String { "\(text) is not a year TMDb lists (1874 to 2100)" }
+        public var message: String { "\(text) is not a year TMDb lists (\(TitleListQuery.years.lowerBound) to \(TitleListQuery.years.upperBound))" }
     }
 }
