@@ -180,10 +180,10 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         func keys(_ s: some EventStoreSnapshot, from: String = "", prefix: String? = nil) throws -> [String] {
             var out: [String] = []
             if let prefix {
-                try s.table(table).forEach(prefix: Array(prefix.utf8)) { key, _ in out.append(String(decoding: key, as: UTF8.self)) }
+                try s.table(table).forEach(prefix: Array(prefix.utf8)) { key, _ in out.append(String(decoding: Array(key), as: UTF8.self)) }
             } else {
                 try s.table(table).forEach(from: Array(from.utf8)) { key, _ in
-                    out.append(String(decoding: key, as: UTF8.self))
+                    out.append(String(decoding: Array(key), as: UTF8.self))
                     return true
                 }
             }
@@ -220,7 +220,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         func keys(_ t: any ProjectionTable, prefix: String = "") throws -> [String] {
             var out: [String] = []
             try t.forEach(prefix: bytes(prefix)) { key, value in
-                out.append(String(decoding: key, as: UTF8.self) + "=" + String(decoding: value, as: UTF8.self))
+                out.append(String(decoding: Array(key), as: UTF8.self) + "=" + String(decoding: Array(value), as: UTF8.self))
             }
             return out
         }
@@ -321,7 +321,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         try expect(try store.shreddedStreams() == [ann], "the closed stream's key is destroyed, the other's kept")
         try expect(try store.read(stream: ann, from: 1, maxCount: .max).allSatisfy { $0.payload == nil }, "a shredded stream's payloads are unreadable")
         try expect(try store.read(stream: ben, from: 1, maxCount: .max).allSatisfy { $0.payload != nil }, "another stream's payloads still open")
-        try expect(try sealed.withUnsafeBytes { try store.openBlob($0, for: ann, context: "contract") } == nil, "its blobs no longer open")
+        try expect(try store.openBlob(sealed, for: ann, context: "contract") == nil, "its blobs no longer open")
         try expect(try store.verify(expectedHead: nil, progress: nil).isIntact, "the chain still verifies")
         do {
             _ = try store.append([try event()], to: ann, expected: .any)
@@ -342,10 +342,10 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         try store.prepareKey(for: ann)
         try store.prepareKey(for: ben)
         let sealed = try store.sealBlob(Array("photo".utf8), for: ann, context: "photo")
-        try expect(try sealed.withUnsafeBytes { try store.openBlob($0, for: ann, context: "photo") } == Array("photo".utf8), "a blob opens")
+        try expect(try store.openBlob(sealed, for: ann, context: "photo") == Array("photo".utf8), "a blob opens")
         for (stream, context) in [(ben, "photo"), (ann, "state")] {
             do {
-                _ = try sealed.withUnsafeBytes { try store.openBlob($0, for: stream, context: context) }
+                _ = try store.openBlob(sealed, for: stream, context: context)
                 throw ContractViolation("a blob opened under \(stream) as \(context)")
             } catch EventLogError.corruptBlob {}
         }

@@ -425,8 +425,8 @@ public final class PostgresEventStore: EventStore {
         return try BlobSealing.open(all: sealed, stream: stream, context: context, key: key)
     }
 
-    public func openBlob(_ sealed: UnsafeRawBufferPointer, for stream: StreamID, context: String) throws -> [UInt8]? {
+    public func openBlob(_ sealed: RawSpan, for stream: StreamID, context: String) throws -> [UInt8]? {
         guard let key = try keyPool.with({ try liveKey(of: stream, $0) }) else { return nil }
-        return try BlobSealing.open(sealed, stream: stream, context: context, key: key)
+        return try sealed.withUnsafeBytes { try BlobSealing.open($0, stream: stream, context: context, key: key) }
     }
 }

@@ -17,10 +17,10 @@ struct PostgresProjectionTable: ProjectionTable {
     /// Rows read at a time by `forEach`, which may stop early.
     static let page = 512
 
-    func withValue<R>(_ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
+    func withValue<R>(_ key: [UInt8], _ body: (RawSpan?) throws -> R) throws -> R {
         if let kept = overlay?.value(name, key) {
             guard let value = kept else { return try body(nil) }
-            return try value.withUnsafeBytes { try body($0) }
+            return try value.withUnsafeBytes { try body($0.bytes) }
         }
         let rows = try link.run("SELECT value FROM reel_projections WHERE table_name = \(name) AND key = \(ByteBuffer(bytes: key))")
         guard let row = rows.first else {
@@ -31,12 +31,12 @@ struct PostgresProjectionTable: ProjectionTable {
         if let overlay {
             let bytes = Array(buffer: value)
             overlay.keep(name, key, bytes)
-            return try bytes.withUnsafeBytes { try body($0) }
+            return try bytes.withUnsafeBytes { try body($0.bytes) }
         }
-        return try value.withUnsafeReadableBytes { try body($0) }
+        return try value.withUnsafeReadableBytes { try body($0.bytes) }
     }
 
-    func forEach(from key: [UInt8], _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+    func forEach(from key: [UInt8], _ body: (RawSpan, RawSpan) throws -> Bool) throws {
         try overlay?.flush(name)
         var after: ByteBuffer?
         while true {
@@ -51,7 +51,7 @@ struct PostgresProjectionTable: ProjectionTable {
             }
             for row in rows {
                 let (key, value) = try row.decode((ByteBuffer, ByteBuffer).self)
-                let more = try key.withUnsafeReadableBytes { k in try value.withUnsafeReadableBytes { v in try body(k, v) } }
+                let more = try key.withUnsafeReadableBytes { k in try value.withUnsafeReadableBytes { v in try body(k.bytes, v.bytes) } }
                 guard more else { return }
                 after = key
             }

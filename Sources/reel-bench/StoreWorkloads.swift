@@ -89,7 +89,7 @@ enum StoreWorkloads {
     }
 
     /// The whole log verified; events per second.
-    static func verify(_ store: some EventStore) throws -> Double {
+    static func verify(_ store: some EventStoreReader) throws -> Double {
         var report: VerificationReport?
         let time = try Workloads.seconds { report = try store.verify(expectedHead: nil, progress: nil) }
         guard let report, report.isIntact else { throw BenchFailure("the benchmark's ledger does not verify") }
@@ -97,7 +97,7 @@ enum StoreWorkloads {
     }
 
     /// The whole log replayed over two lanes, payloads opened; events per second.
-    static func replay(_ store: some EventStore) throws -> Double {
+    static func replay(_ store: some EventStoreReader) throws -> Double {
         let head = try store.head()?.position ?? 0
         let check = ReplayCheck(partitions: 2)
         let time = try Workloads.seconds { try store.replay(1..<(head + 1), verifying: check) { _, _ in } }

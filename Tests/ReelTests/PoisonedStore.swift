@@ -103,7 +103,7 @@ final class PoisonedStore: EventStore {
     func blobName(_ bytes: [UInt8], for stream: StreamID, context: String) throws -> String {
         try inner.blobName(bytes, for: stream, context: context)
     }
-    func openBlob(_ sealed: UnsafeRawBufferPointer, for stream: StreamID, context: String) throws -> [UInt8]? {
+    func openBlob(_ sealed: RawSpan, for stream: StreamID, context: String) throws -> [UInt8]? {
         try inner.openBlob(sealed, for: stream, context: context)
     }
     func sealBlobs(_ plaintexts: [[UInt8]], for stream: StreamID, context: String) throws -> [[UInt8]] {

@@ -30,8 +30,8 @@ extension EventLog {
 
     /// Opens a sealed blob; `nil` when the stream's key is destroyed. Throws `corruptBlob` when the
     /// bytes do not authenticate.
-    public func openBlob(_ sealed: UnsafeRawBufferPointer, for stream: StreamID, context: String) throws -> [UInt8]? {
+    public func openBlob(_ sealed: RawSpan, for stream: StreamID, context: String) throws -> [UInt8]? {
         guard let key = try wrapped({ try keyStore.key(for: stream) }) else { return nil }
-        return try BlobSealing.open(sealed, stream: stream, context: context, key: key)
+        return try sealed.withUnsafeBytes { try BlobSealing.open($0, stream: stream, context: context, key: key) }
     }
 }

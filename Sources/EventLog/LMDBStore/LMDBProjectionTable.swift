@@ -6,14 +6,17 @@ struct LMDBProjectionTable: ProjectionTable {
     let database: Database<[UInt8], [UInt8]>
     let transaction: Transaction
 
-    func withValue<R>(_ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R {
-        try transaction.withValue(database, key, body)
+    func withValue<R>(_ key: [UInt8], _ body: (RawSpan?) throws -> R) throws -> R {
+        try transaction.withValue(database, key) { value in
+            guard let value else { return try body(nil) }
+            return try body(value.bytes)
+        }
     }
 
-    func forEach(from key: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws {
+    func forEach(from key: [UInt8], _ body: (_ key: RawSpan, _ value: RawSpan) throws -> Bool) throws {
         try transaction.withCursor(database) { cursor in
             var entry = try key.isEmpty ? cursor.first() : cursor.seek(atLeast: key)
-            while let e = entry, try body(e.key, e.value) {
+            while let e = entry, try body(e.key.bytes, e.value.bytes) {
                 entry = try cursor.next()
             }
         }

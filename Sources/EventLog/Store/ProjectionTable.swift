@@ -2,15 +2,15 @@
 /// written inside the store's own transaction (`EventStoreSnapshot.table`), so projections change
 /// atomically with the events they are made of, on any backend.
 ///
-/// A table lent by a snapshot or a transaction is valid only while that lasts. Bytes passed to a
-/// closure are valid only during the call: copy what you keep.
+/// A table lent by a snapshot or a transaction is valid only while that lasts. Bytes are lent to a
+/// closure as a `RawSpan`, which cannot outlive the call: copy what you keep (`Array(span)`).
 public protocol ProjectionTable {
     /// Calls `body` with the value stored under `key` (`nil` when there is none).
-    func withValue<R>(_ key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> R) throws -> R
+    func withValue<R>(_ key: [UInt8], _ body: (RawSpan?) throws -> R) throws -> R
 
     /// Calls `body` with each entry whose key is `key` or after it, in key order, until `body`
     /// returns `false` or the table ends.
-    func forEach(from key: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws
+    func forEach(from key: [UInt8], _ body: (_ key: RawSpan, _ value: RawSpan) throws -> Bool) throws
 
     /// Stores `value` under `key`, replacing what was there. Throws in a read snapshot.
     func put(_ key: [UInt8], _ value: [UInt8]) throws
@@ -52,16 +52,16 @@ extension ProjectionTable {
 
     /// A copy of the value stored under `key`.
     public func get(_ key: [UInt8]) throws -> [UInt8]? {
-        try withValue(key) { $0.map { Array($0) } }
+        try withValue(key) { value in if let value { Array(value) } else { nil } }
     }
 
     /// Every entry, in key order.
-    public func forEach(_ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws {
+    public func forEach(_ body: (_ key: RawSpan, _ value: RawSpan) throws -> Bool) throws {
         try forEach(from: [], body)
     }
 
     /// The entries whose keys start with `prefix`, in key order.
-    public func forEach(prefix: [UInt8], _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Void) throws {
+    public func forEach(prefix: [UInt8], _ body: (_ key: RawSpan, _ value: RawSpan) throws -> Void) throws {
         try forEach(from: prefix) { key, value in
             guard key.starts(with: prefix) else { return false }
             try body(key, value)

@@ -77,9 +77,9 @@ enum AccountStateCodec {
     }
 
     /// The page index a key names, or `nil` for a key that is not a page key after `prefix`.
-    static func pageIndex(inKey key: UnsafeRawBufferPointer, prefix count: Int) -> Int? {
-        guard key.count == count + 4 else { return nil }
-        return Int(key[count...].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    static func pageIndex(inKey key: RawSpan, prefix count: Int) -> Int? {
+        guard key.byteCount == count + 4 else { return nil }
+        return Int((count..<count + 4).reduce(UInt32(0)) { $0 << 8 | UInt32(key[byteAt: $1]) })
     }
 
     /// The assembled form from a record's and its pages' plaintexts (pages in key order), when

@@ -38,10 +38,10 @@ final class AccountFeed: Sendable {
     }
 
     private let ledger: AccountService
-    private let log: any EventStore
+    private let log: any EventStoreReader
     private let state = Mutex(State())
 
-    init(ledger: AccountService, log: any EventStore) {
+    init(ledger: AccountService, log: any EventStoreReader) {
         self.ledger = ledger
         self.log = log
     }

@@ -143,7 +143,7 @@ struct ProjectionStore: Sendable {
         var stored: [Stored] = []
         var index: [[UInt8]: Int] = [:]  // page key prefix → its entry in `stored`
         try txn.table(slot.states).forEach { key, value in
-            let stream = try StreamID(try Self.string(key, in: slot.states))
+            let stream = try StreamID(try Self.string(Array(key), in: slot.states))
             index[AccountStateCodec.pagePrefix(stream)] = stored.count
             stored.append(Stored(stream: stream, record: Array(value)))
             return true
@@ -151,7 +151,8 @@ struct ProjectionStore: Sendable {
         // Pages come in key order: one stream's after another's.
         var orphans = Set<[UInt8]>()
         var strays = 0
-        try txn.table(slot.titles).forEach { key, value in
+        try txn.table(slot.titles).forEach { span, value in
+            let key = Array(span)
             guard let zero = key.firstIndex(of: 0) else {
                 strays += 1
                 return true
@@ -161,7 +162,7 @@ struct ProjectionStore: Sendable {
                 orphans.insert(prefix)
                 return true
             }
-            if let page = AccountStateCodec.pageIndex(inKey: key, prefix: prefix.count) {
+            if let page = AccountStateCodec.pageIndex(inKey: span, prefix: prefix.count) {
                 stored[i].pages.append((page, Array(value)))
             } else {
                 stored[i].malformed = true
@@ -173,7 +174,7 @@ struct ProjectionStore: Sendable {
         let outcomes = try Parallel.map(stored, state: ()) { _, s -> Outcome in
             do {
                 guard !s.malformed else { return .damaged }
-                let opened = try s.record.withUnsafeBytes { try log.openBlob($0, for: s.stream, context: Self.stateContext) }
+                let opened = try log.openBlob(s.record, for: s.stream, context: Self.stateContext)
                 guard let record = opened else { return .shredded }
                 guard let pages = try log.openBlobs(s.pages.map(\.sealed), for: s.stream, context: Self.titlesContext) else { return .shredded }
                 let plain = zip(s.pages, pages).map { (index: $0.index, plain: $1) }
@@ -233,7 +234,7 @@ struct ProjectionStore: Sendable {
     func allHandles(_ slot: Slot, _ txn: any EventStoreSnapshot) throws -> [[UInt8]: StreamID] {
         var out: [[UInt8]: StreamID] = [:]
         try txn.table(slot.handles).forEach { key, value in
-            out[Array(key)] = try StreamID(try Self.string(value, in: slot.handles))
+            out[Array(key)] = try StreamID(try Self.string(Array(value), in: slot.handles))
             return true
         }
         return out
@@ -357,7 +358,7 @@ struct ProjectionStore: Sendable {
     func deletedAccounts(_ txn: any EventStoreSnapshot) throws -> [StreamID: DeletedAccount] {
         var out: [StreamID: DeletedAccount] = [:]
         try txn.table(deletedAccounts).forEach { key, value in
-            let stream = try StreamID(try Self.string(key, in: deletedAccounts))
+            let stream = try StreamID(try Self.string(Array(key), in: deletedAccounts))
             guard let record = DeletedAccount(stream: stream, bytes: Array(value)) else {
                 throw ReelError.corruptProjection(stream: stream.rawValue, reason: "its deleted-account record is malformed")
             }
@@ -385,7 +386,7 @@ struct ProjectionStore: Sendable {
 
     /// Where a photo is kept: `stream ‖ 0x00 ‖` a name keyed by the stream's key (`blobName`),
     /// so the photo's digest is not in the key, nor in freed pages after a deletion.
-    static func photoKey(_ stream: StreamID, _ sha256: String, log: any EventStore) throws -> [UInt8] {
+    static func photoKey(_ stream: StreamID, _ sha256: String, log: any StreamKeyStore) throws -> [UInt8] {
         Array(stream.rawValue.utf8) + [0] + Array(try log.blobName(Array(sha256.utf8), for: stream, context: photoContext).utf8)
     }
 

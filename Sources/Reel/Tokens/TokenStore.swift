@@ -134,7 +134,7 @@ final class TokenStore: Sendable {
     private func readRecord(_ digest: [UInt8], _ secret: TokenSecret) throws -> (TokenRecord, AccountHandle, Int)? {
         let (stored, transaction): (TokenRecord??, Int) = try guarded {
             try environment.read { txn in
-                (try txn.withValue(records, digest) { bytes in bytes.map { TokenRecord(bytes: $0) } }, try txn.id())
+                (try txn.get(records, digest).map { TokenRecord(bytes: $0) }, try txn.id())
             }
         }
         guard let stored else { return nil }
@@ -204,7 +204,7 @@ final class TokenStore: Sendable {
     /// The record under `digest` when it is the token `id`'s, else `nil`.
     private static func record(_ digest: [UInt8], id: String, _ txn: Transaction, _ records: Database<[UInt8], [UInt8]>) throws -> TokenRecord? {
         guard digest.count == 32 else { return nil }
-        let record = try txn.withValue(records, digest) { bytes in bytes.flatMap { TokenRecord(bytes: $0) } }
+        let record = try txn.get(records, digest).flatMap { TokenRecord(bytes: $0) }
         guard let record, record.id == id, record.digest == digest else { return nil }
         return record
     }
