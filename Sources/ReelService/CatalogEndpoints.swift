@@ -32,6 +32,9 @@ struct CatalogEndpoints {
         query.anyGenre = try RequestInput.flag(request, "anyGenre") ?? false
         query.year = try RequestInput.integer(request, "year", in: TitleListQuery.years)
         query.page = try RequestInput.integer(request, "page", in: 1...500) ?? 1
+        if query.list != .discover, let order = ["sort", "descending"].first(where: { RequestInput.query(request, $0) != nil }) {
+            throw Problem.usage("\(order) orders discover, not TMDb's \(query.list.rawValue) list (which TMDb orders itself)")
+        }
         return JSONResponse(ReportJSON.titleList(try await application.titleList(query, for: context.account())))
     }
 

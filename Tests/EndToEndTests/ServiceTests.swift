@@ -126,9 +126,9 @@ import Testing
         let all = try await service.request(.GET, "/v1/saved", token: token).json()
         let items = all["items"] as? [[String: Any]] ?? []
         #expect(items.map { $0["id"] as? Int } == [550, 603, 1399])
-        #expect((items.first?["title"] as? [String: Any])?["title"] as? String == "Fight Club")
+        #expect(items.first?["title"] as? String == "Fight Club")
         let movies = try await service.request(.GET, "/v1/saved?type=movie&sort=title", token: token).json()
-        #expect((movies["items"] as? [[String: Any]])?.compactMap { ($0["title"] as? [String: Any])?["title"] as? String } == ["Fight Club", "The Matrix"])
+        #expect((movies["items"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["Fight Club", "The Matrix"])
         let past = try await service.request(.GET, "/v1/saved?asOf=v2", token: token).json()
         #expect((past["items"] as? [[String: Any]])?.map { $0["id"] as? Int } == [550])
         let bad = try await service.request(.GET, "/v1/saved?sort=loudness", token: token)

@@ -105,6 +105,20 @@ import Testing
         }
     }
 
+    /// The filters kept for discover are not sent with a chart, which takes none (the core
+    /// refuses a chart asked with a year or genres).
+    @Test func aChartIsAskedWithoutTheFiltersKeptForDiscover() throws {
+        var query = BrowseQuery()
+        query.genres = ["Drama"]
+        query.year = 2001
+        query.list = .popular
+        let asked = query.titleListQuery(.movie, page: 2)
+        #expect(asked.list == .popular && asked.year == nil && asked.genres.isEmpty && asked.page == 2)
+        try asked.check()
+        query.list = .discover
+        #expect(query.titleListQuery(.movie, page: 1).year == 2001 && query.titleListQuery(.movie, page: 1).genres == ["Drama"])
+    }
+
     @Test func eachTabHasItsOwnQuery() {
         var (next, _) = Base.type(Base.started(), .character("o"), .character("2"))
         #expect(next.series.query == BrowseQuery() && next.movies.query.order == .release)

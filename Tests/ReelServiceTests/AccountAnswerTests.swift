@@ -167,7 +167,8 @@ import Testing
                 "/v1/catalog/film", "/v1/catalog/movie?page=501", "/v1/catalog/movie?year=1869", "/v1/catalog/movie?list=new",
                 "/v1/search", "/v1/search?q=%20%20", "/v1/search?q=x&kind=song", "/v1/catalog/movie/0",
                 "/v1/catalog/movie?year=1873", "/v1/catalog/tv?year=2101", "/v1/search?q=fight&year=1999",
-                "/v1/search?q=brad&kind=person&year=1999",
+                "/v1/search?q=brad&kind=person&year=1999", "/v1/catalog/tv?list=popular&year=2011", "/v1/catalog/movie?list=top-rated&genre=18",
+                "/v1/catalog/tv?list=popular&sort=rating", "/v1/catalog/movie?list=popular&descending=false",
             ] {
                 #expect(try await caller.call(.get, path).status == .badRequest, "\(path)")
             }
@@ -179,6 +180,12 @@ import Testing
         late.year = 2101
         await #expect(throws: Failure(.usage, "2101 is not a year TMDb lists (1874 to 2100)")) {
             try await harness.application.titleList(late, for: Self.ann)
+        }
+        var chart = TitleListQuery(mediaType: .tv, list: .popular)
+        chart.year = 2011
+        chart.genres = ["Drama"]
+        await #expect(throws: Failure(.usage, "a genre, a year only narrow discover, not TMDb's popular list")) {
+            try await harness.application.titleList(chart, for: Self.ann)
         }
         await #expect(throws: Failure(.usage, "a year applies to a search of movies or series, not of everything")) {
             try await harness.application.search(SearchQuery("fight", year: 1999), for: Self.ann)

@@ -9,7 +9,7 @@ extension Application {
     public func titleList(_ query: TitleListQuery, for handle: AccountHandle, progress: ((Int, Int) -> Void)? = nil) async throws
         -> TitleListReport
     {
-        try Self.check(year: query.year)
+        try query.check()
         let reader = try reader(handle)
         let language = reader.language
         let client = try catalogs.catalog()
@@ -41,12 +41,7 @@ extension Application {
     /// Movies, series or people whose names match, in the account's language; titles the
     /// account saved are marked. Pages after the first are fetched in parallel.
     public func search(_ query: SearchQuery, for handle: AccountHandle, progress: ((Int, Int) -> Void)? = nil) async throws -> SearchReport {
-        // TMDb's multi and person searches take no year: a year asked of them would be ignored,
-        // and the answer would look filtered when it is not.
-        try Self.check(year: query.year)
-        if query.year != nil && (query.kind == .person || query.kind == .multi) {
-            throw Failure(.usage, "a year applies to a search of movies or series, not of \(query.kind == .person ? "people" : "everything")")
-        }
+        try query.check()
         let reader = try reader(handle)
         let language = reader.language
         let client = try catalogs.catalog()
@@ -158,10 +153,4 @@ extension Application {
         return role
     }
 
-    /// A year outside `TitleListQuery.years` is a usage mistake, whichever face asked.
-    static func check(year: Int?) throws {
-        guard let year, !TitleListQuery.years.contains(year) else { return }
-        let years = TitleListQuery.years
-        throw Failure(.usage, "\(year) is not a year TMDb lists (\(years.lowerBound) to \(years.upperBound))")
-    }
 }

@@ -15,8 +15,8 @@ extension Application {
         case .tv: .tv
         case nil: .multi
         }
-        var candidates = try await search(SearchQuery(text, kind: kind, year: year), for: handle).titles.map(\.summary)
         // TMDb's search across both kinds takes no year: narrowed here.
+        var candidates = try await search(SearchQuery(text, kind: kind, year: mediaType == nil ? nil : year), for: handle).titles.map(\.summary)
         if let year, mediaType == nil { candidates = candidates.filter { $0.year == year } }
         let wanted = TextFolding.fold(text.trimmingCharacters(in: .whitespaces))
         let exact = candidates.filter { summary in

@@ -1,3 +1,5 @@
+import Failures
+
 /// What to search TMDb for: text, among movies, series, people or all three at once.
 public struct SearchQuery: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
@@ -17,5 +19,15 @@ public struct SearchQuery: Sendable {
         self.year = year
         self.page = page
         self.pages = pages
+    }
+
+    /// The query as every face must ask it, checked by the core: a year TMDb can list, and only
+    /// for a search of movies or of series (TMDb's searches of people and of everything take
+    /// none: the answer would look filtered when it is not).
+    public func check() throws {
+        try TitleListQuery.check(year: year)
+        if year != nil && (kind == .person || kind == .multi) {
+            throw Failure(.usage, "a year applies to a search of movies or series, not of \(kind == .person ? "people" : "everything")")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Catalog
+import Failures
 import Ledger
 
 /// Which list of movies or series to browse: TMDb's discover with its filters and order, or its
@@ -44,10 +45,29 @@ public struct TitleListQuery: Sendable {
         self.page = page
         self.pages = pages
     }
+
+    /// The query as every face must ask it, checked by the core whichever face forgets: a year
+    /// TMDb can list, and the filters that only discover takes (genres, a year, a person; a
+    /// person only for movies) not given with TMDb's popular or top-rated list.
+    public func check() throws {
+        try Self.check(year: year)
+        if person != nil && mediaType == .tv { throw Failure(.usage, "a person filter applies to movies, not series") }
+        guard list != .discover else { return }
+        let filters = [genres.isEmpty ? nil : "a genre", year == nil ? nil : "a year", person == nil ? nil : "a person"].compactMap { $0 }
+        guard !filters.isEmpty else { return }
+        throw Failure(.usage, "\(filters.joined(separator: ", ")) only narrow\(filters.count == 1 ? "s" : "") discover, not TMDb's \(list.rawValue) list")
+    }
+
+    /// A year outside `years` is a usage mistake.
+    static func check(year: Int?) throws {
+        guard let year, !years.contains(year) else { return }
+        throw Failure(.usage, "\(year) is not a year TMDb lists (\(years.lowerBound) to \(years.upperBound))")
+    }
 }
 
 extension DiscoverQuery.Order {
     /// The direction each key sorts in unless told otherwise: titles A to Z, the rest highest,
     /// newest or best first (as `saved` sorts its keys).
     public var descendsByDefault: Bool { self != .title }
+
 }

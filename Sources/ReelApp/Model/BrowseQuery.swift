@@ -17,11 +17,12 @@ public struct BrowseQuery: Sendable, Equatable {
     /// Whether sorting and filters apply: on discover only.
     public var isDiscover: Bool { list == .discover }
 
-    /// The application core's query for page `page`.
+    /// The application core's query for page `page`. A chart is asked without the filters, which
+    /// it does not take; they are kept here for when the tab is back on discover.
     public func titleListQuery(_ mediaType: MediaType, page: Int) -> TitleListQuery {
         TitleListQuery(
-            mediaType: mediaType, list: list, order: order, descending: descending, genres: genres, anyGenre: anyGenre, year: year,
-            page: page)
+            mediaType: mediaType, list: list, order: order, descending: descending, genres: isDiscover ? genres : [], anyGenre: anyGenre,
+            year: isDiscover ? year : nil, page: page)
     }
 
     /// `Discover movies · by rating, highest first · Drama + Crime (all) · 1999`.
