@@ -32,6 +32,7 @@ SHARED = {
     "ShardedRebuild": "cli/projections-rebuild-shards.schema.json",
     "TitleList": "cli/title-list.schema.json",
     "SearchResults": "cli/search.schema.json",
+    "Details": "cli/show.schema.json",
 }
 # Components that are a definition inside a shared one.
 ALIASES = {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReportJSON
 
 /// `reel show movie|tv ID`: one title's details from the catalog, in the account's language,
 /// and whether it is in the saved list.
@@ -30,7 +31,7 @@ struct Show: AsyncParsableCommand {
             guard let key = try await title.keys(app, for: handle, command: "show").first else { return }
             let details = try await app.titleDetails(key, similar: similar, for: handle)
             if global.json {
-                try printJSON(details.json())
+                try printJSON(ReportJSON.details(details))
             } else if noPoster || TerminalPictures.capabilities == nil {
                 Console.line(details.render(width: Terminal.width))
             } else {

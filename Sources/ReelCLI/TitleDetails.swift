@@ -105,47 +105,4 @@ extension TitleDetailsReport {
         return table.render(width: width, flexible: [.init(2, minimum: 10)]) + legend
     }
 
-    /// OMDb's facts for scripts: numbers as numbers, OMDb's texts as they came.
-    private static func json(_ omdb: OMDbFacts) -> JSONValue {
-        func list(_ items: [String]) -> JSONValue { .array(items.map(JSONValue.string)) }
-        func int(_ n: Int?) -> JSONValue { .init(n.map { .integer(Int64($0)) }) }
-        let awards: JSONValue = omdb.awards.map { a in
-            [
-                "text": .string(a.text), "topAward": .init(a.topAward.map(JSONValue.string)), "topWins": int(a.topWins),
-                "topNominations": int(a.topNominations), "wins": int(a.wins), "nominations": int(a.nominations),
-            ]
-        } ?? .null
-        return [
-            "imdbID": .string(omdb.imdbID), "imdbRating": .init(omdb.imdbRating.map(JSONValue.double)), "imdbVotes": int(omdb.imdbVotes),
-            "tomatometer": int(omdb.tomatometer), "metascore": int(omdb.metascore), "awards": awards, "boxOffice": int(omdb.boxOffice),
-            "rated": .init(omdb.rated.map(JSONValue.string)), "directors": list(omdb.directors), "writers": list(omdb.writers),
-            "actors": list(omdb.actors), "totalSeasons": int(omdb.totalSeasons), "stale": .bool(omdb.stale),
-        ]
-    }
-
-    func json() -> JSONValue {
-        func list(_ items: [String]) -> JSONValue { .array(items.map(JSONValue.string)) }
-        return [
-            "mediaType": .string(key.mediaType.rawValue), "id": .integer(key.id), "language": .string(language),
-            "title": .string(title), "originalTitle": .init(originalTitle.map(JSONValue.string)),
-            "date": .init(date.map { .string($0.description) }), "lastAirDate": .init(endDate.map { .string($0.description) }),
-            "genres": list(genres), "overview": .init(overview.map(JSONValue.string)), "tagline": .init(tagline.map(JSONValue.string)),
-            "voteAverage": .double(voteAverage), "voteCount": .integer(Int64(voteCount)), "popularity": .double(popularity),
-            "runtime": .init(runtime.map { .integer(Int64($0)) }), "seasons": .init(seasons.map { .integer(Int64($0)) }),
-            "episodes": .init(episodes.map { .integer(Int64($0)) }), "status": .init(status.map(JSONValue.string)),
-            "originalLanguage": .init(originalLanguage.map(JSONValue.string)), "spokenLanguages": list(spokenLanguages),
-            "companies": list(companies),
-            "people": .array(people.map { ["role": .string($0.role), "names": list($0.names)] }),
-            "trailers": .array(trailers.map { ["name": .string($0.name), "url": .string($0.url)] }),
-            "posterURL": .init(posterURL.map(JSONValue.string)), "backdropURL": .init(backdropURL.map(JSONValue.string)),
-            "saved": .bool(savedAt != nil), "savedAt": .init(savedAt.map { .string(UTCTime.iso($0)) }),
-            "imdbID": .init(imdbID.map(JSONValue.string)), "omdbStatus": .string(omdbStatus), "omdb": .init(omdb.map(Self.json)),
-            "similar": .array(similar.map { s in
-                [
-                    "mediaType": .string(s.key.mediaType.rawValue), "id": .integer(s.key.id), "title": .string(s.title),
-                    "year": .init(s.year.map { .integer(Int64($0)) }), "saved": .bool(s.savedAt != nil),
-                ]
-            }),
-        ]
-    }
 }

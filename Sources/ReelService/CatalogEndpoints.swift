@@ -56,16 +56,6 @@ struct CatalogEndpoints {
         let type = try AccountEndpoints.mediaType(context.parameters.require("mediaType"))
         guard let id = Int64(try context.parameters.require("id")) else { throw Problem.usage("the id in the path must be a TMDb id, a whole number") }
         let report = try await application.titleDetails(try MediaKey(type, id), for: context.account())
-        return JSONResponse([
-            "mediaType": .string(report.key.mediaType.rawValue), "id": .integer(report.key.id), "language": .string(report.language),
-            "title": .string(report.title), "originalTitle": .init(report.originalTitle.map(JSONValue.string)),
-            "date": .init(report.date.map { .string($0.description) }), "genres": .array(report.genres.map(JSONValue.string)),
-            "overview": .init(report.overview.map(JSONValue.string)), "tagline": .init(report.tagline.map(JSONValue.string)),
-            "rating": .double(report.voteAverage), "votes": .integer(Int64(report.voteCount)),
-            "runtime": .init(report.runtime.map { .integer(Int64($0)) }), "seasons": .init(report.seasons.map { .integer(Int64($0)) }),
-            "cast": .array(report.cast.prefix(20).map { ["id": .integer(Int64($0.id)), "name": .string($0.name), "character": .init($0.character.map(JSONValue.string))] }),
-            "posterPath": .init(report.posterPath.map(JSONValue.string)), "imdbId": .init(report.imdbID.map(JSONValue.string)),
-            "savedAt": ReportJSON.time(report.savedAt),
-        ])
+        return JSONResponse(ReportJSON.details(report))
     }
 }

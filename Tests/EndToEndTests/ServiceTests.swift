@@ -378,6 +378,9 @@ import Testing
             (["saved", "--user", "ana"], .GET, "/v1/saved", token), (["history", "--user", "ana"], .GET, "/v1/history", token),
             (["settings", "--user", "ana"], .GET, "/v1/settings", token), (["accounts"], .GET, "/v1/admin/accounts", op),
             (["audit", "verify"], .POST, "/v1/admin/audit/verify", op),
+            (["show", "movie", "550", "--user", "ana", "--no-poster"], .GET, "/v1/catalog/movie/550", token),
+            (["movies", "--genre", "18", "--user", "ana"], .GET, "/v1/catalog/movie?genre=18", token),
+            (["search", "matrix", "--type", "movie", "--user", "ana"], .GET, "/v1/search?q=matrix&kind=movie", token),
         ]
         for pair in pairs {
             let printed = try await service.reel(pair.arguments + ["--json"])
