@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "reel-bench", targets: ["reel-bench"]),
         .executable(name: "fake-tmdb", targets: ["fake-tmdb"]),
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "LMDBStore", targets: ["LMDBStore"]),
         .library(name: "LMDB", targets: ["LMDB"]),
         .library(name: "Ledger", targets: ["Ledger"]),
         .library(name: "Reel", targets: ["Reel"]),
@@ -99,9 +100,18 @@ let package = Package(
         // AES-256-GCM with a reusable key schedule from the system's OpenSSL libcrypto, loaded with
         // dlopen on first bulk use (headers: Debian libssl-dev); see GCMContext.
         .systemLibrary(name: "CLibCrypto"),
+        // What every store shares: the store boundary (EventStore and its parts), events,
+        // envelopes, the chain, sealing and keyring, the batching queue, replay checks.
         .target(
             name: "EventLog",
             dependencies: ["LMDB", "Failures", "CLibCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: hygiene
+        ),
+        // The LMDB store: the ledger in the data directory (`ledger/`, `keys/`), its writer, group
+        // commit, reads, replay lanes, verifier and key store, behind the store boundary.
+        .target(
+            name: "LMDBStore",
+            dependencies: ["EventLog", "LMDB", "Failures", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: hygiene
         ),
         // The domain: pure Swift, no storage and no network.
@@ -116,7 +126,7 @@ let package = Package(
         // PostgreSQL store, or a shard map's shards, and routing each account to its shard
         // (StoreRouter, a LedgerRouter); the operators' use cases on stores (schema, shards,
         // moves, copies). The only code above the store boundary that names PostgreSQL.
-        .target(name: "Stores", dependencies: ["Reel", "Failures", "Ledger", "EventLog", "PostgresStore"], swiftSettings: hygiene),
+        .target(name: "Stores", dependencies: ["Reel", "Failures", "Ledger", "EventLog", "LMDBStore", "PostgresStore"], swiftSettings: hygiene),
         // The one JSON form of each report, that `reel --json` prints and `reel serve` answers
         // with (Schemas/cli/, and the service's openapi.json components copied from them).
         .target(name: "ReportJSON", dependencies: ["Reel", "Stores"], swiftSettings: hygiene),
@@ -201,7 +211,7 @@ let package = Package(
         .executableTarget(
             name: "reel-bench",
             dependencies: [
-                "Reel", "Stores", "Ledger", "EventLog", "LMDB", "Catalog", "FakeTMDb", "Pictures", "TerminalGraphics", "PostgresStore", "Processes",
+                "Reel", "Stores", "Ledger", "EventLog", "LMDBStore", "LMDB", "Catalog", "FakeTMDb", "Pictures", "TerminalGraphics", "PostgresStore", "Processes",
                 // The PostgreSQL benchmark starts its own server, and inserts its raw baseline with the driver itself.
                 "ReelTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -217,7 +227,7 @@ let package = Package(
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"], swiftSettings: hygiene),
         // The PostgreSQL store against a real server each suite starts (ReelTestSupport's PostgresServer).
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "EventLog", "EventStoreContract", "Failures", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDBStore", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "FilesTests", dependencies: ["Files", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
@@ -238,7 +248,7 @@ let package = Package(
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "ReelTestSupport"], exclude: ["Fixtures"], swiftSettings: hygiene),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Pictures", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "Stores", "Presentation", "ReelTestSupport"], swiftSettings: hygiene),
-        .testTarget(name: "ReelTests", dependencies: ["Reel", "Stores", "JSONKit", "Ledger", "EventLog", "PostgresStore", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
+        .testTarget(name: "ReelTests", dependencies: ["Reel", "Stores", "JSONKit", "Ledger", "EventLog", "LMDBStore", "PostgresStore", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
         // The service's routes through its router (HummingbirdTesting), and its answers checked
         // against its OpenAPI document (Schemas/service/openapi.json).
         .testTarget(
@@ -250,7 +260,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "EventLog", "Reel", "Stores", "Ledger", "LMDB", "ReelTestSupport", "Processes",
+                "EventLog", "LMDBStore", "Reel", "Stores", "Ledger", "LMDB", "ReelTestSupport", "Processes",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints Reel's module graph as the sources really are: for each target under Sources/, the
 project's own modules its files import (`import X`, `public import X`, `@_exported import X`,
-`@testable import X`). Used for the handbook's Architecture article
+`@testable import X`, `@_spi(S) import X`). Used for the handbook's Architecture article
 (Sources/Reel/Reel.docc/Architecture.md); run it after changing imports.
 
     python3 Tools/module_graph.py [--check [ARTICLE]]
@@ -16,7 +16,7 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SOURCES = os.path.join(ROOT, "Sources")
 ARTICLE = os.path.join(SOURCES, "Reel", "Reel.docc", "Architecture.md")
-IMPORT = re.compile(r"^\s*(?:@_exported\s+|@testable\s+)?(?:public\s+|internal\s+|package\s+)?import\s+(?:(?:struct|enum|class|protocol|func|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
+IMPORT = re.compile(r"^\s*(?:@_exported\s+|@testable\s+|@_spi\(\w+\)\s+)*(?:public\s+|internal\s+|package\s+)?import\s+(?:(?:struct|enum|class|protocol|func|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
 # Folders whose module name differs from the folder (Package.swift `path:`).
 MODULE_OF_FOLDER = {"ReelCLI": "reel"}
 

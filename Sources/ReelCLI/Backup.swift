@@ -1,3 +1,4 @@
+import Stores
 import Reel
 import ArgumentParser
 import Foundation

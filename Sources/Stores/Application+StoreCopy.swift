@@ -1,4 +1,5 @@
 @_spi(Stores) import EventLog
+import LMDBStore
 import Failures
 import Foundation
 import PostgresStore

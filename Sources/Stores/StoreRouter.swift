@@ -1,4 +1,5 @@
 @_spi(Stores) import EventLog
+import LMDBStore
 import Failures
 import Foundation
 public import Ledger
@@ -74,6 +75,8 @@ public final class StoreRouter: LedgerRouter {
             return log
         }
     }
+
+    public var dataDirectoryHoldsLedger: Bool { AccountService.ledgerExists(at: configuration.dataDirectory) }
 
     public func forgetMissingLedger() {
         opened.withLock { $0.ledgerMissing = false }

@@ -1,3 +1,5 @@
+import Stores
+import LMDBStore
 import ArgumentParser
 import EventLog
 import Foundation

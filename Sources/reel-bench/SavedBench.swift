@@ -1,3 +1,4 @@
+import Stores
 import ArgumentParser
 import Catalog
 import FakeTMDb

@@ -1,3 +1,4 @@
+import LMDBStore
 import ArgumentParser
 import EventLog
 import Foundation

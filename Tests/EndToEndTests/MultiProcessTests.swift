@@ -1,3 +1,4 @@
+import LMDBStore
 import EventLog
 import Foundation
 import Processes

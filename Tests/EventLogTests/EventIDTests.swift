@@ -1,3 +1,4 @@
+import LMDBStore
 import Foundation
 import LMDB
 import ReelTestSupport

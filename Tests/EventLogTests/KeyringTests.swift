@@ -1,3 +1,4 @@
+import LMDBStore
 import Crypto
 import Failures
 @_spi(Stores) import EventLog

@@ -1,3 +1,4 @@
+import LMDBStore
 @testable import EventLog
 import Foundation
 import LMDB

@@ -1,3 +1,4 @@
+import LMDBStore
 import Crypto
 import EventLog
 import Foundation

@@ -1,3 +1,4 @@
+import LMDBStore
 import Crypto
 @_spi(Stores) import EventLog
 import Foundation

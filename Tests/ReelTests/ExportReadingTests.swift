@@ -1,3 +1,4 @@
+import Stores
 import Crypto
 import EventLog
 import Foundation

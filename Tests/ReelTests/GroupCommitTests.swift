@@ -1,3 +1,4 @@
+import LMDBStore
 import EventLog
 import Failures
 import Foundation

@@ -1,3 +1,4 @@
+import Stores
 import EventLog
 import Foundation
 import Ledger

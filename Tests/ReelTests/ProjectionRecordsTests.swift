@@ -1,3 +1,4 @@
+import Stores
 import EventLog
 import Ledger
 import ReelTestSupport

@@ -1,3 +1,4 @@
+import LMDBStore
 import EventLog
 import Ledger
 import ReelTestSupport

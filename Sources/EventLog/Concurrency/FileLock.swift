@@ -22,28 +22,28 @@ import Glibc
 /// Lock order: `open.lock`, then the ledger's write transaction, then `keys.lock`; a holder of a
 /// later one never waits for an earlier one, so no process holding `keys.lock` ever waits for the
 /// ledger, and none holding the ledger waits for an open.
-struct FileLock: Sendable {
-    enum Mode { case shared, exclusive }
+package struct FileLock: Sendable {
+    package enum Mode { case shared, exclusive }
 
     let path: String
     /// On a read-only file system nobody can change anything: no lock is needed (or possible).
-    let readOnly: Bool
+    package let readOnly: Bool
 
     /// `keys.lock`: the key store's life cycle.
-    static func keyStore(dataDirectory: String, readOnly: Bool) -> FileLock {
+    package static func keyStore(dataDirectory: String, readOnly: Bool) -> FileLock {
         FileLock(path: dataDirectory + "/keys.lock", readOnly: readOnly)
     }
 
     /// `open.lock`: opening the data directory.
-    static func opening(dataDirectory: String, readOnly: Bool) -> FileLock {
+    package static func opening(dataDirectory: String, readOnly: Bool) -> FileLock {
         FileLock(path: dataDirectory + "/open.lock", readOnly: readOnly)
     }
 
     /// A lock held until `release()` (or until the holder is gone).
-    final class Held: @unchecked Sendable {
+    package final class Held: @unchecked Sendable {
         private var fd: Int32
         fileprivate init(fd: Int32) { self.fd = fd }
-        func release() {
+        package func release() {
             if fd >= 0 { close(fd) }  // closing the descriptor releases the lock
             fd = -1
         }
@@ -51,7 +51,7 @@ struct FileLock: Sendable {
     }
 
     /// Takes the lock, waiting for it; the caller releases it.
-    func acquire(_ mode: Mode) throws -> Held {
+    package func acquire(_ mode: Mode) throws -> Held {
         if readOnly {
             guard mode == .shared else {
                 throw LMDBError(code: .readOnly, function: "flock", message: "\(path) is on a read-only file system: nothing here can be changed")
@@ -70,7 +70,7 @@ struct FileLock: Sendable {
         return Held(fd: fd)
     }
 
-    func withLock<T>(_ mode: Mode, _ body: () throws -> T) throws -> T {
+    package func withLock<T>(_ mode: Mode, _ body: () throws -> T) throws -> T {
         let held = try acquire(mode)
         defer { held.release() }
         return try body()

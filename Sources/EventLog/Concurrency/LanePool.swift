@@ -9,8 +9,8 @@ import Synchronization
 /// Reel, so a batch gets its lanes wherever it is called from. The caller runs the first lane
 /// itself and, once done, takes back any lane no worker has started, so a nested call (a lane
 /// that spreads work of its own) never waits on a lane nobody runs.
-final class LanePool: Sendable {
-    static let shared = LanePool(workers: Parallel.maximumLanes - 1)
+package final class LanePool: Sendable {
+    package static let shared = LanePool(workers: Parallel.maximumLanes - 1)
 
     /// A lane waiting for a thread, and the batch it belongs to.
     private struct Job: @unchecked Sendable {
@@ -31,7 +31,7 @@ final class LanePool: Sendable {
             remaining = Mutex(lanes)
         }
 
-        func run(_ lane: Int) {
+        package func run(_ lane: Int) {
             body!(lane)
             if remaining.withLock({ $0 -= 1; return $0 }) == 0 {
                 body = nil
@@ -52,7 +52,7 @@ final class LanePool: Sendable {
     /// Runs `body(0)` … `body(lanes - 1)`, spread over the calling thread and the pool's threads,
     /// and returns when every one has returned. `body(0)` always runs on the calling thread: callers
     /// rely on it for work bound to that thread (a write transaction, the verifier's read cursor).
-    func run(lanes: Int, _ body: (Int) -> Void) {
+    package func run(lanes: Int, _ body: (Int) -> Void) {
         guard lanes > 1, workers > 0 else {
             for lane in 0..<lanes { body(lane) }
             return

@@ -69,7 +69,7 @@ public enum Parallel {
 }
 
 /// A buffer whose lanes write disjoint indices, handed across the lanes' threads.
-struct DisjointWrites<Element>: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<Element>
-    init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
+package struct DisjointWrites<Element>: @unchecked Sendable {
+    package let buffer: UnsafeMutableBufferPointer<Element>
+    package init(_ buffer: UnsafeMutableBufferPointer<Element>) { self.buffer = buffer }
 }

@@ -47,7 +47,7 @@ public struct Envelope: Sendable, Equatable {
 
     /// `previous` (the envelope read before this one) lends its stream id and type when they are
     /// the same bytes: a replay then builds and checks them once per run, not once per event.
-    init(view: EnvelopeView, previous: Envelope? = nil) throws(EnvelopeDecodingError) {
+    package init(view: EnvelopeView, previous: Envelope? = nil) throws(EnvelopeDecodingError) {
         let stream: StreamID
         if let previous, view.streamIDBytes.sameBytes(asUTF8Of: previous.streamID.rawValue) {
             stream = previous.streamID
@@ -81,31 +81,31 @@ public struct Envelope: Sendable, Equatable {
 /// Why stored bytes are not an envelope.
 public struct EnvelopeDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
     public let reason: String
-    init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String) { self.reason = reason }
     public var description: String { reason }
 }
 
 /// A checked, zero-copy reading of envelope bytes; valid as long as the bytes are.
-struct EnvelopeView {
+package struct EnvelopeView {
     static let format: UInt8 = 1
     /// An event laid on this chain by a move from another shard: 8 more bytes before the hash,
     /// the time it was first recorded (`Schemas/ledger-layout.md`).
     static let movedFormat: UInt8 = 2
     static let firstRecordedSize = 8
     static let aesGCM: UInt8 = 1
-    static let fixedSize = 126
+    package static let fixedSize = 126
     static let hashSize = 32
     static let nonceSize = 12
-    static let tagSize = 16
+    package static let tagSize = 16
 
-    let bytes: UnsafeRawBufferPointer
-    let streamLength: Int
-    let typeLength: Int
-    let sealedLength: Int
+    package let bytes: UnsafeRawBufferPointer
+    package let streamLength: Int
+    package let typeLength: Int
+    package let sealedLength: Int
     /// 0, or `firstRecordedSize` for format 2.
     let trailerSize: Int
 
-    init(_ bytes: UnsafeRawBufferPointer) throws(EnvelopeDecodingError) {
+    package init(_ bytes: UnsafeRawBufferPointer) throws(EnvelopeDecodingError) {
         self.bytes = bytes
         guard bytes.count >= Self.fixedSize + 2 else { throw EnvelopeDecodingError("\(bytes.count) bytes is too short") }
         switch bytes[0] {
@@ -133,47 +133,47 @@ struct EnvelopeView {
     @inline(__always) static func loadU32(_ b: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
         UInt32(bigEndian: b.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
-    @inline(__always) func slice(_ from: Int, _ count: Int) -> UnsafeRawBufferPointer {
+    @inline(__always) package func slice(_ from: Int, _ count: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[from..<(from + count)])
     }
 
-    var position: UInt64 { Self.loadU64(bytes, 1) }
-    var previousHash: UnsafeRawBufferPointer { slice(9, 32) }
-    var eventIDBytes: UnsafeRawBufferPointer { slice(41, 16) }
-    var eventID: UUID { UUID(bytes: eventIDBytes) }
-    var streamVersion: UInt64 { Self.loadU64(bytes, 57) }
-    var recordedAtMicroseconds: Int64 { Int64(bitPattern: Self.loadU64(bytes, 65)) }
+    package var position: UInt64 { Self.loadU64(bytes, 1) }
+    package var previousHash: UnsafeRawBufferPointer { slice(9, 32) }
+    package var eventIDBytes: UnsafeRawBufferPointer { slice(41, 16) }
+    package var eventID: UUID { UUID(bytes: eventIDBytes) }
+    package var streamVersion: UInt64 { Self.loadU64(bytes, 57) }
+    package var recordedAtMicroseconds: Int64 { Int64(bitPattern: Self.loadU64(bytes, 65)) }
     /// The time the event was first recorded: format 2's trailer, else `recordedAtMicroseconds`.
-    var firstRecordedAtMicroseconds: Int64 {
+    package var firstRecordedAtMicroseconds: Int64 {
         trailerSize == 0 ? recordedAtMicroseconds : Int64(bitPattern: Self.loadU64(bytes, bytes.count - Self.hashSize - trailerSize))
     }
-    var schemaVersion: UInt16 { UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: 73, as: UInt16.self)) }
-    var streamIDBytes: UnsafeRawBufferPointer { slice(76, streamLength) }
-    var streamID: StreamID? {
+    package var schemaVersion: UInt16 { UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: 73, as: UInt16.self)) }
+    package var streamIDBytes: UnsafeRawBufferPointer { slice(76, streamLength) }
+    package var streamID: StreamID? {
         String(validating: streamIDBytes.bindMemory(to: UInt8.self), as: UTF8.self).map(StreamID.init(unchecked:))
     }
-    var typeBytes: UnsafeRawBufferPointer { slice(77 + streamLength, typeLength) }
+    package var typeBytes: UnsafeRawBufferPointer { slice(77 + streamLength, typeLength) }
     var type: String? { String(validating: typeBytes.bindMemory(to: UInt8.self), as: UTF8.self) }
     var sealAlgorithm: UInt8 { bytes[77 + streamLength + typeLength] }
-    var nonce: UnsafeRawBufferPointer { slice(78 + streamLength + typeLength, Self.nonceSize) }
-    var sealedPayload: UnsafeRawBufferPointer { slice(94 + streamLength + typeLength, sealedLength) }
+    package var nonce: UnsafeRawBufferPointer { slice(78 + streamLength + typeLength, Self.nonceSize) }
+    package var sealedPayload: UnsafeRawBufferPointer { slice(94 + streamLength + typeLength, sealedLength) }
     /// Every byte the hash covers.
-    var hashedBytes: UnsafeRawBufferPointer { slice(0, bytes.count - Self.hashSize) }
-    var hash: UnsafeRawBufferPointer { slice(bytes.count - Self.hashSize, Self.hashSize) }
+    package var hashedBytes: UnsafeRawBufferPointer { slice(0, bytes.count - Self.hashSize) }
+    package var hash: UnsafeRawBufferPointer { slice(bytes.count - Self.hashSize, Self.hashSize) }
 }
 
 extension UUID {
-    init(bytes: UnsafeRawBufferPointer) {
+    package init(bytes: UnsafeRawBufferPointer) {
         var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &raw) { $0.copyMemory(from: bytes) }
         self.init(uuid: raw)
     }
 
     /// The 16 bytes in RFC 4122 order, as the `event-ids` index keys them.
-    var bytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
+    package var bytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
 
     /// The 16 bytes as two big-endian halves: compared as a pair, they order ids as the index does.
-    var orderedHalves: (UInt64, UInt64) {
+    package var orderedHalves: (UInt64, UInt64) {
         withUnsafeBytes(of: uuid) { raw in
             (UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
              UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
@@ -193,12 +193,12 @@ extension Envelope {
 extension UnsafeRawBufferPointer {
     /// Whether both hold the same bytes (`memcmp`: the generic `elementsEqual` goes byte by byte,
     /// and the verifier compares a hash, a link and a stream id for every event).
-    func sameBytes(as other: UnsafeRawBufferPointer) -> Bool {
+    package func sameBytes(as other: UnsafeRawBufferPointer) -> Bool {
         count == other.count && (count == 0 || memcmp(baseAddress!, other.baseAddress!, count) == 0)
     }
 
     /// Whether these are the UTF-8 bytes of `text`.
-    func sameBytes(asUTF8Of text: String) -> Bool {
+    package func sameBytes(asUTF8Of text: String) -> Bool {
         var text = text
         return text.withUTF8 { sameBytes(as: UnsafeRawBufferPointer($0)) }
     }

@@ -2,20 +2,20 @@
 /// hashes them: what every store writes (LMDB into the page it reserves, PostgreSQL into a value).
 /// A struct, not local functions that capture the offset: those made every field a dynamically
 /// checked access.
-struct EnvelopeLayout {
+package struct EnvelopeLayout {
     let out: UnsafeMutableRawBufferPointer
     private(set) var offset = 0
 
     init(_ out: UnsafeMutableRawBufferPointer) { self.out = out }
 
     /// The size of an envelope of a stream id, a type and a sealed payload (ciphertext ‖ tag) of these sizes.
-    static func size(stream: [UInt8], type: [UInt8], sealed: Int, moved: Bool = false) -> Int {
+    package static func size(stream: [UInt8], type: [UInt8], sealed: Int, moved: Bool = false) -> Int {
         EnvelopeView.fixedSize + stream.count + type.count + sealed + (moved ? EnvelopeView.firstRecordedSize : 0)
     }
 
     /// Writes a whole envelope into `out` (exactly `size` bytes) and returns its hash, which ends it.
     /// `firstRecordedAt`, given only by a move, makes an envelope of format 2 that keeps it.
-    static func write(
+    package static func write(
         into out: UnsafeMutableRawBufferPointer, position: UInt64, previous: ChainHash, id: [UInt8], streamVersion: UInt64,
         recordedAt: Int64, schemaVersion: UInt16, stream: [UInt8], type: [UInt8], nonce: UnsafeRawBufferPointer,
         sealed: UnsafeRawBufferPointer, firstRecordedAt: Int64? = nil
@@ -43,11 +43,11 @@ struct EnvelopeLayout {
         return digest
     }
 
-    mutating func bytes(_ bytes: [UInt8]) {
+    package mutating func bytes(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { self.bytes($0) }
     }
 
-    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
         UnsafeMutableRawBufferPointer(rebasing: out[offset..<(offset + bytes.count)]).copyMemory(from: bytes)
         offset += bytes.count
     }

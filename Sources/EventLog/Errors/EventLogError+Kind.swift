@@ -28,5 +28,5 @@ extension EnvelopeDecodingError: KindedError {
 
 extension GCMFailure: KindedError {
     /// The cipher itself failed (out of memory, say): nothing about the data is wrong.
-    var kind: FailureKind { .storage }
+    package var kind: FailureKind { .storage }
 }

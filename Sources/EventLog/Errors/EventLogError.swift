@@ -85,7 +85,7 @@ extension EventLogError {
     /// and a value LMDB returned in a shape its type cannot have is unreadable ledger data.
     /// Anything else (the log's own errors, a caller's, a cipher's failure) passes as it was
     /// thrown, so no error loses its cause or its kind on the way up.
-    static func wrap(_ error: any Error) -> any Error {
+    package static func wrap(_ error: any Error) -> any Error {
         switch error {
         case let error as LMDBError: EventLogError.storage(error)
         case let error as LMDBDecodingError: EventLogError.storage(LMDBError(code: .invalid, function: "eventlog", message: "\(error)"))

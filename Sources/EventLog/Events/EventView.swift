@@ -16,7 +16,22 @@ public struct EventView {
     public let typeBytes: UnsafeRawBufferPointer
     /// The plaintext payload; `nil` when the stream was shredded (its key destroyed).
     public let payload: UnsafeRawBufferPointer?
-    let eventIDBytes: UnsafeRawBufferPointer
+    package let eventIDBytes: UnsafeRawBufferPointer
+
+    package init(
+        position: UInt64, streamID: StreamID, streamVersion: UInt64, recordedAtMicroseconds: Int64, firstRecordedAtMicroseconds: Int64,
+        schemaVersion: UInt16, typeBytes: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer?, eventIDBytes: UnsafeRawBufferPointer
+    ) {
+        self.position = position
+        self.streamID = streamID
+        self.streamVersion = streamVersion
+        self.recordedAtMicroseconds = recordedAtMicroseconds
+        self.firstRecordedAtMicroseconds = firstRecordedAtMicroseconds
+        self.schemaVersion = schemaVersion
+        self.typeBytes = typeBytes
+        self.payload = payload
+        self.eventIDBytes = eventIDBytes
+    }
 
     public var type: String { String(decoding: typeBytes, as: UTF8.self) }
     public var eventID: UUID { UUID(bytes: eventIDBytes) }

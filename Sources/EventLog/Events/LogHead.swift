@@ -6,13 +6,13 @@ public struct LogHead: Sendable, Equatable {
 
     static let encodedSize = 48
 
-    init(position: UInt64, recordedAtMicroseconds: Int64, hash: ChainHash) {
+    package init(position: UInt64, recordedAtMicroseconds: Int64, hash: ChainHash) {
         self.position = position
         self.recordedAtMicroseconds = recordedAtMicroseconds
         self.hash = hash
     }
 
-    init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == Self.encodedSize else { return nil }
         let (position, micros, hash) = bytes.withUnsafeBytes { b in
             (UInt64(bigEndian: b.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
@@ -22,7 +22,7 @@ public struct LogHead: Sendable, Equatable {
         self.init(position: position, recordedAtMicroseconds: micros, hash: hash)
     }
 
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(Self.encodedSize)
         withUnsafeBytes(of: position.bigEndian) { out.append(contentsOf: $0) }

@@ -13,7 +13,7 @@ public enum StreamClosing {
         type == closingType || type == movedOutType
     }
 
-    static func isMovedOut(_ type: UnsafeRawBufferPointer) -> Bool {
+    package static func isMovedOut(_ type: UnsafeRawBufferPointer) -> Bool {
         movedOutTypeBytes.withUnsafeBytes { type.sameBytes(as: $0) }
     }
 }

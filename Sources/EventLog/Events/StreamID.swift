@@ -13,7 +13,7 @@ public struct StreamID: Hashable, Sendable, CustomStringConvertible, Comparable 
     }
 
     /// For ids that come from the ledger itself, already valid.
-    init(unchecked rawValue: String) { self.rawValue = rawValue }
+    package init(unchecked rawValue: String) { self.rawValue = rawValue }
 
     public var description: String { rawValue }
     public static func < (a: StreamID, b: StreamID) -> Bool { a.rawValue < b.rawValue }

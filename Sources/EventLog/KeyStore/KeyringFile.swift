@@ -1,5 +1,5 @@
 public import Crypto
-import Failures
+package import Failures
 public import Foundation
 import LMDB
 
@@ -104,17 +104,17 @@ import Glibc
     var preparedPath: String { path + ".next" }
 
     /// Writes `contents` as `preparedPath`, durably, for `installPrepared` to put in place.
-    func prepare(_ contents: Contents) throws { try write(contents, as: preparedPath) }
+    package func prepare(_ contents: Contents) throws { try write(contents, as: preparedPath) }
 
     /// Puts the prepared file in place of the keyring: one rename, the directory `fsync`ed.
-    func installPrepared() throws {
+    package func installPrepared() throws {
         guard rename(preparedPath, path) == 0 else { throw Self.failure(Environment.systemError("rename", preparedPath), preparedPath) }
         try syncDirectory()
     }
 
     /// Removes a prepared file that was not put in place (a rotation abandoned, or one a crash
     /// stopped: never installed later, for it may drop the generation in use).
-    func removePrepared() {
+    package func removePrepared() {
         unlink(preparedPath)
     }
 
@@ -176,7 +176,7 @@ import Glibc
 
     /// Takes `STORE.lock` (as `withLock` does) and keeps it until the holder releases it: the
     /// LMDB key store holds it from a replacement's start to its end.
-    func acquireLock() throws -> FileLock.Held {
+    package func acquireLock() throws -> FileLock.Held {
         try makeDirectory()
         do {
             return try FileLock(path: directory + "/" + store.uuidString.lowercased() + ".lock", readOnly: false).acquire(.exclusive)
@@ -205,7 +205,7 @@ import Glibc
         guard fsync(fd) == 0 else { throw Self.failure(Environment.systemError("fsync", directory), directory) }
     }
 
-    func damaged(_ why: String) -> Failure {
+    package func damaged(_ why: String) -> Failure {
         Failure(.tampered, "the keyring \(path) is damaged: \(why); restore it from its backup")
     }
 

@@ -1,26 +1,31 @@
 import Crypto
 
 /// Envelope bytes in the memory map, valid while their read transaction lasts.
-struct StoredEnvelope: @unchecked Sendable {
-    let position: UInt64
-    let bytes: UnsafeRawBufferPointer
+package struct StoredEnvelope: @unchecked Sendable {
+    package let position: UInt64
+    package let bytes: UnsafeRawBufferPointer
+
+    package init(position: UInt64, bytes: UnsafeRawBufferPointer) {
+        self.position = position
+        self.bytes = bytes
+    }
 }
 
 /// Opens envelopes into recorded events, keeping the last stream's key schedule.
 ///
 /// Unchecked `Sendable`: each lane starts from a copy made before any key is looked up, and the
 /// `GCMContext` a lane makes stays on that lane.
-struct PayloadOpener: @unchecked Sendable {
+package struct PayloadOpener: @unchecked Sendable {
     /// Opens a batch read in one transaction (call it inside that transaction). Opening is CPU work
     /// (AES-GCM), so large batches are spread across the cores.
-    static func openAll(_ stored: [StoredEnvelope], keyStore: any StreamKeys) throws -> [RecordedEvent] {
+    package static func openAll(_ stored: [StoredEnvelope], keyStore: any StreamKeys) throws -> [RecordedEvent] {
         // Contiguous slices keep each lane on runs of the same stream: one key lookup per run.
         try Parallel.map(stored, state: PayloadOpener(keyStore: keyStore, count: stored.count)) { opener, envelope in
             try opener.recordedEvent(envelope.bytes, position: envelope.position)
         }
     }
 
-    let keyStore: any StreamKeys
+    package let keyStore: any StreamKeys
     private var lastKey: KeyLookup = .none
     private enum KeyLookup { case none, live(GCMContext), destroyed }
     /// This lane's contexts by stream, so interleaved streams do not set their keys up again
@@ -33,13 +38,13 @@ struct PayloadOpener: @unchecked Sendable {
     /// Whether the batch is large enough for libcrypto (see `GCMContext`).
     private let bulk: Bool
 
-    init(keyStore: any StreamKeys, count: Int) {
+    package init(keyStore: any StreamKeys, count: Int) {
         self.keyStore = keyStore
         bulk = count >= GCMContext.bulkThreshold
     }
 
     /// An envelope stored under another position than its own (rule 3).
-    static func positionMismatch(_ key: UInt64, _ found: UInt64) -> EventLogError {
+    package static func positionMismatch(_ key: UInt64, _ found: UInt64) -> EventLogError {
         .brokenChain(VerificationProblem(position: key, rule: .positionMismatch, detail: "the envelope says position \(found)"))
     }
 

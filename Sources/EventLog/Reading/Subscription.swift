@@ -13,7 +13,7 @@ public struct Subscription: AsyncSequence, Sendable {
     let read: @Sendable (_ from: UInt64, _ maxCount: Int) throws -> [RecordedEvent]
     let signal: CommitSignal
     let pollInterval: Duration
-    let start: UInt64
+    package let start: UInt64
     let batchSize: Int
 
     /// A subscription reading with `read` from `start`, woken by `signal` or after `pollInterval`.

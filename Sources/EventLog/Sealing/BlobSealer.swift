@@ -24,7 +24,7 @@ enum BlobSealer {
         return out
     }
 
-    static func open(_ sealed: UnsafeRawBufferPointer, stream: StreamID, context: String, key: SymmetricKey) throws -> [UInt8] {
+    package static func open(_ sealed: UnsafeRawBufferPointer, stream: StreamID, context: String, key: SymmetricKey) throws -> [UInt8] {
         let n = EnvelopeView.nonceSize, t = EnvelopeView.tagSize
         guard sealed.count >= n + t else { throw BlobError() }
         let box = try AES.GCM.SealedBox(
@@ -36,7 +36,7 @@ enum BlobSealer {
 
     /// Blobs at least this many use libcrypto (`GCMContext`): loading it costs a command a few
     /// milliseconds, more than swift-crypto's setup of the key per blob does for a few hundred.
-    static let bulkThreshold = 1_024
+    package static let bulkThreshold = 1_024
 
     /// Seals each plaintext as `seal` does, under one cipher context: for many small blobs (a
     /// state's pages of titles), where setting the key up for each would cost more than sealing.
@@ -69,7 +69,7 @@ enum BlobSealer {
     }
 
     /// Opens each blob as `open` does, under one cipher context.
-    static func open(all sealed: [[UInt8]], stream: StreamID, context: String, key: SymmetricKey) throws -> [[UInt8]] {
+    package static func open(all sealed: [[UInt8]], stream: StreamID, context: String, key: SymmetricKey) throws -> [[UInt8]] {
         let cipher = try GCMContext(key: key, bulk: sealed.count >= bulkThreshold)
         let aad = associatedData(stream: stream, context: context)
         let n = EnvelopeView.nonceSize, t = EnvelopeView.tagSize

@@ -1,6 +1,6 @@
 import Foundation
 import CLibCrypto
-import Crypto
+package import Crypto
 
 /// AES-256-GCM under one key, for sealing and opening payloads.
 ///
@@ -13,9 +13,9 @@ import Crypto
 /// the same AES-256-GCM bytes (12-byte nonce, 16-byte tag), so either opens what the other sealed.
 ///
 /// Not thread-safe: each lane of a parallel batch makes its own. Freeing it wipes the schedule.
-final class GCMContext {
+package final class GCMContext {
     /// Batches at least this large use libcrypto.
-    static let bulkThreshold = 64
+    package static let bulkThreshold = 64
 
     private enum Engine {
         case libcrypto(OpaquePointer)
@@ -47,7 +47,7 @@ final class GCMContext {
     private let engine: Engine
 
     /// A context for `key`; `bulk` (a batch of `bulkThreshold` or more) asks for libcrypto.
-    init(key: SymmetricKey, bulk: Bool) throws(GCMFailure) {
+    package init(key: SymmetricKey, bulk: Bool) throws(GCMFailure) {
         precondition(key.bitCount == 256, "payload keys are AES-256")
         guard bulk, let library = Self.library else {
             engine = .swiftCrypto(key)
@@ -91,7 +91,7 @@ final class GCMContext {
 
     /// Opens `sealed` (ciphertext ‖ 16-byte tag) under `nonce`; `nil` when it does not
     /// authenticate with `aad1 ‖ aad2`.
-    func open(
+    package func open(
         _ sealed: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
         aad1: UnsafeRawBufferPointer, aad2: UnsafeRawBufferPointer
     ) -> [UInt8]? {
@@ -120,7 +120,7 @@ final class GCMContext {
 
     /// Opens `sealed` into `buffer` (at least the ciphertext's length): for a replay, which reads
     /// each plaintext in place and needs no array of it. `false` when it does not authenticate.
-    func open(
+    package func open(
         _ sealed: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
         aad1: UnsafeRawBufferPointer, aad2: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer
     ) -> Bool {
@@ -159,6 +159,6 @@ final class GCMContext {
 }
 
 /// The cipher refused an operation (out of memory, or a length it cannot take).
-struct GCMFailure: Error, CustomStringConvertible {
-    var description: String { "AES-256-GCM failed (out of memory, or a payload too large)" }
+package struct GCMFailure: Error, CustomStringConvertible {
+    package var description: String { "AES-256-GCM failed (out of memory, or a payload too large)" }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// AES-256-GCM sealing of payloads, bound to their event by the associated data
 /// `event id ‖ schema version ‖ S ‖ stream id ‖ T ‖ type` (see `Schemas/ledger-layout.md`):
 /// the associated data, and opening. `SealedBatch` seals.
-enum PayloadSealer {
+package enum PayloadSealer {
     /// The second run of the associated data: `schema version ‖ S ‖ stream id ‖ T ‖ type` (the
     /// first is the event id). In an envelope the two runs are its bytes 41..<57 and 73..<77+S+T.
     static func header(schemaVersion: UInt16, stream: StreamID, type: String) -> [UInt8] {
@@ -21,7 +21,7 @@ enum PayloadSealer {
 
     /// Opens the payload of a stored envelope; throws when it does not authenticate. The associated
     /// data is two runs of the envelope: the event id, and schema version through type.
-    static func open(_ view: EnvelopeView, context: GCMContext) throws -> [UInt8] {
+    package static func open(_ view: EnvelopeView, context: GCMContext) throws -> [UInt8] {
         guard let plaintext = context.open(
             view.sealedPayload, nonce: view.nonce,
             aad1: view.eventIDBytes, aad2: view.slice(73, 4 + view.streamLength + view.typeLength))
@@ -55,7 +55,7 @@ struct LaneContext: @unchecked Sendable {
     }
 
     /// Fills `nonce` (12 bytes) with random bytes never handed out before.
-    mutating func nonce(into nonce: UnsafeMutableRawBufferPointer) {
+    package mutating func nonce(into nonce: UnsafeMutableRawBufferPointer) {
         let size = EnvelopeView.nonceSize
         precondition(nonce.count == size)
         guard bulk else { return SecureRandom.withBytes(size) { nonce.copyMemory(from: $0) } }

@@ -1,4 +1,4 @@
-import Crypto
+package import Crypto
 import Foundation
 import Synchronization
 
@@ -20,9 +20,9 @@ import Glibc
 /// A chunk, once taken, is always finished by whoever took it, so a reader never waits on work
 /// nobody does. Every lane has returned before `whileSealing` or `sealAll` returns, so no lane
 /// outlives the buffers.
-final class SealedBatch: @unchecked Sendable {
-    let stream: StreamID
-    let events: [ProposedEvent]
+package final class SealedBatch: @unchecked Sendable {
+    package let stream: StreamID
+    package let events: [ProposedEvent]
     private let key: SymmetricKey
     private let bulk: Bool
     /// Where each event's nonce ‖ ciphertext ‖ tag starts in `storage`; one more for the end.
@@ -53,7 +53,7 @@ final class SealedBatch: @unchecked Sendable {
 
     /// Seals `events` now when the batch is small; a large batch is sealed by `whileSealing` or
     /// `sealAll`.
-    init(_ events: [ProposedEvent], stream: StreamID, key: SymmetricKey) throws {
+    package init(_ events: [ProposedEvent], stream: StreamID, key: SymmetricKey) throws {
         self.stream = stream
         self.events = events
         self.key = key
@@ -90,13 +90,13 @@ final class SealedBatch: @unchecked Sendable {
         failures.deallocate()
     }
 
-    var count: Int { events.count }
+    package var count: Int { events.count }
 
     /// Whether every chunk is sealed (or failed): nothing is left for the lanes.
     private var allTaken: Bool { nextChunk.load(ordering: .acquiring) >= chunks }
 
     /// Runs `body` (the writer, on the calling thread) while the lanes seal the batch.
-    func whileSealing<R>(_ body: () throws -> R) throws -> R {
+    package func whileSealing<R>(_ body: () throws -> R) throws -> R {
         guard !allTaken else { return try body() }
         var outcome: Result<R, any Error>?
         LanePool.shared.run(lanes: Parallel.maximumLanes) { lane in
@@ -108,7 +108,7 @@ final class SealedBatch: @unchecked Sendable {
     }
 
     /// Seals the whole batch now, on every lane; throws the first event's error, if any failed.
-    func sealAll() throws {
+    package func sealAll() throws {
         if !allTaken {
             LanePool.shared.run(lanes: Parallel.maximumLanes) { _ in sealInLane() }
         }
@@ -124,7 +124,7 @@ final class SealedBatch: @unchecked Sendable {
     /// Event `index`'s nonce and sealed payload (ciphertext ‖ tag), once its chunk is sealed.
     /// Only the thread that writes the batch calls this (it keeps unsynchronized state: the chunks
     /// it knows are sealed, and its own lane).
-    func withSealed<R>(_ index: Int, _ body: (_ nonce: UnsafeRawBufferPointer, _ sealed: UnsafeRawBufferPointer) throws -> R) throws -> R {
+    package func withSealed<R>(_ index: Int, _ body: (_ nonce: UnsafeRawBufferPointer, _ sealed: UnsafeRawBufferPointer) throws -> R) throws -> R {
         let chunk = index / Self.chunkSize
         if chunk >= readThrough {
             try awaitChunk(chunk)
@@ -137,7 +137,7 @@ final class SealedBatch: @unchecked Sendable {
     }
 
     /// The size of event `index`'s ciphertext ‖ tag.
-    func sealedCount(_ index: Int) -> Int { offsets[index + 1] - offsets[index] - EnvelopeView.nonceSize }
+    package func sealedCount(_ index: Int) -> Int { offsets[index + 1] - offsets[index] - EnvelopeView.nonceSize }
 
     /// Waits for `chunk`, sealing untaken chunks meanwhile (up to and including it).
     private func awaitChunk(_ chunk: Int) throws {

@@ -10,7 +10,7 @@ import Glibc
 /// A `getrandom` call per nonce, or Foundation's `UUID()` (which opens `/dev/urandom` on every
 /// call here), cost more than sealing the payload itself; a buffer refilled from the same source
 /// gives the same randomness for a fraction of the cost. Bytes are handed out once and never reused.
-enum SecureRandom {
+package enum SecureRandom {
     private struct Pool {
         var bytes = [UInt8](repeating: 0, count: 4_096)
         var offset = 4_096
@@ -23,7 +23,7 @@ enum SecureRandom {
     }()
 
     /// Fills `buffer` straight from the kernel.
-    static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         var done = 0
         while done < buffer.count {
             let n = read(device, buffer.baseAddress! + done, buffer.count - done)
@@ -32,7 +32,7 @@ enum SecureRandom {
     }
 
     /// `count` (at most 32) random bytes passed to `body`.
-    static func withBytes<R>(_ count: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    package static func withBytes<R>(_ count: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         precondition(count <= 32)
         var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &scratch) { out in

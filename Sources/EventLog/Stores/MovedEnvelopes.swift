@@ -11,7 +11,7 @@ import Crypto
     /// (or the head's time, should the clock be behind it).
     public static func laid(_ source: [Envelope], after head: LogHead?, now: Int64? = nil) throws -> [Envelope] {
         var previous = head?.hash ?? .zero
-        let recordedAt = max(now ?? LedgerWriter.nowMicroseconds(), head?.recordedAtMicroseconds ?? .min)
+        let recordedAt = max(now ?? SealedEvents.nowMicroseconds(), head?.recordedAtMicroseconds ?? .min)
         var position = head?.position ?? 0
         return try source.map { envelope in
             position += 1

@@ -49,7 +49,11 @@ import Foundation
     }
 
     /// Microseconds since 1970 by the system's clock.
-    public static func nowMicroseconds() -> Int64 { LedgerWriter.nowMicroseconds() }
+    public static func nowMicroseconds() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1_000
+    }
 }
 
 extension LogHead {

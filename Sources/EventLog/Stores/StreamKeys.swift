@@ -7,5 +7,3 @@ public import Crypto
     /// has neither a key nor a record of its destruction.
     func key(for stream: StreamID) throws -> SymmetricKey?
 }
-
-extension KeyStore: StreamKeys {}

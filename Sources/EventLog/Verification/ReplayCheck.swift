@@ -45,7 +45,7 @@ public final class ReplayCheck: @unchecked Sendable {
     }
 
     /// Where a lane starts: a copy taken before the lanes run.
-    struct Start: Sendable {
+    package struct Start: Sendable {
         let position: UInt64
         let previousHash: [UInt8]
         let lastTime: Int64
@@ -56,7 +56,7 @@ public final class ReplayCheck: @unchecked Sendable {
 
     /// Where the walk of `positions` starts. The first call anchors the check: at position 1 on
     /// nothing, later on the envelope before (`before`, read by the caller).
-    func start(_ positions: Range<UInt64>, before: () throws -> (hash: [UInt8], time: Int64)?) throws -> Start {
+    package func start(_ positions: Range<UInt64>, before: () throws -> (hash: [UInt8], time: Int64)?) throws -> Start {
         if nextPosition == 0 {
             nextPosition = positions.lowerBound
             fromStart = positions.lowerBound <= 1
@@ -78,22 +78,22 @@ public final class ReplayCheck: @unchecked Sendable {
 
     /// Records where a call's walk ended (lane 0's, which walked every envelope like the others):
     /// its range's end, or the end of the log when that came first.
-    func end(at position: UInt64, previousHash: [UInt8], lastTime: Int64) {
+    package func end(at position: UInt64, previousHash: [UInt8], lastTime: Int64) {
         nextPosition = position
         self.previousHash = previousHash
         self.lastTime = lastTime
     }
 
-    static func problem(_ position: UInt64, _ rule: VerificationProblem.Rule, _ detail: String) -> EventLogError {
+    package static func problem(_ position: UInt64, _ rule: VerificationProblem.Rule, _ detail: String) -> EventLogError {
         .brokenChain(VerificationProblem(position: position, rule: rule, detail: detail))
     }
 
     /// One lane's walk over one call's range.
-    struct Walk {
-        private(set) var expected: UInt64
+    package struct Walk {
+        package private(set) var expected: UInt64
         /// The hash field of the envelope before: in the map, or in `anchor` for the first.
         private var previousHash: UnsafeRawBufferPointer
-        private(set) var lastTime: Int64
+        package private(set) var lastTime: Int64
         private let anchor: UnsafeMutableRawBufferPointer
         private let versions: UnsafeMutablePointer<StreamVersionTable>
         private let fromStart: Bool
@@ -101,7 +101,7 @@ public final class ReplayCheck: @unchecked Sendable {
         /// The last stream this lane owned: its bytes in the map and its slot in the table.
         private var lastStream: (bytes: UnsafeRawBufferPointer, index: Int)?
 
-        init(_ start: Start, check: ReplayCheck, lane: Int) {
+        package init(_ start: Start, check: ReplayCheck, lane: Int) {
             expected = start.position
             lastTime = start.lastTime
             anchor = .allocate(byteCount: 32, alignment: 8)
@@ -112,22 +112,22 @@ public final class ReplayCheck: @unchecked Sendable {
             anchored = start.anchored
         }
 
-        func release() { anchor.deallocate() }
+        package func release() { anchor.deallocate() }
 
         /// The checks every lane makes of the entry under `key`: no gap, and the position field.
-        func checkOrder(key: UInt64) throws {
+        package func checkOrder(key: UInt64) throws {
             guard anchored else { throw ReplayCheck.problem(expected - 1, .gap, "no event at position \(expected - 1)") }
             guard key == expected else {
                 throw ReplayCheck.problem(expected, .gap, key > expected ? "the next stored position is \(key)" : "position \(key) is stored out of order")
             }
         }
 
-        func checkPosition(_ view: EnvelopeView, key: UInt64) throws {
+        package func checkPosition(_ view: EnvelopeView, key: UInt64) throws {
             guard view.position == key else { throw ReplayCheck.problem(key, .positionMismatch, "the envelope says position \(view.position)") }
         }
 
         /// The checks of the lane that owns the envelope's stream (`streamHash`: FNV-1a of its id).
-        mutating func checkOwned(_ view: EnvelopeView, streamHash: UInt64) throws {
+        package mutating func checkOwned(_ view: EnvelopeView, streamHash: UInt64) throws {
             let key = expected
             let hashMatches = SHA256.hash(data: view.hashedBytes).withUnsafeBytes { $0.sameBytes(as: view.hash) }
             guard hashMatches else { throw ReplayCheck.problem(key, .hashMismatch, "the stored hash is not the SHA-256 of the envelope") }
@@ -152,13 +152,13 @@ public final class ReplayCheck: @unchecked Sendable {
         }
 
         /// Moves past an envelope every check of this lane passed.
-        mutating func advance(_ view: EnvelopeView) {
+        package mutating func advance(_ view: EnvelopeView) {
             previousHash = view.hash
             lastTime = view.recordedAtMicroseconds
             expected += 1
         }
 
-        var previousHashBytes: [UInt8] { Array(previousHash) }
+        package var previousHashBytes: [UInt8] { Array(previousHash) }
     }
 
     /// Continues the check over events read elsewhere, in position order from where it stopped

@@ -6,23 +6,25 @@
 /// in an open-addressed table (linear probing, at most half full), and compared in place; only a
 /// stream seen for the first time is copied. (A `[UInt64: [Int]]` of candidates, hashed again with
 /// SipHash on every lookup, cost twice as much.)
-struct StreamVersionTable {
+package struct StreamVersionTable {
     /// Slot → entry + 1 (0: empty). Its size is a power of two.
     private var slots = [Int32](repeating: 0, count: 64)
     private var hashes: [UInt64] = []
-    private(set) var names: [[UInt8]] = []
-    private(set) var versions: [UInt64] = []
+    package private(set) var names: [[UInt8]] = []
+    package private(set) var versions: [UInt64] = []
     /// The position of each stream's last event, and whether that event closes the stream (kept
     /// by `record`, for the verifier's rule 10).
-    private(set) var lastPositions: [UInt64] = []
-    private(set) var closes: [Bool] = []
+    package private(set) var lastPositions: [UInt64] = []
+    package private(set) var closes: [Bool] = []
     /// Whether each stream's last event is an `account-moved-out` (`StreamClosing`): closed or not.
-    private(set) var movedOut: [Bool] = []
+    package private(set) var movedOut: [Bool] = []
 
-    var count: Int { names.count }
+    package init() {}
+
+    package var count: Int { names.count }
 
     /// FNV-1a of the id's bytes: the same in every process (a replay splits streams over lanes by it).
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
         return h
@@ -31,7 +33,7 @@ struct StreamVersionTable {
     /// The last version recorded for `stream`, and a handle to update it (a new stream is added
     /// at version 0). `h` is a hash of the id (`hash(_:)`, or the verifier's keyed one; the same
     /// for every call on one table), computed beforehand (on another lane).
-    mutating func lookup(_ stream: UnsafeRawBufferPointer, hash h: UInt64) -> (index: Int, version: UInt64) {
+    package mutating func lookup(_ stream: UnsafeRawBufferPointer, hash h: UInt64) -> (index: Int, version: UInt64) {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: h) & mask
         while true {
@@ -53,7 +55,7 @@ struct StreamVersionTable {
     }
 
     /// The handle of `stream` when it is in the table (`h` as for `lookup`).
-    func find(_ stream: UnsafeRawBufferPointer, hash h: UInt64) -> Int? {
+    package func find(_ stream: UnsafeRawBufferPointer, hash h: UInt64) -> Int? {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: h) & mask
         while true {
@@ -67,7 +69,7 @@ struct StreamVersionTable {
     mutating func set(_ index: Int, _ version: UInt64) { versions[index] = version }
 
     /// Records the stream's event at `position`: its version, and whether it closes the stream.
-    mutating func record(_ index: Int, version: UInt64, position: UInt64, closes: Bool, movedOut: Bool = false) {
+    package mutating func record(_ index: Int, version: UInt64, position: UInt64, closes: Bool, movedOut: Bool = false) {
         versions[index] = version
         lastPositions[index] = position
         self.closes[index] = closes

@@ -15,18 +15,6 @@ public final class AccountService: Sendable {
     /// Which stream ids new accounts take (all of them, but on a shard of a sharded ledger).
     let placement: StreamPlacement
 
-    /// Opens the ledger in `directory` (made when missing) and brings the projections up to date.
-    public static func open(at directory: String) throws -> AccountService {
-        try AccountService(log: EventLog.open(at: directory))
-    }
-
-    /// Whether `directory` holds a ledger, or a key store (which is refused when its ledger is
-    /// missing), or cannot be looked into (so that opening it reports the permission problem
-    /// instead of "no ledger").
-    public static func ledgerExists(at directory: String) -> Bool {
-        EventLog.exists(in: directory)
-    }
-
     /// Reel over `log`, any store behind the boundary. `decoder` reads stored events (tests pass one
     /// with extra upcasters); new accounts take stream ids `placement` takes.
     public init(log: any EventStore, decoder: EventDecoder = .standard, placement: StreamPlacement = .anywhere) throws {

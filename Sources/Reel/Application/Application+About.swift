@@ -7,7 +7,7 @@ extension Application {
         let directory = configuration.dataDirectory
         return AboutReport(
             dataDirectory: directory, ledgerDirectory: directory + "/ledger", keysDirectory: directory + "/keys",
-            ledgerExists: AccountService.ledgerExists(at: directory), bulkCipher: EventLog.bulkCipher, store: storeName)
+            ledgerExists: router.dataDirectoryHoldsLedger, bulkCipher: BulkCipher.name, store: storeName)
     }
 
     private var storeName: String? { router.storeName }

@@ -59,7 +59,7 @@ extension Application {
     /// The ledger, looked for again when there was none before (another process may have made
     /// it since); `nil` while there is none.
     private func ledgerOnceMade(for handle: AccountHandle) throws -> AccountService? {
-        if AccountService.ledgerExists(at: configuration.dataDirectory) { forgetMissingLedger() }
+        if router.dataDirectoryHoldsLedger { forgetMissingLedger() }
         return try existingLedger(for: handle)
     }
 }

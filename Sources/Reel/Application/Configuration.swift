@@ -1,5 +1,5 @@
 import Catalog
-public import EventLog
+import EventLog
 import Foundation
 
 extension Application {
@@ -55,9 +55,6 @@ extension Application {
                 ?? ((environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.config")
             return config + "/reel/keyrings"
         }
-
-        /// The LMDB store's configuration: its keyring where `keyringDirectory` says.
-        @_spi(Stores) public var logConfiguration: EventLog.Configuration { EventLog.Configuration(keyringDirectory: keyringDirectory) }
 
         /// `REEL_TMDB_BASE_URL`, else TMDb's.
         public var catalogBaseURL: String {

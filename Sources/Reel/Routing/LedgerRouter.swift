@@ -43,6 +43,10 @@ public protocol LedgerRouter: AnyObject, Sendable {
     /// places it.
     func openHandles(of streams: Set<StreamID>) throws -> [StreamID: AccountHandle]
 
+    /// Whether the data directory holds a ledger (or a key store, or cannot be looked into): what
+    /// `reel about` says and when a watch looks for a ledger made since.
+    var dataDirectoryHoldsLedger: Bool { get }
+
     /// Forgets that there was no ledger: another process made one since.
     func forgetMissingLedger()
 }

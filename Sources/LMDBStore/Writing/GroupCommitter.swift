@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import LMDB
 
 /// Batches concurrent appenders into one write transaction: one commit (one fsync) for the group,

@@ -1,3 +1,4 @@
+@_spi(Stores) public import EventLog
 import LMDB
 
 /// A write transaction lent to the caller, for appends and its own writes together.

@@ -1,3 +1,5 @@
+@_spi(Stores) public import EventLog
+
 /// The log from a position to its end, read a batch at a time (see `EventLog.events(from:)`); the
 /// next two batches are read (each in a snapshot of its own) while the consumer takes this one, so
 /// at most three batches are in memory.

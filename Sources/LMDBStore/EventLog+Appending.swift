@@ -1,3 +1,4 @@
+@_spi(Stores) public import EventLog
 import Crypto
 import LMDB
 
@@ -57,7 +58,7 @@ extension EventLog {
     /// What seals and opens payloads in bulk (batches of 64 or more) in this process: "libcrypto"
     /// (OpenSSL 3, loaded on first use) or "swift-crypto" (when libcrypto cannot be loaded, or
     /// `REEL_LIBCRYPTO=off`). Small batches always use swift-crypto. See `GCMContext`.
-    public static var bulkCipher: String { GCMContext.usesLibcrypto ? "libcrypto" : "swift-crypto" }
+    public static var bulkCipher: String { BulkCipher.name }
 
     /// Grows the map ahead of appending `events` to `stream` in one transaction, so a large write
     /// (an import) does not fill the map, roll back and run twice. An estimate from the envelope

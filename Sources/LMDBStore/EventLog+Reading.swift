@@ -1,3 +1,4 @@
+@_spi(Stores) public import EventLog
 public import Foundation
 public import LMDB
 

@@ -1,3 +1,4 @@
+@_spi(Stores) public import EventLog
 import LMDB
 
 /// A read snapshot of the LMDB store: one LMDB read transaction of `ledger/`, lent to

@@ -1,3 +1,4 @@
+@_spi(Stores) public import EventLog
 public import Foundation
 import LMDB
 
@@ -48,7 +49,7 @@ public final class LedgerWrite: EventStoreWrite {
         try wrapped {
             let (result, written) = try write(events, to: stream, expected: expected) { try Envelope(view: try EnvelopeView($0)) }
             if result.deduplicated { return try stored(at: result.positions) }
-            return zip(written, events).map { RecordedEvent(envelope: $0, payload: $1.payload) }
+            return zip(written, events).map { RecordedEvent(stored: $0, payload: $1.payload) }
         }
     }
 
@@ -58,11 +59,11 @@ public final class LedgerWrite: EventStoreWrite {
         try wrapped {
             let (result, appended) = try write(events, to: stream, expected: expected) { bytes in
                 let view = try EnvelopeView(bytes)
-                return AppendedEvent(position: view.position, streamVersion: view.streamVersion, recordedAtMicroseconds: view.recordedAtMicroseconds)
+                return AppendedEvent(storedAt: view.position, streamVersion: view.streamVersion, recordedAtMicroseconds: view.recordedAtMicroseconds)
             }
             if !result.deduplicated { return appended }
             return try stored(at: result.positions).map {
-                AppendedEvent(position: $0.position, streamVersion: $0.streamVersion, recordedAtMicroseconds: $0.envelope.recordedAtMicroseconds)
+                AppendedEvent(storedAt: $0.position, streamVersion: $0.streamVersion, recordedAtMicroseconds: $0.envelope.recordedAtMicroseconds)
             }
         }
     }

@@ -1,3 +1,5 @@
+@_spi(Stores) import EventLog
+
 /// A keyed, order-independent digest of an index's entries, so the verifier can compare the
 /// `stream-index` and `event-ids` databases with what the events say they must hold without one
 /// random lookup per event.

@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import Crypto
 import Failures
 import Foundation
@@ -373,3 +374,5 @@ extension KeyStore {
         cache.withLock { $0.removeAll() }
     }
 }
+
+extension KeyStore: StreamKeys {}

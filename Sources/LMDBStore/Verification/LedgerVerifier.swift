@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import Foundation
 import Crypto
 import LMDB

@@ -1,3 +1,4 @@
+@_spi(Stores) public import EventLog
 import LMDB
 
 /// Key destruction (shredding) of closed streams, on the chain's authority, finished after crashes.

@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import LMDB
 
 /// A projection table of the LMDB store: a named database of `ledger/`, seen through one of its

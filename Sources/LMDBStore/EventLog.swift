@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import Dispatch
 import Foundation
 public import LMDB

@@ -1,3 +1,4 @@
+@_spi(Stores) public import EventLog
 import Foundation
 import LMDB
 import Synchronization

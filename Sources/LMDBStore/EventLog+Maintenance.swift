@@ -1,3 +1,4 @@
+@_spi(Stores) public import EventLog
 import LMDB
 
 /// Audit and maintenance: verification and backups.

@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import LMDB
 
 /// The named databases of `ledger/` (see `Schemas/ledger-layout.md`).

@@ -1,3 +1,4 @@
+@_spi(Stores) import EventLog
 import Crypto
 import Foundation
 import LMDB
@@ -63,7 +64,7 @@ struct LedgerWriter: Sendable {
                 let position = try txn.get(db.eventIDs, first.id.bytes) ?? 0
                 throw EventLogError.duplicateEventID(id: first.id.uuidString.lowercased(), position: position)
             }
-            return AppendResult(positions: known, streamVersion: current, deduplicated: true)
+            return AppendResult(stored: known, streamVersion: current, deduplicated: true)
         }
         guard request.expected.admits(current) else {
             throw EventLogError.wrongExpectedVersion(stream: request.stream, expected: request.expected, actual: current)
@@ -101,7 +102,7 @@ struct LedgerWriter: Sendable {
         // Appending nothing checks the expected version and writes nothing: a stream with no
         // events has no entry in the streams table (verify counts the two against each other).
         if !events.isEmpty { try txn.put(db.streams, request.stream.rawValue, version) }
-        return AppendResult(positions: positions, streamVersion: version, deduplicated: false)
+        return AppendResult(stored: positions, streamVersion: version, deduplicated: false)
     }
 
     /// Whether each event's id sorts after the one before it (so no two are the same).
@@ -151,9 +152,5 @@ struct LedgerWriter: Sendable {
         return digest
     }
 
-    static func nowMicroseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1_000
-    }
+    static func nowMicroseconds() -> Int64 { SealedEvents.nowMicroseconds() }
 }
