@@ -33,10 +33,12 @@ SHARED = {
     "TitleList": "cli/title-list.schema.json",
     "SearchResults": "cli/search.schema.json",
     "Details": "cli/show.schema.json",
+    "Tokens": "cli/token-list.schema.json",
 }
 # Components that are a definition inside a shared one.
 ALIASES = {
     "Entry": "#/components/schemas/History/$defs/entry",
+    "Token": "#/components/schemas/Tokens/$defs/token",
 }
 
 

@@ -51,7 +51,7 @@ struct TokenCommand: AsyncParsableCommand {
             try await global.withApplication { app in
                 let handle = try global.user.map { try AccountHandle($0) }
                 let tokens = try app.tokens(of: handle)
-                try global.json ? printJSON(JSONValue.array(tokens.map(ReportJSON.token))) : render(tokens, of: handle)
+                try global.json ? printJSON(ReportJSON.tokens(tokens)) : render(tokens, of: handle)
             }
         }
 

@@ -23,7 +23,7 @@ struct OperatorEndpoints {
 
     @Sendable func tokens(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
         let handle = try RequestInput.query(request, "user").map { try AccountHandle($0) }
-        return JSONResponse(["tokens": .array(try application.tokens(of: handle).map(ReportJSON.token))])
+        return JSONResponse(ReportJSON.tokens(try application.tokens(of: handle)))
     }
 
     /// Walks the whole ledger (every shard of a shard map); 200 with `intact: false` and the

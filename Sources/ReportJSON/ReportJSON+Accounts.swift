@@ -55,6 +55,9 @@ extension ReportJSON {
         ]
     }
 
+    /// Account tokens, never their secrets (`token-list.schema.json`).
+    public static func tokens(_ tokens: [AccessToken]) -> JSONValue { ["tokens": .array(tokens.map(token))] }
+
     /// What an import did, or would do with `dryRun` (`account-import.schema.json`): a Reel export
     /// restored (`kind` restored), or another app's list matched and saved (`kind` list).
     public static func imported(_ report: ImportReport, dryRun: Bool) -> JSONValue {

@@ -377,7 +377,7 @@ import Testing
         let pairs: [(arguments: [String], method: HTTPMethod, path: String, token: String)] = [
             (["saved", "--user", "ana"], .GET, "/v1/saved", token), (["history", "--user", "ana"], .GET, "/v1/history", token),
             (["settings", "--user", "ana"], .GET, "/v1/settings", token), (["accounts"], .GET, "/v1/admin/accounts", op),
-            (["audit", "verify"], .POST, "/v1/admin/audit/verify", op),
+            (["audit", "verify"], .POST, "/v1/admin/audit/verify", op), (["token", "list"], .GET, "/v1/admin/tokens", op),
             (["show", "movie", "550", "--user", "ana", "--no-poster"], .GET, "/v1/catalog/movie/550", token),
             (["movies", "--genre", "18", "--user", "ana"], .GET, "/v1/catalog/movie?genre=18", token),
             (["search", "matrix", "--type", "movie", "--user", "ana"], .GET, "/v1/search?q=matrix&kind=movie", token),
