@@ -101,15 +101,50 @@ public final class PostgresServer: @unchecked Sendable {
     private func launch() throws {
         let extra = settings.sorted { $0.key < $1.key }.map { " -c \($0.key)=\($0.value)" }.joined()
         let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=\(fsync ? "on" : "off") -c max_connections=200" + extra
-        try Self.run([Self.program("pg_ctl"), "-D", data, "-l", directory + "/server.log", "-o", options, "-w", "-t", "60", "start"])
+        do {
+            try Self.run([Self.program("pg_ctl"), "-D", data, "-l", directory + "/server.log", "-o", options, "-w", "-t", "60", "start"])
+        } catch {
+            // pg_ctl says only "could not start server": the server's own words are in its log.
+            let log = (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? ""
+            let tail = log.split(separator: "\n").suffix(8).joined(separator: "\n")
+            throw Failure(description: "\(error)\nthe server's log ends:\n\(tail)")
+        }
     }
 
     /// Stops the server as a crash would (`-m immediate`: no checkpoint, every connection cut) and
     /// starts it again on the same port, which recovers from its WAL (off the concurrency pool).
+    /// `pg_ctl stop` returns when the postmaster is gone, but its backends, sent SIGQUIT, may still
+    /// be attached to its shared memory a moment longer, and a server started then refuses to run
+    /// ("pre-existing shared memory block is still in use"): the start waits for them to detach.
     public func crashAndRestart() async throws {
         try await offThread {
+            let memory = self.sharedMemoryID()
             try Self.run([Self.program("pg_ctl"), "-D", self.data, "-m", "immediate", "-w", "stop"])
+            if let memory { try Self.waitUntilDetached(memory, seconds: 30) }
             try self.launch()
+        }
+    }
+
+    /// The System V shared memory the running server holds: the id on the seventh line of
+    /// `postmaster.pid` (after its key); nil when there is none to read.
+    private func sharedMemoryID() -> Int32? {
+        guard let text = try? String(contentsOfFile: data + "/postmaster.pid", encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count >= 7 else { return nil }
+        let fields = lines[6].split(separator: " ")
+        return fields.count >= 2 ? Int32(fields[1]) : nil
+    }
+
+    /// Waits until no process is attached to the shared memory `id` any more (or it is gone).
+    private static func waitUntilDetached(_ id: Int32, seconds: Double) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            var status = shmid_ds()
+            if shmctl(id, IPC_STAT, &status) != 0 || status.shm_nattch == 0 { return }
+            guard Date() < deadline else {
+                throw Failure(description: "the crashed server's processes still hold its shared memory after \(Int(seconds)) s")
+            }
+            usleep(10_000)  // polling the condition above, not a fixed delay
         }
     }
 

@@ -102,6 +102,11 @@ enum Harness {
         (try JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
     }
 
+    /// The tokens `reel token list --json` printed (`{"tokens": [...]}`); nil when it printed no such list.
+    static func tokens(_ text: String) -> [[String: Any]]? {
+        (try? json(text))?["tokens"] as? [[String: Any]]
+    }
+
     /// Validates `document` (JSON text) against a schema in `Schemas/` with Python's `jsonschema`
     /// (Draft 2020-12, formats checked); a list is checked entry by entry against an object schema.
     /// One Python process serves the whole test run (`SchemaValidator`): starting one per

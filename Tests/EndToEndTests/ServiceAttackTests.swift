@@ -208,7 +208,7 @@ import Testing
         switch ending {
         case .revoked:
             let list = try await service.reel(["token", "list", "--json"])
-            let id = ((try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["tokens"] as? [[String: Any]])?.first?["id"] as? String ?? ""
+            let id = Harness.tokens(list.stdout)?.first?["id"] as? String ?? ""
             let revoked = try await service.reel(["token", "revoke", id])
             done = ContinuousClock.now
             #expect(revoked.status == 0, "\(revoked.stderr)")

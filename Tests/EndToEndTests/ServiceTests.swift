@@ -74,7 +74,7 @@ import Testing
         }
         #expect(try await service.request(.GET, "/v1/saved", token: token).status == 200)
         let list = try await service.reel(["token", "list", "--json"])
-        let id = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])?.first?["id"] as? String ?? ""
+        let id = Harness.tokens(list.stdout)?.first?["id"] as? String ?? ""
         #expect(try await service.reel(["token", "revoke", id]).status == 0)
         #expect(try await service.request(.GET, "/v1/saved", token: token).status == 401, "a token revoked by another process")
         #expect(!service.logText.contains(token), "the token reached the log")

@@ -161,7 +161,7 @@ import Testing
         let tokenHome = temporaryDirectory("routed-tokens")
         for handle in ["ann", "ben"] { #expect(try await Self.reel(["token", "create", "--user", handle, "--json"], map, dataDirectory: tokenHome).status == 0) }
         let tokens = try await Self.reel(["token", "list", "--json"], map, dataDirectory: tokenHome)
-        let listedTokens = try JSONSerialization.jsonObject(with: Data(tokens.stdout.utf8)) as? [[String: Any]]
+        let listedTokens = Harness.tokens(tokens.stdout)
         #expect(listedTokens?.compactMap { $0["user"] as? String }.sorted() == ["ann", "ben"], "\(tokens.stdout)")
 
         // An export restored as a new account lands on the new handle's home shard.
@@ -458,7 +458,7 @@ import Testing
                 // Its token is listed meanwhile, live, with every account's and with its own.
                 for arguments in [["token", "list", "--json"], ["token", "list", "--user", handle, "--json"]] {
                     let listed = try await Self.reel(arguments, grown, dataDirectory: tokens)
-                    let all = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
+                    let all = Harness.tokens(listed.stdout)
                     #expect(listed.status == 0 && all?.filter { $0["user"] as? String == handle && $0["revokedAt"] is NSNull }.count == 1, "\(arguments): \(listed)")
                 }
                 // And its export, which could not be restored: nothing is written.
@@ -475,7 +475,7 @@ import Testing
             #expect(move["keyPurged"] as? Bool == true, "\(finished.stdout)")
             if step == "closedOnSource" {
                 let listed = try await Self.reel(["token", "list", "--user", handle, "--json"], grown, dataDirectory: tokens)
-                let all = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]
+                let all = Harness.tokens(listed.stdout)
                 let live = all?.filter { $0["revokedAt"] is NSNull }
                 #expect(live?.count == 1, "\(listed)")
             }
@@ -650,7 +650,7 @@ import Testing
         // Every account moved home; every token still names its account.
         #expect(try await Self.reel(["store", "move", "--all"], grown).status == 0)
         let listed = try await Self.reel(["token", "list", "--json"], grown, dataDirectory: tokens)
-        let users = (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])?.compactMap { $0["user"] as? String }
+        let users = Harness.tokens(listed.stdout)?.compactMap { $0["user"] as? String }
         #expect(users?.sorted() == Array(movers.dropFirst()).sorted(), "\(listed)")
         #expect(try await Self.reel(["audit", "verify"], grown).status == 0)
         for url in urls + [third] {

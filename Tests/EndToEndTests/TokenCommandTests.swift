@@ -25,7 +25,7 @@ import Testing
         #expect(out.status == 0, "\(out.stderr)")
         let checked = try Harness.validate(out.stdout, against: "cli/token-list.schema.json")
         #expect(checked.status == 0, "\(checked.stderr)")
-        return (try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])?["tokens"] as? [[String: Any]] ?? []
+        return Harness.tokens(out.stdout) ?? []
     }
 
     /// The forms of a secret someone could search a file for: its text, its base64url part, its
