@@ -58,8 +58,12 @@ import Glibc
             guard !budget.isSpent, exiting || workers.allSatisfy(\.process.isRunning) else {
                 let states = workers.map { worker in
                     let errors = worker.errors.split(separator: "\n")
+                    // A worker that crashed ends its stderr with a backtrace: its first line says why,
+                    // and the crashed thread's first frames where.
+                    let crash = errors.firstIndex { $0.contains("Fatal error") || $0.contains("*** Signal") || $0.contains("*** Program crashed") }
+                    let why = crash.map { at in errors[at...].prefix(14).joined(separator: "\n") }
                     return "\(worker.process.isRunning ? "running" : "exited"), \(worker.acknowledged.count) acknowledged, \(errors.count) errors"
-                        + (errors.last.map { ", last: \($0)" } ?? "")
+                        + (why.map { ", crashed: \($0)" } ?? errors.last.map { ", last: \($0)" } ?? "")
                 }
                 throw Timeout(what: what, states: states)
             }
