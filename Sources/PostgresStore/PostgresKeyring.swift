@@ -86,13 +86,10 @@ final class PostgresKeyring: Sendable {
     }
 
     static func stale(_ file: KeyringFile, has: [UInt64], needs: UInt64, _ location: PostgresLocation) -> Failure {
-        let held = "the keyring \(file.path) holds generation \(has.map(String.init).joined(separator: ", ")) but the store \(location) is at generation \(needs)"
-        if let newest = has.last, newest > needs {
-            return Failure(
-                .tampered,
-                held + ": the store is a copy from before a rotation (a backup, a snapshot, a standby cut off), whose keys are wrapped under a generation that no longer exists; nothing of it can be read")
-        }
-        return Failure(.tampered, held + " (another host rotated it): every host of a store must use one keyring (REEL_KEYRING)")
+        file.stale(
+            has: has, needs: needs, store: "the store \(location)",
+            copied: "the store is a copy from before a rotation (a backup, a snapshot, a standby cut off)",
+            behind: " (another host rotated it): every host of a store must use one keyring (REEL_KEYRING)")
     }
 
     /// Makes the store's keyring: a KEK of generation 1 in a new file, then, in one transaction

@@ -117,12 +117,12 @@ public final class PostgresServer: @unchecked Sendable {
     /// be attached to its shared memory a moment longer, and a server started then refuses to run
     /// ("pre-existing shared memory block is still in use"): the start waits for them to detach.
     public func crashAndRestart() async throws {
-        try await offThread {
-            let memory = self.sharedMemoryID()
-            try Self.run([Self.program("pg_ctl"), "-D", self.data, "-m", "immediate", "-w", "stop"])
-            if let memory { try Self.waitUntilDetached(memory, seconds: 30) }
-            try self.launch()
+        let memory = sharedMemoryID()
+        try await offThread { _ = try Self.run([Self.program("pg_ctl"), "-D", self.data, "-m", "immediate", "-w", "stop"]) }
+        if let memory {
+            try await waitFor("the crashed server's processes to let go of its shared memory") { Self.isDetached(memory) }
         }
+        try await offThread { try self.launch() }
     }
 
     /// The System V shared memory the running server holds: the id on the seventh line of
@@ -135,17 +135,10 @@ public final class PostgresServer: @unchecked Sendable {
         return fields.count >= 2 ? Int32(fields[1]) : nil
     }
 
-    /// Waits until no process is attached to the shared memory `id` any more (or it is gone).
-    private static func waitUntilDetached(_ id: Int32, seconds: Double) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            var status = shmid_ds()
-            if shmctl(id, IPC_STAT, &status) != 0 || status.shm_nattch == 0 { return }
-            guard Date() < deadline else {
-                throw Failure(description: "the crashed server's processes still hold its shared memory after \(Int(seconds)) s")
-            }
-            usleep(10_000)  // polling the condition above, not a fixed delay
-        }
+    /// Whether no process is attached to the shared memory `id` any more (or it is gone).
+    private static func isDetached(_ id: Int32) -> Bool {
+        var status = shmid_ds()
+        return shmctl(id, IPC_STAT, &status) != 0 || status.shm_nattch == 0
     }
 
     /// A copy of the cluster made now with `pg_basebackup` (its files and the WAL to make them

@@ -209,6 +209,18 @@ import Glibc
         Failure(.tampered, "the keyring \(path) is damaged: \(why); restore it from its backup")
     }
 
+    /// Why `store`, at generation `needs`, cannot use this keyring, which holds `has`: the store
+    /// is a copy from before the keyring moved on (`copied` says which copy), or the keyring is
+    /// behind the store (`behind` says what to do).
+    package func stale(has: [UInt64], needs: UInt64, store: String, copied: String, behind: String) -> Failure {
+        let held = "the keyring \(path) holds generation \(has.map(String.init).joined(separator: ", ")) but \(store) is at generation \(needs)"
+        if let newest = has.last, newest > needs {
+            return Failure(
+                .tampered, held + ": \(copied), whose keys are wrapped under a generation that no longer exists; nothing of it can be read")
+        }
+        return Failure(.tampered, held + behind)
+    }
+
     static func failure(_ error: LMDBError, _ path: String) -> Failure {
         switch error.code.rawValue {
         case ENOSPC, EDQUOT: Failure(.noSpace, "no space left for the keyring \(path)")

@@ -8,6 +8,11 @@ extension RawSpan {
         return true
     }
 
+    /// The offset of the first byte that is `byte`, if any.
+    public func firstIndex(of byte: UInt8) -> Int? {
+        (0..<byteCount).first { self[byteAt: $0] == byte }
+    }
+
     /// The byte at `offset` (bounds-checked).
     public subscript(byteAt offset: Int) -> UInt8 { unsafeLoad(fromByteOffset: offset, as: UInt8.self) }
 }

@@ -88,13 +88,10 @@ extension KeyStore {
     }
 
     static func stale(_ file: KeyringFile, has: [UInt64], needs: UInt64, _ directory: String) -> Failure {
-        let held = "the keyring \(file.path) holds generation \(has.map(String.init).joined(separator: ", ")) but the key store \(directory) is at generation \(needs)"
-        if let newest = has.last, newest > needs {
-            return Failure(
-                .tampered,
-                held + ": this data directory is a copy from before a deletion (a backup, a snapshot, a file copy), whose keys are wrapped under a generation that no longer exists; nothing of it can be read")
-        }
-        return Failure(.tampered, held + ": the keyring is older than the data directory; restore its newest copy")
+        file.stale(
+            has: has, needs: needs, store: "the key store \(directory)",
+            copied: "this data directory is a copy from before a deletion (a backup, a snapshot, a file copy)",
+            behind: ": the keyring is older than the data directory; restore its newest copy")
     }
 
     /// `key` as a record of `store`: wrapped under its generation's KEK, or bare in a file from

@@ -75,7 +75,7 @@ struct LedgerWriter: Sendable {
         positions.reserveCapacity(events.count)
         var version = current
         // One time for the whole request: its events are recorded together, in one transaction.
-        let now = Self.nowMicroseconds()
+        let now = SealedEvents.nowMicroseconds()
         // Per-request buffers, rewritten in place for each event: the stream-index key (its last 8
         // bytes are the version), the event-id key, and the bytes of the last type.
         var indexKey = LedgerDatabases.streamIndexKey(request.stream, 0)
@@ -151,6 +151,4 @@ struct LedgerWriter: Sendable {
         }
         return digest
     }
-
-    static func nowMicroseconds() -> Int64 { SealedEvents.nowMicroseconds() }
 }

@@ -151,18 +151,17 @@ struct ProjectionStore: Sendable {
         // Pages come in key order: one stream's after another's.
         var orphans = Set<[UInt8]>()
         var strays = 0
-        try txn.table(slot.titles).forEach { span, value in
-            let key = Array(span)
+        try txn.table(slot.titles).forEach { key, value in
             guard let zero = key.firstIndex(of: 0) else {
                 strays += 1
                 return true
             }
-            let prefix = Array(key[...zero])
+            let prefix = Array(key.extracting(0..<zero + 1))
             guard let i = index[prefix] else {
                 orphans.insert(prefix)
                 return true
             }
-            if let page = AccountStateCodec.pageIndex(inKey: span, prefix: prefix.count) {
+            if let page = AccountStateCodec.pageIndex(inKey: key, prefix: prefix.count) {
                 stored[i].pages.append((page, Array(value)))
             } else {
                 stored[i].malformed = true
