@@ -41,7 +41,13 @@ public struct EventDecoder: Sendable {
 
     /// The same for an event seen in place (a replay): `type` and `payload` are its bytes. The
     /// commonest events, stored as this Reel writes them, are read without a JSON tree.
-    public func decode(typeBytes: UnsafeRawBufferPointer, schemaVersion: UInt16, payload: UnsafeRawBufferPointer) throws(DomainError)
+    public func decode(type: RawSpan, schemaVersion: UInt16, payload: RawSpan) throws(DomainError) -> DomainEvent? {
+        try type.withUnsafeBytes { (type) throws(DomainError) in
+            try payload.withUnsafeBytes { (payload) throws(DomainError) in try decode(typeBytes: type, schemaVersion: schemaVersion, payload: payload) }
+        }
+    }
+
+    func decode(typeBytes: UnsafeRawBufferPointer, schemaVersion: UInt16, payload: UnsafeRawBufferPointer) throws(DomainError)
         -> DomainEvent?
     {
         if isStandard, schemaVersion == CanonicalPayload.schemaVersion, let event = CanonicalPayload.event(typeBytes: typeBytes, payload: payload) {

@@ -77,6 +77,23 @@ import Testing
         #expect(stores.contains("LMDBStore"), "the Stores module opens the LMDB store")
     }
 
+    /// What a store lends the code above it (a replayed event, a projection table's rows, a
+    /// sealed blob) is lent as a `RawSpan` that cannot outlive the call: no public requirement or
+    /// member of the boundary names a raw pointer (the stores' own helpers are `package` or
+    /// `@_spi(Stores)`).
+    @Test func noPointerIntoAStoreCrossesTheStoreBoundary() async throws {
+        let boundary = try Self.sources("EventLog").filter { $0.0.hasPrefix("Store/") || $0.0 == "Events/EventView.swift" }
+        #expect(boundary.count >= 5, "the boundary's files are found")
+        for (file, text) in boundary {
+            var inProtocol = false
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if line.hasPrefix("public protocol ") { inProtocol = true } else if line.hasPrefix("}") { inProtocol = false }
+                let exposed = (line.contains("public ") && !line.contains("@_spi")) || (inProtocol && line.contains(" func "))
+                #expect(!(exposed && line.contains("Unsafe")), "EventLog/\(file):\(index + 1) lends a pointer: \(line)")
+            }
+        }
+    }
+
     static func imports(_ text: String) -> [String] {
         text.split(separator: "\n").filter { $0.range(of: #"^\s*(@\w+(\([^)]*\))? +)*(public |internal |package )?import "#, options: .regularExpression) != nil }.map {
             String($0.split(separator: " ").last!)

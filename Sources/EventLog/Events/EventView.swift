@@ -12,10 +12,11 @@ public struct EventView {
     /// When the event was first recorded (differs only for an event moved from another shard).
     public let firstRecordedAtMicroseconds: Int64
     public let schemaVersion: UInt16
-    /// The event type's bytes (checked to be UTF-8).
-    public let typeBytes: UnsafeRawBufferPointer
+    /// The event type's bytes (checked to be UTF-8), in the store's memory: lent to the code above
+    /// the store only as a `RawSpan` (`withBytes`).
+    package let typeBytes: UnsafeRawBufferPointer
     /// The plaintext payload; `nil` when the stream was shredded (its key destroyed).
-    public let payload: UnsafeRawBufferPointer?
+    package let payload: UnsafeRawBufferPointer?
     package let eventIDBytes: UnsafeRawBufferPointer
 
     package init(
@@ -34,5 +35,13 @@ public struct EventView {
     }
 
     public var type: String { String(decoding: typeBytes, as: UTF8.self) }
+    /// Whether the payload is gone (the stream's key destroyed).
+    public var isShredded: Bool { payload == nil }
+
+    /// Lends `body` the event type's bytes and its plaintext payload (`nil` once shredded), as
+    /// spans that cannot outlive the call: copy what you keep (`Array(span)`).
+    public func withBytes<R, E: Error>(_ body: (_ type: RawSpan, _ payload: RawSpan?) throws(E) -> R) throws(E) -> R {
+        try body(typeBytes.bytes, payload?.bytes)
+    }
     public var eventID: UUID { UUID(bytes: eventIDBytes) }
 }

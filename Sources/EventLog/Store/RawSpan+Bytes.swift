@@ -8,6 +8,9 @@ extension RawSpan {
         return true
     }
 
+    /// Whether the bytes are exactly `bytes`.
+    public func equals(_ bytes: [UInt8]) -> Bool { byteCount == bytes.count && starts(with: bytes) }
+
     /// The offset of the first byte that is `byte`, if any.
     public func firstIndex(of byte: UInt8) -> Int? {
         (0..<byteCount).first { self[byteAt: $0] == byte }

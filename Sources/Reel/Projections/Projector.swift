@@ -16,20 +16,24 @@ struct Projector: Sendable {
 
     /// The same for an event seen in place by a replay.
     func domainEvent(_ view: EventView) throws -> DomainEvent? {
-        guard let payload = view.payload else {
-            if view.typeBytes.elementsEqual(Self.deletionType.utf8) { return .accountDeleted }
-            return view.typeBytes.elementsEqual(DomainEvent.accountMovedOutType.utf8) ? .accountMovedOut(nil) : nil
-        }
-        do {
-            return try decoder.decode(typeBytes: view.typeBytes, schemaVersion: view.schemaVersion, payload: payload)
-        } catch {
-            throw ReelError.undecodableEvent(position: view.position, reason: error.description)
+        try view.withBytes { (type, payload) throws(ReelError) -> DomainEvent? in
+            guard let payload else {
+                if type.equals(Self.deletionTypeBytes) { return .accountDeleted }
+                return type.equals(Self.movedOutTypeBytes) ? .accountMovedOut(nil) : nil
+            }
+            do throws(DomainError) {
+                return try decoder.decode(type: type, schemaVersion: view.schemaVersion, payload: payload)
+            } catch {
+                throw ReelError.undecodableEvent(position: view.position, reason: error.description)
+            }
         }
     }
 
     /// `account-deleted` carries nothing in its payload, and its type is in the clear: a replay
     /// that meets it after the key is destroyed (a rebuild racing a deletion) still applies it.
     static let deletionType = DomainEvent.accountDeleted.type
+    static let deletionTypeBytes = Array(deletionType.utf8)
+    static let movedOutTypeBytes = Array(DomainEvent.accountMovedOutType.utf8)
 
     /// The domain event and its payload upcast to the current version; `nil` when not readable.
     func decoded(_ event: RecordedEvent) throws -> (event: DomainEvent, payload: JSONValue)? {

@@ -255,16 +255,13 @@ public struct ExportDocument: Sendable {
         do {
             switch payload {
             case .canonical(let bytes):
-                domain = try Array(envelope.type.utf8).withUnsafeBytes { type in
-                    try bytes.withUnsafeBytes { try decoder.decode(typeBytes: type, schemaVersion: envelope.schemaVersion, payload: $0) }
-                }
+                let type = Array(envelope.type.utf8)
+                domain = try decoder.decode(type: type.span.bytes, schemaVersion: envelope.schemaVersion, payload: bytes.span.bytes)
             case .parsed(let value):
                 domain = try decoder.decodeUpcasting(type: envelope.type, schemaVersion: envelope.schemaVersion, value: value)?.event
             }
-        } catch let error as DomainError {
-            throw ExportError(where: place, error.description)
         } catch {
-            throw ExportError(where: place, "\(error)")
+            throw ExportError(where: place, error.description)
         }
         // What it would restore, checked as the commands check what a person gives them.
         do {
