@@ -223,10 +223,20 @@ let package = Package(
         // The store boundary's contract, written once: every store's tests run it (EventStoreContract).
         .target(name: "EventStoreContract", dependencies: ["EventLog"], swiftSettings: hygiene),
         // Helpers shared by the test targets only.
-        .target(name: "ReelTestSupport", dependencies: ["Processes", "Pictures"], path: "Sources/ReelTestSupport", swiftSettings: hygiene),
+        .target(name: "ReelTestSupport", dependencies: ["Processes", "Pictures", "EventLog"], path: "Sources/ReelTestSupport", swiftSettings: hygiene),
+        // The end-to-end suites' harness: the built `reel`, `reel serve` and `fake-tmdb` run as
+        // children, a real terminal, the schema validator (shared by EndToEndTests and PostgresTests).
+        .target(
+            name: "EndToEndSupport",
+            dependencies: [
+                "ReelTestSupport", "Processes",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: hygiene),
         .testTarget(name: "LMDBTests", dependencies: ["LMDB", "ReelTestSupport"], swiftSettings: hygiene),
-        // The PostgreSQL store against a real server each suite starts (ReelTestSupport's PostgresServer).
-        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore", "EventLog", "EventStoreContract", "Failures", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
+
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "LMDBStore", "EventStoreContract", "LMDB", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "ReelTestSupport"], swiftSettings: hygiene),
@@ -260,9 +270,24 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "EventLog", "LMDBStore", "Reel", "Stores", "Ledger", "LMDB", "ReelTestSupport", "Processes",
+                "EventLog", "LMDBStore", "Reel", "Stores", "Ledger", "LMDB", "ReelTestSupport", "EndToEndSupport", "Processes",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: hygiene),
+        // Every suite that starts a PostgreSQL server of its own (ReelTestSupport's PostgresServer):
+        // the store against its contract, restarts, TLS and migrations; the core on PostgreSQL
+        // (group commit, projection pages, shards and moves); `reel` and `reel serve` on it, and
+        // copies between stores. (A face's suite that runs each test on both stores, with
+        // `Store.allCases`, stays with the face.)
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: [
+                "PostgresStore", "EventLog", "EventStoreContract", "Failures", "Processes", "ReelTestSupport", "EndToEndSupport",
+                "Reel", "Stores", "Ledger", "JSONKit", "LMDBStore", "LMDB",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: hygiene),

@@ -1,4 +1,5 @@
 @_spi(Stores) import EventLog
+import EndToEndSupport
 import Foundation
 import Processes
 import ReelTestSupport
@@ -16,27 +17,11 @@ import Glibc
 @Suite struct AccountDeletionTests {
     typealias Ledger = LedgerCommandTests.Ledger
 
-    /// Chosen so its bytes cannot turn up in a file by chance.
-    static let handle = "zq-handle-7"
-    static let name = "Zelda Quux-Unique"
-    static let other = "ann"
+    static let handle = DeletionFixture.handle
+    static let name = DeletionFixture.name
+    static let other = DeletionFixture.other
 
-    /// The account to delete (`handle`: three favorites, a name, a photo: 6 events) and another
-    /// one (`other`: one favorite and a name: 3 events) that must survive it.
-    static func makeLedger() async throws -> Ledger {
-        let ledger = Ledger()
-        let photo = temporaryDirectory("photo") + "/me.png"  // outside the data directory
-        try Data(LedgerCommandTests.png).write(to: URL(fileURLWithPath: photo))
-        for (command, user) in [
-            (["fav", "add", "movie", "550", "603"], handle), (["fav", "add", "tv", "1399"], handle),
-            (["settings", "name", name], handle), (["settings", "photo", photo], handle),
-            (["fav", "add", "movie", "13"], other), (["settings", "name", "Ann Other"], other),
-        ] {
-            let out = try await ledger.reel(command, user: user)
-            #expect(out.status == 0, "\(command): \(out.stderr)")
-        }
-        return ledger
-    }
+    static func makeLedger() async throws -> Ledger { try await DeletionFixture.makeLedger() }
 
     // MARK: - Looking at the data directory
 
@@ -140,14 +125,14 @@ import Glibc
         #expect(everything.contains("keys/data.mdb") && everything.contains("ledger/data.mdb"), "\(context): \(everything)")
         // The photo's SHA-256 (hex, as Reel names photos by it, and raw) would let anyone holding
         // the photo recognise it in a freed page.
-        let digest = try await Harness.run("sh", ["-c", "printf '%s' \"$1\" | base64 -d | sha256sum | cut -c1-64", "sh", Data(LedgerCommandTests.png).base64EncodedString()])
+        let digest = try await Harness.run("sh", ["-c", "printf '%s' \"$1\" | base64 -d | sha256sum | cut -c1-64", "sh", Data(Images.png).base64EncodedString()])
             .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(digest.count == 64, "\(digest)")
         var raw: [UInt8] = []
         var rest = Substring(digest)
         while rest.count >= 2, let byte = UInt8(rest.prefix(2), radix: 16) { raw.append(byte); rest = rest.dropFirst(2) }
         for (what, bytes) in [
-            ("the key", key), ("the name", Array(name.utf8)), ("the photo", LedgerCommandTests.png), ("the handle", Array(handle.utf8)),
+            ("the key", key), ("the name", Array(name.utf8)), ("the photo", Images.png), ("the handle", Array(handle.utf8)),
             ("the photo's SHA-256 in hex", Array(digest.utf8)), ("the photo's SHA-256", raw),
         ] {
             #expect(try files(in: ledger, containing: bytes) == [], "\(context): \(what) is still in these files")

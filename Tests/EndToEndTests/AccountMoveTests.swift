@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -26,7 +27,7 @@ import Glibc
     static func makeLedger() async throws -> Ledger {
         let ledger = Ledger()
         let photo = temporaryDirectory("photo") + "/me.png"
-        try Data(LedgerCommandTests.png).write(to: URL(fileURLWithPath: photo))
+        try Data(Images.png).write(to: URL(fileURLWithPath: photo))
         for (command, user) in [
             (["fav", "add", "movie", "550", "603"], handle), (["fav", "add", "movie", "238"], other), (["fav", "add", "tv", "1399"], handle),
             (["settings", "name", name], handle), (["fav", "remove", "movie", "603"], handle), (["settings", "photo", photo], handle),

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import EventLog
 import Failures
 import Foundation
@@ -62,7 +63,7 @@ import Testing
                 return (try craft([("language-switched", #"{"language":"xx-XX"}"#)]), [entry, "'xx-XX' is not a language tag"])
             case .photoOf60MB:
                 // A real PNG header, then 60 MB: the reference says what the bytes are.
-                var photo = LedgerCommandTests.png
+                var photo = Images.png
                 photo += [UInt8](repeating: 0x5A, count: 60_000_000)
                 return (try craft([("profile-photo-changed", photoPayload(photo, width: 1, height: 1))], photo: photo), [entry, "invalid photo", "60000070 bytes"])
             case .scriptDeclaredAsPNG:
@@ -73,7 +74,7 @@ import Testing
                     ["settings.photo", "invalid photo", "neither a JPEG nor a PNG"]
                 )
             case .pngWithFalseDimensions:
-                let png = LedgerCommandTests.png
+                let png = Images.png
                 return (
                     try craft([("profile-photo-changed", photoPayload(png, width: 99_999, height: 99_999))], photo: png),
                     ["settings.photo", "is a PNG of 1x1 pixels, not the image/png of 99999x99999 it states"]
@@ -161,7 +162,7 @@ import Testing
     /// The photo's data is not part of the hash chain: a huge data field is refused by its length,
     /// before it is decoded.
     @Test func aHugePhotoDataFieldIsRefusedBeforeItIsDecoded() async throws {
-        let png = LedgerCommandTests.png
+        let png = Images.png
         var text = String(decoding: try Self.craft([("profile-photo-changed", Self.photoPayload(png, width: 1, height: 1))], photo: png), as: UTF8.self)
         let data = Data(png).base64EncodedString()
         #expect(text.contains("\"data\":\"\(data)\""))

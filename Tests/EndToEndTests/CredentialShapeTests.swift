@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -6,7 +7,6 @@ import Testing
 /// from a Windows file) is a usage error (64) before any request, from standard input, the
 /// environment and the config file alike; the message never shows the secret.
 @Suite struct CredentialShapeTests {
-    typealias Home = CatalogCommandTests.Home
 
     @Test func loginRefusesACredentialWithALineBreakInsideAndSavesNothing() async throws {
         let home = Home()

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -6,7 +7,6 @@ import Testing
 /// (65) and names the cure, `cache clear` cures it, and the commands that only use the cache go on
 /// without it, with one note.
 @Suite struct DamagedCacheTests {
-    typealias Home = CatalogCommandTests.Home
     typealias Fault = DamagedFileTests.Fault
 
     /// A cache with a few answers (the details of the saved titles, a discover list).

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Processes
 import ReelTestSupport
@@ -111,7 +112,7 @@ import Glibc
     /// paste): the end of them is on screen, and the app goes on taking keys.
     @Test func aPasteOfTenThousandCharactersIntoSearchIsShownAndTheAppGoesOn() async throws {
         let server = try FakeTMDbProcess()
-        let terminal = try await TerminalAppTests.session(server)
+        let terminal = try await AppSession.start(server)
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         try await terminal.type("3")

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -7,7 +8,6 @@ import Testing
 /// mode; `--json` keeps them exact. Spreadsheet formulas in titles are written as text to a
 /// Letterboxd CSV, and read back as they were.
 @Suite struct HostileTextTests {
-    typealias Home = CatalogCommandTests.Home
 
     /// What the `hostile` fault wraps every text in (`Fault.hostilePrefix`, `Fault.hostileSuffix`).
     static let prefix = "\u{1B}]0;reel-pwned\u{07}\u{1B}[31m"

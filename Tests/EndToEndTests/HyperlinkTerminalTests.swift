@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -13,7 +14,7 @@ import Testing
     /// Fight Club's details (it has trailers on the fake server), opened from Search; the output
     /// from the start, and the offset where the list of results was first drawn.
     static func fightClubDetails(_ server: FakeTMDbProcess, hyperlinks: String) async throws -> (RawTerminal, results: Int) {
-        var environment = TerminalAppTests.environment(server)
+        var environment = AppSession.environment(server)
         environment["TERM"] = "xterm-256color"
         environment["REEL_HYPERLINKS"] = hyperlinks
         // The details as this test knows them: no poster beside them (issue 21), which at 100

@@ -1,4 +1,5 @@
 @_spi(Stores) import EventLog
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -482,7 +483,7 @@ import Glibc
 @Suite struct DeletionLeavesNoCacheTests {
     @Test func deletingAnAccountRemovesTheResponseCacheWithItsTitlesAndLanguage() async throws {
         let server = try FakeTMDbProcess()
-        let home = CatalogCommandTests.Home(server: server)
+        let home = Home(server: server)
         #expect(try await home.reel(["settings", "language", "de-DE"]).status == 0)
         #expect(try await home.reel(["fav", "add", "movie", "550", "603"]).status == 0)
         #expect(try await home.reel(["saved"]).status == 0)

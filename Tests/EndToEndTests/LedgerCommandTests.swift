@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Synchronization
 import ReelTestSupport
@@ -13,75 +14,8 @@ import Testing
 
     static let postgres = Task { try await PostgresServer.started("LedgerCommandTests") }
 
-    /// A data directory and a way to run `reel` in it.
-    struct Ledger {
-        let dir: String
-        /// A PostgreSQL store's URL (`REEL_STORE`) when the ledger is there; `nil`: the LMDB store
-        /// in `dir`.
-        var store: String?
-        /// The keyring directory (`REEL_KEYRING`) when not the tests' shared one.
-        var keyring: String?
-
-        init(dir: String = temporaryDirectory("ledger-cli")) { self.dir = dir }
-
-        /// A new ledger on `kind`: a data directory, and for `.postgres` a new migrated database of
-        /// the suite's PostgreSQL server.
-        static func make(_ kind: Store) async throws -> Ledger {
-            var ledger = Ledger()
-            guard kind == .postgres else { return ledger }
-            let server = try await LedgerCommandTests.postgres.value
-            let database = try await server.createDatabase("ledger_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
-            ledger.store = server.url(database: database)
-            let made = ledger
-            let migrated = try await made.reel(["store", "migrate"])
-            #expect(migrated.status == 0, "\(migrated.stderr)")
-            return ledger
-        }
-
-        @discardableResult
-        func reel(_ arguments: [String], user: String? = nil, environment: [String: String] = [:]) async throws -> Harness.Output {
-            // No TMDb credentials: the bundled sample catalog answers, whatever the machine has.
-            var env = ["TMDB_API_TOKEN": "", "TMDB_API_KEY": "", "XDG_CONFIG_HOME": dir + "/config", "REEL_OFFLINE": ""]
-            if let store { env["REEL_STORE"] = store }
-            if let keyring { env["REEL_KEYRING"] = keyring }
-            env.merge(environment) { _, new in new }
-            env["REEL_DATA_DIR"] = dir
-            if let user { env["REEL_USER"] = user }
-            return try await Harness.reel(arguments, environment: env)
-        }
-
-        /// Runs a `--json` command, checks exit 0 and validates the document against `schema`.
-        @discardableResult
-        func json(_ arguments: [String], user: String? = nil, schema: String) async throws -> [String: Any] {
-            let out = try await reel(arguments + ["--json"], user: user)
-            #expect(out.status == 0, "\(arguments): \(out.stderr)")
-            let checked = try Harness.validate(out.stdout, against: "cli/" + schema)
-            #expect(checked.status == 0, "\(arguments) against \(schema): \(checked.stderr)")
-            return try Harness.json(out.stdout)
-        }
-
-        /// Expects a failure: exit `status`, exactly one line on stderr containing `message`, nothing on stdout.
-        func fails(_ arguments: [String], user: String? = nil, status: Int32, _ message: String) async throws {
-            let out = try await reel(arguments, user: user)
-            #expect(out.status == status, "\(arguments): exit \(out.status), stderr \(out.stderr)")
-            #expect(out.stderr.hasPrefix("reel: "), "\(arguments): \(out.stderr)")
-            #expect(out.stderr.split(separator: "\n").count == 1, "\(arguments): \(out.stderr)")
-            #expect(out.stderr.contains(message), "\(arguments): \(out.stderr)")
-            #expect(out.stdout.isEmpty, "\(arguments): \(out.stdout)")
-        }
-
-        func eventCount() async throws -> Int {
-            let out = try await reel(["audit", "verify", "--json"])
-            return try Harness.json(out.stdout)["events"] as? Int ?? -1
-        }
-    }
-
-    static let png = Array(
-        Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")!)
-    /// SOI, APP0 (JFIF), SOF0 of 3x2, SOS, two bytes of scan data, EOI.
-    static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1, 0, 1, 0, 0]
-        + [0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x00, 0x02, 0x00, 0x03, 0x01, 0x01, 0x11, 0x00]
-        + [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x12, 0x34, 0xFF, 0xD9]
+    /// A data directory and a way to run `reel` in it (`LedgerHome`).
+    typealias Ledger = LedgerHome
 
     @Test(arguments: Store.allCases) func favoritesAreAddedOnceRemovedOnceAndSaySo(_ store: Store) async throws {
         let ledger = try await Ledger.make(store)
@@ -213,10 +147,10 @@ import Testing
             #expect(language["changed"] as? Bool == true)
 
             let files = temporaryDirectory("photos")
-            try Data(Self.png).write(to: URL(fileURLWithPath: files + "/me.png"))
-            try Data(Self.jpeg).write(to: URL(fileURLWithPath: files + "/me.dat"))  // a JPEG, whatever its name
+            try Data(Images.png).write(to: URL(fileURLWithPath: files + "/me.png"))
+            try Data(Images.jpeg).write(to: URL(fileURLWithPath: files + "/me.dat"))  // a JPEG, whatever its name
             try Data("not an image".utf8).write(to: URL(fileURLWithPath: files + "/fake.png"))
-            try Data(Self.png.prefix(40)).write(to: URL(fileURLWithPath: files + "/cut.png"))
+            try Data(Images.png.prefix(40)).write(to: URL(fileURLWithPath: files + "/cut.png"))
             try Data(count: 5_000_001).write(to: URL(fileURLWithPath: files + "/big.jpg"))
 
             try await ledger.json(["settings", "photo", files + "/me.png"], user: "ann", schema: "command-result.schema.json")
@@ -391,7 +325,7 @@ import Testing
         let ledger = try await LedgerCommandTests.Ledger.make(store)
         do {
             let files = temporaryDirectory("photo")
-            try Data(LedgerCommandTests.png).write(to: URL(fileURLWithPath: files + "/p.png"))
+            try Data(Images.png).write(to: URL(fileURLWithPath: files + "/p.png"))
             for command in [
                 ["fav", "add", "movie", "550"], ["fav", "add", "tv", "1399"], ["fav", "remove", "movie", "550"],
                 ["settings", "name", "Zoë Example"], ["settings", "language", "pt-BR"], ["settings", "photo", files + "/p.png"],
@@ -409,5 +343,13 @@ import Testing
                 #expect(checked.status == 0, "\(type): \(checked.stderr)")
             }
         }
+    }
+}
+
+extension LedgerHome {
+    /// A new ledger on `kind`: a data directory, and for `.postgres` a new migrated database of
+    /// the suite's PostgreSQL server.
+    static func make(_ kind: LedgerCommandTests.Store) async throws -> LedgerHome {
+        try await make(on: kind == .postgres ? try await LedgerCommandTests.postgres.value : nil)
     }
 }

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import LMDBStore
 import EventLog
 import Foundation

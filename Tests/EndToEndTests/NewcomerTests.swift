@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -381,7 +382,7 @@ import Testing
 
     @Test func statusVerifiesWithACatalogRequestWhereThereIsNoAuthentication() async throws {
         let server = try FakeTMDbProcess()
-        var home = CatalogCommandTests.Home(server: server)
+        var home = Home(server: server)
         home.environment["XDG_STATE_HOME"] = temporaryDirectory("newcomer-state-tmdb")
         try await server.fault("kind=status&status=404&path=/authentication&count=20")
 
@@ -425,7 +426,7 @@ import Testing
 
     @Test func aCatalogRequestThatRefusesTheCredentialIsARefusal() async throws {
         let server = try FakeTMDbProcess(["--token", "right-token-5c1d"])
-        var home = CatalogCommandTests.Home(server: server, token: "wrong-token-9e0a")
+        var home = Home(server: server, token: "wrong-token-9e0a")
         home.environment["XDG_STATE_HOME"] = temporaryDirectory("newcomer-state-tmdb-2")
         try await server.fault("kind=status&status=404&path=/authentication&count=20")
         let wrong = try await home.json(["tmdb", "status"], status: 77, schema: "tmdb-status.schema.json")
@@ -479,7 +480,7 @@ import Testing
     /// An answer from /authentication that makes no sense is bad data (65), not TMDb down (69).
     @Test func aMalformedAnswerToTheCredentialCheckIsBadData() async throws {
         let server = try FakeTMDbProcess()
-        var home = CatalogCommandTests.Home(server: server)
+        var home = Home(server: server)
         home.environment["XDG_STATE_HOME"] = temporaryDirectory("newcomer-state-malformed")
         try await server.fault("kind=malformed&path=/authentication&count=20")
         let out = try await home.reel(["tmdb", "status"])

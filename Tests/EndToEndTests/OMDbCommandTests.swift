@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -7,7 +8,6 @@ import Testing
 /// processes together, OMDb's failures as notes that never fail TMDb's answer, offline, the key
 /// kept out of every file and output, and the sample catalog's own facts with no keys at all.
 @Suite struct OMDbCommandTests {
-    typealias Home = CatalogCommandTests.Home
 
     static let key = "5e1f0c2a"
 

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Processes
 import ReelTestSupport
@@ -23,7 +24,7 @@ import Glibc
     /// pipe nobody reads: its reading end is closed before the process starts).
     static func run(_ arguments: [String], data: String, stdout: String?, stdin: String? = nil,
                     environment extra: [String: String] = [:]) throws -> Run {
-        var env = ProcessInfo.processInfo.environment.filter { !CatalogCommandTests.Home.inherited.contains($0.key) }
+        var env = ProcessInfo.processInfo.environment.filter { !Home.inherited.contains($0.key) }
         env["NO_COLOR"] = "1"
         env["REEL_DATA_DIR"] = data
         env["XDG_CONFIG_HOME"] = data + "/config"

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -7,7 +8,7 @@ import Testing
 @Suite struct PathArgumentTests {
     /// Runs `reel` in `directory` with `HOME` and `REEL_DATA_DIR` as given (nil: unset).
     static func reel(_ arguments: [String], in directory: String, home: String, dataDir: String?) async throws -> Harness.Output {
-        var env = ProcessInfo.processInfo.environment.filter { !CatalogCommandTests.Home.inherited.contains($0.key) }
+        var env = ProcessInfo.processInfo.environment.filter { !Home.inherited.contains($0.key) }
         env["NO_COLOR"] = "1"
         env["HOME"] = home
         env["XDG_CONFIG_HOME"] = home + "/.config"

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import NIOHTTP1
 import ReelTestSupport
@@ -62,7 +63,7 @@ import Testing
 
         // An account with a photo: its history and its photo stay as they were.
         let ledger = Ledger()
-        let photo = try Self.write(LedgerCommandTests.png, named: "me.png", in: files)
+        let photo = try Self.write(Images.png, named: "me.png", in: files)
         #expect(try await ledger.reel(["settings", "photo", photo], user: "ann").status == 0)
         let events = try await ledger.eventCount()
         let settings = try await ledger.reel(["settings", "--json"], user: "ann").stdout
@@ -75,7 +76,7 @@ import Testing
 
     /// The service's photo route takes the same path: 400, a usage problem naming the size.
     @Test func theServiceRefusesThemToo() async throws {
-        let service = try await ServiceProcess.start(CatalogCommandTests.Home())
+        let service = try await ServiceProcess.start(Home())
         let token = try await service.token(for: "ana")
         for (_, bytes, size) in Self.bombs {
             let answer = try await service.request(.PUT, "/v1/settings/photo", token: token, body: bytes, contentType: "image/jpeg")

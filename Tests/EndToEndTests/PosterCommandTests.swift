@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Pictures
 import ReelTestSupport
@@ -8,7 +9,6 @@ import Testing
 /// offline, single flight across processes, stats and clear), and pictures drawn in a real
 /// terminal (tmux) by `reel show` and `reel settings`.
 @Suite struct PosterCommandTests {
-    typealias Home = CatalogCommandTests.Home
 
     /// Fight Club's poster in the sample catalog (as TMDb gives it).
     static let fightClubPoster = "/pB8BM7pdSp6B6Ih7QZ4DrQ3PmJK.jpg"

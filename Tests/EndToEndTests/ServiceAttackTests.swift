@@ -1,3 +1,4 @@
+import EndToEndSupport
 import AsyncHTTPClient
 import Foundation
 import NIOCore

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import NIOHTTP1
 import ReelTestSupport
@@ -87,7 +88,7 @@ import Testing
     }
 
     @Test func aBodyOverItsRoutesLimitIs413ChunkedOrNot() async throws {
-        let service = try await ServiceProcess.start(CatalogCommandTests.Home())
+        let service = try await ServiceProcess.start(Home())
         let token = try await service.token(for: "ana")
         let json = 64 * 1024, photo = 5_000_000, list = 64 << 20
         let routes: [(String, String, String, Int, String)] = [
@@ -124,7 +125,7 @@ import Testing
 
     /// The limit is the service's setting (`REEL_SERVE_MAX_BODY`) for JSON routes, chunked too.
     @Test func theJSONLimitIsTheSettingsChunkedToo() async throws {
-        let service = try await ServiceProcess.start(CatalogCommandTests.Home(), environment: ["REEL_SERVE_MAX_BODY": "2048"])
+        let service = try await ServiceProcess.start(Home(), environment: ["REEL_SERVE_MAX_BODY": "2048"])
         let token = try await service.token(for: "ana")
         let answers = try await Self.send(
             [

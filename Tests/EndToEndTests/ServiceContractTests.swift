@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -13,7 +14,7 @@ import Testing
             return
         }
         let tmdb = try await offThread { try FakeTMDbProcess() }
-        let service = try await ServiceProcess.start(CatalogCommandTests.Home(server: tmdb), environment: ["REEL_SERVE_RATE": "1000", "REEL_SERVE_BURST": "1000"])
+        let service = try await ServiceProcess.start(Home(server: tmdb), environment: ["REEL_SERVE_RATE": "1000", "REEL_SERVE_BURST": "1000"])
         let token = try await service.token(for: "fuzz")
         let url = service.url
         let out = try await Harness.run(Harness.root + "/Tools/schemathesis_check.sh", [url, token, ServiceProcess.operatorToken])

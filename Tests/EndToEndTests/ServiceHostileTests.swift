@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Processes
 import NIOHTTP1
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func aClientThatTricklesItsHeadersIsCutOff() async throws {
-        let service = try await ServiceProcess.start(CatalogCommandTests.Home(), environment: ["REEL_SERVE_HEADER_TIMEOUT": "1"])
+        let service = try await ServiceProcess.start(Home(), environment: ["REEL_SERVE_HEADER_TIMEOUT": "1"])
         let port = String(service.url.split(separator: ":").last ?? "")
         let script = """
             import socket, sys, time
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func aFloodOfHeadersIsRefusedAndTheServiceGoesOn() async throws {
-        let service = try await ServiceProcess.start(CatalogCommandTests.Home())
+        let service = try await ServiceProcess.start(Home())
         let port = String(service.url.split(separator: ":").last ?? "")
         let script = """
             import socket, sys
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func aTokenHoldsABoundedNumberOfEventStreams() async throws {
-        let service = try await ServiceProcess.start(CatalogCommandTests.Home(), environment: ["REEL_SERVE_STREAMS": "2"])
+        let service = try await ServiceProcess.start(Home(), environment: ["REEL_SERVE_STREAMS": "2"])
         let token = try await service.token(for: "ana")
         let (oneOpen, twoOpen) = (EventsSeen(), EventsSeen())
         async let one = service.events("/v1/events", token: token, timeout: 4, seen: oneOpen) { _ in false }
@@ -83,7 +84,7 @@ import Testing
     }
 
     @Test func sigtermUnderLoadKeepsEveryAcknowledgedAppendAndExitsCleanly() async throws {
-        let home = CatalogCommandTests.Home()
+        let home = Home()
         let service = try await ServiceProcess.start(home)
         var tokens: [String] = []
         for user in 0..<8 { tokens.append(try await service.token(for: "user\(user)")) }

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -12,7 +13,7 @@ import Testing
             ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem", "-days", "2",
              "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
         #expect(made.status == 0, "\(made.stderr)")
-        let service = try ServiceProcess(CatalogCommandTests.Home(), arguments: ["--tls-cert", dir + "/cert.pem", "--tls-key", dir + "/key.pem"])
+        let service = try ServiceProcess(Home(), arguments: ["--tls-cert", dir + "/cert.pem", "--tls-key", dir + "/key.pem"])
         #expect(service.url.hasPrefix("https://127.0.0.1:"))
         let answer = try await Harness.run("/usr/bin/curl", ["-s", "--cacert", dir + "/cert.pem", service.url + "/health"])
         #expect(answer.stdout.contains("\"status\":\"ok\""), "\(answer.stdout) \(answer.stderr)")
@@ -24,10 +25,10 @@ import Testing
         let dir = temporaryDirectory("serve-tls-bad")
         try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: dir + "/cert.pem"))
         try Data("not a key".utf8).write(to: URL(fileURLWithPath: dir + "/key.pem"))
-        let out = try await CatalogCommandTests.Home().reel(["serve", "--listen", "127.0.0.1:0", "--tls-cert", dir + "/cert.pem", "--tls-key", dir + "/key.pem"])
+        let out = try await Home().reel(["serve", "--listen", "127.0.0.1:0", "--tls-cert", dir + "/cert.pem", "--tls-key", dir + "/key.pem"])
         #expect(out.status == 64, "\(out.stderr)")
         #expect(out.stderr.split(separator: "\n").count == 1 && out.stderr.contains("--tls-cert"), "\(out.stderr)")
-        let half = try await CatalogCommandTests.Home().reel(["serve", "--tls-cert", dir + "/cert.pem"])
+        let half = try await Home().reel(["serve", "--tls-cert", dir + "/cert.pem"])
         #expect(half.status == 64)
     }
 }

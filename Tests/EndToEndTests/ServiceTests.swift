@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import NIOHTTP1
 import ReelTestSupport
@@ -23,7 +24,7 @@ import Testing
         _ store: Store, environment: [String: String] = [:], on server: PostgresServer? = nil
     ) async throws -> (ServiceProcess, FakeTMDbProcess) {
         let tmdb = try await offThread { try FakeTMDbProcess() }
-        var home = CatalogCommandTests.Home(server: tmdb)
+        var home = Home(server: tmdb)
         if store == .postgres {
             let server = try await server.orShared()
             let database = try await server.createDatabase("svc_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
@@ -181,7 +182,7 @@ import Testing
         let token = try await service.token(for: "ana")
         #expect(try await service.request(.PUT, "/v1/settings/name", token: token, json: ["name": "Ana María"]).status == 200)
         #expect(try await service.request(.PUT, "/v1/settings/language", token: token, json: ["language": "fr"]).status == 200)
-        let photo = try await service.request(.PUT, "/v1/settings/photo", token: token, body: LedgerCommandTests.png, contentType: "image/png")
+        let photo = try await service.request(.PUT, "/v1/settings/photo", token: token, body: Images.png, contentType: "image/png")
         #expect(photo.status == 200, "\(photo.text)")
         let settings = try await service.request(.GET, "/v1/settings", token: token).json()
         #expect(settings["name"] as? String == "Ana María")
@@ -263,7 +264,7 @@ import Testing
             try await Self.postgres.value, prefix: "svc_move_" + String(UInt32.random(in: 0...UInt32.max), radix: 36), databases: 3)
         let (two, three) = (try maps.map(2), try maps.map(3))
         let tmdb = try await offThread { try FakeTMDbProcess() }
-        var home = CatalogCommandTests.Home(server: tmdb)
+        var home = Home(server: tmdb)
         home.environment["REEL_STORE"] = two
         let atTwo = home
         #expect(try await atTwo.reel(["store", "migrate"]).status == 0)

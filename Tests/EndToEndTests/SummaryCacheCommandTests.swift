@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -6,7 +7,6 @@ import Testing
 /// are answered from the per-title summaries kept in `DATA_DIR/cache` (no request, same output),
 /// per language, revalidated when they expire, served offline, and gone after `reel cache clear`.
 @Suite struct SummaryCacheCommandTests {
-    typealias Home = CatalogCommandTests.Home
 
     static let saved: [(type: String, ids: [String])] = [("movie", ["550", "603", "238"]), ("tv", ["1399"])]
     static let paths = ["/movie/550", "/movie/603", "/movie/238", "/tv/1399"]

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -7,36 +8,6 @@ import Testing
 /// the terminal as it was, a resize lays the screen out again, typing a search quickly asks the
 /// server once, and a title saved from its details is in the ledger another process reads.
 @Suite struct TerminalAppTests {
-    /// A home on `server`: its own data, config and state directories.
-    static func environment(_ server: FakeTMDbProcess) -> [String: String] {
-        [
-            "TMDB_API_TOKEN": "any-token", "REEL_TMDB_BASE_URL": server.baseURL, "REEL_DATA_DIR": temporaryDirectory("ui-data"),
-            "XDG_CONFIG_HOME": temporaryDirectory("ui-config"), "XDG_STATE_HOME": temporaryDirectory("ui-state"), "REEL_USER": "ann",
-            "LANG": "C.UTF-8",
-        ]
-    }
-
-    /// `stty -a`, then the program, then `stty -a` again, in one pane: the two must match.
-    /// `home`: the environment to run in (a new home on `server` without one); `keys`: a
-    /// keys.toml to put in its config directory.
-    static func session(
-        _ server: FakeTMDbProcess, _ arguments: [String] = ["ui"], width: Int = 100, height: Int = 30, home: [String: String]? = nil,
-        keys: String? = nil
-    ) async throws -> TerminalSession {
-        let reel = Harness.binaries + "/reel"
-        let script = "stty -a > \"$STTY_DIR/before\"; '\(reel)' \(arguments.joined(separator: " ")); status=$?; stty -a > \"$STTY_DIR/after\"; exit $status"
-        var environment = home ?? Self.environment(server)
-        environment["REEL_KEYRING"] = environment["REEL_KEYRING"] ?? Harness.keyring
-        if let keys {
-            let dir = environment["XDG_CONFIG_HOME"]! + "/reel"
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            try keys.write(toFile: dir + "/keys.toml", atomically: true, encoding: .utf8)
-        }
-        environment["STTY_DIR"] = temporaryDirectory("stty")
-        return try await TerminalSession(["sh", "-c", script], environment: environment, width: width, height: height)
-            .remembering(sttyDirectory: environment["STTY_DIR"]!)
-    }
-
     /// How often the server was asked for `path` at `page`.
     static func asked(_ server: FakeTMDbProcess, _ path: String, page: Int) async throws -> Int {
         await (try server.stats()["byPage"] as? [String: Int])?["\(path)?page=\(page)"] ?? 0
@@ -44,7 +15,7 @@ import Testing
 
     @Test func moviesPageOnceEachSeriesAndQuitRestoringTheTerminal() async throws {
         let server = try FakeTMDbProcess()
-        let terminal = try await Self.session(server)
+        let terminal = try await AppSession.start(server)
         defer { terminal.end() }
         var screen = try await terminal.waitFor("Fight Club")
         #expect(screen.contains("1 Movies") && screen.contains("Discover movies"), "\(screen)")
@@ -74,7 +45,7 @@ import Testing
     /// chart: each asks TMDb for the list afresh and the heading says what is shown.
     @Test func genresSortAndChartsChangeWhatMoviesLists() async throws {
         let server = try FakeTMDbProcess()
-        let terminal = try await Self.session(server)
+        let terminal = try await AppSession.start(server)
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         try await terminal.type("f")
@@ -105,7 +76,7 @@ import Testing
 
     @Test func ctrlCQuitsAndRestoresTheTerminal() async throws {
         let server = try FakeTMDbProcess()
-        let terminal = try await Self.session(server)
+        let terminal = try await AppSession.start(server)
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         try await terminal.type("?")
@@ -117,7 +88,7 @@ import Testing
 
     @Test func aResizeLaysTheScreenOutAgain() async throws {
         let server = try FakeTMDbProcess()
-        let terminal = try await Self.session(server)
+        let terminal = try await AppSession.start(server)
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         try await terminal.resize(width: 60, height: 20)
@@ -134,7 +105,7 @@ import Testing
     /// says so; a file binding one key twice stops the app before it takes the screen.
     @Test func keysTomlRebindsKeysAndAConflictIsOneLineNamingTheLine() async throws {
         let server = try FakeTMDbProcess()
-        let terminal = try await Self.session(server, keys: "[keys]\ndown = \"n\"\nquit = \"Q\"\n")
+        let terminal = try await AppSession.start(server, keys: "[keys]\ndown = \"n\"\nquit = \"Q\"\n")
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         try await terminal.type("n", "n")
@@ -154,7 +125,7 @@ import Testing
         try await terminal.waitFor("exit 0")
         try terminal.expectTerminalRestored()
 
-        let conflict = try await Self.session(server, keys: "[keys]\ndown = \"n\"\n\nyear = \"n\"\n")
+        let conflict = try await AppSession.start(server, keys: "[keys]\ndown = \"n\"\n\nyear = \"n\"\n")
         defer { conflict.end() }
         screen = try await conflict.waitFor("exit 64")
         // The pane wraps the one line at 100 columns.
@@ -167,10 +138,10 @@ import Testing
     /// a deletion of its account from another terminal goes through at once, the ledger verifies.
     @Test func anOpenAppBlocksNoDeletionElsewhere() async throws {
         let server = try FakeTMDbProcess()
-        let environment = Self.environment(server)
+        let environment = AppSession.environment(server)
         let add = try await Harness.reel(["fav", "add", "movie", "550"], environment: environment)
         #expect(add.status == 0, "\(add.stderr)")
-        let terminal = try await Self.session(server, home: environment)
+        let terminal = try await AppSession.start(server, home: environment)
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         try await terminal.type("4")
@@ -189,7 +160,7 @@ import Testing
     @Test(arguments: [SIGTERM, SIGHUP, SIGQUIT])
     func aSignalEndsTheAppAndRestoresTheTerminal(_ signal: Int32) async throws {
         let server = try FakeTMDbProcess()
-        let terminal = try await Self.session(server)
+        let terminal = try await AppSession.start(server)
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         // The pane runs a shell that runs the session's script, which runs reel.
@@ -214,9 +185,9 @@ import Testing
     /// terminal is as it was.
     @Test func aDumbTerminalIsRefused() async throws {
         let server = try FakeTMDbProcess()
-        var home = Self.environment(server)
+        var home = AppSession.environment(server)
         home["TERM"] = "dumb"
-        let terminal = try await Self.session(server, home: home)
+        let terminal = try await AppSession.start(server, home: home)
         defer { terminal.end() }
         let screen = try await terminal.waitFor("exit 69")
         #expect(screen.contains("reel: the terminal app cannot start: curses cannot drive this terminal (TERM=dumb)"), "\(screen)")
@@ -227,11 +198,11 @@ import Testing
     /// refuses it (64).
     @Test func aDataDirectoryThatIsAFileIsRefusedBeforeTheScreen() async throws {
         let server = try FakeTMDbProcess()
-        var home = Self.environment(server)
+        var home = AppSession.environment(server)
         let file = temporaryDirectory("ui-file") + "/file"
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         home["REEL_DATA_DIR"] = file
-        let terminal = try await Self.session(server, home: home)
+        let terminal = try await AppSession.start(server, home: home)
         defer { terminal.end() }
         let screen = try await terminal.waitFor("exit 64").replacingOccurrences(of: "\n", with: "")
         #expect(screen.contains("is a file, not a directory"), "\(screen)")
@@ -240,13 +211,13 @@ import Testing
 
     @Test func reelAloneOpensTheAppAtATerminal() async throws {
         let server = try FakeTMDbProcess()
-        let terminal = try await Self.session(server, [])
+        let terminal = try await AppSession.start(server, [])
         defer { terminal.end() }
         try await terminal.waitFor("Discover movies")
         try await terminal.type("q")
         try await terminal.waitFor("exit 0")
         // Not at a terminal: the help as before, and `reel ui` says it needs one.
-        let home = CatalogCommandTests.Home(server: server)
+        let home = Home(server: server)
         let plain = try await home.reel([])
         #expect(plain.stdout.contains("USAGE") || plain.stdout.contains("SUBCOMMANDS"), "\(plain.stdout)\(plain.stderr)")
         let ui = try await home.reel(["ui"])
@@ -255,7 +226,7 @@ import Testing
 
     @Test func typingMatrixQuicklyAsksForOneSearch() async throws {
         let server = try FakeTMDbProcess()
-        let terminal = try await Self.session(server)
+        let terminal = try await AppSession.start(server)
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         try await terminal.type("3")
@@ -285,8 +256,8 @@ import Testing
 
     @Test func savingFromDetailsIsInTheLedgerAnotherProcessReads() async throws {
         let server = try FakeTMDbProcess()
-        let environment = Self.environment(server)
-        let terminal = try await Self.session(server, home: environment)
+        let environment = AppSession.environment(server)
+        let terminal = try await AppSession.start(server, home: environment)
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         try await terminal.type("3")
@@ -302,7 +273,7 @@ import Testing
         screen = try await terminal.waitFor("★ saved")
         #expect(screen.contains("saved movie 603 The Matrix (1999)"), "the status line: \(screen)")
         // Another process, while the app holds the ledger open, reads it there.
-        let home = CatalogCommandTests.Home(environment: environment)
+        let home = Home(environment: environment)
         let saved = try await home.reel(["saved", "--json"])
         #expect(saved.status == 0, "\(saved.stderr)")
         let items = (try Harness.json(saved.stdout)["items"] as? [[String: Any]]) ?? []
@@ -321,13 +292,13 @@ import Testing
 /// deleting the account, and a change made by another process showing at once.
 extension TerminalAppTests {
     /// A home on `server` and `reel` run in it as another process (`reel fav add` beside the app).
-    static func home(_ server: FakeTMDbProcess) -> (environment: [String: String], reel: CatalogCommandTests.Home) {
-        let environment = Self.environment(server)
-        return (environment, CatalogCommandTests.Home(environment: environment))
+    static func home(_ server: FakeTMDbProcess) -> (environment: [String: String], reel: Home) {
+        let environment = AppSession.environment(server)
+        return (environment, Home(environment: environment))
     }
 
     /// The events of ann's stream as `reel history --json` lists them: type and title id.
-    static func history(_ reel: CatalogCommandTests.Home) async throws -> [String] {
+    static func history(_ reel: Home) async throws -> [String] {
         let out = try await reel.reel(["history", "--json"])
         let document = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
         return (document?["events"] as? [[String: Any]] ?? []).map { event in
@@ -336,7 +307,7 @@ extension TerminalAppTests {
         }
     }
 
-    static func savedIDs(_ reel: CatalogCommandTests.Home) async throws -> [Int] {
+    static func savedIDs(_ reel: Home) async throws -> [Int] {
         let out = try await reel.reel(["saved", "--json"])
         let document = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any]
         return (document?["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
@@ -347,7 +318,7 @@ extension TerminalAppTests {
         let (environment, reel) = Self.home(server)
         #expect(try await reel.reel(["fav", "add", "movie", "550", "603"]).status == 0)
         let before = try await Self.history(reel)
-        let terminal = try await Self.session(server, home: environment)
+        let terminal = try await AppSession.start(server, home: environment)
         defer { terminal.end() }
         try await terminal.waitFor("Discover movies")
         try await terminal.type("4")
@@ -374,7 +345,7 @@ extension TerminalAppTests {
         #expect(try await reel.reel(["fav", "add", "movie", "550", "603"]).status == 0)
         #expect(try await reel.reel(["fav", "remove", "movie", "603"]).status == 0)
         let versions = try await Self.history(reel).count
-        let terminal = try await Self.session(server, home: environment)
+        let terminal = try await AppSession.start(server, home: environment)
         defer { terminal.end() }
         try await terminal.waitFor("Discover movies")
         try await terminal.type("4")
@@ -405,7 +376,7 @@ extension TerminalAppTests {
         let server = try FakeTMDbProcess()
         let (environment, reel) = Self.home(server)
         #expect(try await reel.reel(["fav", "add", "movie", "278"]).status == 0)
-        let terminal = try await Self.session(server, home: environment)
+        let terminal = try await AppSession.start(server, home: environment)
         defer { terminal.end() }
         try await terminal.waitFor("The Boy and the Heron")
         try await terminal.type("4")
@@ -431,7 +402,7 @@ extension TerminalAppTests {
         let server = try FakeTMDbProcess()
         let (environment, reel) = Self.home(server)
         #expect(try await reel.reel(["fav", "add", "movie", "550"]).status == 0)
-        let terminal = try await Self.session(server, home: environment)
+        let terminal = try await AppSession.start(server, home: environment)
         defer { terminal.end() }
         try await terminal.waitFor("Discover movies")
         try await terminal.type("5")
@@ -456,7 +427,7 @@ extension TerminalAppTests {
     @Test func aChangeByAnotherProcessShowsInTheSavedTabAtOnceAndTheAppBlocksNoDeletion() async throws {
         let server = try FakeTMDbProcess()
         let (environment, reel) = Self.home(server)
-        let terminal = try await Self.session(server, home: environment)
+        let terminal = try await AppSession.start(server, home: environment)
         defer { terminal.end() }
         try await terminal.waitFor("Discover movies")
         try await terminal.type("4")

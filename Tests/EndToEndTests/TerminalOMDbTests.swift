@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -17,13 +18,7 @@ import Testing
 
     /// `reel ui` in `home` without the test's own credentials, between two `stty -a`.
     static func session(_ home: [String: String], width: Int = 100, height: Int = 30) async throws -> TerminalSession {
-        var environment = home
-        environment["STTY_DIR"] = temporaryDirectory("stty")
-        let reel = Harness.binaries + "/reel"
-        let script =
-            "unset TMDB_API_TOKEN TMDB_API_KEY OMDB_API_KEY REEL_TMDB_BASE_URL REEL_OMDB_BASE_URL; stty -a > \"$STTY_DIR/before\"; '\(reel)' ui; status=$?; stty -a > \"$STTY_DIR/after\"; exit $status"
-        return try await TerminalSession(["sh", "-c", script], environment: environment, width: width, height: height)
-            .remembering(sttyDirectory: environment["STTY_DIR"]!)
+        try await AppSession.start(nil, width: width, height: height, home: home, unset: ["TMDB_API_TOKEN", "TMDB_API_KEY", "OMDB_API_KEY", "REEL_TMDB_BASE_URL", "REEL_OMDB_BASE_URL"])
     }
 
     /// The screen's lines that name `titles`, in the order shown, once they are in `order` (20 s
@@ -41,7 +36,7 @@ import Testing
 
     @Test func theSavedListSortsByOMDbsScoresAndTheDetailsShowThem() async throws {
         let home = Self.sampleHome()
-        let reel = CatalogCommandTests.Home(environment: home)
+        let reel = Home(environment: home)
         // The Godfather (IMDb 9.2, Metacritic 100), Skellig (OMDb has no score), The Shawshank
         // Redemption (9.3, 82), saved in that order.
         let added = try await reel.reel(["fav", "add", "movie", "238", "17046", "278"], environment: ["OMDB_API_KEY": ""])

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import Reel
 import ReelTestSupport
@@ -21,12 +22,7 @@ import Testing
     /// `reel ui` in `home` with no TMDb credentials from the test's own environment, between two
     /// `stty -a` (`TerminalSession.expectTerminalRestored`).
     static func session(_ home: [String: String], width: Int = 100, height: Int = 30) async throws -> TerminalSession {
-        var environment = home
-        environment["STTY_DIR"] = temporaryDirectory("stty")
-        let reel = Harness.binaries + "/reel"
-        let script = "unset TMDB_API_TOKEN TMDB_API_KEY; stty -a > \"$STTY_DIR/before\"; '\(reel)' ui; status=$?; stty -a > \"$STTY_DIR/after\"; exit $status"
-        return try await TerminalSession(["sh", "-c", script], environment: environment, width: width, height: height)
-            .remembering(sttyDirectory: environment["STTY_DIR"]!)
+        try await AppSession.start(nil, width: width, height: height, home: home, unset: ["TMDB_API_TOKEN", "TMDB_API_KEY"])
     }
 
     /// The screen once its picture cells stopped changing (pictures load on tasks of their own).
@@ -50,12 +46,12 @@ import Testing
 
     @Test func theDetailsPosterIsDrawnBesideThemAndLeavesNoPixelsBehind() async throws {
         let server = try FakeTMDbProcess()
-        var home = TerminalAppTests.environment(server)
+        var home = AppSession.environment(server)
         home["COLORTERM"] = "truecolor"
         // Links too (tmux drops them, but the app writes them and has curses rewrite the rows that
         // lose one: the poster beside those rows must survive that).
         home["REEL_HYPERLINKS"] = "1"
-        let terminal = try await TerminalAppTests.session(server, width: 110, height: 32, home: home)
+        let terminal = try await AppSession.start(server, width: 110, height: 32, home: home)
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         try await terminal.type("3")
@@ -72,7 +68,7 @@ import Testing
         #expect(cells.text(row: 2, columns: 0..<78).contains("released 1999"))
         // In the art's colours: the same poster, fetched by `reel poster` and decoded, on average.
         let file = temporaryDirectory("poster") + "/fight-club.jpg"
-        let fetched = try await CatalogCommandTests.Home(environment: home).reel(["poster", "movie", "550", "--size", "w342", "--out", file])
+        let fetched = try await Home(environment: home).reel(["poster", "movie", "550", "--size", "w342", "--out", file])
         #expect(fetched.status == 0, "\(fetched.stderr)")
         let art = try PictureDecoder().decode(Array(try Data(contentsOf: URL(fileURLWithPath: file)))).meanColour
         let seen = cells.meanColour(rows: 0..<32, columns: 0..<110)
@@ -150,7 +146,7 @@ import Testing
         let file = temporaryDirectory("photo") + "/red.jpg"
         let jpeg = try PictureEncoder.jpeg(Picture(width: 120, height: 180, filledWith: RGB(200, 40, 40)), quality: 90)
         try Data(jpeg).write(to: URL(fileURLWithPath: file))
-        let set = try await CatalogCommandTests.Home(environment: home).reel(["settings", "photo", file])
+        let set = try await Home(environment: home).reel(["settings", "photo", file])
         #expect(set.status == 0, "\(set.stderr)")
         let terminal = try await Self.session(home)
         defer { terminal.end() }

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -7,7 +8,6 @@ import Testing
 /// catalog in-process and against `fake-tmdb` over HTTP, with expectations worked out from the
 /// sample data itself (`Sources/Catalog/SampleData`), not from what the commands print.
 @Suite struct ViewerCommandTests {
-    typealias Home = CatalogCommandTests.Home
 
     // MARK: - Helpers
 
@@ -849,13 +849,5 @@ import Testing
             }
         }
         #expect(painted == 8, "colours are on: every command painted something")
-    }
-}
-
-extension Harness {
-    /// Runs `executable` with exactly `environment` (Harness.run adds NO_COLOR=1 and the outer
-    /// environment).
-    static func runClean(_ executable: String, _ arguments: [String], environment: [String: String]) async throws -> Output {
-        try await complete([executable] + arguments, environment: environment)
     }
 }

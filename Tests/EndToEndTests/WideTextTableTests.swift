@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -8,7 +9,6 @@ import Testing
 /// `show --similar` fits `COLUMNS`, and each column starts at the same terminal column in every
 /// row. Widths are measured here, by a small rule of this file's own, not by Reel's.
 @Suite struct WideTextTableTests {
-    typealias Home = CatalogCommandTests.Home
     typealias Ledger = LedgerCommandTests.Ledger
 
     static let widths = [100, 60]

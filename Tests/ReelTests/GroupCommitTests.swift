@@ -33,7 +33,7 @@ import Testing
 
     /// Runs `operations` in one batch of `committer`: the store's writer is held while a first
     /// command (`primer`) is taken into a transaction of its own, then the operations queue up
-    /// behind it, and all of them are waiting when the writer is let go.
+    /// behind it in the order given, and all of them are waiting when the writer is let go.
     static func inOneBatch<T: Sendable>(
         _ committer: CommandCommitter, writer log: any EventStore, primer: @escaping @Sendable () async throws -> Void,
         _ operations: [@Sendable () async throws -> T]
@@ -42,12 +42,15 @@ import Testing
         async let primed: Void = primer()
         try #require(await eventually { committer.load == (0, 1) })
         let results = await withTaskGroup(of: (Int, Result<T, any Error>).self) { group in
+            // One after another, each queued before the next is submitted: a group's tasks start in
+            // no set order, and the commands of one account are decided in the order they queue.
+            var queued = true
             for (index, operation) in operations.enumerated() {
                 group.addTask {
                     do { return (index, .success(try await operation())) } catch { return (index, .failure(error)) }
                 }
+                queued = await eventually { committer.load.queued == index + 1 } && queued
             }
-            let queued = await eventually { committer.load.queued == operations.count }
             hold.end()
             var out: [(Int, Result<T, any Error>)] = []
             for await result in group { out.append(result) }

@@ -1,4 +1,5 @@
 @_spi(Stores) import EventLog
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing

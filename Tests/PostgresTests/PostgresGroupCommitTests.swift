@@ -3,6 +3,7 @@ import Foundation
 import Ledger
 import PostgresStore
 import ReelTestSupport
+import Synchronization
 import Testing
 
 @testable import Reel
@@ -28,8 +29,8 @@ import Testing
             _ = try service.execute(.addFavorites([Self.movie(1), Self.movie(2)]), for: handles[0])
             _ = try service.execute(.addFavorites([Self.movie(3)]), for: handles[1])
         }
-        let commits = GroupCommitTests.Commits()
-        let committer = CommandCommitter(service: service) { figures, _ in commits.append(figures) }
+        let commits = Mutex<[CommitFigures]>([])
+        let committer = CommandCommitter(service: service) { figures, _ in commits.withLock { $0.append(figures) } }
         // Per account, in order: three adds, then a removal of the second add and of movie 1.
         var requests: [CommandRequest] = []
         for round in 0..<3 {
@@ -56,7 +57,7 @@ import Testing
         }
         #expect(reports.count == requests.count)
         // The first command waited for the writer alone; every other one shared one transaction.
-        #expect(commits.all.map(\.commands) == [1, requests.count - 1], "\(commits.all.map(\.commands))")
+        #expect(commits.withLock { $0 }.map(\.commands) == [1, requests.count - 1], "\(commits.withLock { $0 }.map(\.commands))")
         for (index, handle) in handles.enumerated() {
             let opened = reports[index]!.outcomes.contains(.accountOpened(handle))
             #expect(opened == (index >= 2), "\(handle): \(reports[index]!.outcomes)")

@@ -1,17 +1,16 @@
 import Dispatch
-import EventLog
+public import EventLog
 import Foundation
-import ReelTestSupport
 
 /// Holds a store's single writer from another thread (an empty write transaction left open), so
 /// that commands submitted meanwhile queue up and the tests know which ones share a batch.
-final class WriterHold: Sendable {
+public final class WriterHold: Sendable {
     private let entered = DispatchSemaphore(value: 0)
     private let release = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
 
     /// Returns once the transaction is open.
-    init(_ log: any EventStore) {
+    public init(_ log: any EventStore) {
         Thread.detachNewThread { [self] in
             _ = try? log.write { _ in
                 entered.signal()
@@ -23,7 +22,7 @@ final class WriterHold: Sendable {
     }
 
     /// Ends the transaction (nothing written) and waits until the writer is free.
-    func end() {
+    public func end() {
         release.signal()
         done.wait()
     }
@@ -31,7 +30,7 @@ final class WriterHold: Sendable {
 
 /// Whether `condition` comes to hold, waited for (`waitFor`, at its default bound): for a state
 /// another thread reaches.
-func eventually(_ condition: () -> Bool) async -> Bool {
+public func eventually(_ condition: () -> Bool) async -> Bool {
     do {
         try await waitFor("a state another thread reaches") { condition() }
         return true

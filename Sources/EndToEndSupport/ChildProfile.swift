@@ -1,5 +1,5 @@
 import Foundation
-import Processes
+package import Processes
 
 /// Where the test run's processor time goes, command by command: with `REEL_TEST_CHILDREN` set to
 /// a file, each command `Harness.complete` ran adds a line to it, its processor seconds, its
@@ -7,10 +7,10 @@ import Processes
 ///
 ///     REEL_TEST_CHILDREN=/tmp/children.tsv swift test --skip-build --filter EndToEndTests
 ///     sort -rn /tmp/children.tsv | head
-enum ChildProfile {
-    static let path = ProcessInfo.processInfo.environment["REEL_TEST_CHILDREN"]
+package enum ChildProfile {
+    package static let path = ProcessInfo.processInfo.environment["REEL_TEST_CHILDREN"]
 
-    static func record(_ command: [String], _ exit: ChildProcess.Exit) {
+    package static func record(_ command: [String], _ exit: ChildProcess.Exit) {
         guard let path else { return }
         let words = command.map { $0.count > 60 ? String($0.prefix(60)) + "…" : $0 }.joined(separator: " ")
         let line = String(format: "%.3f\t%.3f\t", exit.processorSeconds, exit.seconds) + words.replacingOccurrences(of: "\n", with: " ") + "\n"

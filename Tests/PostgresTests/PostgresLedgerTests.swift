@@ -1,4 +1,5 @@
 @_spi(Stores) import EventLog
+import EndToEndSupport
 import Foundation
 import Processes
 import ReelTestSupport
@@ -10,7 +11,7 @@ import Testing
 /// wrapped under is gone), on the server and on every copy made before it, while the chain still
 /// verifies and the other account keeps its key.
 @Suite struct PostgresLedgerTests {
-    typealias Ledger = LedgerCommandTests.Ledger
+    typealias Ledger = LedgerHome
 
     /// A server with its default settings (WAL recycled, kept as it likes): forgetting needs none.
     static let started = Task { try await PostgresServer.started("PostgresLedgerTests") }
@@ -46,9 +47,9 @@ import Testing
     @Test func commandsWorkOnPostgresAndADeletionLeavesNothingInTheServersFiles() async throws {
         let (ledger, environment, database) = try await Self.ledger()
         let server = try await Self.server
-        let handle = AccountDeletionTests.handle, name = AccountDeletionTests.name
+        let handle = DeletionFixture.handle, name = DeletionFixture.name
         let photo = temporaryDirectory("photo") + "/me.png"
-        try Data(LedgerCommandTests.png).write(to: URL(fileURLWithPath: photo))
+        try Data(Images.png).write(to: URL(fileURLWithPath: photo))
         for (command, user) in [
             (["fav", "add", "movie", "550", "603"], handle), (["fav", "add", "tv", "1399"], handle),
             (["settings", "name", name], handle), (["settings", "photo", photo], handle),
@@ -82,7 +83,7 @@ import Testing
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(deleted.stdout.contains("deleted the account '\(handle)' for good"), "\(deleted.stdout)")
         try await server.psql("CHECKPOINT")
-        for (what, bytes) in [("the key", victim), ("the name", Array(name.utf8)), ("the photo", LedgerCommandTests.png), ("the handle", Array(handle.utf8))] {
+        for (what, bytes) in [("the key", victim), ("the name", Array(name.utf8)), ("the photo", Images.png), ("the handle", Array(handle.utf8))] {
             let left = try await files(holding: bytes, under: server.dataDirectory)
             #expect(left.isEmpty, "\(what) is still in \(left)")
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Processes
+package import Processes
 import Synchronization
 
 #if canImport(Glibc)
@@ -10,12 +10,12 @@ import Glibc
 /// the first line it prints. Started and waited for through `ChildProcess` (`waitpid`), never
 /// Foundation's `Process`, whose `waitUntilExit` was seen to hang on a child long gone, holding
 /// one of the concurrency pool's two threads for good and with it the whole run.
-final class ServerChild: Sendable {
-    struct StartFailure: Error, CustomStringConvertible { let description: String }
+package final class ServerChild: Sendable {
+    package struct StartFailure: Error, CustomStringConvertible { package let description: String }
 
-    let child: ChildProcess
+    package let child: ChildProcess
     /// The first line it printed, trimmed.
-    let firstLine: String
+    package let firstLine: String
     /// The read end of its standard output, kept open while it runs (a write to a pipe no one
     /// holds would end it).
     private let output: Int32
@@ -23,7 +23,7 @@ final class ServerChild: Sendable {
 
     /// Starts `command` with `environment` (this process's when nil), its standard error to the
     /// file `log`, and reads its first line; gives up (and kills it) after `seconds`.
-    init(_ command: [String], environment: [String: String]? = nil, log: String, within seconds: Double) throws {
+    package init(_ command: [String], environment: [String: String]? = nil, log: String, within seconds: Double) throws {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw StartFailure(description: "cannot make a pipe") }
         // Not inherited by what other threads start meanwhile (the child gets its end by dup2).
@@ -46,10 +46,10 @@ final class ServerChild: Sendable {
     }
 
     /// Whether it still runs (it is reaped once seen to have ended).
-    var isRunning: Bool { termination == nil }
+    package var isRunning: Bool { termination == nil }
 
     /// How it ended, once it has.
-    var termination: Termination? {
+    package var termination: Termination? {
         ended.withLock { ended in
             if ended == nil { ended = child.poll() }
             return ended
@@ -58,7 +58,7 @@ final class ServerChild: Sendable {
 
     /// `signal` (SIGTERM unless told), then SIGKILL after `patience` seconds; how it ended.
     @discardableResult
-    func stop(signal: Int32 = SIGTERM, patience: Double = 5) -> Termination {
+    package func stop(signal: Int32 = SIGTERM, patience: Double = 5) -> Termination {
         if let termination { return termination }
         child.signal(signal)
         return ended.withLock { ended in

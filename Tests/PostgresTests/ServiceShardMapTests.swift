@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import NIOHTTP1
 import ReelTestSupport
@@ -10,6 +11,8 @@ import Testing
 /// A map file the shards' records do not confirm cannot be followed: `/ready` answers 503 saying to
 /// restart, the accounts it would affect answer 503, and no valid token is ever told 401.
 @Suite struct ServiceShardMapTests {
+    static let postgres = Task { try await PostgresServer.started("ServiceShardMapTests") }
+
     /// A service over a map of the first two of three databases, written at a path of its own (the
     /// file the service reads, changed by the test later), migrated; with the accounts of `handles`
     /// (each a token and a favorite, 550, added through the service), and which of them the map
@@ -25,11 +28,11 @@ import Testing
 
         init(_ prefix: String) async throws {
             maps = try await ShardMapFiles(
-                try await ServiceTests.postgres.value, prefix: prefix + "_" + String(UInt32.random(in: 0...UInt32.max), radix: 36), databases: 3)
+                try await ServiceShardMapTests.postgres.value, prefix: prefix + "_" + String(UInt32.random(in: 0...UInt32.max), radix: 36), databases: 3)
             live = temporaryDirectory(prefix) + "/shards.json"
             try Data(contentsOf: URL(fileURLWithPath: try maps.map(2))).write(to: URL(fileURLWithPath: live), options: .atomic)
             let tmdb = try await offThread { try FakeTMDbProcess() }
-            var home = CatalogCommandTests.Home(server: tmdb)
+            var home = Home(server: tmdb)
             home.environment["REEL_STORE"] = live
             let fixed = home
             let migrated = try await fixed.reel(["store", "migrate"])

@@ -1,28 +1,28 @@
 import Foundation
-import Processes
+package import Processes
 import ReelTestSupport
 import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #endif
 
 /// A program in a pseudo-terminal of its own (a new session, the slave its stdin, stdout and
 /// stderr) whose every byte is kept: what a terminal receives, escape sequences and all, which
 /// tmux (`TerminalSession`) would interpret or drop. Every wait has a deadline; `deinit` kills
 /// the program.
-final class RawTerminal {
+package final class RawTerminal {
     /// How long a wait goes on by default before it gives up (`TerminalSession.patience`).
-    static let patience = TerminalSession.patience
+    package static let patience = TerminalSession.patience
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+        package init(_ description: String) { self.description = description }
     }
 
     private let child: ChildProcess
-    var pid: pid_t { child.pid }
+    package var pid: pid_t { child.pid }
     private let master: Int32
     /// How the program ended, once it has: reaped on a thread of its own from the start, so how
     /// long it ran is read as it ends, however late this side looks.
@@ -30,15 +30,15 @@ final class RawTerminal {
 
     private final class Ending: Sendable {
         private let exit = Mutex<ChildProcess.Exit?>(nil)
-        var value: ChildProcess.Exit? {
+        package var value: ChildProcess.Exit? {
             get { exit.withLock { $0 } }
             set { exit.withLock { $0 = newValue } }
         }
     }
     /// Everything the program wrote so far.
-    private(set) var output: [UInt8] = []
+    package private(set) var output: [UInt8] = []
 
-    init(_ command: [String], environment: [String: String], width: Int = 100, height: Int = 30) throws {
+    package init(_ command: [String], environment: [String: String], width: Int = 100, height: Int = 30) throws {
         // posix_openpt, unlockpt and ptsname as glibc does them (the Glibc module lacks them):
         // /dev/ptmx, TIOCSPTLCK, TIOCGPTN.
         let unlockRequest: UInt = 0x4004_5431, numberRequest: UInt = 0x8004_5430
@@ -71,10 +71,10 @@ final class RawTerminal {
     }
 
     /// The output as text (invalid UTF-8 replaced).
-    var text: String { String(decoding: output, as: UTF8.self) }
+    package var text: String { String(decoding: output, as: UTF8.self) }
 
     /// Types `text` at the terminal.
-    func type(_ text: String) throws {
+    package func type(_ text: String) throws {
         let bytes = Array(text.utf8)
         guard bytes.withUnsafeBytes({ write(master, $0.baseAddress, $0.count) }) == bytes.count else {
             throw Failure("cannot type at the pseudo-terminal")
@@ -84,7 +84,7 @@ final class RawTerminal {
     /// Reads until the output (from byte `from`) contains `text`; throws after `seconds`.
     /// Returns where `text` ended, for the next wait to start from.
     @discardableResult
-    func waitFor(_ text: String, from: Int = 0, seconds: Double = RawTerminal.patience) async throws -> Int {
+    package func waitFor(_ text: String, from: Int = 0, seconds: Double = RawTerminal.patience) async throws -> Int {
         let needle = Array(text.utf8)
         var budget = WaitBudget(seconds: seconds)
         while true {
@@ -97,18 +97,18 @@ final class RawTerminal {
     }
 
     /// Reads until nothing came for `quiet` milliseconds.
-    func settle(quiet: Int = 300) async throws {
+    package func settle(quiet: Int = 300) async throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, try await read(milliseconds: quiet) {}
     }
 
     /// Waits (reading) for the program to end: its exit status (128 + the signal that ended it).
-    func waitForExit(seconds: Double = 10) async throws -> Int32 {
+    package func waitForExit(seconds: Double = 10) async throws -> Int32 {
         try await waitForEnd(seconds: seconds).status
     }
 
     /// Waits (reading) for the program to end: how it ended and how long it ran.
-    func waitForEnd(seconds: Double = 10) async throws -> ChildProcess.Exit {
+    package func waitForEnd(seconds: Double = 10) async throws -> ChildProcess.Exit {
         var budget = WaitBudget(seconds: seconds)
         while true {
             if let ended = ending.value {
@@ -121,7 +121,7 @@ final class RawTerminal {
     }
 
     /// The end of the first `needle` in `haystack` from `from`.
-    static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int = 0) -> Int? {
+    package static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int = 0) -> Int? {
         guard !needle.isEmpty, haystack.count >= needle.count, from <= haystack.count - needle.count else { return nil }
         for start in from...(haystack.count - needle.count) where haystack[start] == needle[0] {
             if haystack[start..<start + needle.count].elementsEqual(needle) { return start + needle.count }

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -11,12 +12,12 @@ import Testing
         let server = try await Self.postgres.value
         let store = server.url(database: try await server.createDatabase("ui_store"))
         let tmdb = try FakeTMDbProcess()
-        let environment = TerminalAppTests.environment(tmdb)
+        let environment = AppSession.environment(tmdb)
         #expect(try await Harness.reel(["store", "migrate", "--store", store], environment: environment).status == 0)
         let added = try await Harness.reel(["fav", "add", "movie", "550", "603", "--store", store], environment: environment)
         #expect(added.status == 0, "\(added.stderr)")
 
-        let terminal = try await TerminalAppTests.session(tmdb, ["ui", "--store", "'\(store)'"], home: environment)
+        let terminal = try await AppSession.start(tmdb, ["ui", "--store", "'\(store)'"], home: environment)
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
         try await terminal.type("4")

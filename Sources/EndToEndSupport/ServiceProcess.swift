@@ -1,32 +1,32 @@
-import AsyncHTTPClient
+package import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
+package import NIOHTTP1
 import Processes
-import Synchronization
+package import Synchronization
 import ReelTestSupport
 import Testing
 
 /// A `reel serve` child process on a free port of loopback, over a test's data directory,
 /// stopped when the value goes away; and requests to it over real HTTP (AsyncHTTPClient), as
 /// an app makes them.
-final class ServiceProcess: @unchecked Sendable {
-    let server: ServerChild
+package final class ServiceProcess: @unchecked Sendable {
+    package let server: ServerChild
     /// `http://127.0.0.1:PORT`.
-    let url: String
-    let log: String
-    let home: CatalogCommandTests.Home
+    package let url: String
+    package let log: String
+    package let home: Home
     /// What must live as long as the service (the fake TMDb behind it).
-    var companion: AnyObject?
-    static let operatorToken = "operator-token-0123456789abcdef"
+    package var companion: AnyObject?
+    package static let operatorToken = "operator-token-0123456789abcdef"
 
     /// Starts `reel serve --listen 127.0.0.1:0` with `home`'s data, config and environment (plus
     /// `environment`), and reads its address from the line it prints.
-    init(_ home: CatalogCommandTests.Home, environment extra: [String: String] = [:], arguments: [String] = []) throws {
+    package init(_ home: Home, environment extra: [String: String] = [:], arguments: [String] = []) throws {
         self.home = home
         log = temporaryDirectory("serve") + "/stderr"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
-        var env = ProcessInfo.processInfo.environment.filter { !CatalogCommandTests.Home.inherited.contains($0.key) }
+        var env = ProcessInfo.processInfo.environment.filter { !Home.inherited.contains($0.key) }
         env["REEL_DATA_DIR"] = home.data
         env["XDG_CONFIG_HOME"] = home.config
         env["REEL_OPERATOR_TOKEN"] = Self.operatorToken
@@ -46,51 +46,51 @@ final class ServiceProcess: @unchecked Sendable {
     /// SIGTERM (or `signal`), then SIGKILL after `patience` seconds; the exit status (128 + the
     /// signal that ended it).
     @discardableResult
-    func stop(signal: Int32 = SIGTERM, patience: Double = 15) -> Int32 {
+    package func stop(signal: Int32 = SIGTERM, patience: Double = 15) -> Int32 {
         server.stop(signal: signal, patience: patience).status
     }
 
     /// What the service logged (one JSON object per line).
-    var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+    package var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
     /// Starts the service on a thread of its own (`offThread`).
-    static func start(
-        _ home: CatalogCommandTests.Home, environment: [String: String] = [:], arguments: [String] = []
+    package static func start(
+        _ home: Home, environment: [String: String] = [:], arguments: [String] = []
     ) async throws -> ServiceProcess {
         try await offThread { try ServiceProcess(home, environment: environment, arguments: arguments) }
     }
 
     /// A new account token for `user` (`reel token create`).
-    func token(for user: String) async throws -> String {
+    package func token(for user: String) async throws -> String {
         let out = try await reel(["token", "create", "--user", user, "--json"])
         #expect(out.status == 0, "token create: \(out.stderr)")
         return try Harness.json(out.stdout)["token"] as? String ?? ""
     }
 
     /// `reel ARGUMENTS` with the service's data directory, on a thread of its own.
-    func reel(_ arguments: [String]) async throws -> Harness.Output {
+    package func reel(_ arguments: [String]) async throws -> Harness.Output {
         let home = home
         return try await home.reel(arguments)
     }
 
     /// `stop()` on a thread of its own.
-    func stopped() async throws -> Int32 {
+    package func stopped() async throws -> Int32 {
         try await offThread { self.stop() }
     }
 
-    struct Answer {
-        let status: Int
-        let headers: HTTPHeaders
-        let body: [UInt8]
-        var text: String { String(decoding: body, as: UTF8.self) }
-        func json() throws -> [String: Any] { try Harness.json(text) }
-        func header(_ name: String) -> String? { headers.first(name: name) }
+    package struct Answer {
+        package let status: Int
+        package let headers: HTTPHeaders
+        package let body: [UInt8]
+        package var text: String { String(decoding: body, as: UTF8.self) }
+        package func json() throws -> [String: Any] { try Harness.json(text) }
+        package func header(_ name: String) -> String? { headers.first(name: name) }
     }
 
-    static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(60))))
+    package static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(timeout: .init(connect: .seconds(10), read: .seconds(60))))
 
     /// One request; `token` as a bearer, `json` as the body (or `body` with `contentType`).
-    func request(
+    package func request(
         _ method: HTTPMethod, _ path: String, token: String? = nil, json: Any? = nil, body: [UInt8]? = nil,
         contentType: String? = nil, headers extra: [String: String] = [:]
     ) async throws -> Answer {
@@ -115,7 +115,7 @@ final class ServiceProcess: @unchecked Sendable {
     /// type and data. The connection is dropped when it returns. `seen`, when given, is told of
     /// each event as it comes, so a test can wait for the stream to be open and caught up
     /// (`EventsSeen.waitFor`) before it makes the change the stream should carry live.
-    func events(
+    package func events(
         _ path: String, token: String, lastEventID: String? = nil, timeout: Double = 20, seen: EventsSeen? = nil,
         until: ([ServerSentEvent]) -> Bool
     ) async throws -> [ServerSentEvent] {
@@ -146,13 +146,15 @@ final class ServiceProcess: @unchecked Sendable {
 }
 
 /// The events a stream has given so far, as `ServiceProcess.events` reads them.
-final class EventsSeen: Sendable {
-    let opened = Mutex(false)
-    let events = Mutex<[ServerSentEvent]>([])
+package final class EventsSeen: Sendable {
+    package let opened = Mutex(false)
+    package let events = Mutex<[ServerSentEvent]>([])
+
+    package init() {}
 
     /// Waits until the stream is open (its response has come) and has given `count` events (its
     /// backlog, say): caught up, so what happens next reaches it live.
-    func waitFor(_ count: Int, seconds: Double = 30) async throws {
+    package func waitFor(_ count: Int, seconds: Double = 30) async throws {
         try await ReelTestSupport.waitFor("the event stream to open and give \(count) events", seconds: seconds) {
             opened.withLock { $0 } && events.withLock { $0.count } >= count
         }
@@ -160,12 +162,12 @@ final class EventsSeen: Sendable {
 }
 
 /// One event of a `text/event-stream`.
-struct ServerSentEvent: Equatable, Sendable {
-    var id: String?
-    var event: String?
-    var data = ""
+package struct ServerSentEvent: Equatable, Sendable {
+    package var id: String?
+    package var event: String?
+    package var data = ""
 
-    init?(_ block: String) {
+    package init?(_ block: String) {
         var any = false
         for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix(":") { continue }
@@ -181,6 +183,6 @@ struct ServerSentEvent: Equatable, Sendable {
         if !any { return nil }
     }
 
-    func json() throws -> [String: Any] { try Harness.json(data) }
+    package func json() throws -> [String: Any] { try Harness.json(data) }
 }
 

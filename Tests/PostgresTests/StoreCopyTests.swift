@@ -1,3 +1,4 @@
+import EndToEndSupport
 import Foundation
 import ReelTestSupport
 import Testing
@@ -7,7 +8,7 @@ import Testing
 /// account's refusal) on every copy; a copy killed midway is continued by running it again; a
 /// target holding another ledger, or a source that does not verify, is refused with nothing copied.
 @Suite struct StoreCopyTests {
-    typealias Ledger = LedgerCommandTests.Ledger
+    typealias Ledger = LedgerHome
 
     static let started = Task { try await PostgresServer.started("StoreCopyTests") }
 
@@ -36,7 +37,7 @@ import Testing
         let place = store.hasPrefix("postgres://") ? ["--store", store, "--data-dir", temporaryDirectory("cache")] : ["--data-dir", store]
         var out: [String] = []
         for (command, user) in [
-            (["saved", "--json"], AccountDeletionTests.handle), (["saved", "--json"], "ann"), (["settings", "--json"], AccountDeletionTests.handle),
+            (["saved", "--json"], DeletionFixture.handle), (["saved", "--json"], "ann"), (["settings", "--json"], DeletionFixture.handle),
             (["accounts", "--json"], "ann"), (["saved"], "gone"), (["history", "--json"], "ann"),
         ] {
             let answer = try await reel(command + place, environment: ["REEL_USER": user])
@@ -46,10 +47,10 @@ import Testing
             out.append("\(answer.status) \(answer.stdout) \(errors)")
         }
         // The photo's bytes, which live beside the log (the events only name them).
-        let export = try await reel(["account", "export", "--no-details"] + place, environment: ["REEL_USER": AccountDeletionTests.handle])
+        let export = try await reel(["account", "export", "--no-details"] + place, environment: ["REEL_USER": DeletionFixture.handle])
         let settings = try Harness.json(export.stdout)["settings"] as? [String: Any]
         let photo = settings?["photo"] as? [String: Any]
-        #expect(photo?["data"] as? String == Data(LedgerCommandTests.png).base64EncodedString(), "\(export.stderr)")
+        #expect(photo?["data"] as? String == Data(Images.png).base64EncodedString(), "\(export.stderr)")
         out.append(photo?["data"] as? String ?? "no photo")
         return out
     }
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func aLedgerGoesToPostgresAndBackWithTheSameChainAndAnswers() async throws {
-        let ledger = try await AccountDeletionTests.makeLedger()
+        let ledger = try await DeletionFixture.makeLedger()
         for command in [["fav", "add", "movie", "13"], ["account", "delete", "--yes"]] {
             #expect(try await ledger.reel(command, user: "gone").status == 0)
         }

@@ -11,21 +11,21 @@ import Testing
 /// test's commands came minutes apart when the run was busy, and a cached answer that lives five
 /// minutes had expired between two commands of one test. A test waiting for a place holds no
 /// thread.
-actor ChildLimit {
+package actor ChildLimit {
     /// Two a core: a child is mostly processor time (starting the binary); a write's fsync is
     /// the rest.
-    static let shared = ChildLimit(limit: 2 * ProcessInfo.processInfo.activeProcessorCount)
+    package static let shared = ChildLimit(limit: 2 * ProcessInfo.processInfo.activeProcessorCount)
 
-    let limit: Int
+    package let limit: Int
     private var running = 0
     /// Each test's turn: the order in which the tests first asked for a place.
     private var turns: [String: Int] = [:]
     private var waiters: [(turn: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    init(limit: Int) { self.limit = max(1, limit) }
+    package init(limit: Int) { self.limit = max(1, limit) }
 
     /// Runs `body` holding a place; the place is given back however `body` ends.
-    nonisolated func withPlace<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+    package nonisolated func withPlace<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
         let test = Test.current.map { "\($0.id)" } ?? ""
         await acquire(for: test)
         do {

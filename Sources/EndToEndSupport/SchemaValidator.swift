@@ -5,8 +5,8 @@ import Testing
 /// One Python process, started on first use and kept for the test run, that validates JSON
 /// documents against schema files with `jsonschema` (Draft 2020-12, formats checked). Requests
 /// go one at a time (a lock); if the process dies it is started again for the next request.
-final class SchemaValidator: @unchecked Sendable {
-    static let shared = SchemaValidator()
+package final class SchemaValidator: @unchecked Sendable {
+    package static let shared = SchemaValidator()
 
     /// Reads one request a line, `{"schema": path, "document": text}`, and answers one line,
     /// `{"status": 0|1, "stdout": …, "stderr": …}` as the one-shot script printed them.
@@ -52,7 +52,7 @@ final class SchemaValidator: @unchecked Sendable {
     private var output: FileHandle?
     private var buffered = Data()
 
-    func validate(_ document: String, against schemaPath: String) throws -> Harness.Output {
+    package func validate(_ document: String, against schemaPath: String) throws -> Harness.Output {
         try lock.withLock {
             let request = try JSONSerialization.data(withJSONObject: ["schema": schemaPath, "document": document]) + Data("\n".utf8)
             if let answer = try? exchange(request) { return answer }
@@ -119,12 +119,12 @@ final class SchemaValidator: @unchecked Sendable {
         process = nil
     }
 
-    enum ValidatorError: Error { case notRunning }
+    package enum ValidatorError: Error { case notRunning }
 }
 
 /// The shared validator must still be able to say no, and go on after a document it rejects.
-@Suite struct SchemaValidatorTests {
-    @Test func itPassesAConformingDocumentAndFailsOthersNamingWhy() async throws {
+@Suite package struct SchemaValidatorTests {
+    @Test package func itPassesAConformingDocumentAndFailsOthersNamingWhy() async throws {
         let schema = "cli/cache-clear.schema.json"
         let good = try Harness.validate(#"{"path": "/data/cache", "cleared": 3}"#, against: schema)
         #expect(good.status == 0 && good.stdout == "valid 1\n", "\(good)")
