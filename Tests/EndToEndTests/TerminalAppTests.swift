@@ -271,7 +271,7 @@ import Testing
         #expect(screen.contains("The Matrix (1999)") && screen.contains("movie 603") && screen.contains("s saves"), "\(screen)")
         try await terminal.type("s")
         screen = try await terminal.waitFor("★ saved")
-        #expect(screen.contains("saved movie 603 The Matrix (1999)"), "the status line: \(screen)")
+        #expect(screen.contains("added movie 603 The Matrix (1999) · u undoes"), "the status line: \(screen)")
         // Another process, while the app holds the ledger open, reads it there.
         let home = Home(environment: environment)
         let saved = try await home.reel(["saved", "--json"])
@@ -283,6 +283,40 @@ import Testing
         screen = try await terminal.waitFor("for “matrix”")
         let row = screen.split(separator: "\n").first { $0.contains("The Matrix") && !$0.contains("Reloaded") && !$0.contains("Revolutions") }
         #expect(row?.contains("★") == true, "\(screen)")
+        try await terminal.type("q")
+        try await terminal.waitFor("exit 0")
+    }
+}
+
+extension TerminalAppTests {
+    /// Space on a row of Movies saves it (★ on the row, the status line says what was appended, and
+    /// another process reads it), `u` takes it back from the same tab, and `s` on a search result
+    /// saves that title.
+    @Test func savingFromAListRowIsInTheLedgerAnotherProcessReadsAndUUndoesIt() async throws {
+        let server = try FakeTMDbProcess()
+        let (environment, reel) = Self.home(server)
+        let terminal = try await AppSession.start(server, home: environment)
+        defer { terminal.end() }
+        try await terminal.waitFor("Fight Club")
+        // The cursor is on the first row: Wonka, the most popular in the fake server's catalog.
+        try await terminal.type("Space")
+        var screen = try await terminal.waitFor("· u undoes")
+        #expect(screen.contains("added movie 787699 Wonka (2023)"), "the status line: \(screen)")
+        let row = screen.split(separator: "\n").first { $0.contains("Wonka") }
+        #expect(row?.contains("★") == true, "\(screen)")
+        #expect(try await Self.savedIDs(reel) == [787699])
+        try await terminal.type("u")
+        screen = try await terminal.waitFor("undo made a new event")
+        #expect(screen.contains("removed movie 787699 Wonka (2023)"), "\(screen)")
+        #expect(try await Self.savedIDs(reel) == [])
+        // Search: the field has the keys until enter; then s saves the result under the cursor.
+        try await terminal.type("3")
+        try await terminal.waitFor("Benedict Cumberbatch")
+        try await terminal.type("Right", "m", "a", "t", "r", "i", "x")
+        try await terminal.waitFor("for “matrix”")
+        try await terminal.type("Enter", "s")
+        screen = try await terminal.waitFor("added movie 603")
+        #expect(try await Self.savedIDs(reel) == [603])
         try await terminal.type("q")
         try await terminal.waitFor("exit 0")
     }

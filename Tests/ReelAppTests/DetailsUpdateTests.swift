@@ -69,27 +69,40 @@ import Testing
         #expect(AppUpdateTests.type(Self.opened(), .enter).1.isEmpty)
     }
 
-    @Test func savingAsksTheCoreAndTheStarFlipsOnlyOnItsAnswer() {
+    @Test func savingFlipsTheStarAtOnceAsksTheCoreAndAFailurePutsItBack() {
+        let save = FavoriteChange(.add, Self.key, title: "Movie 2"), remove = FavoriteChange(.remove, Self.key, title: "Movie 2")
         var (model, effects) = AppUpdateTests.type(Self.opened(), .character("s"))
-        #expect(effects == [.details(.setSaved(Self.key, true))])
-        #expect(Self.top(model)?.saved == false && Self.top(model)?.pendingSave == true, "not saved until the core says so")
-        #expect(model.movies.rows[1].saved == false)
-        (model, effects) = AppUpdateTests.type(model, .character("s"), .character(" "))
-        #expect(effects.isEmpty, "one change at a time: \(effects)")
-        (model, effects) = AppUpdate.update(model, .details(.savedChanged(Self.key, saved: true, note: "saved movie 2 Movie 2 (2000)")))
-        #expect(Self.top(model)?.saved == true && Self.top(model)?.pendingSave == nil)
+        #expect(effects == [.saved(.change(save, undoing: false))])
+        #expect(Self.top(model)?.saved == true && model.saved.pending == [Self.key], "★ at once, the event under way")
         #expect(model.movies.rows[1].saved && !model.movies.rows[0].saved, "★ on the list too")
-        #expect(model.status.note == "saved movie 2 Movie 2 (2000) · u undoes on Saved")
-        // Space removes it, the same way.
+        (model, effects) = AppUpdateTests.type(model, .character("s"), .character(" "))
+        #expect(effects.isEmpty, "one change of a title at a time: \(effects)")
+        #expect(model.status.note == "Movie 2: the last change is still being written")
+        (model, effects) = AppUpdate.update(model, .saved(.changed(save, undoing: false, message: "saved movie 2 Movie 2 (2000)", account: "ann")))
+        #expect(Self.top(model)?.saved == true && model.saved.pending.isEmpty)
+        #expect(model.status.note == "saved movie 2 Movie 2 (2000) · u undoes")
+        #expect(model.saved.undo == [save])
+        // Space removes it, the same way; a failure puts ★ back and says why.
         (model, effects) = AppUpdateTests.type(model, .character(" "))
-        #expect(effects == [.details(.setSaved(Self.key, false))] && Self.top(model)?.saved == true)
-        (model, _) = AppUpdate.update(model, .details(.saveFailed(Self.key, message: "the ledger is busy")))
-        #expect(Self.top(model)?.saved == true && Self.top(model)?.pendingSave == nil && model.status.lastError == "the ledger is busy")
-        (model, _) = AppUpdate.update(model, .details(.savedChanged(Self.key, saved: false, note: "removed movie 2")))
-        #expect(Self.top(model)?.saved == false && !model.movies.rows[1].saved)
+        #expect(effects == [.saved(.change(remove, undoing: false))] && Self.top(model)?.saved == false)
+        (model, _) = AppUpdate.update(model, .saved(.changeFailed(remove, undoing: false, message: "the ledger is busy")))
+        #expect(Self.top(model)?.saved == true && model.movies.rows[1].saved && model.saved.pending.isEmpty)
+        #expect(model.status.lastError == "the ledger is busy")
+        // u takes the save back, from the details screen too.
+        (model, effects) = AppUpdateTests.type(model, .character("u"))
+        #expect(effects == [.saved(.change(remove, undoing: true))])
         // Nothing to save before the details say whether it is saved.
         let loading = AppUpdateTests.type(AppUpdateTests.started(), .enter)
         #expect(AppUpdateTests.type(loading.0, .character("s")).1.isEmpty)
+    }
+
+    @Test func onASimilarTitleSSavesThatTitle() {
+        var model = Self.opened()
+        model = AppUpdateTests.type(model, .character("G")).0  // the last line: the similar title
+        let similar = Self.details().similar[0]
+        let (next, effects) = AppUpdateTests.type(model, .character("s"))
+        #expect(effects == [.saved(.change(FavoriteChange(.add, similar.key, title: similar.title), undoing: false))])
+        #expect(Self.top(next)?.details?.similar[0].saved == true && Self.top(next)?.saved == false)
     }
 
     @Test func aSaveMarksTheSavedListForReloading() {
@@ -100,7 +113,8 @@ import Testing
         (model, effects) = AppUpdateTests.type(model, .enter)
         #expect(effects == [.details(.loadTitle(try! MediaKey(.movie, 1)))])
         model = AppUpdate.update(model, .details(.titleLoaded(TitleDetails(key: try! MediaKey(.movie, 1), title: "Movie 1")))).0
-        (model, effects) = AppUpdate.update(model, .details(.savedChanged(try! MediaKey(.movie, 1), saved: false, note: "removed")))
+        let removal = FavoriteChange(.remove, try! MediaKey(.movie, 1), title: "Movie 1")
+        (model, effects) = AppUpdate.update(model, .saved(.changed(removal, undoing: false, message: "removed", account: "ann")))
         #expect(effects == [.saved(.load(request))], "the Saved tab under the screen loads again")
         #expect(model.saved.undo.last == FavoriteChange(.remove, try! MediaKey(.movie, 1), title: "Movie 1"), "u takes it back")
     }

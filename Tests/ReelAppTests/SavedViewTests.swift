@@ -61,7 +61,7 @@ import Testing
         let lines = AppView.draw(model).lines()
         let text = lines.joined(separator: "\n")
         // The help lists the keys of the tab it was asked on, after those that work everywhere.
-        for key in ["s  S", "f  F", "/", "x  u", "undo the last add or remove", "[  ]  t", "h", "esc: back to now", "j ↓  k ↑", "quit, always"] {
+        for key in ["s  S", "f  F", "/", "x", "remove the title under the cursor", "undo the last save or remove", "[  ]  t", "h", "esc: back to now", "j ↓  k ↑", "quit, always"] {
             #expect(text.contains(key), "\(key) in\n\(text)")
         }
         #expect(lines.contains { $0.contains("└") }, "the box closes on screen: \(text)")

@@ -155,11 +155,11 @@ import Testing
         #expect(lines[2] == "  Genres: Action, Science Fiction", "\n\(lines.joined(separator: "\n"))")
         #expect(lines[21] == "  Similar titles (enter opens one)" && lines[22] == "› ★ The Matrix Reloaded (2003)")
         // Saving under way, then not saved.
-        details.pendingSave = false
+        details.details?.saved = false
+        model.saved.pending = [details.key]
         model.screens = [.details(details)]
         #expect(AppView.draw(model).lines()[1].hasSuffix("removing…"))
-        details.pendingSave = nil
-        details.details?.saved = false
+        model.saved.pending = []
         model.screens = [.details(details)]
         #expect(AppView.draw(model).lines()[1] == " The Matrix (1999)  movie 603                                           s saves")
     }

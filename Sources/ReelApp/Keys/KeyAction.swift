@@ -25,17 +25,25 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case browse, search, saved, details
     }
 
-    /// `nil`: everywhere (but a text field, which takes keys as typed).
-    public var context: Context? {
+    /// Where the action's keys work; `nil`: everywhere (but a text field, which takes keys as typed).
+    public var contexts: Set<Context>? {
         switch self {
-        case .list, .sort, .reverse, .genres, .year, .clear: .browse
-        case .searchField, .searchNextType, .searchPreviousType: .search
-        case .savedSort, .savedReverse, .savedNextGenre, .savedPreviousGenre, .savedFilter, .remove, .undo, .versionBack, .versionForward,
+        case .list, .sort, .reverse, .genres, .year, .clear: [.browse]
+        case .searchField, .searchNextType, .searchPreviousType: [.search]
+        case .savedSort, .savedReverse, .savedNextGenre, .savedPreviousGenre, .savedFilter, .remove, .versionBack, .versionForward,
             .goTo, .history:
-            .saved
-        case .toggleSaved: .details
+            [.saved]
+        // Save or remove the title under the cursor on any list of titles but Saved (where `x`
+        // removes and `s` sorts), and the title a details screen shows.
+        case .toggleSaved: [.browse, .search, .details]
         default: nil
         }
+    }
+
+    /// Whether the action's keys work where `context` is (`nil`: a tab with no keys of its own).
+    public func works(in context: Context?) -> Bool {
+        guard let contexts else { return true }
+        return context.map(contexts.contains) ?? false
     }
 
     /// The keys of the action unless `keys.toml` binds others.
@@ -90,6 +98,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
     /// Whether two actions may not share a key: they work in one place (both everywhere, or one
     /// everywhere, or both on one tab or screen).
     func overlaps(_ other: KeyAction) -> Bool {
-        context == nil || other.context == nil || context == other.context
+        guard let mine = contexts, let theirs = other.contexts else { return true }
+        return !mine.isDisjoint(with: theirs)
     }
 }

@@ -6,7 +6,7 @@ public struct KeyBindings: Sendable, Equatable {
     /// Every bound key's actions (several only where they work in different places).
     private var actions: [Key: [KeyAction]]
     /// Default keys no longer bound to anything, where they were.
-    private var unbound: [Key: [KeyAction.Context?]]
+    private var unbound: [Key: [KeyAction]]
 
     /// Keys no file may bind: they open, apply, go back, delete and quit everywhere.
     public static let reserved: [Key] = [.control("c"), .enter, .escape, .backspace]
@@ -52,7 +52,7 @@ public struct KeyBindings: Sendable, Equatable {
         unbound = [:]
         for action in KeyAction.allCases where keys[action]!.line != nil {
             for key in action.defaults where !(actions[key] ?? []).contains(where: { $0.overlaps(action) }) {
-                unbound[key, default: []].append(action.context)
+                unbound[key, default: []].append(action)
             }
         }
     }
@@ -62,9 +62,9 @@ public struct KeyBindings: Sendable, Equatable {
     /// key that was unbound. A text field takes keys as typed.
     public func translate(_ key: Key, context: KeyAction.Context? = nil, typing: Bool = false) -> Key? {
         guard !typing else { return key }
-        let here = (actions[key] ?? []).filter { $0.context == nil || $0.context == context }
-        if let action = here.first(where: { $0.context == context }) ?? here.first { return action.canonical }
-        if let contexts = unbound[key], contexts.contains(where: { $0 == nil || $0 == context }) { return nil }
+        let here = (actions[key] ?? []).filter { $0.works(in: context) }
+        if let action = here.first(where: { $0.contexts != nil }) ?? here.first { return action.canonical }
+        if let actions = unbound[key], actions.contains(where: { $0.works(in: context) }) { return nil }
         return key
     }
 

@@ -40,7 +40,8 @@ public struct AppModel: Sendable, Equatable {
     public var keyContext: KeyAction.Context? {
         guard screens.isEmpty else { return .details }
         switch tab {
-        case .movies, .series: return .browse
+        // A genre picker takes its own keys (space chooses a genre), not the list's.
+        case .movies, .series: return self[list: tab.mediaType!].genrePicker == nil ? .browse : nil
         case .search: return .search
         case .saved: return .saved
         case .settings: return nil

@@ -1,8 +1,7 @@
 public import Reel
 
 /// A title's details opened over the tabs: the title it was opened from (shown while the
-/// details load), the details once they come, the cursor on their lines, and a save or remove
-/// under way.
+/// details load), the details once they come, and the cursor on their lines.
 public struct DetailsScreen: Sendable, Equatable {
     public var key: MediaKey
     /// The title as the list it was opened from named it.
@@ -13,9 +12,6 @@ public struct DetailsScreen: Sendable, Equatable {
     public var error: String?
     /// On the lines of `DetailsLayout`.
     public var cursor = ListCursor()
-    /// A save (`true`) or remove (`false`) asked for and not yet confirmed: ★ flips when the
-    /// application core says the event is appended.
-    public var pendingSave: Bool?
 
     public init(key: MediaKey, title: String) {
         self.key = key

@@ -1,5 +1,5 @@
 import Foundation
-import Reel
+public import Reel
 
 /// The Saved tab: the hydrated list as the core answered the request (order, genre, a point in
 /// the past), the rows the filter-as-you-type lets through, the account's history for time
@@ -47,6 +47,9 @@ public struct SavedList: Sendable, Equatable {
 
     /// Changes made since the app opened, the last one last: `u` takes back the last.
     public var undo: [FavoriteChange] = []
+    /// Titles saved or removed whose event the core has not confirmed yet: their ★ shows the
+    /// change already, and a second `s` on one waits for the first.
+    public var pending: Set<MediaKey> = []
 
     public init() {}
 

@@ -36,7 +36,9 @@ extension EffectRunner {
                         ? try await application.addFavorites([change.key], for: account, requestKey: nil)
                         : try await application.removeFavorites([change.key], for: account, requestKey: nil)
                 }
+                // What was appended, and what the core noted (saved without checking, say).
                 let said = report.command.outcomes.filter { $0.mediaKey != nil }.map(report.message).joined(separator: "; ")
+                    + report.notes.map { " (\($0))" }.joined()
                 return .saved(.changed(change, undoing: undoing, message: said, account: handle.value))
             } catch {
                 return .saved(.changeFailed(change, undoing: undoing, message: Self.describe(error)))

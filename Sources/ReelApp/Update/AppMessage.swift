@@ -16,7 +16,7 @@ public enum AppMessage: Sendable, Equatable {
     case statusLoaded(language: String, catalog: CatalogKind)
     /// The Search tab's debounce and searches came back (`SearchUpdate`).
     case search(SearchMessage)
-    /// Details, a person, or a save or remove came back (`DetailsUpdate`).
+    /// Details or a person came back (`DetailsUpdate`).
     case details(DetailsMessage)
     /// A picture asked for (`AppEffect.loadPicture`), rendered for its box.
     case pictureLoaded(PictureKey, DrawnPicture)

@@ -110,6 +110,7 @@ public enum AppUpdate {
         // The Saved and Settings tabs' own keys first: their fields take what is typed.
         if model.screens.isEmpty, model.tab == .saved, let effects = SavedUpdate.key(key, &model) { return effects }
         if model.screens.isEmpty, model.tab == .settings, let effects = SettingsUpdate.key(key, &model) { return effects }
+        if model.keyContext == .browse, !model.isTyping, key == .character("s") { return SaveToggle.key(&model) }
         if model.screens.isEmpty, let mediaType = model.tab.mediaType {
             let outcome = BrowseUpdate.handle(key, &model[list: mediaType])
             if let note = outcome.note { model.status.note = note }
@@ -123,6 +124,7 @@ public enum AppUpdate {
         case .backTab: model.tab = model.tab.previous
         case .character("r"): return reload(&model)
         case .character("p"): PictureUpdate.toggleThumbnails(&model)
+        case .character("u"): return SavedUpdate.undo(&model)
         case .enter: return DetailsUpdate.openSelected(&model)
         default: move(key, &model)
         }

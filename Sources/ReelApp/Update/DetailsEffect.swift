@@ -1,12 +1,9 @@
 public import Reel
 
 /// I/O for the screens over the tabs: a title's details (with similar titles), a person's
-/// filmography, and saving or removing a title through the application core.
+/// filmography (saving or removing a title is `SavedEffect.change`, from every place).
 public enum DetailsEffect: Sendable, Equatable {
     case loadTitle(MediaKey)
     /// A person by TMDb id.
     case loadPerson(id: Int)
-    /// Save (`true`) or remove (`false`): the application core appends the event, then the
-    /// answer flips ★.
-    case setSaved(MediaKey, Bool)
 }

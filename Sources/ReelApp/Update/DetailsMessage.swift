@@ -6,8 +6,4 @@ public enum DetailsMessage: Sendable, Equatable {
     case titleFailed(MediaKey, message: String)
     case personLoaded(PersonPage)
     case personFailed(id: Int, message: String)
-    /// The event is appended: `saved` says which way; `note` is what the status line says
-    /// (`saved The Matrix (1999)`).
-    case savedChanged(MediaKey, saved: Bool, note: String)
-    case saveFailed(MediaKey, message: String)
 }

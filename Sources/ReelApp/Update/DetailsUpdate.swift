@@ -3,8 +3,7 @@ import Reel
 /// The screens over the tabs: opening a title's details or a person (`enter` on any list), the
 /// back stack (`esc` or `q` goes back one), moving on a screen, opening what a line links to (one
 /// of the cast, a similar title, a title of a filmography), and saving or removing (`s` or
-/// space): the effect asks the application core to append the event, and only its answer flips
-/// ★ and says saved or removed.
+/// space, `SaveToggle`).
 enum DetailsUpdate {
     /// Pushes `key`'s details and asks for them.
     static func open(_ key: MediaKey, title: String, _ model: inout AppModel) -> [AppEffect] {
@@ -41,8 +40,8 @@ enum DetailsUpdate {
             return []
         case .enter:
             return openLine(of: top, &model)
-        case .character("s"), .character(" "):
-            return toggleSave(&model)
+        case .character("s"):
+            return SaveToggle.key(&model)
         case .character("r"):
             return retry(&model)
         default:
@@ -88,15 +87,6 @@ enum DetailsUpdate {
         }
     }
 
-    /// `s` or space on details: save or remove, once the details say which it is and nothing is
-    /// under way already. ★ does not flip here: `savedChanged` flips it.
-    private static func toggleSave(_ model: inout AppModel) -> [AppEffect] {
-        guard case .details(var screen)? = model.screens.last, let details = screen.details, screen.pendingSave == nil else { return [] }
-        screen.pendingSave = !details.saved
-        model.screens[model.screens.count - 1] = .details(screen)
-        return [.details(.setSaved(details.key, !details.saved))]
-    }
-
     /// `r`: the screen's details or filmography asked for again after a failure.
     private static func retry(_ model: inout AppModel) -> [AppEffect] {
         switch model.screens.last {
@@ -129,29 +119,14 @@ enum DetailsUpdate {
         case .personFailed(let id, let message):
             updatePeople(id, &model) { screen in (screen.loading, screen.error) = (false, message) }
             model.status.lastError = message
-        case .savedChanged(let key, let saved, let note):
-            var title = "\(key.mediaType.rawValue) \(key.id)"
-            updateDetails(key, &model, loadingOnly: false) { screen in
-                screen.pendingSave = nil
-                if let details = screen.details { title = details.title }
-            }
-            model.mark(key, saved: saved)
-            // As a change made on the Saved tab: `u` takes it back, and the list reads it.
-            model.saved.undo.append(FavoriteChange(saved ? .add : .remove, key, title: title))
-            model.status.note = note + " · u undoes on Saved"
-            model.status.lastError = nil
-            return SavedUpdate.changed(&model)
-        case .saveFailed(let key, let message):
-            updateDetails(key, &model, loadingOnly: false) { screen in screen.pendingSave = nil }
-            model.status.lastError = message
         }
         return []
     }
 
     /// Every details screen of `key` (that waits for its details, unless `loadingOnly` is off).
-    private static func updateDetails(_ key: MediaKey, _ model: inout AppModel, loadingOnly: Bool = true, _ change: (inout DetailsScreen) -> Void) {
+    private static func updateDetails(_ key: MediaKey, _ model: inout AppModel, _ change: (inout DetailsScreen) -> Void) {
         for index in model.screens.indices {
-            guard case .details(var screen) = model.screens[index], screen.key == key, screen.loading || !loadingOnly else { continue }
+            guard case .details(var screen) = model.screens[index], screen.key == key, screen.loading else { continue }
             change(&screen)
             model.screens[index] = .details(screen)
         }

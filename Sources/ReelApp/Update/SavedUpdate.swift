@@ -185,7 +185,7 @@ enum SavedUpdate {
     }
 
     /// The last change made since the app opened, taken back by its inverse (a new event).
-    private static func undo(_ model: inout AppModel) -> [AppEffect] {
+    static func undo(_ model: inout AppModel) -> [AppEffect] {
         guard let last = model.saved.undo.popLast() else {
             model.status.note = "nothing left to undo since the app opened"
             return []
@@ -245,12 +245,16 @@ enum SavedUpdate {
             model.status.lastError = why
             return []
         case .changed(let change, let undoing, let said, let from):
+            model.saved.pending.remove(change.key)
             guard from == account else { return [] }
+            model.mark(change.key, saved: change.action == .add)
             if !undoing { model.saved.undo.append(change) }
             model.status.lastError = nil
             model.status.note = undoing ? "undo made a new event: " + said : said + " · u undoes"
             return changed(&model)
         case .changeFailed(let change, let undoing, let why):
+            // ★ back as it was (a save from a list flipped it at once).
+            if model.saved.pending.remove(change.key) != nil { model.mark(change.key, saved: change.action == .remove) }
             if undoing { model.saved.undo.append(change.inverse) }
             model.status.lastError = why
             return []

@@ -58,6 +58,7 @@ enum SearchUpdate {
         case .left: return filtered(search.filter.previous, &model)
         case .right: return filtered(search.filter.next, &model)
         case .enter: return open(&model)
+        case .character("s"): return SaveToggle.key(&model)
         case .character("r"): return retry(&model)
         default:
             if search.showsDefaultPerson {

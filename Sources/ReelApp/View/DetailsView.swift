@@ -11,15 +11,13 @@ enum DetailsView {
         let year = (screen.details?.year).map { " (\($0))" } ?? ""
         let title = (screen.details?.title ?? screen.title) + year
         let right: (String, CellStyle)
-        switch screen.pendingSave {
-        case true?: right = ("saving…", CellStyle(.dim))
-        case false?: right = ("removing…", CellStyle(.dim))
-        case nil:
-            if screen.details == nil {
-                right = ("", .plain)
-            } else {
-                right = screen.saved ? ("★ saved · s removes", CellStyle(color: .saved)) : ("s saves", CellStyle(.dim))
-            }
+        if screen.details == nil {
+            right = ("", .plain)
+        } else if model.saved.pending.contains(screen.key) {
+            // ★ flipped at once; the event is still being written.
+            right = screen.saved ? ("★ saving…", CellStyle(color: .saved)) : ("removing…", CellStyle(.dim))
+        } else {
+            right = screen.saved ? ("★ saved · s removes", CellStyle(color: .saved)) : ("s saves", CellStyle(.dim))
         }
         let rightColumn = model.width - DisplayWidth.columns(right.0) - 1
         let used = buffer.write(title, row: 1, column: 1, limit: rightColumn - 16, style: CellStyle(.bold))

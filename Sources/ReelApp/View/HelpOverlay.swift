@@ -17,10 +17,12 @@ enum HelpOverlay {
             ([.pageDown, .pageUp], "a screen down, up"),
             ([.reload], "ask again for what failed; read the list again"),
             ([.thumbnails], "thumbnails (small posters) on list rows, on or off"),
+            ([.undo], "undo the last save or remove (a new event)"),
         ]) + [("enter", "open: details, a person, a cast member, a similar title")]
         let here: [(String, String)]
         if !model.screens.isEmpty {
-            here = bound([([.toggleSaved], "save or remove the title (details)")]) + [("esc  q", "back from details or a person")]
+            here = bound([([.toggleSaved], "save or remove the title (or the similar title under the cursor)")])
+                + [("esc  q", "back from details or a person")]
         } else {
             switch model.tab {
             case .movies, .series:
@@ -28,17 +30,19 @@ enum HelpOverlay {
                     ([.list], "discover, popular, top rated"),
                     ([.sort, .reverse], "next sort key; other direction"),
                     ([.genres, .year, .clear], "genres; year; no filters"),
+                    ([.toggleSaved], "save or remove the title under the cursor"),
                 ])
             case .search:
                 here = bound([([.searchField], "type in the field (every key is text)")]) + [("enter ↓ esc", "leave the field for the results")]
                     + bound([([.searchPreviousType, .searchNextType], "all, movies, series, people")])
+                    + bound([([.toggleSaved], "save or remove the title under the cursor")])
             case .saved:
                 here = bound([
                     ([.savedSort, .savedReverse], "sort key: added, title, release, rating,"),
                     ([], "IMDb, Metascore, Tomatometer (OMDb's); reverse"),
                     ([.savedNextGenre, .savedPreviousGenre], "next, previous genre (then all)"),
                     ([.savedFilter], "filter as you type (enter keeps, esc drops)"),
-                    ([.remove, .undo], "remove; undo the last add or remove"),
+                    ([.remove], "remove the title under the cursor"),
                     ([.versionBack, .versionForward, .goTo], "a version back, forward; go to v12 or a date"),
                     ([.history], "history (enter: that version); esc: back to now"),
                 ])
