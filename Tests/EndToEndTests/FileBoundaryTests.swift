@@ -208,7 +208,7 @@ import Glibc
     /// A full device: 74, one line saying what could not be written, nothing left there.
     @Test func anOutFileOnAFullDiskIs74AndLeavesNothing() async throws {
         let ledger = try await Self.smallLedger()
-        _ = try await ledger.reel(["fav", "add", "movie"] + (1...1_500).map(String.init), user: "ann")
+        _ = try await ledger.reel(["fav", "add", "movie"] + (1...1_500).map(String.init), user: "ann", environment: LedgerHome.unchecked)
         let mountPoint = temporaryDirectory("full")
         let mounted = try await Harness.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint])
         guard mounted.status == 0 else {

@@ -33,7 +33,8 @@ import Glibc
     private static let bigTemplate = Task {
         let ledger = Ledger()
         for start in stride(from: 1, to: 8_000, by: 2_000) {
-            let out = try await ledger.reel(["fav", "add", "movie"] + (start..<(start + 2_000)).map(String.init), user: handle)
+            // (More titles than the sample catalog holds: saved unchecked, offline.)
+            let out = try await ledger.reel(["fav", "add", "movie"] + (start..<(start + 2_000)).map(String.init), user: handle, environment: LedgerHome.unchecked)
             #expect(out.status == 0, "\(out.stderr)")
         }
         #expect(try await ledger.reel(["settings", "name", "Big Secret"], user: handle).status == 0)

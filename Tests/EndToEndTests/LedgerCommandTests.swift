@@ -47,7 +47,7 @@ import Testing
 
     @Test func badFavoriteArgumentsAreUsageErrorsAndWriteNothing() async throws {
         let ledger = Ledger()
-        try await ledger.reel(["fav", "add", "movie", "1"])
+        try await ledger.reel(["fav", "add", "movie", "550"])
         for (arguments, message) in [
             (["fav", "add", "movie", "0"], "'0' is not a TMDb id"),
             (["fav", "add", "movie", "--", "-5"], "'-5' is not a TMDb id"),
@@ -83,9 +83,12 @@ import Testing
             try await ledger.reel(["fav", "add", "tv", "1399"])
             try await ledger.reel(["fav", "add", "movie", "550"])
             try await ledger.reel(["fav", "add", "tv", "66732"])
-            // An id the sample catalog does not know: saved with a note, listed marked.
-            let unknown = try await ledger.reel(["fav", "add", "movie", "999999"])
-            #expect(unknown.status == 0 && unknown.stderr.contains("the sample catalog does not know movie 999999"))
+            // An id the sample catalog does not know is refused, as TMDb refuses one it lacks (66).
+            let refused = try await ledger.reel(["fav", "add", "movie", "999999", "550"])
+            #expect(refused.status == 66 && refused.stderr == "reel: the sample catalog has no movie with id 999999 (TMDb credentials show every title and person); nothing saved\n")
+            // Saved offline, unchecked (as an id TMDb later lost would be): listed marked.
+            let unknown = try await ledger.reel(["fav", "add", "movie", "999999"], environment: LedgerHome.unchecked)
+            #expect(unknown.status == 0 && unknown.stderr.contains("offline: saved movie 999999 without checking"), "\(unknown.stderr)")
             let all = try await ledger.json(["saved"], schema: "saved.schema.json")
             let items = all["items"] as? [[String: Any]] ?? []
             #expect(items.map { $0["id"] as? Int } == [1399, 550, 66732, 999999])
@@ -191,7 +194,7 @@ import Testing
         let ledger = try await Ledger.make(store)
         do {
             try await ledger.reel(["fav", "add", "movie", "550"], user: "ann")  // @1 v1, @2 v2
-            try await ledger.reel(["fav", "add", "movie", "1"], user: "ben")  // @3, @4 (another stream)
+            try await ledger.reel(["fav", "add", "movie", "603"], user: "ben")  // @3, @4 (another stream)
             try await ledger.reel(["settings", "language", "de-DE"], user: "ann")  // @5 v3
             // A fixed delay is what this checks: the events that follow are recorded at a later
             // instant than `lastTime`, so `--at lastTime` falls between them.
@@ -238,8 +241,8 @@ import Testing
     @Test(arguments: Store.allCases) func accountsListsEveryHandleWithItsEvents(_ store: Store) async throws {
         let ledger = try await Ledger.make(store)
         do {
-            try await ledger.reel(["fav", "add", "movie", "1", "2"], user: "ann")
-            try await ledger.reel(["fav", "add", "tv", "3"], environment: ["REEL_USER": "ben"])
+            try await ledger.reel(["fav", "add", "movie", "550", "603"], user: "ann")
+            try await ledger.reel(["fav", "add", "tv", "1399"], environment: ["REEL_USER": "ben"])
             let accounts = try await ledger.json(["accounts"], schema: "accounts.schema.json")
             let list = accounts["accounts"] as? [[String: Any]] ?? []
             #expect(list.map { $0["user"] as? String } == ["ann", "ben"])
@@ -297,10 +300,12 @@ import Testing
     @Test(arguments: Store.allCases) func concurrentProcessesLoseNothing(_ store: Store) async throws {
         let ledger = try await Ledger.make(store)
         do {
-            try await ledger.reel(["fav", "add", "movie", "1"], user: "ann")
+            // Movies of the sample catalog (it refuses ids it does not know).
+            let ids = [11, 13, 19, 73, 104, 105, 122, 128, 129]
+            try await ledger.reel(["fav", "add", "movie", String(ids[0])], user: "ann")
             let statuses = await withTaskGroup(of: (Int, Int32).self) { group in
                 for i in 0..<8 {
-                    group.addTask { (i, (try? await ledger.reel(["fav", "add", "movie", String(100 + i)], user: "ann").status) ?? -1) }
+                    group.addTask { (i, (try? await ledger.reel(["fav", "add", "movie", String(ids[1 + i])], user: "ann").status) ?? -1) }
                 }
                 var statuses = [Int32](repeating: -1, count: 8)
                 for await (i, status) in group { statuses[i] = status }
@@ -308,7 +313,7 @@ import Testing
             }
             #expect(statuses == Array(repeating: 0, count: 8))
             let saved = try await ledger.json(["saved"], user: "ann", schema: "saved.schema.json")
-            #expect(Set((saved["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []) == Set([1] + (100..<108)))
+            #expect(Set((saved["items"] as? [[String: Any]])?.compactMap { $0["id"] as? Int } ?? []) == Set(ids))
             let check = try await ledger.reel(["projections", "rebuild", "--check"])
             #expect(check.status == 0, "\(check.stdout)")
         }

@@ -65,7 +65,8 @@ import Testing
             #expect(added.status == .created)
             #expect(try await caller.call(.post, "/v1/favorites", json: #"{"mediaType":"movie","id":550.0,"note":"ignored"}"#).status == .ok)
             #expect(try await caller.call(.post, "/v1/favorites", json: #"{"mediaType":"tv","id":1399}"#).status == .created)
-            #expect(try await caller.call(.post, "/v1/favorites", json: #"{"mediaType":"movie","id":2147483000}"#).status == .created)
+            // An id the catalog (here the bundled sample) does not have is refused, nothing saved.
+            #expect(try await caller.call(.post, "/v1/favorites", json: #"{"mediaType":"movie","id":2147483000}"#).status == .notFound)
             for refused in [#"{"mediaType":"film","id":1}"#, #"{"mediaType":"movie","id":0}"#, #"{"mediaType":"movie"}"#, "[]", "not json", ""] {
                 #expect(try await caller.call(.post, "/v1/favorites", json: refused).status == .badRequest, "\(refused)")
             }

@@ -24,20 +24,29 @@ import Testing
         return (app, notices)
     }
 
-    @Test func favoritesAreNamedAndIdsTheSampleDoesNotKnowAreSavedWithANote() async throws {
+    @Test func favoritesAreNamedAndIdsTheSampleDoesNotKnowAreRefused() async throws {
         let (app, _) = Self.application()
         let unknown = try MediaKey(.movie, 999_999)
-        let added = try await app.addFavorites([fightClub, unknown], for: ann)
-        #expect(added.changed)
-        #expect(added.notes == [.unknownToSample(unknown)])
-        #expect(added.command.outcomes.map { added.message($0) } == [
-            "opened the account 'ann'", "added movie 550 Fight Club (1999)", "added movie 999999",
-        ])
+        await #expect {
+            _ = try await app.addFavorites([fightClub, unknown], for: ann)
+        } throws: { error in
+            (error as? any KindedError)?.kind == .notFound && "\(error)".contains("the sample catalog has no movie with id 999999")
+        }
+        #expect(try app.account(ann).state.saved.items.isEmpty, "nothing saved")
+        // A long list names the first five.
+        await #expect {
+            _ = try await app.addFavorites(try (1...7).map { try MediaKey(.movie, Int64(900_000 + $0)) }, for: ann)
+        } throws: { error in
+            "\(error)".contains("no movie with id 900001, 900002, 900003, 900004, 900005 (and 2 more) (TMDb credentials")
+        }
+        let added = try await app.addFavorites([fightClub], for: ann)
+        #expect(added.changed && added.notes.isEmpty)
+        #expect(added.command.outcomes.map { added.message($0) } == ["opened the account 'ann'", "added movie 550 Fight Club (1999)"])
         let again = try await app.addFavorites([fightClub], for: ann)
         #expect(!again.changed)
         let removed = try await app.removeFavorites([fightClub, matrix], for: ann)
         #expect(removed.changed)
-        #expect(try app.account(ann).state.saved.items.map(\.key) == [unknown])
+        #expect(try app.account(ann).state.saved.items.isEmpty)
         await app.close()
     }
 

@@ -4,8 +4,9 @@ import Ledger
 
 extension Application {
     /// Saves `keys` (what is saved already is left as it is). Each id is checked with the catalog
-    /// first: an id TMDb does not have fails the whole change (nothing saved). Ids that cannot be
-    /// checked (offline, TMDb unreachable, the sample catalog) are saved with a note.
+    /// first: an id the catalog does not have (TMDb, or the bundled sample without credentials)
+    /// fails the whole change (nothing saved). Ids that cannot be checked (offline, TMDb
+    /// unreachable) are saved with a note.
     public func addFavorites(_ keys: [MediaKey], for handle: AccountHandle) async throws -> ChangeReport {
         try await addFavorites(keys, for: try bind(handle), requestKey: nil)
     }
@@ -27,16 +28,16 @@ extension Application {
         let language = try language(of: account.handle)
         let lookups = try await lookUp(keys, language: language)
         let absent = keys.filter { lookups[$0] == .notFound }
-        if !absent.isEmpty, try !catalogIsSample() {
-            let noun = absent[0].mediaType.noun
-            throw Failure(.notFound, "TMDb has no \(noun) with id \(absent.map { String($0.id) }.joined(separator: ", ")); nothing saved")
+        if !absent.isEmpty {
+            let named = absent.prefix(5).map { String($0.id) }.joined(separator: ", ")
+            let what = "\(absent[0].mediaType.noun) with id \(named)" + (absent.count > 5 ? " (and \(absent.count - 5) more)" : "")
+            throw Failure(.notFound, try catalogs.catalog().source.hasNo(what) + "; nothing saved")
         }
         let notes: [FavoriteNote] = keys.compactMap { key in
             switch lookups[key] {
-            case .notFound?: .unknownToSample(key)
             case .notCached?: .savedOffline(key)
             case .failed(let reason)?: .unchecked(key, reason: reason)
-            case .known?, nil: nil
+            case .known?, .notFound?, nil: nil
             }
         }
         let report = try await submit(.addFavorites(keys), for: account, key: key)

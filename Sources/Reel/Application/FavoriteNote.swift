@@ -2,8 +2,6 @@ import Ledger
 
 /// Why an id was saved without TMDb saying it has it.
 public enum FavoriteNote: Sendable, Equatable, CustomStringConvertible {
-    /// The bundled sample catalog (no credentials) does not know it.
-    case unknownToSample(MediaKey)
     /// Offline, and its details were never cached.
     case savedOffline(MediaKey)
     /// TMDb failed for it after every retry.
@@ -11,7 +9,6 @@ public enum FavoriteNote: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unknownToSample(let key): "the sample catalog does not know \(key); saved without checking (TMDb credentials let Reel check ids)"
         case .savedOffline(let key): "offline: saved \(key) without checking that TMDb has it"
         case .unchecked(let key, let reason): "could not check \(key) with TMDb (\(reason)); saved it without checking"
         }
