@@ -124,6 +124,15 @@ import Testing
         let list = try await app.importFile(letterboxd.document, file: "ann.csv", format: nil, as: carl, defaultHandle: ann, dryRun: false)
         guard case .list(let imported) = list else { Issue.record("not a list: \(list)"); return }
         #expect(imported.format == .letterboxd && imported.rows == 2 && imported.added == 2 && imported.unmatched.isEmpty)
+        // A TMDb id the catalog does not have is not saved: it is listed unmatched, as `fav add` refuses it.
+        let unknown = Array("tmdbID,Title,Year\n99999999,,\n603,The Matrix,1999\n".utf8)
+        let dan = try AccountHandle("dan")
+        let checked = try await app.importFile(unknown, file: "list.csv", format: nil, as: dan, defaultHandle: ann, dryRun: false)
+        guard case .list(let partly) = checked else { Issue.record("not a list: \(checked)"); return }
+        #expect(partly.rows == 2 && partly.added == 1 && partly.unmatched.map(\.reason) == [
+            "the sample catalog has no movie with id 99999999 (TMDb credentials show every title and person)"
+        ])
+        #expect(try app.account(dan).state.saved.items.map(\.key) == [matrix])
 
         // Catalog details are not sealed, the events are: a byte of a hash changed breaks the chain.
         var text = String(decoding: export.document, as: UTF8.self)

@@ -82,7 +82,20 @@ extension Application {
         // Bound now, when the use case resolves the handle, unless the caller was bound before.
         let account = bound ?? BoundAccount(target, stream: view?.stream)
         let language = current?.settings.language.value ?? LanguageTag.default.value
-        let matches = try await TitleMatcher(client: try catalogs.catalog(), language: language).match(titles, progress: progress)
+        let catalog = try catalogs.catalog()
+        var matches = try await TitleMatcher(client: catalog, language: language).match(titles, progress: progress)
+        // A TMDb id the file gives is checked as `fav add` checks one: an id the catalog does not
+        // have (TMDb, or the bundled sample) is not saved but listed as unmatched; one that cannot
+        // be checked (offline, TMDb unreachable) is saved. Ids found by IMDb id or title came
+        // from the catalog itself.
+        let given = Set(zip(titles, matches).compactMap { title, match in title.tmdbID == nil ? nil : match.key })
+        if !given.isEmpty {
+            let lookups = try await lookUp(Array(given), language: language)
+            for index in matches.indices {
+                guard let key = matches[index].key, titles[index].tmdbID != nil, lookups[key] == .notFound else { continue }
+                matches[index] = .unmatched(reason: catalog.source.hasNo("\(key.mediaType.noun) with id \(key.id)"))
+            }
+        }
         let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
         let favorites = zip(titles, matches).compactMap { title, match in match.key.map { ImportedFavorite(key: $0, addedAt: title.addedAt ?? now) } }
         let unmatched = zip(titles, matches).compactMap { title, match -> ListImportReport.Unmatched? in
