@@ -88,6 +88,18 @@ public enum DisplayWidth {
         return kept + "…"
     }
 
+    /// `text` cut as `truncate` cuts it, but at the end of a word: a word the edge would split is
+    /// left out whole (one longer than the room is still cut, as `truncate` does).
+    public static func truncateAtWord(_ text: String, to width: Int) -> String {
+        let cut = truncate(text, to: width)
+        guard cut != text, cut.hasSuffix("…") else { return cut }
+        var kept = String(cut.dropLast())
+        let next = text.dropFirst(kept.count).first
+        if next != " ", let space = kept.lastIndex(of: " ") { kept = String(kept[..<space]) }
+        while kept.last == " " { kept.removeLast() }
+        return kept + "…"
+    }
+
     /// `text` as lines of at most `width` columns, broken at spaces. A word wider than a line is
     /// broken too, at a column boundary (after its last `/` that fits, for a path or a URL), when
     /// `breakingWords` is set or when it holds wide characters (CJK text runs without spaces and

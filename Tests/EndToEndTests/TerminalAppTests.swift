@@ -322,6 +322,28 @@ extension TerminalAppTests {
     }
 }
 
+extension TerminalAppTests {
+    /// TMDb answering 503: the screen says so in words with the key that helps, no URL; the
+    /// failure whole (its endpoint) is in the app's log, `$XDG_STATE_HOME/reel/ui.log`.
+    @Test func aFailedPageIsSaidInWordsAndItsDetailGoesToTheLog() async throws {
+        let server = try FakeTMDbProcess()
+        let environment = AppSession.environment(server)
+        let terminal = try await AppSession.start(server, home: environment)
+        defer { terminal.end() }
+        try await terminal.waitFor("Fight Club")
+        try await server.fault("kind=status&status=503&count=50&path=/discover/tv")
+        try await terminal.type("2")
+        let screen = try await terminal.waitFor("error (r retries): Couldn't reach TMDb: it answered 503 (unavailable)", seconds: 60)
+        #expect(screen.contains("page 1 failed: Couldn't reach TMDb: it answered 503 (unavailable) (r retries)"), "\(screen)")
+        #expect(!screen.contains("/discover") && !screen.contains("include_adult"), "no URL on the screen: \(screen)")
+        let log = try String(contentsOfFile: environment["XDG_STATE_HOME"]! + "/reel/ui.log", encoding: .utf8)
+        #expect(log.contains("TMDb is unavailable for /discover/tv?") && log.contains("HTTP 503"), "\(log)")
+        #expect(!log.contains("any-token"), "no secret in the log")
+        try await terminal.type("q")
+        try await terminal.waitFor("exit 0")
+    }
+}
+
 /// The Saved and Settings tabs in a real terminal: undo, time travel, the language switch,
 /// deleting the account, and a change made by another process showing at once.
 extension TerminalAppTests {

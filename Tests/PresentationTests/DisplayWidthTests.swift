@@ -103,4 +103,13 @@ import Testing
             }
         }
     }
+
+    @Test func truncatingAtAWordLeavesAWordTheEdgeWouldSplitOutWhole() {
+        let text = "Couldn't reach TMDb: it answered 503 (unavailable)"
+        #expect(DisplayWidth.truncateAtWord(text, to: 60) == text)
+        #expect(DisplayWidth.truncateAtWord(text, to: 30) == "Couldn't reach TMDb: it…")
+        #expect(DisplayWidth.truncateAtWord(text, to: 24) == "Couldn't reach TMDb: it…", "the edge falls after a whole word")
+        #expect(DisplayWidth.truncateAtWord("unbreakable-word-here", to: 10) == DisplayWidth.truncate("unbreakable-word-here", to: 10))
+        #expect(DisplayWidth.truncateAtWord("日本語 の 映画 タイトル", to: 9) == "日本語…")
+    }
 }

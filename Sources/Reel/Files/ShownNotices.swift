@@ -15,13 +15,7 @@ public struct ShownNotices: Sendable {
     private let directoryDigest: String
 
     public init(environment: [String: String], dataDirectory: String) {
-        let state: String
-        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-            state = xdg
-        } else {
-            state = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
-        }
-        path = state + "/reel/notices"
+        path = StateDirectory.path(environment: environment) + "/notices"
         directoryDigest = String(ContentDigest.sha256Hex(Array(dataDirectory.utf8)).prefix(16))
     }
 

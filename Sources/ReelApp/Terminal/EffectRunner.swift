@@ -51,8 +51,9 @@ struct EffectRunner: Sendable {
         }
     }
 
-    /// One line, as the commands say it.
+    /// One line in words for the screen (`Couldn't reach TMDb: it answered 503 (unavailable)`);
+    /// the failure whole, with its endpoint, goes to the app's log (`AppLog`).
     static func describe(_ error: any Error) -> String {
-        (error as? any KindedError)?.summary ?? "\(error)"
+        AppLog.described(error)
     }
 }

@@ -47,6 +47,7 @@ public enum TerminalApp {
                 notice: { notice in if notice.routine == nil { inbox.post(.notice(notice.text)) } }))
         // Asked before curses owns the terminal: its answers come in on the input curses reads.
         let graphics = TerminalProbe.capabilities(input: STDIN_FILENO, output: STDOUT_FILENO, environment: options.environment)
+        AppLog.start(environment: options.environment)
         let runner = EffectRunner(
             application: application, account: CurrentAccount(options.handle), clock: LocalClock(), pictures: PictureMaker(capabilities: graphics),
             post: { inbox.post($0) })

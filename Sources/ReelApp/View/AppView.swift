@@ -81,7 +81,8 @@ public enum AppView {
         let status = model.status
         var parts = [status.account, status.language ?? "…", status.catalog.name]
         if let error = status.lastError {
-            parts.append("error: " + error)
+            // The key that helps first, so a long error never cuts it off.
+            parts.append("error (r retries): " + error)
         } else if let note = status.note {
             parts.append(note)
         }
@@ -89,7 +90,8 @@ public enum AppView {
         let right = !model.screens.isEmpty ? " q back " : model.tab == .search && model.search.editing ? " esc ends typing " : " q quit "
         screen.paint(row: row, style: CellStyle(.reverse))
         let room = model.width - DisplayWidth.columns(right) - 1
-        screen.write(" " + parts.joined(separator: " · "), row: row, column: 0, limit: room, style: CellStyle(.reverse))
+        // Cut at a word's end: never half a word.
+        screen.write(DisplayWidth.truncateAtWord(" " + parts.joined(separator: " · "), to: room), row: row, column: 0, limit: room, style: CellStyle(.reverse))
         if status.lastError != nil {
             // The error part in the error colour (nothing under NO_COLOR: reverse stays).
             screen.paint(row: row, column: 1 + DisplayWidth.columns(parts.dropLast().joined(separator: " · ") + " · "), count: nil,
