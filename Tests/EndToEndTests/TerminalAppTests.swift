@@ -344,6 +344,32 @@ extension TerminalAppTests {
     }
 }
 
+extension TerminalAppTests {
+    /// Search scrolls on through TMDb's pages: `G` on “the” reaches all of them, the second page
+    /// asked for once.
+    @Test func searchScrollsOnThroughTMDbsPages() async throws {
+        let server = try FakeTMDbProcess()
+        let terminal = try await AppSession.start(server)
+        defer { terminal.end() }
+        try await terminal.waitFor("Fight Club")
+        try await terminal.type("3")
+        try await terminal.waitFor("Benedict Cumberbatch")
+        try await terminal.type("t", "h", "e")
+        // TMDb's first page holds 20; the rest come as the cursor nears the end (at 100×30 the
+        // first page is within a screen of it: the second is asked for at once).
+        let shown = try await terminal.waitForScreen { screen in
+            screen.contains("results for “the”") && !screen.contains("more below") && !screen.contains("loading more")
+        }
+        let total = shown.split(separator: "\n").first { $0.contains("results for “the”") }.flatMap { Int($0.split(separator: " ").first ?? "") }
+        #expect((total ?? 0) > 20, "more than TMDb's first page: \(shown)")
+        try await terminal.type("Enter", "G")
+        _ = try await terminal.settledScreen()
+        #expect(try await Self.asked(server, "/search/multi", page: 2) == 1)
+        try await terminal.type("q")
+        try await terminal.waitFor("exit 0")
+    }
+}
+
 /// The Saved and Settings tabs in a real terminal: undo, time travel, the language switch,
 /// deleting the account, and a change made by another process showing at once.
 extension TerminalAppTests {

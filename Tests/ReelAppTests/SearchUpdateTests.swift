@@ -163,3 +163,32 @@ import Testing
         #expect(screen.id == 71580 && screen.name == "Benedict Cumberbatch" && screen.loading)
     }
 }
+
+extension SearchUpdateTests {
+    /// Search scrolls on through TMDb's pages: the next is asked for once, as the cursor comes
+    /// within a screen of the end, and added below; an answer to an older generation is dropped.
+    @Test func resultsScrollOnThroughTMDbsPages() {
+        var (model, _) = Self.typed(Self.onSearch(), "the")
+        let g = model.search.generation
+        model = AppUpdate.update(model, .search(.due(generation: g))).0
+        // (Forty on the first page: more than a screen of 80×24, so the cursor starts far from the end.)
+        let first = (1...40).map { SearchResult.title(Self.matrix(Int64($0))) }
+        var effects: [AppEffect]
+        (model, effects) = AppUpdate.update(model, .search(.found(generation: g, first, page: 1, totalPages: 2)))
+        #expect(effects.isEmpty, "the cursor is at the top: no page yet")
+        #expect(AppView.draw(model).lines()[2].contains("40 results for “the” · more below"))
+        (model, effects) = AppUpdateTests.type(model, .enter, .character("G"))
+        #expect(effects.contains(.search(.find(text: "the", filter: .all, generation: g, page: 2))), "\(effects)")
+        #expect(model.search.loadingPage == 2)
+        (model, effects) = AppUpdateTests.type(model, .character("k"), .character("G"))
+        #expect(!effects.contains { if case .search(.find) = $0 { true } else { false } }, "asked once: \(effects)")
+        let second = (41...46).map { SearchResult.title(Self.matrix(Int64($0))) }
+        (model, effects) = AppUpdate.update(model, .search(.found(generation: g, second, page: 2, totalPages: 2)))
+        #expect(model.search.results.count == 46 && model.search.cursor.position == 39 && model.search.loadingPage == nil)
+        (model, effects) = AppUpdateTests.type(model, .character("G"))
+        #expect(model.search.cursor.position == 45 && effects.isEmpty, "the last page: nothing more to ask")
+        // A page of an older generation is dropped.
+        let before = model
+        #expect(AppUpdate.update(before, .search(.found(generation: g - 1, second, page: 3, totalPages: 3))).0 == before)
+    }
+}

@@ -23,6 +23,12 @@ public struct SearchState: Sendable, Equatable {
     public var resultsText = ""
     public var resultsFilter = SearchFilter.all
     public var results: [SearchResult] = []
+    /// TMDb's pages of the answer read so far, and how many it has (the next is asked for as the
+    /// cursor comes within a screen of the end).
+    public var resultsPages = 0
+    public var totalPages: Int?
+    /// The page being asked for, past the first.
+    public var loadingPage: Int?
     public var cursor = ListCursor()
     /// Why the newest search failed; `r` asks again.
     public var error: String?

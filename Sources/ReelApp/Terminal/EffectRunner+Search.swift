@@ -7,10 +7,10 @@ extension EffectRunner {
         case .debounce(let generation):
             try? await Task.sleep(for: .milliseconds(SearchEffect.debounceMilliseconds))
             return .due(generation: generation)
-        case .find(let text, let filter, let generation):
+        case .find(let text, let filter, let generation, let page):
             do {
-                let report = try await application.search(SearchQuery(text, kind: filter.kind), for: handle)
-                return .found(generation: generation, report.results.map(SearchResult.init))
+                let report = try await application.search(SearchQuery(text, kind: filter.kind, page: page), for: handle)
+                return .found(generation: generation, report.results.map(SearchResult.init), page: page, totalPages: report.paging.totalPages)
             } catch {
                 return .failed(generation: generation, message: Self.describe(error))
             }

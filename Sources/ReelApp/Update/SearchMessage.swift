@@ -2,7 +2,8 @@
 public enum SearchMessage: Sendable, Equatable {
     /// A debounce of `generation` ended.
     case due(generation: Int)
-    case found(generation: Int, [SearchResult])
+    /// Page `page` of the answer, of `totalPages` (nil: that page is the last).
+    case found(generation: Int, [SearchResult], page: Int = 1, totalPages: Int? = nil)
     case failed(generation: Int, message: String)
     case defaultPersonLoaded(PersonPage)
     case defaultPersonFailed(String)

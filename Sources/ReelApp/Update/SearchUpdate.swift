@@ -103,9 +103,21 @@ enum SearchUpdate {
         case .due(let generation):
             guard generation == model.search.generation else { return [] }
             return searchNow(&model)
-        case .found(let generation, let results):
+        case .found(let generation, let results, let page, let totalPages) where page > 1:
+            // A further page of the answer shown: added below it, the cursor where it was.
+            guard generation == model.search.generation, model.search.resultsGeneration == generation, page == model.search.resultsPages + 1
+            else { return [] }
+            model.search.results += results
+            model.search.resultsPages = page
+            model.search.totalPages = totalPages
+            model.search.loadingPage = nil
+            model.status.lastError = nil
+        case .found(let generation, let results, let page, let totalPages):
             guard generation == model.search.generation else { return [] }
             model.search.results = results
+            model.search.resultsPages = page
+            model.search.totalPages = totalPages
+            model.search.loadingPage = nil
             model.search.resultsGeneration = generation
             model.search.resultsText = model.search.query
             model.search.resultsFilter = model.search.filter
@@ -115,6 +127,7 @@ enum SearchUpdate {
         case .failed(let generation, let message):
             guard generation == model.search.generation else { return [] }
             model.search.searching = nil
+            model.search.loadingPage = nil
             model.search.error = message
             model.status.lastError = message
         case .defaultPersonLoaded(let page):
@@ -170,6 +183,14 @@ enum SearchUpdate {
 
     static func filled(_ model: inout AppModel) -> [AppEffect] {
         let search = model.search
+        if !search.showsDefaultPerson {
+            // The next page of the answer once the cursor is within a screen of its end.
+            guard let generation = search.resultsGeneration, generation == search.generation, search.loadingPage == nil, search.error == nil,
+                search.resultsPages < (search.totalPages ?? 0), search.cursor.position + resultRows(model) >= search.results.count
+            else { return [] }
+            model.search.loadingPage = search.resultsPages + 1
+            return [.search(.find(text: search.resultsText, filter: search.resultsFilter, generation: generation, page: search.resultsPages + 1))]
+        }
         guard search.showsDefaultPerson, search.defaultPerson == nil, !search.defaultPersonLoading, search.defaultPersonError == nil
         else { return [] }
         model.search.defaultPersonLoading = true

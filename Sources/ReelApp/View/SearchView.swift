@@ -68,7 +68,8 @@ enum SearchView {
             heading = "nothing found for “\(search.resultsText)”"
         } else {
             let count = search.results.count
-            heading = "\(count) result\(count == 1 ? "" : "s") for “\(search.resultsText)”" + (search.editing ? " · enter or ↓ to choose" : "")
+            let more = search.loadingPage != nil ? " · loading more…" : search.resultsPages < (search.totalPages ?? 0) ? " · more below" : ""
+            heading = "\(count) result\(count == 1 ? "" : "s") for “\(search.resultsText)”" + more + (search.editing ? " · enter or ↓ to choose" : "")
         }
         buffer.write(heading, row: 2, column: 1, style: style)
         let columns = RowColumns(width: model.width, showsType: true, indent: PictureLayout.thumbnailIndent(model), height: model.rowHeight)
