@@ -89,3 +89,21 @@ extension SaveFromListTests {
         #expect(effects.isEmpty && !model.movies.rows[0].saved)
     }
 }
+
+/// A key that does nothing where it is typed says where it works.
+@Suite struct KeysElsewhereTests {
+    @Test func aKeyOfAnotherTabSaysWhereItWorks() {
+        var (model, effects) = AppUpdateTests.type(AppUpdateTests.started(), .character("/"))
+        #expect(effects.isEmpty && model.status.note == "/ does nothing here (Search: search-field; Saved: saved-filter)", "\(model.status.note ?? "")")
+        (model, _) = AppUpdateTests.type(model, .character("h"))
+        #expect(model.status.note == "h does nothing here (Saved: history)")
+        (model, _) = AppUpdateTests.type(model, .left)
+        #expect(model.status.note == "← does nothing here (Search: search-previous-type)", "\(model.status.note ?? "")")
+        // A key bound nowhere says nothing; one that works here does its work.
+        model.status.note = nil
+        (model, _) = AppUpdateTests.type(model, .character("z"))
+        #expect(model.status.note == nil)
+        (model, _) = AppUpdateTests.type(model, .character("j"))
+        #expect(model.movies.cursor.position == 1 && model.status.note == nil)
+    }
+}

@@ -23,6 +23,16 @@ public enum KeyAction: String, CaseIterable, Sendable {
     /// Where an action's keys work.
     public enum Context: String, Sendable, CaseIterable {
         case browse, search, saved, details
+
+        /// As a sentence names the place: `Movies and Series`, `details`.
+        public var place: String {
+            switch self {
+            case .browse: "Movies and Series"
+            case .search: "Search"
+            case .saved: "Saved"
+            case .details: "a title's details"
+            }
+        }
     }
 
     /// Where the action's keys work; `nil`: everywhere (but a text field, which takes keys as typed).

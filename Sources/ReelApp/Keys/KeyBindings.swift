@@ -68,6 +68,14 @@ public struct KeyBindings: Sendable, Equatable {
         return key
     }
 
+    /// Where `key` (as typed) does something, when not where `context` is: the places of the
+    /// actions it is bound to elsewhere (`nil` when it works here, or nowhere).
+    public func elsewhere(_ key: Key, context: KeyAction.Context?) -> [KeyAction]? {
+        let bound = actions[key] ?? []
+        guard !bound.isEmpty, !bound.contains(where: { $0.works(in: context) }) else { return nil }
+        return bound
+    }
+
     /// The keys bound to `action`, as the help writes them (`j ↓`).
     public func names(_ action: KeyAction) -> String {
         actions.filter { $0.value.contains(action) }.map { KeyName.name($0.key) }.sorted { ($0.count, $0) < ($1.count, $1) }

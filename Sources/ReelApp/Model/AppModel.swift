@@ -48,6 +48,21 @@ public struct AppModel: Sendable, Equatable {
         }
     }
 
+    /// Whether something the screen shows failed to load, so `r` asks for it again.
+    public var showsAFailedLoad: Bool {
+        switch screens.last {
+        case .details(let screen)?: return screen.error != nil
+        case .person(let screen)?: return screen.error != nil
+        case nil: break
+        }
+        switch tab {
+        case .movies, .series: return self[list: tab.mediaType!].error != nil
+        case .search: return search.error != nil || search.defaultPersonError != nil
+        case .saved: return saved.error != nil || saved.historyError != nil
+        case .settings: return settings.error != nil
+        }
+    }
+
     /// Whether a text field has the keys, so they are taken as typed, not as bound.
     public var isTyping: Bool {
         guard screens.isEmpty else { return false }

@@ -42,7 +42,14 @@ public enum AppUpdate {
         var effects: [AppEffect] = []
         switch message {
         case .key(let typed):
+            let (screens, said) = (next.screens.count, (next.status.note, next.status.lastError))
             if let key = next.keys.translate(typed, context: next.keyContext, typing: next.isTyping) { effects = handle(key, &next) }
+            // What the status line said about the screen that was is stale on another one (unless
+            // this key said it).
+            if next.tab != tab || next.screens.count != screens {
+                if next.status.note == said.0 { next.status.note = nil }
+                if next.status.lastError == said.1 { next.status.lastError = nil }
+            }
             if next.tab != tab {
                 // A tab switch closes the screens opened over the tabs; the Search tab opens typing.
                 next.screens = []
@@ -126,9 +133,23 @@ public enum AppUpdate {
         case .character("p"): PictureUpdate.toggleThumbnails(&model)
         case .character("u"): return SavedUpdate.undo(&model)
         case .enter: return DetailsUpdate.openSelected(&model)
-        default: move(key, &model)
+        default:
+            if ListCursor().moved(for: key, count: 1, visible: 1) != nil {
+                move(key, &model)
+            } else if let actions = model.keys.elsewhere(key, context: model.keyContext) {
+                model.status.note = KeyName.name(key) + " does nothing here (" + Self.whereItWorks(actions) + ")"
+            }
         }
         return []
+    }
+
+    /// `Search: search-field; Saved: saved-filter`: each place a key works, and what it does there.
+    private static func whereItWorks(_ actions: [KeyAction]) -> String {
+        func order(_ place: KeyAction.Context) -> Int { KeyAction.Context.allCases.firstIndex(of: place) ?? 0 }
+        return actions.flatMap { action in
+            (action.contexts.map { Array($0) } ?? []).map { (place: $0, action: action) }
+        }.sorted { (order($0.place), $0.action.rawValue) < (order($1.place), $1.action.rawValue) }
+            .map { "\($0.place.place): \($0.action.rawValue)" }.joined(separator: "; ")
     }
 
     /// The cursor moved by a navigation key on the current tab's list; other keys do nothing.

@@ -1,5 +1,6 @@
 /// Time travel on the Saved tab: `[` and `]` step the list through the account's stream
-/// versions (from now to the newest, back to the first, and forward again to now), `t` jumps to
+/// versions (from now to the one before the newest, which is now, back to the first, and forward
+/// again to now), `t` jumps to
 /// a typed point, `esc` comes back to now. The list at a point is the core's (`reel saved
 /// --as-of v12`), asked for as the request's `asOf`.
 enum TimeTravel {
@@ -12,7 +13,12 @@ enum TimeTravel {
         }
         switch (saved.request.asOf, delta < 0) {
         case (nil, true):
-            return travel(to: last, &model)
+            // The newest version is what now shows: one step back is the one before it.
+            guard last > first else {
+                model.status.note = "v\(last) is the account's first version"
+                return []
+            }
+            return travel(to: last - 1, &model)
         case (nil, false):
             model.status.note = "this is now; [ steps back through the history"
             return []
@@ -23,7 +29,7 @@ enum TimeTravel {
             }
             return travel(to: version - 1, &model)
         case (let version?, false):
-            return travel(to: version >= last ? nil : version + 1, &model)
+            return travel(to: version + 1 >= last ? nil : version + 1, &model)
         }
     }
 

@@ -82,7 +82,7 @@ public enum AppView {
         var parts = [status.account, status.language ?? "…", status.catalog.name]
         if let error = status.lastError {
             // The key that helps first, so a long error never cuts it off.
-            parts.append("error (r retries): " + error)
+            parts.append((model.showsAFailedLoad ? "error (r retries): " : "error: ") + error)
         } else if let note = status.note {
             parts.append(note)
         }
