@@ -500,6 +500,11 @@ extension TerminalAppTests {
         let document = try JSONSerialization.jsonObject(with: Data(accounts.stdout.utf8)) as? [String: Any]
         let statuses = (document?["accounts"] as? [[String: Any]] ?? []).map { "\($0["status"] ?? "?")" }
         #expect(statuses == ["deleted"], "\(accounts.stdout)")
+        // Back on Settings, nothing is offered for deletion, and enter on the row says why.
+        try await terminal.type("Escape")
+        try await terminal.waitFor("nothing to delete: 'ann' has no account")
+        try await terminal.type("Enter")
+        try await terminal.waitFor("'ann' has no account to delete")
         try await terminal.type("q")
         try await terminal.waitFor("exit 0")
     }

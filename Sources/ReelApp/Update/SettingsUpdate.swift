@@ -50,7 +50,13 @@ enum SettingsUpdate {
         // Longer than a name may be, so the core says why (100 at most), not a silent cut.
         case .name: model.settings.editing = .name(TextField(info.name ?? "", limit: 1_000))
         case .photo: model.settings.editing = .photo(TextField(limit: 4_096))
-        case .delete: model.settings.editing = .confirmDelete(TextField(limit: 64))
+        case .delete:
+            // A handle with no open account (never used, or deleted) has nothing to delete.
+            guard info.accounts.contains(model.status.account) else {
+                (model.status.note, model.status.lastError) = ("'\(model.status.account)' has no account to delete", nil)
+                return
+            }
+            model.settings.editing = .confirmDelete(TextField(limit: 64))
         case .language:
             model.settings.picker = Picker(.language, items: info.languages, selected: info.language, visible: pickerRows(model))
         case .account:

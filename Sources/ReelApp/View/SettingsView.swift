@@ -56,7 +56,9 @@ enum SettingsView {
         case .photo: (label, value) = ("Photo", info.photo ?? "(none)")
         case .language: (label, value) = ("Language", "\(info.language) (\(info.languageName))")
         case .account: (label, value) = ("Account", "\(model.status.account)   (\(info.accounts.count) open in this data directory)")
-        case .delete: (label, value) = ("Delete", "delete the account '\(model.status.account)' for good…")
+        case .delete:
+            let open = info.accounts.contains(model.status.account)
+            (label, value) = ("Delete", open ? "delete the account '\(model.status.account)' for good…" : "nothing to delete: '\(model.status.account)' has no account")
         }
         switch (row, model.settings.editing) {
         case (.name, .name(let field)?), (.photo, .photo(let field)?), (.account, .newAccount(let field)?), (.delete, .confirmDelete(let field)?):
