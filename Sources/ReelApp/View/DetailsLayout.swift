@@ -101,7 +101,10 @@ enum DetailsLayout {
         if let awards = omdb.awards { lines.append(("Awards: " + awards, false)) }
         let facts = [omdb.rated.map { "Rated \($0)" }, omdb.boxOffice.map { "box office \($0)" }].compactMap { $0 }
         if !facts.isEmpty { lines.append((facts.joined(separator: " · "), false)) }
-        if !omdb.directors.isEmpty { lines.append(("Director: " + omdb.directors.joined(separator: ", "), false)) }
+        // OMDb's directors only when TMDb's `Directed by` does not name the same people: a label once.
+        if !omdb.directors.isEmpty, Set(omdb.directors) != Set(d.makers?.names ?? []) {
+            lines.append(("Director: " + omdb.directors.joined(separator: ", "), false))
+        }
         if !omdb.writers.isEmpty { lines.append(("Writer: " + omdb.writers.joined(separator: ", "), false)) }
         if omdb.stale, !lines.isEmpty { lines.append(("(OMDb, older than a week: it could not be asked again)", true)) }
         return lines
