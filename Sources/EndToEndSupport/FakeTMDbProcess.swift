@@ -34,7 +34,7 @@ package final class FakeTMDbProcess: @unchecked Sendable {
 
     /// `GET /__stats`.
     package func stats() async throws -> [String: Any] {
-        try await Harness.json(try Self.curl(["-s", "--max-time", "10", root + "/__stats"]))
+        try await Harness.json(try curl(["-s", "--max-time", "10", root + "/__stats"]))
     }
 
     /// Requests to the API (below `/3`) so far.
@@ -42,13 +42,25 @@ package final class FakeTMDbProcess: @unchecked Sendable {
 
     /// `POST /__fault?QUERY`.
     package func fault(_ query: String) async throws {
-        let answer = try await Self.curl(["-s", "--max-time", "10", "-X", "POST", root + "/__fault?" + query])
+        let answer = try await curl(["-s", "--max-time", "10", "-X", "POST", root + "/__fault?" + query])
         #expect(answer.contains("\"injected\":true"), "\(query): \(answer)")
     }
 
     package static func curl(_ arguments: [String]) async throws -> String {
         let out = try await Harness.run("curl", arguments)
         #expect(out.status == 0, "curl \(arguments): \(out.stderr)")
+        return out.stdout
+    }
+
+    /// The same against this server: a failure says whether the server still runs (how it ended
+    /// if not) and the end of what it wrote to stderr, so a failed request is explained.
+    package func curl(_ arguments: [String]) async throws -> String {
+        let out = try await Harness.run("curl", arguments)
+        if out.status != 0 {
+            let state = server.termination.map { "fake-tmdb ended: \($0)" } ?? "fake-tmdb still runs"
+            let errors = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").suffix(2_000)
+            Issue.record("curl \(arguments) exited \(out.status): \(out.stderr); \(state); its stderr ends: \(errors)")
+        }
         return out.stdout
     }
 }
