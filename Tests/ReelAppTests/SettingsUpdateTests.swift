@@ -128,4 +128,13 @@ import Testing
         #expect(lines[12] == "  deleted the account 'ann' for good" && lines[13].hasPrefix("  7 events stay in the ledger"), "\(lines)")
         #expect(AppUpdateTests.type(model, .escape).0.settings.deleted == nil)
     }
+
+    /// A setting with a region (`en-US`, the default) opens the picker on its language, not on
+    /// the list's first (`aa Afar`).
+    @Test func theLanguagePickerOpensOnTheLanguageOfATagWithARegion() {
+        var model = Self.loaded()
+        model.settings.info?.language = "fr-CA"
+        model = AppUpdateTests.type(model, .character("j"), .character("j"), .enter).0
+        #expect(model.settings.picker?.current == PickerItem("fr", "fr  French"))
+    }
 }

@@ -58,7 +58,10 @@ enum SettingsUpdate {
             }
             model.settings.editing = .confirmDelete(TextField(limit: 64))
         case .language:
-            model.settings.picker = Picker(.language, items: info.languages, selected: info.language, visible: pickerRows(model))
+            // The list has languages, the setting may carry a region (`en-US`): the cursor opens
+            // on the language it names.
+            let language = info.languages.contains { $0.value == info.language } ? info.language : String(info.language.prefix { $0 != "-" })
+            model.settings.picker = Picker(.language, items: info.languages, selected: language, visible: pickerRows(model))
         case .account:
             let items = info.accounts.map { PickerItem($0, $0) } + [PickerItem("", "a new account…")]
             model.settings.picker = Picker(.account, items: items, selected: model.status.account, visible: pickerRows(model))
