@@ -46,14 +46,8 @@ package final class FakeTMDbProcess: @unchecked Sendable {
         #expect(answer.contains("\"injected\":true"), "\(query): \(answer)")
     }
 
-    package static func curl(_ arguments: [String]) async throws -> String {
-        let out = try await Harness.run("curl", arguments)
-        #expect(out.status == 0, "curl \(arguments): \(out.stderr)")
-        return out.stdout
-    }
-
-    /// The same against this server: a failure says whether the server still runs (how it ended
-    /// if not) and the end of what it wrote to stderr, so a failed request is explained.
+    /// `curl ARGUMENTS` against this server: what it printed. A failure says whether the server
+    /// still runs (how it ended if not) and the end of its stderr, so a failed request is explained.
     package func curl(_ arguments: [String]) async throws -> String {
         let out = try await Harness.run("curl", arguments)
         if out.status != 0 {

@@ -73,7 +73,7 @@ import Testing
             #expect(out.stderr.contains(words), "\(fault): \(out.stderr)")
             #expect(CatalogCommandTests.lines(out.stderr).count == 1, "\(fault): one note: \(out.stderr)")
             #expect(!out.stderr.contains(Self.key))
-            _ = try await FakeTMDbProcess.curl(["-s", "-X", "POST", server.root + "/__reset"])
+            _ = try await server.curl(["-s", "-X", "POST", server.root + "/__reset"])
         }
         // A title OMDb does not know: no lines, no note; the JSON says so.
         let home = Self.home(server)
