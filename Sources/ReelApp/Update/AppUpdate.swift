@@ -132,7 +132,7 @@ public enum AppUpdate {
         case .character("r"): return reload(&model)
         case .character("p"): PictureUpdate.toggleThumbnails(&model)
         case .character("u"): return SavedUpdate.undo(&model)
-        case .enter: return DetailsUpdate.openSelected(&model)
+        case .enter: return DetailsUpdate.openUnderCursor(&model)
         default:
             if ListCursor().moved(for: key, count: 1, visible: 1) != nil {
                 move(key, &model)

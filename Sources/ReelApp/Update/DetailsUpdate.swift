@@ -17,18 +17,13 @@ enum DetailsUpdate {
         return [.details(.loadPerson(id: id))]
     }
 
-    /// `enter` on a tab's list (Movies, Series, Saved): the title under the cursor.
-    static func openSelected(_ model: inout AppModel) -> [AppEffect] {
-        let rows: [TitleRow]
-        let position: Int
-        switch model.tab {
-        case .movies: (rows, position) = (model.movies.rows, model.movies.cursor.position)
-        case .series: (rows, position) = (model.series.rows, model.series.cursor.position)
-        case .saved: (rows, position) = (model.saved.rows, model.saved.cursor.position)
-        case .search, .settings: return []
+    /// `enter` on any list or screen: the title or person under the cursor (`underCursor`).
+    static func openUnderCursor(_ model: inout AppModel) -> [AppEffect] {
+        switch model.underCursor {
+        case .title(let row)?: open(row.key, title: row.title, &model)
+        case .person(let id, let name)?: openPerson(id: id, name: name, &model)
+        case nil: []
         }
-        guard rows.indices.contains(position) else { return [] }
-        return open(rows[position].key, title: rows[position].title, &model)
     }
 
     /// A key while a screen is open; `nil` leaves it to the app's keys (tabs, help).
@@ -39,7 +34,7 @@ enum DetailsUpdate {
             model.screens.removeLast()
             return []
         case .enter:
-            return openLine(of: top, &model)
+            return openUnderCursor(&model)
         case .character("s"):
             return SaveToggle.key(&model)
         case .character("r"):
@@ -66,24 +61,6 @@ enum DetailsUpdate {
         switch screen {
         case .details(let screen): screen.details.map { DetailsLayout.lines($0, width: PictureLayout.detailsWidth(screen, model)).count } ?? 0
         case .person(let screen): screen.page?.credits.count ?? 0
-        }
-    }
-
-    private static func openLine(of top: Screen, _ model: inout AppModel) -> [AppEffect] {
-        switch top {
-        case .details(let screen):
-            guard let details = screen.details else { return [] }
-            let lines = DetailsLayout.lines(details, width: PictureLayout.detailsWidth(screen, model))
-            guard lines.indices.contains(screen.cursor.position) else { return [] }
-            switch lines[screen.cursor.position].target {
-            case .person(let id, let name)?: return openPerson(id: id, name: name, &model)
-            case .title(let key, let title)?: return open(key, title: title, &model)
-            case nil: return []
-            }
-        case .person(let screen):
-            guard let credits = screen.page?.credits, credits.indices.contains(screen.cursor.position) else { return [] }
-            let row = credits[screen.cursor.position].row
-            return open(row.key, title: row.title, &model)
         }
     }
 

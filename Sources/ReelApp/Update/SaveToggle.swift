@@ -19,42 +19,12 @@ enum SaveToggle {
         return [.saved(.change(change, undoing: false))]
     }
 
-    /// The title under the cursor where the person is, if that place lists titles (or shows one).
+    /// The title `s` saves where the person is: the one under the cursor; on details, the title
+    /// shown unless the cursor is on one of its similar titles.
     static func titleUnderCursor(_ model: AppModel) -> TitleRow? {
-        if let top = model.screens.last {
-            switch top {
-            case .details(let screen):
-                guard let details = screen.details else { return nil }
-                let lines = DetailsLayout.lines(details, width: PictureLayout.detailsWidth(screen, model))
-                // On a similar title: that one; elsewhere on the screen: the title it shows.
-                if lines.indices.contains(screen.cursor.position), case .title(let key, _)? = lines[screen.cursor.position].target,
-                    let row = details.similar.first(where: { $0.key == key })
-                {
-                    return row
-                }
-                return TitleRow(key: details.key, title: details.title, year: details.year, saved: details.saved)
-            case .person(let screen):
-                guard let credits = screen.page?.credits, credits.indices.contains(screen.cursor.position) else { return nil }
-                return credits[screen.cursor.position].row
-            }
-        }
-        switch model.tab {
-        case .movies, .series:
-            let list = model[list: model.tab.mediaType!]
-            return list.rows.indices.contains(list.cursor.position) ? list.rows[list.cursor.position] : nil
-        case .search:
-            let search = model.search
-            if search.showsDefaultPerson {
-                guard let credits = search.defaultPerson?.credits, credits.indices.contains(search.defaultCursor.position) else { return nil }
-                return credits[search.defaultCursor.position].row
-            }
-            guard search.results.indices.contains(search.cursor.position), case .title(let row) = search.results[search.cursor.position] else {
-                return nil
-            }
-            return row
-        case .saved, .settings:
-            return nil
-        }
+        if case .title(let row)? = model.underCursor { return row }
+        guard case .details(let screen)? = model.screens.last, let details = screen.details else { return nil }
+        return TitleRow(key: details.key, title: details.title, year: details.year, saved: details.saved)
     }
 
     /// `s` or space where the person is: the title under the cursor, or a word on why nothing.

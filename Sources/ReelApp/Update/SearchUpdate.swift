@@ -57,7 +57,7 @@ enum SearchUpdate {
             return []
         case .left: return filtered(search.filter.previous, &model)
         case .right: return filtered(search.filter.next, &model)
-        case .enter: return open(&model)
+        case .enter: return DetailsUpdate.openUnderCursor(&model)
         case .character("s"): return SaveToggle.key(&model)
         case .character("r"): return retry(&model)
         default:
@@ -143,20 +143,6 @@ enum SearchUpdate {
     }
 
     // MARK: - Opening, retrying, loading
-
-    private static func open(_ model: inout AppModel) -> [AppEffect] {
-        let search = model.search
-        if search.showsDefaultPerson {
-            guard let credits = search.defaultPerson?.credits, credits.indices.contains(search.defaultCursor.position) else { return [] }
-            let row = credits[search.defaultCursor.position].row
-            return DetailsUpdate.open(row.key, title: row.title, &model)
-        }
-        guard search.results.indices.contains(search.cursor.position) else { return [] }
-        switch search.results[search.cursor.position] {
-        case .title(let row): return DetailsUpdate.open(row.key, title: row.title, &model)
-        case .person(let person): return DetailsUpdate.openPerson(id: person.id, name: person.name, &model)
-        }
-    }
 
     /// `r`: the search that failed, or the default person that failed, asked for again.
     private static func retry(_ model: inout AppModel) -> [AppEffect] {
