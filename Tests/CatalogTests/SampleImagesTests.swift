@@ -1,5 +1,6 @@
 @testable import Catalog
 import JSONKit
+import Ledger
 import Pictures
 import Testing
 
@@ -7,16 +8,18 @@ import Testing
 @Suite struct SampleImagesTests {
     static let catalog = SampleCatalog.bundled
 
+    /// Every title's poster: TMDb's path where the facts have one, else its generated art's.
     static var posterPaths: [String] {
-        (catalog.movies.compactMap(\.poster_path) + catalog.series.compactMap(\.poster_path))
+        catalog.movies.map(catalog.posterPath) + catalog.series.map(catalog.posterPath)
     }
 
     static var backdropPaths: [String] {
-        (catalog.movies.compactMap(\.backdrop_path) + catalog.series.compactMap(\.backdrop_path))
+        catalog.movies.map(catalog.backdropPath) + catalog.series.map(catalog.backdropPath)
     }
 
-    @Test func everyPosterIsAJPEGOfTheSizeAsked() throws {
-        #expect(Self.posterPaths.count >= 30)
+    @Test func everyTitleHasAPosterThatIsAJPEGOfTheSizeAsked() throws {
+        #expect(Self.posterPaths.count == Self.catalog.movieCount + Self.catalog.seriesCount)
+        #expect(Set(Self.posterPaths).count == Self.posterPaths.count, "each title its own")
         for path in Self.posterPaths {
             let jpeg = try #require(try SampleImages.bundled.jpeg(path: path, size: "w342"), "\(path)")
             let size = try PictureDecoder().dimensions(of: jpeg)
@@ -53,6 +56,23 @@ import Testing
         #expect(SampleImages.bundled.subject(of: backdrop)?.kind == .backdrop)
         let brad = SampleImages.profilePath(personID: 287)
         #expect(SampleImages.bundled.subject(of: brad) == .init(kind: .profile, title: "Brad Pitt", subtitle: "Brad Pitt"))
+    }
+
+    /// The Matrix and Breaking Bad have no TMDb poster in the facts: theirs is generated, named
+    /// in the catalog's answers (list rows, details) and served like any other.
+    @Test func aTitleWithoutATMDbPosterHasGeneratedArtOfItsOwn() throws {
+        let matrix = try #require(Self.catalog.movie(603))
+        #expect(matrix.poster_path == nil)
+        let path = Self.catalog.posterPath(matrix)
+        #expect(path == "/reel-sample-movie-603-poster.jpg")
+        #expect(SampleImages.bundled.subject(of: path) == .init(kind: .poster, title: "The Matrix", subtitle: "1999"))
+        #expect(SampleImages.bundled.subject(of: "/reel-sample-series-1396-backdrop.jpg") == .init(kind: .backdrop, title: "Breaking Bad", subtitle: "2008"))
+        let summary = try #require(Self.catalog.summary(try MediaKey(.movie, 603), SampleLanguage("en")))
+        #expect(summary.posterPath == path)
+        // Not a title the catalog has, nor the generated path of one that has TMDb's own poster.
+        #expect(SampleImages.bundled.subject(of: "/reel-sample-movie-99999999-poster.jpg") == nil)
+        #expect(SampleImages.bundled.subject(of: "/reel-sample-movie-550-poster.jpg") == nil)
+        #expect(SampleImages.bundled.subject(of: "/reel-sample-movie-603-cover.jpg") == nil)
     }
 
     @Test func anUnknownPathOrSizeIsNothing() throws {

@@ -124,6 +124,13 @@ public final class SampleCatalog: Sendable {
     /// generated art (`SampleImages.profilePath`), so every sample person has a photo to show.
     func profilePath(_ p: Person) -> String { p.profile_path ?? SampleImages.profilePath(personID: p.id) }
 
+    /// A title's poster and backdrop paths: TMDb's when the facts have them, else the paths of
+    /// their generated art (`SampleImages.artPath`), so every sample title has pictures to show.
+    func posterPath(_ m: Movie) -> String { m.poster_path ?? SampleImages.artPath(.movie, id: m.id, kind: .poster) }
+    func backdropPath(_ m: Movie) -> String { m.backdrop_path ?? SampleImages.artPath(.movie, id: m.id, kind: .backdrop) }
+    func posterPath(_ s: Series) -> String { s.poster_path ?? SampleImages.artPath(.tv, id: s.id, kind: .poster) }
+    func backdropPath(_ s: Series) -> String { s.backdrop_path ?? SampleImages.artPath(.tv, id: s.id, kind: .backdrop) }
+
     // MARK: - Shapes
 
     func title(_ m: Movie, _ lang: SampleLanguage) -> String { SampleLanguage.text(lang.pick(m.translations)?.title, else: m.title) }
@@ -131,11 +138,11 @@ public final class SampleCatalog: Sendable {
 
     func movieSummary(_ m: Movie, _ lang: SampleLanguage) -> [String: JSONValue] {
         [
-            "adult": false, "backdrop_path": .init(m.backdrop_path.map(JSONValue.string)),
+            "adult": false, "backdrop_path": .string(backdropPath(m)),
             "genre_ids": .array(m.genre_ids.map { .integer(Int64($0)) }), "id": .integer(Int64(m.id)),
             "original_language": .string(m.original_language), "original_title": .string(m.original_title),
             "overview": .string(SampleLanguage.text(lang.pick(m.translations)?.overview, else: m.overview)),
-            "popularity": .double(m.popularity), "poster_path": .init(m.poster_path.map(JSONValue.string)),
+            "popularity": .double(m.popularity), "poster_path": .string(posterPath(m)),
             "release_date": .string(m.release_date), "title": .string(title(m, lang)), "video": false,
             "vote_average": .double(m.vote_average), "vote_count": .integer(Int64(m.vote_count)),
         ]
@@ -143,12 +150,12 @@ public final class SampleCatalog: Sendable {
 
     func seriesSummary(_ s: Series, _ lang: SampleLanguage) -> [String: JSONValue] {
         [
-            "adult": false, "backdrop_path": .init(s.backdrop_path.map(JSONValue.string)),
+            "adult": false, "backdrop_path": .string(backdropPath(s)),
             "genre_ids": .array(s.genre_ids.map { .integer(Int64($0)) }), "id": .integer(Int64(s.id)),
             "origin_country": .array(s.origin_country.map(JSONValue.string)),
             "original_language": .string(s.original_language), "original_name": .string(s.original_name),
             "overview": .string(SampleLanguage.text(lang.pick(s.translations)?.overview, else: s.overview)),
-            "popularity": .double(s.popularity), "poster_path": .init(s.poster_path.map(JSONValue.string)),
+            "popularity": .double(s.popularity), "poster_path": .string(posterPath(s)),
             "first_air_date": .string(s.first_air_date), "name": .string(name(s, lang)),
             "vote_average": .double(s.vote_average), "vote_count": .integer(Int64(s.vote_count)),
         ]
@@ -170,13 +177,13 @@ public final class SampleCatalog: Sendable {
             return DetailsSummary(
                 key: key, title: title(m, lang), originalTitle: text(m.original_title), date: TMDbDate(parsing: m.release_date),
                 genres: named(m.genre_ids, .movie), voteAverage: m.vote_average, voteCount: m.vote_count,
-                popularity: m.popularity, posterPath: text(m.poster_path), imdbID: text(m.imdb_id))
+                popularity: m.popularity, posterPath: posterPath(m), imdbID: text(m.imdb_id))
         case .tv:
             guard let s = series(id) else { return nil }
             return DetailsSummary(
                 key: key, title: name(s, lang), originalTitle: text(s.original_name), date: TMDbDate(parsing: s.first_air_date),
                 genres: named(s.genre_ids, .tv), voteAverage: s.vote_average, voteCount: s.vote_count,
-                popularity: s.popularity, posterPath: text(s.poster_path), imdbID: text(s.imdb_id))
+                popularity: s.popularity, posterPath: posterPath(s), imdbID: text(s.imdb_id))
         }
     }
 

@@ -1,4 +1,5 @@
 import JSONKit
+public import Ledger
 public import Pictures
 import Synchronization
 
@@ -54,6 +55,31 @@ public final class SampleImages: Sendable {
     /// The path a sample person's profile art has (the sample people have no TMDb photos).
     public static func profilePath(personID: Int) -> String { "/reel-sample-person-\(personID).jpg" }
 
+    /// The path of a sample title's generated poster or backdrop, for a title whose facts name
+    /// none (TMDb's images are not ours to ship): `/reel-sample-movie-603-poster.jpg`.
+    public static func artPath(_ mediaType: MediaType, id: Int, kind: PosterArt.Kind) -> String {
+        "/reel-sample-\(mediaType == .movie ? "movie" : "series")-\(id)-\(kind == .backdrop ? "backdrop" : "poster").jpg"
+    }
+
+    /// The title and picture `path` names when it is a generated title's art (`artPath`).
+    private func generatedSubject(_ path: String) -> Subject? {
+        let prefix = "/reel-sample-", suffix = ".jpg"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix) else { return nil }
+        let parts = path.dropFirst(prefix.count).dropLast(suffix.count).split(separator: "-")
+        guard parts.count == 3, let id = Int(parts[1]), parts[2] == "poster" || parts[2] == "backdrop" else { return nil }
+        let kind: PosterArt.Kind = parts[2] == "poster" ? .poster : .backdrop
+        func year(_ date: String) -> String? { TMDbDate(parsing: date).map { String($0.year) } }
+        switch parts[0] {
+        case "movie":
+            guard let m = catalog.movie(id), path == (kind == .poster ? catalog.posterPath(m) : catalog.backdropPath(m)) else { return nil }
+            return Subject(kind: kind, title: m.title, subtitle: year(m.release_date))
+        case "series":
+            guard let s = catalog.series(id), path == (kind == .poster ? catalog.posterPath(s) : catalog.backdropPath(s)) else { return nil }
+            return Subject(kind: kind, title: s.name, subtitle: year(s.first_air_date))
+        default: return nil
+        }
+    }
+
     /// The JPEG for `path` (exactly as the catalog gives it, with its leading `/`) at `size`
     /// (`w342`, `h632`, `original`, ...), or nil when the catalog has no such image or
     /// `/configuration` no such size (the server's 404).
@@ -99,7 +125,8 @@ public final class SampleImages: Sendable {
 
     /// What `path` shows, nil for a path the catalog does not give.
     func subject(of path: String) -> Subject? {
-        subjects.withLock { stored in
+        if let generated = generatedSubject(path) { return generated }
+        return subjects.withLock { stored in
             if let stored { return stored[path] }
             let all = gatherSubjects()
             stored = all
