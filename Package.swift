@@ -225,7 +225,7 @@ let package = Package(
         // Helpers shared by the test targets only.
         .target(name: "ReelTestSupport", dependencies: ["Processes", "Pictures", "EventLog"], path: "Sources/ReelTestSupport", swiftSettings: hygiene),
         // The end-to-end suites' harness: the built `reel`, `reel serve` and `fake-tmdb` run as
-        // children, a real terminal, the schema validator (shared by EndToEndTests and PostgresTests).
+        // children, a real terminal, the schema validator (shared by the end-to-end suites and PostgresTests).
         .target(
             name: "EndToEndSupport",
             dependencies: [
@@ -257,7 +257,7 @@ let package = Package(
         ),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "ReelTestSupport"], exclude: ["Fixtures"], swiftSettings: hygiene),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Pictures", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
-        .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "Stores", "Presentation", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "Stores", "Presentation", "ReelTestSupport"], exclude: ["Snapshots"], swiftSettings: hygiene),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "Stores", "JSONKit", "Ledger", "EventLog", "LMDBStore", "PostgresStore", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
         // The service's routes through its router (HummingbirdTesting), and its answers checked
         // against its OpenAPI document (Schemas/service/openapi.json).
@@ -265,12 +265,24 @@ let package = Package(
             name: "ReelServiceTests",
             dependencies: ["ReelService", "Reel", "Stores", "Processes", "ReelTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: hygiene),
-        // Reel, Ledger and LMDB only to craft hostile exports with valid hashes (CraftedExport).
-        // AsyncHTTPClient: the service's tests call `reel serve` over real HTTP, as an app would.
+        // The end-to-end suites run the built binaries as people and programs do, in three
+        // targets that compile side by side: the commands people type (EndToEndTests); the
+        // ledger's guarantees through them: forgetting, tamper evidence, damage, moves, imports
+        // and exports, many processes (GuaranteeTests; Reel, Ledger and LMDB only to craft
+        // hostile exports with valid hashes); the terminal app in tmux and `reel serve` over real
+        // HTTP, as an app would call it (AppAndServiceTests).
+        .testTarget(name: "EndToEndTests", dependencies: ["ReelTestSupport", "EndToEndSupport", "Pictures"], swiftSettings: hygiene),
         .testTarget(
-            name: "EndToEndTests",
+            name: "GuaranteeTests",
             dependencies: [
-                "EventLog", "LMDBStore", "Reel", "Stores", "Ledger", "LMDB", "ReelTestSupport", "EndToEndSupport", "Processes",
+                "EventLog", "LMDBStore", "Reel", "Stores", "Ledger", "LMDB", "Failures", "ReelTestSupport", "EndToEndSupport", "Processes",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: hygiene),
+        .testTarget(
+            name: "AppAndServiceTests",
+            dependencies: [
+                "Reel", "ReelTestSupport", "EndToEndSupport", "Processes",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -10,7 +10,7 @@ import Testing
 /// itself when it lacks a title, `tmdb status` against a server without `/authentication`, and
 /// the schemas of `backup --json` and `demo --json`.
 @Suite struct NewcomerTests {
-    typealias Ledger = LedgerCommandTests.Ledger
+    typealias Ledger = LedgerHome
 
     static let sampleNote =
         "reel: note: no TMDb credentials (set TMDB_API_TOKEN or TMDB_API_KEY, or run 'reel tmdb login'); showing the bundled sample catalog"

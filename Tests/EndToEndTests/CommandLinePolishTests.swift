@@ -7,7 +7,7 @@ import Testing
 /// past the end refused, times as `history` prints them accepted, names that hide or reorder
 /// text refused, counts in words that agree, help that names commands that exist.
 @Suite struct CommandLinePolishTests {
-    typealias Ledger = LedgerCommandTests.Ledger
+    typealias Ledger = LedgerHome
 
     static func ledger() async throws -> Ledger {
         let ledger = Ledger()

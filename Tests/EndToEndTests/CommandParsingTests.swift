@@ -8,7 +8,7 @@ import Testing
 /// that completes files, directories, formats, genres and language tags, and help that lists only
 /// the options a command uses and wraps as paragraphs.
 @Suite struct CommandParsingTests {
-    typealias Ledger = LedgerCommandTests.Ledger
+    typealias Ledger = LedgerHome
 
     // MARK: Unknown commands
 
@@ -227,5 +227,19 @@ import Testing
                 }
             }
         }
+    }
+
+    @Test func helpListsUserWhereTheCommandTakesIt() async throws {
+        let create = try await Self.options(["token", "create"])
+        #expect(create.contains("--user <handle>") && create.contains("--data-dir <dir>") && create.contains("--json"), "\(create)")
+        let list = try await Self.options(["token", "list"])
+        let words = list.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(list.contains("--user <handle>") && words.contains("default: every account's; REEL_USER is not read"), "\(list)")
+        let revoke = try await Self.options(["token", "revoke"])
+        #expect(!revoke.contains("--user <handle>") && revoke.contains("--data-dir <dir>"), "\(revoke)")
+        #expect(!create.contains("--offline") && !list.contains("--offline") && !revoke.contains("--offline"))
+        let typo = try await Harness.reel(["token", "revok", "0123456789ab"])
+        #expect(typo.status == 64 && typo.stderr.contains("did you mean 'token revoke'"), "\(typo.stderr)")
+        try await Ledger().fails(["token", "create", "--user", "Not A Handle"], status: 64, "is not an account handle")
     }
 }

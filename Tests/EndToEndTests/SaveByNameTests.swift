@@ -8,7 +8,7 @@ import Testing
 /// nothing is saved (64), or offered as a numbered choice at a real terminal; none is 66; ids and
 /// `series` as a media type keep working.
 @Suite struct SaveByNameTests {
-    typealias Ledger = LedgerCommandTests.Ledger
+    typealias Ledger = LedgerHome
 
     /// Exit `status` and one line on stderr naming `message`, besides the sample catalog's note.
     @discardableResult

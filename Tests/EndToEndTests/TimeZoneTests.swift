@@ -7,7 +7,7 @@ import Testing
 /// in UTC with `--utc` or `REEL_UTC=1`; `--json` stays UTC. The expected texts are worked out here
 /// from the `--json` times with Foundation's calendar, not with Reel's code.
 @Suite struct TimeZoneTests {
-    typealias Ledger = LedgerCommandTests.Ledger
+    typealias Ledger = LedgerHome
 
     static let tokyo = ["TZ": "Asia/Tokyo"]
 

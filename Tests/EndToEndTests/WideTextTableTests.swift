@@ -9,7 +9,7 @@ import Testing
 /// `show --similar` fits `COLUMNS`, and each column starts at the same terminal column in every
 /// row. Widths are measured here, by a small rule of this file's own, not by Reel's.
 @Suite struct WideTextTableTests {
-    typealias Ledger = LedgerCommandTests.Ledger
+    typealias Ledger = LedgerHome
 
     static let widths = [100, 60]
 

@@ -5,7 +5,7 @@ import Testing
 
 /// `reel projections rebuild`: drift found, repaired, and a failed rebuild changing nothing.
 @Suite struct ProjectionCommandTests {
-    typealias Ledger = LedgerCommandTests.Ledger
+    typealias Ledger = LedgerHome
 
     /// Runs Python against the ledger's LMDB environment, as an independent writer would.
     static func lmdb(_ dir: String, _ code: String) async throws {

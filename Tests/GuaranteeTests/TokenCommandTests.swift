@@ -181,20 +181,6 @@ import Testing
         #expect(try app.authenticate(bearer: fresh.secret)?.id == fresh.id)
     }
 
-    @Test func helpListsUserWhereTheCommandTakesIt() async throws {
-        let create = try await CommandParsingTests.options(["token", "create"])
-        #expect(create.contains("--user <handle>") && create.contains("--data-dir <dir>") && create.contains("--json"), "\(create)")
-        let list = try await CommandParsingTests.options(["token", "list"])
-        let words = list.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(list.contains("--user <handle>") && words.contains("default: every account's; REEL_USER is not read"), "\(list)")
-        let revoke = try await CommandParsingTests.options(["token", "revoke"])
-        #expect(!revoke.contains("--user <handle>") && revoke.contains("--data-dir <dir>"), "\(revoke)")
-        #expect(!create.contains("--offline") && !list.contains("--offline") && !revoke.contains("--offline"))
-        let typo = try await Harness.reel(["token", "revok", "0123456789ab"])
-        #expect(typo.status == 64 && typo.stderr.contains("did you mean 'token revoke'"), "\(typo.stderr)")
-        try await Ledger().fails(["token", "create", "--user", "Not A Handle"], status: 64, "is not an account handle")
-    }
-
     @Test(arguments: Fault.allCases)
     func aDamagedTokenStoreIsOneLineNamingItNeverASignal(_ fault: Fault) async throws {
         let ledger = Ledger()

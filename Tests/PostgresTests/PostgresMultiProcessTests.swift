@@ -59,10 +59,13 @@ import Glibc
             guard !budget.isSpent, exiting || workers.allSatisfy(\.process.isRunning) else {
                 let states = workers.map { worker in
                     let errors = worker.errors.split(separator: "\n")
-                    // A worker that crashed ends its stderr with a backtrace: its first line says why,
-                    // and the crashed thread's first frames where.
+                    // A worker that crashed ends its stderr with a backtrace: the lines that say why
+                    // (a fatal error's message, the signal), and the crashed thread's first frames.
                     let crash = errors.firstIndex { $0.contains("Fatal error") || $0.contains("*** Signal") || $0.contains("*** Program crashed") }
-                    let why = crash.map { at in errors[at...].prefix(14).joined(separator: "\n") }
+                    let crashedThread = errors.firstIndex { $0.hasPrefix("Thread ") && $0.contains(" crashed:") }
+                    let why = crash.map { at in
+                        (errors[at...].prefix(3) + (crashedThread.map { errors[$0...].prefix(16) } ?? [])).joined(separator: "\n")
+                    }
                     return "\(worker.process.isRunning ? "running" : "exited"), \(worker.acknowledged.count) acknowledged, \(errors.count) errors"
                         + (why.map { ", crashed: \($0)" } ?? errors.last.map { ", last: \($0)" } ?? "")
                 }
