@@ -26,11 +26,12 @@ import Testing
         let expected = [
             " 1 Movies   2 Series   3 Search   4 Saved   5 Settings                   ? help",
             " Discover movies · by popularity, descending                      3 of 3 titles",
-            "  ★ Fight Club                                1999  Drama, Thriller         8.4",
-            "›   千と千尋の神隠し                          2001  Animation, Family, Fa…  8.5",
+            "    Title                        Released    Genres                      Rating",
+            "  ★ Fight Club                   1999        Drama, Thriller                8.4",
+            "›   千と千尋の神隠し             2001        Animation, Family, Fantasy     8.5",
             "    Bad�]0;pwned�Title                                                        –",
             "    end of the list: TMDb's last page",
-        ] + Array(repeating: "", count: 17) + [
+        ] + Array(repeating: "", count: 16) + [
             " ann · en · TMDb                                                         q quit",
         ]
         #expect(lines == expected, "\n\(lines.joined(separator: "\n"))")
@@ -38,11 +39,14 @@ import Testing
 
     @Test func theCursorRowIsReversedAndTheStarColoured() {
         let screen = AppView.draw(Self.movies())
-        #expect(screen.rows[3][10].style.attributes.contains(.reverse))
-        #expect(!screen.rows[2][10].style.attributes.contains(.reverse))
-        #expect(screen.rows[2][2].text == "★" && screen.rows[2][2].style.color == .saved)
+        #expect(screen.rows[4][10].style.attributes.contains(.reverse) && screen.rows[4][10].style.attributes.contains(.bold))
+        #expect(!screen.rows[3][10].style.attributes.contains(.reverse))
+        #expect(screen.rows[3][2].text == "★" && screen.rows[3][2].style.color == .saved)
         // A wide character takes its cell and the next, which holds no text.
-        #expect(screen.rows[3][4].text == "千" && screen.rows[3][5].text == "")
+        #expect(screen.rows[4][4].text == "千" && screen.rows[4][5].text == "")
+        // The rating coloured by score (8.4: good); nothing but reverse under the cursor changes it.
+        #expect(screen.rows[3][78].text == "4" && screen.rows[3][78].style.color == .good)
+        #expect(screen.rows[4][78].style.color == .good && screen.rows[4][78].style.attributes.contains(.reverse))
     }
 
     @Test func theHelpListsEveryKey() {
@@ -69,9 +73,9 @@ import Testing
         var model = Self.movies()
         model.movies.totalPages = 4
         model.movies.loadingPage = 2
-        #expect(AppView.draw(model).lines()[5] == "    loading page 2…")
+        #expect(AppView.draw(model).lines()[6] == "    loading page 2…")
         model.movies.loadingPage = nil
         model.movies.error = "TMDb is unavailable"
-        #expect(AppView.draw(model).lines()[5] == "    page 2 failed: TMDb is unavailable (r retries)")
+        #expect(AppView.draw(model).lines()[6] == "    page 2 failed: TMDb is unavailable (r retries)")
     }
 }

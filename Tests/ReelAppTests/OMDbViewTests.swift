@@ -153,31 +153,37 @@ import Testing
 
     @Test func theSavedListHasAnIMDbColumnWhenRowsHaveScores() {
         let lines = AppView.draw(Self.savedWithScores()).lines()
-        #expect(Array(lines[3...5]) == [
-            "› ★ Fight Club              movie   1999  Drama                   8.4  IMDb 8.8",
-            "  ★ Amélie                  movie   2001  Comedy, Romance         7.9    IMDb –",
-            "  ★ Breaking Bad            series  2008  Drama, Crime            8.9  IMDb 9.5",
+        #expect(Array(lines[3...6]) == [
+            "    Title               Kind    Released    Genres           Rating        IMDb",
+            "› ★ Fight Club          movie   1999        Drama               8.4    IMDb 8.8",
+            "  ★ Amélie              movie   2001        Comedy, Romance     7.9      IMDb –",
+            "  ★ Breaking Bad        series  2008        Drama, Crime        8.9    IMDb 9.5",
         ], "\n\(lines.joined(separator: "\n"))")
         // Sorted by one of OMDb's other scores, the column shows that one.
         let metascore = AppView.draw(Self.savedWithScores(SavedRequest(order: .metascore, descending: true))).lines()
         #expect(metascore[1].hasPrefix(" Saved · by Metascore, best first"))
-        #expect(metascore[3].hasSuffix("8.4     MC 67") && metascore[5].hasSuffix("8.9      MC –"), "\n\(metascore.joined(separator: "\n"))")
+        #expect(metascore[3].hasSuffix("Rating  Metacritic"))
+        #expect(metascore[4].hasSuffix("8.4       MC 67") && metascore[6].hasSuffix("8.9        MC –"), "\n\(metascore.joined(separator: "\n"))")
         let tomatometer = AppView.draw(Self.savedWithScores(SavedRequest(order: .tomatometer, descending: true))).lines()
-        #expect(tomatometer[3].hasSuffix("8.4    RT 79%") && tomatometer[5].hasSuffix("8.9    RT 96%"))
-        // Wider, the title takes what the width adds; the column stays at the right.
+        #expect(tomatometer[4].hasSuffix("8.4      RT 79%") && tomatometer[6].hasSuffix("8.9      RT 96%"))
+        // Wider, the title takes what the width adds; the column stays at the right of the list
+        // (the preview pane beside it from 120 columns).
         let wide = AppView.draw(Self.savedWithScores(width: 120)).lines()
-        #expect(wide[3].hasPrefix("› ★ Fight Club ") && wide[3].hasSuffix("8.4  IMDb 8.8") && wide[3].count == 119)
+        #expect(wide[4].hasPrefix("› ★ Fight Club              movie") && wide[4].hasSuffix("8.4    IMDb 8.8 │ TMDb 8.4"), "\(wide[4])")
     }
 
-    @Test func theScoreColumnIsGivenUpFirstWhenTheWidthIsShortAndShowsNothingWithoutScores() {
-        // 80 columns with thumbnails leave the title 17 columns beside it: no column.
-        let thumbnails = AppView.draw(Self.savedWithScores(thumbnails: true)).lines()
-        #expect(thumbnails[3].hasSuffix("Drama                   8.4") && !thumbnails.joined().contains("IMDb"), "\n\(thumbnails.joined(separator: "\n"))")
-        // 85 columns leave it 22: the column is back.
-        #expect(AppView.draw(Self.savedWithScores(thumbnails: true, width: 85)).lines()[3].hasSuffix("8.4  IMDb 8.8"))
-        // No row with scores (OMDb off, nothing filled yet): the list as it was.
+    @Test func onANarrowScreenTheGenresAreGivenUpBeforeTheScoreAndNothingShowsWithoutScores() {
+        // A long title at 80 columns with thumbnails: the title keeps 24 columns beside the
+        // score, so the genres go.
+        var model = Self.savedWithScores(thumbnails: true)
+        model.saved.rows[1].title = "The Lord of the Rings: The Fellowship of the Ring"
+        model.saved.refilter(visible: 5)
+        let thumbnails = AppView.draw(model).lines()
+        #expect(thumbnails[3] == "         Title                           Kind    Released    Rating        IMDb", "\n\(thumbnails.joined(separator: "\n"))")
+        #expect(thumbnails[7] == "       ★ The Lord of the Rings: The Fe…  movie   2001           7.9      IMDb –")
+        // No row with scores (OMDb off, nothing filled yet): no score column.
         let plain = AppView.draw(SavedUpdateTests.loaded()).lines()
-        #expect(plain[3] == "› ★ Fight Club                        movie   1999  Drama                   8.4", "\(plain[3])")
+        #expect(plain[4] == "› ★ Fight Club                      movie   1999        Drama               8.4", "\(plain[4])")
     }
 
     @Test func sGoesThroughOMDbsOrdersWhenTheListHasScores() {
@@ -211,7 +217,7 @@ import Testing
 
     @Test func theFirstLoadSaysHowFarItHasCome() {
         var model = AppUpdateTests.type(AppUpdateTests.started(), .character("4")).0
-        #expect(model.saved.inFlight == SavedRequest() && AppView.draw(model).lines()[3] == "    loading…")
+        #expect(model.saved.inFlight == SavedRequest() && AppView.draw(model).lines()[4] == "    loading…")
         let scores = LoadProgress("OMDb's scores", done: 120, total: 900)
         // Progress of another request, or for another account, is not this list's.
         for ignored in [
@@ -221,9 +227,9 @@ import Testing
         }
         model = AppUpdate.update(model, .saved(.progress(SavedRequest(), LoadProgress("details", done: 3, total: 3), account: "ann"))).0
         model = AppUpdate.update(model, .saved(.progress(SavedRequest(), scores, account: "ann"))).0
-        #expect(AppView.draw(model).lines()[3] == "    loading… OMDb's scores 120 of 900")
+        #expect(AppView.draw(model).lines()[4] == "    loading… OMDb's scores 120 of 900")
         model = AppUpdate.update(model, .saved(.loaded(SavedRequest(), rows: [SavedUpdateTests.club], total: 1, language: "en", account: "ann"))).0
-        #expect(model.saved.progress == nil && AppView.draw(model).lines()[3].hasPrefix("› ★ Fight Club"))
+        #expect(model.saved.progress == nil && AppView.draw(model).lines()[4].hasPrefix("› ★ Fight Club"))
         // Some fifty messages for a long list, each for a short one, and always the last.
         #expect((1...900).filter { LoadProgress.isWorthTelling(done: $0, total: 900) }.count == 50)
         #expect((1...10).allSatisfy { LoadProgress.isWorthTelling(done: $0, total: 10) })

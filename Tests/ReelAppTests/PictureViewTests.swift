@@ -73,17 +73,18 @@ import Testing
         model = AppUpdate.update(model, .pictureLoaded(PictureUpdateTests.thumbnail("/p4.jpg"), thumbnail)).0
         let screen = AppView.draw(model)
         // Movies 1 and 5 have theirs; Movie 2 has no poster, Movie 3's is still loading.
-        #expect(screen.pictures.map { [$0.row, $0.column] } == [[2, 2], [14, 2]])
+        #expect(screen.pictures.map { [$0.row, $0.column] } == [[3, 2], [15, 2]])
         let lines = screen.lines()
-        #expect(lines[2].hasPrefix("›        Movie 1") && lines[5].hasPrefix("         Movie 2") && lines[8].hasPrefix("         Movie 3"))
-        #expect(lines[3].isEmpty && lines[4].isEmpty)
+        #expect(lines[2].hasPrefix("         Title"), "the header row, past the thumbnails' column")
+        #expect(lines[3].hasPrefix("›        Movie 1") && lines[6].hasPrefix("         Movie 2") && lines[9].hasPrefix("         Movie 3"))
+        #expect(lines[4].isEmpty && lines[5].isEmpty)
         // The cursor's row is reversed on its three lines, but not under the thumbnail.
-        for row in 2..<5 {
+        for row in 3..<6 {
             #expect(screen.rows[row][1].style.attributes.contains(.reverse) && screen.rows[row][7].style.attributes.contains(.reverse))
             #expect(screen.rows[row][2..<6].allSatisfy { $0 == .blank })
         }
-        // Nine rows fit: the ninth (Movie 9) starts at line 26.
-        #expect(lines[26].hasPrefix("         Movie 9") && lines[29].contains("thumbnails on"))
+        // Eight rows fit: the eighth (Movie 8) starts at line 24.
+        #expect(lines[24].hasPrefix("         Movie 8") && lines[27].isEmpty && lines[29].contains("thumbnails on"))
     }
 
     @Test func whatIsDrawnOverAPictureTakesItAway() {
@@ -91,12 +92,13 @@ import Testing
         var model = Self.details(poster: .drawn(Self.poster))
         model.showsHelp = true
         #expect(AppView.draw(model).pictures.isEmpty)
-        // The year field over the first thumbnail, not the others.
+        // The year field over the header row, no thumbnail.
         var list = AppUpdate.update(PictureUpdateTests.movies(), .key(.character("p"))).0
         for path in ["/p0.jpg", "/p2.jpg"] { list = AppUpdate.update(list, .pictureLoaded(PictureUpdateTests.thumbnail(path), PictureUpdateTests.drawn)).0 }
-        #expect(AppView.draw(list).pictures.map(\.row) == [2, 8])
+        #expect(AppView.draw(list).pictures.map(\.row) == [3, 9])
         list = AppUpdate.update(list, .key(.character("y"))).0
-        #expect(AppView.draw(list).pictures.map(\.row) == [8])
+        #expect(AppView.draw(list).pictures.map(\.row) == [3, 9])
+        #expect(AppView.draw(list).lines()[2].hasPrefix(" Year: "))
     }
 
     @Test func aPictureIsPlacedWholeWithinTheScreenAndOnce() {

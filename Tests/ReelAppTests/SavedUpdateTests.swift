@@ -101,7 +101,7 @@ import Testing
         // q, digits and j are text while typing; enter keeps the filter.
         (model, _) = AppUpdateTests.type(model, .character("q"), .character("1"), .enter)
         #expect(!model.quitting && model.tab == .saved && model.saved.filter.text == "Aq1" && model.saved.typing == nil && model.saved.shown.isEmpty)
-        #expect(AppView.draw(model).lines()[3] == "    nothing saved matches “Aq1” (esc clears the filter)")
+        #expect(AppView.draw(model).lines()[4] == "    nothing saved matches “Aq1” (esc clears the filter)")
         (model, _) = AppUpdateTests.type(model, .escape)
         #expect(model.saved.filter.text.isEmpty && model.saved.shown.count == 3)
         // The key matches too, and esc while typing drops the filter.

@@ -18,7 +18,7 @@ import Testing
         (model, _) = AppUpdate.update(model, .saved(.loaded(SavedRequest(asOf: 5), rows: [Saved.club, Saved.amelie], total: 2, language: "en", account: "ann")))
         let lines = AppView.draw(model).lines()
         #expect(lines[2] == " as of v5 — 2026-11-25 07:24 — removed movie 603 The Matrix (1999)  esc: now", "\(lines[2])")
-        #expect(lines[3].contains("Fight Club") && lines[4].contains("Amélie") && lines[5] == "", "the list exactly as it was: \(lines)")
+        #expect(lines[4].contains("Fight Club") && lines[5].contains("Amélie") && lines[6] == "", "the list exactly as it was: \(lines)")
         // Back to the first version, no further; forward again to now.
         (model, effects) = AppUpdateTests.type(model, .character("["), .character("["), .character("["), .character("["), .character("["))
         #expect(model.saved.request.asOf == 1 && model.status.note == "v1 is the account's first version")

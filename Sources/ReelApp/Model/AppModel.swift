@@ -28,6 +28,8 @@ public struct AppModel: Sendable, Equatable {
     public var keys: KeyBindings
     /// The posters and photos drawn, and whether the terminal draws any.
     public var pictures = PictureState()
+    /// The preview pane's details (`PreviewPane` shows them beside a list on a wide screen).
+    public var preview = PreviewState()
 
     public init(width: Int, height: Int, account: String, catalog: CatalogKind = .unknown, keys: KeyBindings = .standard) {
         self.width = width
@@ -90,8 +92,9 @@ public struct AppModel: Sendable, Equatable {
     /// How many rows of a list of titles fit in `lines` screen lines.
     public func rowsFitting(_ lines: Int) -> Int { max(1, lines / rowHeight) }
 
-    /// How many rows of a browsed list (Movies, Series) fit on the screen.
-    public var visibleListRows: Int { rowsFitting(visibleRows) }
+    /// How many rows of a browsed list (Movies, Series) fit on the screen, under its heading and
+    /// the header row naming its columns.
+    public var visibleListRows: Int { rowsFitting(visibleRows - 1) }
 
     /// The browsed list of a tab (Movies, Series), if it has one.
     public func browseList(_ tab: Tab) -> BrowseList? {

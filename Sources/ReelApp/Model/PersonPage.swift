@@ -39,7 +39,7 @@ public struct PersonPage: Sendable, Equatable {
         self.init(
             id: details.id, name: details.name, facts: facts.joined(separator: " · "),
             credits: report.credits.map { credit in
-                Credit(row: TitleRow(key: credit.key, title: credit.title, year: credit.date?.year, saved: credit.savedAt != nil), role: credit.role)
+                Credit(row: TitleRow(key: credit.key, title: credit.title, year: credit.date?.year, date: credit.date?.description, saved: credit.savedAt != nil), role: credit.role)
             })
     }
 }

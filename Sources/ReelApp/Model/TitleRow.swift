@@ -25,6 +25,8 @@ public struct TitleRow: Sendable, Equatable {
     public var key: MediaKey
     public var title: String
     public var year: Int?
+    /// The release (series: first air) date, `1999-10-15`, when known; lists show it, else the year.
+    public var date: String?
     public var genres: [String]
     /// TMDb's vote average, `nil` with no votes (or no details).
     public var rating: Double?
@@ -35,12 +37,13 @@ public struct TitleRow: Sendable, Equatable {
     public var scores: Scores?
 
     public init(
-        key: MediaKey, title: String, year: Int? = nil, genres: [String] = [], rating: Double? = nil, saved: Bool = false,
+        key: MediaKey, title: String, year: Int? = nil, date: String? = nil, genres: [String] = [], rating: Double? = nil, saved: Bool = false,
         posterPath: String? = nil, scores: Scores? = nil
     ) {
         self.key = key
         self.title = title
         self.year = year
+        self.date = date
         self.genres = genres
         self.rating = rating
         self.saved = saved
@@ -69,9 +72,12 @@ public struct TitleRow: Sendable, Equatable {
         }
     }
 
+    /// The genres as a list shows them: `Drama, Crime`.
+    var genresText: String { genres.joined(separator: ", ") }
+
     private init(summary: TitleSummary, saved: Bool) {
         self.init(
-            key: summary.key, title: summary.title, year: summary.year, genres: summary.genres.map(\.name),
+            key: summary.key, title: summary.title, year: summary.year, date: summary.date?.description, genres: summary.genres.map(\.name),
             rating: summary.voteCount == 0 ? nil : summary.voteAverage, saved: saved, posterPath: summary.posterPath)
     }
 }

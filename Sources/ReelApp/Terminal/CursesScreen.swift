@@ -41,6 +41,10 @@ final class CursesScreen {
             init_pair(Int16(CellStyle.Color.saved.rawValue), Int16(COLOR_YELLOW), -1)
             init_pair(Int16(CellStyle.Color.accent.rawValue), Int16(COLOR_CYAN), -1)
             init_pair(Int16(CellStyle.Color.error.rawValue), Int16(COLOR_RED), -1)
+            // Ratings in the eight colours every colour terminal has (16-colour ones too).
+            init_pair(Int16(CellStyle.Color.good.rawValue), Int16(COLOR_GREEN), -1)
+            init_pair(Int16(CellStyle.Color.fair.rawValue), Int16(COLOR_YELLOW), -1)
+            init_pair(Int16(CellStyle.Color.poor.rawValue), Int16(COLOR_RED), -1)
         }
     }
 

@@ -46,6 +46,8 @@ struct EffectRunner: Sendable {
             return .search(await run(effect))
         case .details(let effect):
             return .details(await run(effect))
+        case .preview(let effect):
+            return .preview(await run(effect))
         case .loadPicture(let key):
             return await run(picture: key)
         }

@@ -16,6 +16,8 @@ public enum AppEffect: Sendable, Equatable {
     case search(SearchEffect)
     /// Details, people and saving from the details screen (`DetailsUpdate`).
     case details(DetailsEffect)
+    /// The preview pane's wait and details (`PreviewUpdate`).
+    case preview(PreviewEffect)
     /// A picture fetched (through the image cache), decoded and rendered for its box, off the
     /// app's loop.
     case loadPicture(PictureKey)

@@ -18,6 +18,8 @@ public enum AppMessage: Sendable, Equatable {
     case search(SearchMessage)
     /// Details or a person came back (`DetailsUpdate`).
     case details(DetailsMessage)
+    /// The preview pane's wait ended, or its details came back (`PreviewUpdate`).
+    case preview(PreviewMessage)
     /// A picture asked for (`AppEffect.loadPicture`), rendered for its box.
     case pictureLoaded(PictureKey, DrawnPicture)
     /// A picture that cannot be had (offline and not cached, none at TMDb, a damaged file); why.

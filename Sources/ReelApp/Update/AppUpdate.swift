@@ -13,7 +13,7 @@ public enum AppUpdate {
     public static func start(_ model: AppModel) -> (AppModel, [AppEffect]) {
         var next = model
         var effects = filled(&next)
-        effects += PictureUpdate.fill(&next)
+        effects += PictureUpdate.fill(&next) + PreviewUpdate.fill(&next)
         return (next, [.loadStatus, .saved(.watch)] + effects)
     }
 
@@ -31,7 +31,11 @@ public enum AppUpdate {
         var effects: [AppEffect] = []
         for message in messages { effects += apply(message, to: &next) }
         effects.removeAll { effect in
-            if case .search(.debounce(let generation)) = effect { generation != next.search.generation } else { false }
+            switch effect {
+            case .search(.debounce(let generation)): generation != next.search.generation
+            case .preview(.settle(let generation)): generation != next.preview.generation
+            default: false
+            }
         }
         return (next, effects)
     }
@@ -59,6 +63,10 @@ public enum AppUpdate {
             effects = SearchUpdate.message(message, &next)
         case .details(let message):
             effects = DetailsUpdate.message(message, &next)
+            // Details opened are the preview's too, when the list is back.
+            if case .titleLoaded(let details) = message { next.preview.answer(details.key, .loaded(details)) }
+        case .preview(let message):
+            effects = PreviewUpdate.message(message, &next)
         case .resized(let width, let height):
             next.width = max(1, width)
             next.height = max(1, height)
@@ -92,7 +100,7 @@ public enum AppUpdate {
             next.quitting = true
         }
         effects += filled(&next)
-        if !next.quitting { effects += PictureUpdate.fill(&next) }
+        if !next.quitting { effects += PictureUpdate.fill(&next) + PreviewUpdate.fill(&next) }
         return effects
     }
 
@@ -173,7 +181,8 @@ public enum AppUpdate {
         case .series: model.series.error = nil
         case .search, .saved, .settings: break
         }
-        return []
+        // And the preview's details, when they failed.
+        return PreviewUpdate.retry(&model)
     }
 
     // MARK: - Paging

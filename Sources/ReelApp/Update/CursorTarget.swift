@@ -30,7 +30,7 @@ extension AppModel {
         switch tab {
         case .movies: return Self.title(movies.rows, movies.cursor)
         case .series: return Self.title(series.rows, series.cursor)
-        case .saved: return Self.title(saved.rows, saved.cursor)
+        case .saved: return saved.showsHistory ? nil : Self.title(saved.shown, saved.cursor)
         case .search:
             if search.showsDefaultPerson { return Self.title(search.defaultPerson?.credits.map(\.row), search.defaultCursor) }
             guard search.results.indices.contains(search.cursor.position) else { return nil }

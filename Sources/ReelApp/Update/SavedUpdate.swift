@@ -6,8 +6,9 @@ import Reel
 /// when the account changes (live).
 enum SavedUpdate {
     /// Rows of the list on screen: the tab has a line under its heading (the point shown, the
-    /// field typed into, or the keys); with thumbnails a row takes three lines.
-    static func visibleRows(_ model: AppModel) -> Int { model.rowsFitting(historyRows(model)) }
+    /// field typed into, or the keys) and the header row naming the columns; with thumbnails a
+    /// row takes three lines.
+    static func visibleRows(_ model: AppModel) -> Int { model.rowsFitting(historyRows(model) - 1) }
 
     /// Lines of the history pane (one event a line).
     static func historyRows(_ model: AppModel) -> Int { max(1, model.visibleRows - 1) }

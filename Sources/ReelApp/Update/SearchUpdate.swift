@@ -6,8 +6,9 @@ enum SearchUpdate {
     /// default person's filmography has one title a line.
     static func visibleRows(_ model: AppModel) -> Int { max(1, model.visibleRows - 1) }
 
-    /// Results that fit under the field: with thumbnails a result takes three lines.
-    static func resultRows(_ model: AppModel) -> Int { model.rowsFitting(visibleRows(model)) }
+    /// Results that fit under the field, the heading and the header row naming the columns: with
+    /// thumbnails a result takes three lines.
+    static func resultRows(_ model: AppModel) -> Int { model.rowsFitting(visibleRows(model) - 1) }
 
     /// A key on the Search tab (no screen open); `nil` when the tab leaves it to the app's keys
     /// (tabs, help, quit).

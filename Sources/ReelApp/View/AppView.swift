@@ -23,6 +23,7 @@ public enum AppView {
         case (nil, .search): SearchView.draw(model, into: &screen)
         case (nil, .settings): SettingsView.draw(model, into: &screen)
         }
+        PreviewPane.draw(model, into: &screen)
         placePictures(model, &screen)
         if model.screens.isEmpty, let list = model.browseList(model.tab) { FilterView.draw(list, into: &screen) }
         drawStatus(model, &screen)

@@ -18,6 +18,10 @@ public struct CellStyle: Sendable, Equatable, Hashable {
         /// The chosen tab.
         case accent
         case error
+        /// A rating of 7 and up, of 5 and up, below 5 (`RowColumns.color(ofRating:)`).
+        case good
+        case fair
+        case poor
     }
 
     public var attributes: Attributes = []

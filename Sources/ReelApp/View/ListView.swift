@@ -1,8 +1,9 @@
 import Presentation
 import Reel
 
-/// A list of titles on screen: a heading with the count, one row per title (cursor `›`, `★`
-/// for saved, title, year, genres, rating; the saved list adds the kind, `SavedView`), and a
+/// A list of titles on screen: a heading with the count, a header row naming the columns, one
+/// row per title (cursor `›`, `★` for saved, title, release date,
+/// genres, rating; the saved list adds the kind, `SavedView`; `RowColumns` sizes them), and a
 /// last row saying what comes next: a page loading, a page that failed, or the end of the list.
 /// With thumbnails (`p`) each row is three lines tall, room at its left for a small poster
 /// (`PictureLayout` places it).
@@ -12,7 +13,9 @@ enum ListView {
         if let total = list.totalResults { count += " of \(total)" }
         let tail = tail(list)
         drawHeading(heading, count: list.rows.isEmpty && list.totalResults == nil ? "" : count + " titles", model: model, into: &screen)
-        drawRows(list.rows, cursor: list.cursor, showsType: false, tail: tail, model: model, into: &screen)
+        let columns = RowColumns(model, rows: list.rows, showsType: false)
+        if !list.rows.isEmpty { columns.drawHeader(row: 2, into: &screen) }
+        drawRows(list.rows, columns: columns, cursor: list.cursor, tail: tail, model: model, into: &screen)
     }
 
     /// The row below a browsed list: a page loading, a page that failed, the end of the list.
@@ -34,29 +37,30 @@ enum ListView {
         return max(cursor.top, count + 1 - visible)
     }
 
+    /// The list's heading on row 1 (bold, cut at a word) and its count at the right of the
+    /// list's width (the preview pane's columns left alone).
     static func drawHeading(_ heading: String, count: String, model: AppModel, into screen: inout ScreenBuffer) {
-        let countColumn = model.width - DisplayWidth.columns(count) - 1
-        screen.write(heading, row: 1, column: 1, limit: countColumn - 2, style: CellStyle(.bold))
+        let width = PreviewPane.listWidth(model)
+        let countColumn = width - DisplayWidth.columns(count) - 1
+        screen.write(DisplayWidth.truncateAtWord(heading, to: countColumn - 2), row: 1, column: 1, limit: countColumn - 2, style: CellStyle(.bold))
         screen.write(count, row: 1, column: countColumn, style: CellStyle(.dim))
     }
 
     /// The rows from screen row `firstRow`, `visible` of them (the rows that fit the screen
-    /// without), each `model.rowHeight` lines tall; with OMDb's `score` column when it fits.
+    /// without), each `model.rowHeight` lines tall, in `columns`.
     static func drawRows(
-        _ rows: [TitleRow], cursor: ListCursor, showsType: Bool, tail: (String, CellStyle)?, model: AppModel, into screen: inout ScreenBuffer,
-        firstRow: Int = 2, visible: Int? = nil, score: RowColumns.Score? = nil
+        _ rows: [TitleRow], columns: RowColumns, cursor: ListCursor, tail: (String, CellStyle)?, model: AppModel, into screen: inout ScreenBuffer,
+        firstRow: Int = 3, visible: Int? = nil
     ) {
         let visible = visible ?? model.visibleListRows
         let top = top(count: rows.count, cursor: cursor, hasTail: tail != nil, visible: visible)
-        let columns = RowColumns(
-            width: model.width, showsType: showsType, indent: PictureLayout.thumbnailIndent(model), height: model.rowHeight, score: score)
         for offset in 0..<visible {
             let index = top + offset
             let y = firstRow + offset * model.rowHeight
             if index < rows.count {
                 columns.draw(rows[index], selected: index == cursor.position, row: y, into: &screen)
             } else if index == rows.count, let (text, style) = tail {
-                screen.write(text, row: y, column: 4, style: style)
+                screen.write(text, row: y, column: 4, limit: columns.width - 5, style: style)
             }
         }
     }

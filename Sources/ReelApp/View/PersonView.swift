@@ -26,15 +26,18 @@ enum PersonView {
             buffer.write("no credits", row: row + 1, column: 4, style: CellStyle(.dim))
             return
         }
-        let columns = RowColumns(width: model.width, showsType: true)
-        let cursor = cursor.scrolled(count: page.credits.count, visible: visible)
+        // The role goes where a list shows genres.
+        let shown = page.credits.map { credit in
+            var row = credit.row
+            row.genres = credit.role.map { [$0] } ?? []
+            return row
+        }
+        let columns = RowColumns(width: model.width, content: RowColumns.Content(shown), showsType: true)
+        let cursor = cursor.scrolled(count: shown.count, visible: visible)
         for offset in 0..<visible {
             let index = cursor.top + offset
-            guard index < page.credits.count else { break }
-            // The role goes where a list shows genres.
-            var shown = page.credits[index].row
-            shown.genres = page.credits[index].role.map { [$0] } ?? []
-            columns.draw(shown, selected: index == cursor.position, row: row + 1 + offset, into: &buffer)
+            guard index < shown.count else { break }
+            columns.draw(shown[index], selected: index == cursor.position, row: row + 1 + offset, into: &buffer)
         }
     }
 

@@ -3,7 +3,8 @@ import Reel
 /// Where pictures go on the screen a model draws, and the room they take from the text: the
 /// poster beside a title's details (on a screen 100 columns wide or more), a thumbnail at the
 /// left of every row of a list of titles while `p` has them on (Movies, Series, Saved, Search
-/// results), and the account's photo beside the settings. `AppView` places the pictures loaded
+/// results), the poster in the preview beside a list on a wide screen (`PreviewPane`), and the
+/// account's photo beside the settings. `AppView` places the pictures loaded
 /// in these boxes; `PictureUpdate` asks for the ones not loaded yet, so only what is on screen
 /// is ever fetched. Nothing when the terminal draws no pictures.
 enum PictureLayout {
@@ -28,6 +29,11 @@ enum PictureLayout {
 
     static func boxes(_ model: AppModel) -> [Box] {
         guard model.pictures.available, !model.isTooSmall else { return [] }
+        // The preview's poster first: asked for before the thumbnails, it is on screen soonest.
+        return (PreviewPane.posterBox(model).map { [$0] } ?? []) + screenBoxes(model)
+    }
+
+    private static func screenBoxes(_ model: AppModel) -> [Box] {
         switch (model.screens.last, model.tab) {
         case (.details(let screen)?, _): return poster(screen, model).map { [$0] } ?? []
         case (.person?, _): return []
@@ -36,19 +42,19 @@ enum PictureLayout {
             let list = model.tab == .movies ? model.movies : model.series
             let visible = model.visibleListRows
             let top = ListView.top(count: list.rows.count, cursor: list.cursor, hasTail: ListView.tail(list) != nil, visible: visible)
-            return thumbnails(of: list.rows.indices, top: top, visible: visible, firstRow: 2, model) { list.rows[$0].posterPath.map(Source.poster) }
+            return thumbnails(of: list.rows.indices, top: top, visible: visible, firstRow: 3, model) { list.rows[$0].posterPath.map(Source.poster) }
         case (nil, .saved):
             let saved = model.saved
             guard model.showsThumbnails, !saved.showsHistory else { return [] }
             let visible = SavedUpdate.visibleRows(model)
             let top = ListView.top(count: saved.shown.count, cursor: saved.cursor, hasTail: SavedView.tail(saved) != nil, visible: visible)
-            return thumbnails(of: saved.shown.indices, top: top, visible: visible, firstRow: 3, model) { saved.shown[$0].posterPath.map(Source.poster) }
+            return thumbnails(of: saved.shown.indices, top: top, visible: visible, firstRow: 4, model) { saved.shown[$0].posterPath.map(Source.poster) }
         case (nil, .search):
             let search = model.search
             guard model.showsThumbnails, !search.showsDefaultPerson else { return [] }
             let visible = SearchUpdate.resultRows(model)
             let top = search.cursor.scrolled(count: search.results.count, visible: visible).top
-            return thumbnails(of: search.results.indices, top: top, visible: visible, firstRow: 3, model) { index in
+            return thumbnails(of: search.results.indices, top: top, visible: visible, firstRow: 4, model) { index in
                 switch search.results[index] {
                 case .title(let row): row.posterPath.map(Source.poster)
                 case .person(let person): person.profilePath.map(Source.profile)

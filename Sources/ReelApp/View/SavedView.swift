@@ -33,9 +33,11 @@ enum SavedView {
         if saved.showsHistory {
             HistoryPane.draw(saved, model: model, visible: SavedUpdate.historyRows(model), into: &screen)
         } else {
+            let columns = RowColumns(model, rows: saved.shown, showsType: true, score: score(saved))
+            if !saved.shown.isEmpty { columns.drawHeader(row: 3, into: &screen) }
             ListView.drawRows(
-                saved.shown, cursor: saved.cursor, showsType: true, tail: tail(saved), model: model, into: &screen, firstRow: 3,
-                visible: SavedUpdate.visibleRows(model), score: score(saved))
+                saved.shown, columns: columns, cursor: saved.cursor, tail: tail(saved), model: model, into: &screen, firstRow: 4,
+                visible: SavedUpdate.visibleRows(model))
         }
     }
 
@@ -62,11 +64,11 @@ enum SavedView {
             if let version = saved.request.asOf {
                 let line = saved.asOfLine?.asOfLine ?? "as of v\(version)"
                 let back = "  esc: now"
-                let room = model.width - 2 - DisplayWidth.columns(back)
+                let room = PreviewPane.listWidth(model) - 2 - DisplayWidth.columns(back)
                 let used = screen.write(line, row: 2, column: 1, limit: room, style: CellStyle(.bold, color: .accent))
                 screen.write(back, row: 2, column: 1 + used, style: CellStyle(.dim))
             } else {
-                screen.write(keys(model.keys), row: 2, column: 1, limit: model.width - 2, style: CellStyle(.dim))
+                screen.write(keys(model.keys), row: 2, column: 1, limit: PreviewPane.listWidth(model) - 2, style: CellStyle(.dim))
             }
         }
     }

@@ -71,31 +71,36 @@ enum SearchView {
             let more = search.loadingPage != nil ? " · loading more…" : search.resultsPages < (search.totalPages ?? 0) ? " · more below" : ""
             heading = "\(count) result\(count == 1 ? "" : "s") for “\(search.resultsText)”" + more + (search.editing ? " · enter or ↓ to choose" : "")
         }
-        buffer.write(heading, row: 2, column: 1, style: style)
-        let columns = RowColumns(width: model.width, showsType: true, indent: PictureLayout.thumbnailIndent(model), height: model.rowHeight)
+        let columns = RowColumns(
+            width: PreviewPane.listWidth(model), content: content(search.results), showsType: true, indent: PictureLayout.thumbnailIndent(model), height: model.rowHeight)
+        buffer.write(heading, row: 2, column: 1, limit: PreviewPane.listWidth(model) - 2, style: style)
+        if !search.results.isEmpty { columns.drawHeader(title: "Title or name", row: 3, into: &buffer) }
         let cursor = search.cursor.scrolled(count: search.results.count, visible: visible)
         for offset in 0..<visible {
             let index = cursor.top + offset
             guard index < search.results.count else { break }
             let selected = index == cursor.position && !search.editing
-            let y = 3 + offset * model.rowHeight
+            let y = 4 + offset * model.rowHeight
             switch search.results[index] {
             case .title(let row): columns.draw(row, selected: selected, row: y, into: &buffer)
-            case .person(let person): draw(person, selected: selected, columns: columns, row: y, into: &buffer)
+            case .person(let person): columns.draw(person: person.name, department: person.department, selected: selected, row: y, into: &buffer)
             }
         }
     }
 
-    /// A person in the title rows' columns: the name, `person` where the kind goes, the
-    /// department where the genres go.
-    private static func draw(_ person: SearchResult.Person, selected: Bool, columns: RowColumns, row y: Int, into buffer: inout ScreenBuffer) {
-        let style = selected ? CellStyle([.reverse]) : CellStyle.plain
-        if selected { columns.paintSelected(row: y, into: &buffer) }
-        var x = 4 + columns.indent
-        buffer.write(person.name, row: y, column: x, limit: columns.title, style: style)
-        x += columns.title
-        buffer.write("person", row: y, column: x + 2, style: style)
-        x += 8 + 6
-        buffer.write(person.department ?? "", row: y, column: x + 2, limit: columns.genres, style: style)
+    /// The widest name and genres (a person's department) of the results.
+    private static func content(_ results: [SearchResult]) -> RowColumns.Content {
+        var content = RowColumns.Content()
+        for result in results {
+            switch result {
+            case .title(let row):
+                content.title = max(content.title, DisplayWidth.columns(row.title))
+                content.genres = max(content.genres, DisplayWidth.columns(row.genresText))
+            case .person(let person):
+                content.title = max(content.title, DisplayWidth.columns(person.name))
+                content.genres = max(content.genres, DisplayWidth.columns(person.department ?? ""))
+            }
+        }
+        return content
     }
 }

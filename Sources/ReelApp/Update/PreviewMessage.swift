@@ -1,0 +1,9 @@
+public import Reel
+
+/// The preview pane's answers (`PreviewUpdate`).
+public enum PreviewMessage: Sendable, Equatable {
+    /// A wait begun at `generation` ended.
+    case settled(generation: Int)
+    case loaded(TitleDetails)
+    case failed(MediaKey, message: String)
+}
