@@ -107,9 +107,22 @@ extension KeyStore {
     /// Checks that the keyring opens the file's keys (its generation is there, the one recorded),
     /// and, where it can write, removes the generations older than the file's that a deletion
     /// stopped after its swap left (best effort: `dropRetiredGenerations` is the throwing form).
+    /// The file is read without its lock, then the keyring: a deletion in another process may
+    /// wrap the keys under a new generation and retire the one read in between, and the keyring
+    /// then looks newer than the file. That is told from a copy from before a deletion by reading
+    /// the file again: when its generation moved, the check is made again on the new one.
     func checkKeyring(readOnly: Bool) throws {
-        guard let wrapping = try fresh(locked: false).wrapping else { return }
-        _ = try kek(wrapping)
+        var attempts = 0
+        while true {
+            guard let wrapping = try fresh(locked: false).wrapping else { return }
+            do {
+                _ = try kek(wrapping)
+                break
+            } catch {
+                attempts += 1
+                guard attempts < 5, let now = try fresh(locked: false).wrapping, now.generation != wrapping.generation else { throw error }
+            }
+        }
         if !readOnly { try? dropRetiredGenerations() }
     }
 
