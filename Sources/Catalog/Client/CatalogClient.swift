@@ -173,7 +173,8 @@ public final class CatalogClient: Sendable {
                         defer { given = true }
                         return !given
                     }
-                    if first { notice("\(error); showing what was cached \(Self.age(since: cached.storedAt, now: clock())) ago") }
+                    // In words, for every face (the status line, stderr): what failed, and what still works.
+                    if first { notice("\(error.inWords); showing what was cached \(Self.age(since: cached.storedAt, now: clock())) ago") }
                     return Answer(value: value, stored: (cached.storedAt, cached.expiresAt))
                 }
             default: break
