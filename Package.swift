@@ -179,7 +179,7 @@ let package = Package(
         // The terminal app (`reel ui`): a pure model, update and view over the application core,
         // and a driver on ncursesw that owns the terminal and runs effects on tasks.
         .target(
-            name: "ReelApp", dependencies: ["Reel", "Presentation", "CNcursesW", "TerminalGraphics"], swiftSettings: hygiene),
+            name: "ReelApp", dependencies: ["Reel", "Presentation", "CNcursesW", "TerminalGraphics", "Processes"], swiftSettings: hygiene),
         // The HTTP service (`reel serve`): routes that parse a request, call the application core
         // and render its report as JSON (or a problem), on Hummingbird; account tokens, limits,
         // logs, metrics and graceful shutdown.

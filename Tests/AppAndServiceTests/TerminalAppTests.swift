@@ -533,3 +533,98 @@ extension TerminalAppTests {
         try await terminal.waitFor("exit 0")
     }
 }
+
+extension TerminalAppTests {
+    /// On a title's details `j` goes from one line that acts to the next (the first trailer,
+    /// not the next plain line), and `enter` on a trailer gives its URL to `$BROWSER` (here a
+    /// script that records its argument): the status line says so. Without a browser, the URL
+    /// is on the status line.
+    @Test func enterOnATrailerOpensItInTheBrowser() async throws {
+        let server = try FakeTMDbProcess()
+        let dir = temporaryDirectory("browser")
+        let record = dir + "/opened", script = dir + "/record-browser"
+        try "#!/bin/sh\nprintf '%s' \"$1\" > '\(record)'\n".write(toFile: script, atomically: true, encoding: .utf8)
+        #expect(chmod(script, 0o755) == 0)
+        for browser in [script, ""] {
+            var home = AppSession.environment(server)
+            home["BROWSER"] = browser
+            home["PATH"] = "/usr/bin:/bin"  // no xdg-open here; the empty BROWSER leaves none
+            let terminal = try await AppSession.start(nil, home: home)
+            defer { terminal.end() }
+            try await terminal.waitFor("Fight Club")
+            try await terminal.type("3")
+            try await terminal.waitFor("Search:")
+            try await terminal.type("fight club", "Enter")
+            // The results, the cursor on the first.
+            try await terminal.waitForScreen { $0.split(separator: "\n").contains { $0.hasPrefix("›") && $0.contains("Fight Club") } }
+            try await terminal.type("Enter")
+            try await terminal.waitFor("Trailer: https://")
+            try await terminal.type("j")
+            try await terminal.waitForScreen { $0.split(separator: "\n").contains { $0.hasPrefix("› Trailer: https://") } }
+            try await terminal.type("Enter")
+            if browser.isEmpty {
+                let screen = try await terminal.waitFor("no browser here")
+                #expect(screen.contains("the link: https://"), "\(screen)")
+            } else {
+                try await terminal.waitFor("opened in record-browser")
+                var budget = WaitBudget(seconds: 10)
+                while (try? String(contentsOfFile: record, encoding: .utf8))?.isEmpty ?? true, !budget.isSpent { try await budget.pause(.milliseconds(50)) }
+                let opened = try String(contentsOfFile: record, encoding: .utf8)
+                #expect(opened.hasPrefix("https://www.youtube.com/watch?v="), "\(opened)")
+            }
+            // Back from the details to the results, to Movies, and out.
+            try await terminal.type("Escape", "1", "q")
+            try await terminal.waitFor("exit 0")
+        }
+    }
+}
+
+extension TerminalAppTests {
+    /// Ratings are coloured by score in a colour terminal (green from 7: Fight Club's 8.4), and
+    /// under `NO_COLOR` nothing is: no foreground or background colour anywhere on the screen,
+    /// the cursor's row still reversed and the header row still there.
+    @Test func ratingsAreColouredAndNoColorTakesEveryColourAway() async throws {
+        let server = try FakeTMDbProcess()
+        for noColor in [false, true] {
+            var home = AppSession.environment(server)
+            if noColor { home["NO_COLOR"] = "1" }
+            // The test runner's own NO_COLOR (swift test may set it) is not the app's.
+            let terminal = try await AppSession.start(nil, home: home, unset: noColor ? [] : ["NO_COLOR"])
+            defer { terminal.end() }
+            try await terminal.waitFor("Released")
+            let screen = try await terminal.waitForColours { $0.contains("Fight Club") }
+            let codes = Self.sgrCodes(screen)
+            if noColor {
+                #expect(!codes.contains { Self.isColour($0) }, "\(screen.debugDescription)")
+                #expect(codes.contains { $0.first == 7 || $0.contains(7) }, "the cursor's row reversed: \(screen.debugDescription)")
+            } else {
+                #expect(codes.contains { Self.isColour($0) }, "\(screen.debugDescription)")
+            }
+            try await terminal.type("q")
+            try await terminal.waitFor("exit 0")
+        }
+    }
+
+    /// The parameters of every SGR sequence (`ESC [ … m`) in a tmux capture.
+    static func sgrCodes(_ screen: String) -> [[Int]] {
+        screen.split(separator: "\u{1B}").compactMap { part in
+            guard part.hasPrefix("["), let end = part.firstIndex(of: "m") else { return nil }
+            let body = part[part.index(after: part.startIndex)..<end]
+            guard body.allSatisfy({ $0.isNumber || $0 == ";" }) else { return nil }
+            return body.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+        }
+    }
+
+    /// Whether SGR parameters set a colour: 30–37, 90–97 (foreground), 40–47, 100–107
+    /// (background), 38 or 48 (256 or 24-bit colours).
+    static func isColour(_ codes: [Int]) -> Bool {
+        var index = 0
+        while index < codes.count {
+            let code = codes[index]
+            if (30...37).contains(code) || (90...97).contains(code) || (40...47).contains(code) || (100...107).contains(code) { return true }
+            if code == 38 || code == 48 { return true }
+            index += 1
+        }
+        return false
+    }
+}

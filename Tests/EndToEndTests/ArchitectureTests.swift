@@ -30,14 +30,14 @@ import Testing
         }
     }
 
-    /// The terminal app is a front end: the core, ncursesw, TerminalGraphics (pictures) and
-    /// Presentation (display width, terminal-safe text), nothing below the core (`keys.toml` is
-    /// read in Swift, `KeysFileParser`).
+    /// The terminal app is a front end: the core, ncursesw, TerminalGraphics (pictures),
+    /// Presentation (display width, terminal-safe text) and Processes (a browser started for a
+    /// trailer), nothing below the core (`keys.toml` is read in Swift, `KeysFileParser`).
     @Test func theTerminalAppImportsOnlyTheCoreAndNcurses() async throws {
         for (file, text) in try Self.sources("ReelApp") {
             for module in Self.imports(text) {
                 #expect(
-                    ["Reel", "Presentation", "CNcursesW", "TerminalGraphics"].contains(module) || Self.system.contains(module),
+                    ["Reel", "Presentation", "CNcursesW", "TerminalGraphics", "Processes"].contains(module) || Self.system.contains(module),
                     "\(file) imports \(module)")
             }
         }

@@ -52,7 +52,8 @@ import Testing
         #expect(AppUpdate.update(model, .details(.titleLoaded(Self.details()))).0.screens.last == model.screens.last)
         (model, _) = AppUpdateTests.type(model, .escape)
         #expect(model.screens.count == 1 && Self.top(model)?.cursor.position == 7, "back where it was")
-        (model, effects) = AppUpdateTests.type(model, .character("g"), .character("j"), .character("j"), .character("j"), .character("j"), .enter)
+        // From the top, j goes to the first line that acts: Keanu Reeves (line 4), past the plain ones.
+        (model, effects) = AppUpdateTests.type(model, .character("g"), .character("j"), .enter)
         #expect(effects == [.details(.loadPerson(id: 6384))])
         guard case .person(let person)? = model.screens.last else {
             Issue.record("no person: \(model.screens)")
@@ -130,5 +131,31 @@ import Testing
         #expect(effects == [.details(.loadTitle(try! MediaKey(.movie, 1)))])
         (model, _) = AppUpdateTests.type(model, .character("2"))
         #expect(model.screens.isEmpty && model.tab == .series)
+    }
+
+    /// Down and up go from one line that acts (a trailer, the poster's link, one of the cast, a
+    /// similar title) to the next, and up from the first back to the top; `enter` on a trailer
+    /// asks for it to be opened in a browser.
+    @Test func theCursorGoesBetweenLinesThatActAndEnterOnATrailerOpensIt() throws {
+        var model = AppUpdateTests.started()
+        model.screens = [.details(SearchViewTests.matrixDetails())]
+        func line(_ model: AppModel) -> String {
+            guard case .details(let screen)? = model.screens.last else { return "" }
+            return AppView.draw(model).lines()[2 + screen.cursor.position - screen.cursor.scrolled(count: 99, visible: model.visibleRows).top]
+        }
+        var effects: [AppEffect]
+        (model, effects) = AppUpdateTests.type(model, .character("j"))
+        #expect(line(model).hasPrefix("› Trailer: https://www.youtube.com/watch?v=vKQi3bBA1y8"), "\(line(model))")
+        (model, effects) = AppUpdateTests.type(model, .enter)
+        #expect(effects == [.details(.openLink("https://www.youtube.com/watch?v=vKQi3bBA1y8"))])
+        model = AppUpdate.update(model, .details(.linkOpened("https://www.youtube.com/watch?v=vKQi3bBA1y8", browser: "firefox"))).0
+        #expect(model.status.note == "opened in firefox: https://www.youtube.com/watch?v=vKQi3bBA1y8")
+        model = AppUpdate.update(model, .details(.linkNotOpened("https://www.youtube.com/watch?v=vKQi3bBA1y8", why: "no browser here"))).0
+        #expect(model.status.note == "no browser here; the link: https://www.youtube.com/watch?v=vKQi3bBA1y8")
+        (model, _) = AppUpdateTests.type(model, .down)
+        #expect(line(model).hasPrefix("›   Keanu Reeves as Neo"), "the next line that acts: \(line(model))")
+        (model, _) = AppUpdateTests.type(model, .up, .character("k"))
+        guard case .details(let screen)? = model.screens.last else { return }
+        #expect(screen.cursor.position == 0, "up from the first goes to the top")
     }
 }

@@ -15,7 +15,7 @@ import Testing
         let expected = [
             " 1 Movies   2 Series   3 Search   4 Saved   5 Settings                   ? help",
             " Saved · in the order saved                                             3 saved",
-            " s sort  S reverse  f genre  / filter  x remove  u undo  [ ] time travel  t go…",
+            " s sort  S reverse  f genre  / filter  x remove  u undo  ? all keys",
             "    Title                                 Kind    Released    Genres     Rating",
             "› ★ Fight Club                            movie   1999        Drama         8.4",
             "  ★ 千と千尋の神隠し                      movie   2001        Animation     8.5",

@@ -102,6 +102,16 @@ import Testing
         #expect(model.settings.editing == .newAccount(TextField(limit: 64)))
         (model, effects) = AppUpdateTests.type(Self.typing(model, "carol"), .enter)
         #expect(effects == [.settings(.switchAccount("carol"))])
+        // Or typed into the picker: no handle matches, `a new account…` stays, enter opens it.
+        model = AppUpdateTests.type(Self.loaded(), .character("j"), .character("j"), .character("j"), .enter).0
+        model = Self.typing(model, "dave")
+        #expect(model.settings.picker?.shown.map(\.value) == [""])
+        (model, effects) = AppUpdateTests.type(model, .enter)
+        #expect(effects == [.settings(.switchAccount("dave"))] && model.settings.picker == nil)
+        // A handle that cannot be one says why, and opens nothing.
+        model = AppUpdateTests.type(Self.loaded(), .character("j"), .character("j"), .character("j"), .enter).0
+        (model, effects) = AppUpdateTests.type(Self.typing(model, "Dave!"), .enter)
+        #expect(effects.isEmpty && model.status.lastError?.contains("handle") == true, "\(model.status.lastError ?? "")")
     }
 
     @Test func deletingAsksForTheHandleTypedAgainThenShowsWhatWasDestroyed() {

@@ -33,12 +33,13 @@ public struct Picker: Sendable, Equatable {
     public var current: PickerItem? { shown.indices.contains(cursor.position) ? shown[cursor.position] : nil }
 
     /// The filter typed into: only items whose value or label (not its note in brackets) contain
-    /// it. A language tag with a region typed whole (`de-DE`, `en_us`) is offered first as it is.
+    /// it, and an item of no value (the account picker's `a new account…`) always. A language tag
+    /// with a region typed whole (`de-DE`, `en_us`) is offered first as it is.
     public mutating func narrow(to field: TextField, visible: Int) {
         filter = field
         let text = field.text.lowercased()
         func name(_ label: String) -> String { label.components(separatedBy: " (").first?.lowercased() ?? label.lowercased() }
-        shown = text.isEmpty ? items : items.filter { $0.value.lowercased().contains(text) || name($0.label).contains(text) }
+        shown = text.isEmpty ? items : items.filter { $0.value.isEmpty || $0.value.lowercased().contains(text) || name($0.label).contains(text) }
         let typed = field.text.trimmingCharacters(in: .whitespaces)
         if purpose == .language, typed.contains(where: { $0 == "-" || $0 == "_" }), typed.count >= 4,
             !shown.contains(where: { $0.value.lowercased() == typed.lowercased() })

@@ -10,6 +10,8 @@ extension EffectRunner {
             } catch {
                 return .titleFailed(key, message: Self.describe(error))
             }
+        case .openLink(let url):
+            return await browser.open(url)
         case .loadPerson(let id):
             do {
                 return .personLoaded(PersonPage(try await application.person(String(id), for: handle)))

@@ -59,9 +59,11 @@ extension EffectRunner {
         }
         return SettingsInfo(
             name: settings.name?.value, photo: photo, photoDigest: settings.photo?.sha256, language: settings.language.description, languageName: settings.language.languageName,
-            languages: languages.languages.map { language in
-                let note = languages.sampleCatalog && !language.inSampleCatalog ? " (the sample catalog shows English)" : ""
-                return PickerItem(language.code, "\(language.code)  \(language.name)\(note)")
+            // The languages most asked for first, then the rest as listed; one the sample
+            // catalog has no text in is marked `*` (the picker says once what that means).
+            languages: Self.commonFirst(languages.languages, code: \.code).map { language in
+                let mark = languages.sampleCatalog && !language.inSampleCatalog ? " *" : ""
+                return PickerItem(language.code, "\(language.code)  \(language.name)\(mark)")
             },
             accounts: try application.accounts().filter { $0.status == .open }.compactMap { $0.handle?.value },
             about: [
@@ -75,5 +77,15 @@ extension EffectRunner {
     /// What a change did, in the core's words.
     private func said(_ report: ChangeReport) -> String {
         report.command.outcomes.map(report.message).joined(separator: "; ")
+    }
+
+    /// The languages people most often choose, first in the picker.
+    static let commonLanguages = ["en", "de", "fr", "es", "it", "pt", "ja", "ko", "zh", "hi", "ru", "nl", "sv", "pl", "tr", "ar"]
+
+    /// `items` with the common languages first (in `commonLanguages`' order), the rest after as they came.
+    static func commonFirst<Item>(_ items: [Item], code: (Item) -> String) -> [Item] {
+        let rank = Dictionary(uniqueKeysWithValues: commonLanguages.enumerated().map { ($1, $0) })
+        let common = items.filter { rank[code($0)] != nil }.sorted { rank[code($0)]! < rank[code($1)]! }
+        return common + items.filter { rank[code($0)] == nil }
     }
 }

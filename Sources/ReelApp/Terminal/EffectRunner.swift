@@ -9,6 +9,8 @@ struct EffectRunner: Sendable {
     let clock: LocalClock
     /// Renders pictures the way the terminal shows them.
     let pictures: PictureMaker
+    /// Opens links (a trailer) in the person's browser.
+    var browser = BrowserOpener()
     /// Says something to the app while an effect runs (how far a long load has come).
     var post: @Sendable (AppMessage) -> Void = { _ in }
 

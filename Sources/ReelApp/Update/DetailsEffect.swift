@@ -6,4 +6,7 @@ public enum DetailsEffect: Sendable, Equatable {
     case loadTitle(MediaKey)
     /// A person by TMDb id.
     case loadPerson(id: Int)
+    /// A link (a trailer, the poster) opened in the person's browser (`BrowserOpener`), when they
+    /// have one.
+    case openLink(String)
 }

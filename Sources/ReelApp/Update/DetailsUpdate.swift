@@ -34,6 +34,7 @@ enum DetailsUpdate {
             model.screens.removeLast()
             return []
         case .enter:
+            if let url = linkUnderCursor(model) { return [.details(.openLink(url))] }
             return openUnderCursor(&model)
         case .character("s"):
             return SaveToggle.key(&model)
@@ -43,6 +44,18 @@ enum DetailsUpdate {
             let count = lineCount(top, model)
             switch top {
             case .details(var screen):
+                if let step = Self.step(key), let details = screen.details {
+                    // Down and up go from one line that acts to the next (one of the cast, a
+                    // similar title, a trailer); up from the first goes back to the top.
+                    let lines = DetailsLayout.lines(details, width: PictureLayout.detailsWidth(screen, model))
+                    let acting = lines.indices.filter { lines[$0].target != nil || lines[$0].link != nil }
+                    let position = screen.cursor.position
+                    let next = step > 0 ? acting.first { $0 > position } : acting.last { $0 < position } ?? (position > 0 ? 0 : nil)
+                    guard let next else { return [] }
+                    screen.cursor = ListCursor(position: next, top: screen.cursor.top).scrolled(count: count, visible: model.visibleRows)
+                    model.screens[model.screens.count - 1] = .details(screen)
+                    return []
+                }
                 guard let moved = screen.cursor.moved(for: key, count: count, visible: model.visibleRows) else { return nil }
                 screen.cursor = moved
                 model.screens[model.screens.count - 1] = .details(screen)
@@ -53,6 +66,24 @@ enum DetailsUpdate {
             }
             return []
         }
+    }
+
+    /// +1 for a key that moves down a line, -1 for one that moves up.
+    private static func step(_ key: Key) -> Int? {
+        switch key {
+        case .character("j"), .down: 1
+        case .character("k"), .up: -1
+        default: nil
+        }
+    }
+
+    /// The URL of the details' line under the cursor, when it links to one (a trailer, the
+    /// poster, the backdrop).
+    static func linkUnderCursor(_ model: AppModel) -> String? {
+        guard case .details(let screen)? = model.screens.last, let details = screen.details else { return nil }
+        let lines = DetailsLayout.lines(details, width: PictureLayout.detailsWidth(screen, model))
+        guard lines.indices.contains(screen.cursor.position) else { return nil }
+        return lines[screen.cursor.position].link
     }
 
     /// The lines a screen's cursor moves over: the details' lines at the width they have beside
@@ -96,6 +127,11 @@ enum DetailsUpdate {
         case .personFailed(let id, let message):
             updatePeople(id, &model) { screen in (screen.loading, screen.error) = (false, message) }
             model.status.lastError = message
+        case .linkOpened(let url, let browser):
+            model.status.note = "opened in \(browser): \(url)"
+        case .linkNotOpened(let url, let why):
+            // The URL whole: the person copies it (where the terminal links it, a click opens it).
+            model.status.note = "\(why); the link: \(url)"
         }
         return []
     }

@@ -139,11 +139,19 @@ enum SettingsUpdate {
                 model.settings.pending = "switching the language…"
                 return [.settings(.language(item.value))]
             case .account:
-                if item.value.isEmpty {
+                guard item.value.isEmpty else { return switchAccount(item.value, &model) }
+                // `a new account…`: the handle typed into the picker opens it; else a field asks for one.
+                let typed = picker.filter.text
+                guard !typed.isEmpty else {
                     model.settings.editing = .newAccount(TextField(limit: 64))
                     return []
                 }
-                return switchAccount(item.value, &model)
+                do {
+                    return switchAccount(try AccountHandle(typed).value, &model)
+                } catch {
+                    model.status.lastError = error.description
+                    return []
+                }
             }
         case .tab, .backTab:
             return nil

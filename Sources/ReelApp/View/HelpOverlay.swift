@@ -1,3 +1,5 @@
+import Presentation
+
 /// The help (`?`): the keys that work where it was asked for — everywhere, then on this tab or
 /// screen — in a box over the screen, as `keys.toml` left them; any key closes it.
 enum HelpOverlay {
@@ -53,15 +55,22 @@ enum HelpOverlay {
         return everywhere + here + bound([([.help], "this help (any key closes it)"), ([.quit], "quit (on a tab)")]) + [("ctrl-c", "quit, always")]
     }
 
+    /// The box over the screen: as wide as the screen allows (72 to 96 columns), each meaning
+    /// wrapped at a word (never cut), with a blank line inside the border when the screen has
+    /// room for it.
     static func draw(_ model: AppModel, into screen: inout ScreenBuffer) {
-        let keys = entries(model)
-        let width = 72
-        let height = keys.count + 4
+        let width = min(96, max(72, screen.width - 4))
+        let room = width - 22
+        let lines: [(key: String, meaning: String)] = entries(model).flatMap { key, meaning in
+            DisplayWidth.wrap(meaning, width: room).enumerated().map { index, part in (index == 0 ? key : "", part) }
+        }
+        let padding = lines.count + 4 <= screen.height ? 1 : 0
+        let height = lines.count + 2 + 2 * padding
         let left = max(0, (screen.width - width) / 2)
         let top = max(0, (screen.height - height) / 2)
         let border = CellStyle(.bold)
         for y in top..<top + height {
-            for x in left..<left + width { screen.write(" ", row: y, column: x) }
+            screen.write(String(repeating: " ", count: width), row: y, column: left)
         }
         screen.write("┌" + String(repeating: "─", count: width - 2) + "┐", row: top, column: left, style: border)
         screen.write(" Keys ", row: top, column: left + 2, style: border)
@@ -70,9 +79,9 @@ enum HelpOverlay {
             screen.write("│", row: y, column: left + width - 1, style: border)
         }
         screen.write("└" + String(repeating: "─", count: width - 2) + "┘", row: top + height - 1, column: left, style: border)
-        for (offset, (key, meaning)) in keys.enumerated() {
-            screen.write(key, row: top + 2 + offset, column: left + 3, limit: 16, style: CellStyle(.bold))
-            screen.write(meaning, row: top + 2 + offset, column: left + 20, limit: width - 22)
+        for (offset, line) in lines.enumerated() {
+            screen.write(line.key, row: top + 1 + padding + offset, column: left + 3, limit: 16, style: CellStyle(.bold))
+            screen.write(line.meaning, row: top + 1 + padding + offset, column: left + 20, limit: room)
         }
     }
 }

@@ -5,6 +5,21 @@ import Reel
 /// list is shown as of (time travel), the field being typed into, or the keys; then the list
 /// (with OMDb's score column when it has scores) or the history pane (`HistoryPane`).
 enum SavedView {
+    /// The tab's keys as bound (`keys.toml`) in `width` columns: `s sort  S reverse  f genre  …`;
+    /// where they do not all fit, as many as fit whole and `? all keys` (never a hint cut).
+    static func keys(_ bindings: KeyBindings, width: Int) -> String {
+        let all = keys(bindings)
+        guard DisplayWidth.columns(all) > width else { return all }
+        let more = bindings.names(.help).isEmpty ? "" : "  " + bindings.names(.help) + " all keys"
+        var shown = ""
+        for hint in all.split(separator: "  ").map(String.init) {
+            let next = shown.isEmpty ? hint : shown + "  " + hint
+            guard DisplayWidth.columns(next + more) <= width else { break }
+            shown = next
+        }
+        return shown + more
+    }
+
     /// The tab's keys as bound (`keys.toml`): `s sort  S reverse  f genre  …`.
     static func keys(_ bindings: KeyBindings) -> String {
         let hints: [([KeyAction], String)] = [
@@ -68,7 +83,8 @@ enum SavedView {
                 let used = screen.write(line, row: 2, column: 1, limit: room, style: CellStyle(.bold, color: .accent))
                 screen.write(back, row: 2, column: 1 + used, style: CellStyle(.dim))
             } else {
-                screen.write(keys(model.keys), row: 2, column: 1, limit: PreviewPane.listWidth(model) - 2, style: CellStyle(.dim))
+                let width = PreviewPane.listWidth(model) - 2
+                screen.write(keys(model.keys, width: width), row: 2, column: 1, limit: width, style: CellStyle(.dim))
             }
         }
     }

@@ -89,7 +89,11 @@ enum SettingsView {
 
     private static func drawPicker(_ picker: Picker, model: AppModel, into screen: inout ScreenBuffer) {
         let title = picker.purpose == .language ? "Language" : "Account"
-        screen.write("\(title) · type to narrow: " + picker.filter.text + "▏", row: 11, column: 2, style: CellStyle(.bold))
+        let used = screen.write("\(title) · type to narrow: " + picker.filter.text + "▏", row: 11, column: 2, style: CellStyle(.bold))
+        if picker.purpose == .language, picker.items.contains(where: { $0.label.hasSuffix(" *") }) {
+            // Said once, not on every row.
+            screen.write("   * the sample catalog shows English", row: 11, column: 2 + used, limit: model.width - 3 - used, style: CellStyle(.dim))
+        }
         let visible = SettingsUpdate.pickerRows(model)
         if picker.shown.isEmpty { screen.write("nothing matches", row: 12, column: 4, style: CellStyle(.dim)) }
         for offset in 0..<visible {
