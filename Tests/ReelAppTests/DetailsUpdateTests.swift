@@ -151,7 +151,7 @@ import Testing
         model = AppUpdate.update(model, .details(.linkOpened("https://www.youtube.com/watch?v=vKQi3bBA1y8", browser: "firefox"))).0
         #expect(model.status.note == "opened in firefox: https://www.youtube.com/watch?v=vKQi3bBA1y8")
         model = AppUpdate.update(model, .details(.linkNotOpened("https://www.youtube.com/watch?v=vKQi3bBA1y8", why: "no browser here"))).0
-        #expect(model.status.note == "no browser here; the link: https://www.youtube.com/watch?v=vKQi3bBA1y8")
+        #expect(model.status.note == "the link: https://www.youtube.com/watch?v=vKQi3bBA1y8 (no browser here)")
         (model, _) = AppUpdateTests.type(model, .down)
         #expect(line(model).hasPrefix("›   Keanu Reeves as Neo"), "the next line that acts: \(line(model))")
         (model, _) = AppUpdateTests.type(model, .up, .character("k"))

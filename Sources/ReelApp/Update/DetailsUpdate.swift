@@ -130,8 +130,9 @@ enum DetailsUpdate {
         case .linkOpened(let url, let browser):
             model.status.note = "opened in \(browser): \(url)"
         case .linkNotOpened(let url, let why):
-            // The URL whole: the person copies it (where the terminal links it, a click opens it).
-            model.status.note = "\(why); the link: \(url)"
+            // The URL first and whole, so a short status line keeps it: the person copies it
+            // (where the terminal links it, a click opens it).
+            model.status.note = "the link: \(url) (\(why))"
         }
         return []
     }
