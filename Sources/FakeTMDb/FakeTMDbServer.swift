@@ -65,7 +65,9 @@ public final class FakeTMDbServer: Sendable {
     public static func start(host: String = "127.0.0.1", port: Int = 0, options: Options = Options()) async throws -> FakeTMDbServer {
         var catalog = SampleCatalog.bundled
         if options.syntheticMovies > 0 { catalog = catalog.withSyntheticMovies(options.syntheticMovies) }
-        let state = ServerState(options: options, responder: SampleResponder(catalog: catalog), omdb: SampleOMDbResponder(catalog: catalog))
+        let state = ServerState(
+            options: options, responder: SampleResponder(catalog: catalog), omdb: SampleOMDbResponder(catalog: catalog),
+            images: options.syntheticMovies > 0 ? SampleImages(catalog: catalog) : .bundled)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -107,7 +109,8 @@ final class ServerState: Sendable {
     let options: Options
     let responder: SampleResponder
     let omdb: SampleOMDbResponder
-    let images = SampleImages.bundled
+    /// The art of the catalog served, synthetic titles' too (`SampleImages` of the same catalog).
+    let images: SampleImages
     private let imageBase = Mutex("")
     private let stats = Mutex(ServerStatistics())
     private let faults = Mutex<[Fault]>([])
@@ -120,10 +123,11 @@ final class ServerState: Sendable {
     /// What a fault is matched against: TMDb's API, its images, or OMDb (see `Fault.pathPrefix`).
     enum Target { case api, image, omdb }
 
-    init(options: Options, responder: SampleResponder, omdb: SampleOMDbResponder) {
+    init(options: Options, responder: SampleResponder, omdb: SampleOMDbResponder, images: SampleImages) {
         self.options = options
         self.responder = responder
         self.omdb = omdb
+        self.images = images
     }
 
     var statistics: ServerStatistics { stats.withLock { $0 } }

@@ -9,6 +9,8 @@ struct TraceFrame {
     let flushed: UInt64
     /// Rows the current tab lists (0 while it loads).
     let rows: Int
+    /// The preview's poster is drawn on this screen.
+    let preview: Bool
 
     init(_ line: String) throws {
         var fields: [Substring: UInt64] = [:]
@@ -26,5 +28,6 @@ struct TraceFrame {
         self.read = read
         self.flushed = flushed
         self.rows = Int(rows)
+        preview = fields["preview"] == 1
     }
 }

@@ -23,7 +23,8 @@ struct UIBench: AsyncParsableCommand {
 
     @Option(help: "Keys typed on each list (Movies, then Saved).") var keys = 1_000
     @Option(help: "Saved titles (the Saved tab's list, and what `reel saved` prints).") var titles = 5_000
-    @Option(help: "Terminal columns.") var width = 200
+    @Option(help: "Terminal columns (from 120 the lists have the preview beside them).") var width = 200
+    @Option(help: "How the app draws pictures: symbols or kitty (REEL_IMAGES).") var images = "symbols"
     @Option(help: "Terminal rows.") var height = 60
     @Option(help: "Runs of `reel saved` (the median is reported).") var runs = 5
     @Option(help: "Also write every key's figures to this file (CSV: list, key, read to flushed ms, typed to flushed ms, bytes, drawn, alone).")
@@ -62,6 +63,9 @@ struct UIBench: AsyncParsableCommand {
         var savedShown = Double.nan
         var savedBytes = 0
         var samples: [Sample] = []
+        /// Milliseconds from the last key to the frame that drew the preview's poster of the
+        /// title the cursor stopped on (the rest of 35 ms included); nan when none came within 2 s.
+        var previewPoster = Double.nan
         var peakMiB = Double.nan
     }
 
@@ -74,7 +78,9 @@ struct UIBench: AsyncParsableCommand {
         let server = try await FakeTMDbServer.start(options: options)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-bench-ui-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let environment = Self.environment(root: root, server: server)
+        var environment = Self.environment(root: root, server: server)
+        guard ["symbols", "kitty", "sixel", "iterm", "none"].contains(images) else { throw BenchmarkError("--images takes symbols, kitty, sixel, iterm or none, not \(images)") }
+        environment["REEL_IMAGES"] = images
 
         note("saving \(titles) titles in a new ledger; warming the cache (reel saved, and one run of the keys on each list)")
         let service = try AccountService.open(at: root + "/data")
@@ -216,9 +222,11 @@ struct UIBench: AsyncParsableCommand {
             result.savedBytes = terminal.outputBytes - before
             while terminal.hasTraceLine { _ = try frame("") }
         }
+        var lastSent: UInt64?
         for (index, key) in script.enumerated() {
             let before = terminal.outputBytes
             let sent = try terminal.type(key.bytes)
+            lastSent = sent
             var own = try frame("key \(index + 1) (\(key.rawValue))")
             var alone = true
             while own.keys == 0 {
@@ -235,6 +243,17 @@ struct UIBench: AsyncParsableCommand {
                 Sample(
                     key: key, latency: Double(own.flushed - own.read) / 1e6, endToEnd: Double(own.flushed - sent) / 1e6,
                     bytes: terminal.outputBytes - before, drawn: own.drawn, alone: alone && own.messages == own.keys))
+        }
+        // The cursor stops: the preview's poster, once the app saw it rest (a page that ends the
+        // list has no preview; nothing to wait for then).
+        if let last = lastSent, width >= 120 {
+            while let line = try? terminal.traceLine(within: 2, waitingFor: "the preview's poster"), let frame = try? TraceFrame(line),
+                frame.flushed - last < 2_000_000_000
+            {
+                guard frame.preview else { continue }
+                result.previewPoster = Double(frame.flushed - last) / 1e6
+                break
+            }
         }
         terminal.samplePeak()
         try terminal.type(Array("q".utf8))
@@ -282,6 +301,12 @@ struct UIBench: AsyncParsableCommand {
             Self.count(saved.savedBytes), Self.count(baseline.map(\.bytes).max() ?? 0), "(reported)", "",
         ])
         table.row(["4. peak memory (MiB)", Self.fixed(movies.peakMiB, 1), Self.fixed(saved.peakMiB, 1), Self.fixed(baseline.map(\.peakMiB).max() ?? .nan, 1), "(reported)", ""])
+        let posters = [movies.previewPoster, saved.previewPoster]
+        table.row([
+            "   preview's poster on screen after the last key (ms; 35 ms rest included)", Self.fixed(movies.previewPoster, 1),
+            Self.fixed(saved.previewPoster, 1), "–", "≤ 50 ms",
+            posters.allSatisfy(\.isNaN) ? "–" : posters.allSatisfy({ !$0.isNaN && $0 <= 50 }) ? "yes" : "NO",
+        ])
         table.row(["   requests the server saw (warm cache)", "\(requests)", "", "", "0", requests == 0 ? "yes" : "NO"])
         return table
     }

@@ -3,11 +3,12 @@ import Glibc
 /// The benchmark's view of the loop (`reel-bench ui`): when `REEL_UI_TRACE` names a file (a pipe
 /// such as `/dev/fd/3` too), each turn of the loop that read keys or drew appends one line,
 ///
-///     frame keys=1 messages=1 drawn=1 read=81234567890 flushed=81234901234 rows=100
+///     frame keys=1 messages=1 drawn=1 read=81234567890 flushed=81234901234 rows=100 preview=1
 ///
 /// `read` when `poll` returned (the keys were waiting), `flushed` after curses wrote the screen
 /// (both CLOCK_MONOTONIC nanoseconds, comparable across processes), the keys and all messages the
-/// turn handled, whether it drew, and how many rows the current tab lists (0 while it loads).
+/// turn handled, whether it drew, how many rows the current tab lists (0 while it loads), and
+/// whether the preview's poster is drawn on the screen (the cursor rested, the picture came).
 /// Unset, nothing is opened and the loop does nothing more.
 struct FrameTrace {
     private let descriptor: Int32
@@ -37,7 +38,9 @@ struct FrameTrace {
             case .saved: model.saved.rows.count
             case .search, .settings: 0
             }
-        let line = "frame keys=\(keys) messages=\(messages) drawn=\(drawn ? 1 : 0) read=\(read) flushed=\(Self.now()) rows=\(rows)\n"
+        var preview = 0
+        if let box = PreviewPane.posterBox(model), case .drawn? = model.pictures[box.key] { preview = 1 }
+        let line = "frame keys=\(keys) messages=\(messages) drawn=\(drawn ? 1 : 0) read=\(read) flushed=\(Self.now()) rows=\(rows) preview=\(preview)\n"
         var bytes = Array(line.utf8)
         _ = write(descriptor, &bytes, bytes.count)
     }
