@@ -43,12 +43,18 @@ struct RowColumns {
             self.genres = genres
         }
 
-        /// Of `rows` (all a list has loaded, so the columns stay put while the cursor moves).
+        /// Of `rows` (all a list has loaded, so the columns stay put while the cursor moves):
+        /// measured each frame, so without joining the genres into a string per row.
         init(_ rows: some Sequence<TitleRow>) {
             for row in rows {
                 title = max(title, DisplayWidth.columns(row.title))
-                genres = max(genres, DisplayWidth.columns(row.genresText))
+                genres = max(genres, Self.columns(ofGenres: row.genres))
             }
+        }
+
+        /// The columns `genres` take joined by `, `.
+        static func columns(ofGenres genres: [String]) -> Int {
+            genres.reduce(0) { $0 + DisplayWidth.columns($1) } + max(0, genres.count - 1) * 2
         }
     }
 

@@ -95,7 +95,7 @@ enum SearchView {
             switch result {
             case .title(let row):
                 content.title = max(content.title, DisplayWidth.columns(row.title))
-                content.genres = max(content.genres, DisplayWidth.columns(row.genresText))
+                content.genres = max(content.genres, RowColumns.Content.columns(ofGenres: row.genres))
             case .person(let person):
                 content.title = max(content.title, DisplayWidth.columns(person.name))
                 content.genres = max(content.genres, DisplayWidth.columns(person.department ?? ""))
