@@ -68,14 +68,13 @@ public final class SampleImages: Sendable {
         let parts = path.dropFirst(prefix.count).dropLast(suffix.count).split(separator: "-")
         guard parts.count == 3, let id = Int(parts[1]), parts[2] == "poster" || parts[2] == "backdrop" else { return nil }
         let kind: PosterArt.Kind = parts[2] == "poster" ? .poster : .backdrop
-        func year(_ date: String) -> String? { TMDbDate(parsing: date).map { String($0.year) } }
         switch parts[0] {
         case "movie":
             guard let m = catalog.movie(id), path == (kind == .poster ? catalog.posterPath(m) : catalog.backdropPath(m)) else { return nil }
-            return Subject(kind: kind, title: m.title, subtitle: year(m.release_date))
+            return Subject(kind: kind, title: m.title, subtitle: Self.year(m.release_date))
         case "series":
             guard let s = catalog.series(id), path == (kind == .poster ? catalog.posterPath(s) : catalog.backdropPath(s)) else { return nil }
-            return Subject(kind: kind, title: s.name, subtitle: year(s.first_air_date))
+            return Subject(kind: kind, title: s.name, subtitle: Self.year(s.first_air_date))
         default: return nil
         }
     }
@@ -136,14 +135,13 @@ public final class SampleImages: Sendable {
 
     private func gatherSubjects() -> [String: Subject] {
         var all: [String: Subject] = [:]
-        func year(_ date: String) -> String? { TMDbDate(parsing: date).map { String($0.year) } }
         for m in catalog.movies {
-            if let path = m.poster_path { all[path] = Subject(kind: .poster, title: m.title, subtitle: year(m.release_date)) }
-            if let path = m.backdrop_path { all[path] = Subject(kind: .backdrop, title: m.title, subtitle: year(m.release_date)) }
+            if let path = m.poster_path { all[path] = Subject(kind: .poster, title: m.title, subtitle: Self.year(m.release_date)) }
+            if let path = m.backdrop_path { all[path] = Subject(kind: .backdrop, title: m.title, subtitle: Self.year(m.release_date)) }
         }
         for s in catalog.series {
-            if let path = s.poster_path { all[path] = Subject(kind: .poster, title: s.name, subtitle: year(s.first_air_date)) }
-            if let path = s.backdrop_path { all[path] = Subject(kind: .backdrop, title: s.name, subtitle: year(s.first_air_date)) }
+            if let path = s.poster_path { all[path] = Subject(kind: .poster, title: s.name, subtitle: Self.year(s.first_air_date)) }
+            if let path = s.backdrop_path { all[path] = Subject(kind: .backdrop, title: s.name, subtitle: Self.year(s.first_air_date)) }
         }
         for p in catalog.people {
             all[catalog.profilePath(p)] = Subject(kind: .profile, title: p.name, subtitle: p.name)
@@ -173,6 +171,9 @@ public final class SampleImages: Sendable {
             }
         }
     }
+
+    /// A title's year, as its art shows it beneath the title.
+    private static func year(_ date: String) -> String? { TMDbDate(parsing: date).map { String($0.year) } }
 
     /// How many images and bytes the cache holds, for tests.
     var cacheContents: (images: Int, bytes: Int) { cache.withLock { ($0.entries.count, $0.bytes) } }

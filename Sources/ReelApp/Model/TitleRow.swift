@@ -72,9 +72,6 @@ public struct TitleRow: Sendable, Equatable {
         }
     }
 
-    /// The genres as a list shows them: `Drama, Crime`.
-    var genresText: String { genres.joined(separator: ", ") }
-
     private init(summary: TitleSummary, saved: Bool) {
         self.init(
             key: summary.key, title: summary.title, year: summary.year, date: summary.date?.description, genres: summary.genres.map(\.name),

@@ -41,7 +41,6 @@ enum DetailsUpdate {
         case .character("r"):
             return retry(&model)
         default:
-            let count = lineCount(top, model)
             switch top {
             case .details(var screen):
                 if let step = Self.step(key), let details = screen.details {
@@ -52,15 +51,15 @@ enum DetailsUpdate {
                     let position = screen.cursor.position
                     let next = step > 0 ? acting.first { $0 > position } : acting.last { $0 < position } ?? (position > 0 ? 0 : nil)
                     guard let next else { return [] }
-                    screen.cursor = ListCursor(position: next, top: screen.cursor.top).scrolled(count: count, visible: model.visibleRows)
+                    screen.cursor = ListCursor(position: next, top: screen.cursor.top).scrolled(count: lines.count, visible: model.visibleRows)
                     model.screens[model.screens.count - 1] = .details(screen)
                     return []
                 }
-                guard let moved = screen.cursor.moved(for: key, count: count, visible: model.visibleRows) else { return nil }
+                guard let moved = screen.cursor.moved(for: key, count: lineCount(top, model), visible: model.visibleRows) else { return nil }
                 screen.cursor = moved
                 model.screens[model.screens.count - 1] = .details(screen)
             case .person(var screen):
-                guard let moved = screen.cursor.moved(for: key, count: count, visible: model.visibleRows) else { return nil }
+                guard let moved = screen.cursor.moved(for: key, count: lineCount(top, model), visible: model.visibleRows) else { return nil }
                 screen.cursor = moved
                 model.screens[model.screens.count - 1] = .person(screen)
             }

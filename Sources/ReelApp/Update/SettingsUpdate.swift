@@ -102,12 +102,7 @@ enum SettingsUpdate {
             model.settings.pending = text.isEmpty ? "removing the photo…" : "saving the photo…"
             return [.settings(.photo(path: text.isEmpty ? nil : text))]
         case .newAccount:
-            do {
-                return switchAccount(try AccountHandle(text).value, &model)
-            } catch {
-                model.status.lastError = error.description
-                return []
-            }
+            return openAccount(typed: text, &model)
         case .confirmDelete:
             let account = model.status.account
             guard !text.isEmpty else {
@@ -146,12 +141,7 @@ enum SettingsUpdate {
                     model.settings.editing = .newAccount(TextField(limit: 64))
                     return []
                 }
-                do {
-                    return switchAccount(try AccountHandle(typed).value, &model)
-                } catch {
-                    model.status.lastError = error.description
-                    return []
-                }
+                return openAccount(typed: typed, &model)
             }
         case .tab, .backTab:
             return nil
@@ -164,6 +154,17 @@ enum SettingsUpdate {
             model.settings.picker = picker
         }
         return []
+    }
+
+    /// A handle typed (the new-account field, the account picker's filter): switched to when it
+    /// is one, else the status line says why.
+    private static func openAccount(typed: String, _ model: inout AppModel) -> [AppEffect] {
+        do {
+            return switchAccount(try AccountHandle(typed).value, &model)
+        } catch {
+            model.status.lastError = error.description
+            return []
+        }
     }
 
     private static func switchAccount(_ handle: String, _ model: inout AppModel) -> [AppEffect] {

@@ -68,6 +68,8 @@ struct RowColumns {
     /// The score column, when asked for and the width allows it.
     let score: Score?
 
+    /// The cursor's row: reversed and bold, plain to see without colour.
+    static let selectedStyle = CellStyle([.reverse, .bold])
     /// The kind column (`movie`, `series`, `person`).
     static let kindColumns = 6
     /// `1999-10-15`.
@@ -143,7 +145,7 @@ struct RowColumns {
     /// The row's lines from `y` reversed (the cursor's row), `›` on the first, the thumbnail's
     /// cells kept as they are.
     func paintSelected(row y: Int, into screen: inout ScreenBuffer) {
-        let style = CellStyle([.reverse, .bold])
+        let style = Self.selectedStyle
         for line in y..<y + height {
             if indent == 0 {
                 screen.paint(row: line, count: width - 1, style: style)
@@ -156,7 +158,7 @@ struct RowColumns {
     }
 
     func draw(_ item: TitleRow, selected: Bool, row y: Int, into screen: inout ScreenBuffer) {
-        let base = selected ? CellStyle([.reverse, .bold]) : CellStyle.plain
+        let base = selected ? Self.selectedStyle : CellStyle.plain
         if selected { paintSelected(row: y, into: &screen) }
         if item.saved {
             var star = base
@@ -184,7 +186,7 @@ struct RowColumns {
     /// A person in the title rows' columns (Search): the name, `person` where the kind goes, the
     /// department where the genres go (or the date when the genres are left out).
     func draw(person name: String, department: String?, selected: Bool, row y: Int, into screen: inout ScreenBuffer) {
-        let style = selected ? CellStyle([.reverse, .bold]) : CellStyle.plain
+        let style = selected ? Self.selectedStyle : CellStyle.plain
         if selected { paintSelected(row: y, into: &screen) }
         screen.write(name, row: y, column: 4 + indent, limit: title, style: style)
         if showsType { screen.write("person", row: y, column: kindColumn, style: style) }
