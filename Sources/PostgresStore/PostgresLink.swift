@@ -30,6 +30,11 @@ final class PostgresLink: @unchecked Sendable {
         self.connection = connection
     }
 
+    /// A link dropped on any path, closed or not, never drops its connection open.
+    deinit {
+        if !connection.isClosed { Self.closeKeepingAlive(connection) }
+    }
+
     /// Connects, with Reel's session settings (search path, time limits).
     static func open(_ location: PostgresLocation, id: Int) throws -> PostgresLink {
         let connection: PostgresConnection
@@ -45,7 +50,7 @@ final class PostgresLink: @unchecked Sendable {
                 connection = try connected.futureResult.wait()
             } catch Unanswered.timedOut {
                 // Should it connect later after all, the connection is closed.
-                attempt.whenSuccess { let _: EventLoopFuture<Void> = $0.close() }
+                attempt.whenSuccess { closeKeepingAlive($0) }
                 throw Failure(.unavailable, "the store \(location) did not answer within \(PostgresSession.limit.components.seconds) s")
             }
         } catch let failure as Failure {
@@ -133,7 +138,7 @@ final class PostgresLink: @unchecked Sendable {
     func close() {
         broken = true
         let closed = connection.eventLoop.makePromise(of: Void.self)
-        let closing: EventLoopFuture<Void> = connection.close()
+        let closing = Self.closeKeepingAlive(connection)
         closing.cascade(to: closed)
         let limit = connection.eventLoop.scheduleTask(in: .seconds(5)) { closed.succeed() }
         defer { limit.cancel() }
@@ -141,11 +146,20 @@ final class PostgresLink: @unchecked Sendable {
     }
 
     /// Closes the connection without waiting: for a link dropped because it is broken or the
-    /// server closed it (a restart). Every connection is closed before it goes, or the driver's
-    /// check that none is dropped open stops the process (an assertion in unoptimized builds,
-    /// seen when a server crashed under concurrent appenders).
+    /// server closed it (a restart).
     func discard() {
         broken = true
-        let _: EventLoopFuture<Void> = connection.close()
+        _ = Self.closeKeepingAlive(connection)
+    }
+
+    /// Starts closing `connection` and holds it until the close is done. The driver checks, when
+    /// a connection goes, that its channel is already closed (an assertion in unoptimized builds):
+    /// a close only started, with the last reference dropped at once, stops the process. Seen as
+    /// `SIGILL` in `PostgresConnection.deinit` when a server crashed under concurrent appenders.
+    @discardableResult
+    static func closeKeepingAlive(_ connection: PostgresConnection) -> EventLoopFuture<Void> {
+        let closing: EventLoopFuture<Void> = connection.close()
+        closing.whenComplete { _ in withExtendedLifetime(connection) {} }
+        return closing
     }
 }
