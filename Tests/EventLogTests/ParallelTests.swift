@@ -26,9 +26,10 @@ import Testing
         guard lanes > 1 else { return }
         let meeting = LaneMeeting()
         defer { meeting.end() }
-        // Dispatch's threads spin until the lanes have met (or the test gave up on them).
+        // Dispatch's threads spin until the lanes have met (or the test gave up on them), and no
+        // longer: spinning past the meeting took two cores from the rest of a test run.
         for _ in 0..<ProcessInfo.processInfo.activeProcessorCount {
-            DispatchQueue.global().async { while !meeting.isOver {} }
+            DispatchQueue.global().async { while !meeting.isOver && meeting.arrived < lanes {} }
         }
         let results = Task.detached {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
