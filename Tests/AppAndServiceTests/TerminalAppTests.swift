@@ -479,6 +479,50 @@ extension TerminalAppTests {
         try await terminal.waitFor("exit 0")
     }
 
+    /// Saved's genre picker is Movies' multi-select (space chooses, `a` any, `c` clears), and a
+    /// handle typed into the account picker opens that account.
+    @Test func savedsGenrePickerChoosesSeveralAndATypedHandleOpensAnAccount() async throws {
+        let server = try FakeTMDbProcess()
+        let (environment, reel) = Self.home(server)
+        #expect(try await reel.reel(["fav", "add", "movie", "550", "862"]).status == 0)
+        let terminal = try await AppSession.start(server, home: environment)
+        defer { terminal.end() }
+        try await terminal.waitFor("Discover movies")
+        try await terminal.type("4")
+        try await terminal.waitFor("Toy Story")
+        try await terminal.type("f")
+        // The list's genres: Fight Club's Drama; Toy Story's Adventure, Animation, Comedy, Family.
+        try await terminal.waitFor("›[ ] Adventure")
+        try await terminal.type("j", "Space", "Enter")
+        var screen = try await terminal.waitFor("Saved · in the order saved · Animation")
+        screen = try await terminal.waitFor("1 of 2 saved")
+        #expect(screen.contains("Toy Story") && !screen.contains("Fight Club") && !screen.contains("space chooses"), "\(screen)")
+        try await terminal.type("f")
+        try await terminal.waitFor(" [x] Animation")
+        try await terminal.type("j", "j", "j", "Space", "a", "Enter")
+        screen = try await terminal.waitFor("Animation + Drama (any)")
+        screen = try await terminal.waitFor("2 saved")
+        #expect(screen.contains("Toy Story") && screen.contains("Fight Club"), "\(screen)")
+        try await terminal.type("f", "j", "Space", "a", "Enter")
+        screen = try await terminal.waitFor("Saved · in the order saved · Drama ")
+        try await terminal.waitFor("1 of 2 saved")
+        try await terminal.type("c")
+        screen = try await terminal.waitFor("2 saved")
+        #expect(!screen.contains("· Drama"), "c cleared the genres: \(screen)")
+
+        try await terminal.type("5")
+        try await terminal.waitFor("Account     ann")
+        try await terminal.type("j", "j", "j", "Enter")
+        try await terminal.waitFor("Account · type to narrow")
+        try await terminal.type("carol", "Enter")
+        screen = try await terminal.waitFor("the account is 'carol' now")
+        #expect(screen.contains("carol · en"), "the status line names the new account: \(screen)")
+        try await terminal.type("4")
+        try await terminal.waitFor("nothing saved yet")
+        try await terminal.type("q")
+        try await terminal.waitFor("exit 0")
+    }
+
     @Test func deletingTheAccountAsksForTheHandleAndSaysWhatWasDestroyed() async throws {
         let server = try FakeTMDbProcess()
         let (environment, reel) = Self.home(server)

@@ -163,8 +163,9 @@ import Testing
         model = AppUpdate.update(model, .saved(.loaded(SavedRequest(), rows: Self.rows(30), total: 30, language: "de", account: "ann"))).0
         #expect(model.saved.loaded && !model.saved.loading && model.status.language == "de")
         model = Self.type(model, .character("G")).0
-        // 19 rows of the list at 80×24: the Saved tab has a line under its heading, and the header row.
-        #expect(model.saved.cursor.position == 29 && model.saved.cursor.top == 11)
+        // 18 rows of the list at 80×24: the Saved tab has its keys' two lines under its heading,
+        // and the header row.
+        #expect(model.saved.cursor.position == 29 && model.saved.cursor.top == 12)
         model = AppUpdate.update(model, .resized(width: 100, height: 40)).0
         #expect(model.saved.cursor.position == 29 && model.saved.cursor.top == 0, "all 30 fit in 36 rows")
         let (reloaded, effects) = Self.type(model, .character("r"))

@@ -76,6 +76,13 @@ import Testing
 
     /// A tab's or screen's own actions: the same key may do one thing on Saved and another on
     /// details, but not two things in one place.
+    @Test func theFormerNamesOfSavedsGenreKeysStillBind() throws {
+        let keys = try Self.bindings("[keys]\nsaved-next-genre = \"g\"\nsaved-previous-genre = \"C\"\nfirst = \"home\"\n")
+        #expect(keys.translate(.character("g"), context: .saved) == .character("f"), "saved-next-genre is saved-genres now")
+        #expect(keys.translate(.character("C"), context: .saved) == .character("c"), "saved-previous-genre is saved-clear now")
+        #expect(Self.refusal("[keys]\nsaved-genres = \"g\"\nsaved-next-genre = \"h\"\n").contains("given twice"), "one action under two names is given twice")
+    }
+
     @Test func actionsOfOneTabOrScreenAreBoundWhereTheyWork() throws {
         let keys = try Self.bindings("[keys]\nsaved-sort = \"o\"\ntoggle-saved = \"x\"\n")
         #expect(keys.translate(.character("o"), context: .saved) == .character("s"))

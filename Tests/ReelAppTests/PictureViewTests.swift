@@ -87,6 +87,23 @@ import Testing
         #expect(lines[24].hasPrefix("         Movie 8") && lines[27].isEmpty && lines[29].contains("thumbnails on"))
     }
 
+    @Test func inPixelsThumbnailsAreLargerAndRowsFourLinesTall() {
+        var model = PictureUpdateTests.movies()
+        model.pictures = PictureState(available: true, reason: "kitty (test)", drawsPixels: true)
+        var effects: [AppEffect]
+        (model, effects) = AppUpdate.update(model, .key(.character("p")))
+        let big = PictureKey.poster("/p0.jpg", columns: 6, rows: 4)
+        #expect(PictureUpdateTests.loads(effects).first == big, "a 6×4-cell thumbnail is asked for")
+        let picture = DrawnPicture(kind: .pixels, bytes: Array("pixels".utf8), lines: [], columns: 6, rows: 4)
+        model = AppUpdate.update(model, .pictureLoaded(big, picture)).0
+        let screen = AppView.draw(model)
+        #expect(screen.pictures.map { [$0.row, $0.column] } == [[3, 2]])
+        let lines = screen.lines()
+        #expect(lines[2].hasPrefix("           Title"), "the header row, past the wider thumbnails' column")
+        #expect(lines[3].hasPrefix("›          Movie 1") && lines[7].hasPrefix("           Movie 2") && lines[11].hasPrefix("           Movie 3"))
+        #expect(model.visibleListRows == 6, "six rows of four lines fit under the heading")
+    }
+
     @Test func whatIsDrawnOverAPictureTakesItAway() {
         // The help over the poster.
         var model = Self.details(poster: .drawn(Self.poster))

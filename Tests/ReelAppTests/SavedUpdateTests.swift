@@ -41,9 +41,9 @@ import Testing
         model = AppUpdate.update(model, .saved(.loaded(SavedRequest(), rows: [two, Self.club], total: 2, language: "en", account: "ann"))).0
         #expect(!model.movies.rows[0].saved && model.movies.rows[1].saved && !model.movies.rows[2].saved)
         // One genre's list, or one of the past, says nothing of the others.
-        model.saved.inFlight = SavedRequest(genre: "Drama")
-        model.saved.request = SavedRequest(genre: "Drama")
-        model = AppUpdate.update(model, .saved(.loaded(SavedRequest(genre: "Drama"), rows: [Self.club], total: 1, language: "en", account: "ann"))).0
+        model.saved.inFlight = SavedRequest(genres: ["Drama"])
+        model.saved.request = SavedRequest(genres: ["Drama"])
+        model = AppUpdate.update(model, .saved(.loaded(SavedRequest(genres: ["Drama"]), rows: [Self.club], total: 1, language: "en", account: "ann"))).0
         #expect(model.movies.rows[1].saved, "movie 2 is still saved")
     }
 
@@ -78,16 +78,41 @@ import Testing
         #expect(AppView.draw(model).lines()[1].hasPrefix(" Saved · by release, oldest first"))
     }
 
-    @Test func fGoesThroughTheListsGenresThenNone() {
+    @Test func fOpensMoviesGenrePickerOverTheListsGenresAndCClearsThem() {
         var model = Self.loaded()
         #expect(model.saved.genres == ["Comedy", "Crime", "Drama", "Romance"])
         var effects: [AppEffect]
         (model, effects) = AppUpdateTests.type(model, .character("f"))
-        #expect(model.saved.request.genre == "Comedy" && effects == [.saved(.load(SavedRequest(genre: "Comedy")))])
-        (model, _) = AppUpdate.update(model, .saved(.loaded(SavedRequest(genre: "Comedy"), rows: [Self.amelie], total: 3, language: "en", account: "ann")))
+        #expect(effects.isEmpty && model.saved.genrePicker == GenrePicker(names: ["Comedy", "Crime", "Drama", "Romance"], chosen: [], anyGenre: false))
+        #expect(model.keyContext == nil, "the picker takes its own keys: space chooses, s does not sort")
+        // Comedy and Drama, any of them: the core is asked once, on enter.
+        (model, effects) = AppUpdateTests.type(model, .character(" "), .character("j"), .character("j"), .character(" "), .character("s"), .character("a"))
+        #expect(effects.isEmpty && model.saved.request == SavedRequest(), "nothing is asked before enter")
+        #expect(model.saved.genrePicker?.chosen == ["Comedy", "Drama"] && model.saved.genrePicker?.anyGenre == true)
+        #expect(AppView.draw(model).lines().joined(separator: "\n").contains("[x] Comedy"))
+        (model, effects) = AppUpdateTests.type(model, .enter)
+        let both = SavedRequest(genres: ["Comedy", "Drama"], anyGenre: true)
+        #expect(model.saved.genrePicker == nil && effects == [.saved(.load(both))])
+        #expect(both.query.genres == ["Comedy", "Drama"] && both.query.anyGenre, "the core's query takes them all")
+        (model, _) = AppUpdate.update(model, .saved(.loaded(both, rows: [Self.amelie], total: 3, language: "en", account: "ann")))
         #expect(model.saved.genres.count == 4, "a filtered answer keeps the whole list's genres")
-        (model, _) = AppUpdateTests.type(model, .character("F"))
-        #expect(model.saved.request.genre == nil, "F goes back: before the first genre is none")
+        #expect(AppView.draw(model).lines()[1].contains("Saved · in the order saved · Comedy + Drama (any)"))
+        // Open again: the chosen ones marked; esc changes nothing.
+        (model, effects) = AppUpdateTests.type(model, .character("f"), .character(" "), .escape)
+        #expect(effects.isEmpty && model.saved.request == both && model.saved.genrePicker == nil)
+        (model, effects) = AppUpdateTests.type(model, .character("c"))
+        #expect(model.saved.request.genres.isEmpty && effects == [.saved(.load(SavedRequest()))])
+        (model, _) = AppUpdateTests.type(model, .character("c"))
+        #expect(model.status.note == "no filters to clear")
+    }
+
+    @Test func aGenreNothingHasSaysSoAndHowToClearIt() {
+        var model = Self.loaded()
+        let horror = SavedRequest(genres: ["Comedy", "Crime"])
+        model.saved.request = horror
+        model.saved.inFlight = horror
+        (model, _) = AppUpdate.update(model, .saved(.loaded(horror, rows: [], total: 3, language: "en", account: "ann")))
+        #expect(AppView.draw(model).lines().joined(separator: "\n").contains("nothing saved has all of Comedy, Crime (c clears)"))
     }
 
     @Test func slashFiltersAsYouTypeIgnoringCaseAndAccents() {
@@ -101,7 +126,7 @@ import Testing
         // q, digits and j are text while typing; enter keeps the filter.
         (model, _) = AppUpdateTests.type(model, .character("q"), .character("1"), .enter)
         #expect(!model.quitting && model.tab == .saved && model.saved.filter.text == "Aq1" && model.saved.typing == nil && model.saved.shown.isEmpty)
-        #expect(AppView.draw(model).lines()[4] == "    nothing saved matches “Aq1” (esc clears the filter)")
+        #expect(AppView.draw(model).lines()[5] == "    nothing saved matches “Aq1” (esc clears the filter)", "under the keys' two lines at 80 columns")
         (model, _) = AppUpdateTests.type(model, .escape)
         #expect(model.saved.filter.text.isEmpty && model.saved.shown.count == 3)
         // The key matches too, and esc while typing drops the filter.

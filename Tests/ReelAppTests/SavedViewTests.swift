@@ -15,12 +15,13 @@ import Testing
         let expected = [
             " 1 Movies   2 Series   3 Search   4 Saved   5 Settings                   ? help",
             " Saved · in the order saved                                             3 saved",
-            " s sort  S reverse  f genre  / filter  x remove  u undo  ? all keys",
+            " s sort  S reverse  f genres  / filter  x remove  u undo  [ ] time travel",
+            " t go to  h history",
             "    Title                                 Kind    Released    Genres     Rating",
             "› ★ Fight Club                            movie   1999        Drama         8.4",
             "  ★ 千と千尋の神隠し                      movie   2001        Animation     8.5",
             "  ★ Bad�[2JTitle                          movie   2020                        –",
-        ] + Array(repeating: "", count: 16) + [
+        ] + Array(repeating: "", count: 15) + [
             " ann · en · …                                                            q quit",
         ]
         #expect(lines == expected, "\n\(lines.joined(separator: "\n"))")
@@ -28,7 +29,7 @@ import Testing
 
     @Test func theHeadingSaysTheOrderGenreAndFilterAndTheCount() {
         var model = SavedUpdateTests.loaded()
-        model.saved.request = SavedRequest(order: .rating, descending: true, genre: "Drama")
+        model.saved.request = SavedRequest(order: .rating, descending: true, genres: ["Drama"])
         model = AppUpdateTests.type(model, .character("/"), .character("b"), .character("r")).0
         let lines = AppView.draw(model).lines()
         #expect(lines[1] == " Saved · by rating, best first · Drama · “br”                      1 of 3 saved")
@@ -62,7 +63,7 @@ import Testing
         let lines = AppView.draw(model).lines()
         let text = lines.joined(separator: "\n")
         // The help lists the keys of the tab it was asked on, after those that work everywhere.
-        for key in ["s  S", "f  F", "/", "x", "remove the title under the cursor", "undo the last save or remove", "[  ]  t", "h", "esc: back to now", "j ↓  k ↑", "quit, always"] {
+        for key in ["s  S", "f                genres (space chooses, a all or any)", "c                no genres, no filter", "/", "x", "remove the title under the cursor", "undo the last save or remove", "[  ]  t", "h", "esc: back to now", "j ↓  k ↑", "quit, always"] {
             #expect(text.contains(key), "\(key) in\n\(text)")
         }
         #expect(lines.contains { $0.contains("└") }, "the box closes on screen: \(text)")

@@ -144,6 +144,10 @@ import Testing
         model.saved.showsHistory = true
         ScreenSnapshot.check(Self.sized(model, size), "saved-history")
         model.saved.showsHistory = false
+        var picking = model
+        picking.saved.genrePicker = GenrePicker(names: model.saved.genres, chosen: ["Drama"], anyGenre: true)
+        picking.saved.genrePicker?.cursor = 1
+        ScreenSnapshot.check(Self.sized(picking, size), "saved-genres")
         model.saved.inFlight = SavedRequest()
         model = AppUpdate.update(model, .saved(.loaded(SavedRequest(), rows: [], total: 0, language: "en", account: "ann"))).0
         #expect(model.saved.rows.isEmpty)

@@ -14,8 +14,8 @@ public enum KeyAction: String, CaseIterable, Sendable {
     // Search.
     case searchField = "search-field", searchNextType = "search-next-type", searchPreviousType = "search-previous-type"
     // Saved.
-    case savedSort = "saved-sort", savedReverse = "saved-reverse", savedNextGenre = "saved-next-genre"
-    case savedPreviousGenre = "saved-previous-genre", savedFilter = "saved-filter", remove, undo
+    case savedSort = "saved-sort", savedReverse = "saved-reverse", savedGenres = "saved-genres"
+    case savedClear = "saved-clear", savedFilter = "saved-filter", remove, undo
     case versionBack = "version-back", versionForward = "version-forward", goTo = "go-to", history
     // Details.
     case toggleSaved = "toggle-saved"
@@ -40,7 +40,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
         switch self {
         case .list, .sort, .reverse, .genres, .year, .clear: [.browse]
         case .searchField, .searchNextType, .searchPreviousType: [.search]
-        case .savedSort, .savedReverse, .savedNextGenre, .savedPreviousGenre, .savedFilter, .remove, .versionBack, .versionForward,
+        case .savedSort, .savedReverse, .savedGenres, .savedClear, .savedFilter, .remove, .versionBack, .versionForward,
             .goTo, .history:
             [.saved]
         // Save or remove the title under the cursor on any list of titles but Saved (where `x`
@@ -89,8 +89,8 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .searchPreviousType: [.left]
         case .savedSort: [.character("s")]
         case .savedReverse: [.character("S")]
-        case .savedNextGenre: [.character("f")]
-        case .savedPreviousGenre: [.character("F")]
+        case .savedGenres: [.character("f")]
+        case .savedClear: [.character("c")]
         case .savedFilter: [.character("/")]
         case .remove: [.character("x")]
         case .undo: [.character("u")]
@@ -99,6 +99,17 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .goTo: [.character("t")]
         case .history: [.character("h")]
         case .toggleSaved: [.character("s"), .character(" ")]
+        }
+    }
+
+    /// The action `name` names in `keys.toml`, under its name or a former one: Saved's genres
+    /// were gone through one at a time (`saved-next-genre`, `saved-previous-genre`) before its
+    /// picker was Movies' multi-select.
+    public init?(named name: String) {
+        switch name {
+        case "saved-next-genre": self = .savedGenres
+        case "saved-previous-genre": self = .savedClear
+        default: self.init(rawValue: name)
         }
     }
 

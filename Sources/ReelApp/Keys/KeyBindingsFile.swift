@@ -76,7 +76,7 @@ public enum KeyBindingsFile {
     static func bindings(_ bytes: [UInt8]) throws(KeyBindingError) -> [KeyBindings.Binding] {
         var table: [String] = []
         var tables: [[String]: Int] = [:]
-        var given: [KeyAction: Int] = [:]
+        var given: [KeyAction: (line: Int, name: String)] = [:]
         var bindings: [KeyBindings.Binding] = []
         /// `value` given at `path` (from the file's top) on `line`.
         func bind(_ path: [String], _ value: KeysFileParser.Value, line: Int) throws(KeyBindingError) {
@@ -92,9 +92,14 @@ public enum KeyBindingsFile {
             }
             let action = try action(named: path[1], line: line)
             if let first = given[action] {
-                throw KeyBindingError(line: line, message: "not TOML: \(action.rawValue) is given twice (also on line \(first))")
+                let former = path[1] == action.rawValue ? first.name : path[1]
+                let message =
+                    first.name == path[1]
+                    ? "not TOML: \(action.rawValue) is given twice (also on line \(first.line))"
+                    : "\(action.rawValue) is given twice (also on line \(first.line)): \(former) is its former name"
+                throw KeyBindingError(line: line, message: message)
             }
-            given[action] = line
+            given[action] = (line, path[1])
             guard path.count == 2, let keys = keys(value) else {
                 throw KeyBindingError(line: line, message: "\(action.rawValue) takes a key or a list of keys, such as \"j\" or [\"j\", \"down\"]")
             }
@@ -150,7 +155,7 @@ public enum KeyBindingsFile {
                 line: line,
                 message: "no action is called '\(KeysFileParser.quoted(name))': a name of \(KeysFileParser.grouped(name.count)) characters is longer than any action's (at most \(longestName))")
         }
-        guard let action = KeyAction(rawValue: name) else {
+        guard let action = KeyAction(named: name) else {
             let known = KeyAction.allCases.map(\.rawValue).joined(separator: ", ")
             throw KeyBindingError(line: line, message: "no action is called '\(KeysFileParser.quoted(name))' (actions: \(known))")
         }

@@ -45,7 +45,7 @@ public struct AppModel: Sendable, Equatable {
         // A genre picker takes its own keys (space chooses a genre), not the list's.
         case .movies, .series: return self[list: tab.mediaType!].genrePicker == nil ? .browse : nil
         case .search: return .search
-        case .saved: return .saved
+        case .saved: return saved.genrePicker == nil ? .saved : nil
         case .settings: return nil
         }
     }
@@ -86,8 +86,9 @@ public struct AppModel: Sendable, Equatable {
     /// List rows show thumbnails: `p` turned them on, and the terminal draws pictures.
     public var showsThumbnails: Bool { pictures.thumbnails && pictures.available }
 
-    /// The screen lines a row of a list of titles takes: three with thumbnails, else one.
-    public var rowHeight: Int { showsThumbnails ? 3 : 1 }
+    /// The screen lines a row of a list of titles takes: its thumbnail's (three, four in pixels)
+    /// with thumbnails, else one.
+    public var rowHeight: Int { showsThumbnails ? pictures.thumbnailSize.rows : 1 }
 
     /// How many rows of a list of titles fit in `lines` screen lines.
     public func rowsFitting(_ lines: Int) -> Int { max(1, lines / rowHeight) }

@@ -14,7 +14,10 @@ public struct PictureState: Sendable, Equatable {
     public var available: Bool
     /// How that was decided (`symbols, truecolor (…)`, `none (REEL_IMAGES=none)`).
     public var reason: String
-    /// List rows are three lines tall with a small poster at their left.
+    /// Whether the terminal draws pixels (kitty, iTerm2, sixel), not character cells: thumbnails
+    /// are larger then, as a picture of a few cells is recognisable only in pixels.
+    public var drawsPixels: Bool
+    /// List rows are three lines tall (four in pixels) with a small poster at their left.
     public var thumbnails = false
     public private(set) var entries: [PictureKey: Entry] = [:]
     /// The keys of `entries`, the oldest asked for first.
@@ -23,10 +26,15 @@ public struct PictureState: Sendable, Equatable {
     public static let limit = 200
     public static let byteLimit = 32 << 20
 
-    public init(available: Bool = false, reason: String = "none") {
+    public init(available: Bool = false, reason: String = "none", drawsPixels: Bool = false) {
         self.available = available
         self.reason = reason
+        self.drawsPixels = drawsPixels
     }
+
+    /// A list row's thumbnail, in cells: 4×3 drawn with characters; 6×4 in pixels, where a poster
+    /// of about 60×80 pixels is one a person recognises.
+    public var thumbnailSize: (columns: Int, rows: Int) { drawsPixels ? (6, 4) : (4, 3) }
 
     public subscript(key: PictureKey) -> Entry? { entries[key] }
 

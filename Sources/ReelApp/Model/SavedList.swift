@@ -32,6 +32,8 @@ public struct SavedList: Sendable, Equatable {
     public var stale = false
     /// The genres of the whole list now, for `f` to go through.
     public var genres: [String] = []
+    /// The genre picker (`f`), open over the list: the same as Movies'.
+    public var genrePicker: GenrePicker?
     /// Only rows whose title contains this (case and accents ignored).
     public var filter = TextField(limit: 100)
     public var typing: Typing?

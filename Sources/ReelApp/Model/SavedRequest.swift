@@ -1,26 +1,37 @@
 public import Reel
 
 /// The saved list the Saved tab asks the core for (`Application.savedList`, as `reel saved`):
-/// its order, a genre, and a point in the past. The filter-as-you-type is applied to the rows
+/// its order, genres, and a point in the past. The filter-as-you-type is applied to the rows
 /// that come back, without asking again.
 public struct SavedRequest: Sendable, Equatable {
     public var order: SavedListQuery.Order = .added
     public var descending = false
-    /// Only titles with this genre (its name in the account's language).
-    public var genre: String?
+    /// Only titles with all of these genres (their names in the account's language).
+    public var genres: [String] = []
+    /// With several genres: titles with any of them.
+    public var anyGenre = false
     /// The stream version the list is shown as of; `nil`: now.
     public var asOf: UInt64?
 
-    public init(order: SavedListQuery.Order = .added, descending: Bool = false, genre: String? = nil, asOf: UInt64? = nil) {
+    public init(
+        order: SavedListQuery.Order = .added, descending: Bool = false, genres: [String] = [], anyGenre: Bool = false, asOf: UInt64? = nil
+    ) {
         self.order = order
         self.descending = descending
-        self.genre = genre
+        self.genres = genres
+        self.anyGenre = anyGenre
         self.asOf = asOf
     }
 
     /// The core's query for it.
     public var query: SavedListQuery {
-        SavedListQuery(order: order, descending: descending, genres: genre.map { [$0] } ?? [], asOf: asOf.map { .streamVersion($0) })
+        SavedListQuery(order: order, descending: descending, genres: genres, anyGenre: anyGenre, asOf: asOf.map { .streamVersion($0) })
+    }
+
+    /// The genres in words, as Movies names its own: `Comedy`, `Comedy + Drama (any)`; `nil`: none.
+    public var genresName: String? {
+        guard !genres.isEmpty else { return nil }
+        return genres.joined(separator: " + ") + (genres.count > 1 ? (anyGenre ? " (any)" : " (all)") : "")
     }
 
     /// The order in words: `by title, A to Z`, `by rating, best first`.

@@ -100,7 +100,8 @@ public enum TerminalApp {
         }
         let size = screen.size
         var first = AppModel(width: size.width, height: size.height, account: account, keys: keys)
-        first.pictures = PictureState(available: graphics.mode != .none, reason: graphics.reason)
+        first.pictures = PictureState(
+            available: graphics.mode != .none, reason: graphics.reason, drawsPixels: [.kitty, .iterm, .sixel].contains(graphics.mode))
         var (model, effects) = AppUpdate.start(first)
         launch(effects)
         let started = FrameTrace.now()

@@ -60,29 +60,21 @@ enum BrowseUpdate {
         return .done
     }
 
-    /// The genre picker: move, `space` chooses, `a` all or any, `enter` applies, `esc` drops it.
+    /// The genre picker (`GenrePicking`): applied, the list starts again if it changed.
     private static func pick(_ key: Key, _ list: inout BrowseList) -> Outcome {
-        guard var picker = list.genrePicker else { return .ignored }
-        switch key {
-        case .down, .character("j"): picker.cursor = min(picker.names.count - 1, picker.cursor + 1)
-        case .up, .character("k"): picker.cursor = max(0, picker.cursor - 1)
-        case .home, .character("g"): picker.cursor = 0
-        case .end, .character("G"): picker.cursor = max(0, picker.names.count - 1)
-        case .character(" "): picker.toggle()
-        case .character("a"): picker.anyGenre.toggle()
-        case .escape, .character("q"):
+        guard let picker = list.genrePicker else { return .ignored }
+        switch GenrePicking.key(key, picker) {
+        case .open(let picker):
+            list.genrePicker = picker
+        case .cancelled:
             list.genrePicker = nil
-            return .done
-        case .enter:
+        case .applied(let genres, let anyGenre):
             var query = list.query
-            query.genres = picker.chosen
-            query.anyGenre = picker.anyGenre
+            query.genres = genres
+            query.anyGenre = anyGenre
             list.genrePicker = nil
             if query != list.query { list.restart(query) }
-            return .done
-        default: break
         }
-        list.genrePicker = picker
         return .done
     }
 

@@ -1,17 +1,17 @@
 import Reel
 
 /// The Saved tab's keys and answers: sort (`s` key, OMDb's scores among them when the list has
-/// them; `S` direction), genre (`f`, `F`), the filter-as-you-type (`/`), `x` to remove, `u` to
+/// them; `S` direction), genres (`f`, Movies' picker; `c` none), the filter-as-you-type (`/`), `x` to remove, `u` to
 /// undo, time travel (`[ ] t esc`, `TimeTravel`), the history pane (`h`), and the list read again
 /// when the account changes (live).
 enum SavedUpdate {
     /// Rows of the list on screen: the tab has a line under its heading (the point shown, the
-    /// field typed into, or the keys) and the header row naming the columns; with thumbnails a
-    /// row takes three lines.
+    /// field typed into, or the keys, which may take two) and the header row naming the columns;
+    /// with thumbnails a row takes three lines (four in pixels).
     static func visibleRows(_ model: AppModel) -> Int { model.rowsFitting(historyRows(model) - 1) }
 
     /// Lines of the history pane (one event a line).
-    static func historyRows(_ model: AppModel) -> Int { max(1, model.visibleRows - 1) }
+    static func historyRows(_ model: AppModel) -> Int { max(1, model.visibleRows - SavedView.lineRows(model)) }
 
     /// What the tab needs when it shows: the list and the history, once.
     static func fill(_ model: inout AppModel) -> [AppEffect] {
@@ -46,6 +46,7 @@ enum SavedUpdate {
 
     /// The tab's own keys; `nil` for one it leaves to the app (tabs, `q`, `?`).
     static func key(_ key: Key, _ model: inout AppModel) -> [AppEffect]? {
+        if let picker = model.saved.genrePicker { return pick(key, picker, &model) }
         if let typing = model.saved.typing { return typed(key, typing, &model) }
         if model.saved.showsHistory, let effects = historyKey(key, &model) { return effects }
         let visible = visibleRows(model)
@@ -62,8 +63,8 @@ enum SavedUpdate {
         case .character("S"):
             model.saved.request.descending.toggle()
             return reordered(&model)
-        case .character("f"): return genre(+1, &model)
-        case .character("F"): return genre(-1, &model)
+        case .character("f"): return openGenres(&model)
+        case .character("c"): return clear(&model)
         case .character("/"): model.saved.typing = .filter
         case .character("t"): model.saved.typing = .point(TextField(limit: 40))
         case .character("x"): return remove(&model)
@@ -138,7 +139,7 @@ enum SavedUpdate {
         case .character("h"), .escape:
             model.saved.showsHistory = false
             return []
-        case .character("x"), .character("/"), .character("s"), .character("S"), .character("f"), .character("F"):
+        case .character("x"), .character("/"), .character("s"), .character("S"), .character("f"), .character("c"):
             return []
         case .enter:
             guard history.indices.contains(model.saved.historyCursor.position) else { return [] }
@@ -162,17 +163,51 @@ enum SavedUpdate {
         return load(&model)
     }
 
-    /// The next (or previous) genre of the list, then none again.
-    private static func genre(_ delta: Int, _ model: inout AppModel) -> [AppEffect] {
-        let genres = model.saved.genres
-        guard !genres.isEmpty else {
-            model.status.note = "no genres to filter by"
+    /// The genre picker over the list (Movies' own): the genres the list has now, those chosen
+    /// marked.
+    private static func openGenres(_ model: inout AppModel) -> [AppEffect] {
+        let request = model.saved.request
+        // Genres chosen before stay offered, so they can be taken off.
+        let names = model.saved.genres + request.genres.filter { !model.saved.genres.contains($0) }
+        guard !names.isEmpty else {
+            model.status.note = model.saved.loaded ? "no genres to filter by: nothing saved has one" : "no genres to filter by yet: the list is loading"
             return []
         }
-        // Positions 0..<count are genres, count is none.
-        let index = model.saved.request.genre.flatMap { genres.firstIndex(of: $0) } ?? genres.count
-        let next = (index + delta + genres.count + 1) % (genres.count + 1)
-        model.saved.request.genre = next == genres.count ? nil : genres[next]
+        model.saved.genrePicker = GenrePicker(names: names.sorted(), chosen: request.genres, anyGenre: request.anyGenre)
+        return []
+    }
+
+    /// The picker's keys (`GenrePicking`); applied, the list is asked for again if it changed.
+    private static func pick(_ key: Key, _ picker: GenrePicker, _ model: inout AppModel) -> [AppEffect] {
+        switch GenrePicking.key(key, picker) {
+        case .open(let picker):
+            model.saved.genrePicker = picker
+        case .cancelled:
+            model.saved.genrePicker = nil
+        case .applied(let genres, let anyGenre):
+            model.saved.genrePicker = nil
+            guard genres != model.saved.request.genres || anyGenre != model.saved.request.anyGenre else { return [] }
+            model.saved.request.genres = genres
+            model.saved.request.anyGenre = anyGenre
+            return reordered(&model)
+        }
+        return []
+    }
+
+    /// `c`: no genres and no filter (Movies' `c` clears its filters too).
+    private static func clear(_ model: inout AppModel) -> [AppEffect] {
+        let hadGenres = !model.saved.request.genres.isEmpty
+        guard hadGenres || !model.saved.filter.text.isEmpty else {
+            model.status.note = "no filters to clear"
+            return []
+        }
+        model.saved.filter = TextField(limit: model.saved.filter.limit)
+        guard hadGenres else {
+            model.saved.refilter(visible: visibleRows(model))
+            return []
+        }
+        model.saved.request.genres = []
+        model.saved.request.anyGenre = false
         return reordered(&model)
     }
 
@@ -208,7 +243,7 @@ enum SavedUpdate {
                 model.saved.total = total
                 model.saved.loaded = true
                 model.saved.error = nil
-                if request.genre == nil, request.asOf == nil {
+                if request.genres.isEmpty, request.asOf == nil {
                     model.saved.genres = Array(Set(rows.flatMap(\.genres))).sorted()
                     // The whole list as it is now: ★ everywhere follows it.
                     if rows.count == total { model.markAll(saved: Set(rows.map(\.key))) }

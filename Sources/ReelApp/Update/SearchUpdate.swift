@@ -7,7 +7,7 @@ enum SearchUpdate {
     static func visibleRows(_ model: AppModel) -> Int { max(1, model.visibleRows - 1) }
 
     /// Results that fit under the field, the heading and the header row naming the columns: with
-    /// thumbnails a result takes three lines.
+    /// thumbnails a result takes three lines (four in pixels).
     static func resultRows(_ model: AppModel) -> Int { model.rowsFitting(visibleRows(model) - 1) }
 
     /// A key on the Search tab (no screen open); `nil` when the tab leaves it to the app's keys

@@ -208,7 +208,7 @@ enum SettingsUpdate {
             let searching = SearchUpdate.accountChanged(&model)
             var saved = SavedList()
             saved.request = model.saved.request
-            saved.request.genre = nil
+            saved.request.genres = []
             saved.undo = model.saved.undo
             saved.filter = model.saved.filter
             model.saved = saved

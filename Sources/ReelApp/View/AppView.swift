@@ -26,6 +26,7 @@ public enum AppView {
         PreviewPane.draw(model, into: &screen)
         placePictures(model, &screen)
         if model.screens.isEmpty, let list = model.browseList(model.tab) { FilterView.draw(list, into: &screen) }
+        if model.screens.isEmpty, model.tab == .saved, let picker = model.saved.genrePicker { FilterView.drawPicker(picker, into: &screen) }
         drawStatus(model, &screen)
         if model.showsHelp { HelpOverlay.draw(model, into: &screen) }
         return screen

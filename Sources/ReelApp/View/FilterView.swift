@@ -1,5 +1,6 @@
-/// A browsed tab's filters while open over its list: the genre picker (a box of TMDb's genres,
-/// `[x]` for the chosen ones, all or any) and the year field (one line under the heading).
+/// A list's filters while open over it: the genre picker (a box of the genres, `[x]` for the
+/// chosen ones, all or any: Movies', Series' and Saved's) and a browsed tab's year field (one line
+/// under the heading).
 enum FilterView {
     static func draw(_ list: BrowseList, into screen: inout ScreenBuffer) {
         if let picker = list.genrePicker { drawPicker(picker, into: &screen) }
@@ -11,7 +12,7 @@ enum FilterView {
         }
     }
 
-    private static func drawPicker(_ picker: GenrePicker, into screen: inout ScreenBuffer) {
+    static func drawPicker(_ picker: GenrePicker, into screen: inout ScreenBuffer) {
         let width = 44
         // The box fits the screen: the genres scroll within it, the cursor always shown.
         let shown = max(1, min(picker.names.count, screen.height - 8))

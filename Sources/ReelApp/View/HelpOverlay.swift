@@ -42,7 +42,7 @@ enum HelpOverlay {
                 here = bound([
                     ([.savedSort, .savedReverse], "sort key: added, title, release, rating,"),
                     ([], "IMDb, Metascore, Tomatometer (OMDb's); reverse"),
-                    ([.savedNextGenre, .savedPreviousGenre], "next, previous genre (then all)"),
+                    ([.savedGenres], "genres (space chooses, a all or any)"), ([.savedClear], "no genres, no filter"),
                     ([.savedFilter], "filter as you type (enter keeps, esc drops)"),
                     ([.remove], "remove the title under the cursor"),
                     ([.versionBack, .versionForward, .goTo], "a version back, forward; go to v12 or a date"),

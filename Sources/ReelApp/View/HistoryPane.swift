@@ -8,15 +8,16 @@ enum HistoryPane {
         let lines = saved.history
         guard !lines.isEmpty else {
             let text = saved.historyError.map { "the history failed: \($0) (r retries)" } ?? (saved.historyLoaded ? "no events yet" : "loading…")
-            screen.write(text, row: 3, column: 4, style: saved.historyError == nil ? CellStyle(.dim) : CellStyle(color: .error))
+            screen.write(text, row: 2 + SavedView.lineRows(model), column: 4, style: saved.historyError == nil ? CellStyle(.dim) : CellStyle(color: .error))
             return
         }
         let versionWidth = DisplayWidth.columns("v\(lines.last!.version)")
+        let top = 2 + SavedView.lineRows(model)
         for offset in 0..<visible {
             let index = saved.historyCursor.top + offset
             guard index < lines.count else { break }
             let line = lines[index]
-            let y = 3 + offset
+            let y = top + offset
             let selected = index == saved.historyCursor.position
             let base = selected ? CellStyle([.reverse]) : CellStyle.plain
             if selected {

@@ -5,7 +5,7 @@ import Reel
 /// row per title (cursor `›`, `★` for saved, title, release date,
 /// genres, rating; the saved list adds the kind, `SavedView`; `RowColumns` sizes them), and a
 /// last row saying what comes next: a page loading, a page that failed, or the end of the list.
-/// With thumbnails (`p`) each row is three lines tall, room at its left for a small poster
+/// With thumbnails (`p`) each row is three lines tall (four in pixels), room at its left for a small poster
 /// (`PictureLayout` places it).
 enum ListView {
     static func draw(_ list: BrowseList, heading: String, model: AppModel, into screen: inout ScreenBuffer) {

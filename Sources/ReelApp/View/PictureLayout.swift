@@ -23,7 +23,6 @@ enum PictureLayout {
     static let posterColumns = 30
     /// A poster 30 columns wide is about 23 rows tall (2:3 in cells twice as tall as wide).
     static let posterRows = 23
-    static let thumbnailColumns = 4
     static let photoColumns = 20
     static let photoRows = 7
 
@@ -48,7 +47,7 @@ enum PictureLayout {
             guard model.showsThumbnails, !saved.showsHistory else { return [] }
             let visible = SavedUpdate.visibleRows(model)
             let top = ListView.top(count: saved.shown.count, cursor: saved.cursor, hasTail: SavedView.tail(saved) != nil, visible: visible)
-            return thumbnails(of: saved.shown.indices, top: top, visible: visible, firstRow: 4, model) { saved.shown[$0].posterPath.map(Source.poster) }
+            return thumbnails(of: saved.shown.indices, top: top, visible: visible, firstRow: 3 + SavedView.lineRows(model), model) { saved.shown[$0].posterPath.map(Source.poster) }
         case (nil, .search):
             let search = model.search
             guard model.showsThumbnails, !search.showsDefaultPerson else { return [] }
@@ -69,10 +68,10 @@ enum PictureLayout {
         case poster(String)
         case profile(String)
 
-        var key: PictureKey {
+        func key(_ size: (columns: Int, rows: Int)) -> PictureKey {
             switch self {
-            case .poster(let path): PictureKey(.tmdb(path: path, kind: .poster), columns: thumbnailColumns, rows: 3)
-            case .profile(let path): PictureKey(.tmdb(path: path, kind: .profile), columns: thumbnailColumns, rows: 3)
+            case .poster(let path): PictureKey(.tmdb(path: path, kind: .poster), columns: size.columns, rows: size.rows)
+            case .profile(let path): PictureKey(.tmdb(path: path, kind: .profile), columns: size.columns, rows: size.rows)
             }
         }
     }
@@ -85,12 +84,12 @@ enum PictureLayout {
         (0..<visible).compactMap { offset in
             let index = top + offset
             guard rows.contains(index), let source = source(index) else { return nil }
-            return Box(key: source.key, row: firstRow + offset * model.rowHeight, column: 2)
+            return Box(key: source.key(model.pictures.thumbnailSize), row: firstRow + offset * model.rowHeight, column: 2)
         }
     }
 
     /// Columns a list row's text starts further right to leave its thumbnail room (0 without).
-    static func thumbnailIndent(_ model: AppModel) -> Int { model.showsThumbnails ? thumbnailColumns + 1 : 0 }
+    static func thumbnailIndent(_ model: AppModel) -> Int { model.showsThumbnails ? model.pictures.thumbnailSize.columns + 1 : 0 }
 
     /// The poster beside the details (at their right): when the terminal draws pictures, the
     /// screen is wide enough and the title has a poster at TMDb.

@@ -1,29 +1,52 @@
 import Presentation
 import Reel
 
-/// The Saved tab: a heading with the order, the genre and the filter; a line with the point the
-/// list is shown as of (time travel), the field being typed into, or the keys; then the list
+/// The Saved tab: a heading with the order, the genres and the filter; a line with the point the
+/// list is shown as of (time travel), the field being typed into, or the keys (two lines when
+/// they need them); then the list
 /// (with OMDb's score column when it has scores) or the history pane (`HistoryPane`).
 enum SavedView {
-    /// The tab's keys as bound (`keys.toml`) in `width` columns: `s sort  S reverse  f genre  …`;
-    /// where they do not all fit, as many as fit whole and `? all keys` (never a hint cut).
-    static func keys(_ bindings: KeyBindings, width: Int) -> String {
-        let all = keys(bindings)
-        guard DisplayWidth.columns(all) > width else { return all }
-        let more = bindings.names(.help).isEmpty ? "" : "  " + bindings.names(.help) + " all keys"
-        var shown = ""
-        for hint in all.split(separator: "  ").map(String.init) {
-            let next = shown.isEmpty ? hint : shown + "  " + hint
-            guard DisplayWidth.columns(next + more) <= width else { break }
-            shown = next
+    /// The most lines the keys take under the heading.
+    static let keyLinesAtMost = 2
+
+    /// The tab's keys as bound (`keys.toml`), wrapped to `width` columns: whole hints on each line,
+    /// never one cut. Past `keyLinesAtMost` lines, the last ends with `? all keys`.
+    static func keyLines(_ bindings: KeyBindings, width: Int) -> [String] {
+        let hints = keys(bindings).split(separator: "  ").map(String.init)
+        var lines: [String] = []
+        var line = ""
+        for hint in hints {
+            let next = line.isEmpty ? hint : line + "  " + hint
+            if line.isEmpty || DisplayWidth.columns(next) <= width {
+                line = next
+            } else {
+                lines.append(line)
+                line = hint
+            }
         }
-        return shown + more
+        if !line.isEmpty { lines.append(line) }
+        guard lines.count > keyLinesAtMost else { return lines }
+        // The last line shown: its hints that fit beside `? all keys`.
+        let more = bindings.names(.help).isEmpty ? "" : bindings.names(.help) + " all keys"
+        var last = ""
+        for hint in lines[keyLinesAtMost - 1].split(separator: "  ").map(String.init) {
+            let next = last.isEmpty ? hint : last + "  " + hint
+            guard DisplayWidth.columns(next + "  " + more) <= width else { break }
+            last = next
+        }
+        return Array(lines.prefix(keyLinesAtMost - 1)) + [last.isEmpty ? more : last + (more.isEmpty ? "" : "  " + more)]
+    }
+
+    /// The lines under the heading: as many as the keys take at this width (a field typed into or
+    /// the point shown takes the first; the list stays where it is).
+    static func lineRows(_ model: AppModel) -> Int {
+        max(1, keyLines(model.keys, width: PreviewPane.listWidth(model) - 2).count)
     }
 
     /// The tab's keys as bound (`keys.toml`): `s sort  S reverse  f genre  …`.
     static func keys(_ bindings: KeyBindings) -> String {
         let hints: [([KeyAction], String)] = [
-            ([.savedSort], "sort"), ([.savedReverse], "reverse"), ([.savedNextGenre], "genre"), ([.savedFilter], "filter"), ([.remove], "remove"),
+            ([.savedSort], "sort"), ([.savedReverse], "reverse"), ([.savedGenres], "genres"), ([.savedFilter], "filter"), ([.remove], "remove"),
             ([.undo], "undo"), ([.versionBack, .versionForward], "time travel"), ([.goTo], "go to"), ([.history], "history"),
         ]
         return hints.compactMap { actions, word -> String? in
@@ -35,7 +58,7 @@ enum SavedView {
     static func draw(_ model: AppModel, into screen: inout ScreenBuffer) {
         let saved = model.saved
         var heading = "Saved · " + saved.request.orderName
-        if let genre = saved.request.genre { heading += " · " + genre }
+        if let genres = saved.request.genresName { heading += " · " + genres }
         if !saved.filter.text.isEmpty { heading += " · “" + saved.filter.text + "”" }
         var count = ""
         if saved.showsHistory {
@@ -49,9 +72,10 @@ enum SavedView {
             HistoryPane.draw(saved, model: model, visible: SavedUpdate.historyRows(model), into: &screen)
         } else {
             let columns = RowColumns(model, rows: saved.shown, showsType: true, score: score(saved))
-            if !saved.shown.isEmpty { columns.drawHeader(row: 3, into: &screen) }
+            let header = 2 + lineRows(model)
+            if !saved.shown.isEmpty { columns.drawHeader(row: header, into: &screen) }
             ListView.drawRows(
-                saved.shown, columns: columns, cursor: saved.cursor, tail: tail(saved), model: model, into: &screen, firstRow: 4,
+                saved.shown, columns: columns, cursor: saved.cursor, tail: tail(saved), model: model, into: &screen, firstRow: header + 1,
                 visible: SavedUpdate.visibleRows(model))
         }
     }
@@ -84,7 +108,9 @@ enum SavedView {
                 screen.write(back, row: 2, column: 1 + used, style: CellStyle(.dim))
             } else {
                 let width = PreviewPane.listWidth(model) - 2
-                screen.write(keys(model.keys, width: width), row: 2, column: 1, limit: width, style: CellStyle(.dim))
+                for (offset, line) in keyLines(model.keys, width: width).enumerated() {
+                    screen.write(line, row: 2 + offset, column: 1, limit: width, style: CellStyle(.dim))
+                }
             }
         }
     }
@@ -96,7 +122,11 @@ enum SavedView {
         if let error = saved.error { return ("the saved list failed: \(error) (r retries)", CellStyle(color: .error)) }
         guard saved.loaded, saved.shown.isEmpty else { return nil }
         if !saved.rows.isEmpty { return ("nothing saved matches “\(saved.filter.text)” (esc clears the filter)", CellStyle(.dim)) }
-        if saved.total > 0 { return ("nothing saved has the genre \(saved.request.genre ?? "")", CellStyle(.dim)) }
+        if saved.total > 0, !saved.request.genres.isEmpty {
+            let genres = saved.request.genres
+            let which = genres.count == 1 ? "the genre" : saved.request.anyGenre ? "any of" : "all of"
+            return ("nothing saved has \(which) \(genres.joined(separator: ", ")) (c clears)", CellStyle(.dim))
+        }
         return (saved.request.asOf == nil ? "nothing saved yet" : "nothing was saved at that point", CellStyle(.dim))
     }
 }
