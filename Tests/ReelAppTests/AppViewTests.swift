@@ -78,4 +78,16 @@ import Testing
         model.movies.error = "TMDb is unavailable"
         #expect(AppView.draw(model).lines()[6] == "    page 2 failed: TMDb is unavailable (r retries)")
     }
+
+    /// A message wrapped over the lines it may take: broken at spaces, `(r retries)` kept whole,
+    /// the last line cut at a word with `…` when it needs more, never mid-word.
+    @Test func aWrappedMessageIsNeverCutMidWordAndKeepsItsKeyWhole() {
+        var screen = ScreenBuffer(width: 30, height: 6)
+        let text = "page 2 failed: Couldn't reach TMDb: it answered 503 \(ScreenBuffer.retries)"
+        #expect(screen.writeWrapped(text, row: 1, column: 2, limit: 26) == 3)
+        #expect(Array(screen.lines()[1...3]) == ["  page 2 failed: Couldn't", "  reach TMDb: it answered", "  503 (r retries)"])
+        var short = ScreenBuffer(width: 30, height: 6)
+        #expect(short.writeWrapped(text, row: 0, column: 0, limit: 26, lines: 2) == 2)
+        #expect(Array(short.lines()[0...1]) == ["page 2 failed: Couldn't", "reach TMDb: it answered…"])
+    }
 }

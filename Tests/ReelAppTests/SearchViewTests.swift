@@ -61,7 +61,7 @@ import Testing
         model.search.generation = 7
         #expect(AppView.draw(model).lines()[2] == " searching…")
         model.search.error = "TMDb is unavailable"
-        #expect(AppView.draw(model).lines()[2] == " the search failed: TMDb is unavailable (r retries)")
+        #expect(AppView.draw(model).lines()[2] == " the search failed (r retries): TMDb is unavailable")
     }
 
     @Test func theEmptyFieldShowsTheDefaultPersonsFilmography() throws {

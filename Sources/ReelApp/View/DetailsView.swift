@@ -24,8 +24,8 @@ enum DetailsView {
         buffer.write(screen.key.description, row: 1, column: 1 + used + 2, limit: max(0, rightColumn - used - 4), style: CellStyle(.dim))
         buffer.write(right.0, row: 1, column: rightColumn, style: right.1)
         guard let details = screen.details else {
-            let text = screen.error.map { "the details failed: \($0) (r retries)" } ?? "loading…"
-            buffer.write(text, row: 2, column: 4, style: screen.error == nil ? CellStyle(.dim) : CellStyle(color: .error))
+            let text = screen.error.map { "the details failed: \($0) \(ScreenBuffer.retries)" } ?? "loading…"
+            buffer.writeWrapped(text, row: 2, column: 4, limit: model.width - 5, lines: model.height - 4, style: screen.error == nil ? CellStyle(.dim) : CellStyle(color: .error))
             return
         }
         let width = PictureLayout.detailsWidth(screen, model)

@@ -7,8 +7,8 @@ enum HistoryPane {
     static func draw(_ saved: SavedList, model: AppModel, visible: Int, into screen: inout ScreenBuffer) {
         let lines = saved.history
         guard !lines.isEmpty else {
-            let text = saved.historyError.map { "the history failed: \($0) (r retries)" } ?? (saved.historyLoaded ? "no events yet" : "loading…")
-            screen.write(text, row: 2 + SavedView.lineRows(model), column: 4, style: saved.historyError == nil ? CellStyle(.dim) : CellStyle(color: .error))
+            let text = saved.historyError.map { "the history failed: \($0) \(ScreenBuffer.retries)" } ?? (saved.historyLoaded ? "no events yet" : "loading…")
+            screen.writeWrapped(text, row: 2 + SavedView.lineRows(model), column: 4, limit: model.width - 5, lines: 4, style: saved.historyError == nil ? CellStyle(.dim) : CellStyle(color: .error))
             return
         }
         let versionWidth = DisplayWidth.columns("v\(lines.last!.version)")

@@ -23,7 +23,7 @@ enum ListView {
         if let page = list.loadingPage {
             return (page == 1 ? "loading…" : "loading page \(page)…", CellStyle(.dim))
         } else if let error = list.error {
-            return ("page \(list.pagesLoaded + 1) failed: \(error) (r retries)", CellStyle(color: .error))
+            return ("page \(list.pagesLoaded + 1) failed: \(error) \(ScreenBuffer.retries)", CellStyle(color: .error))
         } else if list.isComplete {
             return (list.rows.isEmpty ? "no titles" : "end of the list: TMDb's last page", CellStyle(.dim))
         }
@@ -60,7 +60,8 @@ enum ListView {
             if index < rows.count {
                 columns.draw(rows[index], selected: index == cursor.position, row: y, into: &screen)
             } else if index == rows.count, let (text, style) = tail {
-                screen.write(text, row: y, column: 4, limit: columns.width - 5, style: style)
+                // Wrapped over the rows left below the list: a failure says all of itself.
+                screen.writeWrapped(text, row: y, column: 4, limit: columns.width - 5, lines: (visible - offset) * model.rowHeight, style: style)
             }
         }
     }

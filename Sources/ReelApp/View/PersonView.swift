@@ -18,8 +18,8 @@ enum PersonView {
         }
         buffer.write(count, row: row, column: countColumn, style: CellStyle(.dim))
         guard let page else {
-            let text = error.map { "the filmography failed: \($0) (r retries)" } ?? (loading ? "loading…" : "")
-            buffer.write(text, row: row + 1, column: 4, style: error == nil ? CellStyle(.dim) : CellStyle(color: .error))
+            let text = error.map { "the filmography failed: \($0) \(ScreenBuffer.retries)" } ?? (loading ? "loading…" : "")
+            buffer.writeWrapped(text, row: row + 1, column: 4, limit: model.width - 5, lines: 4, style: error == nil ? CellStyle(.dim) : CellStyle(color: .error))
             return
         }
         if page.credits.isEmpty {

@@ -119,7 +119,7 @@ enum SavedView {
     /// failure, or why it is empty.
     static func tail(_ saved: SavedList) -> (String, CellStyle)? {
         if saved.loading && !saved.loaded { return ("loading…" + (saved.progress.map { " " + $0.text } ?? ""), CellStyle(.dim)) }
-        if let error = saved.error { return ("the saved list failed: \(error) (r retries)", CellStyle(color: .error)) }
+        if let error = saved.error { return ("the saved list failed: \(error) \(ScreenBuffer.retries)", CellStyle(color: .error)) }
         guard saved.loaded, saved.shown.isEmpty else { return nil }
         if !saved.rows.isEmpty { return ("nothing saved matches “\(saved.filter.text)” (esc clears the filter)", CellStyle(.dim)) }
         if saved.total > 0, !saved.request.genres.isEmpty {

@@ -88,6 +88,32 @@ public struct ScreenBuffer: Sendable, Equatable {
         return x - column
     }
 
+    /// `(r retries)`, kept on one line by `writeWrapped` (a no-break space, written as a space).
+    public static let retries = "(r\u{00A0}retries)"
+
+    /// Writes `text` from `row` on, wrapped at spaces to `limit` columns (to the right edge
+    /// without one) over at most `lines` lines (to the bottom without), the last cut at a word
+    /// with `…` when it needs more: a message says all it can and is never cut mid-word (an
+    /// error's "r retries" stays). Returns the lines written.
+    @discardableResult
+    public mutating func writeWrapped(
+        _ text: String, row: Int, column: Int, limit: Int? = nil, lines: Int? = nil, style: CellStyle = .plain
+    ) -> Int {
+        guard row >= 0, row < height, column >= 0, column < width else { return 0 }
+        let room = min(limit ?? width - column, width - column)
+        let available = min(lines ?? height - row, height - row)
+        guard room > 0, available > 0 else { return 0 }
+        var wrapped = DisplayWidth.wrap(TerminalText.field(text), width: room, breakingWords: true)
+        if wrapped.count > available {
+            let rest = wrapped[(available - 1)...].joined(separator: " ")
+            wrapped = Array(wrapped.prefix(available - 1)) + [DisplayWidth.truncateAtWord(rest, to: room)]
+        }
+        for (offset, line) in wrapped.enumerated() {
+            write(String(line.map { $0 == "\u{00A0}" ? " " : $0 }), row: row + offset, column: column, limit: room, style: style)
+        }
+        return wrapped.count
+    }
+
     /// Places `picture` (drawn for `key`) with its top-left at `row`, `column`, over cells left
     /// blank. Placed only whole within the screen, clear of its last column (a terminal's cursor
     /// stays there after the last cell of a line, one short), and once per screen: the same key

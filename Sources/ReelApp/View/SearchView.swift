@@ -60,7 +60,9 @@ enum SearchView {
         let heading: String
         var style = CellStyle(.dim)
         if let error = search.error {
-            heading = "the search failed: \(error) (r retries)"
+            // The key first: over results the heading has one line, and the reason is on the
+            // status line too.
+            heading = "the search failed \(ScreenBuffer.retries): \(error)"
             style = CellStyle(color: .error)
         } else if search.resultsGeneration != search.generation {
             heading = "searching…"
@@ -73,7 +75,9 @@ enum SearchView {
         }
         let columns = RowColumns(
             width: PreviewPane.listWidth(model), content: content(search.results), showsType: true, indent: PictureLayout.thumbnailIndent(model), height: model.rowHeight)
-        buffer.write(heading, row: 2, column: 1, limit: PreviewPane.listWidth(model) - 2, style: style)
+        // A failure with no results under it wraps (it says all of itself, "r retries" too).
+        let headingLines = search.error != nil && search.results.isEmpty ? 4 : 1
+        buffer.writeWrapped(heading, row: 2, column: 1, limit: PreviewPane.listWidth(model) - 2, lines: headingLines, style: style)
         if !search.results.isEmpty { columns.drawHeader(title: "Title or name", row: 3, into: &buffer) }
         let cursor = search.cursor.scrolled(count: search.results.count, visible: visible)
         for offset in 0..<visible {

@@ -14,8 +14,8 @@ enum SettingsView {
             screen.write(pending, row: 1, column: model.width - 1 - DisplayWidth.columns(pending), style: CellStyle(.dim))
         }
         guard let info = settings.info else {
-            let text = settings.error.map { "the settings failed: \($0) (r retries)" } ?? "loading…"
-            screen.write(text, row: 3, column: 2, style: settings.error == nil ? CellStyle(.dim) : CellStyle(color: .error))
+            let text = settings.error.map { "the settings failed: \($0) \(ScreenBuffer.retries)" } ?? "loading…"
+            screen.writeWrapped(text, row: 3, column: 2, limit: model.width - 3, lines: 4, style: settings.error == nil ? CellStyle(.dim) : CellStyle(color: .error))
             return
         }
         for row in SettingsState.Row.allCases {
