@@ -48,6 +48,14 @@ import Testing
         let terminal = try await AppSession.start(server)
         defer { terminal.end() }
         try await terminal.waitFor("Fight Club")
+        // `/` narrows the titles loaded as typed, asking nothing; esc brings them all back.
+        try await terminal.type("/", "fight")
+        try await terminal.waitFor("/ fight▏")
+        let filtered = try await terminal.waitFor(" loaded")
+        #expect(filtered.contains("1 of ") && filtered.contains("Fight Club") && filtered.contains("the list loads on"), "\(filtered)")
+        try await terminal.type("Escape")
+        let all = try await terminal.waitForScreen { $0.contains(" titles") && !$0.contains("/ fight") }
+        #expect(!all.contains("loaded"), "every title loaded is listed again: \(all)")
         try await terminal.type("f")
         try await terminal.waitFor("space chooses")
         try await terminal.type("j", "j")

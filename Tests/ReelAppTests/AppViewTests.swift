@@ -9,7 +9,7 @@ import Testing
     static func movies() -> AppModel {
         var model = AppModel(width: 80, height: 24, account: "ann", catalog: .tmdb)
         model.status.language = "en"
-        model.movies.rows = [
+        model.movies.loaded = [
             TitleRow(key: try! MediaKey(.movie, 550), title: "Fight Club", year: 1999, genres: ["Drama", "Thriller"], rating: 8.438, saved: true),
             TitleRow(key: try! MediaKey(.movie, 129), title: "千と千尋の神隠し", year: 2001, genres: ["Animation", "Family", "Fantasy"], rating: 8.5),
             TitleRow(key: try! MediaKey(.movie, 1), title: "Bad\u{1B}]0;pwned\u{07}Title", year: nil, genres: [], rating: nil),

@@ -119,6 +119,37 @@ import Testing
         #expect(query.titleListQuery(.movie, page: 1).year == 2001 && query.titleListQuery(.movie, page: 1).genres == ["Drama"])
     }
 
+    /// `/` filters the titles loaded as you type (asking TMDb nothing, and for no further page
+    /// while it has text); enter keeps it, esc drops it and the list loads on.
+    @Test func slashFiltersTheTitlesLoadedAndPagingWaitsForItToClear() {
+        var (model, effects) = Base.type(Base.started(), .character("/"), .character("m"), .character("o"), .character("v"), .character("i"), .character("e"), .character(" "), .character("3"))
+        #expect(effects.isEmpty, "filtering asks TMDb nothing")
+        #expect(model.movies.rows.map(\.title) == ["Movie 3", "Movie 30", "Movie 31", "Movie 32", "Movie 33", "Movie 34", "Movie 35", "Movie 36", "Movie 37", "Movie 38", "Movie 39"])
+        #expect(model.movies.loaded.count == 40 && model.isTyping, "letters are text while typing: q, j, s do not act")
+        var lines = AppView.draw(model).lines()
+        #expect(lines[1].hasPrefix(" Discover movies · by popularity, descending · / movie 3▏") && lines[1].hasSuffix("11 of 40 loaded"), "\(lines[1])")
+        // The arrows still move; enter keeps the filter; G goes to its end and asks for no page.
+        (model, _) = Base.type(model, .down, .enter, .character("G"))
+        #expect(!model.movies.filtering && model.movies.filter.text == "movie 3" && model.movies.cursor.position == 10)
+        #expect(model.movies.loadingPage == nil, "no page is asked for while a filter narrows what is loaded")
+        lines = AppView.draw(model).lines()
+        #expect(lines[1].contains("· “movie 3”"))
+        #expect(lines.contains { $0.contains("the 40 titles loaded, filtered (esc clears the filter;") }, "\(lines)")
+        (model, _) = Base.type(model, .backspace, .character("x"))
+        #expect(model.movies.filter.text == "movie 3", "after enter the keys are the list's again")
+        // Nothing matches: said so.
+        (model, _) = Base.type(model, .character("/"), .control("u"), .character("z"), .enter)
+        #expect(model.movies.rows.isEmpty && AppView.draw(model).lines().contains { $0.contains("nothing loaded matches “z”") })
+        // esc clears it: every title again, and the next page is asked for as the cursor nears the end.
+        (model, effects) = Base.type(model, .escape, .character("G"))
+        #expect(model.movies.rows.count == 40 && model.movies.filter.text.isEmpty)
+        #expect(effects == [.loadPage(.movie, page: 2, query: BrowseQuery())])
+        // A page arriving while filtered is filtered too.
+        (model, _) = Base.type(model, .character("/"), .character("4"), .character("1"))
+        model = AppUpdate.update(model, .pageLoaded(.movie, Base.page(2, of: 2))).0
+        #expect(model.movies.rows.map(\.title) == ["Movie 41"] && model.movies.loaded.count == 80)
+    }
+
     @Test func eachTabHasItsOwnQuery() {
         var (next, _) = Base.type(Base.started(), .character("o"), .character("2"))
         #expect(next.series.query == BrowseQuery() && next.movies.query.order == .release)

@@ -11,7 +11,7 @@ import Testing
     static func movies(_ rows: Int = 40, pictures: Bool = true, width: Int = 100) -> AppModel {
         var model = AppModel(width: width, height: 30, account: "ann", catalog: .tmdb)
         model.pictures = PictureState(available: pictures, reason: pictures ? "symbols, truecolor (test)" : "none (REEL_IMAGES=none)")
-        model.movies.rows = (0..<rows).map { index in
+        model.movies.loaded = (0..<rows).map { index in
             TitleRow(key: try! MediaKey(.movie, Int64(index + 1)), title: "Movie \(index + 1)", posterPath: index % 2 == 0 ? "/p\(index).jpg" : nil)
         }
         model.movies.pagesLoaded = 1

@@ -10,7 +10,7 @@ import Testing
     static func wide(pictures: Bool = false) -> AppModel {
         var model = AppModel(width: 140, height: 40, account: "ann", catalog: .tmdb)
         model.pictures = PictureState(available: pictures, reason: "symbols (test)")
-        model.movies.rows = ScreenSnapshotTests.movieRows.prefix(3).map { $0 }
+        model.movies.loaded = ScreenSnapshotTests.movieRows.prefix(3).map { $0 }
         model.movies.pagesLoaded = 1
         model.movies.totalPages = 1
         return model

@@ -35,7 +35,7 @@ import Testing
     /// changed shows in Movies too, not only on Saved. A list in the past or of one genre does not.
     @Test func theListNowMarksEveryTabsStars() {
         var model = AppUpdateTests.started()
-        model.movies.rows[0].saved = true  // movie 1, saved before: no longer
+        model.movies.loaded[0].saved = true  // movie 1, saved before: no longer
         let two = AppUpdateTests.rows(2)[1]  // movie 2
         model = AppUpdateTests.type(model, .character("4")).0
         model = AppUpdate.update(model, .saved(.loaded(SavedRequest(), rows: [two, Self.club], total: 2, language: "en", account: "ann"))).0

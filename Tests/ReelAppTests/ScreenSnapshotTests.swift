@@ -43,7 +43,7 @@ import Testing
     static func movies() -> AppModel {
         var model = AppModel(width: 80, height: 24, account: "ann", catalog: .sample)
         model.status.language = "en"
-        model.movies.rows = movieRows
+        model.movies.loaded = movieRows
         model.movies.pagesLoaded = 1
         model.movies.totalPages = 1
         model.movies.totalResults = movieRows.count
@@ -104,7 +104,7 @@ import Testing
     @Test(arguments: sizes) func series(_ size: (Int, Int)) {
         var model = Self.movies()
         model.tab = .series
-        model.series.rows = [
+        model.series.loaded = [
             Self.row(.tv, 1396, "Breaking Bad", "2008-01-20", ["Drama", "Crime"], 8.9, saved: true),
             Self.row(.tv, 1399, "Game of Thrones", "2011-04-17", ["Sci-Fi & Fantasy", "Drama", "Action & Adventure"], 8.5),
             Self.row(.tv, 66732, "Stranger Things", "2016-07-15", ["Drama", "Sci-Fi & Fantasy", "Mystery"], 8.6),

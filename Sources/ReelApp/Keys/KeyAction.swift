@@ -10,7 +10,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
     /// Thumbnails (small posters) on the rows of lists of titles, on or off.
     case thumbnails
     // Movies, Series.
-    case list, sort, reverse, genres, year, clear
+    case list, sort, reverse, genres, year, clear, filter
     // Search.
     case searchField = "search-field", searchNextType = "search-next-type", searchPreviousType = "search-previous-type"
     // Saved.
@@ -38,7 +38,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
     /// Where the action's keys work; `nil`: everywhere (but a text field, which takes keys as typed).
     public var contexts: Set<Context>? {
         switch self {
-        case .list, .sort, .reverse, .genres, .year, .clear: [.browse]
+        case .list, .sort, .reverse, .genres, .year, .clear, .filter: [.browse]
         case .searchField, .searchNextType, .searchPreviousType: [.search]
         case .savedSort, .savedReverse, .savedGenres, .savedClear, .savedFilter, .remove, .versionBack, .versionForward,
             .goTo, .history:
@@ -84,6 +84,7 @@ public enum KeyAction: String, CaseIterable, Sendable {
         case .genres: [.character("f")]
         case .year: [.character("y")]
         case .clear: [.character("c")]
+        case .filter: [.character("/")]
         case .searchField: [.character("/")]
         case .searchNextType: [.right]
         case .searchPreviousType: [.left]

@@ -75,7 +75,7 @@ public struct AppModel: Sendable, Equatable {
         case .movies, .series: break
         }
         guard let mediaType = tab.mediaType else { return false }
-        return self[list: mediaType].yearField != nil
+        return self[list: mediaType].yearField != nil || self[list: mediaType].filtering
     }
 
     public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }

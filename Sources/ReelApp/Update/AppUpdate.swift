@@ -190,7 +190,7 @@ public enum AppUpdate {
     /// A page added to the list that waits for it (a late answer to another page is dropped).
     private static func loaded(_ page: TitlePage, into list: BrowseList) -> BrowseList {
         var list = list
-        list.rows += page.rows
+        list.loaded += page.rows
         list.pagesLoaded = page.page
         list.totalPages = min(page.totalPages, Paging.lastPage)
         list.totalResults = page.totalResults

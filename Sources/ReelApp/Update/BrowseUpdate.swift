@@ -2,8 +2,9 @@ import Reel
 
 /// The keys of a browsed tab (Movies, Series) that change what it lists, and of its filters while
 /// one is open (they take every key but ctrl-c): `l` the next list (discover, popular, top rated),
-/// `o` the next sort key, `O` the other direction, `f` the genres, `y` the year, `c` no filters.
-/// A change starts the list again from page 1 (`AppUpdate` asks for it).
+/// `o` the next sort key, `O` the other direction, `f` the genres, `y` the year, `c` no filters
+/// (each a change that starts the list again from page 1: `AppUpdate` asks for it), and `/` the
+/// filter typed over the titles loaded (enter keeps it, esc drops it; asks TMDb nothing).
 enum BrowseUpdate {
     /// What a key did: whether it was the tab's own, and a note for the status line.
     struct Outcome: Equatable {
@@ -19,8 +20,15 @@ enum BrowseUpdate {
     static func handle(_ key: Key, _ list: inout BrowseList) -> Outcome {
         if list.genrePicker != nil { return pick(key, &list) }
         if list.yearField != nil { return typeYear(key, &list) }
+        if list.filtering { return typeFilter(key, &list) }
         var query = list.query
         switch key {
+        case .character("/"):
+            list.filtering = true
+            return .done
+        case .escape where !list.filter.text.isEmpty:
+            list.filter = TextField(limit: list.filter.limit)
+            return .done
         case .character("l"):
             let all = TitleListQuery.List.allCases
             query.list = all[(all.firstIndex(of: query.list)! + 1) % all.count]
@@ -74,6 +82,23 @@ enum BrowseUpdate {
             query.anyGenre = anyGenre
             list.genrePicker = nil
             if query != list.query { list.restart(query) }
+        }
+        return .done
+    }
+
+    /// The filter as typed: each key narrows the rows loaded at once; enter keeps it, esc drops
+    /// it; the arrows (not letters, which are text) still move the cursor (`AppUpdate`).
+    private static func typeFilter(_ key: Key, _ list: inout BrowseList) -> Outcome {
+        switch key {
+        case .enter:
+            list.filtering = false
+        case .escape:
+            list.filtering = false
+            list.filter = TextField(limit: list.filter.limit)
+        default:
+            guard let field = list.filter.typed(key) else { return .ignored }
+            list.filter = field
+            list.cursor = ListCursor()
         }
         return .done
     }

@@ -25,8 +25,8 @@ extension AppModel {
                 if let saved = isSaved(page.credits[index].row.key) { page.credits[index].row.saved = saved }
             }
         }
-        marked(&movies.rows)
-        marked(&series.rows)
+        marked(&movies.loaded)
+        marked(&series.loaded)
         for index in search.results.indices {
             if case .title(var row) = search.results[index], let saved = isSaved(row.key) {
                 row.saved = saved

@@ -32,6 +32,7 @@ enum HelpOverlay {
                     ([.list], "discover, popular, top rated"),
                     ([.sort, .reverse], "next sort key; other direction"),
                     ([.genres, .year, .clear], "genres; year; no filters"),
+                    ([.filter], "filter the titles loaded as you type (esc drops)"),
                     ([.toggleSaved], "save or remove the title under the cursor"),
                 ])
             case .search:

@@ -10,9 +10,16 @@ import Reel
 enum ListView {
     static func draw(_ list: BrowseList, heading: String, model: AppModel, into screen: inout ScreenBuffer) {
         var count = "\(list.rows.count)"
-        if let total = list.totalResults { count += " of \(total)" }
+        var heading = heading
+        if list.filtering || !list.filter.text.isEmpty {
+            // Filtered: of the titles loaded, not of TMDb's.
+            heading += list.filtering ? " · / " + list.filter.text + "▏" : " · “" + list.filter.text + "”"
+            count += " of \(list.loaded.count) loaded"
+        } else if let total = list.totalResults {
+            count += " of \(total)"
+        }
         let tail = tail(list)
-        drawHeading(heading, count: list.rows.isEmpty && list.totalResults == nil ? "" : count + " titles", model: model, into: &screen)
+        drawHeading(heading, count: list.rows.isEmpty && list.totalResults == nil ? "" : count + (list.filter.text.isEmpty ? " titles" : ""), model: model, into: &screen)
         let columns = RowColumns(model, rows: list.rows, showsType: false)
         if !list.rows.isEmpty { columns.drawHeader(row: 2, into: &screen) }
         drawRows(list.rows, columns: columns, cursor: list.cursor, tail: tail, model: model, into: &screen)
@@ -20,6 +27,10 @@ enum ListView {
 
     /// The row below a browsed list: a page loading, a page that failed, the end of the list.
     static func tail(_ list: BrowseList) -> (String, CellStyle)? {
+        if !list.filter.text.isEmpty, !list.loaded.isEmpty {
+            let what = list.rows.isEmpty ? "nothing loaded matches “\(list.filter.text)”" : "the \(list.loaded.count) titles loaded, filtered"
+            return (what + " (esc clears the filter; then the list loads on)", CellStyle(.dim))
+        }
         if let page = list.loadingPage {
             return (page == 1 ? "loading…" : "loading page \(page)…", CellStyle(.dim))
         } else if let error = list.error {
