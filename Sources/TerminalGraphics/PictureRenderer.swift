@@ -43,7 +43,7 @@ public struct PictureRenderer: Sendable {
             Int32(picture.width), Int32(picture.height), &width, &height, Float(cell.width) / Float(cell.height), 1, 0)
         width = max(1, min(width, Int32(columns)))
         height = max(1, min(height, Int32(rows)))
-        let bytes = try draw(picture, width: width, height: height, cell: cell, imageID: imageID)
+        let bytes = try draw(picture, width: width, height: height, cell: Self.drawnCell(picture, width: width, height: height, cell, mode), imageID: imageID)
         switch mode {
         case .symbols:
             let lines = Self.lines(bytes)
@@ -56,6 +56,17 @@ public struct PictureRenderer: Sendable {
         case .sixel, .none:
             return RenderedPicture(mode: mode, bytes: bytes, columns: Int(width), rows: Int(height))
         }
+    }
+
+    /// The cell size the picture is drawn at. Kitty and iTerm2 scale an image to the cells it is
+    /// placed in, so it is sent with no more pixels than it has: a 342×513 poster in a box of
+    /// 400×600 pixels went as 960 KB of pixels upscaled, where 700 KB carry all it holds. Sixel
+    /// is shown pixel for pixel, and symbols are cells: the terminal's cell size for them.
+    static func drawnCell(_ picture: Picture, width: Int32, height: Int32, _ cell: CellSize, _ mode: GraphicsMode) -> CellSize {
+        guard mode == .kitty || mode == .iterm else { return cell }
+        let scale = min(1, Double(picture.width) / Double(Int(width) * cell.width), Double(picture.height) / Double(Int(height) * cell.height))
+        guard scale < 1 else { return cell }
+        return CellSize(width: max(1, Int(Double(cell.width) * scale)), height: max(1, Int(Double(cell.height) * scale))) ?? cell
     }
 
     private func draw(_ picture: Picture, width: Int32, height: Int32, cell: CellSize, imageID: UInt32?) throws(RenderError) -> [UInt8] {

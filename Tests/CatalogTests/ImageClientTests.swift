@@ -87,4 +87,20 @@ import ReelTestSupport
             try await offline.image("/other.jpg", kind: .poster, size: .named("w342"))
         }
     }
+
+    /// `cachedImage` answers from the cache or not at all: nothing is fetched for an image the
+    /// cache lacks (the preview's poster drawn ahead while the cursor passes titles by).
+    @Test func aCachedImageIsAnsweredFromTheCacheAndNothingIsFetchedForOneItLacks() async throws {
+        let directory = temporaryDirectory()
+        let bytes = try Self.png(RGB(200, 0, 0))
+        let transport = ScriptedTransport { _ in TransportResponse(status: 200, body: bytes) }
+        let client = Self.client(transport, cache: try ImageCache.open(at: directory))
+        #expect(try await client.cachedImage(Self.poster, kind: .poster, size: .named("w342")) == nil)
+        #expect(transport.fetched.withLock { $0.isEmpty }, "nothing fetched")
+        _ = try await client.image(Self.poster, kind: .poster, size: .named("w342"))
+        let cached = try #require(try await client.cachedImage(Self.poster, kind: .poster, size: .named("w342")))
+        #expect(cached.bytes == bytes && cached.fromCache && cached.size == "w342")
+        #expect(try await client.cachedImage(Self.poster, kind: .poster, size: .named("w500")) == nil, "another size is not this one")
+        #expect(transport.fetched.withLock { $0.count } == 1, "only the one image() fetched")
+    }
 }

@@ -84,6 +84,38 @@ import Testing
         #expect(!AppView.draw(small).lines().joined().contains("│"))
     }
 
+    /// The poster is drawn ahead, from the image cache only, once the cursor rests a little
+    /// (`prepareMilliseconds`), and shown when it has rested long enough: drawn by then, it is on
+    /// the screen at once. Not in the cache, it is asked for properly when its box shows.
+    @Test func thePosterIsDrawnAheadFromTheCacheAndShownWhenTheCursorHasRested() throws {
+        func prepared(_ effects: [AppEffect]) -> [PictureKey] { effects.compactMap { if case .preparePicture(let key) = $0 { key } else { nil } } }
+        func posters(_ effects: [AppEffect]) -> [PictureKey] { effects.compactMap { if case .loadPicture(let key) = $0 { key } else { nil } } }
+        var (model, effects) = AppUpdate.start(Self.wide(pictures: true))
+        let generation = model.preview.generation
+        #expect(effects.contains(.preview(.prepare(generation: generation))) && effects.contains(.preview(.settle(generation: generation))))
+        // A rest of an older generation (the cursor moved on) draws nothing ahead.
+        #expect(prepared(AppUpdate.update(model, .preview(.resting(generation: generation - 1))).1).isEmpty)
+        (model, effects) = AppUpdate.update(model, .preview(.resting(generation: generation)))
+        let key = try #require(prepared(effects).first)
+        #expect(prepared(effects).count == 1 && key.source == .tmdb(path: "/550.jpg", kind: .poster) && key.columns == 39 && posters(effects).isEmpty, "\(effects)")
+        #expect(!AppView.draw(model).lines().joined().contains("poster"), "not shown before the rest is long enough")
+        let picture = DrawnPicture(kind: .symbols, bytes: [], lines: Array(repeating: Array("█".utf8), count: key.rows), columns: 12, rows: key.rows)
+        model = AppUpdate.update(model, .pictureLoaded(key, picture)).0
+        #expect(AppView.draw(model).pictures.isEmpty, "drawn ahead, not yet placed")
+        (model, effects) = AppUpdate.update(model, .preview(.settled(generation: generation)))
+        #expect(posters(effects).isEmpty, "nothing more to ask for")
+        #expect(AppView.draw(model).pictures.map(\.key) == [key], "on screen in the frame the rest ends")
+        // Not cached: forgotten, then asked for properly once its box shows.
+        (model, _) = AppUpdateTests.type(model, .character("j"))
+        let next = model.preview.generation
+        (model, effects) = AppUpdate.update(model, .preview(.resting(generation: next)))
+        let second = try #require(prepared(effects).first)
+        (model, effects) = AppUpdate.update(model, .preview(.settled(generation: next)))
+        #expect(posters(effects).isEmpty, "the drawing ahead is still under way")
+        (model, effects) = AppUpdate.update(model, .pictureNotCached(second))
+        #expect(posters(effects) == [second], "the box shows: fetched now")
+    }
+
     /// Saved with a filter: what the cursor is on is a row the filter lets through (the preview,
     /// `enter` and `s` all ask `underCursor`).
     @Test func onAFilteredSavedListTheCursorIsOnARowShown() {

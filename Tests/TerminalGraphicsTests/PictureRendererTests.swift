@@ -42,6 +42,21 @@ import Testing
         #expect(try KittyImage(anonymous.bytes).keys["i"] == nil)
     }
 
+    /// A picture smaller than its box goes with its own pixels, and kitty (or iTerm2) scales it
+    /// to the cells: a 342×513 poster in 40×30 cells of 10×20 (400×600 px) is sent at no more
+    /// than 342×513, placed over the same cells. Sixel is shown pixel for pixel: filled out.
+    @Test func kittySendsNoMorePixelsThanThePictureHas() throws {
+        let source = TestPictures.quarters()
+        let rendered = try PictureRenderer(capabilities: Self.capabilities(.kitty)).render(source, columns: 40, rows: 30, imageID: 1)
+        let image = try KittyImage(rendered.bytes)
+        #expect(image.picture.width <= 342 && image.picture.height <= 513, "\(image.picture.width)×\(image.picture.height)")
+        #expect(image.picture.width >= 300 && image.keys["c"] == "\(rendered.columns)" && image.keys["r"] == "\(rendered.rows)")
+        #expect(rendered.rows == 30 && rendered.columns == 40, "the box's cells, as before: \(rendered.columns)×\(rendered.rows)")
+        #expect(TestPictures.quartersAreInPlace(image.picture) == [])
+        #expect(PictureRenderer.drawnCell(source, width: 20, height: 30, Self.cell, .sixel) == Self.cell)
+        #expect(PictureRenderer.drawnCell(source, width: 20, height: 30, Self.cell, .symbols) == Self.cell)
+    }
+
     @Test func kittyThroughTmuxWrapsEachSequenceOnItsOwn() throws {
         let source = TestPictures.quarters()
         let plain = try PictureRenderer(capabilities: Self.capabilities(.kitty)).render(source, columns: 30, rows: 45, imageID: 7)

@@ -84,6 +84,20 @@ public final class ImageClient: Sendable {
         }
     }
 
+    /// The image if it is at hand, else nil: in the cache in the size `size` picks, or made in
+    /// this process (the sample's art, `ImageTransport.isLocal`). Nothing goes on the network but
+    /// TMDb's `/configuration` when no copy of it is at hand (it names the sizes).
+    public func cachedImage(_ path: String, kind: ImageConfiguration.Kind, size: ImageSizeChoice) async throws -> FetchedImage? {
+        if transport.isLocal { return try await image(path, kind: kind, size: size) }
+        let configuration = try await imageConfiguration()
+        guard let sizeName = size.pick(from: configuration.sizes(for: kind), kind: kind), let url = configuration.url(path, kind: kind, size: sizeName),
+            let cache
+        else { return nil }
+        let file = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        guard let cached = try cache.lookup(sizeName + "/" + file, now: clock()) else { return nil }
+        return try? checked(cached.bytes, url: url, size: sizeName, fromCache: true)
+    }
+
     /// Offline, another size of the same image from the cache: the smallest larger one, else the
     /// largest smaller one (a poster drawn a little soft beats none).
     private func otherCachedSize(of file: String, kind: ImageConfiguration.Kind, wanted: String, _ configuration: ImageConfiguration) throws -> FetchedImage? {

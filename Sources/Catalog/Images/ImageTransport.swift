@@ -6,4 +6,12 @@ public protocol ImageTransport: Sendable {
 
     /// Releases connections; the transport is not used afterwards.
     func shutdown() async
+
+    /// Whether a fetch stays in this process (the sample's generated art): nothing goes on the
+    /// network, so an image "at hand" (`ImageClient.cachedImage`) may be fetched through it.
+    var isLocal: Bool { get }
+}
+
+extension ImageTransport {
+    public var isLocal: Bool { false }
 }

@@ -4,6 +4,8 @@
 public struct SampleImageTransport: ImageTransport {
     public init() {}
 
+    public var isLocal: Bool { true }
+
     public func fetch(_ url: String) async throws -> TransportResponse {
         let parts = url.split(separator: "/", omittingEmptySubsequences: true)
         guard parts.count >= 2 else { return TransportResponse(status: 404) }

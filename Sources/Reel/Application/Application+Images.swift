@@ -38,6 +38,11 @@ extension Application {
         try await catalogs.images().image(path, kind: kind, size: size)
     }
 
+    /// The image if the image cache holds it (in that size), else nil: nothing is fetched.
+    public func cachedImage(path: String, kind: ImageConfiguration.Kind, size: ImageSizeChoice) async throws -> FetchedImage? {
+        try await catalogs.images().cachedImage(path, kind: kind, size: size)
+    }
+
     /// The sizes TMDb offers for `kind` (from `/configuration`), for help and refusals.
     public func imageSizes(of kind: ImageConfiguration.Kind) async throws -> [String] {
         try await catalogs.images().imageConfiguration().sizes(for: kind)

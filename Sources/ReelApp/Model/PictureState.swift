@@ -53,6 +53,13 @@ public struct PictureState: Sendable, Equatable {
         entries[key] = entry
     }
 
+    /// `key` forgotten (a picture drawn ahead that the cache did not have), so it is asked for
+    /// again when it shows.
+    mutating func forget(_ key: PictureKey) {
+        guard entries.removeValue(forKey: key) != nil else { return }
+        order.removeAll { $0 == key }
+    }
+
     /// The oldest pictures forgotten, but those in `wanted` (on screen), until within the limits.
     mutating func trim(keeping wanted: Set<PictureKey>) {
         var bytes = entries.values.reduce(0) { total, entry in

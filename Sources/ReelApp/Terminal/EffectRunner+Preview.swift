@@ -7,6 +7,9 @@ extension EffectRunner {
         case .settle(let generation):
             try? await Task.sleep(for: .milliseconds(PreviewEffect.settleMilliseconds))
             return .settled(generation: generation)
+        case .prepare(let generation):
+            try? await Task.sleep(for: .milliseconds(PreviewEffect.prepareMilliseconds))
+            return .resting(generation: generation)
         case .load(let key):
             do {
                 return .loaded(TitleDetails(try await application.titleDetails(key, similar: true, for: handle)))

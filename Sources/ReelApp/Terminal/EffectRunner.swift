@@ -52,6 +52,8 @@ struct EffectRunner: Sendable {
             return .preview(await run(effect))
         case .loadPicture(let key):
             return await run(picture: key)
+        case .preparePicture(let key):
+            return await run(picture: key, cachedOnly: true)
         }
     }
 

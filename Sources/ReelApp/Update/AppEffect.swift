@@ -21,4 +21,8 @@ public enum AppEffect: Sendable, Equatable {
     /// A picture fetched (through the image cache), decoded and rendered for its box, off the
     /// app's loop.
     case loadPicture(PictureKey)
+    /// The same, from the image cache only (nothing fetched): a picture drawn ahead of being
+    /// shown (the preview's poster while the cursor rests). Comes back loaded, or as
+    /// `AppMessage.pictureNotCached`.
+    case preparePicture(PictureKey)
 }

@@ -24,6 +24,9 @@ public enum AppMessage: Sendable, Equatable {
     case pictureLoaded(PictureKey, DrawnPicture)
     /// A picture that cannot be had (offline and not cached, none at TMDb, a damaged file); why.
     case pictureFailed(PictureKey, reason: String)
+    /// A picture drawn ahead (`AppEffect.preparePicture`) is not in the image cache: asked for
+    /// properly if its box shows by now, else forgotten.
+    case pictureNotCached(PictureKey)
     /// A note from the application core.
     case notice(String)
     /// SIGINT, SIGTERM or SIGHUP from elsewhere: end as ctrl-c does.

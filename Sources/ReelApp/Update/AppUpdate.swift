@@ -33,7 +33,7 @@ public enum AppUpdate {
         effects.removeAll { effect in
             switch effect {
             case .search(.debounce(let generation)): generation != next.search.generation
-            case .preview(.settle(let generation)): generation != next.preview.generation
+            case .preview(.settle(let generation)), .preview(.prepare(let generation)): generation != next.preview.generation
             default: false
             }
         }
@@ -94,6 +94,8 @@ public enum AppUpdate {
             PictureUpdate.loaded(key, picture, &next)
         case .pictureFailed(let key, let reason):
             PictureUpdate.failed(key, reason: reason, &next)
+        case .pictureNotCached(let key):
+            next.pictures.forget(key)
         case .notice(let text):
             next.status.note = text
         case .interrupted:

@@ -4,6 +4,8 @@ public import Reel
 public enum PreviewMessage: Sendable, Equatable {
     /// A wait begun at `generation` ended.
     case settled(generation: Int)
+    /// The shorter wait begun at `generation` ended: the poster is drawn ahead from the cache.
+    case resting(generation: Int)
     case loaded(TitleDetails)
     case failed(MediaKey, message: String)
 }

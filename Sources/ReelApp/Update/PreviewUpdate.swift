@@ -12,7 +12,12 @@ enum PreviewUpdate {
         model.preview.settled = nil
         model.preview.generation += 1
         guard key != nil else { return [] }
-        return [.preview(.settle(generation: model.preview.generation))]
+        let generation = model.preview.generation
+        // The poster is drawn ahead once the cursor rests a little (from the cache only), and
+        // shown once it rests long enough.
+        return model.pictures.available && PreviewPane.posterRows(model) != nil
+            ? [.preview(.prepare(generation: generation)), .preview(.settle(generation: generation))]
+            : [.preview(.settle(generation: generation))]
     }
 
     static func message(_ message: PreviewMessage, _ model: inout AppModel) -> [AppEffect] {
@@ -24,6 +29,9 @@ enum PreviewUpdate {
             let poster = PictureUpdate.fill(&model)
             guard model.preview.request(key) else { return poster }
             return poster + [.preview(.load(key))]
+        case .resting(let generation):
+            guard generation == model.preview.generation, let key = PreviewPane.posterKey(model), model.pictures.request(key) else { return [] }
+            return [.preparePicture(key)]
         case .loaded(let details):
             model.preview.answer(details.key, .loaded(details))
         case .failed(let key, let message):

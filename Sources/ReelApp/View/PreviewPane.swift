@@ -51,6 +51,12 @@ enum PreviewPane {
         return rows >= 6 ? rows : nil
     }
 
+    /// The poster's picture for the title under the cursor, rested on or not (drawn ahead).
+    static func posterKey(_ model: AppModel) -> PictureKey? {
+        guard let rows = posterRows(model), let row = subject(model), let path = row.posterPath else { return nil }
+        return .poster(path, columns: textWidth(model), rows: rows)
+    }
+
     /// The poster's box, once the cursor rested on a title that has one.
     static func posterBox(_ model: AppModel) -> PictureLayout.Box? {
         guard let rows = posterRows(model), let row = subject(model), row.key == model.preview.settled, let path = row.posterPath else { return nil }
