@@ -59,28 +59,14 @@ public final class ImageClient: Sendable {
     /// The image at TMDb `path` (as a title's `poster_path` gives it) of `kind`, at `size`.
     public func image(_ path: String, kind: ImageConfiguration.Kind, size: ImageSizeChoice) async throws -> FetchedImage {
         let configuration = try await imageConfiguration()
-        guard let sizeName = size.pick(from: configuration.sizes(for: kind), kind: kind) else {
-            throw Failure(.usage, "TMDb has no \(kind.rawValue) size \(Self.named(size)); its \(kind.rawValue) sizes are \(configuration.sizes(for: kind).joined(separator: ", "))")
-        }
-        guard let url = configuration.url(path, kind: kind, size: sizeName) else {
-            throw CatalogError.notFound(endpoint: "image \(path)")
-        }
-        // Only the web: a configuration naming another scheme (a Unix socket, a file) is refused.
-        let scheme = url.prefix { $0 != ":" }.lowercased()
-        guard scheme == "https" || scheme == "http" else {
-            throw CatalogError.malformedResponse(endpoint: "/configuration", detail: "the image base URL is not an http(s) URL")
-        }
-        let file = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        let key = sizeName + "/" + file
-        if let cached = try cache?.lookup(key, now: clock()) {
-            if let image = try? checked(cached.bytes, url: url, size: sizeName, fromCache: true) { return image }
-        }
+        let located = try locate(path, kind: kind, size: size, in: configuration)
+        if let image = try cachedCopy(located) { return image }
         if offline {
-            if let other = try otherCachedSize(of: file, kind: kind, wanted: sizeName, configuration) { return other }
-            throw CatalogError.notCached(endpoint: "image \(key)")
+            if let other = try otherCachedSize(of: located.file, kind: kind, wanted: located.size, configuration) { return other }
+            throw CatalogError.notCached(endpoint: "image \(located.key)")
         }
-        return try await flights.run(key) {
-            try await self.lockedFetch(key: key, url: url, size: sizeName)
+        return try await flights.run(located.key) {
+            try await self.lockedFetch(key: located.key, url: located.url, size: located.size)
         }
     }
 
@@ -89,13 +75,39 @@ public final class ImageClient: Sendable {
     /// TMDb's `/configuration` when no copy of it is at hand (it names the sizes).
     public func cachedImage(_ path: String, kind: ImageConfiguration.Kind, size: ImageSizeChoice) async throws -> FetchedImage? {
         if transport.isLocal { return try await image(path, kind: kind, size: size) }
-        let configuration = try await imageConfiguration()
-        guard let sizeName = size.pick(from: configuration.sizes(for: kind), kind: kind), let url = configuration.url(path, kind: kind, size: sizeName),
-            let cache
-        else { return nil }
-        let file = path.hasPrefix("/") ? String(path.dropFirst()) : path
-        guard let cached = try cache.lookup(sizeName + "/" + file, now: clock()) else { return nil }
-        return try? checked(cached.bytes, url: url, size: sizeName, fromCache: true)
+        // What cannot be located is `image`'s to refuse, in its words.
+        guard let located = try? locate(path, kind: kind, size: size, in: try await imageConfiguration()) else { return nil }
+        return try cachedCopy(located)
+    }
+
+    /// Where an image is: the size chosen, its URL, the file, and its key in the cache.
+    private struct Located {
+        let size: String
+        let url: String
+        let file: String
+        var key: String { size + "/" + file }
+    }
+
+    /// `path` at `size` in `configuration`: a size TMDb offers (else a usage error), at an http(s)
+    /// URL (a configuration naming another scheme, a Unix socket, a file, is refused).
+    private func locate(_ path: String, kind: ImageConfiguration.Kind, size: ImageSizeChoice, in configuration: ImageConfiguration) throws -> Located {
+        guard let sizeName = size.pick(from: configuration.sizes(for: kind), kind: kind) else {
+            throw Failure(.usage, "TMDb has no \(kind.rawValue) size \(Self.named(size)); its \(kind.rawValue) sizes are \(configuration.sizes(for: kind).joined(separator: ", "))")
+        }
+        guard let url = configuration.url(path, kind: kind, size: sizeName) else {
+            throw CatalogError.notFound(endpoint: "image \(path)")
+        }
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        guard scheme == "https" || scheme == "http" else {
+            throw CatalogError.malformedResponse(endpoint: "/configuration", detail: "the image base URL is not an http(s) URL")
+        }
+        return Located(size: sizeName, url: url, file: path.hasPrefix("/") ? String(path.dropFirst()) : path)
+    }
+
+    /// The cache's copy of `located`, when it has one that checks out.
+    private func cachedCopy(_ located: Located) throws -> FetchedImage? {
+        guard let cached = try cache?.lookup(located.key, now: clock()) else { return nil }
+        return try? checked(cached.bytes, url: located.url, size: located.size, fromCache: true)
     }
 
     /// Offline, another size of the same image from the cache: the smallest larger one, else the

@@ -38,7 +38,8 @@ extension Application {
         try await catalogs.images().image(path, kind: kind, size: size)
     }
 
-    /// The image if the image cache holds it (in that size), else nil: nothing is fetched.
+    /// The image if it is at hand (the image cache has it in that size, or the sample makes it in
+    /// this process), else nil: nothing is fetched for it.
     public func cachedImage(path: String, kind: ImageConfiguration.Kind, size: ImageSizeChoice) async throws -> FetchedImage? {
         try await catalogs.images().cachedImage(path, kind: kind, size: size)
     }

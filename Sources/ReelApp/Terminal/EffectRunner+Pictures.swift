@@ -9,13 +9,12 @@ extension EffectRunner {
             let bytes: [UInt8]
             switch key.source {
             case .tmdb(let path, let kind):
+                let size = pictures.size(for: key)
                 if cachedOnly {
-                    guard let cached = try await application.cachedImage(path: path, kind: kind, size: pictures.size(for: key)) else {
-                        return .pictureNotCached(key)
-                    }
+                    guard let cached = try await application.cachedImage(path: path, kind: kind, size: size) else { return .pictureNotCached(key) }
                     bytes = cached.bytes
                 } else {
-                    bytes = try await application.image(path: path, kind: kind, size: pictures.size(for: key)).bytes
+                    bytes = try await application.image(path: path, kind: kind, size: size).bytes
                 }
             case .accountPhoto(let account, _):
                 guard let photo = try application.photoBytes(in: application.account(try AccountHandle(account))) else {

@@ -15,7 +15,7 @@ enum PreviewUpdate {
         let generation = model.preview.generation
         // The poster is drawn ahead once the cursor rests a little (from the cache only), and
         // shown once it rests long enough.
-        return model.pictures.available && PreviewPane.posterRows(model) != nil
+        return PreviewPane.posterRows(model) != nil
             ? [.preview(.prepare(generation: generation)), .preview(.settle(generation: generation))]
             : [.preview(.settle(generation: generation))]
     }

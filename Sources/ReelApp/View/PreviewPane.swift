@@ -59,8 +59,8 @@ enum PreviewPane {
 
     /// The poster's box, once the cursor rested on a title that has one.
     static func posterBox(_ model: AppModel) -> PictureLayout.Box? {
-        guard let rows = posterRows(model), let row = subject(model), row.key == model.preview.settled, let path = row.posterPath else { return nil }
-        return PictureLayout.Box(key: .poster(path, columns: textWidth(model), rows: rows), row: top(model), column: textColumn(model), caption: "poster")
+        guard subject(model)?.key == model.preview.settled, let key = posterKey(model) else { return nil }
+        return PictureLayout.Box(key: key, row: top(model), column: textColumn(model), caption: "poster")
     }
 
     static func draw(_ model: AppModel, into screen: inout ScreenBuffer) {
