@@ -171,7 +171,7 @@ import ReelTestSupport
         #expect(rig.client.counts.staleServed == 1)
         #expect(rig.printed.count == 1)
         // In words, for every face: what failed, and what still works.
-        #expect(rig.printed.first?.hasPrefix("Couldn't reach TMDb: it answered 503 (unavailable); showing what was cached") == true, "\(rig.printed)")
+        #expect(rig.printed.first?.hasPrefix("Couldn't reach TMDb: it answered 503 (unavailable); showing the copy cached ") == true, "\(rig.printed)")
         await rig.close()
     }
 

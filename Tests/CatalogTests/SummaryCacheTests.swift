@@ -252,7 +252,7 @@ import ReelTestSupport
         #expect(client.counts.staleServed == 2)
         #expect(notices.printed.count == 1)
         #expect(notices.printed.first?.contains("Couldn't reach TMDb: it answered 503 (unavailable)") == true, "\(notices.printed)")
-        #expect(notices.printed.first?.contains("showing what was cached 2 days ago") == true)
+        #expect(notices.printed.first?.contains("showing the copy cached on ") == true, "\(notices.printed)")
         // Served stale, they stay stale: the next run asks TMDb again.
         let stored = try Self.stored(ResponseCache.open(at: directory), keys.map { Self.requestKey($0, "en-US") })
         #expect(stored.values.allSatisfy { !$0.isFresh(at: clock.now) })

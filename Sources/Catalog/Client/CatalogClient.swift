@@ -174,7 +174,7 @@ public final class CatalogClient: Sendable {
                         return !given
                     }
                     // In words, for every face (the status line, stderr): what failed, and what still works.
-                    if first { notice("\(error.inWords); showing what was cached \(Self.age(since: cached.storedAt, now: clock())) ago") }
+                    if first { notice("\(error.inWords); showing the copy cached \(CachedTime.phrase(storedAt: cached.storedAt, now: clock()))") }
                     return Answer(value: value, stored: (cached.storedAt, cached.expiresAt))
                 }
             default: break
@@ -264,13 +264,5 @@ public final class CatalogClient: Sendable {
             return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context.codingPath)): invalid value"
         @unknown default: return "undecodable"
         }
-    }
-
-    static func age(since storedAt: Int64, now: Int64) -> String {
-        let seconds = max(0, (now - storedAt) / 1_000_000)
-        if seconds < 120 { return "\(seconds) s" }
-        if seconds < 7200 { return "\(seconds / 60) min" }
-        if seconds < 172_800 { return "\(seconds / 3600) h" }
-        return "\(seconds / 86400) days"
     }
 }
