@@ -73,12 +73,15 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        // zlib (Debian: zlib1g-dev), which compresses the pixels of kitty's images.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Images as pixels: JPEG and PNG decoded (with a pixel limit) and encoded, through the
         // system's libjpeg-turbo and libpng.
         .target(name: "Pictures", dependencies: ["CTurboJPEG", "CPNG", "Failures"], swiftSettings: hygiene),
         // Pictures drawn in a terminal: what the terminal can show (asked, not guessed), and the
-        // bytes that draw an image in a box of cells, through libchafa.
-        .target(name: "TerminalGraphics", dependencies: ["CChafa", "Pictures", "Failures", "Processes"], swiftSettings: hygiene),
+        // bytes that draw an image in a box of cells: kitty's written here (pixels compressed with
+        // zlib), the others through libchafa.
+        .target(name: "TerminalGraphics", dependencies: ["CChafa", "CZlib", "Pictures", "Failures", "Processes"], swiftSettings: hygiene),
         // Child processes: posix_spawn with a clean signal mask and no inherited descriptors,
         // waited for with waitpid, off the concurrency pool. The one way a process is started.
         .target(name: "Processes", swiftSettings: hygiene),
@@ -256,7 +259,7 @@ let package = Package(
             swiftSettings: hygiene
         ),
         .testTarget(name: "PicturesTests", dependencies: ["Pictures", "ReelTestSupport"], exclude: ["Fixtures"], swiftSettings: hygiene),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Pictures", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "CZlib", "Pictures", "Processes", "ReelTestSupport"], swiftSettings: hygiene),
         .testTarget(name: "ReelAppTests", dependencies: ["ReelApp", "Reel", "Stores", "Presentation", "ReelTestSupport"], exclude: ["Snapshots"], swiftSettings: hygiene),
         .testTarget(name: "ReelTests", dependencies: ["Reel", "Stores", "JSONKit", "Ledger", "EventLog", "LMDBStore", "PostgresStore", "ReelTestSupport", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: hygiene),
         // The service's routes through its router (HummingbirdTesting), and its answers checked

@@ -1,11 +1,12 @@
 import CChafa
 public import Pictures
 
-/// Draws a `Picture` in a box of cells the way the terminal can best show it, through libchafa:
-/// kitty graphics, iTerm2 inline images, sixel, or Unicode symbols (blocks, half and quarter
-/// blocks, box drawing: the `chafa` command's default set) in truecolor, 256 or 16 colours.
+/// Draws a `Picture` in a box of cells the way the terminal can best show it: kitty graphics
+/// (`KittyTransmission`: the pixels compressed), and through libchafa iTerm2 inline images, sixel,
+/// or Unicode symbols (blocks, half and quarter blocks, box drawing: the `chafa` command's default
+/// set) in truecolor, 256 or 16 colours.
 ///
-/// The output holds only libchafa's fixed escape sequences and the picture's data (base64, sixel,
+/// The output holds only fixed escape sequences, numbers and the picture's data (base64, sixel,
 /// coloured block characters): no text from outside reaches the terminal through it.
 public struct PictureRenderer: Sendable {
     public let capabilities: TerminalCapabilities
@@ -43,7 +44,12 @@ public struct PictureRenderer: Sendable {
             Int32(picture.width), Int32(picture.height), &width, &height, Float(cell.width) / Float(cell.height), 1, 0)
         width = max(1, min(width, Int32(columns)))
         height = max(1, min(height, Int32(rows)))
-        let bytes = try draw(picture, width: width, height: height, cell: Self.drawnCell(picture, width: width, height: height, cell, mode), imageID: imageID)
+        let drawn = Self.drawnCell(picture, width: width, height: height, cell, mode)
+        let bytes = mode == .kitty
+            ? KittyTransmission.encode(
+                picture, pixelWidth: Int(width) * drawn.width, pixelHeight: Int(height) * drawn.height, columns: Int(width), rows: Int(height),
+                imageID: imageID)
+            : try draw(picture, width: width, height: height, cell: drawn)
         switch mode {
         case .symbols:
             let lines = Self.lines(bytes)
@@ -69,16 +75,15 @@ public struct PictureRenderer: Sendable {
         return CellSize(width: max(1, Int(Double(cell.width) * scale)), height: max(1, Int(Double(cell.height) * scale))) ?? cell
     }
 
-    private func draw(_ picture: Picture, width: Int32, height: Int32, cell: CellSize, imageID: UInt32?) throws(RenderError) -> [UInt8] {
+    private func draw(_ picture: Picture, width: Int32, height: Int32, cell: CellSize) throws(RenderError) -> [UInt8] {
         guard let config = chafa_canvas_config_new() else { throw .renderer("no canvas configuration") }
         defer { chafa_canvas_config_unref(config) }
         chafa_canvas_config_set_geometry(config, width, height)
         chafa_canvas_config_set_cell_geometry(config, Int32(cell.width), Int32(cell.height))
         switch capabilities.mode {
-        case .kitty: chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_KITTY)
         case .iterm: chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_ITERM2)
         case .sixel: chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SIXELS)
-        case .symbols, .none: chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
+        case .symbols, .none, .kitty: chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
         }
         var symbols: OpaquePointer?
         defer { if let symbols { chafa_symbol_map_unref(symbols) } }
@@ -104,7 +109,8 @@ public struct PictureRenderer: Sendable {
                 canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, pixels.baseAddress, Int32(picture.width), Int32(picture.height),
                 Int32(picture.width * 4))
         }
-        guard let terminal = Self.termInfo(imageID: imageID) else { throw .renderer("no terminal sequences") }
+        // libchafa's built-in sequences: xterm's, fixed; nothing read from the environment.
+        guard let terminal = chafa_term_db_get_fallback_info(chafa_term_db_get_default()) else { throw .renderer("no terminal sequences") }
         defer { chafa_term_info_unref(terminal) }
         guard let printed = chafa_canvas_print(canvas, terminal) else { throw .renderer("nothing printed") }
         defer { reel_g_string_free(printed) }
@@ -124,19 +130,6 @@ public struct PictureRenderer: Sendable {
         case .indexed256: CHAFA_CANVAS_MODE_INDEXED_256
         case .indexed16: CHAFA_CANVAS_MODE_INDEXED_16
         }
-    }
-
-    /// libchafa's built-in sequences (xterm's, fixed; nothing read from the environment), with
-    /// the kitty image's start made quiet, cursor-still and, with an id, deletable.
-    private static func termInfo(imageID: UInt32?) -> OpaquePointer? {
-        guard let info = chafa_term_db_get_fallback_info(chafa_term_db_get_default()) else { return nil }
-        let id = imageID.map { ",i=\($0)" } ?? ""
-        let start = "\u{1B}_Ga=T,q=2,C=1\(id),f=%1,s=%2,v=%3,c=%4,r=%5,m=1\u{1B}\\"
-        guard chafa_term_info_set_seq(info, CHAFA_TERM_SEQ_BEGIN_KITTY_IMMEDIATE_IMAGE_V1, start, nil) != 0 else {
-            chafa_term_info_unref(info)
-            return nil
-        }
-        return info
     }
 
     /// Symbols' rows (libchafa separates them with newlines), each ending with an SGR reset.

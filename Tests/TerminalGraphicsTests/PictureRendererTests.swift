@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 import Processes
 import Pictures
@@ -30,7 +31,8 @@ import Testing
         #expect(image.keys["q"] == "2")
         #expect(image.keys["C"] == "1")
         #expect(image.keys["i"] == "42")
-        #expect(image.keys["f"] == "32")
+        #expect(image.keys["f"] == "24", "an opaque picture goes as RGB")
+        #expect(image.keys["o"] == "z", "four flat quarters compress")
         #expect(image.keys["c"] == "30")
         #expect(image.keys["r"] == "\(rendered.rows)")
         #expect(image.picture.width == 300)
@@ -55,6 +57,49 @@ import Testing
         #expect(TestPictures.quartersAreInPlace(image.picture) == [])
         #expect(PictureRenderer.drawnCell(source, width: 20, height: 30, Self.cell, .sixel) == Self.cell)
         #expect(PictureRenderer.drawnCell(source, width: 20, height: 30, Self.cell, .symbols) == Self.cell)
+    }
+
+    /// The payload's chunks: at most 4,096 base64 characters, each decoding on its own, `m=1`
+    /// on all but the last; compressed only when that is smaller (noise is not), RGBA only when
+    /// some pixel is not opaque; the pixels come back as they were sent.
+    @Test func kittyPixelsGoCompressedInWholeChunksAndComeBackAsSent() throws {
+        let renderer = PictureRenderer(capabilities: Self.capabilities(.kitty))
+        var generator = SplitMix64(seed: 7)
+        let noise = Picture(width: 120, height: 180, rgba: (0..<(120 * 180 * 4)).map { $0 % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: generator.next()) })
+        // 12×9 cells of 10×20 are 120×180 pixels: the noise goes pixel for pixel.
+        let noisy = try KittyImage(try renderer.render(noise, columns: 12, rows: 9).bytes)
+        #expect(noisy.keys["o"] == nil && noisy.keys["f"] == "24")
+        #expect(noisy.picture == noise, "the pixels changed on the way")
+        #expect(noisy.sequences.count == (120 * 180 * 3 * 4 / 3 + 4_095) / 4_096)
+        for (index, sequence) in noisy.sequences.enumerated() {
+            let payload = sequence.split(separator: ";", maxSplits: 1)[1]
+            #expect(payload.count <= 4_096 && Data(base64Encoded: String(payload)) != nil, "chunk \(index)")
+            #expect(sequence.contains(index == noisy.sequences.count - 1 ? "m=0;" : "m=1;"), "chunk \(index)")
+            #expect(index == noisy.sequences.count - 1 || payload.count == 4_096, "chunk \(index)")
+        }
+        // Half transparent: RGBA, and the transparent half stays so.
+        var rgba = TestPictures.quarters(width: 120, height: 180).rgba
+        for offset in stride(from: 3, to: rgba.count / 2, by: 4) { rgba[offset] = 0 }
+        let seeThrough = try KittyImage(try renderer.render(Picture(width: 120, height: 180, rgba: rgba), columns: 12, rows: 9).bytes)
+        #expect(seeThrough.keys["f"] == "32" && seeThrough.keys["o"] == "z")
+        #expect(seeThrough.picture.rgba[3] == 0 && seeThrough.picture.rgba.last == 255)
+        // Flat colours: a poster of four quarters is a few KB, not 700.
+        let flat = try renderer.render(TestPictures.quarters(), columns: 30, rows: 45).bytes
+        #expect(flat.count < 20_000, "\(flat.count) bytes")
+    }
+
+    /// Scaling down takes the mean of the pixels each one covers, alpha-weighted: a checkerboard
+    /// of black and white is grey, and a transparent pixel lends no colour.
+    @Test func kittyScalesDownByTheMeanOfWhatEachPixelCovers() {
+        let board = Picture(width: 4, height: 4, rgba: (0..<16).flatMap { index -> [UInt8] in
+            let white = (index % 4 + index / 4) % 2 == 0
+            return white ? [255, 255, 255, 255] : [0, 0, 0, 255]
+        })
+        let grey = KittyTransmission.scaled(board, width: 2, height: 2)
+        #expect(grey.rgba == [UInt8](repeating: 0, count: 16).enumerated().map { $0.offset % 4 == 3 ? 255 : 128 })
+        let halfClear = Picture(width: 2, height: 1, rgba: [255, 0, 0, 255, 0, 255, 0, 0])
+        #expect(KittyTransmission.scaled(halfClear, width: 1, height: 1).rgba == [255, 0, 0, 128])
+        #expect(KittyTransmission.scaled(board, width: 4, height: 4) == board)
     }
 
     @Test func kittyThroughTmuxWrapsEachSequenceOnItsOwn() throws {
@@ -197,6 +242,8 @@ import Testing
 struct KittyImage {
     let keys: [String: String]
     let picture: Picture
+    /// Each `ESC _G …` without its `ESC \`.
+    let sequences: [String]
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
@@ -221,9 +268,29 @@ struct KittyImage {
             guard let data = Data(base64Encoded: String(chunk)) else { throw Failure(description: "a chunk is not base64") }
             pixels += data
         }
-        guard let width = Int(keys["s"] ?? ""), let height = Int(keys["v"] ?? ""), width > 0, height > 0, pixels.count == width * height * 4
-        else { throw Failure(description: "the payload is not s×v RGBA pixels") }
+        guard let width = Int(keys["s"] ?? ""), let height = Int(keys["v"] ?? ""), width > 0, height > 0,
+            let bytesPerPixel = ["24": 3, "32": 4][keys["f"] ?? ""]
+        else { throw Failure(description: "no size, or a format other than f=24 or f=32: \(keys)") }
+        let size = width * height * bytesPerPixel
+        if keys["o"] == "z" {
+            var inflated = [UInt8](repeating: 0, count: size + 1)
+            var length = uLong(inflated.count)
+            let status = uncompress(&inflated, &length, pixels, uLong(pixels.count))
+            guard status == Z_OK else { throw Failure(description: "o=z, but the payload is not a zlib stream (\(status))") }
+            pixels = Array(inflated.prefix(Int(length)))
+        } else if keys["o"] != nil {
+            throw Failure(description: "an unknown compression: o=\(keys["o"] ?? "")")
+        }
+        guard pixels.count == size else { throw Failure(description: "the payload is \(pixels.count) bytes, not s×v×\(bytesPerPixel) = \(size)") }
+        if bytesPerPixel == 3 {
+            var rgba = [UInt8](repeating: 255, count: width * height * 4)
+            for pixel in 0..<(width * height) {
+                for channel in 0..<3 { rgba[pixel * 4 + channel] = pixels[pixel * 3 + channel] }
+            }
+            pixels = rgba
+        }
         self.keys = keys
+        self.sequences = text.split(separator: "\u{1B}\\").map(String.init)
         self.picture = Picture(width: width, height: height, rgba: pixels)
     }
 }
@@ -260,3 +327,4 @@ enum Passthrough {
         return pieces
     }
 }
+

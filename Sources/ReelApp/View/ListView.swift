@@ -14,7 +14,7 @@ enum ListView {
         if list.filtering || !list.filter.text.isEmpty {
             // Filtered: of the titles loaded, not of TMDb's.
             heading += list.filtering ? " · / " + list.filter.text + "▏" : " · “" + list.filter.text + "”"
-            count += " of \(list.loaded.count) loaded"
+            count += list.filter.text.isEmpty ? " loaded" : " of \(list.loaded.count) loaded"
         } else if let total = list.totalResults {
             count += " of \(total)"
         }
