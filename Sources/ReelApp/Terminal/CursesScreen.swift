@@ -84,7 +84,7 @@ final class CursesScreen {
         var events: [Event] = []
         while true {
             let value = reel_curses_key()
-            if value == ERR { return Self.cleaned(events) }
+            if value == ERR { return cleaned(events) }
             if value > 0xFF {
                 assembler.reset()
                 if value == KEY_RESIZE {
@@ -98,20 +98,24 @@ final class CursesScreen {
         }
     }
 
-    /// `events` with unknown escape sequences taken out of each run of keys (`KeyDecoder`).
-    private static func cleaned(_ events: [Event]) -> [Event] {
+    /// Escape sequences curses did not name, followed from one read to the next.
+    private var sequences = KeySequenceFilter()
+
+    /// `events` with unknown escape sequences taken out of each run of keys (`KeySequenceFilter`).
+    private func cleaned(_ events: [Event]) -> [Event] {
+        let now = ContinuousClock.now
         var out: [Event] = []
         var run: [Key] = []
         for event in events {
             if case .key(let key) = event {
                 run.append(key)
             } else {
-                out += KeyDecoder.droppingUnknownSequences(run).map(Event.key)
+                out += sequences.filter(run, now: now).map(Event.key)
                 run = []
                 out.append(event)
             }
         }
-        return out + KeyDecoder.droppingUnknownSequences(run).map(Event.key)
+        return out + sequences.filter(run, now: now).map(Event.key)
     }
 
     /// Shows `buffer`: rows that differ from the one shown last are written, then curses updates

@@ -35,39 +35,12 @@ public enum KeyDecoder {
         }
     }
 
-    /// Keys read at once with escape sequences curses did not know taken out whole: pasted text
-    /// or a key curses has no name for (`ESC [ 3 1 m`, `ESC O x`, `ESC ] … BEL`) is not read as
-    /// esc followed by commands. An `esc` pressed alone stays.
+    /// Keys read at once with escape sequences curses did not know taken out whole
+    /// (`KeySequenceFilter`, with nothing begun before): pasted text or a key curses has no name
+    /// for (`ESC [ 3 1 m`, `ESC O x`, `ESC ] … BEL`, `ESC P … ESC \`) is not read as esc followed
+    /// by commands. An `esc` pressed alone stays.
     public static func droppingUnknownSequences(_ keys: [Key]) -> [Key] {
-        var kept: [Key] = []
-        var index = 0
-        func scalar(_ key: Key) -> UInt32? {
-            if case .character(let c) = key, c.unicodeScalars.count == 1 { return c.unicodeScalars.first!.value }
-            return nil
-        }
-        while index < keys.count {
-            guard keys[index] == .escape, index + 1 < keys.count, let introducer = scalar(keys[index + 1]) else {
-                kept.append(keys[index])
-                index += 1
-                continue
-            }
-            switch introducer {
-            case 0x5B:  // CSI: parameters and intermediates (0x20–0x3F), then one final byte (0x40–0x7E)
-                index += 2
-                while index < keys.count, let value = scalar(keys[index]), (0x20...0x3F).contains(value) { index += 1 }
-                if index < keys.count, let value = scalar(keys[index]), (0x40...0x7E).contains(value) { index += 1 }
-            case 0x4F:  // SS3: one more byte
-                index = min(keys.count, index + 3)
-            case 0x5D:  // OSC: up to BEL (ctrl-g) or ESC \
-                index += 2
-                while index < keys.count, keys[index] != .control("g"), keys[index] != .escape { index += 1 }
-                if index < keys.count, keys[index] == .control("g") { index += 1 }
-                if index + 1 < keys.count, keys[index] == .escape, keys[index + 1] == .character("\\") { index += 2 }
-            default:
-                kept.append(keys[index])
-                index += 1
-            }
-        }
-        return kept
+        var filter = KeySequenceFilter()
+        return filter.filter(keys, now: .now)
     }
 }
