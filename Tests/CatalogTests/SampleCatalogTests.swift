@@ -1,4 +1,5 @@
 import Foundation
+import JSONKit
 import ReelTestSupport
 import Processes
 import Ledger
@@ -10,10 +11,23 @@ import Testing
 @Suite struct SampleCatalogTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The same facts as the JSON source (written without spaces), and an index that says where
+    /// each fact's object is, in order, every one of them.
     @Test func theEmbeddedDataIsTheJSONSource() throws {
-        for (name, embedded) in [("movies", SampleData.movies), ("series", SampleData.series), ("people", SampleData.people)] {
-            let source = try String(contentsOf: Self.root.appendingPathComponent("Sources/Catalog/SampleData/\(name).json"), encoding: .utf8)
-            #expect(source.trimmingCharacters(in: .newlines) == embedded, "run Tools/embed_sample_catalog.py after editing \(name).json")
+        for (name, embedded, index) in [
+            ("movies", SampleData.movies, SampleData.moviesIndex), ("series", SampleData.series, SampleData.seriesIndex),
+            ("people", SampleData.people, SampleData.peopleIndex),
+        ] {
+            let source = try Data(contentsOf: Self.root.appendingPathComponent("Sources/Catalog/SampleData/\(name).json"))
+            let facts = try JSONValue(parsing: Array(embedded.utf8))
+            #expect(try JSONValue(parsing: Array(source)) == facts, "run Tools/embed_sample_catalog.py after editing \(name).json")
+            guard case .array(let all) = facts else { Issue.record("\(name) is not an array"); continue }
+            #expect(index.count == all.count, "\(name): \(index.count) indexed of \(all.count)")
+            let bytes = Array(embedded.utf8)
+            for (position, entry) in index.enumerated() where position < all.count {
+                let one = try JSONValue(parsing: bytes[entry.start..<entry.end])
+                #expect(one == all[position] && one["id"]?.integerValue == Int64(entry.id), "\(name)[\(position)]")
+            }
         }
     }
 

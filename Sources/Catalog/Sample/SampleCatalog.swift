@@ -12,7 +12,11 @@ public final class SampleCatalog: Sendable {
     typealias Person = SampleFacts.Person
 
     /// The catalog compiled into Reel. Each kind of fact is read from its JSON when first needed.
-    public static let bundled = SampleCatalog(moviesJSON: SampleData.movies, seriesJSON: SampleData.series, peopleJSON: SampleData.people)
+    public static let bundled = SampleCatalog(
+        movies: SampleShelf(json: SampleData.movies, index: SampleData.moviesIndex, name: "movies", fact: Movie.init, id: \.id),
+        series: SampleShelf(json: SampleData.series, index: SampleData.seriesIndex, name: "series", fact: Series.init, id: \.id),
+        people: SampleShelf(json: SampleData.people, index: SampleData.peopleIndex, name: "people", fact: Person.init, id: \.id),
+        syntheticMovies: 0)
 
     /// Whether the sample catalog has text in the language of `tag` (it has English and German,
     /// as its genre names do); for any other language it answers in English.
@@ -39,14 +43,6 @@ public final class SampleCatalog: Sendable {
     var series: [Series] { seriesShelf.facts.all }
     var people: [Person] { peopleShelf.facts.all }
 
-    convenience init(moviesJSON: String, seriesJSON: String, peopleJSON: String, syntheticMovies: Int = 0) {
-        self.init(
-            movies: SampleShelf(json: moviesJSON, name: "movies", fact: Movie.init, id: \.id),
-            series: SampleShelf(json: seriesJSON, name: "series", fact: Series.init, id: \.id),
-            people: SampleShelf(json: peopleJSON, name: "people", fact: Person.init, id: \.id),
-            syntheticMovies: syntheticMovies)
-    }
-
     private init(movies: SampleShelf<Movie>, series: SampleShelf<Series>, people: SampleShelf<Person>, syntheticMovies: Int) {
         movieShelf = movies
         seriesShelf = series
@@ -58,17 +54,6 @@ public final class SampleCatalog: Sendable {
     /// benchmark can ask for a thousand distinct titles.
     public func withSyntheticMovies(_ count: Int) -> SampleCatalog {
         SampleCatalog(movies: movieShelf, series: seriesShelf, people: peopleShelf, syntheticMovies: count)
-    }
-
-    /// Starts reading the facts of `mediaTypes` on another thread (a couple of milliseconds for the
-    /// bundled movies), so a command can read its ledger meanwhile and find them ready. Facts read
-    /// already need nothing: a long-lived process (the service, on every request) starts no thread.
-    public func prepare(_ mediaTypes: Set<MediaType>) {
-        var shelves: [@Sendable () -> Void] = []
-        if mediaTypes.contains(.movie), !movieShelf.isRead { shelves.append { [movieShelf] in _ = movieShelf.facts } }
-        if mediaTypes.contains(.tv), !seriesShelf.isRead { shelves.append { [seriesShelf] in _ = seriesShelf.facts } }
-        guard !shelves.isEmpty else { return }
-        Thread.detachNewThread { [shelves] in for read in shelves { read() } }
     }
 
     /// Every credit of `personID`.
@@ -98,7 +83,7 @@ public final class SampleCatalog: Sendable {
     public var personIDs: [Int] { people.map(\.id) }
 
     func movie(_ id: Int) -> Movie? {
-        if let m = movieShelf.facts.byID[id] { return m }
+        if let m = movieShelf.fact(id) { return m }
         guard id > Self.syntheticBase, id <= Self.syntheticBase + syntheticMovies else { return nil }
         let n = id - Self.syntheticBase
         // Titles, years and genres that vary as real ones do (in length too), so a screen of them
@@ -117,8 +102,8 @@ public final class SampleCatalog: Sendable {
         )
     }
 
-    func series(_ id: Int) -> Series? { seriesShelf.facts.byID[id] }
-    func person(_ id: Int) -> Person? { peopleShelf.facts.byID[id] }
+    func series(_ id: Int) -> Series? { seriesShelf.fact(id) }
+    func person(_ id: Int) -> Person? { peopleShelf.fact(id) }
 
     /// A person's profile image path: TMDb's when the facts have one, else the path of their
     /// generated art (`SampleImages.profilePath`), so every sample person has a photo to show.

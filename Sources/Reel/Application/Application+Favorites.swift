@@ -24,7 +24,6 @@ extension Application {
     /// the handle still names that account when the change is written (`BoundAccount`).
     public func addFavorites(_ keys: [MediaKey], for account: BoundAccount, requestKey: String?) async throws -> ChangeReport {
         let key = try requestKey.map(RequestKey.init)
-        prepareCatalog(for: Set(keys.map(\.mediaType)))
         let language = try language(of: account.handle)
         let lookups = try await lookUp(keys, language: language)
         let absent = keys.filter { lookups[$0] == .notFound }

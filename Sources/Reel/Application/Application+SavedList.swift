@@ -10,7 +10,6 @@ extension Application {
     public func savedList(
         of handle: AccountHandle, _ query: SavedListQuery, progress: ((Int, Int) -> Void)? = nil, omdbProgress: ((Int, Int) -> Void)? = nil
     ) async throws -> SavedListReport {
-        prepareCatalog(for: query.mediaType.map { [$0] } ?? [.movie, .tv])
         let stamp = try readStamp(of: handle)  // before reading: a change meanwhile makes it stale
         let view = try account(handle, asOf: query.asOf)
         let live = query.asOf == nil ? view : (try? account(handle)) ?? view
