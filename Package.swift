@@ -266,7 +266,10 @@ let package = Package(
         // against its OpenAPI document (Schemas/service/openapi.json).
         .testTarget(
             name: "ReelServiceTests",
-            dependencies: ["ReelService", "Reel", "Stores", "Processes", "ReelTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: [
+                "ReelService", "Reel", "Stores", "Processes", "ReelTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: hygiene),
         // The end-to-end suites run the built binaries as people and programs do, in three
         // targets that compile side by side: the commands people type (EndToEndTests); the

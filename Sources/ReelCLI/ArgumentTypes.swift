@@ -5,13 +5,7 @@ public import Reel
 
 extension MediaType: ExpressibleByArgument {
     /// TMDb's names (`movie`, `tv`) and the commands' (`movies`, `series`), in any case.
-    public init?(argument: String) {
-        switch argument.lowercased() {
-        case "movie", "movies": self = .movie
-        case "tv", "series": self = .tv
-        default: return nil
-        }
-    }
+    public init?(argument: String) { self.init(typed: argument) }
 
     public static var allValueStrings: [String] { ["movie", "series", "tv"] }
 }

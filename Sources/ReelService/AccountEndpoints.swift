@@ -15,11 +15,13 @@ struct AccountEndpoints {
 
     func add(to group: RouterGroup<ServiceRequestContext>) {
         group.post("favorites", use: addFavorite)
+        group.get("favorites/:mediaType/:id", use: favorite)
         group.delete("favorites/:mediaType/:id", use: removeFavorite)
         group.get("saved", use: saved)
         group.get("settings", use: settings)
         group.put("settings/name", use: rename)
         group.put("settings/language", use: switchLanguage)
+        group.get("settings/photo", use: photo)
         group.put("settings/photo", use: changePhoto)
         group.delete("settings/photo", use: removePhoto)
         group.get("history", use: history)
@@ -34,8 +36,26 @@ struct AccountEndpoints {
         guard let id = body["id"]?.integerValue else { throw Problem.usage("\"id\" must be a TMDb id, a whole number") }
         let key = try MediaKey(type, id)
         let report = try await application.addFavorites([key], for: context.boundAccount(), requestKey: Self.requestKey(request))
-        return JSONResponse(ReportJSON.change(report), status: report.changed ? .created : .ok)
+        guard report.changed else { return JSONResponse(ReportJSON.change(report)) }
+        return JSONResponse(ReportJSON.change(report), status: .created, headers: [.location: Self.location(of: key)])
     }
+
+    /// One saved title (now, or as of `asOf`): when it was added and the log position of that
+    /// event; 404 when it is not saved. Where a 201 from `POST /v1/favorites` points.
+    @Sendable func favorite(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
+        let type = try Self.mediaType(context.parameters.require("mediaType"))
+        guard let id = Int64(try context.parameters.require("id")) else { throw Problem.usage("the id in the path must be a TMDb id, a whole number") }
+        let key = try MediaKey(type, id)
+        let view = try application.account(context.boundAccount(), asOf: Self.asOf(request))
+        guard let item = view.state.saved.item(key) else { throw Problem.notFound("\(type.noun) \(id) is not saved") }
+        return JSONResponse([
+            "mediaType": .string(type.rawValue), "id": .integer(id), "addedAt": ReportJSON.time(item.addedAt),
+            "position": .integer(Int64(item.position)),
+        ])
+    }
+
+    /// `/v1/favorites/movie/550`: the saved title's own path.
+    static func location(of key: MediaKey) -> String { "/v1/favorites/\(key.mediaType.rawValue)/\(key.id)" }
 
     @Sendable func removeFavorite(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
         let type = try Self.mediaType(context.parameters.require("mediaType"))
@@ -83,8 +103,26 @@ struct AccountEndpoints {
     }
 
     @Sendable func switchLanguage(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
-        let tag = try LanguageTag(RequestInput.string(try await input.object(request), "language"))
+        let tag = try LanguageTag(typed: RequestInput.string(try await input.object(request), "language"))
         return try await change(.switchLanguage(tag), request, context)
+    }
+
+    /// The photo's bytes (now, or as of `asOf`) as they were uploaded, with their type and a
+    /// strong ETag (304 to an `If-None-Match` naming it); 404 when the account has none. Read
+    /// from the ledger, sealed under the account's key: private to the account, never cached
+    /// by a shared cache.
+    @Sendable func photo(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let view = try application.account(context.boundAccount(), asOf: Self.asOf(request))
+        guard let reference = view.state.settings.photo, let bytes = try application.photoBytes(in: view) else {
+            throw Problem.notFound("the account has no photo")
+        }
+        let etag = "\"\(reference.sha256.prefix(32))\""
+        var headers: HTTPFields = [.contentType: reference.contentType, .cacheControl: "private, no-cache", .eTag: etag]
+        if SavedAnswers.matches(request.headers[.ifNoneMatch], etag) {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     @Sendable func changePhoto(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
@@ -150,9 +188,11 @@ struct AccountEndpoints {
         return JSONResponse(ReportJSON.change(report))
     }
 
-    /// `movie` or `tv`.
+    /// `movie`, `tv` or `series` (any case; `movies` too), as the command line takes them.
     static func mediaType(_ text: String) throws -> Reel.MediaType {
-        guard let type = Reel.MediaType(rawValue: text) else { throw Problem.usage("mediaType \(text): expected movie or tv") }
+        guard let type = Reel.MediaType(typed: text) else {
+            throw Problem.usage("mediaType \(SafeText.line(text)): expected movie, tv or series")
+        }
         return type
     }
 

@@ -13,7 +13,9 @@ import UnixSignals
 ///
 /// Routes parse, call one use case and render (`AccountEndpoints`, `CatalogEndpoints`,
 /// `EventStreamEndpoint`, `OperatorEndpoints`, `SystemEndpoints`); the middleware answers every
-/// error as a problem and logs each request (`RequestLog`), lets a route reach only its token's
+/// error as a problem and logs each request (`RequestLog`, with the CORS headers of `CrossOrigin`),
+/// answers a wrong method with 405 and `Allow` and a browser's preflight (`MethodGate`), lets a
+/// route reach only its token's
 /// account (`AccountAuthentication`) and the operator's routes only with the operator token
 /// (`OperatorAuthentication`). SIGTERM or SIGINT drain it: event streams end with a retry hint,
 /// new connections are refused, in-flight requests finish (an acknowledged append is durable),
@@ -65,7 +67,7 @@ public struct ReelServer: Sendable {
 
     func router(_ application: Reel.Application, _ lifecycle: ServiceLifecycleState) -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self)
-        router.add(middleware: RequestLog(metrics: metrics))
+        addOuterMiddleware(to: router, metrics: metrics)
         let input = RequestInput(settings: settings)
         let system = SystemEndpoints(application: application, metrics: metrics, lifecycle: lifecycle)
         system.add(to: router)
@@ -83,6 +85,14 @@ public struct ReelServer: Sendable {
         OperatorEndpoints(application: application).add(to: router.group("v1/admin").add(middleware: operatorAuthentication))
         system.addMetrics(to: router.group().add(middleware: operatorAuthentication))
         return router
+    }
+
+    /// What every request meets first, before any route's own middleware: the log (which answers
+    /// errors as problems, with the CORS headers of `CrossOrigin`), then the methods' gate.
+    func addOuterMiddleware(to router: Router<ServiceRequestContext>, metrics: ServiceMetrics) {
+        let crossOrigin = CrossOrigin(origins: settings.allowedOrigins)
+        router.add(middleware: RequestLog(metrics: metrics, crossOrigin: crossOrigin))
+        router.add(middleware: MethodGate(routes: RouteMethods(operatorRoutes: settings.operatorToken != nil), crossOrigin: crossOrigin))
     }
 
     private func serverBuilder() throws -> HTTPServerBuilder {

@@ -6,10 +6,12 @@ import Logging
 /// The outermost middleware: every request is answered (an error becomes its problem), counted
 /// in the metrics, logged as one line — request id, method, route pattern, status, duration, never
 /// a token, a path's values, a query, a name, a photo or a payload — and answered with its
-/// `X-Request-Id`.
+/// `X-Request-Id` and, for a page of an origin the operator allowed, the CORS headers
+/// (`CrossOrigin`; on problems too, so the page can read why).
 struct RequestLog: RouterMiddleware {
     typealias Context = ServiceRequestContext
     let metrics: ServiceMetrics
+    let crossOrigin: CrossOrigin
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -27,12 +29,15 @@ struct RequestLog: RouterMiddleware {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let route = context.endpointPath.map(Self.pattern).flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
         response.headers[.requestID] = context.id
+        if response.headers[.accessControlAllowOrigin] == nil {  // a preflight's answer has its own
+            response.headers.append(contentsOf: crossOrigin.answerHeaders(for: request))
+        }
         metrics.request(route: route, method: request.method.rawValue, status: response.status.code, seconds: seconds)
         context.logger.info(
             "request",
             metadata: [
-                "method": "\(request.method.rawValue)", "route": "\(route)", "status": "\(response.status.code)",
-                "durationMs": "\(String(format: "%.3f", seconds * 1000))",
+                "method": "\(request.method.rawValue)", "route": "\(route)", "status": .stringConvertible(response.status.code),
+                "durationMs": .stringConvertible((seconds * 1_000_000).rounded() / 1_000),
             ])
         return response
     }

@@ -36,6 +36,10 @@ public struct ServiceSettings: Sendable {
     public var shutdownDeadline = 10.0
     /// How often other processes' appends are looked for (the event streams' poll, seconds).
     public var pollInterval = 0.2
+    /// The origins whose pages may call the service from a browser (`REEL_SERVE_ORIGINS`:
+    /// `https://app.example`, several separated by commas or spaces, or `*` for any); none by
+    /// default.
+    public var allowedOrigins: [String] = []
 
     public init() {}
 
@@ -65,6 +69,7 @@ public struct ServiceSettings: Sendable {
         if let n = try number("REEL_SERVE_STREAMS", 1...10_000) { settings.streamsPerToken = Int(n) }
         if let n = try number("REEL_SERVE_HEADER_TIMEOUT", 0.1...600) { settings.headerTimeout = n }
         if let n = try number("REEL_SERVE_SHUTDOWN_DEADLINE", 0.1...600) { settings.shutdownDeadline = n }
+        if let text = environment["REEL_SERVE_ORIGINS"] { settings.allowedOrigins = try parseOrigins(text) }
         return settings
     }
 
@@ -78,5 +83,20 @@ public struct ServiceSettings: Sendable {
         if host.isEmpty { host = "0.0.0.0" }
         guard !host.contains(where: { $0 == " " || $0 == "/" }) else { throw refusal }
         return (host, port)
+    }
+
+    /// `REEL_SERVE_ORIGINS`: origins as a browser sends them (`scheme://host[:port]`, nothing
+    /// after), separated by commas or spaces, or `*`.
+    public static func parseOrigins(_ text: String) throws -> [String] {
+        let origins = text.split { $0 == "," || $0 == " " }.map(String.init)
+        for origin in origins where origin != "*" {
+            let parts = origin.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
+            let valid = parts.count == 2 && ["http", "https"].contains(parts[0]) && !parts[1].isEmpty
+                && !parts[1].contains { $0 == "/" || $0 == "?" || $0 == "#" || $0 == "@" || $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }
+            guard valid else {
+                throw Failure(.usage, "REEL_SERVE_ORIGINS: \(SafeText.line(origin)) is not an origin: expected scheme://host[:port] (such as https://app.example), or *")
+            }
+        }
+        return origins
     }
 }

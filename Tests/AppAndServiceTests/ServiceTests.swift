@@ -61,6 +61,14 @@ import Testing
         #expect(try document.json()["openapi"] as? String == "3.1.0")
         let health = try await service.request(.GET, "/health")
         #expect(health.header("X-Request-Id")?.isEmpty == false)
+        // The request log's numbers are numbers: a status to compare, a duration to sum.
+        let requests = service.logText.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }.filter { $0["message"] as? String == "request" }
+        #expect(requests.count >= 4, "\(service.logText)")
+        for line in requests {
+            #expect(line["status"] is Int && !(line["status"] is String) && (line["durationMs"] as? Double ?? -1) >= 0, "\(line)")
+        }
     }
 
     @Test(arguments: Store.allCases) func noTokenABadOneAndARevokedOneAre401WithAChallenge(_ store: Store) async throws {

@@ -67,8 +67,9 @@ import Testing
             }
             let unknown = contract.record(.get, "/v1/nowhere", try await client.execute(uri: "/v1/nowhere", method: .get), as: "NotFound")
             #expect(unknown.status == .notFound)
-            let wrongMethod = contract.record(.get, "/v1/favorites", try await client.execute(uri: "/v1/favorites", method: .get), as: "NotFound")
-            #expect(wrongMethod.status == .notFound)
+            // A documented path asked with a method it does not take: 405, with what it takes.
+            let wrongMethod = contract.record(.get, "/v1/favorites", try await client.execute(uri: "/v1/favorites", method: .get), as: "MethodNotAllowed")
+            #expect(wrongMethod.status == .methodNotAllowed && wrongMethod.headers[.allow] == "POST, OPTIONS")
         }
         let verdict = try await contract.verdict()
         #expect(verdict.status == 0 && verdict.failures.isEmpty, "\(verdict)")

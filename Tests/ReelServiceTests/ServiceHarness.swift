@@ -17,11 +17,12 @@ struct ServiceHarness {
     let settings: ServiceSettings
     let server: ReelServer
 
-    init(operatorToken: String? = Self.operatorToken, _ name: String = #function) {
+    init(operatorToken: String? = Self.operatorToken, origins: [String] = [], _ name: String = #function) {
         let environment = ["HOME": temporaryDirectory(name + "-home")]
         application = Application(.init(dataDirectory: temporaryDirectory(name), environment: environment))
         var settings = ServiceSettings()
         settings.operatorToken = operatorToken
+        settings.allowedOrigins = origins
         self.settings = settings
         server = ReelServer(settings: settings, generator: "reel tests")
     }

@@ -20,11 +20,12 @@ struct StandInAuthentication: RouterMiddleware {
     }
 
     /// The account routes as `ReelServer.router` adds them, behind this middleware instead of the
-    /// token check (and the service's own outermost middleware, which renders problems).
+    /// token check (and the service's own outer middleware, which renders problems and answers
+    /// wrong methods and preflights).
     static func router(_ harness: ServiceHarness, as handle: AccountHandle, burst: Double = 1_000) throws -> Router<ServiceRequestContext> {
         let router = Router(context: ServiceRequestContext.self)
         let metrics = ServiceMetrics()
-        router.add(middleware: RequestLog(metrics: metrics))
+        harness.server.addOuterMiddleware(to: router, metrics: metrics)
         let group = router.group("v1").add(middleware: StandInAuthentication(token: try harness.application.createToken(for: handle).token, limiter: RateLimiter(rate: 0.001, burst: burst)))
         let application = harness.application
         AccountEndpoints(application: application, input: RequestInput(settings: harness.settings), generator: "reel tests", savedAnswers: SavedAnswers()).add(to: group)
