@@ -12,7 +12,7 @@ import UnixSignals
 /// `reel serve`: the application core as an HTTP JSON service, for many accounts at once.
 ///
 /// Routes parse, call one use case and render (`AccountEndpoints`, `CatalogEndpoints`,
-/// `EventStreamEndpoint`, `OperatorEndpoints`, `SystemEndpoints`); the middleware answers every
+/// `EventStreamEndpoint`, `ImageEndpoints`, `OperatorEndpoints`, `SystemEndpoints`); the middleware answers every
 /// error as a problem and logs each request (`RequestLog`, with the CORS headers of `CrossOrigin`),
 /// answers a wrong method with 405 and `Allow` and a browser's preflight (`MethodGate`), lets a
 /// route reach only its token's
@@ -71,6 +71,7 @@ public struct ReelServer: Sendable {
         let input = RequestInput(settings: settings)
         let system = SystemEndpoints(application: application, metrics: metrics, lifecycle: lifecycle)
         system.add(to: router)
+        ImageEndpoints(application: application).add(to: router)
 
         let limiter = RateLimiter(rate: settings.ratePerSecond, burst: settings.burst)
         let account = router.group("v1").add(middleware: AccountAuthentication(application: application, limiter: limiter))

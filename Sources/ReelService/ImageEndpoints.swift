@@ -1,0 +1,55 @@
+import HTTPTypes
+import Hummingbird
+import Reel
+
+/// TMDb's images through Reel (`/images/{kind}/{size}/{file}`, as TMDb's image host has them
+/// under `/t/p/{size}/{file}`): the bytes from Reel's image cache, or fetched once through the
+/// polite image client and cached, or the sample catalog's generated art, so a page shows
+/// posters offline, without credentials, and never asks TMDb's host itself. TMDb's image paths
+/// are content-addressed (a new image gets a new path), so an answer may be kept for a year;
+/// it has a strong ETag all the same. No token: the images are TMDb's public pictures, nothing
+/// of an account (and a page's `<img>` cannot send one).
+struct ImageEndpoints {
+    let application: Reel.Application
+
+    func add(to router: Router<ServiceRequestContext>) {
+        router.get("images/:kind/:size/:file", use: image)
+    }
+
+    @Sendable func image(_ request: Request, context: ServiceRequestContext) async throws -> Response {
+        let kindName = try context.parameters.require("kind")
+        guard let kind = ImageConfiguration.Kind(rawValue: kindName) else {
+            throw Problem.usage("the image kind \(SafeText.line(kindName)) is none of poster, backdrop, profile, still, logo")
+        }
+        let size = try context.parameters.require("size")
+        guard size.count <= 16, size.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw Problem.usage("the size \(SafeText.line(size)) is not one of TMDb's (w342, original, …)")
+        }
+        let file = try context.parameters.require("file")
+        guard Self.isImageFile(file) else {
+            throw Problem.usage("\(SafeText.line(file)) is not an image file name as TMDb gives them (letters, digits, - and _, then .jpg or .png)")
+        }
+        let sizes = try await application.imageSizes(of: kind)
+        guard sizes.contains(size) else {
+            throw Problem.usage("the \(kind.rawValue) size \(SafeText.line(size)) is not one of TMDb's: \(sizes.joined(separator: ", "))")
+        }
+        let image = try await application.image(path: "/" + file, kind: kind, size: .named(size))
+        let etag = "\"\(ContentDigest.sha256Hex(image.bytes).prefix(32))\""
+        var headers: HTTPFields = [
+            .contentType: image.format == .png ? "image/png" : "image/jpeg", .cacheControl: "public, max-age=31536000, immutable", .eTag: etag,
+        ]
+        if SavedAnswers.matches(request.headers[.ifNoneMatch], etag) {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
+    }
+
+    /// `abc123.jpg`, `reel-sample-movie-603-poster.jpg`: at most 128 characters.
+    static func isImageFile(_ file: String) -> Bool {
+        let lower = file.lowercased()
+        guard file.count <= 128, lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") || lower.hasSuffix(".png") else { return false }
+        let stem = file[..<(file.lastIndex(of: ".") ?? file.endIndex)]
+        return !stem.isEmpty && stem.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+}
