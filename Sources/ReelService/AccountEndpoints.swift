@@ -66,7 +66,8 @@ struct AccountEndpoints {
     }
 
     /// The saved list: answered again from `savedAnswers` while the core says it holds, with a
-    /// strong ETag (304 to an `If-None-Match` naming it).
+    /// strong ETag (304 to an `If-None-Match` naming it); with `limit` (or a `cursor`), one page
+    /// of it (`SavedPage`) and a `Link` to the next.
     @Sendable func saved(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         var query = SavedListQuery()
         if let type = RequestInput.query(request, "type") { query.mediaType = try Self.mediaType(type) }
@@ -82,10 +83,21 @@ struct AccountEndpoints {
         query.anyGenre = try RequestInput.flag(request, "anyGenre") ?? false
         query.asOf = try Self.asOf(request)
         let account = try context.boundAccount()
-        let (answer, _) = try await savedAnswers.answer(of: account, query, application: application) {
-            try await application.savedList(of: account, query)
+        let limit = try RequestInput.integer(request, "limit", in: 1...1_000)
+        let cursor = try RequestInput.query(request, "cursor").map(SavedPage.Cursor.init(text:))
+        let answer: SavedAnswers.Answer
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "private, no-cache"]
+        if limit != nil || cursor != nil {
+            let page = try SavedPage(
+                report: try await application.savedList(of: account, query), query: query, limit: limit ?? SavedPage.defaultLimit, after: cursor)
+            answer = page.answer
+            if let next = page.next { headers[.link] = "<\(next)>; rel=\"next\"" }
+        } else {
+            answer = try await savedAnswers.answer(of: account, query, application: application) {
+                try await application.savedList(of: account, query)
+            }.0
         }
-        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "private, no-cache", .eTag: answer.etag]
+        headers[.eTag] = answer.etag
         if SavedAnswers.matches(request.headers[.ifNoneMatch], answer.etag) {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)

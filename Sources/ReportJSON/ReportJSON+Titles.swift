@@ -69,17 +69,19 @@ extension ReportJSON {
     }
 
     /// The saved list, as `query` asked for it (`saved.schema.json`): each title as `title`, with
-    /// when it was added, its place in the list and its OMDb scores.
-    public static func saved(_ report: SavedListReport, query: SavedListQuery) -> JSONValue {
-        [
+    /// when it was added, its place in the list and its OMDb scores; with `page`, only the items
+    /// at those places (a page of the service's answer).
+    public static func saved(_ report: SavedListReport, query: SavedListQuery, page: Range<Int>? = nil) -> JSONValue {
+        let items = page.map { report.items[$0.clamped(to: report.items.indices)] } ?? report.items[...]
+        return [
             "user": .string(report.handle.value), "stream": stream(report.stream), "asOf": asOf(report.asOf),
             "language": .string(report.language), "sort": .string(query.order.rawValue), "descending": .bool(query.descending),
             "type": .init(query.mediaType.map { .string($0.rawValue) }), "search": string(query.search),
             "genres": .array(query.genres.map(JSONValue.string)), "anyGenre": .bool(query.anyGenre),
-            "total": .integer(Int64(report.total)), "count": .integer(Int64(report.items.count)),
+            "total": .integer(Int64(report.total)), "count": .integer(Int64(items.count)),
             "detailsMissing": .integer(Int64(report.detailsMissing)),
             "notices": .array(report.notices.map(JSONValue.string)), "omdbFill": .init(report.omdbFill.map(omdbFill)),
-            "items": .array(report.items.map { item in
+            "items": .array(items.map { item in
                 title(item.saved.key, item.lookup, savedAt: item.saved.addedAt).merging([
                     "addedAt": time(item.saved.addedAt), "position": .integer(Int64(item.saved.position)),
                     "omdb": .init(item.omdb.flatMap(omdb)),

@@ -163,3 +163,56 @@ import Testing
         #expect(JSONLogHandler.json("GET") == .string("GET"))
     }
 }
+
+/// `GET /v1/saved?limit=N`: pages that follow each other by their `Link`, together the whole list
+/// in its order, neither repeating nor skipping a title when one is removed between two pages.
+@Suite struct SavedPagesTests {
+    static func body(_ response: TestResponse) -> [String: Any] { ConventionTests.problem(response) }
+
+    static func ids(_ response: TestResponse) -> [Int] {
+        (body(response)["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+    }
+
+    static func next(_ response: TestResponse) -> String? {
+        guard let link = response.headers[.link], link.hasPrefix("<"), let end = link.firstIndex(of: ">") else { return nil }
+        #expect(link.hasSuffix(#">; rel="next""#), "\(link)")
+        return String(link[link.index(after: link.startIndex)..<end])
+    }
+
+    @Test func pagesFollowTheirLinksAndAddUpToTheList() async throws {
+        let contract = ContractCheck()
+        let harness = ServiceHarness()
+        try await harness.test(try StandInAuthentication.router(harness, as: ConventionTests.ann)) { client in
+            let caller = AccountAnswerTests.Caller(client: client, contract: contract)
+            for id in [550, 603, 13, 278, 238] {
+                #expect(try await caller.call(.post, "/v1/favorites", json: #"{"mediaType":"movie","id":\#(id)}"#).status == .created)
+            }
+            let whole = Self.ids(try await caller.call(.get, "/v1/saved?sort=title"))
+            #expect(whole.count == 5)
+            var seen: [Int] = []
+            var path: String? = "/v1/saved?sort=title&limit=2"
+            var pages = 0
+            while let next = path, pages < 5 {
+                let page = try await caller.call(.get, next)
+                #expect(page.status == .ok && Self.body(page)["count"] as? Int == Self.ids(page).count, "\(next)")
+                seen += Self.ids(page)
+                path = Self.next(page)
+                pages += 1
+            }
+            #expect(seen == whole && pages == 3, "\(seen) in \(pages) pages; the list is \(whole)")
+
+            // The last title of page one removed before page two is asked: page two starts where it was.
+            let first = try await caller.call(.get, "/v1/saved?sort=title&limit=2")
+            let second = try #require(Self.next(first))
+            #expect(try await caller.call(.delete, "/v1/favorites/movie/\(Self.ids(first)[1])").status == .ok)
+            #expect(Self.ids(try await caller.call(.get, second)) == Array(whole[2..<4]))
+
+            for bad in ["/v1/saved?limit=0", "/v1/saved?limit=1001", "/v1/saved?limit=2&cursor=bm9wZQ", "/v1/saved?cursor=%1B%5B31m"] {
+                let answer = try await caller.call(.get, bad)
+                #expect(answer.status == .badRequest, "\(bad)")
+                #expect(!String(buffer: answer.body).contains("\u{1B}"), "\(bad)")
+            }
+        }
+        try await AccountAnswerTests.check(contract)
+    }
+}
