@@ -22,15 +22,18 @@ struct CrossOrigin: Sendable {
     /// The request headers a page may send: what the service reads.
     static let requestHeaders = ["authorization", "content-type", "idempotency-key", "if-none-match", "last-event-id"]
     /// The answer's headers a page may read beyond the always-readable ones.
-    static let exposedHeaders = "ETag, Location, Link, Retry-After, WWW-Authenticate, X-Request-Id"
+    static let exposedHeaders = "Content-Disposition, ETag, Location, Link, Retry-After, WWW-Authenticate, X-Request-Id"
     /// How long a browser may keep a preflight's answer (seconds).
     static let maxAge = "600"
 
     func allows(_ origin: String) -> Bool { anyOrigin || origins.contains(origin) }
 
-    /// What an answer to `request` adds: nothing without an `Origin` the operator allowed.
+    /// What an answer to `request` adds: with origins named, `Vary: Origin` on every answer (a
+    /// cache must not hand a copy made for one origin, or for none, to another: an image is kept
+    /// a year); the CORS headers only for an `Origin` the operator allowed.
     func answerHeaders(for request: Request) -> HTTPFields {
-        guard let origin = request.headers[.origin], allows(origin) else { return [:] }
+        guard anyOrigin || !origins.isEmpty else { return [:] }
+        guard let origin = request.headers[.origin], allows(origin) else { return [.vary: "Origin"] }
         return [.accessControlAllowOrigin: origin, .vary: "Origin", .accessControlExposeHeaders: Self.exposedHeaders]
     }
 

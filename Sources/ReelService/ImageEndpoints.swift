@@ -35,9 +35,10 @@ struct ImageEndpoints {
         }
         let image = try await application.image(path: "/" + file, kind: kind, size: .named(size))
         let etag = "\"\(ContentDigest.sha256Hex(image.bytes).prefix(32))\""
-        var headers: HTTPFields = [
-            .contentType: image.format == .png ? "image/png" : "image/jpeg", .cacheControl: "public, max-age=31536000, immutable", .eTag: etag,
-        ]
+        // Offline, the cache may answer with another size it holds: shown, but never kept under
+        // this size's address.
+        let keep = image.size == size ? "public, max-age=31536000, immutable" : "no-store"
+        var headers: HTTPFields = [.contentType: image.format == .png ? "image/png" : "image/jpeg", .cacheControl: keep, .eTag: etag]
         if SavedAnswers.matches(request.headers[.ifNoneMatch], etag) {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)

@@ -29,7 +29,7 @@ struct RequestLog: RouterMiddleware {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let route = context.endpointPath.map(Self.pattern).flatMap { $0 == "NotFound" ? nil : $0 } ?? "unmatched"
         response.headers[.requestID] = context.id
-        if response.headers[.accessControlAllowOrigin] == nil {  // a preflight's answer has its own
+        if response.headers[.vary] == nil {  // a preflight's answer has its own
             response.headers.append(contentsOf: crossOrigin.answerHeaders(for: request))
         }
         metrics.request(route: route, method: request.method.rawValue, status: response.status.code, seconds: seconds)

@@ -9,7 +9,7 @@ import Pictures
 /// deflate shrinks by a tenth at a cost of milliseconds, goes as it is.
 ///
 /// The sequence: `ESC _G a=T,q=2,C=1[,i=ID],f=24|32,s=W,v=H,c=COLUMNS,r=ROWS[,o=z],m=1;…ESC \`,
-/// then chunks of at most 4,096 base64 characters (`ESC _G m=1;…ESC \`), the last with `m=0`.
+/// then chunks of at most 4,096 base64 characters (`ESC _G q=2,m=1;…ESC \`), the last with `m=0`.
 /// Each chunk is base64 of its own, padded only in the last. Only these fixed keys, numbers and
 /// base64 reach the terminal.
 enum KittyTransmission {
@@ -34,7 +34,8 @@ enum KittyTransmission {
         repeat {
             let end = min(start + chunk, payload.count)
             bytes += [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")]
-            if start == 0 { bytes += Array(control.utf8) + [UInt8(ascii: ",")] }
+            // q=2 on every chunk: kitty reads it from the first, older versions answered the rest.
+            bytes += start == 0 ? Array(control.utf8) + [UInt8(ascii: ",")] : Array("q=2,".utf8)
             bytes += Array((end < payload.count ? "m=1;" : "m=0;").utf8)
             bytes += payload[start..<end]
             bytes += [0x1B, UInt8(ascii: "\\")]

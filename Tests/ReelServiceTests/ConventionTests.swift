@@ -93,6 +93,10 @@ import Testing
             #expect(bad.status == .badRequest && bad.headers[.accessControlAllowOrigin] == Self.app)
             let elsewhere = try await client.execute(uri: "/v1/settings", method: .get, headers: [.origin: "https://evil.example"])
             #expect(elsewhere.status == .ok && elsewhere.headers[.accessControlAllowOrigin] == nil, "the browser keeps the answer from that page")
+            // Every answer varies by origin once origins are named: no cache hands one page's copy to another.
+            #expect(elsewhere.headers[.vary] == "Origin")
+            let missing = try await client.execute(uri: "/v1/nowhere", method: .get)
+            #expect(missing.status == .notFound && missing.headers[.vary] == "Origin", "without an Origin too")
         }
         // Nobody named: no page may.
         let closed = ServiceHarness()

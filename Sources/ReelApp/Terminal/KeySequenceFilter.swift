@@ -5,7 +5,7 @@
 /// kitty's (`ESC _ G … ESC \`), OSC (`ESC ] … BEL`). A sequence may arrive over several reads: one
 /// still open at the end of a read goes on in the next, for up to `patience` (then what follows
 /// is keys again, so a sequence whose end was lost cannot swallow typing). An `esc` pressed alone
-/// stays.
+/// stays, and so does alt with a key (ESC and the key, ending a read).
 struct KeySequenceFilter {
     private enum Open {
         /// CSI: parameters and intermediates (0x20–0x3F) until one final byte (0x40–0x7E).
@@ -39,7 +39,11 @@ struct KeySequenceFilter {
             open = nil
         }
         while index < keys.count {
-            guard keys[index] == .escape, index + 1 < keys.count, let sequence = Self.introduced(by: keys[index + 1]) else {
+            guard keys[index] == .escape, index + 1 < keys.count, let sequence = Self.introduced(by: keys[index + 1]),
+                !(index + 2 == keys.count && Self.isString(sequence))
+            else {
+                // ESC and a key ending the read (alt+P, alt+]) are two keys: a terminal's answer
+                // comes in one write, its introducer never last.
                 kept.append(keys[index])
                 index += 1
                 continue
@@ -57,6 +61,11 @@ struct KeySequenceFilter {
             index += 1
         }
         return kept
+    }
+
+    private static func isString(_ sequence: Open) -> Bool {
+        if case .string = sequence { return true }
+        return false
     }
 
     /// The sequence `key` begins after an ESC; nil when ESC and `key` are two keys.
