@@ -85,18 +85,31 @@ public struct ServiceSettings: Sendable {
         return (host, port)
     }
 
-    /// `REEL_SERVE_ORIGINS`: origins as a browser sends them (`scheme://host[:port]`, nothing
-    /// after), separated by commas or spaces, or `*`.
+    /// `REEL_SERVE_ORIGINS`: origins (`scheme://host[:port]`, nothing after), separated by commas
+    /// or spaces, or `*`; each written as a browser sends it in `Origin` (the scheme and host in
+    /// lower case, no default port: `HTTPS://App.example:443` is `https://app.example`), so one
+    /// written otherwise still matches. A wildcard inside a host, a bad port or anything after the
+    /// host is refused, naming the origin.
     public static func parseOrigins(_ text: String) throws -> [String] {
-        let origins = text.split { $0 == "," || $0 == " " }.map(String.init)
-        for origin in origins where origin != "*" {
+        try text.split { $0 == "," || $0 == " " }.map { origin in
+            if origin == "*" { return "*" }
+            let refusal = Failure(
+                .usage, "REEL_SERVE_ORIGINS: \(SafeText.line(String(origin))) is not an origin: expected scheme://host[:port] (such as https://app.example), or *")
             let parts = origin.split(separator: "://", maxSplits: 1, omittingEmptySubsequences: false)
-            let valid = parts.count == 2 && ["http", "https"].contains(parts[0]) && !parts[1].isEmpty
-                && !parts[1].contains { $0 == "/" || $0 == "?" || $0 == "#" || $0 == "@" || $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }
-            guard valid else {
-                throw Failure(.usage, "REEL_SERVE_ORIGINS: \(SafeText.line(origin)) is not an origin: expected scheme://host[:port] (such as https://app.example), or *")
+            guard parts.count == 2 else { throw refusal }
+            let scheme = parts[0].lowercased()
+            guard scheme == "http" || scheme == "https" else { throw refusal }
+            var host = parts[1].lowercased()
+            var port: Int?
+            if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") {
+                guard let number = Int(host[host.index(after: colon)...]), (1...65_535).contains(number) else { throw refusal }
+                port = number
+                host = String(host[..<colon])
             }
+            let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-[]:")
+            guard !host.isEmpty, host.allSatisfy(allowed.contains), !host.hasPrefix("."), !host.hasSuffix(".") else { throw refusal }
+            if let port, port != (scheme == "https" ? 443 : 80) { return "\(scheme)://\(host):\(port)" }
+            return "\(scheme)://\(host)"
         }
-        return origins
     }
 }

@@ -111,7 +111,13 @@ import Testing
         let settings = try ServiceSettings.from(environment: ["REEL_SERVE_ORIGINS": "https://app.example, http://localhost:5173"])
         #expect(settings.allowedOrigins == ["https://app.example", "http://localhost:5173"])
         #expect(try ServiceSettings.from(environment: ["REEL_SERVE_ORIGINS": "*"]).allowedOrigins == ["*"])
-        for bad in ["app.example", "https://app.example/", "ftp://app.example", "https://", "https://a\u{1B}[31m"] {
+        // As a browser sends them: lower case, no default port.
+        #expect(try ServiceSettings.parseOrigins("HTTPS://App.Example:443 http://localhost:80 https://app.example:8443 http://[::1]:5173")
+            == ["https://app.example", "http://localhost", "https://app.example:8443", "http://[::1]:5173"])
+        for bad in [
+            "app.example", "https://app.example/", "ftp://app.example", "https://", "https://a\u{1B}[31m", "https://*.example.com",
+            "https://app.example:0", "https://app.example:99999", "https://app.example.", "https://user@app.example",
+        ] {
             #expect(throws: Failure.self, "\(bad.debugDescription)") { try ServiceSettings.from(environment: ["REEL_SERVE_ORIGINS": bad]) }
         }
     }
