@@ -267,8 +267,8 @@ let package = Package(
         .testTarget(
             name: "ReelServiceTests",
             dependencies: [
-                "ReelService", "Reel", "Stores", "Processes", "ReelTestSupport", .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                "ReelService", "Reel", "Stores", "Processes", "ReelTestSupport", "FakeTMDb",
+                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: hygiene),
         // The end-to-end suites run the built binaries as people and programs do, in three

@@ -8,9 +8,14 @@ import Reel
 /// posters offline, without credentials, and never asks TMDb's host itself. TMDb's image paths
 /// are content-addressed (a new image gets a new path), so an answer may be kept for a year;
 /// it has a strong ETag all the same. No token: the images are TMDb's public pictures, nothing
-/// of an account (and a page's `<img>` cannot send one).
+/// of an account (and a page's `<img>` cannot send one); what a client may have fetched is
+/// limited by its address (`fetches`).
 struct ImageEndpoints {
     let application: Reel.Application
+    /// Images fetched for one client address (not those at hand in the cache): 10 a second, 200 at
+    /// once (a page's first screen of posters), so no one can have the service fetch from TMDb
+    /// without end for a stream of made-up names.
+    var fetches = RateLimiter(rate: 10, burst: 200, counting: "images fetched from TMDb for this address")
 
     func add(to router: Router<ServiceRequestContext>) {
         router.get("images/:kind/:size/:file", use: image)
@@ -33,7 +38,13 @@ struct ImageEndpoints {
         guard sizes.contains(size) else {
             throw Problem.usage("the \(kind.rawValue) size \(SafeText.line(size)) is not one of TMDb's: \(sizes.joined(separator: ", "))")
         }
-        let image = try await application.image(path: "/" + file, kind: kind, size: .named(size))
+        let image: FetchedImage
+        if let cached = try await application.cachedImage(path: "/" + file, kind: kind, size: .named(size)) {
+            image = cached
+        } else {
+            try fetches.admit(context.clientAddress)
+            image = try await application.image(path: "/" + file, kind: kind, size: .named(size))
+        }
         let etag = "\"\(ContentDigest.sha256Hex(image.bytes).prefix(32))\""
         // Offline, the cache may answer with another size it holds: shown, but never kept under
         // this size's address.

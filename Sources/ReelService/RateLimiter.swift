@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 import Synchronization
 
-/// Each token's request budget: a token bucket of `burst` requests refilled at `rate` a second.
+/// A budget per key (a token, a client's address): a token bucket of `burst` requests refilled at
+/// `rate` a second.
 /// A request over budget is 429 with `Retry-After` (whole seconds until one request is free).
 final class RateLimiter: Sendable {
     private struct Bucket {
@@ -11,11 +12,14 @@ final class RateLimiter: Sendable {
     }
     private let rate: Double
     private let burst: Double
+    /// What is counted, as the refusal names it ("requests for this token").
+    private let counted: String
     private let buckets = Mutex([String: Bucket]())
 
-    init(rate: Double, burst: Double) {
+    init(rate: Double, burst: Double, counting counted: String = "requests for this token") {
         self.rate = rate
         self.burst = burst
+        self.counted = counted
     }
 
     /// Takes one request from `key`'s bucket, or throws the 429 problem.
@@ -32,7 +36,7 @@ final class RateLimiter: Sendable {
         }
         if let wait {
             let seconds = max(1, Int(wait.rounded(.up)))
-            throw Problem(.tooManyRequests, kind: "rateLimited", "too many requests for this token: try again in \(seconds) s", headers: [.retryAfter: String(seconds)])
+            throw Problem(.tooManyRequests, kind: "rateLimited", "too many \(counted): try again in \(seconds) s", headers: [.retryAfter: String(seconds)])
         }
     }
 }

@@ -9,8 +9,13 @@ public struct ServiceRequestContext: RequestContext {
     /// The token the request was made with; `nil` before authentication and on open routes.
     public var token: AccessToken?
 
+    /// The address the request came from (the proxy's, behind a reverse proxy): what budgets
+    /// kept per client count by. "unknown" when the channel has none.
+    public let clientAddress: String
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// The account the token reaches; a handler behind `AccountAuthentication` always has one.

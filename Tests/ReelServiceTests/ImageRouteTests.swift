@@ -1,3 +1,4 @@
+import FakeTMDb
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -52,5 +53,27 @@ import Testing
             #expect(contract.record(.get, unknown, try await client.execute(uri: unknown, method: .get)).status == .notFound)
         }
         try await AccountAnswerTests.check(contract)
+    }
+
+    /// Images fetched from TMDb (here the fake server's host) for one address are limited: past
+    /// the burst, 429 with Retry-After, while an image the cache holds is still served.
+    @Test func fetchesForOneAddressAreLimitedAndCachedImagesAreNot() async throws {
+        let tmdb = try await FakeTMDbServer.start()
+        let harness = ServiceHarness(environment: ["TMDB_API_TOKEN": "any-token", "REEL_TMDB_BASE_URL": tmdb.baseURL])
+        let router = Router(context: ServiceRequestContext.self)
+        harness.server.addOuterMiddleware(to: router, metrics: ServiceMetrics())
+        var images = ImageEndpoints(application: harness.application)
+        images.fetches = RateLimiter(rate: 0.001, burst: 2, counting: "images fetched from TMDb for this address")
+        images.add(to: router)
+        try await harness.test(router) { (client: any TestClientProtocol) async throws in
+            let file = "reel-sample-movie-603-poster.jpg"
+            #expect(try await client.execute(uri: "/images/poster/w92/\(file)", method: .get).status == .ok)
+            #expect(try await client.execute(uri: "/images/poster/w154/\(file)", method: .get).status == .ok)
+            let third = try await client.execute(uri: "/images/poster/w185/\(file)", method: .get)
+            #expect(third.status == .tooManyRequests && third.headers[.retryAfter] != nil, "\(third.status)")
+            #expect(Self.detail(third).contains("images fetched from TMDb"), "\(Self.detail(third))")
+            #expect(try await client.execute(uri: "/images/poster/w92/\(file)", method: .get).status == .ok, "cached: no fetch")
+        }
+        await tmdb.stop()
     }
 }

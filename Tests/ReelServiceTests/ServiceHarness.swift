@@ -17,8 +17,8 @@ struct ServiceHarness {
     let settings: ServiceSettings
     let server: ReelServer
 
-    init(operatorToken: String? = Self.operatorToken, origins: [String] = [], _ name: String = #function) {
-        let environment = ["HOME": temporaryDirectory(name + "-home")]
+    init(operatorToken: String? = Self.operatorToken, origins: [String] = [], environment extra: [String: String] = [:], _ name: String = #function) {
+        let environment = ["HOME": temporaryDirectory(name + "-home")].merging(extra) { _, given in given }
         application = Application(.init(dataDirectory: temporaryDirectory(name), environment: environment))
         var settings = ServiceSettings()
         settings.operatorToken = operatorToken
