@@ -97,12 +97,7 @@ struct AccountEndpoints {
                 try await application.savedList(of: account, query)
             }.0
         }
-        headers[.eTag] = answer.etag
-        if SavedAnswers.matches(request.headers[.ifNoneMatch], answer.etag) {
-            headers[.contentType] = nil
-            return Response(status: .notModified, headers: headers)
-        }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: answer.body))
+        return EntityTag.answer(request, etag: answer.etag, headers: headers) { answer.body }
     }
 
     @Sendable func settings(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
@@ -125,16 +120,13 @@ struct AccountEndpoints {
     /// by a shared cache.
     @Sendable func photo(_ request: Request, context: ServiceRequestContext) async throws -> Response {
         let view = try application.account(context.boundAccount(), asOf: Self.asOf(request))
-        guard let reference = view.state.settings.photo, let bytes = try application.photoBytes(in: view) else {
-            throw Problem.notFound("the account has no photo")
+        guard let reference = view.state.settings.photo else { throw Problem.notFound("the account has no photo") }
+        // The reference names the bytes: a 304 opens nothing from the ledger.
+        let headers: HTTPFields = [.contentType: reference.contentType, .cacheControl: "private, no-cache"]
+        return try EntityTag.answer(request, etag: EntityTag.of(sha256Hex: reference.sha256), headers: headers) {
+            guard let bytes = try application.photoBytes(in: view) else { throw Problem.notFound("the account has no photo") }
+            return ByteBuffer(bytes: bytes)
         }
-        let etag = "\"\(reference.sha256.prefix(32))\""
-        var headers: HTTPFields = [.contentType: reference.contentType, .cacheControl: "private, no-cache", .eTag: etag]
-        if SavedAnswers.matches(request.headers[.ifNoneMatch], etag) {
-            headers[.contentType] = nil
-            return Response(status: .notModified, headers: headers)
-        }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     @Sendable func changePhoto(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {

@@ -40,20 +40,16 @@ struct CrossOrigin: Sendable {
     /// `OPTIONS` on a path that takes `methods`: a preflight (an `Origin` and an
     /// `Access-Control-Request-Method`) is answered 204 with what it may do, or refused with a
     /// problem naming why; a plain `OPTIONS` is 204 with `Allow`.
-    func preflight(_ request: Request, route: RouteMethods.Route, allow: String) throws -> Response {
+    func preflight(_ request: Request, route: RouteMethods.Route) throws -> Response {
         guard let origin = request.headers[.origin], let wanted = request.headers[.accessControlRequestMethod] else {
-            return Response(status: .noContent, headers: [.allow: allow])
+            return Response(status: .noContent, headers: [.allow: route.allow])
         }
         guard allows(origin) else {
             throw Problem(
                 .forbidden, kind: "forbidden",
                 "pages from \(SafeText.line(origin)) may not call this service (the operator names the origins that may in REEL_SERVE_ORIGINS)")
         }
-        guard route.methods.contains(wanted) else {
-            throw Problem(
-                .methodNotAllowed, kind: "methodNotAllowed", "\(route.pattern) takes \(route.methods.joined(separator: ", ")), not \(SafeText.line(wanted))",
-                headers: [.allow: allow])
-        }
+        guard route.methods.contains(wanted) else { throw Problem.methodNotAllowed(wanted, on: route) }
         let asked = (request.headers[.accessControlRequestHeaders] ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }.filter { !$0.isEmpty }
@@ -64,7 +60,7 @@ struct CrossOrigin: Sendable {
         }
         return Response(status: .noContent, headers: [
             .accessControlAllowOrigin: origin, .vary: "Origin", .accessControlAllowMethods: route.methods.joined(separator: ", "),
-            .accessControlAllowHeaders: Self.requestHeaders.joined(separator: ", "), .accessControlMaxAge: Self.maxAge, .allow: allow,
+            .accessControlAllowHeaders: Self.requestHeaders.joined(separator: ", "), .accessControlMaxAge: Self.maxAge, .allow: route.allow,
         ])
     }
 }

@@ -34,10 +34,7 @@ struct ImageEndpoints {
         guard Self.isImageFile(file) else {
             throw Problem.usage("\(SafeText.line(file)) is not an image file name as TMDb gives them (letters, digits, - and _, then .jpg or .png)")
         }
-        let sizes = try await application.imageSizes(of: kind)
-        guard sizes.contains(size) else {
-            throw Problem.usage("the \(kind.rawValue) size \(SafeText.line(size)) is not one of TMDb's: \(sizes.joined(separator: ", "))")
-        }
+        // A size TMDb does not offer is the image client's to refuse, naming those it does.
         let image: FetchedImage
         if let cached = try await application.cachedImage(path: "/" + file, kind: kind, size: .named(size)) {
             image = cached
@@ -45,16 +42,11 @@ struct ImageEndpoints {
             try fetches.admit(context.clientAddress)
             image = try await application.image(path: "/" + file, kind: kind, size: .named(size))
         }
-        let etag = "\"\(ContentDigest.sha256Hex(image.bytes).prefix(32))\""
         // Offline, the cache may answer with another size it holds: shown, but never kept under
         // this size's address.
         let keep = image.size == size ? "public, max-age=31536000, immutable" : "no-store"
-        var headers: HTTPFields = [.contentType: image.format == .png ? "image/png" : "image/jpeg", .cacheControl: keep, .eTag: etag]
-        if SavedAnswers.matches(request.headers[.ifNoneMatch], etag) {
-            headers[.contentType] = nil
-            return Response(status: .notModified, headers: headers)
-        }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
+        let headers: HTTPFields = [.contentType: image.format == .png ? "image/png" : "image/jpeg", .cacheControl: keep]
+        return EntityTag.answer(request, etag: EntityTag.of(image.bytes), headers: headers) { ByteBuffer(bytes: image.bytes) }
     }
 
     /// `abc123.jpg`, `reel-sample-movie-603-poster.jpg`: at most 128 characters.

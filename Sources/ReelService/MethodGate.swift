@@ -12,13 +12,8 @@ struct MethodGate: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let route = routes.route(for: request.uri.path) else { return try await next(request, context) }
-        let allow = (route.methods + ["OPTIONS"]).joined(separator: ", ")
-        if request.method == .options { return try crossOrigin.preflight(request, route: route, allow: allow) }
-        guard route.methods.contains(request.method.rawValue) else {
-            throw Problem(
-                .methodNotAllowed, kind: "methodNotAllowed",
-                "\(route.pattern) takes \(route.methods.joined(separator: ", ")), not \(request.method.rawValue)", headers: [.allow: allow])
-        }
+        if request.method == .options { return try crossOrigin.preflight(request, route: route) }
+        guard route.methods.contains(request.method.rawValue) else { throw Problem.methodNotAllowed(request.method.rawValue, on: route) }
         return try await next(request, context)
     }
 }

@@ -81,6 +81,13 @@ public struct Problem: Error, Sendable {
 
     static func notFound(_ detail: String) -> Problem { Problem(.notFound, kind: FailureKind.notFound.rawValue, detail) }
 
+    /// `method` asked of a documented path that does not take it: 405 with `Allow`.
+    static func methodNotAllowed(_ method: String, on route: RouteMethods.Route) -> Problem {
+        Problem(
+            .methodNotAllowed, kind: "methodNotAllowed", "\(route.pattern) takes \(route.methods.joined(separator: ", ")), not \(SafeText.line(method))",
+            headers: [.allow: route.allow])
+    }
+
     static func tooLarge(_ limit: Int) -> Problem {
         Problem(.contentTooLarge, kind: "tooLarge", "the request body is larger than the limit of \(GroupedDigits.of(limit)) bytes")
     }

@@ -12,6 +12,8 @@ struct RouteMethods: Sendable {
         let pattern: String
         let segments: [String?]
         let methods: [String]
+        /// `Allow`: the methods, then OPTIONS (which every documented path answers).
+        var allow: String { (methods + ["OPTIONS"]).joined(separator: ", ") }
     }
 
     let routes: [Route]

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Hummingbird
 import Reel
@@ -60,7 +59,7 @@ final class SavedAnswers: Sendable {
         let report = try await make()
         var bytes = ReportJSON.saved(report, query: query).encoded()
         bytes.append(UInt8(ascii: "\n"))
-        let answer = Answer(body: ByteBuffer(bytes: bytes), etag: Self.etag(bytes))
+        let answer = Answer(body: ByteBuffer(bytes: bytes), etag: EntityTag.of(bytes))
         if let validity = report.validity { keep(answer, validity, under: key) }
         return (answer, false)
     }
@@ -81,24 +80,6 @@ final class SavedAnswers: Sendable {
             state.next += 1
             state.entries[key] = Entry(answer: answer, validity: validity, order: state.next)
             state.bytes += size
-        }
-    }
-
-    /// A strong validator of the bytes: the first 16 bytes of their SHA-256 in hex, quoted.
-    static func etag(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = [UInt8(ascii: "\"")]
-        for byte in SHA256.hash(data: bytes).prefix(16) { text += [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]] }
-        text.append(UInt8(ascii: "\""))
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// Whether an `If-None-Match` header names `etag` (or is `*`).
-    static func matches(_ ifNoneMatch: String?, _ etag: String) -> Bool {
-        guard let ifNoneMatch else { return false }
-        return ifNoneMatch.split(separator: ",").contains { tag in
-            let tag = tag.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || tag == "W/" + etag
         }
     }
 }

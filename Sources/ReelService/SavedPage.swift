@@ -52,7 +52,7 @@ struct SavedPage {
         let end = min(items.count, start + limit)
         var bytes = ReportJSON.saved(report, query: query, page: start..<end).encoded()
         bytes.append(UInt8(ascii: "\n"))
-        answer = SavedAnswers.Answer(body: ByteBuffer(bytes: bytes), etag: SavedAnswers.etag(bytes))
+        answer = SavedAnswers.Answer(body: ByteBuffer(bytes: bytes), etag: EntityTag.of(bytes))
         next = end < items.count ? Self.path(query, limit: limit, cursor: Cursor(key: items[end - 1].saved.key, index: end - 1)) : nil
     }
 

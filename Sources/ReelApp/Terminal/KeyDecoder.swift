@@ -34,13 +34,4 @@ public enum KeyDecoder {
         default: nil
         }
     }
-
-    /// Keys read at once with escape sequences curses did not know taken out whole
-    /// (`KeySequenceFilter`, with nothing begun before): pasted text or a key curses has no name
-    /// for (`ESC [ 3 1 m`, `ESC O x`, `ESC ] … BEL`, `ESC P … ESC \`) is not read as esc followed
-    /// by commands. An `esc` pressed alone stays.
-    public static func droppingUnknownSequences(_ keys: [Key]) -> [Key] {
-        var filter = KeySequenceFilter()
-        return filter.filter(keys, now: .now)
-    }
 }
