@@ -202,6 +202,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
+            // Web/ is the source of WebAssets.swift (Tools/embed_web.py).
+            exclude: ["Web"],
             swiftSettings: hygiene),
         .executableTarget(
             name: "reel",

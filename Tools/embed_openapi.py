@@ -34,6 +34,8 @@ SHARED = {
     "SearchResults": "cli/search.schema.json",
     "Details": "cli/show.schema.json",
     "Tokens": "cli/token-list.schema.json",
+    "Genres": "cli/genres.schema.json",
+    "Languages": "cli/languages.schema.json",
 }
 # Components that are a definition inside a shared one.
 ALIASES = {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Reel
+import ReportJSON
 
 /// `reel genres [movie|tv]`: TMDb's genres, named in the account's language.
 struct Genres: AsyncParsableCommand {
@@ -11,16 +12,8 @@ struct Genres: AsyncParsableCommand {
     func run() async throws {
         try await global.withApplication { app in
             let report = try await app.genres(mediaType, for: try global.handle())
-            try global.json ? printJSON(json(report)) : render(report)
+            try global.json ? printJSON(ReportJSON.genres(report)) : render(report)
         }
-    }
-
-    private func json(_ report: GenresReport) -> JSONValue {
-        var document: [String: JSONValue] = ["language": .string(report.language), "movie": .null, "tv": .null]
-        for (type, genres) in report.lists {
-            document[type.rawValue] = .array(genres.map { ["id": .integer(Int64($0.id)), "name": .string($0.name)] })
-        }
-        return .object(document)
     }
 
     private func render(_ report: GenresReport) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Reel
+import ReportJSON
 
 /// `reel languages`: the languages `settings language` takes, with the account's own.
 struct Languages: AsyncParsableCommand {
@@ -17,16 +18,8 @@ struct Languages: AsyncParsableCommand {
     func run() async throws {
         try await global.withApplication { app in
             let report = try app.languages(for: try global.handle())
-            try global.json ? printJSON(json(report)) : render(report)
+            try global.json ? printJSON(ReportJSON.languages(report)) : render(report)
         }
-    }
-
-    private func json(_ report: LanguagesReport) -> JSONValue {
-        [
-            "current": .string(report.current.value), "sampleCatalog": .bool(report.sampleCatalog),
-            "languages": .array(report.languages.map { ["code": .string($0.code), "name": .string($0.name), "inSampleCatalog": .bool($0.inSampleCatalog)] }),
-            "regions": .array(report.regions.map(JSONValue.string)),
-        ]
     }
 
     private func render(_ report: LanguagesReport) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Reel
 import ReportJSON
 
@@ -20,23 +21,46 @@ struct TokenCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create",
             abstract: "Make a token for the account (opened if new) and print its secret, once.",
-            discussion: "The secret is the only line on stdout; a note on stderr says it is not shown again.")
+            discussion: """
+                The secret is the only line on stdout; a note on stderr says it is not shown again. \
+                With --link: a one-time sign-in link for a browser instead, valid for 15 minutes: \
+                opening it signs the browser in to the web app of 'reel serve' (a session cookie, \
+                listed and revoked with the tokens).
+                """)
 
         @OptionGroup var global: AccountOptions
+        @Flag(help: "Print a one-time sign-in link for the web app (valid 15 minutes) instead of a bearer token.") var link = false
+        @Option(
+            help: ArgumentHelp(
+                "The address 'reel serve' is reached at, for --link (env REEL_SERVE_URL; default http://127.0.0.1:8080).", valueName: "url"))
+        var url: String?
+
+        func validate() throws {
+            if url != nil && !link { throw ValidationError("--url names where the sign-in link points: give it with --link") }
+        }
 
         func run() async throws {
+            let base = link ? try SignInLink.base(url ?? ProcessInfo.processInfo.environment["REEL_SERVE_URL"]) : ""
             try await global.withApplication { app in
-                let issued = try app.createToken(for: try global.handle())
+                let issued = try app.createToken(for: try global.handle(), kind: link ? .link : .token)
                 let id = issued.token.id
-                Console.changed("token \(id) was made, but its secret is lost with the output: revoke it with 'reel token revoke \(id)'")
+                let what = link ? "sign-in link" : "token"
+                Console.changed("\(what) \(id) was made, but its secret is lost with the output: revoke it with 'reel token revoke \(id)'")
+                let printed = link ? SignInLink.address(base: base, secret: issued.secret) : issued.secret
                 if global.json {
                     let json = ReportJSON.token(issued.token).objectValue ?? [:]
-                    try printJSON(json.filter { $0.key != "revokedAt" }.merging(["token": .string(issued.secret)]) { $1 })
+                    try printJSON(
+                        json.filter { $0.key != "revokedAt" }.merging(["token": .string(issued.secret), "link": link ? .string(printed) : .null]) { $1 })
                 } else {
-                    Console.write(Array((issued.secret + "\n").utf8))
+                    Console.write(Array((printed + "\n").utf8))
                 }
                 let opened = issued.openedAccount ? ", opened now" : ""
-                Terminal.notice("this token is shown only once: keep it now (id \(id), account '\(issued.token.handle)'\(opened))")
+                if link {
+                    Terminal.notice(
+                        "open this link once, within 15 minutes, to sign a browser in as '\(issued.token.handle)'\(opened) (id \(id)); it is shown only once")
+                } else {
+                    Terminal.notice("this token is shown only once: keep it now (id \(id), account '\(issued.token.handle)'\(opened))")
+                }
             }
         }
     }
@@ -61,13 +85,13 @@ struct TokenCommand: AsyncParsableCommand {
                 return
             }
             var table = TextTable([
-                "ID", "USER", "CREATED (\(Timestamp.zone(of: tokens.map(\.createdAt))))",
+                "ID", "KIND", "USER", "CREATED (\(Timestamp.zone(of: tokens.map(\.createdAt))))",
                 "REVOKED (\(Timestamp.zone(of: tokens.compactMap(\.revokedAt))))",
             ])
             for token in tokens {
-                table.add([token.id, token.handle.value, Timestamp.short(token.createdAt), token.revokedAt.map(Timestamp.short) ?? "-"])
+                table.add([token.id, token.kind.rawValue, token.handle.value, Timestamp.short(token.createdAt), token.revokedAt.map(Timestamp.short) ?? "-"])
             }
-            Console.line(table.render(width: Terminal.width, droppable: [3, 2]))
+            Console.line(table.render(width: Terminal.width, droppable: [4, 3, 1]))
         }
     }
 

@@ -4,23 +4,37 @@ import Hummingbird
 import Reel
 
 /// Lets a request through to an account's routes only with a live account token
-/// (`Authorization: Bearer reel_…`), and only as that account: the token names the account,
-/// never the path. No token, a malformed, unknown or revoked one: 401 with `WWW-Authenticate`,
-/// the same answer for each, so a caller learns nothing about other tokens.
+/// (`Authorization: Bearer reel_…`) or a browser's session cookie (`BrowserSession`), and only as
+/// that account: the token names the account, never the path. No token, a malformed, unknown or
+/// revoked one: 401 with `WWW-Authenticate`, the same answer for each, so a caller learns nothing
+/// about other tokens. A change made with a cookie must come from the service's own pages (403).
 struct AccountAuthentication: RouterMiddleware {
     typealias Context = ServiceRequestContext
     let application: Reel.Application
     let limiter: RateLimiter
+    let session: BrowserSession
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let secret = Self.bearer(request.headers[.authorization]) else {
+        let token: AccessToken
+        // A bearer token first: an app that sends one means it, whatever cookie a browser holds.
+        if let secret = Self.bearer(request.headers[.authorization]) {
+            // A token is its account's: an account deleted and opened again under the same handle is
+            // another account, which an old token must not reach.
+            // A store that cannot be read is its own failure (503 and the like), not a bad token.
+            guard let found = try application.authenticate(bearer: secret), try application.reachesItsAccount(found) else {
+                throw Problem.unauthorized("the bearer token is not valid (unknown, revoked, or its account deleted)")
+            }
+            token = found
+        } else if request.headers[.authorization] == nil, let secret = session.secret(of: request) {
+            guard let found = try application.authenticate(session: secret), try application.reachesItsAccount(found) else {
+                throw Problem.unauthorized(
+                    "the session is not valid (signed out, expired, revoked, or its account deleted): sign in again with a link from `reel token create --link`",
+                    removing: session.removal)
+            }
+            if BrowserSession.changes(request.method) { try BrowserSession.requireOwnOrigin(request, refusal: BrowserSession.foreignChange) }
+            token = found
+        } else {
             throw Problem.unauthorized("a bearer token is required: Authorization: Bearer <token from `reel token create`>")
-        }
-        // A token is its account's: an account deleted and opened again under the same handle is
-        // another account, which an old token must not reach.
-        // A store that cannot be read is its own failure (503 and the like), not a bad token.
-        guard let token = try application.authenticate(bearer: secret), try application.reachesItsAccount(token) else {
-            throw Problem.unauthorized("the bearer token is not valid (unknown, revoked, or its account deleted)")
         }
         try limiter.admit(token.id)
         var context = context

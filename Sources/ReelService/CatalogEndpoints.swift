@@ -13,6 +13,19 @@ struct CatalogEndpoints {
         group.get("catalog/:mediaType", use: browse)
         group.get("catalog/:mediaType/:id", use: details)
         group.get("search", use: search)
+        group.get("genres", use: genres)
+        group.get("languages", use: languages)
+    }
+
+    /// TMDb's genres in the account's language: both kinds, or one (`type`).
+    @Sendable func genres(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
+        let type = try RequestInput.query(request, "type").map(AccountEndpoints.mediaType)
+        return JSONResponse(ReportJSON.genres(try await application.genres(type, for: context.account())))
+    }
+
+    /// The languages an account may choose (`PUT /v1/settings/language`), and its own.
+    @Sendable func languages(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
+        JSONResponse(ReportJSON.languages(try application.languages(for: context.account())))
     }
 
     @Sendable func browse(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
@@ -55,7 +68,8 @@ struct CatalogEndpoints {
     @Sendable func details(_ request: Request, context: ServiceRequestContext) async throws -> JSONResponse {
         let type = try AccountEndpoints.mediaType(context.parameters.require("mediaType"))
         guard let id = Int64(try context.parameters.require("id")) else { throw Problem.usage("the id in the path must be a TMDb id, a whole number") }
-        let report = try await application.titleDetails(try MediaKey(type, id), for: context.account())
+        let similar = try RequestInput.flag(request, "similar") ?? false
+        let report = try await application.titleDetails(try MediaKey(type, id), similar: similar, for: context.account())
         return JSONResponse(ReportJSON.details(report))
     }
 }

@@ -77,6 +77,13 @@ public struct Problem: Error, Sendable {
         Problem(.unauthorized, kind: "unauthorized", detail, headers: [.wwwAuthenticate: #"Bearer realm="reel""#])
     }
 
+    /// 401 that also makes the browser forget a session cookie that no longer works.
+    static func unauthorized(_ detail: String, removing cookie: Cookie) -> Problem {
+        var problem = unauthorized(detail)
+        problem.headers[values: .setCookie] = [cookie.description]
+        return problem
+    }
+
     static func usage(_ detail: String) -> Problem { Problem(.badRequest, kind: FailureKind.usage.rawValue, detail) }
 
     static func notFound(_ detail: String) -> Problem { Problem(.notFound, kind: FailureKind.notFound.rawValue, detail) }

@@ -72,9 +72,12 @@ public struct ReelServer: Sendable {
         let system = SystemEndpoints(application: application, metrics: metrics, lifecycle: lifecycle)
         system.add(to: router)
         ImageEndpoints(application: application).add(to: router)
+        WebEndpoints().add(to: router)
 
         let limiter = RateLimiter(rate: settings.ratePerSecond, burst: settings.burst)
-        let account = router.group("v1").add(middleware: AccountAuthentication(application: application, limiter: limiter))
+        let session = BrowserSession(secure: settings.tlsCertificate != nil)
+        let account = router.group("v1").add(middleware: AccountAuthentication(application: application, limiter: limiter, session: session))
+        SessionEndpoints(application: application, input: input, session: session).add(to: router, account: account)
         AccountEndpoints(application: application, input: input, generator: generator, savedAnswers: SavedAnswers()).add(to: account)
         CatalogEndpoints(application: application).add(to: account)
         EventStreamEndpoint(

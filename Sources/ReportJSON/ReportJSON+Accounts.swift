@@ -50,8 +50,8 @@ extension ReportJSON {
     /// An account token, never its secret (`token-list.schema.json#/$defs/token`).
     public static func token(_ token: AccessToken) -> JSONValue {
         [
-            "id": .string(token.id), "user": .string(token.handle.value), "createdAt": time(token.createdAt),
-            "revokedAt": time(token.revokedAt),
+            "id": .string(token.id), "kind": .string(token.kind.rawValue), "user": .string(token.handle.value), "createdAt": time(token.createdAt),
+            "expiresAt": time(token.expiresAt), "revokedAt": time(token.revokedAt),
         ]
     }
 

@@ -8,8 +8,11 @@ import Ledger
 /// and kept nowhere; the store (`TokenStore`, `DATA_DIR/tokens`) keeps its digest, and the
 /// handle sealed under it, so no file holds a handle in the clear.
 extension Application {
-    /// Opens the account if new (one `accountOpened` event through the domain), then issues a token.
-    public func createToken(for handle: AccountHandle) throws -> IssuedToken {
+    /// Opens the account if new (one `accountOpened` event through the domain), then issues a token
+    /// of `kind`: an app's bearer token, or a one-time sign-in link for a browser (`.link`; a
+    /// session is made only by spending a link, `signIn(link:)`).
+    public func createToken(for handle: AccountHandle, kind: TokenKind = .token) throws -> IssuedToken {
+        guard kind != .session else { throw Failure(.usage, "a session is made by opening a sign-in link, not directly") }
         // The store first: a damaged one refuses before the account is opened.
         try Self.checkDataDirectory(configuration.dataDirectory)
         guard let store = try TokenStore.open(in: configuration.dataDirectory, create: true) else {
@@ -17,7 +20,7 @@ extension Application {
         }
         let report = try record(.openAccount, for: try bind(handle))
         guard let stream = report.stream else { throw Failure(.storage, "the account '\(handle)' was not opened; no token was made") }
-        let (stored, secret) = try store.issue(for: handle, stream: stream, at: Self.microsecondsNow())
+        let (stored, secret) = try store.issue(kind, for: handle, stream: stream, at: Self.microsecondsNow())
         // A deletion that committed after the account was opened above may have looked for its
         // tokens before this one was stored: the token must not outlive the account.
         guard try ledger(for: handle).openStream(of: handle) == stream else {
@@ -73,10 +76,35 @@ extension Application {
     /// counts from the next call. A damaged store is a `.tampered` failure, never a token let
     /// through.
     public func authenticate(bearer secret: String) throws -> AccessToken? {
+        try authenticate(secret, as: .token)
+    }
+
+    /// The live browser session a cookie's secret names, else nil (unknown, malformed, revoked,
+    /// expired, or a secret of another kind): as cheap as `authenticate(bearer:)`.
+    public func authenticate(session secret: String) throws -> AccessToken? {
+        try authenticate(secret, as: .session)
+    }
+
+    private func authenticate(_ secret: String, as kind: TokenKind) throws -> AccessToken? {
         guard let parsed = TokenSecret(text: secret), let store = try TokenStore.open(in: configuration.dataDirectory, create: false),
-            case let (record, handle)? = try store.record(for: parsed), record.revokedAt == nil
+            case let (record, handle)? = try store.record(for: parsed), record.kind == kind, record.isAccepted(at: Self.microsecondsNow())
         else { return nil }
         return record.token(handle)
+    }
+
+    /// Spends the one-time sign-in link `secret` and makes a browser session for its account
+    /// (its secret shown once, for the cookie); `nil` when the link is unknown, spent, revoked,
+    /// expired (15 minutes), not a link, or its account was deleted since.
+    public func signIn(link secret: String) throws -> IssuedToken? {
+        guard let parsed = TokenSecret(text: secret), let store = try TokenStore.open(in: configuration.dataDirectory, create: false),
+            let (session, sessionSecret, handle) = try store.spend(link: parsed, at: Self.microsecondsNow())
+        else { return nil }
+        let token = session.token(handle)
+        guard try reachesItsAccount(token) else {
+            try store.remove(id: session.id)
+            return nil
+        }
+        return IssuedToken(token: token, secret: sessionSecret.text, openedAccount: false)
     }
 
     /// Whether `token` acts for the account its handle has open now: a handle freed by a deletion

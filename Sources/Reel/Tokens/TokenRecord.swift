@@ -6,7 +6,7 @@ import Ledger
 /// integers big-endian:
 ///
 /// ```
-/// format u8 (1) ‖ digest (32) ‖ id (12 ASCII) ‖ created-at i64 µs ‖ revoked u8 (0 live, 1 revoked) ‖
+/// format u8 (1, or 2 with a kind byte) ‖ [kind u8: 1 link, 2 session; format 2 only] ‖ digest (32) ‖ id (12 ASCII) ‖ created-at i64 µs ‖ revoked u8 (0 live, 1 revoked) ‖
 /// revoked-at i64 µs (0 while live) ‖ stream id length u16 ‖ stream id (UTF-8) ‖
 /// sealed handle: nonce (12) ‖ ciphertext ‖ GCM tag (16)
 /// ```
@@ -14,12 +14,15 @@ import Ledger
 /// The handle is sealed with AES-256-GCM under the secret's `handleKey`, with associated data
 /// `"reel-token/1" ‖ 0x00 ‖ id ‖ 0x00 ‖ stream id`: only the bearer's secret opens it, and a
 /// record moved under another id or stream no longer does. The digest is the record's own key,
-/// kept inside it too, so a record found under a key not its own is seen.
+/// kept inside it too, so a record found under a key not its own is seen. An app's token is
+/// written in format 1 (as every Reel before kinds wrote it); a link or a session in format 2.
 struct TokenRecord: Sendable, Equatable {
     static let format: UInt8 = 1
+    static let kindedFormat: UInt8 = 2
     static let nonceSize = 12
     static let tagSize = 16
 
+    let kind: TokenKind
     let digest: [UInt8]
     let id: String
     let createdAt: Int64
@@ -28,7 +31,8 @@ struct TokenRecord: Sendable, Equatable {
     let sealedHandle: [UInt8]
 
     /// A new token's record, its handle sealed under `secret`.
-    init(secret: TokenSecret, id: String, handle: AccountHandle, stream: StreamID, createdAt: Int64) throws {
+    init(secret: TokenSecret, kind: TokenKind = .token, id: String, handle: AccountHandle, stream: StreamID, createdAt: Int64) throws {
+        self.kind = kind
         digest = secret.digest
         self.id = id
         self.createdAt = createdAt
@@ -42,10 +46,19 @@ struct TokenRecord: Sendable, Equatable {
     /// The record `bytes` hold, or `nil` when they are not one (a damaged store).
     init?(bytes: some Collection<UInt8>) {
         let bytes = Array(bytes)
-        let fixed = 1 + 32 + TokenID.length + 8 + 1 + 8 + 2
-        guard bytes.count >= fixed + Self.nonceSize + Self.tagSize, bytes[0] == Self.format else { return nil }
-        func integer(_ at: Int, _ size: Int) -> UInt64 { bytes[at..<(at + size)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+        guard let format = bytes.first, format == Self.format || format == Self.kindedFormat else { return nil }
         var at = 1
+        if format == Self.kindedFormat {
+            // Format 2 exists for the other kinds: an app's token is always format 1.
+            guard bytes.count > 1, let kind = TokenKind(byte: bytes[1]), kind != .token else { return nil }
+            self.kind = kind
+            at = 2
+        } else {
+            kind = .token
+        }
+        let fixed = at + 32 + TokenID.length + 8 + 1 + 8 + 2
+        guard bytes.count >= fixed + Self.nonceSize + Self.tagSize else { return nil }
+        func integer(_ at: Int, _ size: Int) -> UInt64 { bytes[at..<(at + size)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
         digest = Array(bytes[at..<(at + 32)])
         at += 32
         guard let id = String(validating: bytes[at..<(at + TokenID.length)], as: UTF8.self), TokenID.isWellFormed(id) else { return nil }
@@ -69,7 +82,7 @@ struct TokenRecord: Sendable, Equatable {
     }
 
     var bytes: [UInt8] {
-        var out: [UInt8] = [Self.format]
+        var out: [UInt8] = kind == .token ? [Self.format] : [Self.kindedFormat, kind.byte]
         out.reserveCapacity(64 + stream.rawValue.utf8.count + sealedHandle.count)
         out += digest
         out += Array(id.utf8)
@@ -107,7 +120,12 @@ struct TokenRecord: Sendable, Equatable {
 
     /// The token this record is, for `handle`.
     func token(_ handle: AccountHandle) -> AccessToken {
-        AccessToken(id: id, handle: handle, stream: stream, createdAt: createdAt, revokedAt: revokedAt)
+        AccessToken(id: id, kind: kind, handle: handle, stream: stream, createdAt: createdAt, revokedAt: revokedAt)
+    }
+
+    /// Whether the secret is accepted at `time`: not revoked, and within its kind's lifetime.
+    func isAccepted(at time: Int64) -> Bool {
+        revokedAt == nil && kind.lifetime.map { time - createdAt < $0 && time >= createdAt - 60_000_000 } ?? true
     }
 
     private static func associatedData(id: String, stream: StreamID) -> [UInt8] {

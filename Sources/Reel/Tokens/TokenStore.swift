@@ -211,25 +211,49 @@ final class TokenStore: Sendable {
 
     // MARK: - Changing
 
-    /// Stores a new token of `handle`'s account `stream`, made at `time`: a new secret and an id
-    /// no other token has. Returns the record and the secret (which is not stored).
-    func issue(for handle: AccountHandle, stream: StreamID, at time: Int64) throws -> (TokenRecord, TokenSecret) {
+    /// Stores a new token (of `kind`) of `handle`'s account `stream`, made at `time`: a new secret
+    /// and an id no other token has. Returns the record and the secret (which is not stored).
+    func issue(_ kind: TokenKind = .token, for handle: AccountHandle, stream: StreamID, at time: Int64) throws -> (TokenRecord, TokenSecret) {
+        try guarded {
+            try environment.write { txn in try Self.issue(kind, for: handle, stream: stream, at: time, txn, records, ids) }
+        }
+    }
+
+    private static func issue(
+        _ kind: TokenKind, for handle: AccountHandle, stream: StreamID, at time: Int64, _ txn: Transaction,
+        _ records: Database<[UInt8], [UInt8]>, _ ids: Database<String, [UInt8]>
+    ) throws -> (TokenRecord, TokenSecret) {
         let secret = TokenSecret.random()
-        let record: TokenRecord = try guarded {
+        var id = TokenID.random()
+        while try txn.contains(ids, id) { id = TokenID.random() }
+        // 256 random bits drawn twice would be a broken generator: never overwrite.
+        guard try !txn.contains(records, secret.digest) else {
+            throw Failure(.storage, "the random generator gave a token secret that exists already; nothing was made")
+        }
+        let record = try TokenRecord(secret: secret, kind: kind, id: id, handle: handle, stream: stream, createdAt: time)
+        try txn.put(records, record.digest, record.bytes)
+        try txn.put(ids, id, record.digest)
+        return (record, secret)
+    }
+
+    /// Spends the sign-in link `secret` at `time` and makes a session for its account, in one
+    /// write transaction: of two browsers opening the same link, one gets the session. `nil`
+    /// when the secret is no live link (unknown, another kind, spent, revoked or expired).
+    func spend(link secret: TokenSecret, at time: Int64) throws -> (session: TokenRecord, secret: TokenSecret, handle: AccountHandle)? {
+        let digest = secret.digest
+        return try guarded {
             try environment.write { txn in
-                var id = TokenID.random()
-                while try txn.contains(ids, id) { id = TokenID.random() }
-                // 256 random bits drawn twice would be a broken generator: never overwrite.
-                guard try !txn.contains(records, secret.digest) else {
-                    throw Failure(.storage, "the random generator gave a token secret that exists already; nothing was made")
+                guard let bytes = try txn.get(records, digest) else { return nil }
+                guard let link = TokenRecord(bytes: bytes), TokenSecret.constantTimeEqual(link.digest, digest) else {
+                    throw damaged("a record does not decode, or lies under another token's key")
                 }
-                let record = try TokenRecord(secret: secret, id: id, handle: handle, stream: stream, createdAt: time)
-                try txn.put(records, record.digest, record.bytes)
-                try txn.put(ids, id, record.digest)
-                return record
+                guard let handle = link.handle(openedWith: secret) else { throw damaged("the record of token \(link.id) does not authenticate") }
+                guard link.kind == .link, link.isAccepted(at: time) else { return nil }
+                try txn.put(records, digest, link.revoked(at: time).bytes)
+                let (session, sessionSecret) = try Self.issue(.session, for: handle, stream: link.stream, at: time, txn, records, ids)
+                return (session, sessionSecret, handle)
             }
         }
-        return (record, secret)
     }
 
     /// Revokes the token `id` at `time` (one revoked already keeps its first time); `nil` when
