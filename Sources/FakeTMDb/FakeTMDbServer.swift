@@ -347,6 +347,10 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             return ok(path, query, head) { key, text in
                 Self.hostileKeys.contains(key) ? Fault.hostilePrefix + text + Fault.hostileSuffix : text
             }
+        case .markupText?:
+            return ok(path, query, head) { key, text in
+                Self.hostileKeys.contains(key) ? Fault.markupPrefix + text + Fault.markupSuffix : text
+            }
         case .formulaText?:
             return ok(path, query, head) { key, text in
                 ["title", "original_title", "name", "original_name"].contains(key) ? "=HYPERLINK(\"https://evil.example/\",\"\(text)\")" : text
@@ -404,7 +408,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
         case .latency(let ms)?: delay = .milliseconds(ms)
         case .truncatedBody?: truncate = true
         case .halfBody?: half = true
-        case .malformedJSON?, .wrongType?, .hostileText?, .formulaText?, .wideText?, .omdbError?, .omdbLimit?, .omdbInvalidKey?, nil: break
+        case .malformedJSON?, .wrongType?, .hostileText?, .markupText?, .formulaText?, .wideText?, .omdbError?, .omdbLimit?, .omdbInvalidKey?, nil: break
         }
         let notFound = Reply(status: 404, headers: [("Content-Type", "application/json;charset=utf-8")], body: SampleResponder.resourceNotFound.body, delay: delay)
         let parts = path.dropFirst(Self.imagePrefix.count).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
@@ -474,7 +478,7 @@ final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             return Reply(status: 200, headers: json, body: Array(#"{"reset":true}"#.utf8))
         case "/__fault":
             guard let fault = Fault(parameters: params) else {
-                return Reply(status: 400, headers: json, body: Array(#"{"error":"unknown fault: kind=status&status=N[&retry_after=S], malformed, wrong-type, truncate, half, reset, latency&ms=N, hostile, formula, wide, omdb-error[&message=TEXT], omdb-limit, omdb-invalid-key; count=N, path=PREFIX"}"#.utf8))
+                return Reply(status: 400, headers: json, body: Array(#"{"error":"unknown fault: kind=status&status=N[&retry_after=S], malformed, wrong-type, truncate, half, reset, latency&ms=N, hostile, markup, formula, wide, omdb-error[&message=TEXT], omdb-limit, omdb-invalid-key; count=N, path=PREFIX"}"#.utf8))
             }
             state.inject(fault)
             return Reply(status: 200, headers: json, body: Array(#"{"injected":true}"#.utf8))

@@ -20,6 +20,10 @@ public struct Fault: Sendable, Equatable {
         /// Answer normally, but with `hostileText` around every title, name, overview and other
         /// text a person reads: terminal escapes, CR/LF, a tab, bidi overrides, C1 and DEL.
         case hostileText
+        /// Answer normally, but with `markupPrefix` and `markupSuffix` around every text a person
+        /// reads: HTML that runs script (and breaks out of an attribute) if a page inserts it as
+        /// markup rather than text.
+        case markupText
         /// Answer normally, but with every title and name a spreadsheet formula,
         /// `=HYPERLINK("https://evil.example/","TITLE")`, as in a CSV injection.
         case formulaText
@@ -41,7 +45,7 @@ public struct Fault: Sendable, Equatable {
         public var appliesToImages: Bool {
             switch self {
             case .status, .truncatedBody, .halfBody, .connectionReset, .latency: true
-            case .malformedJSON, .wrongType, .hostileText, .formulaText, .wideText, .omdbError, .omdbLimit, .omdbInvalidKey: false
+            case .malformedJSON, .wrongType, .hostileText, .markupText, .formulaText, .wideText, .omdbError, .omdbLimit, .omdbInvalidKey: false
             }
         }
 
@@ -60,6 +64,12 @@ public struct Fault: Sendable, Equatable {
     /// direction (RLO, LRI), with a C1 CSI and a DEL for good measure.
     public static let hostilePrefix = "\u{1B}]0;reel-pwned\u{07}\u{1B}[31m"
     public static let hostileSuffix = "\u{1B}[2J\r\nFORGED LINE\t\u{202E}txt.exe\u{2066}\u{9B}1m\u{7F}"
+
+    /// What `markupText` wraps each text in: a script element, an image whose error runs script,
+    /// and a quote that would end an attribute. A page that shows them as text is safe; one that
+    /// runs them sets `window.reelPwned`.
+    public static let markupPrefix = "<script>window.reelPwned=1</script><img src=x onerror=\"window.reelPwned=2\">\"'>"
+    public static let markupSuffix = "<b onmouseover=\"window.reelPwned=3\">!</b>"
 
     /// What `wideText` names titles and people: scripts and sequences that take other than one
     /// terminal column per character.
@@ -94,7 +104,7 @@ public struct Fault: Sendable, Equatable {
 
     /// Reads a fault from control-request parameters:
     /// `kind=status&status=429&retry_after=2&count=3&path=/movie`,
-    /// `kind=malformed|wrong-type|truncate|half|reset|hostile|formula|wide`, `kind=latency&ms=500`,
+    /// `kind=malformed|wrong-type|truncate|half|reset|hostile|markup|formula|wide`, `kind=latency&ms=500`,
     /// and OMDb's `kind=omdb-error&message=…` (default "Movie not found!"), `omdb-limit`, `omdb-invalid-key`.
     public init?(parameters p: [String: String]) {
         let count = p["count"].flatMap(Int.init) ?? 1
@@ -109,6 +119,7 @@ public struct Fault: Sendable, Equatable {
         case "half": self.init(.halfBody, count: count, pathPrefix: prefix)
         case "reset": self.init(.connectionReset, count: count, pathPrefix: prefix)
         case "hostile": self.init(.hostileText, count: count, pathPrefix: prefix)
+        case "markup": self.init(.markupText, count: count, pathPrefix: prefix)
         case "formula": self.init(.formulaText, count: count, pathPrefix: prefix)
         case "wide": self.init(.wideText, count: count, pathPrefix: prefix)
         case "omdb-error": self.init(.omdbError(p["message"].flatMap { $0.isEmpty ? nil : $0 } ?? "Movie not found!"), count: count, pathPrefix: prefix)

@@ -69,6 +69,10 @@ extension RequestHandler {
             return answer(query) { key, text in
                 Self.omdbHostileKeys.contains(key) ? Fault.hostilePrefix + text + Fault.hostileSuffix : text
             }
+        case .markupText?:
+            return answer(query) { key, text in
+                Self.omdbHostileKeys.contains(key) ? Fault.markupPrefix + text + Fault.markupSuffix : text
+            }
         case .formulaText?:
             return answer(query) { key, text in
                 Self.omdbNameKeys.contains(key) ? "=HYPERLINK(\"https://evil.example/\",\"\(text)\")" : text

@@ -31,7 +31,7 @@ struct AccountAuthentication: RouterMiddleware {
                     "the session is not valid (signed out, expired, revoked, or its account deleted): sign in again with a link from `reel token create --link`",
                     removing: session.removal)
             }
-            if BrowserSession.changes(request.method) { try BrowserSession.requireOwnOrigin(request, refusal: BrowserSession.foreignChange) }
+            if BrowserSession.changes(request.method) { try session.requireOwnOrigin(request, refusal: BrowserSession.foreignChange) }
             token = found
         } else {
             throw Problem.unauthorized("a bearer token is required: Authorization: Bearer <token from `reel token create`>")

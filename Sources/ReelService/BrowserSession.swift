@@ -47,31 +47,62 @@ struct BrowserSession: Sendable {
         ![.get, .head, .options].contains(method)
     }
 
-    /// Refuses (403) a request whose `Origin` is not the service's own: the origin's host and port
-    /// must be the `Host` the request was sent to. A browser sends `Origin` with every change; a
-    /// request without one, or with `null` (a sandboxed or privacy-stripped page), is refused
-    /// too, since only a browser sends a cookie.
-    static func requireOwnOrigin(_ request: Request, refusal: String) throws {
-        guard let origin = request.headers[.origin], let host = request.head.authority,
-            let parsed = URLComponents(string: origin), let scheme = parsed.scheme?.lowercased(), let originHost = parsed.host,
-            parsed.path.isEmpty, Self.authority(host: originHost, port: parsed.port, scheme: scheme) == Self.authority(of: host, scheme: scheme)
+    /// Refuses (403) a request whose `Origin` is not the service's own: its scheme, host and port
+    /// must be those the request was sent to (`Host`, and the scheme the service serves, or the
+    /// one a reverse proxy names in `X-Forwarded-Proto`), a missing port being the scheme's
+    /// default. A browser sends `Origin` with every change; a request without one, or with `null`
+    /// (a sandboxed or privacy-stripped page), is refused too, since only a browser sends a cookie.
+    func requireOwnOrigin(_ request: Request, refusal: String) throws {
+        let forwarded = request.headers[.xForwardedProto]?.lowercased()
+        let scheme = forwarded == "https" || forwarded == "http" ? forwarded! : secure ? "https" : "http"
+        guard let origin = request.headers[.origin].flatMap(Self.origin), let authority = request.head.authority,
+            let own = Self.endpoint(scheme: scheme, authority: authority), origin == own
         else {
             throw Problem(.forbidden, kind: "forbidden", refusal)
         }
     }
 
-    /// `host[:port]` in lower case, without the scheme's default port.
-    private static func authority(host: String, port: Int?, scheme: String) -> String {
-        let defaultPort = scheme == "https" ? 443 : 80
-        let name = host.lowercased()
-        let bracketed = name.contains(":") && !name.hasPrefix("[") ? "[\(name)]" : name
-        guard let port, port != defaultPort else { return bracketed }
-        return "\(bracketed):\(port)"
+    /// Scheme, host (lower case) and port (the scheme's default when none is written) of an
+    /// origin as a browser writes it (`https://app.example:8443`), else nil.
+    static func origin(_ text: String) -> Endpoint? {
+        let lowered = text.lowercased()
+        for scheme in ["http", "https"] where lowered.hasPrefix(scheme + "://") {
+            return endpoint(scheme: scheme, authority: String(lowered.dropFirst(scheme.count + 3)))
+        }
+        return nil
     }
 
-    /// A `Host` header's authority, normalised as `authority(host:port:scheme:)`.
-    private static func authority(of header: String, scheme: String) -> String? {
-        guard let parsed = URLComponents(string: "\(scheme)://\(header)"), let host = parsed.host, parsed.path.isEmpty else { return nil }
-        return authority(host: host, port: parsed.port, scheme: scheme)
+    struct Endpoint: Equatable {
+        let scheme: String
+        let host: String
+        let port: Int
     }
+
+    /// `host[:port]` (a name, an IPv4 address or a bracketed IPv6 one) under `scheme`, else nil
+    /// (a path, a user, an empty host or a port out of range).
+    static func endpoint(scheme: String, authority: String) -> Endpoint? {
+        let text = authority.lowercased()
+        guard !text.isEmpty, !text.contains(where: { "/?#@ \t".contains($0) }) else { return nil }
+        var host = text
+        var port = scheme == "https" ? 443 : 80
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            host = String(text[...close])
+            let rest = text[text.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let number = Int(rest.dropFirst()), (1...65535).contains(number) else { return nil }
+                port = number
+            }
+        } else if let colon = text.lastIndex(of: ":") {
+            guard let number = Int(text[text.index(after: colon)...]), (1...65535).contains(number) else { return nil }
+            host = String(text[..<colon])
+            port = number
+        }
+        guard !host.isEmpty, !host.contains(":") || host.hasPrefix("[") else { return nil }
+        return Endpoint(scheme: scheme, host: host, port: port)
+    }
+}
+
+extension HTTPField.Name {
+    static let xForwardedProto = Self("X-Forwarded-Proto")!
 }

@@ -23,7 +23,7 @@ struct SessionEndpoints {
     }
 
     @Sendable func signIn(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        if request.headers[.origin] != nil { try BrowserSession.requireOwnOrigin(
+        if request.headers[.origin] != nil { try session.requireOwnOrigin(
                 request, refusal: "a sign-in link is taken only from this service's own pages (the request's Origin is not its own)") }
         try attempts.admit(context.clientAddress)
         let body = try await input.object(request)

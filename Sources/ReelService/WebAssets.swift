@@ -132,7 +132,7 @@ details.genres .menu label { color: var(--fg); display: flex; gap: 6px; align-it
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: var(--gap); list-style: none; padding: 0; margin: 0; }
 .card { position: relative; background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); overflow: hidden; display: flex; flex-direction: column; }
 .card a.open { text-decoration: none; display: flex; flex-direction: column; flex: 1; }
-.poster { aspect-ratio: 2 / 3; width: 100%; object-fit: cover; background: var(--line); display: block; }
+.poster { aspect-ratio: 2 / 3; width: 100%; height: auto; object-fit: cover; background: var(--line); display: block; }
 .card .meta { padding: 8px 10px 10px; display: flex; flex-direction: column; gap: 2px; }
 .card .title { font-weight: 600; overflow-wrap: anywhere; }
 .card .sub { color: var(--muted); font-size: .85rem; }
@@ -159,7 +159,8 @@ details.genres .menu label { color: var(--fg); display: flex; gap: 6px; align-it
 .history time { color: var(--muted); font-variant-numeric: tabular-nums; min-width: 11ch; }
 .slider { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; margin: 8px 0 16px; }
 .slider input { flex: 1; min-width: 200px; }
-.settings { display: grid; gap: 20px; max-width: 640px; }
+.settings { display: grid; grid-template-columns: minmax(0, 1fr); gap: 20px; max-width: 640px; }
+.settings section { min-width: 0; }
 .settings section { background: var(--card); border: 1px solid var(--line); border-radius: var(--radius); padding: 16px; }
 .settings h2 { margin-top: 0; }
 .photo { width: 96px; height: 96px; border-radius: 50%; object-fit: cover; background: var(--line); display: block; margin-bottom: 8px; }
@@ -177,6 +178,10 @@ code { background: var(--card); border: 1px solid var(--line); border-radius: 4p
   .details { grid-template-columns: 1fr; }
   .details .poster { max-width: 240px; }
   .who .name { display: none; }
+  .top nav { order: 3; width: 100%; overflow-x: auto; }
+  .tabs { flex-wrap: nowrap; }
+  .tabs a { padding: 6px 10px; white-space: nowrap; }
+  input[type="search"] { min-width: 0; width: 100%; }
 }
 @media (prefers-reduced-motion: reduce) {
   * { transition: none !important; animation: none !important; scroll-behavior: auto !important; }
@@ -203,6 +208,12 @@ import { about } from "./about.js";
 
 const main = document.getElementById("main");
 let session = null, cleanup = null, controller = null, events = null;
+
+// The skip link moves the focus to the content (its #main must not become a route).
+document.querySelector(".skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
 
 async function start() {
   // A sign-in link: take its secret out of the address bar (and history) before anything else.
@@ -311,6 +322,9 @@ async function route() {
       ? details(main, { ...context, mediaType: parts[1], id: parts[2] }) : missing(),
   };
   document.title = `${tab[0].toUpperCase()}${tab.slice(1)} · Reel`;
+  // The new view's content has the focus (a screen reader starts there; a view may move it on).
+  if (document.activeElement !== document.body && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
   try {
     cleanup = await (views[tab] ?? missing)();
   } catch (error) {
@@ -438,7 +452,7 @@ export async function details(main, { mediaType, id, signal }) {
         data.trailers?.length ? [h("h2", {}, "Trailers"), h("ul", {}, data.trailers.map((t) => h("li", {},
           /^https:\/\//.test(t.url) ? h("a", { href: t.url, rel: "noopener noreferrer", target: "_blank" }, t.name) : t.name)))] : null)),
     data.similar?.length ? [h("h2", {}, "Similar"), h("ul", { class: "grid" }, data.similar.map(card))] : null);
-  main.focus();
+  main.focus({ preventScroll: true });
 }
 """#),
         "dom.js": WebAsset(

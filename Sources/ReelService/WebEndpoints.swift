@@ -38,7 +38,6 @@ struct WebEndpoints {
 }
 
 extension HTTPField.Name {
-    static let xContentTypeOptions = Self("X-Content-Type-Options")!
     static let referrerPolicy = Self("Referrer-Policy")!
     static let xFrameOptions = Self("X-Frame-Options")!
     static let crossOriginOpenerPolicy = Self("Cross-Origin-Opener-Policy")!

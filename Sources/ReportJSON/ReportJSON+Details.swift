@@ -27,6 +27,7 @@ extension ReportJSON {
                 [
                     "mediaType": .string(s.key.mediaType.rawValue), "id": .integer(s.key.id), "title": .string(s.title),
                     "year": .init(s.year.map { .integer(Int64($0)) }), "saved": .bool(s.savedAt != nil),
+                    "posterPath": .init(s.posterPath.map(JSONValue.string)),
                 ]
             }),
         ]

@@ -16,7 +16,7 @@ struct FakeTMDbCommand: AsyncParsableCommand {
             REEL_OMDB_BASE_URL=http://127.0.0.1:PORT/omdb/ and any OMDB_API_KEY (or the one given with --omdb-key);
             after --omdb-daily requests it answers OMDb's 401 "Request limit reached!" until POST /__reset.
             Control endpoints: POST /__fault?kind=status&status=429&retry_after=1
-            (also kind=malformed, wrong-type, truncate, half, reset, latency&ms=N, hostile, formula, wide,
+            (also kind=malformed, wrong-type, truncate, half, reset, latency&ms=N, hostile, markup, formula, wide,
             and OMDb's omdb-error&message=TEXT, omdb-limit, omdb-invalid-key; count=N; path=PREFIX, where
             OMDb's requests are /omdb/IMDBID, so path=/omdb takes any of them),
             GET /__stats (OMDb's requests counted apart, under "omdb"), POST /__reset.

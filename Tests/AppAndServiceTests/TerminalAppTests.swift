@@ -600,7 +600,9 @@ extension TerminalAppTests {
         for browser in [script, ""] {
             var home = AppSession.environment(server)
             home["BROWSER"] = browser
-            home["PATH"] = "/usr/bin:/bin"  // no xdg-open here; the empty BROWSER leaves none
+            // No display: xdg-open (installed or not) is not used; the empty BROWSER leaves none.
+            home["DISPLAY"] = ""
+            home["WAYLAND_DISPLAY"] = ""
             let terminal = try await AppSession.start(nil, home: home)
             defer { terminal.end() }
             try await terminal.waitFor("Fight Club")

@@ -95,8 +95,12 @@ import Testing
         }
     }
 
+    /// The modules a Swift file imports (a whole line of Swift's import syntax: the JavaScript
+    /// the web app's embedded files hold in string literals is not Swift).
     static func imports(_ text: String) -> [String] {
-        text.split(separator: "\n").filter { $0.range(of: #"^\s*(@\w+(\([^)]*\))? +)*(public |internal |package )?import "#, options: .regularExpression) != nil }.map {
+        text.split(separator: "\n").filter {
+            $0.range(of: #"^\s*(@\w+(\([^)]*\))? +)*(public |internal |package )?import ((struct|class|enum|protocol|func|var|let|typealias) )?[A-Za-z_][\w.]*\s*$"#, options: .regularExpression) != nil
+        }.map {
             String($0.split(separator: " ").last!)
         }
     }

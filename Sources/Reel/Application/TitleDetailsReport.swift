@@ -11,6 +11,8 @@ public struct TitleDetailsReport: Sendable {
         public var key: MediaKey
         public var title: String
         public var year: Int?
+        /// TMDb's path of its poster (`/abc.jpg`), if it has one.
+        public var posterPath: String?
         /// When the account saved it; `nil`: not saved.
         public var savedAt: Int64?
     }
@@ -81,7 +83,7 @@ public struct TitleDetailsReport: Sendable {
             let trailers: [(name: String, url: String)] = (m.videos?.trailers ?? []).compactMap { v in v.watchURL.map { (v.name, $0) } }
             let similar: [Similar] = (m.similar?.results ?? []).compactMap { s in
                 guard let k = try? MediaKey(.movie, Int64(s.id)) else { return nil }
-                return Similar(key: k, title: s.title, year: s.releaseDate?.year, savedAt: saved[k])
+                return Similar(key: k, title: s.title, year: s.releaseDate?.year, posterPath: s.posterPath, savedAt: saved[k])
             }
             return TitleDetailsReport(
                 key: key, language: language, title: m.title, originalTitle: m.originalTitle, date: m.releaseDate, endDate: nil,
@@ -102,7 +104,7 @@ public struct TitleDetailsReport: Sendable {
             let trailers: [(name: String, url: String)] = (s.videos?.trailers ?? []).compactMap { v in v.watchURL.map { (v.name, $0) } }
             let similar: [Similar] = (s.similar?.results ?? []).compactMap { r in
                 guard let k = try? MediaKey(.tv, Int64(r.id)) else { return nil }
-                return Similar(key: k, title: r.name, year: r.firstAirDate?.year, savedAt: saved[k])
+                return Similar(key: k, title: r.name, year: r.firstAirDate?.year, posterPath: r.posterPath, savedAt: saved[k])
             }
             return TitleDetailsReport(
                 key: key, language: language, title: s.name, originalTitle: s.originalName, date: s.firstAirDate, endDate: s.lastAirDate,

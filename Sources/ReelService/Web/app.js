@@ -15,6 +15,12 @@ import { about } from "./about.js";
 const main = document.getElementById("main");
 let session = null, cleanup = null, controller = null, events = null;
 
+// The skip link moves the focus to the content (its #main must not become a route).
+document.querySelector(".skip").addEventListener("click", (event) => {
+  event.preventDefault();
+  main.focus();
+});
+
 async function start() {
   // A sign-in link: take its secret out of the address bar (and history) before anything else.
   const link = location.hash.match(/^#signin=(reel_[A-Za-z0-9_-]{43})$/);
@@ -122,6 +128,9 @@ async function route() {
       ? details(main, { ...context, mediaType: parts[1], id: parts[2] }) : missing(),
   };
   document.title = `${tab[0].toUpperCase()}${tab.slice(1)} · Reel`;
+  // The new view's content has the focus (a screen reader starts there; a view may move it on).
+  if (document.activeElement !== document.body && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
   try {
     cleanup = await (views[tab] ?? missing)();
   } catch (error) {

@@ -51,5 +51,5 @@ export async function details(main, { mediaType, id, signal }) {
         data.trailers?.length ? [h("h2", {}, "Trailers"), h("ul", {}, data.trailers.map((t) => h("li", {},
           /^https:\/\//.test(t.url) ? h("a", { href: t.url, rel: "noopener noreferrer", target: "_blank" }, t.name) : t.name)))] : null)),
     data.similar?.length ? [h("h2", {}, "Similar"), h("ul", { class: "grid" }, data.similar.map(card))] : null);
-  main.focus();
+  main.focus({ preventScroll: true });
 }
