@@ -88,8 +88,9 @@ struct AccountEndpoints {
         let answer: SavedAnswers.Answer
         var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "private, no-cache"]
         if limit != nil || cursor != nil {
-            let page = try SavedPage(
-                report: try await application.savedList(of: account, query), query: query, limit: limit ?? SavedPage.defaultLimit, after: cursor)
+            let size = limit ?? SavedPage.defaultLimit
+            let page = SavedPage(
+                try await application.savedPage(of: account, query, limit: size, after: cursor.map { ($0.key, $0.index) }), query: query, limit: size)
             answer = page.answer
             if let next = page.next { headers[.link] = "<\(next)>; rel=\"next\"" }
         } else {

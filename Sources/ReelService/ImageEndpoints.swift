@@ -16,6 +16,8 @@ struct ImageEndpoints {
     /// once (a page's first screen of posters), so no one can have the service fetch from TMDb
     /// without end for a stream of made-up names.
     var fetches = RateLimiter(rate: 10, burst: 200, counting: "images fetched from TMDb for this address")
+    /// The images answered lately, answered again from memory.
+    var memory = ImageMemory()
 
     func add(to router: Router<ServiceRequestContext>) {
         router.get("images/:kind/:size/:file", use: image)
@@ -34,6 +36,10 @@ struct ImageEndpoints {
         guard Self.isImageFile(file) else {
             throw Problem.usage("\(SafeText.line(file)) is not an image file name as TMDb gives them (letters, digits, - and _, then .jpg or .png)")
         }
+        let key = "\(kind.rawValue)/\(size)/\(file)"
+        if let kept = memory.entry(key) {
+            return EntityTag.answer(request, etag: kept.etag, headers: [.contentType: kept.contentType, .cacheControl: Self.year]) { kept.body }
+        }
         // A size TMDb does not offer is the image client's to refuse, naming those it does.
         let image: FetchedImage
         if let cached = try await application.cachedImage(path: "/" + file, kind: kind, size: .named(size)) {
@@ -44,10 +50,16 @@ struct ImageEndpoints {
         }
         // Offline, the cache may answer with another size it holds: shown, but never kept under
         // this size's address.
-        let keep = image.size == size ? "public, max-age=31536000, immutable" : "no-store"
-        let headers: HTTPFields = [.contentType: image.format == .png ? "image/png" : "image/jpeg", .cacheControl: keep]
-        return EntityTag.answer(request, etag: EntityTag.of(image.bytes), headers: headers) { ByteBuffer(bytes: image.bytes) }
+        let keep = image.size == size ? Self.year : "no-store"
+        let contentType = image.format == .png ? "image/png" : "image/jpeg"
+        let etag = EntityTag.of(image.bytes)
+        let body = ByteBuffer(bytes: image.bytes)
+        if image.size == size { memory.keep(.init(body: body, etag: etag, contentType: contentType), as: key) }
+        return EntityTag.answer(request, etag: etag, headers: [.contentType: contentType, .cacheControl: keep]) { body }
     }
+
+    /// What an image answered in its own size may be kept: a year (its path names its content).
+    static let year = "public, max-age=31536000, immutable"
 
     /// `abc123.jpg`, `reel-sample-movie-603-poster.jpg`: at most 128 characters.
     static func isImageFile(_ file: String) -> Bool {

@@ -43,17 +43,11 @@ struct SavedPage {
     /// The next page's path and query, nil on the last page.
     let next: String?
 
-    init(report: SavedListReport, query: SavedListQuery, limit: Int, after cursor: Cursor?) throws {
-        let items = report.items
-        var start = 0
-        if let cursor {
-            start = (items.firstIndex { $0.saved.key == cursor.key }).map { $0 + 1 } ?? min(cursor.index, items.count)
-        }
-        let end = min(items.count, start + limit)
-        var bytes = ReportJSON.saved(report, query: query, page: start..<end).encoded()
+    init(_ page: SavedListPage, query: SavedListQuery, limit: Int) {
+        var bytes = ReportJSON.saved(page.report, query: query, page: page.range).encoded()
         bytes.append(UInt8(ascii: "\n"))
         answer = SavedAnswers.Answer(body: ByteBuffer(bytes: bytes), etag: EntityTag.of(bytes))
-        next = end < items.count ? Self.path(query, limit: limit, cursor: Cursor(key: items[end - 1].saved.key, index: end - 1)) : nil
+        next = page.next.map { Self.path(query, limit: limit, cursor: Cursor(key: $0.key, index: $0.index)) }
     }
 
     /// `/v1/saved?…` asking `query` again from `cursor`: built from what was understood, never

@@ -49,6 +49,25 @@ import Testing
         #expect(warmRequests?.split(separator: " ").contains("0") == true, "\(output.stdout)")
     }
 
+    /// `reel-bench web --quick` signs headless Chromium in to the real `reel serve` with a link
+    /// and times the Movies and Saved tabs, weighs the page and runs wrk on the poster route:
+    /// every figure must be there. Times are not judged here.
+    @Test func theWebBenchmarkRunsInQuickMode() async throws {
+        let ready = try await Harness.run("python3", ["-c", "import playwright"]).status == 0 && FileManager.default.fileExists(atPath: "/usr/bin/chromium")
+        if !ready {
+            #expect(ProcessInfo.processInfo.environment["CI"] == nil, "Chromium or Playwright is not installed: run Tools/install-browser.sh")
+            return
+        }
+        let output = try await Harness.run(Harness.binaries + "/reel-bench", ["web", "--quick"])
+        #expect(output.status == 0, "\(output.stderr.suffix(2_000))")
+        for row in ["first render, Movies (ms)", "first render, Saved with 100 titles (ms)", "page weight, HTML + CSS + JS (KB)", "(warm cache)", "(baseline)"] {
+            #expect(output.stdout.contains(row), "\(row): \(output.stdout)")
+        }
+        let weight = output.stdout.split(separator: "\n").first { $0.hasPrefix("page weight") }
+        let kilobytes = weight?.split(separator: " ").compactMap { Double($0) }.first ?? 0
+        #expect(kilobytes > 10 && kilobytes <= 100, "the page weighs \(kilobytes) KB: \(output.stdout)")
+    }
+
     /// `reel-bench ui --quick` drives the real `reel ui` in a pseudo-terminal through its frame
     /// trace: 50 keys on Movies and on a Saved tab of 200 titles, then `reel saved`. Every figure
     /// must be there (a number, not "–"), the app must quit on `q`, and the warm cache must spare

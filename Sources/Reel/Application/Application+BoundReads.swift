@@ -14,6 +14,15 @@ extension Application {
         return report
     }
 
+    /// `savedPage(of:_:limit:after:)` of the account `account` is bound to.
+    public func savedPage(
+        of account: BoundAccount, _ query: SavedListQuery, limit: Int, after cursor: (key: MediaKey, index: Int)?
+    ) async throws -> SavedListPage {
+        let page = try await savedPage(of: account.handle, query, limit: limit, after: cursor)
+        try Self.check(account, read: page.report.stream)
+        return page
+    }
+
     /// `account(_:asOf:)` of the account `bound` is bound to.
     public func account(_ bound: BoundAccount, asOf: AsOf? = nil) throws -> AccountView {
         let view = try account(bound.handle, asOf: asOf)

@@ -54,6 +54,54 @@ extension Application {
         return report.valid(ReadValidity(stream: stamp.stream, streamVersion: stamp.streamVersion, cacheGeneration: stamp.cacheGeneration, until: freshUntil))
     }
 
+    /// One page of the saved list: at most `limit` items after the one `cursor` names (found by
+    /// its key wherever it is now, else at its old place). In the order saved and without a
+    /// search or a genre filter, only the page's titles are filled in (a page of a list of 5,000
+    /// costs what a page costs); another order or a filter needs every title's details, so the
+    /// whole list is made and the page cut from it.
+    public func savedPage(
+        of handle: AccountHandle, _ query: SavedListQuery, limit: Int, after cursor: (key: MediaKey, index: Int)?
+    ) async throws -> SavedListPage {
+        func range(_ keys: [MediaKey]) -> Range<Int> {
+            var start = 0
+            if let cursor { start = keys.firstIndex(of: cursor.key).map { $0 + 1 } ?? min(max(cursor.index, 0), keys.count) }
+            return start..<min(keys.count, start + max(limit, 1))
+        }
+        func next(_ keys: [MediaKey], _ page: Range<Int>) -> (key: MediaKey, index: Int)? {
+            page.upperBound < keys.count && !page.isEmpty ? (keys[page.upperBound - 1], page.upperBound - 1) : nil
+        }
+        guard query.order == .added, query.search == nil, query.genres.isEmpty else {
+            let report = try await savedList(of: handle, query)
+            let keys = report.items.map(\.saved.key)
+            let page = range(keys)
+            return SavedListPage(report: report, range: page, next: next(keys, page))
+        }
+        let view = try account(handle, asOf: query.asOf)
+        let live = query.asOf == nil ? view : (try? account(handle)) ?? view
+        let language = live.state.settings.language.description
+        catalogs.noteSampleLanguage(language)
+        let all = view.state.saved.items
+        var items = all
+        if let mediaType = query.mediaType { items = items.filter { $0.key.mediaType == mediaType } }
+        if query.descending { items.reverse() }
+        let keys = items.map(\.key)
+        let page = range(keys)
+        let slice = Array(items[page])
+        let lookups = try await lookUp(slice.map(\.key), language: language, progress: nil) { _ in }
+        var notices = TitleLookup.notices(for: slice.lazy.compactMap { lookups[$0.key] }, sample: try catalogIsSample())
+        func summary(_ item: SavedItem) -> TitleSummary? { lookups[item.key]?.summary }
+        let (scores, fill) = try await omdbScores(of: slice.reversed().compactMap(summary), progress: nil)
+        if let stopped = fill?.stopped, let left = fill?.left, left > 0 {
+            notices.append("OMDb's scores of \(left) saved title\(left == 1 ? "" : "s") are still missing: \(stopped)")
+        }
+        let report = SavedListReport(
+            handle: handle, stream: view.stream, asOf: view.asOf, language: language, total: all.count,
+            items: slice.map { item in
+                SavedListReport.Item(saved: item, lookup: lookups[item.key] ?? .notCached, omdb: summary(item)?.imdbID.flatMap { scores[$0] })
+            }, notices: notices, omdbFill: fill, validity: nil)
+        return SavedListPage(report: report, range: 0..<slice.count, next: next(keys, page))
+    }
+
     /// Items in the order asked for. Titles without details or without the score sorted by
     /// (nothing to sort them by) go last.
     static func sorted(
