@@ -53,6 +53,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // The PostgreSQL store (`--store postgres://…`, `reel store migrate`).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // The runtime of the Swift client the tests generate from the service's document
+        // (Tools/generate_openapi_client.sh; the generator itself is not a dependency).
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         // The handbook (Sources/Reel/Reel.docc): `swift package generate-documentation --target Reel`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -296,6 +300,18 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: hygiene),
+        // A client generated from the served document with swift-openapi-generator, as an app
+        // would make one (Generated/, by Tools/generate_openapi_client.sh), running a flow against
+        // the real `reel serve`. Generated code: the project's own settings are not its.
+        .testTarget(
+            name: "OpenAPIClientTests",
+            dependencies: [
+                "ReelTestSupport", "EndToEndSupport",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["openapi-generator-config.yaml", "openapi.sha256", "generator-warnings.txt"]),
         // Every suite that starts a PostgreSQL server of its own (ReelTestSupport's PostgresServer):
         // the store against its contract, restarts, TLS and migrations; the core on PostgreSQL
         // (group commit, projection pages, shards and moves); `reel` and `reel serve` on it, and

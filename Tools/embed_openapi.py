@@ -85,6 +85,54 @@ def synced(document):
             del components[name]
 
 
+def resolve(document, node):
+    """The schema `node` is, following `$ref`s within the document."""
+    seen = 0
+    while isinstance(node, dict) and set(node) == {"$ref"} and node["$ref"].startswith("#/") and seen < 16:
+        target = document
+        for part in node["$ref"][2:].split("/"):
+            target = target.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(target, dict) else None
+        node, seen = target, seen + 1
+    return node
+
+
+def nullables(document):
+    """`oneOf`/`anyOf` of `{"type": "null"}` and one typed schema (inline or referred to) written as
+    that schema with `null` among its types (and in its enum): the same instances validate, and
+    it is the form swift-openapi-generator (and generators like it) turn into an optional. The
+    CLI's schemas keep the `oneOf` form, easier to read."""
+    def is_null(member):
+        return isinstance(member, dict) and member.get("type") == "null" and set(member) <= {"type", "description"}
+
+    def walk(node):
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        node = {key: walk(value) for key, value in node.items()}
+        for key in ("oneOf", "anyOf"):
+            members = node.get(key)
+            if not isinstance(members, list) or len(members) != 2 or sum(map(is_null, members)) != 1:
+                continue
+            other = resolve(document, next(m for m in members if not is_null(m)))
+            if not isinstance(other, dict) or "type" not in other or any(k in other for k in ("oneOf", "anyOf", "allOf", "$ref", "not", "if")):
+                continue
+            merged = copy.deepcopy(other)
+            types = merged["type"] if isinstance(merged["type"], list) else [merged["type"]]
+            merged["type"] = types + (["null"] if "null" not in types else [])
+            if "enum" in merged and None not in merged["enum"]:
+                merged["enum"] = merged["enum"] + [None]
+            if "const" in merged:
+                continue
+            outer = {k: v for k, v in node.items() if k != key}
+            merged.update(outer)
+            node = merged
+            break
+        return node
+
+    return walk(document)
+
+
 def dangling(document):
     text = json.dumps(document)
     problems = []
@@ -112,7 +160,7 @@ def dangling(document):
 
 
 current = json.loads(source.read_text())
-document = synced(current)
+document = nullables(synced(current))
 missing = dangling(document)
 if missing:
     sys.exit("openapi.json refers to what it does not hold: " + ", ".join(missing))
