@@ -252,6 +252,49 @@ with sync_playwright() as playwright:
 
     step("switch the language", language)
 
+    def genres_and_sort():
+        page.goto(BASE + "/#/movies")
+        page.locator("details.genres summary").click()
+        menu = page.locator("details.genres .menu")
+        menu.get_by_label("Drama", exact=True).check()
+        menu.get_by_label("Krimi", exact=True).check()
+        with page.expect_response(lambda r: "/v1/catalog/movie?" in r.url and r.url.count("genre=") == 2):
+            menu.get_by_role("button", name="Apply").click()
+        expect(page.locator("details.genres summary")).to_have_text("Genres (2)")
+        expect(page.locator(".card").first).to_be_visible()
+        with page.expect_response(lambda r: "/v1/catalog/movie?" in r.url and "sort=rating" in r.url):
+            page.locator("#sort").select_option("rating")
+        expect(page.locator(".card").first).to_be_visible()
+        assert "genre=" in page.url and "sort=rating" in page.url, f"the address keeps the choice: {page.url}"
+
+    step("sort and several genres", genres_and_sort)
+
+    def saved_search_and_sort():
+        page.goto(BASE + "/#/saved")
+        rows = page.locator(".saved-list li")
+        expect(rows.first).to_be_visible()
+        total = rows.count()
+        page.locator("#saved-search").fill("zzzz-nothing")
+        expect(page.locator("main")).to_contain_text("Nothing saved matches.")
+        page.locator("#saved-search").fill("")
+        expect(rows).to_have_count(total)
+        with page.expect_response(lambda r: "/v1/saved?" in r.url and "sort=title" in r.url):
+            page.locator("#saved-search-sort").select_option("title")
+        expect(rows).to_have_count(total)
+
+    step("search and sort the saved list", saved_search_and_sort)
+
+    def name():
+        page.goto(BASE + "/#/settings")
+        hostile = '<img src=x onerror="window.reelPwned=4">Ann'
+        page.locator("#name").fill(hostile)
+        page.get_by_role("button", name="Save name").click()
+        expect(page.locator("#who")).to_contain_text(hostile)
+        assert page.evaluate("window.reelPwned") is None, "a name with markup ran"
+        assert page.locator("#who img[src='x']").count() == 0
+
+    step("a name with markup shows as text", name)
+
     def photo():
         page.goto(BASE + "/#/settings")
         photo_file = ART / "photo.png"

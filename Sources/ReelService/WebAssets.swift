@@ -109,7 +109,7 @@ a { color: inherit; }
 .tabs a[aria-current="page"] { background: var(--fg); color: var(--bg); }
 .who { margin-left: auto; display: flex; align-items: center; gap: 8px; color: var(--muted); }
 .who img { width: 28px; height: 28px; border-radius: 50%; object-fit: cover; }
-main { flex: 1; padding: 20px; max-width: 1400px; width: 100%; margin: 0 auto; }
+main { flex: 1; padding: 20px; max-width: 1400px; width: 100%; margin: 0 auto; overflow-wrap: anywhere; min-width: 0; }
 main:focus { outline: none; }
 .foot { padding: 16px 20px; color: var(--muted); font-size: .85rem; border-top: 1px solid var(--line); display: flex; gap: 16px; flex-wrap: wrap; }
 h1 { font-size: 1.5rem; margin: 0 0 12px; }
@@ -152,11 +152,13 @@ details.genres .menu label { color: var(--fg); display: flex; gap: 6px; align-it
 .chips li { border: 1px solid var(--line); border-radius: 999px; padding: 2px 10px; font-size: .9rem; }
 .row { display: grid; grid-auto-flow: column; grid-auto-columns: 130px; gap: 12px; overflow-x: auto; list-style: none; padding: 0 0 8px; margin: 0; }
 .saved-list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 8px; }
-.saved-list li { display: grid; grid-template-columns: 56px 1fr auto; gap: 12px; align-items: center; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 6px; }
+.saved-list li { display: grid; grid-template-columns: 56px minmax(0, 1fr) auto; gap: 12px; align-items: center; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 6px; }
 .saved-list img { width: 56px; aspect-ratio: 2 / 3; object-fit: cover; border-radius: 4px; background: var(--line); }
 .history { list-style: none; padding: 0; margin: 0; }
 .history li { padding: 6px 0; border-bottom: 1px solid var(--line); display: flex; gap: 12px; }
-.history time { color: var(--muted); font-variant-numeric: tabular-nums; min-width: 11ch; }
+.history li span { min-width: 0; }
+.who .name { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 24ch; }
+.history time { color: var(--muted); font-variant-numeric: tabular-nums; flex: 0 0 9rem; }
 .slider { display: flex; gap: 12px; align-items: center; flex-wrap: wrap; margin: 8px 0 16px; }
 .slider input { flex: 1; min-width: 200px; }
 .settings { display: grid; grid-template-columns: minmax(0, 1fr); gap: 20px; max-width: 640px; }

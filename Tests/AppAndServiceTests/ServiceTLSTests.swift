@@ -19,6 +19,20 @@ import Testing
         #expect(answer.stdout.contains("\"status\":\"ok\""), "\(answer.stdout) \(answer.stderr)")
         let plain = try await Harness.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http" + service.url.dropFirst(5) + "/health"])
         #expect(plain.stdout != "200", "plain HTTP on the TLS port")
+
+        // Over TLS a sign-in link's session cookie is Secure, and __Host- prefixed: a browser
+        // takes it only from a secure origin, for the whole host.
+        let created = try await service.reel(["token", "create", "--user", "ann", "--link", "--url", service.url, "--json"])
+        let link = try #require(try Harness.json(created.stdout)["link"] as? String)
+        let secret = String(link.split(separator: "#signin=").last ?? "")
+        let signedIn = try await Harness.run(
+            "/usr/bin/curl",
+            ["-s", "-D", "-", "-o", "/dev/null", "--cacert", dir + "/cert.pem", "-H", "Content-Type: application/json", "-H", "Origin: \(service.url)",
+             "--data", "{\"link\":\"\(secret)\"}", service.url + "/v1/session"])
+        let cookie = signedIn.stdout.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") } ?? ""
+        #expect(cookie.contains("__Host-reel_session=reel_") && cookie.contains("; Secure") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+                "\(signedIn.stdout)")
+        _ = try await service.stopped()
     }
 
     @Test func aCertificateThatIsNotOneIsOneLineAndExit64() async throws {
