@@ -143,6 +143,8 @@ with sync_playwright() as playwright:
     page.on("request", lambda r: asked.append(r.url))
 
     def sign_in():
+        # A new browser has no session: the page's first question (GET /v1/session) is a 401.
+        allowed.append((401, r"^/v1/session$"))
         page.goto(config["link"])
         expect(page.locator(".card").first).to_be_visible()
         assert "signin" not in page.url and "reel_" not in page.url, f"the secret stayed in the address bar: {page.url}"
@@ -151,6 +153,7 @@ with sync_playwright() as playwright:
         cookie = [c for c in context.cookies() if c["name"] == "reel_session"]
         assert cookie and cookie[0]["httpOnly"] and cookie[0]["sameSite"] == "Strict", f"the session cookie: {cookie}"
         expect(page.locator("#who")).to_contain_text("ann")
+        allowed.pop()
         shot(page, "movies")
 
     step("sign in with a link", sign_in)
@@ -363,6 +366,29 @@ with sync_playwright() as playwright:
         assert page.evaluate("document.activeElement.id") == "main", "the focus stayed on the tab"
 
     step("keyboard and labels", keyboard)
+
+    def link_while_signed_in():
+        def new_link():
+            return json.loads(reel("token", "create", "--user", "ann", "--link", "--url", BASE, "--json"))["link"]
+
+        def live_sessions():
+            tokens = json.loads(reel("token", "list", "--user", "ann", "--json"))["tokens"]
+            return [t["id"] for t in tokens if t["kind"] == "session" and t["revokedAt"] is None]
+
+        before = live_sessions()
+        page.goto(new_link())  # the same page: only the fragment changes
+        expect(page.locator("main h1")).to_have_text("Sign in with this link?")
+        assert "reel_" not in page.url and "reel_" not in page.title(), f"the secret is in sight: {page.url} {page.title()}"
+        page.get_by_role("button", name="Stay signed in as ann").click()
+        expect(page.locator(".card").first).to_be_visible()
+        assert live_sessions() == before, "staying changed the sessions"
+        page.goto(new_link())
+        page.get_by_role("button", name="Sign in with the link").click()
+        expect(page.locator(".card").first).to_be_visible()
+        after = live_sessions()
+        assert len(after) == 1 and after != before, f"one browser, one session: {before} -> {after}"
+
+    step("a link opened while signed in asks first, and replaces the session", link_while_signed_in)
 
     def csrf():
         before = saved_ids()

@@ -25,11 +25,13 @@ struct AccountAuthentication: RouterMiddleware {
                 throw Problem.unauthorized("the bearer token is not valid (unknown, revoked, or its account deleted)")
             }
             token = found
-        } else if request.headers[.authorization] == nil, let secret = session.secret(of: request) {
-            guard let found = try application.authenticate(session: secret), try application.reachesItsAccount(found) else {
+        } else if request.headers[.authorization] == nil, case let carried = session.carried(by: request), !carried.isNone {
+            guard case .secret(let secret) = carried, let found = try application.authenticate(session: secret),
+                try application.reachesItsAccount(found)
+            else {
                 throw Problem.unauthorized(
-                    "the session is not valid (signed out, expired, revoked, or its account deleted): sign in again with a link from `reel token create --link`",
-                    removing: session.removal)
+                    "the session is not valid (signed out, expired, revoked, its account deleted, or more than one session cookie): sign in again with a link from `reel token create --link`",
+                    removing: session.removals(for: request))
             }
             if BrowserSession.changes(request.method) { try session.requireOwnOrigin(request, refusal: BrowserSession.foreignChange) }
             token = found

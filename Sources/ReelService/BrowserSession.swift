@@ -5,37 +5,84 @@ import Reel
 
 /// How a browser signed in with a link (`reel token create --link`) carries its session: the
 /// session's secret in one cookie, `HttpOnly` (no script reads it), `SameSite=Strict`, `Path=/`,
-/// and `Secure` with the `__Host-` prefix when the service serves TLS. A change made with the
-/// cookie must come from the service's own pages: its `Origin` names the host the request was
-/// sent to (a page of another origin, even on the same site, is refused), so a form or a script
-/// elsewhere cannot act with a signed-in browser's cookie (CSRF).
+/// and `Secure` with the `__Host-` prefix when the page is served over TLS (by the service, or
+/// by a reverse proxy that says so in `X-Forwarded-Proto`). A change made with the cookie must
+/// come from the service's own pages: its `Origin` names the host the request was sent to (a
+/// page of another origin, even on the same site, is refused), so a form or a script elsewhere
+/// cannot act with a signed-in browser's cookie (CSRF).
 struct BrowserSession: Sendable {
+    /// Whether the service serves TLS itself.
     let secure: Bool
 
     init(secure: Bool) {
         self.secure = secure
     }
 
-    /// The cookie's name: `__Host-reel_session` over TLS (a browser then takes it only from a
-    /// secure origin, for the whole host), `reel_session` otherwise.
-    var cookieName: String { secure ? "__Host-reel_session" : "reel_session" }
+    static let plainName = "reel_session"
+    static let secureName = "__Host-reel_session"
 
-    /// The session secret a request's cookie carries, if any.
-    func secret(of request: Request) -> String? {
-        guard let value = request.cookies[cookieName]?.value, !value.isEmpty else { return nil }
+    /// What a request's cookies carry of a session.
+    enum Carried {
+        case none
+        case secret(String)
+        /// More than one session cookie: one may have been planted by another page of the same
+        /// host (another port shares a host's cookies), so none is trusted.
+        case ambiguous
+
+        var isNone: Bool {
+            if case .none = self { return true }
+            return false
+        }
+    }
+
+    /// The session cookie of a request: the `__Host-` one, else the plain one (a page of
+    /// another port can plant a plain one, never a `__Host-` one); two of a name are ambiguous.
+    func carried(by request: Request) -> Carried {
+        var found: [String: [String]] = [:]
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                let name = parts[0].trimmingCharacters(in: .whitespaces)
+                guard name == Self.plainName || name == Self.secureName else { continue }
+                found[name, default: []].append(parts[1].trimmingCharacters(in: .whitespaces))
+            }
+        }
+        for name in [Self.secureName, Self.plainName] {
+            guard let values = found[name]?.filter({ !$0.isEmpty }), !values.isEmpty else { continue }
+            return values.count == 1 ? .secret(values[0]) : .ambiguous
+        }
+        return .none
+    }
+
+    /// Whether the page `request` came from is served over TLS: by the service, or by the proxy
+    /// in front of it (`X-Forwarded-Proto: https`).
+    func isSecure(_ request: Request) -> Bool {
+        secure || Self.forwardedScheme(request) == "https"
+    }
+
+    /// The cookie that holds `secret` for the session's life, for the page `request` came from.
+    func cookie(_ secret: String, for request: Request) -> Cookie {
+        let secure = isSecure(request)
+        return Cookie(
+            name: secure ? Self.secureName : Self.plainName, value: secret, maxAge: Int(TokenKind.sessionLifetime / 1_000_000), path: "/",
+            secure: secure, httpOnly: true, sameSite: .strict)
+    }
+
+    /// The cookies that make a browser forget its session (both names: a browser keeps the one it has).
+    func removals(for request: Request) -> [Cookie] {
+        [
+            Cookie(name: Self.plainName, value: "", maxAge: 0, path: "/", secure: false, httpOnly: true, sameSite: .strict),
+            Cookie(name: Self.secureName, value: "", maxAge: 0, path: "/", secure: true, httpOnly: true, sameSite: .strict),
+        ]
+    }
+
+    /// The scheme a reverse proxy names (`X-Forwarded-Proto`, its first value), if any.
+    static func forwardedScheme(_ request: Request) -> String? {
+        guard let value = request.headers[.xForwardedProto]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased(),
+            value == "http" || value == "https"
+        else { return nil }
         return value
-    }
-
-    /// The cookie that holds `secret` for the session's life.
-    func cookie(_ secret: String) -> Cookie {
-        Cookie(
-            name: cookieName, value: secret, maxAge: Int(TokenKind.sessionLifetime / 1_000_000), path: "/", secure: secure, httpOnly: true,
-            sameSite: .strict)
-    }
-
-    /// The cookie that makes a browser forget its session.
-    var removal: Cookie {
-        Cookie(name: cookieName, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
     /// Why a change made with a cookie from another page is refused.
@@ -48,14 +95,17 @@ struct BrowserSession: Sendable {
     }
 
     /// Refuses (403) a request whose `Origin` is not the service's own: its scheme, host and port
-    /// must be those the request was sent to (`Host`, and the scheme the service serves, or the
-    /// one a reverse proxy names in `X-Forwarded-Proto`), a missing port being the scheme's
+    /// must be those the request was sent to (`Host`, or the proxy's `X-Forwarded-Host`, and the
+    /// scheme the service serves, or the one a proxy names in `X-Forwarded-Proto`), a missing port being the scheme's
     /// default. A browser sends `Origin` with every change; a request without one, or with `null`
     /// (a sandboxed or privacy-stripped page), is refused too, since only a browser sends a cookie.
     func requireOwnOrigin(_ request: Request, refusal: String) throws {
-        let forwarded = request.headers[.xForwardedProto]?.lowercased()
-        let scheme = forwarded == "https" || forwarded == "http" ? forwarded! : secure ? "https" : "http"
-        guard let origin = request.headers[.origin].flatMap(Self.origin), let authority = request.head.authority,
+        let scheme = Self.forwardedScheme(request) ?? (secure ? "https" : "http")
+        // The host a reverse proxy was asked for (`X-Forwarded-Host`), else the request's own. No
+        // page of another origin can send either header: a form cannot, and a script would need a
+        // preflight, which names neither.
+        let forwardedHost = request.headers[.xForwardedHost]?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces)
+        guard let origin = request.headers[.origin].flatMap(Self.origin), let authority = forwardedHost ?? request.head.authority,
             let own = Self.endpoint(scheme: scheme, authority: authority), origin == own
         else {
             throw Problem(.forbidden, kind: "forbidden", refusal)
@@ -105,4 +155,6 @@ struct BrowserSession: Sendable {
 
 extension HTTPField.Name {
     static let xForwardedProto = Self("X-Forwarded-Proto")!
+    static let xForwardedHost = Self("X-Forwarded-Host")!
+    static let secFetchSite = Self("Sec-Fetch-Site")!
 }

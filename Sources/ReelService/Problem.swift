@@ -77,10 +77,10 @@ public struct Problem: Error, Sendable {
         Problem(.unauthorized, kind: "unauthorized", detail, headers: [.wwwAuthenticate: #"Bearer realm="reel""#])
     }
 
-    /// 401 that also makes the browser forget a session cookie that no longer works.
-    static func unauthorized(_ detail: String, removing cookie: Cookie) -> Problem {
+    /// 401 that also makes the browser forget session cookies that no longer work.
+    static func unauthorized(_ detail: String, removing cookies: [Cookie]) -> Problem {
         var problem = unauthorized(detail)
-        problem.headers[values: .setCookie] = [cookie.description]
+        problem.headers[values: .setCookie] = cookies.map(\.description)
         return problem
     }
 

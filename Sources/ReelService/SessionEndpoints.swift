@@ -6,14 +6,16 @@ import ReportJSON
 /// A browser's session (`/v1/session`): a one-time sign-in link (`reel token create --link`)
 /// spent for a session cookie, the caller's own credential read, and signing out.
 ///
-/// `POST /v1/session` takes no token (the link's secret is the credential) and only from the
-/// service's own pages or a client that sends no `Origin` (a page elsewhere must not sign a
-/// browser in to an account of its choosing); attempts are limited per client address.
+/// `POST /v1/session` takes no token (the link's secret is the credential), only as JSON, and
+/// only from the service's own pages or a client that sends no `Origin` and no cross-site fetch
+/// metadata (a page elsewhere must not sign a browser in to an account of its choosing: a form
+/// cannot send JSON, and a script's JSON needs a preflight the service refuses). Guessing a
+/// 256-bit secret is hopeless, so attempts are not counted: a per-address budget would only let
+/// one client behind a shared proxy lock everyone out.
 struct SessionEndpoints {
     let application: Reel.Application
     let input: RequestInput
     let session: BrowserSession
-    var attempts = RateLimiter(rate: 1, burst: 20, counting: "sign-in attempts from this address")
 
     /// The open route (no token) on `router`, the caller's session on `account`.
     func add(to router: Router<ServiceRequestContext>, account: RouterGroup<ServiceRequestContext>) {
@@ -23,9 +25,12 @@ struct SessionEndpoints {
     }
 
     @Sendable func signIn(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        if request.headers[.origin] != nil { try session.requireOwnOrigin(
-                request, refusal: "a sign-in link is taken only from this service's own pages (the request's Origin is not its own)") }
-        try attempts.admit(context.clientAddress)
+        let refusal = "a sign-in link is taken only from this service's own pages (the request's Origin is not its own)"
+        if request.headers[.origin] != nil { try session.requireOwnOrigin(request, refusal: refusal) }
+        if request.headers[.secFetchSite]?.lowercased() == "cross-site" { throw Problem(.forbidden, kind: "forbidden", refusal) }
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+            throw Problem.usage("send the link as JSON: Content-Type: application/json and {\"link\": \"reel_…\"}")
+        }
         let body = try await input.object(request)
         guard case .string(let link)? = body["link"] else {
             throw Problem.usage("\"link\" must be the sign-in link's secret (the reel_… after #signin= in the link)")
@@ -35,8 +40,13 @@ struct SessionEndpoints {
                 "the sign-in link is not valid (opened already, older than 15 minutes, revoked, or its account deleted): make a new one with `reel token create --user HANDLE --link`"
             )
         }
+        // The session this browser had is over: one browser, one session (and a link someone else
+        // sent ends the session it replaces rather than leaving it live for 30 days).
+        if case .secret(let old) = session.carried(by: request), let previous = try application.authenticate(session: old) {
+            _ = try? application.revokeToken(previous.id)
+        }
         var response = try JSONResponse(Self.document(issued.token), status: .created).response(from: request, context: context)
-        response.setCookie(session.cookie(issued.secret))
+        response.setCookie(session.cookie(issued.secret, for: request))
         return response
     }
 
@@ -52,7 +62,7 @@ struct SessionEndpoints {
         guard let token = context.token else { throw Problem.unauthorized("a bearer token is required") }
         let revoked = try application.revokeToken(token.id)
         var response = try JSONResponse(Self.document(revoked)).response(from: request, context: context)
-        if token.kind == .session { response.setCookie(session.removal) }
+        if token.kind == .session { for cookie in session.removals(for: request) { response.setCookie(cookie) } }
         return response
     }
 

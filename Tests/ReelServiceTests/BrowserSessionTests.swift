@@ -122,6 +122,45 @@ import Testing
         try await AccountAnswerTests.check(contract)
     }
 
+    /// Signing in is JSON from the service's own pages only; a new sign-in ends the session the
+    /// browser had; two session cookies (one planted by another port of the host) are trusted
+    /// neither; behind a TLS proxy that says so the cookie is `__Host-` and `Secure`.
+    @Test func signingInIsGuardedAndOneBrowserHasOneSession() async throws {
+        let harness = ServiceHarness()
+        let ann = try AccountHandle("ann")
+        let links = try (0..<4).map { _ in try harness.application.createToken(for: ann, kind: .link) }
+        try await harness.test { (client: any TestClientProtocol) async throws in
+            let plain = try await client.execute(
+                uri: "/v1/session", method: .post, headers: [.contentType: "text/plain", .origin: Self.own],
+                body: ByteBuffer(string: #"{"link":"\#(links[0].secret)"}"#))
+            #expect(plain.status == .badRequest, "a form's text/plain post: \(plain.status)")
+            let crossSite = try await client.execute(
+                uri: "/v1/session", method: .post, headers: [.contentType: "application/json", .secFetchSite: "cross-site"],
+                body: ByteBuffer(string: #"{"link":"\#(links[0].secret)"}"#))
+            #expect(crossSite.status == .forbidden)
+
+            let first = try #require(Self.cookie(try await Self.signIn(client, links[0].secret)))
+            // A second sign-in from the same browser (its cookie sent along) ends the first session.
+            var headers: HTTPFields = [.contentType: "application/json", .origin: Self.own, .cookie: first]
+            let second = try await client.execute(uri: "/v1/session", method: .post, headers: headers, body: ByteBuffer(string: #"{"link":"\#(links[1].secret)"}"#))
+            #expect(second.status == .created)
+            #expect(try await client.execute(uri: "/v1/session", method: .get, headers: [.cookie: first]).status == .unauthorized, "the first session ended")
+            let secondCookie = try #require(Self.cookie(second))
+            #expect(try await client.execute(uri: "/v1/session", method: .get, headers: [.cookie: secondCookie]).status == .ok)
+
+            // Two session cookies: neither is trusted, and both are cleared.
+            let planted = try await client.execute(uri: "/v1/session", method: .get, headers: [.cookie: "\(secondCookie); reel_session=reel_planted"])
+            #expect(planted.status == .unauthorized && planted.headers[values: .setCookie].count == 2)
+
+            // Behind a proxy serving HTTPS (and asked for another host): a __Host- Secure cookie, and its own origin.
+            headers = [.contentType: "application/json", .origin: "https://reel.example", .xForwardedProto: "https", .xForwardedHost: "reel.example"]
+            let proxied = try await client.execute(uri: "/v1/session", method: .post, headers: headers, body: ByteBuffer(string: #"{"link":"\#(links[2].secret)"}"#))
+            #expect(proxied.status == .created, "\(Self.body(proxied))")
+            let setCookie = proxied.headers[.setCookie] ?? ""
+            #expect(setCookie.hasPrefix("__Host-reel_session=reel_") && setCookie.contains("; Secure") && setCookie.contains("Path=/"), "\(setCookie)")
+        }
+    }
+
     /// Deleting the account ends its sessions and its unspent links with its tokens.
     @Test func aDeletedAccountsCookieAndLinksAreRefused() async throws {
         let harness = ServiceHarness()

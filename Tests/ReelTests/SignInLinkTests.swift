@@ -26,6 +26,8 @@ import Testing
         _ = try app.revokeToken(session.token.id)
         #expect(try app.authenticate(session: session.secret) == nil)
         #expect(throws: Failure.self) { try app.createToken(for: ann, kind: .session) }
+        let bearer = try app.createToken(for: ann)
+        #expect(try app.signIn(link: bearer.secret) == nil, "a bearer token is no link")
     }
 
     @Test func aLinkIsAcceptedForFifteenMinutesFromItsMaking() throws {
@@ -46,6 +48,9 @@ import Testing
         _ = try app.createToken(for: ann)
         let (record, _) = try store.issue(.session, for: ann, stream: try #require(try app.account(ann).stream), at: 0)
         #expect(record.isAccepted(at: TokenKind.sessionLifetime - 1) && !record.isAccepted(at: TokenKind.sessionLifetime))
+        // An event stream asks whether its token is live: an expired session is not.
+        #expect(try store.isLive(id: record.id, stream: record.stream, at: TokenKind.sessionLifetime - 1).live)
+        #expect(try !store.isLive(id: record.id, stream: record.stream, at: TokenKind.sessionLifetime).live)
     }
 
     @Test func recordsOfEachKindReadBackAndAnAppsTokenKeepsFormatOne() throws {
@@ -63,5 +68,9 @@ import Testing
         #expect(TokenRecord(bytes: forged) == nil)
         forged[1] = 9
         #expect(TokenRecord(bytes: forged) == nil)
+        // A session's record changed on disk into a link (or made younger) no longer opens.
+        var session = try TokenRecord(secret: secret, kind: .session, id: "0123456789ab", handle: ann, stream: stream, createdAt: 42).bytes
+        session[1] = TokenKind.link.byte
+        #expect(TokenRecord(bytes: session)?.handle(openedWith: secret) == nil)
     }
 }

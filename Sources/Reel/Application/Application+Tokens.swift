@@ -133,7 +133,7 @@ extension Application {
         guard let store = try TokenStore.open(in: configuration.dataDirectory, create: false) else {
             return (false, TokenStoreMark(file: nil, transaction: nil))
         }
-        let (live, transaction) = try store.isLive(id: token.id, stream: token.stream)
+        let (live, transaction) = try store.isLive(id: token.id, stream: token.stream, at: Self.microsecondsNow())
         return (live, TokenStoreMark(file: store.fileIdentity, transaction: transaction))
     }
 

@@ -39,7 +39,7 @@ struct TokenRecord: Sendable, Equatable {
         revokedAt = nil
         self.stream = stream
         let box = try AES.GCM.seal(
-            Array(handle.value.utf8), using: secret.handleKey, authenticating: Self.associatedData(id: id, stream: stream))
+            Array(handle.value.utf8), using: secret.handleKey, authenticating: Self.associatedData(kind: kind, id: id, stream: stream, createdAt: createdAt))
         sealedHandle = Array(box.nonce) + Array(box.ciphertext) + Array(box.tag)
     }
 
@@ -112,7 +112,8 @@ struct TokenRecord: Sendable, Equatable {
             let nonce = try? AES.GCM.Nonce(data: sealedHandle.prefix(Self.nonceSize)),
             let box = try? AES.GCM.SealedBox(
                 nonce: nonce, ciphertext: sealedHandle.dropFirst(Self.nonceSize).dropLast(Self.tagSize), tag: sealedHandle.suffix(Self.tagSize)),
-            let plain = try? AES.GCM.open(box, using: secret.handleKey, authenticating: Self.associatedData(id: id, stream: stream)),
+            let plain = try? AES.GCM.open(
+                box, using: secret.handleKey, authenticating: Self.associatedData(kind: kind, id: id, stream: stream, createdAt: createdAt)),
             let text = String(validating: plain, as: UTF8.self)
         else { return nil }
         return try? AccountHandle(text)
@@ -128,7 +129,13 @@ struct TokenRecord: Sendable, Equatable {
         revokedAt == nil && kind.lifetime.map { time - createdAt < $0 && time >= createdAt - 60_000_000 } ?? true
     }
 
-    private static func associatedData(id: String, stream: StreamID) -> [UInt8] {
-        Array("reel-token/1".utf8) + [0] + Array(id.utf8) + [0] + Array(stream.rawValue.utf8)
+    /// What the sealed handle authenticates besides itself. For a link or a session (format 2)
+    /// also the kind and the time of making, so a record changed on disk into another kind, or
+    /// made younger, no longer opens (an app's token, format 1, as it always was).
+    private static func associatedData(kind: TokenKind, id: String, stream: StreamID, createdAt: Int64) -> [UInt8] {
+        let base = Array("reel-token/1".utf8) + [0] + Array(id.utf8) + [0] + Array(stream.rawValue.utf8)
+        guard kind != .token else { return base }
+        let made = UInt64(bitPattern: createdAt)
+        return base + [0, kind.byte] + (0..<8).map { UInt8(truncatingIfNeeded: made >> (56 - 8 * UInt64($0))) }
     }
 }

@@ -152,7 +152,7 @@ final class TokenStore: Sendable {
         return (record, handle, transaction)
     }
 
-    /// Whether the token `id` of the account `stream` is there and not revoked. One read
+    /// Whether the token `id` of the account `stream` is there, not revoked and not expired at `time`. One read
     /// transaction, by the id (no secret needed).
     ///
     /// Also returns the id of the transaction read: the commit whose state the answer is of.
@@ -160,11 +160,13 @@ final class TokenStore: Sendable {
     /// meta page (which `lastTransaction()` reads) before it hands the commit to new readers, so
     /// a read begun in between is of the commit before, while the last transaction is already
     /// the new one.
-    func isLive(id: String, stream: StreamID) throws -> (live: Bool, transaction: Int) {
+    func isLive(id: String, stream: StreamID, at time: Int64) throws -> (live: Bool, transaction: Int) {
         try guarded {
             try environment.read { txn in
                 guard let digest = try txn.get(ids, id), let record = try Self.record(digest, id: id, txn, records) else { return (false, try txn.id()) }
-                return (record.stream == stream && record.revokedAt == nil, try txn.id())
+                // Not revoked, and within its kind's lifetime: a browser session's event stream
+                // ends when the session does.
+                return (record.stream == stream && record.isAccepted(at: time), try txn.id())
             }
         }
     }

@@ -21,33 +21,81 @@ document.querySelector(".skip").addEventListener("click", (event) => {
   main.focus();
 });
 
+const LINK = /^#signin=(reel_[A-Za-z0-9_-]{43})$/;
+
 async function start() {
-  // A sign-in link: take its secret out of the address bar (and history) before anything else.
-  const link = location.hash.match(/^#signin=(reel_[A-Za-z0-9_-]{43})$/);
-  if (link) {
-    history.replaceState(null, "", location.pathname + "#/movies");
-    try {
-      ({ data: { session } } = await api("/v1/session", { method: "POST", body: { link: link[1] } }));
-    } catch (error) {
-      return signIn(error.message);
-    }
-  } else {
-    try {
-      ({ data: { session } } = await api("/v1/session"));
-    } catch (error) {
-      return signIn(error instanceof ProblemError && error.status === 401 ? null : error.message);
-    }
+  // A sign-in link: its secret leaves the address bar (and history) before anything else.
+  const link = takeLink();
+  try {
+    ({ data: { session } } = await api("/v1/session"));
+  } catch (error) {
+    session = null;
+    if (!link) return signIn(error instanceof ProblemError && error.status === 401 ? null : error.message);
   }
+  if (link) return openLink(link);
+  begin();
+}
+
+/** The secret of a sign-in link in the address, taken out of it (and out of history). */
+function takeLink() {
+  const match = location.hash.match(LINK);
+  if (match) history.replaceState(null, "", location.pathname + "#/movies");
+  return match?.[1] ?? null;
+}
+
+/**
+ * Spends a sign-in link. A browser signed in already asks first: a link someone else sent
+ * would otherwise move it into their account without a word (the old session is revoked by the
+ * service when the new one is made).
+ */
+async function openLink(secret) {
+  if (session) {
+    const proceed = h("button", { type: "button", class: "primary" }, "Sign in with the link");
+    const stay = h("button", { type: "button" }, `Stay signed in as ${session.user}`);
+    fill(main, h("section", { class: "signin" }, h("h1", {}, "Sign in with this link?"),
+      h("p", {}, `This browser is signed in as ${session.user}. The link signs it in to the account it was made for instead;`,
+        " what you save afterwards goes to that account."),
+      h("div", { class: "bar" }, proceed, stay)));
+    const choice = await new Promise((resolve) => {
+      proceed.addEventListener("click", () => resolve(true));
+      stay.addEventListener("click", () => resolve(false));
+    });
+    if (!choice) return begin();
+  }
+  try {
+    ({ data: { session } } = await api("/v1/session", { method: "POST", body: { link: secret } }));
+  } catch (error) {
+    session = null;
+    return signIn(error.message);
+  }
+  events?.close();
+  begin();
+}
+
+let begun = false;
+
+// A link opened in a tab that has the app already (signed in or not) is spent too, never shown.
+window.addEventListener("hashchange", () => {
+  const link = takeLink();
+  if (link) openLink(link);
+  else route();
+});
+
+/** The signed-in app: the header's account, the live events, the view the address names. */
+function begin() {
+  document.querySelector(".tabs").hidden = false;
   profile();
   follow();
-  window.addEventListener("hashchange", route);
-  document.addEventListener("reel:profile", profile);
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "/" && !/^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement?.tagName)) {
-      event.preventDefault();
-      location.hash = "#/search";
-    }
-  });
+  if (!begun) {
+    begun = true;
+    document.addEventListener("reel:profile", profile);
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "/" && !/^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement?.tagName)) {
+        event.preventDefault();
+        location.hash = "#/search";
+      }
+    });
+  }
   route();
 }
 
@@ -138,12 +186,13 @@ async function route() {
     title: () => /^(movie|tv)$/.test(parts[1]) && /^[1-9][0-9]{0,15}$/.test(parts[2] ?? "")
       ? details(main, { ...context, mediaType: parts[1], id: parts[2] }) : missing(),
   };
-  document.title = `${tab[0].toUpperCase()}${tab.slice(1)} · Reel`;
+  const known = Object.hasOwn(views, tab);
+  document.title = known ? `${tab[0].toUpperCase()}${tab.slice(1)} · Reel` : "Reel";
   // The new view's content has the focus (a screen reader starts there; a view may move it on).
   if (document.activeElement !== document.body && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
   window.scrollTo(0, 0);
   try {
-    cleanup = await (views[tab] ?? missing)();
+    cleanup = await (known ? views[tab] : missing)();
   } catch (error) {
     if (error.name === "AbortError") return;
     if (error instanceof ProblemError && error.status === 401) return signIn("Your session ended; sign in again.");
