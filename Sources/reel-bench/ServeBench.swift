@@ -159,10 +159,12 @@ struct ServeBench: AsyncParsableCommand {
         "wrk.headers[\"Authorization\"] = \"Bearer \(token)\"\n"
     }
 
-    /// A plain Hummingbird route in this process, under the same wrk run.
-    static func baseline(connections: Int, seconds: Int) async throws -> WrkRun {
+    /// A plain Hummingbird route in this process answering `body` (`type`), under the same wrk run.
+    static func baseline(
+        connections: Int, seconds: Int, body: [UInt8] = Array("ok\n".utf8), type: String = "text/plain; charset=utf-8"
+    ) async throws -> WrkRun {
         let router = Router()
-        router.get("/") { _, _ in "ok\n" }
+        router.get("/") { _, _ in Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(bytes: body))) }
         let (address, stream) = AsyncStream<Int>.makeStream()
         let app = Hummingbird.Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),

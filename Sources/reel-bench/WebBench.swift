@@ -2,7 +2,6 @@ import ArgumentParser
 import Catalog
 import FakeTMDb
 import Foundation
-import Hummingbird
 import Ledger
 import Reel
 import Stores
@@ -64,7 +63,7 @@ struct WebBench: AsyncParsableCommand {
             throw BenchmarkError("the poster route did not answer: \(bytes)")
         }
         note("the poster from the warm image cache, Reel's static file route and a plain route with the same bytes: wrk, \(connections) connections, \(seconds) s each")
-        let baseline = try await Self.baseline(Array(posterBytes), connections: connections, seconds: seconds)
+        let baseline = try await ServeBench.baseline(connections: connections, seconds: seconds, body: Array(posterBytes), type: "image/jpeg")
         let posterRun = try WrkRun.run(service.url + poster, connections: connections, seconds: seconds)
         let staticRun = try WrkRun.run(service.url + "/app/app.js", connections: connections, seconds: seconds)
         _ = service.stop()
@@ -98,23 +97,6 @@ struct WebBench: AsyncParsableCommand {
         routes.row(ServeBench.row("GET /app/app.js (Reel's static file route)", staticRun, baseline))
         routes.print()
         print(posterRun.p99 <= 5 ? "poster p99 \(String(format: "%.2f", posterRun.p99)) ms: within the 5 ms target" : "poster p99 \(String(format: "%.2f", posterRun.p99)) ms: OVER the 5 ms target")
-    }
-
-    /// A plain Hummingbird route in this process serving `bytes` as a JPEG.
-    static func baseline(_ bytes: [UInt8], connections: Int, seconds: Int) async throws -> WrkRun {
-        let router = Router()
-        router.get("/poster.jpg") { _, _ in
-            Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
-        }
-        let (address, stream) = AsyncStream<Int>.makeStream()
-        let app = Hummingbird.Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in stream.yield(channel.localAddress?.port ?? 0) })
-        let task = Task { try await app.run() }
-        var port = 0
-        for await bound in address { port = bound; break }
-        defer { task.cancel() }
-        return try WrkRun.run("http://127.0.0.1:\(port)/poster.jpg", connections: connections, seconds: seconds)
     }
 
     private func note(_ text: String) { try? FileHandle.standardError.write(contentsOf: Data("… \(text)\n".utf8)) }

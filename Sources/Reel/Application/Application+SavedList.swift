@@ -11,10 +11,7 @@ extension Application {
         of handle: AccountHandle, _ query: SavedListQuery, progress: ((Int, Int) -> Void)? = nil, omdbProgress: ((Int, Int) -> Void)? = nil
     ) async throws -> SavedListReport {
         let stamp = try readStamp(of: handle)  // before reading: a change meanwhile makes it stale
-        let view = try account(handle, asOf: query.asOf)
-        let live = query.asOf == nil ? view : (try? account(handle)) ?? view
-        let language = live.state.settings.language.description
-        catalogs.noteSampleLanguage(language)
+        let (view, language) = try savedView(of: handle, asOf: query.asOf)
         let all = view.state.saved.items
         var items = all
         if let mediaType = query.mediaType { items = items.filter { $0.key.mediaType == mediaType } }
@@ -76,10 +73,7 @@ extension Application {
             let page = range(keys)
             return SavedListPage(report: report, range: page, next: next(keys, page))
         }
-        let view = try account(handle, asOf: query.asOf)
-        let live = query.asOf == nil ? view : (try? account(handle)) ?? view
-        let language = live.state.settings.language.description
-        catalogs.noteSampleLanguage(language)
+        let (view, language) = try savedView(of: handle, asOf: query.asOf)
         let all = view.state.saved.items
         var items = all
         if let mediaType = query.mediaType { items = items.filter { $0.key.mediaType == mediaType } }
@@ -100,6 +94,16 @@ extension Application {
                 SavedListReport.Item(saved: item, lookup: lookups[item.key] ?? .notCached, omdb: summary(item)?.imdbID.flatMap { scores[$0] })
             }, notices: notices, omdbFill: fill, validity: nil)
         return SavedListPage(report: report, range: 0..<slice.count, next: next(keys, page))
+    }
+
+    /// The account as of `asOf`, and the language it reads now (a list of the past is shown in
+    /// today's language).
+    private func savedView(of handle: AccountHandle, asOf: AsOf?) throws -> (AccountView, String) {
+        let view = try account(handle, asOf: asOf)
+        let live = asOf == nil ? view : (try? account(handle)) ?? view
+        let language = live.state.settings.language.description
+        catalogs.noteSampleLanguage(language)
+        return (view, language)
     }
 
     /// Items in the order asked for. Titles without details or without the score sorted by
