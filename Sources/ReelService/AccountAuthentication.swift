@@ -25,13 +25,13 @@ struct AccountAuthentication: RouterMiddleware {
                 throw Problem.unauthorized("the bearer token is not valid (unknown, revoked, or its account deleted)")
             }
             token = found
-        } else if request.headers[.authorization] == nil, case let carried = session.carried(by: request), !carried.isNone {
+        } else if request.headers[.authorization] == nil, let carried = session.carried(by: request) {
             guard case .secret(let secret) = carried, let found = try application.authenticate(session: secret),
                 try application.reachesItsAccount(found)
             else {
                 throw Problem.unauthorized(
                     "the session is not valid (signed out, expired, revoked, its account deleted, or more than one session cookie): sign in again with a link from `reel token create --link`",
-                    removing: session.removals(for: request))
+                    removing: BrowserSession.removals)
             }
             if BrowserSession.changes(request.method) { try session.requireOwnOrigin(request, refusal: BrowserSession.foreignChange) }
             token = found

@@ -21,23 +21,17 @@ struct BrowserSession: Sendable {
     static let plainName = "reel_session"
     static let secureName = "__Host-reel_session"
 
-    /// What a request's cookies carry of a session.
+    /// What a request's cookies carry of a session (`nil` from `carried(by:)`: none).
     enum Carried {
-        case none
         case secret(String)
         /// More than one session cookie: one may have been planted by another page of the same
         /// host (another port shares a host's cookies), so none is trusted.
         case ambiguous
-
-        var isNone: Bool {
-            if case .none = self { return true }
-            return false
-        }
     }
 
     /// The session cookie of a request: the `__Host-` one, else the plain one (a page of
     /// another port can plant a plain one, never a `__Host-` one); two of a name are ambiguous.
-    func carried(by request: Request) -> Carried {
+    func carried(by request: Request) -> Carried? {
         var found: [String: [String]] = [:]
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
@@ -52,30 +46,24 @@ struct BrowserSession: Sendable {
             guard let values = found[name]?.filter({ !$0.isEmpty }), !values.isEmpty else { continue }
             return values.count == 1 ? .secret(values[0]) : .ambiguous
         }
-        return .none
+        return nil
     }
 
-    /// Whether the page `request` came from is served over TLS: by the service, or by the proxy
-    /// in front of it (`X-Forwarded-Proto: https`).
-    func isSecure(_ request: Request) -> Bool {
-        secure || Self.forwardedScheme(request) == "https"
-    }
-
-    /// The cookie that holds `secret` for the session's life, for the page `request` came from.
+    /// The cookie that holds `secret` for the session's life, for the page `request` came from:
+    /// `Secure` and `__Host-` when that page is served over TLS, by the service or by the proxy in
+    /// front of it (`X-Forwarded-Proto: https`).
     func cookie(_ secret: String, for request: Request) -> Cookie {
-        let secure = isSecure(request)
+        let secure = self.secure || Self.forwardedScheme(request) == "https"
         return Cookie(
             name: secure ? Self.secureName : Self.plainName, value: secret, maxAge: Int(TokenKind.sessionLifetime / 1_000_000), path: "/",
             secure: secure, httpOnly: true, sameSite: .strict)
     }
 
     /// The cookies that make a browser forget its session (both names: a browser keeps the one it has).
-    func removals(for request: Request) -> [Cookie] {
-        [
-            Cookie(name: Self.plainName, value: "", maxAge: 0, path: "/", secure: false, httpOnly: true, sameSite: .strict),
-            Cookie(name: Self.secureName, value: "", maxAge: 0, path: "/", secure: true, httpOnly: true, sameSite: .strict),
-        ]
-    }
+    static let removals: [Cookie] = [
+        Cookie(name: plainName, value: "", maxAge: 0, path: "/", secure: false, httpOnly: true, sameSite: .strict),
+        Cookie(name: secureName, value: "", maxAge: 0, path: "/", secure: true, httpOnly: true, sameSite: .strict),
+    ]
 
     /// The scheme a reverse proxy names (`X-Forwarded-Proto`, its first value), if any.
     static func forwardedScheme(_ request: Request) -> String? {

@@ -35,15 +35,13 @@ struct SessionEndpoints {
         guard case .string(let link)? = body["link"] else {
             throw Problem.usage("\"link\" must be the sign-in link's secret (the reel_… after #signin= in the link)")
         }
-        guard let issued = try application.signIn(link: link) else {
+        // The session this browser had is over once the link is spent: one browser, one session.
+        var replacing: String?
+        if case .secret(let old)? = session.carried(by: request) { replacing = old }
+        guard let issued = try application.signIn(link: link, replacing: replacing) else {
             throw Problem.unauthorized(
                 "the sign-in link is not valid (opened already, older than 15 minutes, revoked, or its account deleted): make a new one with `reel token create --user HANDLE --link`"
             )
-        }
-        // The session this browser had is over: one browser, one session (and a link someone else
-        // sent ends the session it replaces rather than leaving it live for 30 days).
-        if case .secret(let old) = session.carried(by: request), let previous = try application.authenticate(session: old) {
-            _ = try? application.revokeToken(previous.id)
         }
         var response = try JSONResponse(Self.document(issued.token), status: .created).response(from: request, context: context)
         response.setCookie(session.cookie(issued.secret, for: request))
@@ -62,7 +60,7 @@ struct SessionEndpoints {
         guard let token = context.token else { throw Problem.unauthorized("a bearer token is required") }
         let revoked = try application.revokeToken(token.id)
         var response = try JSONResponse(Self.document(revoked)).response(from: request, context: context)
-        if token.kind == .session { for cookie in session.removals(for: request) { response.setCookie(cookie) } }
+        if token.kind == .session { for cookie in BrowserSession.removals { response.setCookie(cookie) } }
         return response
     }
 

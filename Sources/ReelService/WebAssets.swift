@@ -626,9 +626,11 @@ export async function historyView(main, { signal }) {
       if (mine !== generation) return;
       fill(then,
         h("p", {}, event ? clean(event.summary ?? event.type) : "", " — ", h("strong", {}, `${data.total} saved then`)),
-        data.items.length ? h("ul", { class: "saved-list" }, data.items.map((item) => h("li", {},
-          image("poster", "w92", item.posterPath) ? h("img", { src: image("poster", "w92", item.posterPath), alt: "", loading: "lazy" }) : h("div", {}),
-          h("a", { href: `#/title/${item.mediaType}/${item.id}` }, item.title ?? `${item.mediaType} ${item.id}`), h("span", {})))) : null);
+        data.items.length ? h("ul", { class: "saved-list" }, data.items.map((item) => {
+          const poster = image("poster", "w92", item.posterPath);
+          return h("li", {}, poster ? h("img", { src: poster, alt: "", loading: "lazy" }) : h("div", {}),
+            h("a", { href: `#/title/${item.mediaType}/${item.id}` }, item.title ?? `${item.mediaType} ${item.id}`), h("span", {}));
+        })) : null);
     } catch (error) {
       if (error.name !== "AbortError" && mine === generation) fill(then, failure(error));
     }

@@ -94,8 +94,10 @@ extension Application {
 
     /// Spends the one-time sign-in link `secret` and makes a browser session for its account
     /// (its secret shown once, for the cookie); `nil` when the link is unknown, spent, revoked,
-    /// expired (15 minutes), not a link, or its account was deleted since.
-    public func signIn(link secret: String) throws -> IssuedToken? {
+    /// expired (15 minutes), not a link, or its account was deleted since. The session the
+    /// browser had (`replacing`, its secret), if live, is revoked once the new one is made: one
+    /// browser, one session, so a link someone else sent does not leave the old one live.
+    public func signIn(link secret: String, replacing previous: String? = nil) throws -> IssuedToken? {
         guard let parsed = TokenSecret(text: secret), let store = try TokenStore.open(in: configuration.dataDirectory, create: false),
             let (session, sessionSecret, handle) = try store.spend(link: parsed, at: Self.microsecondsNow())
         else { return nil }
@@ -104,6 +106,7 @@ extension Application {
             try store.remove(id: session.id)
             return nil
         }
+        if let previous, let old = try authenticate(session: previous) { _ = try store.revoke(id: old.id, at: Self.microsecondsNow()) }
         return IssuedToken(token: token, secret: sessionSecret.text, openedAccount: false)
     }
 
