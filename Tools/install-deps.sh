@@ -9,12 +9,13 @@
 # tests use (lmdb for the independent verifier, jsonschema for schema checks) and Schemathesis,
 # pinned, which fuzzes a running `reel serve` against its OpenAPI document
 # (Tools/schemathesis_check.sh). PostgreSQL (Debian postgresql): the PostgreSQL store's tests
-# start servers of their own with initdb and pg_ctl.
+# start servers of their own with initdb and pg_ctl; pg_auto_failover (Debian pg-auto-failover-cli and
+# postgresql-15-auto-failover) manages the primary-and-standby pair the failover tests start.
 set -euo pipefail
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
 missing=()
-for pkg in wrk postgresql liblmdb-dev libssl-dev libncurses-dev libsqlite3-dev libturbojpeg0-dev libpng-dev zlib1g-dev libchafa-dev libglib2.0-dev libsixel-bin chafa pkg-config gcc python3-pip spin strace tmux; do
+for pkg in wrk postgresql pg-auto-failover-cli postgresql-15-auto-failover liblmdb-dev libssl-dev libncurses-dev libsqlite3-dev libturbojpeg0-dev libpng-dev zlib1g-dev libchafa-dev libglib2.0-dev libsixel-bin chafa pkg-config gcc python3-pip spin strace tmux; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ "${#missing[@]}" -gt 0 ] && ! { [ "${missing[*]}" = "python3-pip" ] && python3 -m pip --version >/dev/null 2>&1; }; then

@@ -22,6 +22,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         case blobsOpenOnlyUnderTheirStreamAndContext
         case concurrentAppendsEachGetTheirOwnResult
         case aSubscriptionCatchesUpThenDeliversWhatCommitsLater
+        case aReadAtLeastAPositionHoldsIt
 
         public var description: String { rawValue }
     }
@@ -67,11 +68,29 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         case .anIntactLogVerifies: try verifies(store)
         case .shreddingDestroysTheKeyOnCommitAndKeepsTheChain: try shredding(store)
         case .blobsOpenOnlyUnderTheirStreamAndContext: try blobs(store)
+        case .aReadAtLeastAPositionHoldsIt: try readsAtLeast(store)
         case .concurrentAppendsEachGetTheirOwnResult, .aSubscriptionCatchesUpThenDeliversWhatCommitsLater: break
         }
     }
 
     // MARK: - Clauses
+
+    /// A read asked to hold a position (what its caller was told is committed) holds it, however
+    /// soon after the commit it comes: a store that reads from copies (standbys) answers from one
+    /// that has it, or from its primary.
+    func readsAtLeast(_ store: Store) throws {
+        let ann = try StreamID("ann")
+        for round in 1...20 {
+            let appended = try store.append([try event()], to: ann, expected: .any)
+            let position = appended.positions[0]
+            let (head, stream) = try store.read(atLeast: position) { snapshot in
+                (try snapshot.head()?.position ?? 0, try snapshot.read(stream: ann, from: 1, maxCount: .max).count)
+            }
+            try expect(head >= position && stream >= round, "a read at least at \(position) saw head \(head) and \(stream) events of the stream")
+        }
+        let (head, all) = try store.read(atLeast: 0) { (try $0.head()?.position ?? 0, try $0.read(from: 1, maxCount: .max).count) }
+        try expect(head == UInt64(all), "a read at least at 0 is one consistent snapshot: head \(head), \(all) events")
+    }
 
     func positions(_ store: Store) throws {
         let ann = try StreamID("ann"), ben = try StreamID("ben")

@@ -27,6 +27,13 @@ public final class PostgresEventStore: EventStore {
     /// The event type that closes a stream for good.
     let closingType: String
     let pool: PostgresPool
+    /// Connections for reads a standby may answer (`read(atLeast:)`), when the URL names more
+    /// than one server: `prefer-standby`, so a pair with its standby gone reads from the primary.
+    let standbyPool: PostgresPool?
+    /// Reads answered by a standby and reads a standby could not answer (it lacked the position
+    /// asked for): for `reel store status` and the tests.
+    public var standbyReads: (answered: Int, declined: Int) { standbyCounts.withLock { $0 } }
+    private let standbyCounts = Mutex((answered: 0, declined: 0))
     /// Key operations get their own connections, so a write transaction that needs a key made
     /// (committed at once, as `prepareKey` promises) never waits for one of its own pool.
     let keyPool: PostgresPool
@@ -126,6 +133,7 @@ public final class PostgresEventStore: EventStore {
         self.directory = directory
         self.closingType = closingType
         pool = PostgresPool(location, capacity: connections)
+        standbyPool = location.endpoints.count > 1 ? PostgresPool(location.targeting(.preferStandby), capacity: connections) : nil
         self.keyPool = keyPool
         self.keyring = keyring
         listener = PostgresListener(location: location, signal: signal)
@@ -134,6 +142,7 @@ public final class PostgresEventStore: EventStore {
     deinit {
         listener.stop()
         pool.closeIdle()
+        standbyPool?.closeIdle()
         keyPool.closeIdle()
     }
 
@@ -143,6 +152,33 @@ public final class PostgresEventStore: EventStore {
         try pool.with { link in
             try link.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(PostgresSnapshot(link: link, store: self)) }
         }
+    }
+
+    /// From a standby when one holds `position` already (its `reel_head` in the snapshot is at
+    /// or past it), else from the primary: a caller never reads older than what it was told is
+    /// committed. A standby that cannot be reached sends the read to the primary too.
+    public func read<T>(atLeast position: UInt64, _ body: (PostgresSnapshot) throws -> T) throws -> T {
+        guard let standbyPool else { return try read(body) }
+        var value: T?
+        var answered = false
+        do {
+            try standbyPool.with { link in
+                try link.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+                    let head = try link.run("SELECT position FROM reel_head").first?.decode(Int64.self) ?? 0
+                    guard UInt64(max(0, head)) >= position else { return }
+                    value = try body(PostgresSnapshot(link: link, store: self))
+                    answered = true
+                }
+            }
+        } catch let failure as Failure where failure.kind == .unavailable {
+            answered = false
+        }
+        if answered, let value {
+            standbyCounts.withLock { $0.answered += 1 }
+            return value
+        }
+        standbyCounts.withLock { $0.declined += 1 }
+        return try read(body)
     }
 
     public func write<T>(shredding step: (ShreddingStep) -> Void, _ body: (PostgresWrite) throws -> T) throws -> T {

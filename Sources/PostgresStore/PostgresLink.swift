@@ -35,14 +35,15 @@ final class PostgresLink: @unchecked Sendable {
         if !connection.isClosed { Self.closeKeepingAlive(connection) }
     }
 
-    /// Connects, with Reel's session settings (search path, time limits).
+    /// Connects to a server of `location` of the kind it asks for (`PostgresConnector`), with
+    /// Reel's session settings (search path, time limits) in the startup message.
     static func open(_ location: PostgresLocation, id: Int) throws -> PostgresLink {
         let connection: PostgresConnection
         do {
             // Bounded like every statement: a connection attempt that never completes fails.
             let loop = MultiThreadedEventLoopGroup.singleton.next()
             let connected = loop.makePromise(of: PostgresConnection.self)
-            let attempt = PostgresConnection.connect(on: loop, configuration: try location.configuration(), id: id, logger: PostgresSession.quiet)
+            let attempt = PostgresConnector.connect(location, id: id, on: loop)
             attempt.cascade(to: connected)
             let limit = loop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { connected.fail(Unanswered.timedOut) }
             defer { limit.cancel() }
@@ -59,14 +60,6 @@ final class PostgresLink: @unchecked Sendable {
             throw PostgresFailure.kinded(error, location)
         }
         let link = PostgresLink(location: location, connection: connection)
-        do {
-            try link.run("SET search_path TO public")
-            try link.run(PostgresQuery(unsafeSQL: "SET statement_timeout = '\(PostgresSession.statementTimeout)'"))
-            try link.run(PostgresQuery(unsafeSQL: "SET lock_timeout = '\(PostgresSession.lockTimeout)'"))
-        } catch {
-            link.close()
-            throw error
-        }
         return link
     }
 
@@ -111,9 +104,17 @@ final class PostgresLink: @unchecked Sendable {
                 .unavailable, "the store \(location) cannot be reached: the connection was lost (what was not committed is rolled back)")
         } catch {
             if connection.isClosed { broken = true }
-            if let psql = error as? PSQLError, psql.code != .server { broken = true }
+            if let psql = error as? PSQLError, psql.code != .server || Self.endsTheSession(psql.serverInfo?[.sqlState]) { broken = true }
             throw PostgresFailure.kinded(error, location)
         }
+    }
+
+    /// Whether a server's error means this connection is no use any more: the server is read-only
+    /// now (a primary demoted by a failover) or shutting down; the pool then drops it, and the
+    /// next connection finds the server that fits.
+    static func endsTheSession(_ state: String?) -> Bool {
+        guard let state else { return false }
+        return state == "25006" || state.hasPrefix("57P") || state.hasPrefix("08")
     }
 
     /// Runs `body` in a transaction begun with `begin`: committed when it returns, rolled back

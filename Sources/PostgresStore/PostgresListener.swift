@@ -27,9 +27,7 @@ final class PostgresListener: Sendable {
             task = Task { [location, signal] in
                 while !Task.isCancelled {
                     do {
-                        let connection = try await PostgresConnection.connect(
-                            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: try location.configuration(), id: 0,
-                            logger: PostgresSession.quiet)
+                        let connection = try await PostgresConnector.connect(location, id: 0, on: MultiThreadedEventLoopGroup.singleton.next()).get()
                         defer { Task { try? await connection.close() } }
                         // LISTEN for as long as the closure runs; UNLISTEN when it returns.
                         try await connection.listen(on: Self.channel) { notifications in

@@ -7,8 +7,14 @@ import NIOSSL
 ///
 /// ```
 /// postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-full][&sslrootcert=FILE]
+/// postgres://USER@HOST1:PORT1,HOST2:PORT2/DATABASE?target_session_attrs=read-write   (a primary and its standbys)
 /// postgres:///DATABASE?host=/var/run/postgresql[&port=PORT]   (a Unix socket's directory)
 /// ```
+///
+/// Several hosts, comma-separated, are tried in order, as libpq does, until one is of the kind
+/// `target_session_attrs` asks for: `any` (the default for one host), `read-write` (accepts
+/// writes: the default for several, so the store finds the primary by itself after a failover),
+/// `read-only`, `primary`, `standby`, `prefer-standby` (a standby when one answers, else any).
 ///
 /// USER defaults to `postgres`, PORT to 5432, DATABASE to USER, PASSWORD to `PGPASSWORD`;
 /// percent-escapes are decoded.
@@ -25,7 +31,30 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
         case verifyFull = "verify-full"
     }
 
+    /// One server of the URL: a host name or address and its port.
+    public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
+        public let host: String
+        public let port: Int
+        public var description: String { "\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+    }
+
+    /// What kind of server a connection must reach (libpq's `target_session_attrs`).
+    public enum SessionTarget: String, Sendable, CaseIterable {
+        case any
+        case readWrite = "read-write"
+        case readOnly = "read-only"
+        case primary, standby
+        case preferStandby = "prefer-standby"
+    }
+
+    /// The first server's host (`nil` for a Unix socket).
     public let host: String?
+    /// The servers, in the order they are tried (none for a Unix socket).
+    public let endpoints: [Endpoint]
+    /// What kind of server a connection must reach.
+    public let target: SessionTarget
+    /// Whether `target_session_attrs` was given (else it is the default for the number of hosts).
+    let targetGiven: Bool
     /// The directory of the server's Unix socket (`?host=/dir`), when it is reached by one.
     public let socketDirectory: String?
     public let port: Int
@@ -69,7 +98,11 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
         else {
             throw Failure(.usage, "the store URL is not a valid URL (escape special characters in the password with %XX)")
         }
-        let (host, urlPort) = try Self.hostAndPort(hostPort)
+        let hosts = try hostPort.split(separator: ",", omittingEmptySubsequences: false).map { try Self.hostAndPort($0) }
+        if hosts.count > 1, hosts.contains(where: { $0.0 == nil }) {
+            throw Failure(.usage, "the store URL's host list has an empty entry (HOST1:PORT1,HOST2:PORT2)")
+        }
+        let (host, urlPort) = hosts[0]
         let (urlUser, urlPassword) = try Self.userAndPassword(userInfo)
         let path = components.percentEncodedPath
         let name = path.hasPrefix("/") ? String(path.dropFirst()) : path
@@ -78,6 +111,7 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
         var rootCertificates: String?
         var socketDirectory: String?
         var queryPort: Int?
+        var target: SessionTarget?
         var seen: Set<String> = []
         for item in components.queryItems ?? [] {
             guard seen.insert(item.name).inserted else {
@@ -99,21 +133,36 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
                     throw Failure(.usage, "port= in the store URL must be 1 to 65535")
                 }
                 queryPort = number
+            case "target_session_attrs":
+                guard let value = item.value, let kind = SessionTarget(rawValue: value) else {
+                    throw Failure(
+                        .usage, "target_session_attrs in the store URL must be one of \(SessionTarget.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                target = kind
             case "host":
                 guard let value = item.value, value.hasPrefix("/") else {
                     throw Failure(.usage, "host= in the store URL must be the absolute path of the server's socket directory")
                 }
                 socketDirectory = value
             default:
-                throw Failure(.usage, "the store URL has a parameter Reel does not know (known: sslmode, sslrootcert, host, port)")
+                throw Failure(.usage, "the store URL has a parameter Reel does not know (known: sslmode, sslrootcert, host, port, target_session_attrs)")
             }
         }
         guard host != nil || socketDirectory != nil else {
             throw Failure(.usage, "the store URL names no host (postgres://USER@HOST/DATABASE, or ?host=/socket/directory)")
         }
+        if socketDirectory != nil, host != nil {
+            throw Failure(.usage, "the store URL names both a host and a socket directory (?host=/dir): give one")
+        }
+        if hosts.count > 1, queryPort != nil {
+            throw Failure(.usage, "port= in the store URL cannot go with several hosts: write each as HOST:PORT")
+        }
         let user = urlUser ?? "postgres"
         let database = name.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 } ?? user
         self.host = host
+        self.endpoints = socketDirectory != nil ? [] : hosts.map { Endpoint(host: $0.0!, port: queryPort ?? $0.1 ?? 5432) }
+        self.target = target ?? (hosts.count > 1 ? .readWrite : .any)
+        self.targetGiven = target != nil
         self.socketDirectory = socketDirectory
         self.port = queryPort ?? urlPort ?? 5432
         self.user = user
@@ -181,10 +230,9 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
 
     /// The URL without its password.
     public var description: String {
-        var text = "postgres://\(user)@\(host.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "")"
-        if host != nil { text += ":\(port)" }
-        text += "/\(database)"
+        var text = "postgres://\(user)@\(endpoints.map(\.description).joined(separator: ","))/\(database)"
         if let socketDirectory { text += "?host=\(socketDirectory)" + (port == 5432 ? "" : "&port=\(port)") }
+        if targetGiven { text += (socketDirectory == nil ? "?" : "&") + "target_session_attrs=\(target.rawValue)" }
         return text
     }
 
@@ -192,12 +240,47 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: ["url": description]) }
 
-    /// The connection's configuration for PostgresNIO.
-    func configuration() throws -> PostgresConnection.Configuration {
+    /// The same servers, reached for `target` (reads that a standby may answer).
+    public func targeting(_ target: SessionTarget) -> PostgresLocation {
+        PostgresLocation(copying: self, target: target)
+    }
+
+    private init(copying other: PostgresLocation, target: SessionTarget) {
+        host = other.host
+        endpoints = other.endpoints
+        self.target = target
+        targetGiven = true
+        socketDirectory = other.socketDirectory
+        port = other.port
+        user = other.user
+        password = other.password
+        database = other.database
+        tls = other.tls
+        rootCertificates = other.rootCertificates
+    }
+
+    /// The connection's configuration for PostgresNIO, for each server in the order they are
+    /// tried, with Reel's session settings in the startup message (no round trip of their own).
+    func configurations() throws -> [(server: String, configuration: PostgresConnection.Configuration)] {
         if let socketDirectory {
-            return PostgresConnection.Configuration(
+            var configuration = PostgresConnection.Configuration(
                 unixSocketPath: socketDirectory + "/.s.PGSQL.\(port)", username: user, password: password, database: database)
+            configuration.options.additionalStartupParameters = PostgresSession.startupSettings
+            return [(socketDirectory, configuration)]
         }
+        let tls = try tlsConfiguration()
+        return endpoints.map { endpoint in
+            var configuration = PostgresConnection.Configuration(
+                host: endpoint.host, port: endpoint.port, username: user, password: password, database: database, tls: tls)
+            configuration.options.additionalStartupParameters = PostgresSession.startupSettings
+            // With another server to try, a host that does not answer is left sooner.
+            if endpoints.count > 1 { configuration.options.connectTimeout = .seconds(3) }
+            return (endpoint.description, configuration)
+        }
+    }
+
+    /// TLS for PostgresNIO as `sslmode` and `sslrootcert` say.
+    private func tlsConfiguration() throws -> PostgresConnection.Configuration.TLS {
         let tls: PostgresConnection.Configuration.TLS
         do {
             switch self.tls {
@@ -220,6 +303,6 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
         } catch {
             throw Failure(.unavailable, "TLS for the store could not be set up: \(error)")
         }
-        return PostgresConnection.Configuration(host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
+        return tls
     }
 }

@@ -20,6 +20,9 @@ enum PostgresSession {
     static let lockTimeout = "30s"
     static let limit = Duration.seconds(60)
 
+    /// Reel's settings for every session, sent in the startup message (no round trip of their own).
+    static let startupSettings = [("search_path", "public"), ("statement_timeout", statementTimeout), ("lock_timeout", lockTimeout)]
+
     private struct NoAnswer: Error {}
 
     /// A continuation resumed by the first of several racers; `resume` says whether it was that one.
@@ -41,14 +44,12 @@ enum PostgresSession {
         do {
             // Connecting is bounded as well: a connection attempt that never completes (seen once
             // under a loaded test run, nothing listening answered) fails after the limit.
-            let configuration = try location.configuration()
             connection = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<PostgresConnection, any Error>) in
                 // Not a task group: one would wait, at its end, for a connect that never returns.
                 let outcome = Once(continuation)
                 let attempt = Task {
                     do {
-                        let connection = try await PostgresConnection.connect(
-                            on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: quiet)
+                        let connection = try await PostgresConnector.connect(location, id: 1, on: MultiThreadedEventLoopGroup.singleton.next()).get()
                         if !outcome.resume(with: .success(connection)) { try? await connection.close() }
                     } catch {
                         outcome.resume(with: .failure(error))
@@ -67,9 +68,6 @@ enum PostgresSession {
         do {
             let result = try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask {
-                    try await execute(connection, "SET search_path TO public")
-                    try await execute(connection, PostgresQuery(unsafeSQL: "SET statement_timeout = '\(statementTimeout)'"))
-                    try await execute(connection, PostgresQuery(unsafeSQL: "SET lock_timeout = '\(lockTimeout)'"))
                     return try await body(connection)
                 }
                 group.addTask {

@@ -11,8 +11,9 @@ import Testing
 /// stores, for the service and every `reel` the test runs beside it.
 @Suite(.serialized) struct ServiceTests {
     enum Store: String, CaseIterable, CustomStringConvertible, Sendable {
-        /// The LMDB store in the data directory; one PostgreSQL store; a shard map of two.
-        case lmdb, postgres, shards
+        /// The LMDB store in the data directory; one PostgreSQL store; a shard map of two; a
+        /// primary with a synchronous standby (pg_auto_failover), by a URL naming both.
+        case lmdb, postgres, shards, pair
         var description: String { rawValue }
     }
 
@@ -29,6 +30,13 @@ import Testing
             let server = try await server.orShared()
             let database = try await server.createDatabase("svc_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
             home.environment["REEL_STORE"] = server.url(database: database)
+            let fixed = home
+            let migrated = try await fixed.reel(["store", "migrate"])
+            #expect(migrated.status == 0, "\(migrated.stderr)")
+        } else if store == .pair {
+            let pair = try await FailoverPair.shared.value
+            let database = try await pair.createDatabase("svc_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
+            home.environment["REEL_STORE"] = pair.url(database: database)
             let fixed = home
             let migrated = try await fixed.reel(["store", "migrate"])
             #expect(migrated.status == 0, "\(migrated.stderr)")

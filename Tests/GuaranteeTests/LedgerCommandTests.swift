@@ -6,9 +6,10 @@ import Testing
 
 /// The ledger commands through the built `reel` binary, in fresh data directories.
 @Suite struct LedgerCommandTests {
-    /// The stores a test runs on: the LMDB store in the data directory, and PostgreSQL.
+    /// The stores a test runs on: the LMDB store in the data directory, PostgreSQL, and a primary
+    /// with a synchronous standby (pg_auto_failover) by a URL naming both.
     enum Store: String, CaseIterable, CustomStringConvertible, Sendable {
-        case lmdb, postgres
+        case lmdb, postgres, pair
         var description: String { rawValue }
     }
 
@@ -355,6 +356,15 @@ extension LedgerHome {
     /// A new ledger on `kind`: a data directory, and for `.postgres` a new migrated database of
     /// the suite's PostgreSQL server.
     static func make(_ kind: LedgerCommandTests.Store) async throws -> LedgerHome {
-        try await make(on: kind == .postgres ? try await LedgerCommandTests.postgres.value : nil)
+        if kind == .pair {
+            let pair = try await FailoverPair.shared.value
+            var ledger = LedgerHome()
+            ledger.store = pair.url(database: try await pair.createDatabase("ledger_" + String(UInt32.random(in: 0...UInt32.max), radix: 36)))
+            let made = ledger
+            let migrated = try await made.reel(["store", "migrate"])
+            #expect(migrated.status == 0, "\(migrated.stderr)")
+            return ledger
+        }
+        return try await make(on: kind == .postgres ? try await LedgerCommandTests.postgres.value : nil)
     }
 }

@@ -38,6 +38,35 @@ import Testing
         #expect(location.user == "al@ce" && location.password == "?S/u#m@er%" && location.host == "db" && location.port == 7)
     }
 
+    @Test func severalHostsAreTriedInOrderAndAskForAWritableOneByDefault() throws {
+        let pair = try PostgresLocation("postgres://reel:pw@db1:5432,[::1]:5433,db3/ledger")
+        #expect(pair.endpoints.map(\.description) == ["db1:5432", "[::1]:5433", "db3:5432"])
+        #expect(pair.target == .readWrite, "several hosts: the one that accepts writes")
+        #expect(pair.description == "postgres://reel@db1:5432,[::1]:5433,db3:5432/ledger")
+        let one = try PostgresLocation("postgres://reel@db1/ledger")
+        #expect(one.target == .any && one.endpoints.count == 1)
+        let standby = try PostgresLocation("postgres://reel@db1,db2/ledger?target_session_attrs=prefer-standby")
+        #expect(standby.target == .preferStandby && standby.description.hasSuffix("?target_session_attrs=prefer-standby"))
+        #expect(pair.targeting(.preferStandby).target == .preferStandby && pair.targeting(.preferStandby).endpoints == pair.endpoints)
+    }
+
+    @Test(arguments: [
+        ("postgres://u:pw-1@h1,,h2/d", "host list has an empty entry"),
+        ("postgres://u:pw-1@h1,h2/d?target_session_attrs=writable", "target_session_attrs in the store URL must be one of any, read-write"),
+        ("postgres://u:pw-1@h1,h2/d?port=5433", "cannot go with several hosts"),
+        ("postgres://u:pw-1@h1:5432,h2:0/d", "port must be 1 to 65535"),
+    ])
+    func aBadHostListIsOneUsageLine(url: String, words: String) {
+        do {
+            _ = try PostgresLocation(url)
+            Issue.record("\(words): accepted")
+        } catch let failure as Failure {
+            #expect(failure.kind == .usage && failure.summary.contains(words) && !failure.summary.contains("pw-1"), "\(failure.summary)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
     @Test func pgpasswordFillsAMissingPasswordOnly() throws {
         let environment = ["PGPASSWORD": "from-env"]
         #expect(try PostgresLocation("postgres://u@h/d", environment: environment).password == "from-env")
@@ -49,7 +78,7 @@ import Testing
     @Test(arguments: [
         ("mysql://u:pw-1@h/d", "starts with postgres://"),
         ("postgres://u:pw-1@h/d?sslmode=sometimes", "sslmode in the store URL must be one of disable, prefer, require, verify-full"),
-        ("postgres://u:pw-1@h/d?application_name=x", "a parameter Reel does not know (known: sslmode, sslrootcert, host, port)"),
+        ("postgres://u:pw-1@h/d?application_name=x", "a parameter Reel does not know (known: sslmode, sslrootcert, host, port, target_session_attrs)"),
         ("postgres://u:pw-1@h/d?sslmode=require&sslmode=disable", "gives sslmode= twice"),
         ("postgres://u:pw-1@h:99999999999999999999/d", "port must be 1 to 65535"),
         ("postgres://u:?pw-1@h:5432/d", "must be escaped"),

@@ -15,6 +15,12 @@ public protocol EventStoreReader: AnyObject, Sendable {
     /// later commits do not change. Nothing in `body` may outlive the call.
     func read<T>(_ body: (Snapshot) throws -> T) throws -> T
 
+    /// The same, in a snapshot that holds at least every event up to `position` (what its caller
+    /// acknowledged last): a store with copies that may lag (PostgreSQL's standbys) may answer
+    /// from one that has it, else from its primary. A store that is always current reads as
+    /// `read(_:)` does.
+    func read<T>(atLeast position: UInt64, _ body: (Snapshot) throws -> T) throws -> T
+
     // MARK: Reading
 
     /// The last event's position, time and hash; `nil` for an empty log.
@@ -62,5 +68,11 @@ extension EventStoreReader {
     /// A catch-up subscription from `position` in batches of 1,024.
     public func subscribe(from position: UInt64) -> Subscription {
         subscribe(from: position, batchSize: 1_024)
+    }
+}
+
+extension EventStoreReader {
+    public func read<T>(atLeast position: UInt64, _ body: (Snapshot) throws -> T) throws -> T {
+        try read(body)
     }
 }
