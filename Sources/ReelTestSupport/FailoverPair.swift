@@ -124,10 +124,13 @@ public final class FailoverPair: @unchecked Sendable {
 
     // MARK: What the pair is doing
 
-    /// Each node's state as the monitor reports it (`primary`, `secondary`, `wait_primary`, …).
-    public func states() throws -> [String: String] {
+    /// Each node's state as it last reported it to the monitor (`primary`, `secondary`,
+    /// `wait_primary`, …), or, `assigned`, the state the monitor wants it in (a node that is gone
+    /// reports nothing more: its assigned state says what the monitor made of it).
+    public func states(assigned: Bool = false) throws -> [String: String] {
         let rows = try psql(
-            port: monitorPort, database: "pg_auto_failover", "SELECT nodename || '=' || reportedstate FROM pgautofailover.node ORDER BY nodeid")
+            port: monitorPort, database: "pg_auto_failover",
+            "SELECT nodename || '=' || \(assigned ? "goalstate" : "reportedstate") FROM pgautofailover.node ORDER BY nodeid")
         var states: [String: String] = [:]
         for line in rows.split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
@@ -136,10 +139,12 @@ public final class FailoverPair: @unchecked Sendable {
         return states
     }
 
-    /// The node that is the primary now (reported `primary`, `wait_primary` or `single`).
+    /// The node that is the primary now (assigned and reporting `primary`, `wait_primary` or
+    /// `single`).
     public func primary() throws -> Node? {
-        let states = try states()
-        return nodes.first { ["primary", "wait_primary", "single"].contains(states[$0.name] ?? "") }
+        let reported = try states(), assigned = try states(assigned: true)
+        let primaries: Set<String> = ["primary", "wait_primary", "single"]
+        return nodes.first { primaries.contains(reported[$0.name] ?? "") && primaries.contains(assigned[$0.name] ?? "") }
     }
 
     /// Runs `sql` with psql on `node` (off the concurrency pool): its rows unaligned, `|`-separated.
