@@ -69,7 +69,8 @@ enum PostgresConnector {
                         return loop.makeFailedFuture(refused)
                     }
                     outcomes.unreachable.insert(server)
-                    outcomes.seen(server, "cannot be reached (\((error as? PSQLError).map(PostgresFailure.cause(of:)) ?? "\(type(of: error))"))")
+                    let cause = (error as? PSQLError).map(PostgresFailure.cause(of:)) ?? (error as? any KindedError)?.summary ?? "\(type(of: error))"
+                    outcomes.seen(server, "cannot be reached (\(cause))")
                     return attempt(pass: pass, index: index + 1)
                 }
         }

@@ -71,6 +71,7 @@ enum PostgresFailure {
             return "TLS failed (the certificate, or the server's TLS)"
         }
         switch error.code {
+        case .server: return error.serverInfo?[.message] ?? "the server refused"
         case .serverClosedConnection: return "the server closed the connection"
         case .failedToAddSSLHandler: return "TLS could not be started"
         default: return "\(error.code)"

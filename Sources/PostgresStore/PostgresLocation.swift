@@ -245,13 +245,18 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
         PostgresLocation(copying: self, target: target)
     }
 
-    private init(copying other: PostgresLocation, target: SessionTarget) {
-        host = other.host
-        endpoints = other.endpoints
+    /// The same, reaching `endpoint` alone, whatever its role.
+    init(copying other: PostgresLocation, endpoint: Endpoint) {
+        self.init(copying: other, target: .any, endpoints: [endpoint])
+    }
+
+    private init(copying other: PostgresLocation, target: SessionTarget, endpoints: [Endpoint]? = nil) {
+        host = endpoints?.first?.host ?? other.host
+        self.endpoints = endpoints ?? other.endpoints
         self.target = target
-        targetGiven = true
+        targetGiven = endpoints == nil
         socketDirectory = other.socketDirectory
-        port = other.port
+        port = endpoints?.first?.port ?? other.port
         user = other.user
         password = other.password
         database = other.database

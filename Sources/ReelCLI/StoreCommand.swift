@@ -95,14 +95,84 @@ struct StoreCommand: AsyncParsableCommand {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
-            abstract: "Print the store's schema version beside the one this Reel knows; change nothing.")
+            abstract: "Print the store's schema version, and each server's role and lag; change nothing.",
+            discussion: """
+                Every server the URL names is asked on its own: whether it is the primary or a \
+                standby, how far a standby's replay is behind, and whether the primary has a \
+                synchronous standby attached (without one, an acknowledged append is on one \
+                machine only). A server that cannot be reached is named with why.
+                """)
 
         @OptionGroup var global: StoreOptions
 
+        /// `reel store status --json` (`Schemas/cli/store-status.schema.json`).
+        struct StatusOutput: Encodable {
+            let store: String
+            let from: Int
+            let to: Int
+            let latest: Int
+            let current: Bool
+            let applied: [Output.Step]
+            let servers: [Server]
+            let synchronousStandbyAttached: Bool
+
+            struct Server: Encodable {
+                let server: String
+                let role: String
+                let problem: String?
+                let synchronousCommit: String?
+                let synchronousStandbyNames: String?
+                let standbys: [Standby]
+                let streaming: Bool?
+                let lagBytes: Int64?
+                let lagSeconds: Double?
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(server, forKey: .server)
+                    try container.encode(role, forKey: .role)
+                    try container.encode(problem, forKey: .problem)
+                    try container.encode(synchronousCommit, forKey: .synchronousCommit)
+                    try container.encode(synchronousStandbyNames, forKey: .synchronousStandbyNames)
+                    try container.encode(standbys, forKey: .standbys)
+                    try container.encode(streaming, forKey: .streaming)
+                    try container.encode(lagBytes, forKey: .lagBytes)
+                    try container.encode(lagSeconds, forKey: .lagSeconds)
+                }
+                enum CodingKeys: String, CodingKey {
+                    case server, role, problem, synchronousCommit, synchronousStandbyNames, standbys, streaming, lagBytes, lagSeconds
+                }
+            }
+            struct Standby: Encodable {
+                let name: String
+                let state: String
+                let syncState: String
+                let lagBytes: Int64
+                let lagSeconds: Double
+                let synchronous: Bool
+            }
+
+            init(_ report: StoreSchemaReport, _ servers: [StoreServerStatus]) {
+                let schema = Output(report)
+                (store, from, to, latest, current, applied) = (schema.store, schema.from, schema.to, schema.latest, schema.current, schema.applied)
+                self.servers = servers.map { server in
+                    Server(
+                        server: server.server, role: server.role, problem: server.problem, synchronousCommit: server.synchronousCommit,
+                        synchronousStandbyNames: server.synchronousStandbyNames,
+                        standbys: server.standbys.map {
+                            Standby(name: $0.name, state: $0.state, syncState: $0.syncState, lagBytes: $0.lagBytes, lagSeconds: $0.lagSeconds, synchronous: $0.synchronous)
+                        },
+                        streaming: server.streaming, lagBytes: server.lagBytes, lagSeconds: server.lagSeconds)
+                }
+                synchronousStandbyAttached = servers.contains { $0.role == "primary" && $0.standbys.contains(where: \.synchronous) }
+            }
+        }
+
         func run() async throws {
             try await global.withApplication { app in
-                let report = try await app.storeStatus(try global.requiredStore())
-                if global.json { return try printJSON(Output(report)) }
+                let (report, servers) = try await app.storeStatus(try global.requiredStore())
+                let output = StatusOutput(report, servers)
+                if global.json { return try printJSON(output) }
                 let store = TerminalText.field(report.store)
                 switch report.to {
                 case 0: Console.line("\(store): no Reel schema yet; run 'reel store migrate' (this Reel's version is \(report.latest))")
@@ -110,6 +180,31 @@ struct StoreCommand: AsyncParsableCommand {
                 case ..<report.latest: Console.line("\(store): schema version \(report.to), behind this Reel's \(report.latest); run 'reel store migrate'")
                 default: Console.line("\(store): schema version \(report.to), newer than this Reel knows (\(report.latest)); use a newer reel")
                 }
+                for server in servers { Console.line("  " + Self.describe(server)) }
+                if servers.count > 1, !output.synchronousStandbyAttached {
+                    Console.line("  no synchronous standby is attached: an acknowledged append is on one server only until one is")
+                }
+            }
+        }
+
+        /// One server in a line: its role, and its lag or its standbys.
+        static func describe(_ server: StoreServerStatus) -> String {
+            let name = TerminalText.field(server.server)
+            switch server.role {
+            case "primary":
+                let standbys = server.standbys.map { standby in
+                    let kind = standby.synchronous ? "synchronous" : standby.syncState
+                    return "\(TerminalText.field(standby.name)) \(TerminalText.field(standby.state)), \(TerminalText.field(kind)), "
+                        + "\(GroupedDigits.of(Int(standby.lagBytes))) bytes / \(String(format: "%.1f", standby.lagSeconds)) s behind"
+                }
+                let commit = "synchronous_commit \(TerminalText.field(server.synchronousCommit ?? "?"))"
+                return "\(name): primary; \(commit); " + (standbys.isEmpty ? "no standby streaming" : "standby " + standbys.joined(separator: "; standby "))
+            case "standby":
+                let streaming = server.streaming == true ? "streaming" : "not streaming"
+                return "\(name): standby, \(streaming), replay \(GroupedDigits.of(Int(server.lagBytes ?? 0))) bytes / "
+                    + "\(String(format: "%.1f", server.lagSeconds ?? 0)) s behind"
+            default:
+                return "\(name): unreachable (\(TerminalText.field(server.problem ?? "no answer")))"
             }
         }
     }

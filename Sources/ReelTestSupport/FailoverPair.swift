@@ -147,6 +147,14 @@ public final class FailoverPair: @unchecked Sendable {
         return nodes.first { primaries.contains(reported[$0.name] ?? "") && primaries.contains(assigned[$0.name] ?? "") }
     }
 
+    /// The monitor's last events, oldest first, a line each (what a failing test prints).
+    public func events(count: Int = 20) -> String {
+        (try? psql(
+            port: monitorPort, database: "pg_auto_failover",
+            "SELECT * FROM (SELECT eventtime::time || ' ' || nodename || ' ' || reportedstate || '/' || goalstate || ': ' || description, eventid FROM pgautofailover.event ORDER BY eventid DESC LIMIT \(count)) e ORDER BY eventid"
+        )) ?? "(the monitor did not answer)"
+    }
+
     /// Runs `sql` with psql on `node` (off the concurrency pool): its rows unaligned, `|`-separated.
     @discardableResult
     public func psql(_ node: Node, _ sql: String, database: String? = nil) async throws -> String {
@@ -162,8 +170,10 @@ public final class FailoverPair: @unchecked Sendable {
 
     // MARK: Losing one
 
-    /// Kills `node` as the loss of its machine would: its keeper, its postmaster and every server
-    /// process with `SIGKILL`, nothing flushed or said goodbye.
+    /// Kills `node` as the loss of its machine would: its keeper's whole session (the supervisor,
+    /// its services, the postmaster they started) and every server process with `SIGKILL`, nothing
+    /// flushed or said goodbye. (Killing the supervisor alone is not enough: its service that
+    /// starts and stops PostgreSQL lives on and starts it again.)
     public func kill(_ node: Node) {
         let keeper = lock.withLock { keepers.removeValue(forKey: node.name) }
         var victims: [pid_t] = []
@@ -174,7 +184,8 @@ public final class FailoverPair: @unchecked Sendable {
             victims += Self.children(of: postmaster)
         }
         for pid in Self.processes(mentioning: node.dataDirectory) where !victims.contains(pid) { victims.append(pid) }
-        if let keeper { victims.append(keeper.pid) }
+        // The keeper runs in a session of its own (`newSession`): its process group is its pid.
+        if let keeper { Glibc.kill(-keeper.pid, SIGKILL) }
         for pid in victims { Glibc.kill(pid, SIGKILL) }
         if let keeper { _ = keeper.wait() }
     }
@@ -189,7 +200,7 @@ public final class FailoverPair: @unchecked Sendable {
         }
         guard !running.isEmpty || !nodes.isEmpty else { return }
         for node in nodes { kill(node) }
-        for keeper in running { Glibc.kill(keeper.pid, SIGKILL) }
+        for keeper in running { Glibc.kill(-keeper.pid, SIGKILL) }
         for pid in Self.processes(mentioning: monitorData) { Glibc.kill(pid, SIGKILL) }
         if let text = try? String(contentsOfFile: monitorData + "/postmaster.pid", encoding: .utf8), let pid = pid_t(text.prefix { $0 != "\n" }) {
             for child in Self.children(of: pid) { Glibc.kill(child, SIGKILL) }
@@ -220,7 +231,8 @@ public final class FailoverPair: @unchecked Sendable {
         let command = ["/usr/bin/env"] + environment + [Self.program, "run", "--pgdata", data]
         let keeper = try ChildProcess.spawn(
             getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command,
-            standardOutput: .write(directory + "/\(name).out", mode: 0o666), standardError: .write(directory + "/\(name).log", mode: 0o666))
+            standardOutput: .write(directory + "/\(name).out", mode: 0o666), standardError: .write(directory + "/\(name).log", mode: 0o666),
+            newSession: true)
         lock.withLock { keepers[name] = keeper }
     }
 

@@ -13,10 +13,12 @@ extension Application {
             applied: report.applied.map { StoreSchemaReport.Step(version: $0.version, name: $0.name) })
     }
 
-    /// The schema version of the PostgreSQL store `url` names, changing nothing.
-    public func storeStatus(_ url: String) async throws -> StoreSchemaReport {
+    /// The schema version of the PostgreSQL store `url` names, changing nothing; and what each
+    /// server its URL names is doing (role, lag, the synchronous standby).
+    public func storeStatus(_ url: String) async throws -> (schema: StoreSchemaReport, servers: [StoreServerStatus]) {
         let location = try stores.storeLocation(url)
+        let servers = await PostgresReplication.status(of: location).servers.map(StoreServerStatus.init)
         let version = try await PostgresMigrator.version(of: location)
-        return StoreSchemaReport(store: location.description, from: version, to: version, latest: PostgresMigration.latest, applied: [])
+        return (StoreSchemaReport(store: location.description, from: version, to: version, latest: PostgresMigration.latest, applied: []), servers)
     }
 }

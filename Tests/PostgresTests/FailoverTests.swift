@@ -37,6 +37,15 @@ import Testing
         let fixed = home
         let migrated = try await fixed.reel(["store", "migrate"])
         #expect(migrated.status == 0, "\(migrated.stderr)")
+        // The pair as an operator sees it: a primary with its synchronous standby streaming.
+        let before = try await fixed.reel(["store", "status", "--json"])
+        let valid = try Harness.validate(before.stdout, against: "cli/store-status.schema.json")
+        #expect(before.status == 0 && valid.status == 0, "\(before) \(valid.stderr)")
+        let status = try Harness.json(before.stdout)
+        #expect(status["synchronousStandbyAttached"] as? Bool == true, "\(before.stdout)")
+        #expect((status["servers"] as? [[String: Any]])?.compactMap { $0["role"] as? String } == ["primary", "standby"], "\(before.stdout)")
+        let text = try await fixed.reel(["store", "status"])
+        #expect(text.stdout.contains("primary; synchronous_commit on; standby") && text.stdout.contains("synchronous"), "\(text.stdout)")
         let service = try await ServiceProcess.start(home)
         let token = try await service.token(for: "web")
 
@@ -84,8 +93,15 @@ import Testing
         let lost = try #require(try await offThread { try pair.primary() })
         let killed = ContinuousClock.now
         pair.kill(lost)
-        try await waitFor("every appender to be acknowledged twice after the kill", seconds: 90) {
-            appenders.allSatisfy { $0.after(killed).count >= 2 }
+        do {
+            try await waitFor("every appender to be acknowledged twice after the kill", seconds: 90) {
+                appenders.allSatisfy { $0.after(killed).count >= 2 }
+            }
+        } catch {
+            stop.set()
+            let failures = appenders.flatMap { $0.failures.withLock { $0.suffix(2) } }.joined(separator: "\n")
+            Issue.record("\(error)\nthe monitor's events:\n\(pair.events())\nthe last failures:\n\(failures)")
+            throw error
         }
         stop.set()
         try await loops.value
@@ -94,6 +110,11 @@ import Testing
         #expect(resumed - killed < .seconds(30), "writes resumed \(resumed - killed) after the kill")
         let survivor = try #require(try await offThread { try pair.primary() })
         #expect(survivor != lost, "the standby took over")
+        // Now one server answers, as the primary, with no standby: said in words.
+        let after = try await fixed.reel(["store", "status"])
+        #expect(after.status == 0, "\(after)")
+        #expect(after.stdout.contains("\(lost.port): unreachable (") && after.stdout.contains("\(survivor.port): primary"), "\(after.stdout)")
+        #expect(after.stdout.contains("no synchronous standby is attached"), "\(after.stdout)")
 
         // Each failure was one line in words, never a crash.
         for appender in appenders {

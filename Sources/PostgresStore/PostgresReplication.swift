@@ -1,0 +1,117 @@
+import Failures
+import Foundation
+import PostgresNIO
+
+/// What each server of a store's URL is doing, asked of each one directly (`reel store status`,
+/// `/ready`): its role, how far behind a standby is, and whether the primary has a synchronous
+/// standby attached, without which an acknowledged append is on one machine only.
+public struct PostgresReplication: Sendable, Equatable {
+    /// One server of the URL.
+    public struct Server: Sendable, Equatable {
+        public enum Role: String, Sendable { case primary, standby, unreachable }
+        /// `HOST:PORT` (or the socket's directory).
+        public let server: String
+        public let role: Role
+        /// Why it could not be asked (`unreachable`), in words.
+        public let problem: String?
+        /// A primary's `synchronous_commit` and `synchronous_standby_names`.
+        public let synchronousCommit: String?
+        public let synchronousStandbyNames: String?
+        /// The standbys a primary streams to (`pg_stat_replication`).
+        public let standbys: [Standby]
+        /// A standby's own view: whether it streams from a primary now, and how far its replay is
+        /// behind what it has received (bytes) and behind the primary's last commit it has seen
+        /// (seconds; 0 when nothing waits).
+        public let streaming: Bool?
+        public let replayLagBytes: Int64?
+        public let replayLagSeconds: Double?
+    }
+
+    /// A standby as its primary sees it.
+    public struct Standby: Sendable, Equatable {
+        public let name: String
+        /// `streaming`, `catchup`, `startup`, … (`pg_stat_replication.state`).
+        public let state: String
+        /// `sync`, `quorum`, `potential` or `async`.
+        public let syncState: String
+        /// How far its replay is behind the primary's WAL: bytes and seconds.
+        public let lagBytes: Int64
+        public let lagSeconds: Double
+        /// Whether it acknowledges commits before they are answered.
+        public var isSynchronous: Bool { (syncState == "sync" || syncState == "quorum") && state == "streaming" }
+    }
+
+    public let servers: [Server]
+
+    /// Whether a primary answers and has a synchronous standby streaming.
+    public var synchronousStandbyAttached: Bool {
+        servers.contains { $0.role == .primary && $0.standbys.contains(where: \.isSynchronous) }
+    }
+
+    /// Asks every server of `location` (each alone, for at most `limit`), one after another.
+    public static func status(of location: PostgresLocation, within limit: Duration = .seconds(5)) async -> PostgresReplication {
+        var servers: [Server] = []
+        for (server, alone) in location.eachServer() {
+            do {
+                servers.append(try await PostgresSession.with(alone, within: limit) { connection in try await ask(connection, server) })
+            } catch {
+                let words = (error as? any KindedError)?.summary ?? "\(error)"
+                servers.append(
+                    Server(
+                        server: server, role: .unreachable, problem: words, synchronousCommit: nil, synchronousStandbyNames: nil, standbys: [],
+                        streaming: nil, replayLagBytes: nil, replayLagSeconds: nil))
+            }
+        }
+        return PostgresReplication(servers: servers)
+    }
+
+    private static func ask(_ connection: PostgresConnection, _ server: String) async throws -> Server {
+        var standby = false
+        for try await recovering in try await connection.query("SELECT pg_is_in_recovery()", logger: PostgresSession.quiet).decode(Bool.self) {
+            standby = recovering
+        }
+        if standby {
+            var lag: (Int64, Double, Bool) = (0, 0, false)
+            for try await row in try await connection.query(
+                """
+                SELECT coalesce(pg_wal_lsn_diff(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn()), 0)::bigint,
+                    CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
+                        ELSE coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp()), 0) END::float8,
+                    EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming')
+                """, logger: PostgresSession.quiet
+            ).decode((Int64, Double, Bool).self) {
+                lag = row
+            }
+            return Server(
+                server: server, role: .standby, problem: nil, synchronousCommit: nil, synchronousStandbyNames: nil, standbys: [],
+                streaming: lag.2, replayLagBytes: lag.0, replayLagSeconds: lag.1)
+        }
+        var settings = ("", "")
+        for try await row in try await connection.query(
+            "SELECT current_setting('synchronous_commit'), current_setting('synchronous_standby_names')", logger: PostgresSession.quiet
+        ).decode((String, String).self) {
+            settings = row
+        }
+        var standbys: [Standby] = []
+        for try await (name, state, sync, bytes, seconds) in try await connection.query(
+            """
+            SELECT application_name, coalesce(state, ''), coalesce(sync_state, ''),
+                coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), 0)::bigint, coalesce(extract(epoch FROM replay_lag), 0)::float8
+            FROM pg_stat_replication ORDER BY application_name
+            """, logger: PostgresSession.quiet
+        ).decode((String, String, String, Int64, Double).self) {
+            standbys.append(Standby(name: name, state: state, syncState: sync, lagBytes: bytes, lagSeconds: seconds))
+        }
+        return Server(
+            server: server, role: .primary, problem: nil, synchronousCommit: settings.0, synchronousStandbyNames: settings.1, standbys: standbys,
+            streaming: nil, replayLagBytes: nil, replayLagSeconds: nil)
+    }
+}
+
+extension PostgresLocation {
+    /// Each server of the URL, with a location that reaches it alone (whatever its role).
+    func eachServer() -> [(server: String, location: PostgresLocation)] {
+        if socketDirectory != nil { return [(description, self.targeting(.any))] }
+        return endpoints.map { ($0.description, PostgresLocation(copying: self, endpoint: $0)) }
+    }
+}
