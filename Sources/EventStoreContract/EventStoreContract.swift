@@ -79,16 +79,19 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
     /// soon after the commit it comes: a store that reads from copies (standbys) answers from one
     /// that has it, or from its primary.
     func readsAtLeast(_ store: Store) throws {
-        let ann = try StreamID("ann")
+        let ann = try StreamID("ann"), ben = try StreamID("ben")
         for round in 1...20 {
             let appended = try store.append([try event()], to: ann, expected: .any)
             let position = appended.positions[0]
-            let (head, stream) = try store.read(atLeast: position) { snapshot in
+            let (head, stream) = try store.read(atLeast: .position(position)) { snapshot in
                 (try snapshot.head()?.position ?? 0, try snapshot.read(stream: ann, from: 1, maxCount: .max).count)
             }
             try expect(head >= position && stream >= round, "a read at least at \(position) saw head \(head) and \(stream) events of the stream")
+            _ = try store.append([try event()], to: ben, expected: .any)
+            let version = try store.read(atLeast: .version(UInt64(round), of: ben)) { try $0.read(stream: ben, from: 1, maxCount: .max).count }
+            try expect(version >= round, "a read at least at version \(round) of ben saw \(version) of its events")
         }
-        let (head, all) = try store.read(atLeast: 0) { (try $0.head()?.position ?? 0, try $0.read(from: 1, maxCount: .max).count) }
+        let (head, all) = try store.read(atLeast: .position(0)) { (try $0.head()?.position ?? 0, try $0.read(from: 1, maxCount: .max).count) }
         try expect(head == UInt64(all), "a read at least at 0 is one consistent snapshot: head \(head), \(all) events")
     }
 

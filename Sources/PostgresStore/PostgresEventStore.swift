@@ -154,23 +154,35 @@ public final class PostgresEventStore: EventStore {
         }
     }
 
-    /// From a standby when one holds `position` already (its `reel_head` in the snapshot is at
-    /// or past it), else from the primary: a caller never reads older than what it was told is
-    /// committed. A standby that cannot be reached sends the read to the primary too.
-    public func read<T>(atLeast position: UInt64, _ body: (PostgresSnapshot) throws -> T) throws -> T {
+    /// From a standby when one holds `floor` already (in the snapshot: `reel_head` at or past the
+    /// position, or the stream at or past the version), else from the primary: a caller never
+    /// reads older than what it knows is committed. A read that fails on a standby for any reason
+    /// (none answers, it lacks the database yet) is made on the primary.
+    public func read<T>(atLeast floor: ReadFloor, _ body: (PostgresSnapshot) throws -> T) throws -> T {
         guard let standbyPool else { return try read(body) }
         var value: T?
         var answered = false
         do {
             try standbyPool.with { link in
                 try link.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-                    let head = try link.run("SELECT position FROM reel_head").first?.decode(Int64.self) ?? 0
-                    guard UInt64(max(0, head)) >= position else { return }
+                    let held: Int64
+                    let wanted: UInt64
+                    switch floor {
+                    case .position(let position):
+                        held = try link.run("SELECT position FROM reel_head").first?.decode(Int64.self) ?? 0
+                        wanted = position
+                    case .version(let version, let stream):
+                        held = try link.run("SELECT version FROM reel_streams WHERE stream = \(stream.rawValue)").first?.decode(Int64.self) ?? 0
+                        wanted = version
+                    }
+                    guard UInt64(max(0, held)) >= wanted else { return }
                     value = try body(PostgresSnapshot(link: link, store: self))
                     answered = true
                 }
             }
-        } catch let failure as Failure where failure.kind == .unavailable {
+        } catch {
+            // No standby answers, or one that lacks the database yet (made on the primary a
+            // moment ago), or what it holds fails the read: the primary is asked instead.
             answered = false
         }
         if answered, let value {
@@ -180,6 +192,9 @@ public final class PostgresEventStore: EventStore {
         standbyCounts.withLock { $0.declined += 1 }
         return try read(body)
     }
+
+    /// Whether the URL names standbys a read may be answered by.
+    public var readsFromCopies: Bool { standbyPool != nil }
 
     public func write<T>(shredding step: (ShreddingStep) -> Void, _ body: (PostgresWrite) throws -> T) throws -> T {
         var destroyed: [StreamID] = []

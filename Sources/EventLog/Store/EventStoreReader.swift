@@ -15,11 +15,15 @@ public protocol EventStoreReader: AnyObject, Sendable {
     /// later commits do not change. Nothing in `body` may outlive the call.
     func read<T>(_ body: (Snapshot) throws -> T) throws -> T
 
-    /// The same, in a snapshot that holds at least every event up to `position` (what its caller
-    /// acknowledged last): a store with copies that may lag (PostgreSQL's standbys) may answer
+    /// The same, in a snapshot that holds at least `floor` (what its caller knows is committed):
+    /// a store with copies that may lag (PostgreSQL's standbys, `readsFromCopies`) may answer
     /// from one that has it, else from its primary. A store that is always current reads as
     /// `read(_:)` does.
-    func read<T>(atLeast position: UInt64, _ body: (Snapshot) throws -> T) throws -> T
+    func read<T>(atLeast floor: ReadFloor, _ body: (Snapshot) throws -> T) throws -> T
+
+    /// Whether reads with a floor may be answered by a copy that lags (so a caller should find
+    /// out the floor it needs); false for a store that is always current.
+    var readsFromCopies: Bool { get }
 
     // MARK: Reading
 
@@ -69,10 +73,10 @@ extension EventStoreReader {
     public func subscribe(from position: UInt64) -> Subscription {
         subscribe(from: position, batchSize: 1_024)
     }
-}
 
-extension EventStoreReader {
-    public func read<T>(atLeast position: UInt64, _ body: (Snapshot) throws -> T) throws -> T {
+    public func read<T>(atLeast floor: ReadFloor, _ body: (Snapshot) throws -> T) throws -> T {
         try read(body)
     }
+
+    public var readsFromCopies: Bool { false }
 }

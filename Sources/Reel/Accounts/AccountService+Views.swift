@@ -7,13 +7,17 @@ extension AccountService {
     /// The account's saved list and settings: live, or as of a point in its past.
     public func view(of handle: AccountHandle, asOf: AsOf? = nil) throws -> AccountView {
         guard let asOf else {
-            return try log.read { txn in
+            // Kept for the next read (`AccountStates`), which then knows the account's stream.
+            let generation = states.generation
+            let view = try log.read(atLeast: try liveFloor(of: handle)) { txn in
                 let slot = try store.liveSlot(txn)
                 guard let stream = try store.stream(for: handle, slot, txn), let state = try store.state(of: stream, slot, txn) else {
                     throw try missing(handle, txn)
                 }
                 return AccountView(handle: handle, stream: stream, state: state, asOf: nil)
             }
+            states.keep(view, readIn: generation)
+            return view
         }
         let stream = try resolve(handle)
         let all = try log.read(stream: stream, from: 1, maxCount: .max)
@@ -27,6 +31,17 @@ extension AccountService {
         var state = AccountState()
         for event in events { try projector.apply(event, to: &state) }
         return AccountView(handle: handle, stream: stream, state: state, asOf: asOf)
+    }
+
+    /// What a live read of `handle` must hold where a copy that lags may answer it (a standby):
+    /// its stream at the version the store's primary has now, or, when which stream the handle
+    /// names is not known here, the whole log up to its head now. So a read never misses a change
+    /// acknowledged before it began, by this process or any other. Nothing to ask of a store that
+    /// is always current.
+    func liveFloor(of handle: AccountHandle) throws -> ReadFloor {
+        guard log.readsFromCopies else { return .position(0) }
+        if let stream = states.stream(of: handle) { return .version(try log.version(of: stream), of: stream) }
+        return .position(try log.head()?.position ?? 0)
     }
 
     /// The view of `handle`'s open account kept from a commit or an earlier read, if its stream

@@ -52,6 +52,11 @@ final class AccountStates: Sendable {
         return AccountView(handle: handle, stream: stream, state: state, asOf: nil)
     }
 
+    /// The stream `handle` named when its state was last kept, if it is known.
+    func stream(of handle: AccountHandle) -> StreamID? {
+        held.withLock { $0.streams[handle] }
+    }
+
     /// Keeps the states of committed reports (forgets a deleted account's).
     func remember(_ reports: some Sequence<CommandReport>) {
         held.withLock { held in
