@@ -86,6 +86,22 @@ public final class PostgresWrite: EventStoreWrite {
         }
     }
 
+    /// The batch in two statements (`append(all:)`): a request refused by its checks fails
+    /// alone, having written nothing.
+    public func append(batch: [AppendRequest]) throws -> [Result<[RecordedEvent], any Error>] {
+        let sealed = try batch.map { try SealedEvents($0.events, stream: $0.stream, key: try store.sealingKey(for: $0.stream)) }
+        let outcomes = try append(all: zip(sealed, batch).map { ($0, $1.expected) })
+        if let broken = brokenBy { throw broken }
+        return try zip(outcomes, batch).map { outcome, request in
+            switch outcome {
+            case .failure(let error): return .failure(error)
+            case .success(let (result, envelopes)):
+                if result.deduplicated { return .success(try stored(at: result.positions)) }
+                return .success(zip(envelopes, request.events).map { RecordedEvent(stored: $0, payload: $1.payload) })
+            }
+        }
+    }
+
     /// Appends events sealed already (see `append(all:)`).
     func append(_ sealed: SealedEvents, expected: ExpectedVersion) throws -> (AppendResult, [Envelope]) {
         try append(all: [(sealed, expected)])[0].get()

@@ -1,5 +1,6 @@
 import Hummingbird
 import Reel
+import Stores
 
 /// The routes every deployment has: `/health` (the process answers), `/ready` (it can serve:
 /// the ledger opens, and it is not shutting down), `/openapi.json` (the contract), `/metrics`
@@ -28,7 +29,31 @@ struct SystemEndpoints {
             throw Problem(.serviceUnavailable, kind: FailureKind.unavailable.rawValue, "the service is shutting down", headers: [.retryAfter: "1"])
         }
         _ = try application.accounts()
-        return JSONResponse(["status": "ready"])
+        guard let shards = try await application.storeServers() else { return JSONResponse(["status": "ready"]) }
+        // On PostgreSQL: each server's role and lag, and whether a synchronous standby is attached.
+        var servers: [JSONValue] = []
+        for (shard, statuses) in shards {
+            for server in statuses { servers.append(Self.describe(server, shard: shard)) }
+        }
+        let attached = shards.allSatisfy { $0.servers.contains { $0.role == "primary" && $0.standbys.contains(where: \.synchronous) } }
+        return JSONResponse(.object(["status": "ready", "store": .object(["synchronousStandbyAttached": .bool(attached), "servers": .array(servers)])]))
+    }
+
+    /// One server as `/ready` names it (`Ready.store.servers` in the OpenAPI document).
+    static func describe(_ server: StoreServerStatus, shard: String?) -> JSONValue {
+        func optional<T>(_ value: T?, _ make: (T) -> JSONValue) -> JSONValue { value.map(make) ?? .null }
+        return .object([
+            "shard": optional(shard, JSONValue.string), "server": .string(server.server), "role": .string(server.role),
+            "problem": optional(server.problem, JSONValue.string), "lagBytes": optional(server.lagBytes, JSONValue.integer),
+            "lagSeconds": optional(server.lagSeconds, JSONValue.double),
+            "standbys": .array(
+                server.standbys.map {
+                    .object([
+                        "name": .string($0.name), "state": .string($0.state), "synchronous": .bool($0.synchronous),
+                        "lagBytes": .integer($0.lagBytes), "lagSeconds": .double($0.lagSeconds),
+                    ])
+                }),
+        ])
     }
 
     @Sendable func openAPI(_ request: Request, context: ServiceRequestContext) async throws -> Response {

@@ -58,8 +58,9 @@ public final class FailoverPair: @unchecked Sendable {
 
     /// Starts the monitor, the primary and the secondary, and returns once the primary is
     /// `primary` and the secondary `secondary` (streaming, synchronous).
-    public static func started(_ name: String = #function) async throws -> FailoverPair {
-        try await offThread { try start(name) }
+    /// `fsync` off unless asked (a benchmark asks).
+    public static func started(_ name: String = #function, fsync: Bool = false) async throws -> FailoverPair {
+        try await offThread { try start(name, fsync: fsync) }
     }
 
     private init(directory: String, monitorPort: Int, nodes: [Node]) {
@@ -70,13 +71,20 @@ public final class FailoverPair: @unchecked Sendable {
 
     deinit { stop() }
 
-    static func start(_ name: String) throws -> FailoverPair {
+    static func start(_ name: String, fsync: Bool) throws -> FailoverPair {
         guard FileManager.default.isExecutableFile(atPath: program) else {
             throw PostgresServer.Failure(
                 description: "\(program) is not installed (Debian: pg-auto-failover-cli and postgresql-15-auto-failover; Tools/install-deps.sh installs them)")
         }
         let directory = temporaryDirectory(name)
         chmod(directory, 0o755)
+        // pg_autoctl keeps its state and pid files under XDG_RUNTIME_DIR, or in /tmp/pg_autoctl when
+        // that directory does not exist, where two pairs made at once race to make the same parent
+        // ("File exists"): each pair has its own.
+        for sub in ["run", "config", "share"] {
+            try FileManager.default.createDirectory(atPath: directory + "/" + sub, withIntermediateDirectories: true)
+            chmod(directory + "/" + sub, 0o700)
+        }
         if getuid() == 0 { try PostgresServer.run(["/bin/chown", "-R", "postgres:postgres", directory], asPostgres: false) }
         let nodes = try (1...2).map { Node(name: "node_\($0)", port: try PostgresServer.freePort(), dataDirectory: directory + "/node\($0)") }
         let pair = FailoverPair(directory: directory, monitorPort: try PostgresServer.freePort(), nodes: nodes)
@@ -103,7 +111,7 @@ public final class FailoverPair: @unchecked Sendable {
                     "--name", node.name, "--auth", "trust", "--no-ssl", "--dbname", pair.database, "--monitor", pair.monitorURL,
                 ])
                 try pair.autoctl(["config", "set", "--pgdata", node.dataDirectory, "timeout.network_partition_timeout", "2"])
-                if node == nodes[0] { try pair.writeSettings(node.dataDirectory, ["fsync": "off", "max_connections": "200"]) }
+                if node == nodes[0] { try pair.writeSettings(node.dataDirectory, ["fsync": fsync ? "on" : "off", "max_connections": "200"]) }
                 try pair.run(node.dataDirectory, as: node.name)
                 try pair.waitUntil("\(node.name) to join the pair", seconds: 60) {
                     let states = (try? pair.states()) ?? [:]

@@ -21,4 +21,22 @@ extension Application {
         let version = try await PostgresMigrator.version(of: location)
         return (StoreSchemaReport(store: location.description, from: version, to: version, latest: PostgresMigration.latest, applied: []), servers)
     }
+
+    /// What each PostgreSQL server of the store this application runs on is doing (its role,
+    /// lag, the synchronous standby), by shard for a shard map (`shard` nil for one store); nil
+    /// for the LMDB store. For `/ready`.
+    public func storeServers() async throws -> [(shard: String?, servers: [StoreServerStatus])]? {
+        guard let url = configuration.storeURL else { return nil }
+        let locations: [(String?, PostgresLocation)]
+        if storeIsShardMap {
+            locations = try stores.shardMap().shards.map { ($0.name, $0.location) }
+        } else {
+            locations = [(nil, try stores.storeLocation(url))]
+        }
+        var found: [(shard: String?, servers: [StoreServerStatus])] = []
+        for (shard, location) in locations {
+            found.append((shard, await PostgresReplication.status(of: location).servers.map(StoreServerStatus.init)))
+        }
+        return found
+    }
 }

@@ -11,7 +11,11 @@ import ReelTestSupport
 /// as the store's appends (`INSERT … SELECT * FROM unnest(…)`), 1,000 per transaction, with
 /// nothing else: no sealing, no hashing, no head, no streams, no checks.
 enum RawInserts {
-    static func run(server: PostgresServer, database: String, events: Int) async throws -> Double {
+    /// How the baseline sends its rows: one `INSERT … SELECT * FROM unnest(…)` per transaction,
+    /// or `COPY reel_events FROM STDIN` (text format, the one PostgresNIO writes).
+    enum Method { case insert, copy }
+
+    static func run(server: PostgresServer, database: String, events: Int, method: Method = .insert) async throws -> Double {
         _ = try await PostgresMigrator.migrate(try PostgresLocation(server.url(database: database)))
         let configuration = PostgresConnection.Configuration(
             host: "127.0.0.1", port: server.port, username: "postgres", password: PostgresServer.password, database: database, tls: .disable)
@@ -30,16 +34,42 @@ enum RawInserts {
             position += 1_000
             let now = Int64(Date().timeIntervalSince1970 * 1e6)
             _ = try await connection.query("BEGIN", logger: logger).collect()
-            _ = try await connection.query(
-                """
-                INSERT INTO reel_events (position, stream, stream_version, event_id, type, recorded_at, envelope)
-                SELECT * FROM unnest(\(positions)::bigint[], \(positions.map { _ in stream })::text[], \(positions)::bigint[],
-                    \(positions.map { _ in UUID() })::uuid[], \(positions.map { _ in "favorite-added" })::text[],
-                    \(positions.map { _ in now })::bigint[], \(envelopes)::bytea[])
-                """, logger: logger
-            ).collect()
+            switch method {
+            case .insert:
+                _ = try await connection.query(
+                    """
+                    INSERT INTO reel_events (position, stream, stream_version, event_id, type, recorded_at, envelope)
+                    SELECT * FROM unnest(\(positions)::bigint[], \(positions.map { _ in stream })::text[], \(positions)::bigint[],
+                        \(positions.map { _ in UUID() })::uuid[], \(positions.map { _ in "favorite-added" })::text[],
+                        \(positions.map { _ in now })::bigint[], \(envelopes)::bytea[])
+                    """, logger: logger
+                ).collect()
+            case .copy:
+                // The rows as COPY's text format has them: tab-separated, bytea as \\x and hex.
+                var text = ByteBuffer()
+                for (index, position) in positions.enumerated() {
+                    text.writeString("\(position)\t\(stream)\t\(position)\t\(UUID().uuidString.lowercased())\tfavorite-added\t\(now)\t\\\\x")
+                    text.writeString(hex(envelopes[index]))
+                    text.writeString("\n")
+                }
+                try await connection.copyFrom(
+                    table: "reel_events", columns: ["position", "stream", "stream_version", "event_id", "type", "recorded_at", "envelope"], logger: logger
+                ) { writer in try await writer.write(text) }
+            }
             _ = try await connection.query("COMMIT", logger: logger).collect()
         }
         return Double(events / 1_000 * 1_000) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    private static func hex(_ buffer: ByteBuffer) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(buffer.readableBytes * 2)
+        for byte in buffer.readableBytesView {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

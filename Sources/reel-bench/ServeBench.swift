@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import PostgresStore
 import Reel
+import ReelTestSupport
 import Stores
 import Synchronization
 
@@ -25,8 +26,11 @@ struct ServeBench: AsyncParsableCommand {
     @Flag(help: "Small sizes: a smoke test of the harness, not a measurement.") var quick = false
     @Option(help: "The store of the appends: a PostgreSQL store's URL or a shard map (FILE.json), migrated first (a fresh one: the appends stay); default the LMDB store.")
     var store: String?
+    @Flag(help: "Only POST /v1/favorites, on every store side by side in this run: LMDB, one PostgreSQL (fsync on), a shard map of two, and a primary with a synchronous standby (pg_auto_failover), each against LMDB.")
+    var allStores = false
 
     func run() async throws {
+        if allStores { return try await sideBySide() }
         let seconds = quick ? 2 : self.seconds
         let streams = quick ? 20 : self.streams
         let reel = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("reel").path
@@ -48,7 +52,7 @@ struct ServeBench: AsyncParsableCommand {
             guard status == 0 else { throw BenchmarkError("reel store migrate failed (exit \(status)): \(out)") }
         }
         note("POST /v1/favorites over 64 accounts (sample catalog, \(kind)), \(connections) connections, \(seconds) s")
-        let appends = try Self.service(reel, root + "/appends", extra: storeEnvironment)
+        let appends = try Self.service(reel, root + "/appends", extra: storeEnvironment.merging(Self.unchecked) { $1 })
         let appendTokens = try (0..<64).map { try Self.token(reel, root + "/appends", "bench\($0)", extra: storeEnvironment) }
         let post = try WrkRun.run(appends.url, connections: connections, seconds: seconds, script: Self.postScript(appendTokens))
         table.row(Self.row("POST /v1/favorites (fsync'd, \(kind))", post, baseline))
@@ -90,6 +94,64 @@ struct ServeBench: AsyncParsableCommand {
         print("target: POST's slowest request while accounts are deleted within 1,000 ms of its slowest without deletions")
     }
 
+    /// POST /v1/favorites on each kind of store in turn, under the same wrk run: LMDB in a data
+    /// directory, one PostgreSQL database, a shard map of two databases, and a pg_auto_failover
+    /// pair (a primary with a synchronous standby) reached by a URL naming both. Every PostgreSQL
+    /// server runs with fsync on, as the LMDB store syncs each commit.
+    func sideBySide() async throws {
+        let seconds = quick ? 2 : self.seconds
+        let reel = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("reel").path
+        guard FileManager.default.isExecutableFile(atPath: reel) else { throw BenchmarkError("no reel binary beside reel-bench: \(reel)") }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("reel-bench-stores-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        note("starting PostgreSQL (fsync on) and a pg_auto_failover pair (fsync on)")
+        let server = try await PostgresServer.started("reel-bench-serve", fsync: true, settings: ["max_wal_size": "4GB"])
+        defer { server.stop() }
+        let pair = try await FailoverPair.started("reel-bench-pair", fsync: true)
+        defer { pair.stop() }
+        let single = server.url(database: try await server.createDatabase("single"))
+        let map = root + "/shards.json"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let shards = [server.url(database: try await server.createDatabase("shard_a")), server.url(database: try await server.createDatabase("shard_b"))]
+        try Data(#"{"format": "reel-shards/1", "shards": [{"name": "a", "url": "\#(shards[0])"}, {"name": "b", "url": "\#(shards[1])"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: map))
+        let stores: [(name: String, store: String?)] = [
+            ("LMDB", nil), ("one PostgreSQL", single), ("a shard map of two", map), ("primary + synchronous standby", pair.url()),
+        ]
+        var table = Table(columns: ["POST /v1/favorites on", "requests/s", "p50 ms", "p99 ms", "max ms", "non-2xx", "vs LMDB", "target"])
+        var lmdb: WrkRun?
+        for (index, (name, store)) in stores.enumerated() {
+            // One keyring for every process of a store (the migration of a map opens its shards).
+            var environment = store.map { ["REEL_STORE": $0, "REEL_KEYRING": root + "/keyring\(index)"] } ?? [:]
+            if let password = ProcessInfo.processInfo.environment["PGPASSWORD"] { environment["PGPASSWORD"] = password }
+            if let store {
+                let (status, out) = Spawn.output([reel, "store", "migrate", "--store", store], environment: environment)
+                guard status == 0 else { throw BenchmarkError("reel store migrate failed on \(name) (exit \(status)): \(out)") }
+            }
+            note("POST /v1/favorites over 64 accounts on \(name), \(connections) connections, \(seconds) s")
+            let data = root + "/store\(index)"
+            let service = try Self.service(reel, data, extra: environment.merging(Self.unchecked) { $1 })
+            let tokens = try (0..<64).map { try Self.token(reel, data, "bench\($0)", extra: environment) }
+            let run = try WrkRun.run(service.url, connections: connections, seconds: seconds, script: Self.postScript(tokens))
+            _ = service.stop()
+            let base = lmdb ?? run
+            if lmdb == nil { lmdb = run }
+            let ratio = run.requestsPerSecond / base.requestsPerSecond
+            let target: String
+            switch index {
+            case 1: target = ratio >= 0.8 ? "≥ 0.8×: yes" : "≥ 0.8×: NO"
+            case 3: target = ratio >= 0.5 ? "≥ 0.5×: yes" : "≥ 0.5×: NO"
+            default: target = ""
+            }
+            table.row([
+                name, String(format: "%.0f", run.requestsPerSecond), String(format: "%.2f", run.p50), String(format: "%.2f", run.p99),
+                String(format: "%.0f", run.max), String(run.errors), String(format: "%.2f×", ratio), target,
+            ])
+        }
+        table.print()
+        print("every PostgreSQL server with fsync on and synchronous_commit on (the pair's standby synchronous); 2 cores shared by wrk, reel serve and the servers")
+    }
+
     /// `wrk` posting as in the appends run while another thread deletes accounts opened for the
     /// purpose, one `reel account delete` after another (each a process of its own, as an
     /// operator's would be), until wrk is done. Returns the run and how many were deleted.
@@ -117,6 +179,10 @@ struct ServeBench: AsyncParsableCommand {
         return (run, deleted.withLock { $0 })
     }
 
+    /// Offline with TMDb credentials: ids are saved without being checked, as when TMDb cannot be
+    /// reached (the sample catalog refuses the ids the appends make up).
+    static let unchecked = ["TMDB_API_TOKEN": "unchecked", "REEL_OFFLINE": "1"]
+
     static func row(_ name: String, _ run: WrkRun, _ baseline: WrkRun) -> [String] {
         [name, String(format: "%.0f", run.requestsPerSecond), String(format: "%.2f", run.p50), String(format: "%.2f", run.p99),
          String(format: "%.0f", run.max), String(run.errors),
@@ -134,7 +200,9 @@ struct ServeBench: AsyncParsableCommand {
         let (status, out) = Spawn.output(
             [reel, "token", "create", "--user", user, "--json", "--data-dir", data], environment: extra.merging(["XDG_CONFIG_HOME": data + "/config"]) { $1 })
         guard status == 0, let document = try? JSONValue(parsing: Array(out.utf8)), let token = document["token"]?.stringValue else {
-            throw BenchmarkError("reel token create failed (exit \(status)): \(out)")
+            let (_, error) = Spawn.statusAndError(
+                [reel, "token", "create", "--user", user, "--json", "--data-dir", data], environment: extra.merging(["XDG_CONFIG_HOME": data + "/config"]) { $1 })
+            throw BenchmarkError("reel token create failed (exit \(status)): \(out)\(error)")
         }
         return token
     }

@@ -45,11 +45,16 @@ struct StoreBench: AsyncParsableCommand {
         // 1. Batched sealed appends vs inserting the same rows through the same driver.
         note("batched appends: \(batchedEvents) events, 1,000 per transaction")
         let raw = try await RawInserts.run(server: server, database: try await server.createDatabase("raw"), events: batchedEvents)
+        let copied = try await RawInserts.run(server: server, database: try await server.createDatabase("raw_copy"), events: batchedEvents, method: .copy)
         let batched = try StoreWorkloads.batched(try await postgres("batched"), events: batchedEvents)
         let lmdbBatched = try StoreWorkloads.batched(try lmdb("batched"), events: batchedEvents)
         table.row([
             "1. batched sealed appends (events/s)", figure(batched), figure(raw) + " raw INSERT", String(format: "%.0f%%", batched / raw * 100),
             "≥ 50% of raw", batched / raw >= 0.5 ? "yes" : "NO", figure(lmdbBatched),
+        ])
+        table.row([
+            "   the same against COPY", figure(batched), figure(copied) + " raw COPY", String(format: "%.2f×", batched / copied),
+            "≥ 0.7×", batched / copied >= 0.7 ? "yes" : "NO", "",
         ])
 
         // 2. Durable single appends.

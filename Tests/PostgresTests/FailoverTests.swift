@@ -48,6 +48,9 @@ import Testing
         #expect(text.stdout.contains("primary; synchronous_commit on; standby") && text.stdout.contains("synchronous"), "\(text.stdout)")
         let service = try await ServiceProcess.start(home)
         let token = try await service.token(for: "web")
+        let ready = try await service.request(.GET, "/ready").json()["store"] as? [String: Any]
+        #expect(ready?["synchronousStandbyAttached"] as? Bool == true, "\(String(describing: ready))")
+        #expect((ready?["servers"] as? [[String: Any]])?.compactMap { $0["role"] as? String } == ["primary", "standby"], "\(String(describing: ready))")
 
         let stop = Flag()
         let appenders = (0..<5).map { _ in Appends() }

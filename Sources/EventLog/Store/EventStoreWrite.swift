@@ -38,10 +38,27 @@ public protocol EventStoreWrite: EventStoreSnapshot {
     /// statement for all of them), so `version(of:)` of them later in the transaction costs
     /// nothing. Changes nothing a read returns; nothing elsewhere.
     func prefetchVersions(of streams: [StreamID]) throws
+
+    /// Appends several requests in order, each as `append(_:to:expected:)` would, each seeing the
+    /// ones before it: each request's events as recorded, or the refusal of that request alone
+    /// (an `EventLogError`: a wrong expected version, a duplicate id, a closed stream), which left
+    /// nothing behind. A store where an append is a round trip does them in a fixed number of
+    /// statements (PostgreSQL: two); any other failure is thrown and breaks the transaction.
+    func append(batch: [AppendRequest]) throws -> [Result<[RecordedEvent], any Error>]
 }
 
 extension EventStoreWrite {
     public func prefetchVersions(of streams: [StreamID]) throws {}
+
+    public func append(batch: [AppendRequest]) throws -> [Result<[RecordedEvent], any Error>] {
+        try batch.map { request in
+            do {
+                return .success(try append(request.events, to: request.stream, expected: request.expected))
+            } catch let refused as EventLogError {
+                return .failure(refused)
+            }
+        }
+    }
 
     /// Appends with no expectation of the stream's version.
     @discardableResult

@@ -107,12 +107,21 @@ extension AccountService {
         case .settled(let report): return report
         case .append(let appending): plan = appending
         }
+        let recorded = try w.append(plan.proposed, to: plan.stream, expected: plan.expected)
+        return try project(plan, recorded: recorded, w, step: step)
+    }
+
+    /// What follows a plan's append (made alone by `carryOut`, or with others by
+    /// `append(batch:)`): a photo's bytes, the projections, a deletion's closing of the stream
+    /// and destruction of its key, all in `w`. A failure here may leave part of it written: the
+    /// transaction must not commit.
+    func project(_ plan: CommandPlan.Appending, recorded: [RecordedEvent], _ w: some EventStoreWrite, step: (DeletionStep) -> Void) throws
+        -> CommandReport
+    {
         let txn = w
         let store = self.store
         let slot = try store.liveSlot(txn)
         let (stream, handle, state) = (plan.stream, plan.request.handle, plan.state)
-        let expected: ExpectedVersion = plan.isNew ? .noStream : .exact(state?.version ?? 0)
-        let recorded = try w.append(plan.proposed, to: stream, expected: expected)
         if case .changePhoto(let reference) = plan.request.command, let photo = plan.request.photo {
             let sealed = try log.sealBlob(photo, for: stream, context: ProjectionStore.photoContext)
             try txn.table(store.photos).put(try ProjectionStore.photoKey(stream, reference.sha256, log: log), sealed)

@@ -52,6 +52,15 @@ final class AccountStates: Sendable {
         return AccountView(handle: handle, stream: stream, state: state, asOf: nil)
     }
 
+    /// The state kept for `handle`'s open account, whatever its stream's version now (it may be
+    /// behind): for what an older state gets as right (the language titles are looked up in).
+    func lastKnown(_ handle: AccountHandle) -> AccountState? {
+        held.withLock { held in
+            guard let stream = held.streams[handle], let state = held.states[stream], state.status == .open else { return nil }
+            return state
+        }
+    }
+
     /// The stream `handle` named when its state was last kept, if it is known.
     func stream(of handle: AccountHandle) -> StreamID? {
         held.withLock { $0.streams[handle] }

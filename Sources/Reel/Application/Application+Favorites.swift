@@ -24,7 +24,7 @@ extension Application {
     /// the handle still names that account when the change is written (`BoundAccount`).
     public func addFavorites(_ keys: [MediaKey], for account: BoundAccount, requestKey: String?) async throws -> ChangeReport {
         let key = try requestKey.map(RequestKey.init)
-        let language = try language(of: account.handle)
+        let language = try titleLanguage(of: account.handle)
         let lookups = try await lookUp(keys, language: language)
         let absent = keys.filter { lookups[$0] == .notFound }
         if !absent.isEmpty {
@@ -57,7 +57,7 @@ extension Application {
     /// The same for `account` as its caller was bound to it (see `addFavorites(_:for:requestKey:)`).
     public func removeFavorites(_ keys: [MediaKey], for account: BoundAccount, requestKey: String?) async throws -> ChangeReport {
         let key = try requestKey.map(RequestKey.init)
-        let language = try language(of: account.handle)
+        let language = try titleLanguage(of: account.handle)
         let lookups = (try? await lookUp(keys, language: language)) ?? [:]
         let report = try await submit(.removeFavorites(keys), for: account, key: key)
         return ChangeReport(command: report, titles: lookups.compactMapValues(\.summary), notes: [])

@@ -183,6 +183,17 @@ public final class Application: Sendable {
         return language
     }
 
+    /// The language a change's titles are named in (its report's summaries): the one the account
+    /// had at its last change or read in this process is right enough (a language changed
+    /// meanwhile by another process names a change's titles in the old one), so a command does
+    /// not read the store before it is queued; else as `language(of:)`.
+    func titleLanguage(of handle: AccountHandle) throws -> String {
+        guard let known = try existingLedger(for: handle)?.states.lastKnown(handle) else { return try language(of: handle) }
+        let language = known.settings.language.description
+        catalogs.noteSampleLanguage(language)
+        return language
+    }
+
     /// The account's view for browsing: nil without a ledger or an open account.
     private func readerView(_ handle: AccountHandle) throws -> AccountView? {
         guard try existingLedger(for: handle) != nil else { return nil }

@@ -97,19 +97,46 @@ final class CommandCommitter: Sendable {
             if batch.count > 1 { try service.prefetch(batch, w) }
             // The states the batch's commands leave, for the next command on the same account.
             var decided: [StreamID: AccountState] = [:]
-            for request in batch {
+            var outcomes = [Result<CommandReport, any Error>?](repeating: nil, count: batch.count)
+            // Appends planned and not yet made: made together (`append(batch:)`, two statements
+            // on PostgreSQL however many), then each one's projections, in the batch's order.
+            var pending: [(index: Int, plan: CommandPlan.Appending)] = []
+            func settle(_ index: Int, _ report: CommandReport) {
+                if !report.replayed { events += report.appended.count }
+                if !report.replayed, let stream = report.stream { decided[stream] = report.state }
+                outcomes[index] = .success(report)
+            }
+            func flush() throws {
+                guard !pending.isEmpty else { return }
+                let planned = pending
+                pending = []
+                let appended = try w.append(batch: planned.map { AppendRequest(events: $0.plan.proposed, to: $0.plan.stream, expected: $0.plan.expected) })
+                for ((index, plan), result) in zip(planned, appended) {
+                    switch result {
+                    case .success(let recorded): settle(index, try service.project(plan, recorded: recorded, w, step: step))
+                    case .failure(let refused): outcomes[index] = .failure(refused)
+                    }
+                }
+            }
+            for (index, request) in batch.enumerated() {
+                // A command on an account with an append pending is decided on what that left.
+                if pending.contains(where: { $0.plan.request.handle == request.handle }) { try flush() }
                 let plan: CommandPlan
                 do {
                     plan = try service.plan(request, w, decided: decided)
                 } catch where !Self.breaksTransaction(error) {
-                    results.append(.failure(error))
+                    outcomes[index] = .failure(error)
                     continue
                 }
-                let report = try service.carryOut(plan, w, step: step)
-                if !report.replayed { events += report.appended.count }
-                if !report.replayed, let stream = report.stream { decided[stream] = report.state }
-                results.append(.success(report))
+                if case .append(let appending) = plan, appending.joinsBatch, batch.count > 1 {
+                    pending.append((index, appending))
+                    continue
+                }
+                try flush()
+                settle(index, try service.carryOut(plan, w, step: step))
             }
+            try flush()
+            results = outcomes.map { $0! }
         }
         let elapsed = (ContinuousClock.now - started).components
         let figures = CommitFigures(

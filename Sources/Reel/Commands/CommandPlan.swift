@@ -17,5 +17,13 @@ enum CommandPlan {
         let state: AccountState?
         let decision: Decision
         let proposed: [ProposedEvent]
+
+        /// The version the append expects its stream at: none for a new account.
+        var expected: ExpectedVersion { isNew ? .noStream : .exact(state?.version ?? 0) }
+
+        /// Whether its append may share one batch of appends with others (`append(batch:)`): not
+        /// a deletion (it closes the stream and destroys its key after its append), nor a photo
+        /// (its bytes are sealed beside it); both run alone anyway.
+        var joinsBatch: Bool { !request.runsAlone && decision.events.last != .accountDeleted }
     }
 }
