@@ -41,8 +41,10 @@ struct FailoverBench: AsyncParsableCommand {
             writer.start()
             while appended.withLock({ $0 }) < 100 { try await Task.sleep(for: .milliseconds(20)) }
             guard let primary = try await offThread({ try pair.primary() }) else { throw BenchmarkError("the pair has no primary") }
-            killed.withLock { $0 = DispatchTime.now() }
+            // The clock starts once every process of the node has been sent SIGKILL: a write begun
+            // before that may still have reached it.
             pair.kill(primary)
+            killed.withLock { $0 = DispatchTime.now() }
             let deadline = ContinuousClock.now + .seconds(120)
             while resumed.withLock({ $0 }) == nil {
                 guard ContinuousClock.now < deadline else { throw BenchmarkError("no write was acknowledged within 120 s of the kill") }

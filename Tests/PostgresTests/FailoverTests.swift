@@ -94,8 +94,9 @@ import Testing
         // Load first, then the loss of the primary's machine.
         try await waitFor("every appender to be acknowledged three times", seconds: 60) { appenders.allSatisfy { $0.count >= 3 } }
         let lost = try #require(try await offThread { try pair.primary() })
-        let killed = ContinuousClock.now
         pair.kill(lost)
+        // Counted from when every process of the node has been sent SIGKILL.
+        let killed = ContinuousClock.now
         do {
             try await waitFor("every appender to be acknowledged twice after the kill", seconds: 90) {
                 appenders.allSatisfy { $0.after(killed).count >= 2 }
