@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Presentation
 import Reel
+import ReportJSON
 import Stores
 
 /// `reel store migrate|status`: the schema of a PostgreSQL store (`Schemas/postgres-layout.md`).
@@ -105,74 +106,19 @@ struct StoreCommand: AsyncParsableCommand {
 
         @OptionGroup var global: StoreOptions
 
-        /// `reel store status --json` (`Schemas/cli/store-status.schema.json`).
-        struct StatusOutput: Encodable {
-            let store: String
-            let from: Int
-            let to: Int
-            let latest: Int
-            let current: Bool
-            let applied: [Output.Step]
-            let servers: [Server]
-            let synchronousStandbyAttached: Bool
-
-            struct Server: Encodable {
-                let server: String
-                let role: String
-                let problem: String?
-                let synchronousCommit: String?
-                let synchronousStandbyNames: String?
-                let standbys: [Standby]
-                let streaming: Bool?
-                let lagBytes: Int64?
-                let lagSeconds: Double?
-
-                func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encode(server, forKey: .server)
-                    try container.encode(role, forKey: .role)
-                    try container.encode(problem, forKey: .problem)
-                    try container.encode(synchronousCommit, forKey: .synchronousCommit)
-                    try container.encode(synchronousStandbyNames, forKey: .synchronousStandbyNames)
-                    try container.encode(standbys, forKey: .standbys)
-                    try container.encode(streaming, forKey: .streaming)
-                    try container.encode(lagBytes, forKey: .lagBytes)
-                    try container.encode(lagSeconds, forKey: .lagSeconds)
-                }
-                enum CodingKeys: String, CodingKey {
-                    case server, role, problem, synchronousCommit, synchronousStandbyNames, standbys, streaming, lagBytes, lagSeconds
-                }
-            }
-            struct Standby: Encodable {
-                let name: String
-                let state: String
-                let syncState: String
-                let lagBytes: Int64
-                let lagSeconds: Double
-                let synchronous: Bool
-            }
-
-            init(_ report: StoreSchemaReport, _ servers: [StoreServerStatus]) {
-                let schema = Output(report)
-                (store, from, to, latest, current, applied) = (schema.store, schema.from, schema.to, schema.latest, schema.current, schema.applied)
-                self.servers = servers.map { server in
-                    Server(
-                        server: server.server, role: server.role, problem: server.problem, synchronousCommit: server.synchronousCommit,
-                        synchronousStandbyNames: server.synchronousStandbyNames,
-                        standbys: server.standbys.map {
-                            Standby(name: $0.name, state: $0.state, syncState: $0.syncState, lagBytes: $0.lagBytes, lagSeconds: $0.lagSeconds, synchronous: $0.synchronous)
-                        },
-                        streaming: server.streaming, lagBytes: server.lagBytes, lagSeconds: server.lagSeconds)
-                }
-                synchronousStandbyAttached = servers.contains { $0.role == "primary" && $0.standbys.contains(where: \.synchronous) }
-            }
-        }
-
         func run() async throws {
             try await global.withApplication { app in
                 let (report, servers) = try await app.storeStatus(try global.requiredStore())
-                let output = StatusOutput(report, servers)
-                if global.json { return try printJSON(output) }
+                let attached = ReportJSON.synchronousStandbyAttached(servers)
+                if global.json {
+                    // `Schemas/cli/store-status.schema.json`: the schema report, then the servers.
+                    let schema = Output(report)
+                    return try printJSON([
+                        "store": .string(schema.store), "from": .integer(Int64(schema.from)), "to": .integer(Int64(schema.to)),
+                        "latest": .integer(Int64(schema.latest)), "current": .bool(schema.current), "applied": .array([]),
+                        "servers": .array(servers.map(ReportJSON.server)), "synchronousStandbyAttached": .bool(attached),
+                    ] as JSONValue)
+                }
                 let store = TerminalText.field(report.store)
                 switch report.to {
                 case 0: Console.line("\(store): no Reel schema yet; run 'reel store migrate' (this Reel's version is \(report.latest))")
@@ -181,7 +127,7 @@ struct StoreCommand: AsyncParsableCommand {
                 default: Console.line("\(store): schema version \(report.to), newer than this Reel knows (\(report.latest)); use a newer reel")
                 }
                 for server in servers { Console.line("  " + Self.describe(server)) }
-                if servers.count > 1, !output.synchronousStandbyAttached {
+                if servers.count > 1, !attached {
                     Console.line("  no synchronous standby is attached: an acknowledged append is on one server only until one is")
                 }
             }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Reel
+import ReportJSON
 import Stores
 
 /// The routes every deployment has: `/health` (the process answers), `/ready` (it can serve:
@@ -30,30 +31,17 @@ struct SystemEndpoints {
         }
         _ = try application.accounts()
         guard let shards = try await application.storeServers() else { return JSONResponse(["status": "ready"]) }
-        // On PostgreSQL: each server's role and lag, and whether a synchronous standby is attached.
-        var servers: [JSONValue] = []
-        for (shard, statuses) in shards {
-            for server in statuses { servers.append(Self.describe(server, shard: shard)) }
+        // On PostgreSQL: each server's role and lag (by shard), and whether a synchronous standby
+        // is attached to every shard's primary.
+        let servers = shards.flatMap { shard in
+            shard.servers.map { server -> JSONValue in
+                guard case .object(var members) = ReportJSON.server(server) else { return .null }
+                members["shard"] = .init(shard.shard.map(JSONValue.string))
+                return .object(members)
+            }
         }
-        let attached = shards.allSatisfy { $0.servers.contains { $0.role == "primary" && $0.standbys.contains(where: \.synchronous) } }
+        let attached = shards.allSatisfy { ReportJSON.synchronousStandbyAttached($0.servers) }
         return JSONResponse(.object(["status": "ready", "store": .object(["synchronousStandbyAttached": .bool(attached), "servers": .array(servers)])]))
-    }
-
-    /// One server as `/ready` names it (`Ready.store.servers` in the OpenAPI document).
-    static func describe(_ server: StoreServerStatus, shard: String?) -> JSONValue {
-        func optional<T>(_ value: T?, _ make: (T) -> JSONValue) -> JSONValue { value.map(make) ?? .null }
-        return .object([
-            "shard": optional(shard, JSONValue.string), "server": .string(server.server), "role": .string(server.role),
-            "problem": optional(server.problem, JSONValue.string), "lagBytes": optional(server.lagBytes, JSONValue.integer),
-            "lagSeconds": optional(server.lagSeconds, JSONValue.double),
-            "standbys": .array(
-                server.standbys.map {
-                    .object([
-                        "name": .string($0.name), "state": .string($0.state), "synchronous": .bool($0.synchronous),
-                        "lagBytes": .integer($0.lagBytes), "lagSeconds": .double($0.lagSeconds),
-                    ])
-                }),
-        ])
     }
 
     @Sendable func openAPI(_ request: Request, context: ServiceRequestContext) async throws -> Response {
