@@ -130,6 +130,12 @@ struct StoreCommand: AsyncParsableCommand {
                 if servers.count > 1, !attached {
                     Console.line("  no synchronous standby is attached: an acknowledged append is on one server only until one is")
                 }
+                if let primary = servers.first(where: { $0.role == "primary" && ["off", "local"].contains($0.synchronousCommit ?? "") }),
+                    !primary.standbys.isEmpty
+                {
+                    Console.line(
+                        "  synchronous_commit is \(TerminalText.field(primary.synchronousCommit ?? "")) on the primary: an acknowledged append waits for no standby (set it to on)")
+                }
             }
         }
 

@@ -1,3 +1,4 @@
+import EndToEndSupport
 import EventLog
 import Foundation
 import Ledger
@@ -51,5 +52,21 @@ import Testing
             #expect(after.answered == before.answered + 1, "bob's read was the standby's: \(before) → \(after)")
         }
         try await pair.psql(standby, "SELECT pg_wal_replay_resume()")
+    }
+
+    /// `reel store status` says so when the primary's commits wait for no standby.
+    @Test func statusSaysWhenCommitsWaitForNoStandby() async throws {
+        let pair = try await FailoverPair.shared.value
+        let database = try await pair.createDatabase("sync_commit_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
+        var ledger = LedgerHome()
+        ledger.store = pair.url(database: database)
+        let fixed = ledger
+        #expect(try await fixed.reel(["store", "migrate"]).status == 0)
+        let primary = try #require(try await offThread { try pair.primary() })
+        let before = try await fixed.reel(["store", "status"])
+        #expect(before.status == 0 && !before.stdout.contains("waits for no standby"), "\(before.stdout)")
+        try await pair.psql(primary, "ALTER DATABASE \"\(database)\" SET synchronous_commit = local", database: "postgres")
+        let after = try await fixed.reel(["store", "status"])
+        #expect(after.status == 0 && after.stdout.contains("synchronous_commit is local on the primary: an acknowledged append waits for no standby"), "\(after.stdout)")
     }
 }
