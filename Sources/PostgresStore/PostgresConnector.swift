@@ -44,35 +44,51 @@ enum PostgresConnector {
         }
         let passes: [PostgresLocation.SessionTarget] = location.target == .preferStandby ? [.standby, .any] : [location.target]
         let outcomes = Outcomes()
+        /// What one server turned out to be: each attempt's outcome is worked out on its own (its
+        /// future never fails), and the next server is tried outside it, so a later server's
+        /// failure is never taken for an earlier one's.
+        enum Attempt: Sendable { case fits(PostgresConnection), passed, refused(any Error) }
+        @Sendable func ask(_ server: String, _ configuration: PostgresConnection.Configuration, for target: PostgresLocation.SessionTarget)
+            -> EventLoopFuture<Attempt>
+        {
+            PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: PostgresSession.quiet)
+                .flatMap { connection in
+                    role(of: connection).map { role -> Attempt in
+                        if role.fits(target) { return .fits(connection) }
+                        outcomes.seen(server, role.description)
+                        _ = PostgresLink.closeKeepingAlive(connection)
+                        return .passed
+                    }.flatMapError { error in
+                        _ = PostgresLink.closeKeepingAlive(connection)
+                        return loop.makeFailedFuture(error)
+                    }
+                }
+                .flatMapError { error -> EventLoopFuture<Attempt> in
+                    let kinded = PostgresFailure.kinded(error, location)
+                    if let refused = kinded as? Failure, refused.kind != .unavailable {
+                        // A wrong password or a missing database is the same on every server: said at once.
+                        return loop.makeSucceededFuture(.refused(refused))
+                    }
+                    outcomes.unreachable.insert(server)
+                    outcomes.seen(server, "cannot be reached (\(PostgresFailure.cause(of: error, location)))")
+                    return loop.makeSucceededFuture(.passed)
+                }
+        }
         @Sendable func attempt(pass: Int, index: Int) -> EventLoopFuture<PostgresConnection> {
             guard index < configurations.count else {
                 if pass + 1 < passes.count { return attempt(pass: pass + 1, index: 0) }
                 return loop.makeFailedFuture(outcomes.failure(location))
             }
             let (server, configuration) = configurations[index]
-            // A server found unreachable or of another kind in the first pass is not asked again.
+            // A server found unreachable in the first pass is not asked again.
             if pass > 0, outcomes.unreachable.contains(server) { return attempt(pass: pass, index: index + 1) }
-            return PostgresConnection.connect(on: loop, configuration: configuration, id: id, logger: PostgresSession.quiet)
-                .flatMap { connection in
-                    role(of: connection).flatMap { role -> EventLoopFuture<PostgresConnection> in
-                        if role.fits(passes[pass]) { return loop.makeSucceededFuture(connection) }
-                        outcomes.seen(server, role.description)
-                        return PostgresLink.closeKeepingAlive(connection).flatMap { attempt(pass: pass, index: index + 1) }
-                    }.flatMapError { error in
-                        _ = PostgresLink.closeKeepingAlive(connection)
-                        return loop.makeFailedFuture(error)
-                    }
+            return ask(server, configuration, for: passes[pass]).flatMap { outcome in
+                switch outcome {
+                case .fits(let connection): return loop.makeSucceededFuture(connection)
+                case .refused(let error): return loop.makeFailedFuture(error)
+                case .passed: return attempt(pass: pass, index: index + 1)
                 }
-                .flatMapError { error in
-                    if let refused = PostgresFailure.kinded(error, location) as? Failure, refused.kind != .unavailable {
-                        // A wrong password or a missing database is the same on every server: said at once.
-                        return loop.makeFailedFuture(refused)
-                    }
-                    outcomes.unreachable.insert(server)
-                    let cause = (error as? PSQLError).map(PostgresFailure.cause(of:)) ?? (error as? any KindedError)?.summary ?? "\(type(of: error))"
-                    outcomes.seen(server, "cannot be reached (\(cause))")
-                    return attempt(pass: pass, index: index + 1)
-                }
+            }
         }
         return attempt(pass: 0, index: 0)
     }
@@ -100,7 +116,8 @@ enum PostgresConnector {
         func failure(_ location: PostgresLocation) -> Failure {
             let wanted: String
             switch location.target {
-            case .readWrite, .primary, .any: wanted = "accepts writes"
+            case .any: wanted = "answers"
+            case .readWrite, .primary: wanted = "accepts writes"
             case .readOnly: wanted = "is read-only"
             case .standby, .preferStandby: wanted = "is a standby"
             }

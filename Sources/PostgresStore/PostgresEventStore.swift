@@ -90,6 +90,8 @@ public final class PostgresEventStore: EventStore {
         _ location: PostgresLocation, directory: String, keyring: String? = nil, closingType: String = "account-deleted",
         connections: Int = defaultConnections
     ) throws -> PostgresEventStore {
+        // Writes, keys and notifications need the primary whatever the URL asks for its reads.
+        let location = location.endpoints.count > 1 ? location.targeting(.readWrite) : location
         let keyPool = PostgresPool(location, capacity: 2)
         let keys: PostgresKeyring
         do {
@@ -162,9 +164,12 @@ public final class PostgresEventStore: EventStore {
         guard let standbyPool else { return try read(body) }
         var value: T?
         var answered = false
+        var byStandby = false
         do {
             try standbyPool.with { link in
                 try link.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+                    // prefer-standby connects to the primary when no standby answers: current anyway.
+                    byStandby = try link.run("SELECT pg_is_in_recovery()").first?.decode(Bool.self) ?? false
                     let held: Int64
                     let wanted: UInt64
                     switch floor {
@@ -186,7 +191,7 @@ public final class PostgresEventStore: EventStore {
             answered = false
         }
         if answered, let value {
-            standbyCounts.withLock { $0.answered += 1 }
+            standbyCounts.withLock { if byStandby { $0.answered += 1 } }
             return value
         }
         standbyCounts.withLock { $0.declined += 1 }

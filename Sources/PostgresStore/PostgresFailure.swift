@@ -57,6 +57,13 @@ enum PostgresFailure {
         }
     }
 
+    /// The same for any error of a connection attempt, a server's words with the password left out.
+    static func cause(of error: any Error, _ location: PostgresLocation) -> String {
+        var words = (error as? PSQLError).map(cause(of:)) ?? (error as? any KindedError)?.summary ?? "\(type(of: error))"
+        if let password = location.password, !password.isEmpty { words = words.replacingOccurrences(of: password, with: "***") }
+        return words
+    }
+
     /// What a connection failure came to, in a few words: the system's words for its errno when
     /// NIO gives one ("Connection refused"), else the kind of failure.
     static func cause(of error: PSQLError) -> String {

@@ -254,7 +254,8 @@ public struct PostgresLocation: Sendable, CustomStringConvertible, CustomDebugSt
         host = endpoints?.first?.host ?? other.host
         self.endpoints = endpoints ?? other.endpoints
         self.target = target
-        targetGiven = endpoints == nil
+        // Printed only when it is not what the URL says already.
+        targetGiven = endpoints == nil && (other.targetGiven || target != other.target)
         socketDirectory = other.socketDirectory
         port = endpoints?.first?.port ?? other.port
         user = other.user

@@ -48,21 +48,31 @@ public struct PostgresReplication: Sendable, Equatable {
         servers.contains { $0.role == .primary && $0.standbys.contains(where: \.isSynchronous) }
     }
 
-    /// Asks every server of `location` (each alone, for at most `limit`), one after another.
+    /// Asks every server of `location` at once (each alone, for at most `limit`): a server that
+    /// does not answer costs the limit once, not once per server.
     public static func status(of location: PostgresLocation, within limit: Duration = .seconds(5)) async -> PostgresReplication {
-        var servers: [Server] = []
-        for (server, alone) in location.eachServer() {
-            do {
-                servers.append(try await PostgresSession.with(alone, within: limit) { connection in try await ask(connection, server) })
-            } catch {
-                let words = (error as? any KindedError)?.summary ?? "\(error)"
-                servers.append(
-                    Server(
-                        server: server, role: .unreachable, problem: words, synchronousCommit: nil, synchronousStandbyNames: nil, standbys: [],
-                        streaming: nil, replayLagBytes: nil, replayLagSeconds: nil))
+        let each = location.eachServer()
+        let found = await withTaskGroup(of: (Int, Server).self) { group in
+            for (index, (server, alone)) in each.enumerated() {
+                group.addTask {
+                    do {
+                        return (index, try await PostgresSession.with(alone, within: limit) { connection in try await ask(connection, server) })
+                    } catch {
+                        let words = (error as? any KindedError)?.summary ?? "\(error)"
+                        return (
+                            index,
+                            Server(
+                                server: server, role: .unreachable, problem: words, synchronousCommit: nil, synchronousStandbyNames: nil,
+                                standbys: [], streaming: nil, replayLagBytes: nil, replayLagSeconds: nil)
+                        )
+                    }
+                }
             }
+            var servers: [(Int, Server)] = []
+            for await answer in group { servers.append(answer) }
+            return servers.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        return PostgresReplication(servers: servers)
+        return PostgresReplication(servers: found)
     }
 
     private static func ask(_ connection: PostgresConnection, _ server: String) async throws -> Server {

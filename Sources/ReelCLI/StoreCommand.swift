@@ -109,16 +109,7 @@ struct StoreCommand: AsyncParsableCommand {
         func run() async throws {
             try await global.withApplication { app in
                 let (report, servers) = try await app.storeStatus(try global.requiredStore())
-                let attached = ReportJSON.synchronousStandbyAttached(servers)
-                if global.json {
-                    // `Schemas/cli/store-status.schema.json`: the schema report, then the servers.
-                    let schema = Output(report)
-                    return try printJSON([
-                        "store": .string(schema.store), "from": .integer(Int64(schema.from)), "to": .integer(Int64(schema.to)),
-                        "latest": .integer(Int64(schema.latest)), "current": .bool(schema.current), "applied": .array([]),
-                        "servers": .array(servers.map(ReportJSON.server)), "synchronousStandbyAttached": .bool(attached),
-                    ] as JSONValue)
-                }
+                if global.json { return try printJSON(Self.json(report, servers)) }
                 let store = TerminalText.field(report.store)
                 switch report.to {
                 case 0: Console.line("\(store): no Reel schema yet; run 'reel store migrate' (this Reel's version is \(report.latest))")
@@ -126,17 +117,35 @@ struct StoreCommand: AsyncParsableCommand {
                 case ..<report.latest: Console.line("\(store): schema version \(report.to), behind this Reel's \(report.latest); run 'reel store migrate'")
                 default: Console.line("\(store): schema version \(report.to), newer than this Reel knows (\(report.latest)); use a newer reel")
                 }
-                for server in servers { Console.line("  " + Self.describe(server)) }
-                if servers.count > 1, !attached {
-                    Console.line("  no synchronous standby is attached: an acknowledged append is on one server only until one is")
-                }
-                if let primary = servers.first(where: { $0.role == "primary" && ["off", "local"].contains($0.synchronousCommit ?? "") }),
-                    !primary.standbys.isEmpty
-                {
-                    Console.line(
-                        "  synchronous_commit is \(TerminalText.field(primary.synchronousCommit ?? "")) on the primary: an acknowledged append waits for no standby (set it to on)")
-                }
+                for line in Self.describe(servers) { Console.line("  " + line) }
             }
+        }
+
+        /// `Schemas/cli/store-status.schema.json`: the schema report, then the servers.
+        static func json(_ report: StoreSchemaReport, _ servers: [StoreServerStatus]) -> JSONValue {
+            let schema = Output(report)
+            return [
+                "store": .string(schema.store), "from": .integer(Int64(schema.from)), "to": .integer(Int64(schema.to)),
+                "latest": .integer(Int64(schema.latest)), "current": .bool(schema.current), "applied": .array([]),
+                "servers": .array(servers.map(ReportJSON.server)),
+                "synchronousStandbyAttached": .bool(ReportJSON.synchronousStandbyAttached(servers)),
+            ]
+        }
+
+        /// A line per server, then what the operator should know: no synchronous standby
+        /// attached, or a primary whose commits wait for none.
+        static func describe(_ servers: [StoreServerStatus]) -> [String] {
+            var lines = servers.map(describe)
+            if servers.count > 1, !ReportJSON.synchronousStandbyAttached(servers) {
+                lines.append("no synchronous standby is attached: an acknowledged append is on one server only until one is")
+            }
+            if let primary = servers.first(where: { $0.role == "primary" && ["off", "local"].contains($0.synchronousCommit ?? "") }),
+                !primary.standbys.isEmpty
+            {
+                lines.append(
+                    "synchronous_commit is \(TerminalText.field(primary.synchronousCommit ?? "")) on the primary: an acknowledged append waits for no standby (set it to on)")
+            }
+            return lines
         }
 
         /// One server in a line: its role, and its lag or its standbys.

@@ -185,8 +185,9 @@ public final class FailoverPair: @unchecked Sendable {
     public func kill(_ node: Node) {
         let keeper = lock.withLock { keepers.removeValue(forKey: node.name) }
         var victims: [pid_t] = []
+        // The postmaster named by its pid file, if that pid is still this node's (not reused).
         if let text = try? String(contentsOfFile: node.dataDirectory + "/postmaster.pid", encoding: .utf8),
-            let postmaster = pid_t(text.prefix { $0 != "\n" })
+            let postmaster = pid_t(text.prefix { $0 != "\n" }), Self.processes(mentioning: node.dataDirectory).contains(postmaster)
         {
             victims.append(postmaster)
             victims += Self.children(of: postmaster)
@@ -207,10 +208,13 @@ public final class FailoverPair: @unchecked Sendable {
             return Array(keepers.values)
         }
         guard !running.isEmpty || !nodes.isEmpty else { return }
-        for node in nodes { kill(node) }
+        // The keepers first: their service that starts PostgreSQL would start a node again.
         for keeper in running { Glibc.kill(-keeper.pid, SIGKILL) }
+        for node in nodes { kill(node) }
         for pid in Self.processes(mentioning: monitorData) { Glibc.kill(pid, SIGKILL) }
-        if let text = try? String(contentsOfFile: monitorData + "/postmaster.pid", encoding: .utf8), let pid = pid_t(text.prefix { $0 != "\n" }) {
+        if let text = try? String(contentsOfFile: monitorData + "/postmaster.pid", encoding: .utf8), let pid = pid_t(text.prefix { $0 != "\n" }),
+            Self.processes(mentioning: monitorData).contains(pid)
+        {
             for child in Self.children(of: pid) { Glibc.kill(child, SIGKILL) }
             Glibc.kill(pid, SIGKILL)
         }

@@ -25,7 +25,7 @@ extension Application {
     /// What each PostgreSQL server of the store this application runs on is doing (its role,
     /// lag, the synchronous standby), by shard for a shard map (`shard` nil for one store); nil
     /// for the LMDB store. For `/ready`.
-    public func storeServers() async throws -> [(shard: String?, servers: [StoreServerStatus])]? {
+    public func storeServers(within limit: Duration = .seconds(2)) async throws -> [(shard: String?, servers: [StoreServerStatus])]? {
         guard let url = configuration.storeURL else { return nil }
         let locations: [(String?, PostgresLocation)]
         if storeIsShardMap {
@@ -35,7 +35,7 @@ extension Application {
         }
         var found: [(shard: String?, servers: [StoreServerStatus])] = []
         for (shard, location) in locations {
-            found.append((shard, await PostgresReplication.status(of: location).servers.map(StoreServerStatus.init)))
+            found.append((shard, await PostgresReplication.status(of: location, within: limit).servers.map(StoreServerStatus.init)))
         }
         return found
     }

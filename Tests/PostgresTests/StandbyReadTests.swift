@@ -69,4 +69,22 @@ import Testing
         let after = try await fixed.reel(["store", "status"])
         #expect(after.status == 0 && after.stdout.contains("synchronous_commit is local on the primary: an acknowledged append waits for no standby"), "\(after.stdout)")
     }
+
+    /// Servers are tried in order: one that does not answer and a standby are passed over for the
+    /// primary; when none takes writes, one line names what each was.
+    @Test func theServersAreTriedInOrderAndNoneWritableIsOneLineNamingEach() async throws {
+        let pair = try await FailoverPair.shared.value
+        let primary = try #require(try await offThread { try pair.primary() })
+        let standby = try #require(pair.nodes.first { $0 != primary })
+        var ledger = LedgerHome()
+        ledger.store = "postgres://postgres@127.0.0.1:1,127.0.0.1:\(standby.port),127.0.0.1:\(primary.port)/\(pair.database)"
+        let found = try await ledger.reel(["store", "status"])
+        #expect(found.status == 0 && found.stdout.contains("127.0.0.1:\(primary.port): primary"), "\(found)")
+        ledger.store = "postgres://postgres@127.0.0.1:1,127.0.0.1:\(standby.port)/\(pair.database)"
+        let none = try await ledger.reel(["saved"], user: "ann")
+        #expect(none.status == 69, "\(none)")
+        #expect(
+            none.stderr == "reel: no server of the store postgres://postgres@127.0.0.1:1,127.0.0.1:\(standby.port)/\(pair.database) accepts writes now: "
+                + "127.0.0.1:1 cannot be reached (connection refused); 127.0.0.1:\(standby.port) is a standby\n", "\(none.stderr)")
+    }
 }

@@ -93,3 +93,15 @@ extension EventLogError {
         }
     }
 }
+
+extension EventLogError {
+    /// Whether this refuses one append and leaves nothing of it written (its checks come before
+    /// any write): a wrong expected version, an event id stored already, a closed stream. Any
+    /// other error of an append may leave part of it, and breaks the transaction.
+    public var refusesOneAppend: Bool {
+        switch self {
+        case .wrongExpectedVersion, .duplicateEventID, .streamShredded: true
+        default: false
+        }
+    }
+}

@@ -54,7 +54,7 @@ extension EventStoreWrite {
         try batch.map { request in
             do {
                 return .success(try append(request.events, to: request.stream, expected: request.expected))
-            } catch let refused as EventLogError {
+            } catch let refused as EventLogError where refused.refusesOneAppend {
                 return .failure(refused)
             }
         }

@@ -9,13 +9,21 @@ extension AccountService {
         guard let asOf else {
             // Kept for the next read (`AccountStates`), which then knows the account's stream.
             let generation = states.generation
-            let view = try log.read(atLeast: try liveFloor(of: handle)) { txn in
-                let slot = try store.liveSlot(txn)
-                guard let stream = try store.stream(for: handle, slot, txn), let state = try store.state(of: stream, slot, txn) else {
-                    throw try missing(handle, txn)
+            let read = { (floor: ReadFloor) in
+                try self.log.read(atLeast: floor) { txn in
+                    let slot = try self.store.liveSlot(txn)
+                    guard let stream = try self.store.stream(for: handle, slot, txn), let state = try self.store.state(of: stream, slot, txn) else {
+                        throw try self.missing(handle, txn)
+                    }
+                    return AccountView(handle: handle, stream: stream, state: state, asOf: nil)
                 }
-                return AccountView(handle: handle, stream: stream, state: state, asOf: nil)
             }
+            let floor = try liveFloor(of: handle)
+            var view = try read(floor)
+            // The handle names another stream than the floor's (deleted and opened again, by
+            // another process): the floor said nothing of the new one, so the read is made again
+            // at the log's head as the primary has it.
+            if case .version(_, let stream) = floor, view.stream != stream { view = try read(.position(try log.head()?.position ?? 0)) }
             states.keep(view, readIn: generation)
             return view
         }

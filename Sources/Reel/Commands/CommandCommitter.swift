@@ -114,7 +114,9 @@ final class CommandCommitter: Sendable {
                 for ((index, plan), result) in zip(planned, appended) {
                     switch result {
                     case .success(let recorded): settle(index, try service.project(plan, recorded: recorded, w, step: step))
-                    case .failure(let refused): outcomes[index] = .failure(refused)
+                    case .failure(let refused):
+                        if Self.breaksTransaction(refused) { throw refused }
+                        outcomes[index] = .failure(refused)
                     }
                 }
             }
