@@ -27,11 +27,29 @@ enum TestRun {
         return directory
     }()
 
-    /// Removes `run-<pid>` directories whose process no longer runs.
+    /// Removes `run-<pid>` directories whose process no longer runs, after stopping what that
+    /// process left running in them (a test process that crashed never reached its exit handlers:
+    /// a pair's keepers, which run in sessions of their own, and servers would run on).
     private static func removeAbandonedRuns() {
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where entry.hasPrefix("run-") {
             guard let pid = Int32(entry.dropFirst(4)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(atPath: base + "/" + entry)
+            let directory = base + "/" + entry
+            for left in processes(under: directory) {
+                let group = getpgid(left)
+                if group > 0, group != getpgrp() { kill(-group, SIGKILL) }
+                kill(left, SIGKILL)
+            }
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    /// The processes whose command line names a path under `directory`.
+    static func processes(under directory: String) -> [pid_t] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), pid != getpid(), let bytes = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                String(decoding: bytes.map { $0 == 0 ? 32 : $0 }, as: UTF8.self).contains(directory + "/")
+            else { return nil }
+            return pid
         }
     }
 }
