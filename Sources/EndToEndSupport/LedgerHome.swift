@@ -32,6 +32,18 @@ package struct LedgerHome {
         return ledger
     }
 
+    /// A new ledger on a new migrated database of `pair` (a URL naming both its servers), and the
+    /// database's name.
+    package static func make(on pair: FailoverPair) async throws -> (ledger: LedgerHome, database: String) {
+        var ledger = LedgerHome()
+        let database = try await pair.createDatabase("ledger_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
+        ledger.store = pair.url(database: database)
+        let made = ledger
+        let migrated = try await made.reel(["store", "migrate"])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        return (ledger, database)
+    }
+
     @discardableResult
     package func reel(_ arguments: [String], user: String? = nil, environment: [String: String] = [:]) async throws -> Harness.Output {
         // No TMDb credentials: the bundled sample catalog answers, whatever the machine has.

@@ -168,19 +168,18 @@ public final class PostgresEventStore: EventStore {
         do {
             try standbyPool.with { link in
                 try link.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-                    // prefer-standby connects to the primary when no standby answers: current anyway.
-                    byStandby = try link.run("SELECT pg_is_in_recovery()").first?.decode(Bool.self) ?? false
-                    let held: Int64
-                    let wanted: UInt64
-                    switch floor {
-                    case .position(let position):
-                        held = try link.run("SELECT position FROM reel_head").first?.decode(Int64.self) ?? 0
-                        wanted = position
-                    case .version(let version, let stream):
-                        held = try link.run("SELECT version FROM reel_streams WHERE stream = \(stream.rawValue)").first?.decode(Int64.self) ?? 0
-                        wanted = version
-                    }
-                    guard UInt64(max(0, held)) >= wanted else { return }
+                    // What the server holds of the floor, and whether it is a standby (prefer-standby
+                    // connects to the primary when none answers: current anyway), in one statement.
+                    let (wanted, query): (UInt64, PostgresQuery) =
+                        switch floor {
+                        case .position(let position): (position, "SELECT (SELECT position FROM reel_head), pg_is_in_recovery()")
+                        case .version(let version, let stream):
+                            (version, "SELECT (SELECT version FROM reel_streams WHERE stream = \(stream.rawValue)), pg_is_in_recovery()")
+                        }
+                    guard let row = try link.run(query).first else { return }
+                    let (held, standby) = try row.decode((Int64?, Bool).self)
+                    byStandby = standby
+                    guard UInt64(max(0, held ?? 0)) >= wanted else { return }
                     value = try body(PostgresSnapshot(link: link, store: self))
                     answered = true
                 }

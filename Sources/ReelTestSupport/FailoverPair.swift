@@ -187,12 +187,12 @@ public final class FailoverPair: @unchecked Sendable {
         var victims: [pid_t] = []
         // The postmaster named by its pid file, if that pid is still this node's (not reused).
         if let text = try? String(contentsOfFile: node.dataDirectory + "/postmaster.pid", encoding: .utf8),
-            let postmaster = pid_t(text.prefix { $0 != "\n" }), Self.processes(mentioning: node.dataDirectory).contains(postmaster)
+            let postmaster = pid_t(text.prefix { $0 != "\n" }), ProcessTable.naming(node.dataDirectory).contains(postmaster)
         {
             victims.append(postmaster)
-            victims += Self.children(of: postmaster)
+            victims += ProcessTable.children(of: postmaster)
         }
-        for pid in Self.processes(mentioning: node.dataDirectory) where !victims.contains(pid) { victims.append(pid) }
+        for pid in ProcessTable.naming(node.dataDirectory) where !victims.contains(pid) { victims.append(pid) }
         // The keeper runs in a session of its own (`newSession`): its process group is its pid.
         if let keeper { Glibc.kill(-keeper.pid, SIGKILL) }
         for pid in victims { Glibc.kill(pid, SIGKILL) }
@@ -211,11 +211,11 @@ public final class FailoverPair: @unchecked Sendable {
         // The keepers first: their service that starts PostgreSQL would start a node again.
         for keeper in running { Glibc.kill(-keeper.pid, SIGKILL) }
         for node in nodes { kill(node) }
-        for pid in Self.processes(mentioning: monitorData) { Glibc.kill(pid, SIGKILL) }
+        for pid in ProcessTable.naming(monitorData) { Glibc.kill(pid, SIGKILL) }
         if let text = try? String(contentsOfFile: monitorData + "/postmaster.pid", encoding: .utf8), let pid = pid_t(text.prefix { $0 != "\n" }),
-            Self.processes(mentioning: monitorData).contains(pid)
+            ProcessTable.naming(monitorData).contains(pid)
         {
-            for child in Self.children(of: pid) { Glibc.kill(child, SIGKILL) }
+            for child in ProcessTable.children(of: pid) { Glibc.kill(child, SIGKILL) }
             Glibc.kill(pid, SIGKILL)
         }
         for keeper in running { _ = keeper.wait() }
@@ -261,29 +261,6 @@ public final class FailoverPair: @unchecked Sendable {
         while !condition() {
             guard Date() < deadline else { throw WaitTimedOut(what: what, seconds: seconds) }
             usleep(100_000)
-        }
-    }
-
-    /// The processes whose command line names `path` (the keeper's `--pgdata`, a postmaster's `-D`).
-    static func processes(mentioning path: String) -> [pid_t] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> pid_t? in
-            guard let pid = pid_t(entry), pid != getpid(),
-                let bytes = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
-                let line = String(bytes: bytes.map { $0 == 0 ? 32 : $0 }, encoding: .utf8),
-                line.contains(path + " ") || line.hasSuffix(path + " ")
-            else { return nil }
-            return pid
-        }
-    }
-
-    /// The processes whose parent is `pid`.
-    static func children(of pid: pid_t) -> [pid_t] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> pid_t? in
-            guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
         }
     }
 

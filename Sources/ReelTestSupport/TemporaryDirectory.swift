@@ -34,22 +34,12 @@ enum TestRun {
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where entry.hasPrefix("run-") {
             guard let pid = Int32(entry.dropFirst(4)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             let directory = base + "/" + entry
-            for left in processes(under: directory) {
+            for left in ProcessTable.under(directory) {
                 let group = getpgid(left)
                 if group > 0, group != getpgrp() { kill(-group, SIGKILL) }
                 kill(left, SIGKILL)
             }
             try? FileManager.default.removeItem(atPath: directory)
-        }
-    }
-
-    /// The processes whose command line names a path under `directory`.
-    static func processes(under directory: String) -> [pid_t] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> pid_t? in
-            guard let pid = pid_t(entry), pid != getpid(), let bytes = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
-                String(decoding: bytes.map { $0 == 0 ? 32 : $0 }, as: UTF8.self).contains(directory + "/")
-            else { return nil }
-            return pid
         }
     }
 }

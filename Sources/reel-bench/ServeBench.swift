@@ -197,12 +197,10 @@ struct ServeBench: AsyncParsableCommand {
     }
 
     static func token(_ reel: String, _ data: String, _ user: String, extra: [String: String] = [:]) throws -> String {
-        let (status, out) = Spawn.output(
+        let out = Spawn.captured(
             [reel, "token", "create", "--user", user, "--json", "--data-dir", data], environment: extra.merging(["XDG_CONFIG_HOME": data + "/config"]) { $1 })
-        guard status == 0, let document = try? JSONValue(parsing: Array(out.utf8)), let token = document["token"]?.stringValue else {
-            let (_, error) = Spawn.statusAndError(
-                [reel, "token", "create", "--user", user, "--json", "--data-dir", data], environment: extra.merging(["XDG_CONFIG_HOME": data + "/config"]) { $1 })
-            throw BenchmarkError("reel token create failed (exit \(status)): \(out)\(error)")
+        guard out.status == 0, let document = try? JSONValue(parsing: Array(out.stdout.utf8)), let token = document["token"]?.stringValue else {
+            throw BenchmarkError("reel token create failed (exit \(out.status)): \(out.stdout)\(out.stderr)")
         }
         return token
     }

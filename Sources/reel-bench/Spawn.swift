@@ -36,9 +36,14 @@ enum Spawn {
 
     /// `executable ARGUMENTS` with this process's environment: its status, stdout and stderr.
     static func captured(_ executable: String, _ arguments: [String]) -> Output {
+        captured([executable] + arguments, environment: nil)
+    }
+
+    /// `command` with `environment` (this process's when nil): its status, stdout and stderr.
+    static func captured(_ command: [String], environment: [String: String]?) -> Output {
         let base = NSTemporaryDirectory() + "reel-bench-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         defer { unlink(base + ".out"); unlink(base + ".err") }
-        let child = try? ChildProcess.spawn([executable] + arguments, standardOutput: .write(base + ".out"), standardError: .write(base + ".err"))
+        let child = try? ChildProcess.spawn(command, environment: environment, standardOutput: .write(base + ".out"), standardError: .write(base + ".err"))
         let status = child?.wait().status ?? 127
         return Output(
             status: status, stdout: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",

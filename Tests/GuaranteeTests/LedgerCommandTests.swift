@@ -356,15 +356,7 @@ extension LedgerHome {
     /// A new ledger on `kind`: a data directory, and for `.postgres` a new migrated database of
     /// the suite's PostgreSQL server.
     static func make(_ kind: LedgerCommandTests.Store) async throws -> LedgerHome {
-        if kind == .pair {
-            let pair = try await FailoverPair.shared.value
-            var ledger = LedgerHome()
-            ledger.store = pair.url(database: try await pair.createDatabase("ledger_" + String(UInt32.random(in: 0...UInt32.max), radix: 36)))
-            let made = ledger
-            let migrated = try await made.reel(["store", "migrate"])
-            #expect(migrated.status == 0, "\(migrated.stderr)")
-            return ledger
-        }
+        if kind == .pair { return try await make(on: try await FailoverPair.shared.value).ledger }
         return try await make(on: kind == .postgres ? try await LedgerCommandTests.postgres.value : nil)
     }
 }

@@ -11,11 +11,7 @@ import Testing
 @Suite struct StandbyForgettingTests {
     @Test func aDeletionLeavesNothingOfTheAccountInTheStandbysFiles() async throws {
         let pair = try await FailoverPair.shared.value
-        let database = try await pair.createDatabase("forget_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
-        var ledger = LedgerHome()
-        ledger.store = pair.url(database: database)
-        let fixed = ledger
-        #expect(try await fixed.reel(["store", "migrate"]).status == 0)
+        let (fixed, database) = try await LedgerHome.make(on: pair)
         let handle = DeletionFixture.handle, name = DeletionFixture.name
         let photo = temporaryDirectory("photo") + "/me.png"
         try Data(Images.png).write(to: URL(fileURLWithPath: photo))

@@ -57,11 +57,7 @@ import Testing
     /// `reel store status` says so when the primary's commits wait for no standby.
     @Test func statusSaysWhenCommitsWaitForNoStandby() async throws {
         let pair = try await FailoverPair.shared.value
-        let database = try await pair.createDatabase("sync_commit_" + String(UInt32.random(in: 0...UInt32.max), radix: 36))
-        var ledger = LedgerHome()
-        ledger.store = pair.url(database: database)
-        let fixed = ledger
-        #expect(try await fixed.reel(["store", "migrate"]).status == 0)
+        let (fixed, database) = try await LedgerHome.make(on: pair)
         let primary = try #require(try await offThread { try pair.primary() })
         let before = try await fixed.reel(["store", "status"])
         #expect(before.status == 0 && !before.stdout.contains("waits for no standby"), "\(before.stdout)")
