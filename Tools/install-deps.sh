@@ -10,12 +10,14 @@
 # pinned, which fuzzes a running `reel serve` against its OpenAPI document
 # (Tools/schemathesis_check.sh). PostgreSQL (Debian postgresql): the PostgreSQL store's tests
 # start servers of their own with initdb and pg_ctl; pg_auto_failover (Debian pg-auto-failover-cli and
-# postgresql-15-auto-failover) manages the primary-and-standby pair the failover tests start.
+# postgresql-15-auto-failover) manages the primary-and-standby pair the failover tests start; Go with
+# golang.org/x/mod (golang-go, golang-golang-x-mod-dev) builds Tools/tlogcheck, the third-party check of
+# the transparency log's proofs.
 set -euo pipefail
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
 missing=()
-for pkg in wrk postgresql pg-auto-failover-cli postgresql-15-auto-failover liblmdb-dev libssl-dev libncurses-dev libsqlite3-dev libturbojpeg0-dev libpng-dev zlib1g-dev libchafa-dev libglib2.0-dev libsixel-bin chafa pkg-config gcc python3-pip spin strace tmux; do
+for pkg in wrk postgresql pg-auto-failover-cli postgresql-15-auto-failover golang-go golang-golang-x-mod-dev liblmdb-dev libssl-dev libncurses-dev libsqlite3-dev libturbojpeg0-dev libpng-dev zlib1g-dev libchafa-dev libglib2.0-dev libsixel-bin chafa pkg-config gcc python3-pip spin strace tmux; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ "${#missing[@]}" -gt 0 ] && ! { [ "${missing[*]}" = "python3-pip" ] && python3 -m pip --version >/dev/null 2>&1; }; then

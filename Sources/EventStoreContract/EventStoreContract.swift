@@ -23,6 +23,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         case concurrentAppendsEachGetTheirOwnResult
         case aSubscriptionCatchesUpThenDeliversWhatCommitsLater
         case aReadAtLeastAPositionHoldsIt
+        case theTreeCoversEveryEnvelopeAsStored
 
         public var description: String { rawValue }
     }
@@ -69,6 +70,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         case .shreddingDestroysTheKeyOnCommitAndKeepsTheChain: try shredding(store)
         case .blobsOpenOnlyUnderTheirStreamAndContext: try blobs(store)
         case .aReadAtLeastAPositionHoldsIt: try readsAtLeast(store)
+        case .theTreeCoversEveryEnvelopeAsStored: try tree(store)
         case .concurrentAppendsEachGetTheirOwnResult, .aSubscriptionCatchesUpThenDeliversWhatCommitsLater: break
         }
     }
@@ -390,6 +392,67 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         let positions = results.values.flatMap(\.positions).sorted()
         try expect(positions == Array(1...32), "the appends took every position once")
         try expect(results.values.allSatisfy { $0.streamVersion == 2 && $0.positions[1] == $0.positions[0] + 1 }, "each append is whole")
+        try checkTree(store, "after group commit")
+    }
+
+    /// The Merkle tree over the log: grown in the transaction of every append, whatever way it is
+    /// made (alone, several in one write transaction, with projections); not by a write that
+    /// failed; untouched by shredding (a leaf is the envelope as stored, ciphertext included).
+    func tree(_ store: Store) throws {
+        try checkTree(store, "of an empty log")
+        let ann = try StreamID("ann"), ben = try StreamID("ben")
+        for round in 0..<40 {
+            _ = try store.append((0...(round % 3)).map { _ in try event() }, to: round % 2 == 0 ? ann : ben, expected: .any)
+        }
+        try checkTree(store, "after appends alone")
+        let table = try store.projectionTable(named: "contract-tree")
+        try store.write { w in
+            _ = try w.append([try event(), try event()], to: ann, expected: .any)
+            _ = try w.append([try event()], to: ben, expected: .any)
+            try w.table(table).put(Array("k".utf8), Array("v".utf8))
+        }
+        try checkTree(store, "after a write transaction of two appends")
+        do {
+            try store.write { w in
+                _ = try w.append([try event()], to: ann, expected: .any)
+                throw CancellationError()
+            }
+        } catch is CancellationError {}
+        try checkTree(store, "after a write that failed")
+        try store.write { w in
+            let closing = try w.append([try event(closingType)], to: ben, expected: .any)
+            try w.close(ben, atMicroseconds: closing[0].envelope.recordedAtMicroseconds)
+            try w.destroyKeysOnCommit([ben], atMicroseconds: closing[0].envelope.recordedAtMicroseconds)
+        }
+        try checkTree(store, "after shredding a stream")
+        _ = try store.append([try event()], to: ann, expected: .any)
+        try checkTree(store, "after an append past the shredded stream")
+    }
+
+    /// The store's tree is the tree of its envelopes as stored: as many leaves as the head's
+    /// position; every stored hash the one the envelopes make; each event's inclusion proof,
+    /// made from the stored hashes, checks against the tree's hash.
+    func checkTree(_ store: Store, _ when: String) throws {
+        try store.read { snapshot in
+            let frontier = try snapshot.treeFrontier()
+            let envelopes = try snapshot.read(from: 1, maxCount: .max)
+            try expect(frontier.size == (try snapshot.head()?.position ?? 0), "\(when): a tree of \(frontier.size) leaves over \(envelopes.count) events")
+            var made = TreeFrontier()
+            var expected: [TreeHash] = []
+            for event in envelopes { expected += made.append(leaf: TreeHash.leaf(event.envelope.bytes)) }
+            try expect(made == frontier, "\(when): the tree's edge is not the one the envelopes make")
+            let stored = try snapshot.treeHashes(at: Array(0..<UInt64(expected.count)))
+            try expect(stored == expected, "\(when): the stored hashes are not the ones the envelopes make")
+            let read: TreeProofs.Reader = { try snapshot.treeHashes(at: $0) }
+            try expect(try TreeProofs.root(size: frontier.size, read: read) == frontier.root, "\(when): the stored tree's hash")
+            for (index, event) in envelopes.enumerated() {
+                let proof = try TreeProofs.inclusion(of: UInt64(index), in: frontier.size, read: read)
+                try expect(
+                    TreeProofs.checkInclusion(
+                        leaf: TreeHash.leaf(event.envelope.bytes), index: UInt64(index), size: frontier.size, proof: proof, root: frontier.root),
+                    "\(when): the inclusion proof of position \(event.position)")
+            }
+        }
     }
 
     func subscription(_ store: Store) async throws {

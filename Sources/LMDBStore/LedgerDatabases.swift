@@ -12,6 +12,9 @@ struct LedgerDatabases: Sendable {
     let meta: Database<String, [UInt8]>
     /// Streams closed for good: stream id → `ClosedStream` (key destruction pending or done).
     let closedStreams: Database<String, [UInt8]>
+    /// The Merkle tree's stored hashes (`TreeLayout`): stored index → 32 bytes. `nil` in a ledger
+    /// opened read-only that no Reel with the tree has written yet.
+    let tree: Database<UInt64, [UInt8]>?
 
     init(environment: Environment) throws {
         events = try environment.database(named: "events")
@@ -20,6 +23,27 @@ struct LedgerDatabases: Sendable {
         eventIDs = try environment.database(named: "event-ids")
         meta = try environment.database(named: "meta")
         closedStreams = try environment.database(named: "closed-streams")
+        tree = try? environment.database(named: "tree")
+    }
+
+    /// The tree's edge (`meta/tree`): the tree of no leaves when the ledger has none yet.
+    func treeFrontier(_ txn: Transaction) throws -> TreeFrontier {
+        guard let bytes = try txn.get(meta, "tree") else { return TreeFrontier() }
+        guard let frontier = TreeFrontier(record: bytes) else {
+            throw EventLogError.corruptEnvelope(position: 0, reason: "meta/tree has \(bytes.count) bytes, not a tree's edge")
+        }
+        return frontier
+    }
+
+    /// The stored hashes at `indexes` (`TreeLayout`), in their order.
+    func treeHashes(at indexes: [UInt64], _ txn: Transaction) throws -> [TreeHash] {
+        try indexes.map { index in
+            let bytes = try tree.flatMap { try txn.get($0, index) }
+            guard let bytes, let hash = TreeHash(bytes: bytes) else {
+                throw TreeError.mismatch(storedIndex: index, reason: "no stored hash there")
+            }
+            return hash
+        }
     }
 
     /// `stream id ‖ 0x00 ‖ version`: the stream's entries sort together and by version.

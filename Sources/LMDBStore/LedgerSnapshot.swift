@@ -22,4 +22,12 @@ public struct LedgerSnapshot: EventStoreSnapshot {
     public func table(_ name: ProjectionTableName) -> any ProjectionTable {
         LMDBProjectionTable(database: log.projectionDatabase(name), transaction: transaction)
     }
+
+    public func treeFrontier() throws -> TreeFrontier {
+        try log.wrapped { try log.databases.treeFrontier(transaction) }
+    }
+
+    public func treeHashes(at indexes: [UInt64]) throws -> [TreeHash] {
+        try log.wrapped { try log.databases.treeHashes(at: indexes, transaction) }
+    }
 }

@@ -142,6 +142,15 @@ public final class LedgerWrite: EventStoreWrite {
         LMDBProjectionTable(database: log.projectionDatabase(name), transaction: transaction)
     }
 
+    /// The tree as this transaction began with it: appends made in it join the tree at its end.
+    public func treeFrontier() throws -> TreeFrontier {
+        try wrapped { try log.databases.treeFrontier(transaction) }
+    }
+
+    public func treeHashes(at indexes: [UInt64]) throws -> [TreeHash] {
+        try wrapped { try log.databases.treeHashes(at: indexes, transaction) }
+    }
+
     /// Up to `maxCount` events from global position `position` on, as this transaction sees them.
     public func read(from position: UInt64, maxCount: Int = Int.max) throws -> [RecordedEvent] {
         try wrapped { try log.recordedEvents(from: position, maxCount: maxCount, transaction) }

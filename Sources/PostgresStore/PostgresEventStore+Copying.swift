@@ -73,9 +73,13 @@ import PostgresNIO
                     try link.run("UPDATE reel_streams SET closed_at = \(time) WHERE stream = \(envelope.streamID.rawValue)")
                 }
                 let end = LogHead(after: envelopes.last!)
+                let frontier = try PostgresTree.frontier(try link.run("SELECT tree FROM reel_head").first!.decode(ByteBuffer.self), link)
+                let tree = try PostgresTree.grown(from: frontier, to: end.position, written: envelopes, link)
                 try link.run(
                     """
-                    UPDATE reel_head SET position = \(Int64(end.position)), recorded_at = \(end.recordedAtMicroseconds), hash = \(ByteBuffer(bytes: end.hash.bytes))
+                    WITH tree AS (INSERT INTO reel_tree (stored_index, hash) SELECT * FROM unnest(\(tree.indexes)::bigint[], \(tree.hashes)::bytea[]))
+                    UPDATE reel_head SET position = \(Int64(end.position)), recorded_at = \(end.recordedAtMicroseconds), hash = \(ByteBuffer(bytes: end.hash.bytes)),
+                        tree = \(ByteBuffer(bytes: tree.frontier.record))
                     RETURNING pg_notify('reel_appended', \(String(end.position)))
                     """)
             }

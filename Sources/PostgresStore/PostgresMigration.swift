@@ -7,7 +7,7 @@ public struct PostgresMigration: Sendable, Equatable {
     let statements: [String]
 
     /// Every step, in version order: what this Reel knows.
-    public static let all: [PostgresMigration] = [version1, version2, version3, version4]
+    public static let all: [PostgresMigration] = [version1, version2, version3, version4, version5]
 
     /// The newest version this Reel knows.
     public static var latest: Int { all.last?.version ?? 0 }
@@ -111,6 +111,24 @@ public struct PostgresMigration: Sendable, Equatable {
                 key_check bytea NOT NULL CHECK (octet_length(key_check) = 32),
                 rotated_at bigint NOT NULL
             )
+            """,
+        ])
+
+    /// The log's Merkle tree (`Schemas/postgres-layout.md`): its stored hashes, and its edge
+    /// beside the head. A store migrated from version 4 has the tree of no leaves; its next write
+    /// transaction brings the tree up to the head.
+    static let version5 = PostgresMigration(
+        version: 5, name: "the log's Merkle tree",
+        statements: [
+            """
+            CREATE TABLE reel_tree (
+                stored_index bigint PRIMARY KEY CHECK (stored_index >= 0),
+                hash bytea NOT NULL CHECK (octet_length(hash) = 32)
+            )
+            """,
+            """
+            ALTER TABLE reel_head ADD COLUMN tree bytea NOT NULL DEFAULT '\\x0000000000000000'::bytea
+                CHECK (octet_length(tree) >= 8 AND (octet_length(tree) - 8) % 32 = 0)
             """,
         ])
 }

@@ -1,5 +1,8 @@
 public import EventLog
 import Foundation
+import Failures
+import NIOCore
+import PostgresNIO
 
 /// A read snapshot of a PostgreSQL store (`PostgresEventStore.read`): one `REPEATABLE READ READ
 /// ONLY` transaction, so the log and the projection tables are read as of one commit. Valid only
@@ -24,4 +27,13 @@ public final class PostgresSnapshot: EventStoreSnapshot {
     public func table(_ name: ProjectionTableName) -> any ProjectionTable {
         PostgresProjectionTable(name: name.name, link: reader.link, overlay: nil)
     }
+
+    public func treeFrontier() throws -> TreeFrontier {
+        guard let row = try reader.link.run("SELECT tree FROM reel_head").first else {
+            throw Failure.tampered("reel_head has no row (the schema is incomplete; was it altered?)", reader.link.location)
+        }
+        return try PostgresTree.frontier(try row.decode(ByteBuffer.self), reader.link)
+    }
+
+    public func treeHashes(at indexes: [UInt64]) throws -> [TreeHash] { try PostgresTree.hashes(at: indexes, reader.link) }
 }

@@ -30,12 +30,16 @@ public final class PostgresWrite: EventStoreWrite {
     /// Streams' versions and whether they are closed, as read or written here (`streamRow`): kept,
     /// as projection rows are, because no other writer changes them while this one holds the head.
     private var streamRows: [StreamID: (version: UInt64, closed: Bool)] = [:]
+    /// The Merkle tree's edge as the transaction began, and the envelopes laid since: the tree
+    /// grows by them when the head is written (`finish`).
+    private let frontier: TreeFrontier
+    private var laid: [Envelope] = []
 
     init(store: PostgresEventStore, link: PostgresLink) throws {
         self.store = store
         reader = PostgresReader(link: link, store: store)
         projections = ProjectionOverlay(link: link)
-        (currentHead, pendingDestruction) = try Self.lockHead(link)
+        (currentHead, pendingDestruction, frontier) = try Self.lockHead(link)
     }
 
     /// Whether, when the head was locked, some closed stream still had its key (a deletion that
@@ -44,20 +48,22 @@ public final class PostgresWrite: EventStoreWrite {
     private var pendingDestruction: Bool
 
     /// Locks `reel_head`'s row (writers take turns here) and reads it.
-    static func lockHead(_ link: PostgresLink) throws -> (LogHead?, Bool) {
+    static func lockHead(_ link: PostgresLink) throws -> (LogHead?, Bool, TreeFrontier) {
         let rows = try link.run(
             """
             SELECT position, recorded_at, hash, EXISTS (SELECT 1 FROM reel_streams s JOIN reel_stream_keys k ON k.stream = s.stream
-                WHERE s.closed_at IS NOT NULL)
+                WHERE s.closed_at IS NOT NULL), tree
             FROM reel_head FOR UPDATE OF reel_head
             """)
         guard let row = rows.first else {
             throw Failure.tampered("reel_head has no row (the schema is incomplete; was it altered?)", link.location)
         }
-        let (position, time, hash, pending) = try row.decode((Int64, Int64, ByteBuffer, Bool).self)
-        guard position > 0 else { return (nil, pending) }
+        let (position, time, hash, pending, tree) = try row.decode((Int64, Int64, ByteBuffer, Bool, ByteBuffer).self)
+        let frontier = try PostgresTree.frontier(tree, link)
+        guard position > 0 else { return (nil, pending, frontier) }
         guard hash.readableBytes == 32 else { throw Failure.tampered("reel_head holds a hash of \(hash.readableBytes) bytes", link.location) }
-        return (LogHead(storedPosition: UInt64(position), recordedAtMicroseconds: time, hash: ChainHash(bytes: Array(buffer: hash))), pending)
+        let head = LogHead(storedPosition: UInt64(position), recordedAtMicroseconds: time, hash: ChainHash(bytes: Array(buffer: hash)))
+        return (head, pending, frontier)
     }
 
     public var headPosition: UInt64 { currentHead?.position ?? 0 }
@@ -193,6 +199,7 @@ public final class PostgresWrite: EventStoreWrite {
             throw error
         }
         for envelope in written { streamRows[envelope.streamID] = (envelope.streamVersion, false) }
+        laid += written
         currentHead = head
         appended = true
     }
@@ -366,18 +373,28 @@ public final class PostgresWrite: EventStoreWrite {
         PostgresProjectionTable(name: name.name, link: link, overlay: projections)
     }
 
+    /// The tree as this transaction began with it: appends made in it join the tree at its end.
+    public func treeFrontier() throws -> TreeFrontier { frontier }
+
+    public func treeHashes(at indexes: [UInt64]) throws -> [TreeHash] { try PostgresTree.hashes(at: indexes, link) }
+
     /// Sends the projection writes this transaction still holds (before it commits).
     func flushProjections() throws {
         try projections.flush()
     }
 
-    /// Writes the head where this transaction left it, and wakes the store's listeners on commit
-    /// (one statement).
+    /// Writes the head where this transaction left it with the Merkle tree grown up to it, and
+    /// wakes the store's listeners on commit (one statement).
     func finish() throws {
-        guard appended, let head = currentHead else { return }
+        // A store written before the tree gets it in its next write transaction, one that
+        // appends nothing included.
+        guard let head = currentHead, appended || frontier.size < head.position else { return }
+        let tree = try PostgresTree.grown(from: frontier, to: head.position, written: laid, link)
         try link.run(
             """
-            UPDATE reel_head SET position = \(Int64(head.position)), recorded_at = \(head.recordedAtMicroseconds), hash = \(ByteBuffer(bytes: head.hash.bytes))
+            WITH tree AS (INSERT INTO reel_tree (stored_index, hash) SELECT * FROM unnest(\(tree.indexes)::bigint[], \(tree.hashes)::bytea[]))
+            UPDATE reel_head SET position = \(Int64(head.position)), recorded_at = \(head.recordedAtMicroseconds), hash = \(ByteBuffer(bytes: head.hash.bytes)),
+                tree = \(ByteBuffer(bytes: tree.frontier.record))
             RETURNING pg_notify('reel_appended', \(String(head.position)))
             """)
     }

@@ -8,8 +8,8 @@ import Stores
 struct Audit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "Check the ledger's integrity.",
-        subcommands: [Verify.self]
+        abstract: "Check the ledger's integrity, and prove what it holds to anyone.",
+        subcommands: [Verify.self, AuditCheckpoint.self, AuditKey.self, AuditProve.self, AuditCheckProof.self]
     )
 
     struct Verify: AsyncParsableCommand {

@@ -59,6 +59,8 @@ final class PoisonedStore: EventStore {
             try inner.read(stream: stream, from: version, maxCount: maxCount)
         }
         func table(_ name: ProjectionTableName) -> any ProjectionTable { inner.table(name) }
+        func treeFrontier() throws -> TreeFrontier { try inner.treeFrontier() }
+        func treeHashes(at indexes: [UInt64]) throws -> [TreeHash] { try inner.treeHashes(at: indexes) }
     }
 
     var directory: String { inner.directory }

@@ -15,6 +15,14 @@ public protocol EventStoreSnapshot {
     /// The projection table `name` as this snapshot (or write transaction) sees it. In a read
     /// snapshot its writes throw.
     func table(_ name: ProjectionTableName) -> any ProjectionTable
+
+    /// The log's Merkle tree in this snapshot (`TreeFrontier`): how many envelopes it covers, its
+    /// hash. A store brings it up to its head in every write transaction that moves the head.
+    func treeFrontier() throws -> TreeFrontier
+
+    /// The tree's stored hashes at `indexes` (`TreeLayout`), in their order; one read. Throws
+    /// `TreeError.mismatch` for an index not stored.
+    func treeHashes(at indexes: [UInt64]) throws -> [TreeHash]
 }
 
 extension EventStoreSnapshot {

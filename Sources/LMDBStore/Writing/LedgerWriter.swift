@@ -129,9 +129,33 @@ struct LedgerWriter: Sendable {
         }
     }
 
+    /// Writes the log's head, and brings the Merkle tree up to it in the same transaction: every
+    /// way envelopes are laid (appends, group commit, copies, adoptions) ends here.
     func writeHead(_ head: LogHead?, _ txn: Transaction) throws {
         guard let head else { return }
         try txn.put(databases.meta, "head", head.bytes)
+        try growTree(to: head.position, txn)
+    }
+
+    /// Adds to the tree the envelopes after its last leaf, up to `size`, each hashed as stored
+    /// (`TreeHash.leaf`), their hashes appended to the stored ones (`TreeLayout`). A ledger written
+    /// before the tree gets its whole tree in its first write transaction.
+    func growTree(to size: UInt64, _ txn: Transaction) throws {
+        var frontier = try databases.treeFrontier(txn)
+        guard frontier.size < size, let tree = databases.tree else { return }
+        var index = frontier.nextStoredIndex
+        while frontier.size < size {
+            let position = frontier.size + 1
+            let leaf = try txn.withValue(databases.events, position) { bytes in
+                guard let bytes else { throw EventLogError.corruptEnvelope(position: position, reason: "no envelope there for the tree") }
+                return TreeHash.leaf(bytes)
+            }
+            for hash in frontier.append(leaf: leaf) {
+                try txn.put(tree, index, hash.bytes, flags: .append)
+                index += 1
+            }
+        }
+        try txn.put(databases.meta, "tree", frontier.record)
     }
 
     /// Lays the envelope out directly in the page LMDB reserves for it, then hashes it in place.

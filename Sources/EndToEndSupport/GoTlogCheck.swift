@@ -1,0 +1,25 @@
+import Foundation
+import ReelTestSupport
+
+/// `Tools/tlogcheck`: checks proofs with the Go checksum database's `sumdb/tlog` and `sumdb/note`
+/// (Debian's `golang-golang-x-mod-dev`), code Reel did not write. Built once per test run, offline
+/// (GOPATH mode over Debian's Go sources).
+package enum GoTlogCheck {
+    private static let built = Task { () throws -> String in
+        let directory = temporaryDirectory("tlogcheck")
+        let binary = directory + "/tlogcheck"
+        let environment = ["GO111MODULE": "off", "GOPATH": "/usr/share/gocode", "GOCACHE": directory + "/cache", "GOFLAGS": ""]
+        let out = try await Harness.run("go", ["build", "-o", binary, Harness.root + "/Tools/tlogcheck/main.go"], environment: environment)
+        guard out.status == 0 else { throw GoBuildFailure(description: "go build Tools/tlogcheck: \(out.stderr)") }
+        return binary
+    }
+
+    /// Checks each proof file under `key`: its output (a line per file, `ok …` or `FAIL …`).
+    package static func proofs(_ files: [String], key: String) async throws -> Harness.Output {
+        try await Harness.run(try await built.value, ["proof", "-key", key] + files)
+    }
+
+    struct GoBuildFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+}

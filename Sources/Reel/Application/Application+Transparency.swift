@@ -1,0 +1,104 @@
+public import EventLog
+import Failures
+public import Foundation
+
+/// The ledger as a transparency log (`Schemas/ledger-layout.md`, "The Merkle tree"): signed
+/// checkpoints of its tree, inclusion proofs of its envelopes, and their check with nothing but
+/// the log's public key.
+extension Application {
+    /// The latest checkpoint of the ledger's tree, signed with the ledger's key (made on first
+    /// use, `LedgerSigningKey`): the note, and the checkpoint it signs. A ledger written before
+    /// the tree gets it first (one write transaction that appends nothing).
+    public func checkpoint() throws -> (note: String, checkpoint: Checkpoint) {
+        let log = try transparentLog()
+        let (checkpoint, _) = try log.read { snapshot in try Self.checkpoint(snapshot) }
+        return (try signingKey(for: checkpoint.origin).sign(checkpoint.body), checkpoint)
+    }
+
+    /// The public key a checkpoint of this ledger verifies under (`name+hash+base64`).
+    public func checkpointKey() throws -> String {
+        let (checkpoint, _) = try transparentLog().read { snapshot in try Self.checkpoint(snapshot) }
+        return try signingKey(for: checkpoint.origin).verifierKey
+    }
+
+    /// The inclusion proof of the event at `position` against the latest checkpoint, made in one
+    /// read of the store (C2SP tlog-proof; `InclusionProof.text`).
+    public func inclusionProof(position: UInt64) throws -> InclusionProof {
+        let log = try transparentLog()
+        let (checkpoint, envelope, hashes) = try log.read { snapshot in
+            let (checkpoint, _) = try Self.checkpoint(snapshot)
+            guard position >= 1, position <= checkpoint.size,
+                let event = try snapshot.read(from: position, maxCount: 1).first, event.position == position
+            else { throw Failure(.notFound, "the ledger has no event at position \(position) (it ends at \(checkpoint.size))") }
+            let hashes = try TreeProofs.inclusion(of: position - 1, in: checkpoint.size) { try snapshot.treeHashes(at: $0) }
+            return (checkpoint, event.envelope.bytes, hashes)
+        }
+        let note = try signingKey(for: checkpoint.origin).sign(checkpoint.body)
+        return InclusionProof(envelope: envelope, index: position - 1, hashes: hashes, checkpoint: note)
+    }
+
+    /// The same for the event whose id is `eventID`.
+    public func inclusionProof(eventID: UUID) throws -> InclusionProof {
+        guard let position = try transparentLog().position(of: eventID) else {
+            throw Failure(.notFound, "the ledger has no event \(eventID.uuidString.lowercased())")
+        }
+        return try inclusionProof(position: position)
+    }
+
+    /// Checks `text` as an inclusion proof under the public key `key`, with nothing else: the
+    /// checkpoint's signature, that the envelope is the one at its index, and that its position
+    /// is that index's. Returns what it proves; throws a `Failure` (`.data` for text that is not
+    /// a proof or a key, `.tampered` for one that does not check) naming the first thing wrong.
+    public static func checkProof(_ text: String, key: String) throws -> ProofCheck {
+        guard let verifier = NoteVerifier(key) else {
+            throw Failure(.usage, "the key is not a checkpoint key (name+hash+base64, as `reel audit key` prints it)")
+        }
+        let proof: InclusionProof
+        switch InclusionProof.parse(text) {
+        case .success(let parsed): proof = parsed
+        case .failure(let error): throw Failure(.data, "not an inclusion proof: \(error)")
+        }
+        guard let body = verifier.open(proof.checkpoint) else {
+            throw Failure(.tampered, "the proof's checkpoint is not signed by the key \(verifier.name)")
+        }
+        guard let checkpoint = Checkpoint(body: body), checkpoint.origin == verifier.name else {
+            throw Failure(.tampered, "the proof's checkpoint is not a checkpoint of the log \(verifier.name)")
+        }
+        let envelope = proof.envelope.withUnsafeBytes { try? Envelope(bytes: $0) }
+        guard let envelope, envelope.position == proof.index + 1 else {
+            throw Failure(.tampered, "the proof's envelope is not the envelope at index \(proof.index) (position \(proof.index + 1))")
+        }
+        guard
+            TreeProofs.checkInclusion(
+                leaf: TreeHash.leaf(proof.envelope), index: proof.index, size: checkpoint.size, proof: proof.hashes, root: checkpoint.root)
+        else {
+            throw Failure(.tampered, "the inclusion proof does not lead from the envelope to the checkpoint's tree (\(checkpoint.size) events)")
+        }
+        return ProofCheck(checkpoint: checkpoint, position: envelope.position, eventID: envelope.eventID, stream: envelope.streamID, type: envelope.type)
+    }
+
+    /// The log of the one ledger: a shard map's shards are logs of their own, proved one by one.
+    private func transparentLog() throws -> any EventStore {
+        if storeIsShardMap {
+            throw Failure(.usage, "a shard map is one log per shard: run this against one shard's store (--store URL)")
+        }
+        let log = try existingLog()
+        // A ledger written before the tree: the tree is built by a write that appends nothing.
+        let (size, head) = try log.read { (try $0.treeFrontier().size, try $0.head()?.position ?? 0) }
+        if size < head { try log.write { _ in } }
+        return log
+    }
+
+    /// The checkpoint of the tree `snapshot` holds, and the first leaf it is named after.
+    private static func checkpoint(_ snapshot: some EventStoreSnapshot) throws -> (Checkpoint, TreeHash) {
+        let frontier = try snapshot.treeFrontier()
+        guard frontier.size > 0, let first = try snapshot.treeHashes(at: [0]).first else {
+            throw Failure(.notFound, "the ledger has no events yet: there is nothing to sign")
+        }
+        return (Checkpoint(origin: Checkpoint.origin(firstLeaf: first), size: frontier.size, root: frontier.root), first)
+    }
+
+    private func signingKey(for origin: String) throws -> NoteKey {
+        try LedgerSigningKey.key(for: origin, in: configuration.keyringDirectory)
+    }
+}

@@ -1,0 +1,47 @@
+import EventLog
+import Failures
+import Foundation
+
+/// Where a ledger's checkpoint-signing key is kept: beside the keyrings (`REEL_KEYRING`), apart
+/// from the data it signs for, one file per log origin (`reel.ledger-<hex>.note-key`, mode 0600),
+/// made on first use. Never in the ledger, a copy of it or an export: whoever holds the ledger
+/// cannot sign a checkpoint of another one. Every host of one store must use the same directory,
+/// as for its keyring.
+enum LedgerSigningKey {
+    /// The key of the log named `origin`, made (and kept) when there is none yet.
+    static func key(for origin: String, in directory: String) throws -> NoteKey {
+        let path = self.path(for: origin, in: directory)
+        if let existing = try read(path) { return existing }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let made = NoteKey(generatingFor: origin)
+        // Written whole to a file of its own, then linked in place: two processes making the key at
+        // once keep one of them, and no reader sees half a key.
+        let temporary = path + ".\(getpid()).\(UInt64.random(in: 0...UInt64.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw Failure(.storage, "cannot write the ledger's signing key at \(temporary): \(String(cString: strerror(errno)))") }
+        defer { unlink(temporary) }
+        let bytes = Array((made.text + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd)
+        close(fd)
+        guard written == bytes.count, synced == 0 else { throw Failure(.storage, "cannot write the ledger's signing key at \(temporary)") }
+        if link(temporary, path) != 0 && errno != EEXIST {
+            throw Failure(.storage, "cannot keep the ledger's signing key at \(path): \(String(cString: strerror(errno)))")
+        }
+        guard let kept = try read(path) else { throw Failure(.storage, "the ledger's signing key at \(path) vanished") }
+        return kept
+    }
+
+    /// The key's file for `origin`.
+    static func path(for origin: String, in directory: String) -> String {
+        directory + "/" + origin.replacingOccurrences(of: "/", with: "-") + ".note-key"
+    }
+
+    private static func read(_ path: String) throws -> NoteKey? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let key = NoteKey(text: String(decoding: data, as: UTF8.self)) else {
+            throw Failure(.tampered, "the ledger's signing key at \(path) is not a key (restore it from its backup)")
+        }
+        return key
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Presentation
+import Reel
+
+/// `reel audit check-proof FILE --key KEY`: checks an inclusion proof offline.
+struct AuditCheckProof: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-proof",
+        abstract: "Check an inclusion proof offline: its checkpoint's signature, and the path from the event to the tree.",
+        discussion: "Needs no ledger. Exit 0 when the proof holds; 65 with what is wrong when it does not; 64 for a key that is not one.")
+
+    @OptionGroup var global: TimedLedgerOptions
+    @Argument(help: ArgumentHelp("The proof file (- for stdin).", valueName: "file"), completion: .file()) var file: String
+    @Option(help: ArgumentHelp("The ledger's public key, as `reel audit key` prints it.", valueName: "key")) var key: String
+
+    func run() async throws {
+        try await global.withApplication { _ in
+            let bytes = try InputFile.read(file, limit: 1 << 20, what: "a proof")
+            let check = try Application.checkProof(String(decoding: bytes, as: UTF8.self), key: key)
+            if global.json {
+                try printJSON(
+                    [
+                        "ok": true, "origin": .string(check.checkpoint.origin), "size": .integer(Int64(check.checkpoint.size)),
+                        "position": .integer(Int64(check.position)), "eventId": .string(check.eventID.uuidString.lowercased()),
+                        "stream": .string(check.stream.rawValue), "type": .string(check.type),
+                    ] as JSONValue)
+            } else {
+                Console.line(
+                    "proof holds: position \(check.position) (\(TerminalText.field(check.type)), stream \(TerminalText.field(check.stream.rawValue))) is in \(TerminalText.field(check.checkpoint.origin)) of \(check.checkpoint.size) events")
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+/// `reel audit checkpoint`: the latest signed checkpoint of the ledger's tree.
+struct AuditCheckpoint: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "checkpoint",
+        abstract: "Print the latest checkpoint of the ledger's Merkle tree, signed with the ledger's key.",
+        discussion: """
+            A C2SP signed note (tlog-checkpoint): the log's origin, its number of events and its tree's hash, \
+            then the signature. Keep it: `reel audit check-proof` and any C2SP tlog client check proofs \
+            against it, with the key `reel audit key` prints. The signing key is made on first use and kept \
+            beside the keyrings (REEL_KEYRING), never in the ledger or an export.
+            """)
+
+    @OptionGroup var global: LedgerOptions
+
+    func run() async throws {
+        try await global.withApplication { app in
+            let (note, checkpoint) = try app.checkpoint()
+            if global.json {
+                try printJSON(["origin": .string(checkpoint.origin), "size": .integer(Int64(checkpoint.size)), "root": .string(checkpoint.root.base64), "note": .string(note)] as JSONValue)
+            } else {
+                Console.text(note)
+            }
+        }
+    }
+}

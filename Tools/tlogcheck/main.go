@@ -1,0 +1,135 @@
+// tlogcheck checks Reel's transparency-log output with code Reel did not write: the Go checksum
+// database's tlog and note packages (golang.org/x/mod/sumdb, Debian's golang-golang-x-mod-dev).
+//
+//	tlogcheck proof -key KEY FILE...   each FILE a C2SP tlog-proof as `reel audit prove` writes it
+//
+// For each proof: the checkpoint's signature under KEY (note.Open), the checkpoint's lines, and
+// the inclusion of the `extra` line's bytes (the envelope as stored) at `index` (tlog.CheckRecord).
+// Prints one line per file; exits 1 if any proof does not hold, 2 for bad usage.
+//
+// Built by the tests in GOPATH mode, offline:
+//
+//	GO111MODULE=off GOPATH=/usr/share/gocode go build -o tlogcheck Tools/tlogcheck/main.go
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// checkpoint is a C2SP tlog-checkpoint's body.
+type checkpoint struct {
+	origin string
+	size   int64
+	hash   tlog.Hash
+}
+
+func parseCheckpoint(text string) (checkpoint, error) {
+	lines := strings.Split(text, "\n")
+	if len(lines) < 4 || lines[len(lines)-1] != "" {
+		return checkpoint{}, errors.New("a checkpoint has an origin, a size and a hash, each ending in a newline")
+	}
+	size, err := strconv.ParseInt(lines[1], 10, 64)
+	if err != nil || size < 0 || strconv.FormatInt(size, 10) != lines[1] {
+		return checkpoint{}, fmt.Errorf("bad tree size %q", lines[1])
+	}
+	raw, err := base64.StdEncoding.DecodeString(lines[2])
+	if err != nil || len(raw) != tlog.HashSize {
+		return checkpoint{}, fmt.Errorf("bad tree hash %q", lines[2])
+	}
+	var hash tlog.Hash
+	copy(hash[:], raw)
+	return checkpoint{origin: lines[0], size: size, hash: hash}, nil
+}
+
+// checkProof checks one tlog-proof file's text under the verifier.
+func checkProof(text []byte, verifier note.Verifier) (string, error) {
+	blank := bytes.Index(text, []byte("\n\n"))
+	if blank < 0 {
+		return "", errors.New("no blank line before the checkpoint")
+	}
+	lines := strings.Split(string(text[:blank]), "\n")
+	if len(lines) < 3 || lines[0] != "c2sp.org/tlog-proof@v1" {
+		return "", errors.New("not a c2sp.org/tlog-proof@v1")
+	}
+	if !strings.HasPrefix(lines[1], "extra ") {
+		return "", errors.New("no extra line (the envelope)")
+	}
+	entry, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(lines[1], "extra "))
+	if err != nil {
+		return "", fmt.Errorf("extra: %v", err)
+	}
+	if !strings.HasPrefix(lines[2], "index ") {
+		return "", errors.New("no index line")
+	}
+	index, err := strconv.ParseInt(strings.TrimPrefix(lines[2], "index "), 10, 64)
+	if err != nil || index < 0 {
+		return "", fmt.Errorf("bad index %q", lines[2])
+	}
+	var proof tlog.RecordProof
+	for _, line := range lines[3:] {
+		raw, err := base64.StdEncoding.DecodeString(line)
+		if err != nil || len(raw) != tlog.HashSize {
+			return "", fmt.Errorf("bad proof hash %q", line)
+		}
+		var hash tlog.Hash
+		copy(hash[:], raw)
+		proof = append(proof, hash)
+	}
+	signed, err := note.Open(text[blank+2:], note.VerifierList(verifier))
+	if err != nil {
+		return "", fmt.Errorf("checkpoint: %v", err)
+	}
+	cp, err := parseCheckpoint(signed.Text)
+	if err != nil {
+		return "", err
+	}
+	if cp.origin != verifier.Name() {
+		return "", fmt.Errorf("checkpoint of %q, not of %q", cp.origin, verifier.Name())
+	}
+	if err := tlog.CheckRecord(proof, cp.size, cp.hash, index, tlog.RecordHash(entry)); err != nil {
+		return "", fmt.Errorf("inclusion: %v", err)
+	}
+	return fmt.Sprintf("index %d in %s of %d", index, cp.origin, cp.size), nil
+}
+
+func main() {
+	if len(os.Args) < 2 || os.Args[1] != "proof" {
+		fmt.Fprintln(os.Stderr, "usage: tlogcheck proof -key KEY FILE...")
+		os.Exit(2)
+	}
+	flags := flag.NewFlagSet("proof", flag.ExitOnError)
+	key := flags.String("key", "", "the log's verifier key (name+hash+base64)")
+	flags.Parse(os.Args[2:])
+	verifier, err := note.NewVerifier(*key)
+	if err != nil || flags.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: tlogcheck proof -key KEY FILE... (a key as `reel audit key` prints it)")
+		os.Exit(2)
+	}
+	failed := false
+	for _, file := range flags.Args() {
+		text, err := os.ReadFile(file)
+		if err == nil {
+			var what string
+			what, err = checkProof(text, verifier)
+			if err == nil {
+				fmt.Printf("ok %s: %s\n", file, what)
+				continue
+			}
+		}
+		failed = true
+		fmt.Printf("FAIL %s: %v\n", file, err)
+	}
+	if failed {
+		os.Exit(1)
+	}
+}
