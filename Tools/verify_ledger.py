@@ -45,6 +45,36 @@ class Problem(Exception):
         self.position, self.rule, self.detail = position, rule, detail
 
 
+class TreeCheck:
+    """The Merkle tree of Schemas/ledger-layout.md ("The Merkle tree"), grown one envelope at a
+    time and compared with the stored one: `stored(index)` gives the stored hash at a stored
+    index (None when there is none)."""
+
+    def __init__(self, stored):
+        self.stored, self.size, self.roots, self.next = stored, 0, [], 0
+
+    def add(self, position, envelope):
+        digest = hashlib.sha256(b"\x00" + envelope).digest()
+        made, rest = [digest], self.size
+        while rest & 1:
+            digest = hashlib.sha256(b"\x01" + self.roots.pop() + digest).digest()
+            made.append(digest)
+            rest >>= 1
+        self.roots.append(digest)
+        self.size += 1
+        for digest in made:
+            if self.stored(self.next) != digest:
+                raise Problem(position, "tree-mismatch", "stored tree hash %d is not the one the envelopes make" % self.next)
+            self.next += 1
+
+    def finish(self, last, edge, stored_count):
+        """Checks the tree's edge (`meta/tree`, `reel_head.tree`) and that nothing is stored past it."""
+        if edge != struct.pack(">Q", self.size) + b"".join(self.roots):
+            raise Problem(last, "tree-mismatch", "the tree's edge is not the one the envelopes make")
+        if stored_count != self.next:
+            raise Problem(last, "tree-mismatch", "%d tree hashes are stored, the envelopes make %d" % (stored_count, self.next))
+
+
 def u64(b):
     return struct.unpack(">Q", b)[0]
 
@@ -105,6 +135,8 @@ def verify(txn, dbs, result):
     expected, prev_hash, prev_time = 1, ZERO_HASH, None
     versions = {}  # stream id -> last version seen
     last_event = {}  # stream id -> (position, type) of its last event
+    # A ledger no Reel with the tree has written has none: nothing to check.
+    tree = TreeCheck(lambda index: txn.get(struct.pack(">Q", index), db=dbs["tree"])) if "tree" in dbs else None
     for key, env in txn.cursor(db=dbs["events"]):
         if len(key) != 8 or u64(key) != expected:
             found = u64(key) if len(key) == 8 else "a %d-byte key" % len(key)
@@ -117,11 +149,15 @@ def verify(txn, dbs, result):
             raise Problem(expected, "index-mismatch", "event-ids entry for %s missing or wrong" % event_id.hex())
         versions[stream] = version
         last_event[stream] = (expected, event_type)
+        if tree is not None:
+            tree.add(expected, env)
         prev_hash, prev_time = digest, recorded_at
         result.update(events=expected, headPosition=expected, headHash=digest.hex(), headRecordedAt=iso(recorded_at))
         expected += 1
 
     last = expected - 1
+    if tree is not None:
+        tree.finish(last, txn.get(b"tree", db=dbs["meta"]) or struct.pack(">Q", 0), txn.stat(dbs["tree"])["entries"])
     head = txn.get(b"head", db=dbs["meta"])
     if last == 0 and head is not None:
         raise Problem(0, "head-mismatch", "meta/head present but events is empty")
@@ -167,6 +203,13 @@ BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
 SELECT position || ' ' || recorded_at || ' ' || encode(hash, 'hex') FROM reel_head;
 \echo =streams
 SELECT encode(convert_to(stream, 'UTF8'), 'hex') || ' ' || version || ' ' || coalesce(closed_at::text, '-') FROM reel_streams;
+SELECT to_regclass('reel_tree') IS NOT NULL AS has_tree \gset
+\if :has_tree
+\echo =edge
+SELECT encode(tree, 'hex') FROM reel_head;
+\echo =tree
+COPY (SELECT stored_index, encode(hash, 'hex') FROM reel_tree ORDER BY stored_index) TO STDOUT;
+\endif
 \echo =events
 COPY (SELECT position, encode(convert_to(stream, 'UTF8'), 'hex'), stream_version, replace(event_id::text, '-', ''),
       encode(convert_to(type, 'UTF8'), 'hex'), recorded_at, encode(envelope, 'hex')
@@ -198,6 +241,7 @@ def verify_postgres(url, result):
     psql.stdin.write(PSQL_SCRIPT.encode())
     psql.stdin.close()
     section, head, stored_streams = None, None, {}
+    edge, stored_tree, tree = None, {}, None
     expected, prev_hash, prev_time = 1, ZERO_HASH, None
     versions, last_event, ids = {}, {}, set()
     problem = None
@@ -215,7 +259,15 @@ def verify_postgres(url, result):
             elif section == "streams":
                 stream, version, closed = line.split(" ")
                 stored_streams[bytes.fromhex(stream)] = (int(version), None if closed == "-" else int(closed))
+            elif section == "edge":
+                edge = bytes.fromhex(line)
+            elif section == "tree":
+                index, digest = line.split("\t")
+                stored_tree[int(index)] = bytes.fromhex(digest)
             elif section == "events":
+                # A store migrated to the tree but not written since has the tree of no leaves.
+                if tree is None and edge is not None and (edge != struct.pack(">Q", 0) or stored_tree):
+                    tree = TreeCheck(stored_tree.get)
                 row = line.split("\t")
                 key, stream, version, event_id, event_type, recorded_at = (
                     int(row[0]), bytes.fromhex(row[1]), int(row[2]), bytes.fromhex(row[3]), bytes.fromhex(row[4]), int(row[5]))
@@ -231,6 +283,8 @@ def verify_postgres(url, result):
                 ids.add(env_id)
                 versions[env_stream] = env_version
                 last_event[env_stream] = (expected, env_type, env_time)
+                if tree is not None:
+                    tree.add(expected, env)
                 prev_hash, prev_time = digest, env_time
                 result.update(events=expected, headPosition=expected, headHash=digest.hex(), headRecordedAt=iso(env_time))
                 expected += 1
@@ -251,6 +305,8 @@ def verify_postgres(url, result):
         raise problem
 
     last = expected - 1
+    if tree is not None:
+        tree.finish(last, edge, len(stored_tree))
     if head is None:
         raise Problem(last, "head-mismatch", "reel_head has no row")
     if last == 0 and head[0] != 0:
@@ -311,6 +367,10 @@ def main():
         dbs["closed-streams"] = env.open_db(b"closed-streams", txn=txn, create=False)
     except lmdb.NotFoundError:
         pass  # a ledger written before streams could be closed: no entries
+    try:
+        dbs["tree"] = env.open_db(b"tree", txn=txn, create=False)
+    except lmdb.NotFoundError:
+        pass  # a ledger written before the Merkle tree
     fmt = txn.get(b"format", db=dbs["meta"])
     if fmt != b"reel-ledger/1":
         die("not a ledger: meta/format is %r, expected 'reel-ledger/1'" % fmt)

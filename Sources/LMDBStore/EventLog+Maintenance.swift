@@ -6,7 +6,9 @@ extension EventLog {
     /// Walks the whole chain in one snapshot; see `LedgerVerifier`.
     public func verify(expectedHead: ChainHash? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
         try wrapped {
-            try LedgerVerifier(databases: databases).verify(environment, expectedHead: expectedHead, progress: progress)
+            let report = try LedgerVerifier(databases: databases).verify(environment, expectedHead: expectedHead, progress: progress)
+            guard report.isIntact, let problem = try read({ try TreeVerification.problem(in: $0) }) else { return report }
+            return VerificationReport(eventsChecked: report.eventsChecked, head: report.head, problem: problem)
         }
     }
 

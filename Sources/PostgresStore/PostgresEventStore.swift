@@ -351,7 +351,9 @@ public final class PostgresEventStore: EventStore {
 
     public func verify(expectedHead: ChainHash?, progress: ((UInt64, UInt64) -> Void)?) throws -> VerificationReport {
         try read { snapshot in
-            try PostgresVerifier(reader: snapshot.reader, closingType: closingType).verify(expectedHead: expectedHead, progress: progress)
+            let report = try PostgresVerifier(reader: snapshot.reader, closingType: closingType).verify(expectedHead: expectedHead, progress: progress)
+            guard report.isIntact, let problem = try TreeVerification.problem(in: snapshot) else { return report }
+            return VerificationReport(eventsChecked: report.eventsChecked, head: report.head, problem: problem)
         }
     }
 

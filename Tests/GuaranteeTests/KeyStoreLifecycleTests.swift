@@ -360,7 +360,9 @@ import Glibc
         guard let mount = await Self.mountTmpfs("3m") else { return }
         defer { Self.unmount(mount) }
         var outcomes: Set<Int32> = []
-        for free in stride(from: 16_384, through: 131_072, by: 8_192) {
+        // A deletion with the keyring on the same disk needed between 128 and 144 KiB free once
+        // the ledger kept its Merkle tree (a few more pages per write): the sweep goes past it.
+        for free in stride(from: 16_384, through: 163_840, by: 8_192) {
             var ledger = Ledger(dir: mount + "/data")
             if keyringOnTheSameDisk { ledger.keyring = mount + "/keyring" }
             for user in ["ann", "bob"] { #expect(try await ledger.reel(["fav", "add", "movie", "603"], user: user).status == 0) }

@@ -62,12 +62,65 @@ import Testing
         let refused = try await GoTlogCheck.proofs(damaged, key: key)
         #expect(refused.status == 1 && refused.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("FAIL ") }, "\(refused.stdout)")
 
+        // A store written before the tree (version 4, migrated): its next write transaction
+        // builds the whole tree from the envelopes, the same tree.
+        if store == .postgres, let url = ledger.store, let database = url.split(separator: "/").last?.split(separator: "?").first {
+            let server = try await Self.started.value
+            _ = try await server.psql("DELETE FROM reel_tree; UPDATE reel_head SET tree = '\\x0000000000000000'", database: String(database))
+            let rebuilt = try await ledger.reel(["audit", "checkpoint"])
+            #expect(rebuilt.stdout.split(separator: "\n").prefix(3) == lines.prefix(3), "\(rebuilt.stdout)\(rebuilt.stderr)")
+            #expect(try await server.psql("SELECT count(*) FROM reel_tree", database: String(database)) == "47", "2 × 25 − popcount(25)")
+        }
+
         // Another ledger's key does not check this ledger's proofs.
         let other = try await Self.ledger(.lmdb)
         _ = try await other.reel(["settings", "name", "Zed"], user: "zed")
         let otherKey = try await other.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let foreign = try await ledger.reel(["audit", "check-proof", files[0], "--key", otherKey])
         #expect(foreign.status == 65 && foreign.stderr.contains("not signed by"), "\(foreign.stderr)")
+    }
+
+    /// One byte of one stored tree hash flipped (on disk in LMDB, by SQL on PostgreSQL): `reel audit
+    /// verify` and `Tools/verify_ledger.py` refuse the ledger (rule `tree-mismatch`), and the proof
+    /// of an event whose path takes that hash, made afterwards, is refused by Reel and by Go.
+    @Test(arguments: Store.allCases)
+    func aDamagedStoredTreeIsRefusedByTheAuditAndEveryVerifier(_ store: Store) async throws {
+        let ledger = try await Self.ledger(store)
+        for user in ["ann", "bob", "cy", "dee", "eve"] {
+            #expect(try await ledger.reel(["settings", "name", user.capitalized], user: user).status == 0)
+        }
+        #expect(try await ledger.reel(["audit", "verify"]).status == 0)
+        let key = try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Stored index 2 is the hash of leaves 0 and 1: on the path of every leaf from 2 to 7.
+        switch store {
+        case .lmdb:
+            let script = """
+                import lmdb, struct, sys
+                env = lmdb.open(sys.argv[1] + "/ledger", max_dbs=64, subdir=True)
+                with env.begin(write=True) as t:
+                    tree = env.open_db(b"tree", txn=t, create=False)
+                    value = bytearray(t.get(struct.pack(">Q", 2), db=tree))
+                    value[5] ^= 1
+                    t.put(struct.pack(">Q", 2), bytes(value), db=tree)
+                env.close()
+                """
+            let out = try await Harness.run("python3", ["-c", script, ledger.dir])
+            #expect(out.status == 0, "\(out.stderr)")
+        case .postgres:
+            let url = try #require(ledger.store)
+            let database = String(try #require(url.split(separator: "/").last?.split(separator: "?").first))
+            _ = try await Self.started.value.psql(
+                "UPDATE reel_tree SET hash = set_byte(hash, 5, get_byte(hash, 5) # 1) WHERE stored_index = 2", database: database)
+        }
+        let audit = try await ledger.reel(["audit", "verify"])
+        #expect(audit.status == 65 && audit.stdout.contains("tree-mismatch") && audit.stdout.contains("position 2"), "\(audit.stdout)\(audit.stderr)")
+        let independent = try await Harness.python("verify_ledger.py", [ledger.store ?? ledger.dir + "/ledger"])
+        #expect(independent.status == 1 && independent.stdout.contains("tree-mismatch"), "\(independent.stdout)\(independent.stderr)")
+        let file = ledger.dir + "/after-damage.tlog-proof"
+        #expect(try await ledger.reel(["audit", "prove", "3", "--out", file]).status == 0)
+        #expect(try await ledger.reel(["audit", "check-proof", file, "--key", key]).status == 65)
+        let go = try await GoTlogCheck.proofs([file], key: key)
+        #expect(go.status == 1 && go.stdout.hasPrefix("FAIL "), "\(go.stdout)")
     }
 
     /// One-character changes that flip bits of a proof: the first proof hash, the envelope, the

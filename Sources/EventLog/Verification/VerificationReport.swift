@@ -29,6 +29,7 @@ public struct VerificationProblem: Sendable, Equatable, CustomStringConvertible 
         case headMismatch = "head-mismatch"
         case indexMismatch = "index-mismatch"
         case closedStreams = "closed-streams"
+        case treeMismatch = "tree-mismatch"
     }
 
     public let position: UInt64

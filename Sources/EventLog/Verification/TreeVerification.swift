@@ -1,0 +1,46 @@
+/// The check of a store's Merkle tree against its envelopes (`Schemas/ledger-layout.md`, "The
+/// Merkle tree"), made by every store's `verify` once the chain holds: the tree covers every
+/// event, each stored hash is the one the envelopes as stored make, and so is the tree's edge.
+@_spi(Stores) public enum TreeVerification {
+    /// The first way `snapshot`'s tree differs from its envelopes' (rule `tree-mismatch`), or
+    /// `nil`. A log no Reel with the tree has written yet (no tree, events) has nothing to check.
+    public static func problem(in snapshot: some EventStoreSnapshot) throws -> VerificationProblem? {
+        let frontier = try snapshot.treeFrontier()
+        let head = try snapshot.head()?.position ?? 0
+        if frontier.size == 0 { return nil }
+        guard frontier.size == head else {
+            return VerificationProblem(position: head, rule: .treeMismatch, detail: "the tree covers \(frontier.size) events, the log \(head)")
+        }
+        var made = TreeFrontier()
+        var position: UInt64 = 1
+        while position <= head {
+            let events = try snapshot.read(from: position, maxCount: 4_096)
+            guard !events.isEmpty else { break }
+            var expected: [TreeHash] = []
+            var owners: [UInt64] = []
+            let start = made.nextStoredIndex
+            for event in events {
+                for hash in made.append(leaf: TreeHash.leaf(event.envelope.bytes)) {
+                    expected.append(hash)
+                    owners.append(event.position)
+                }
+            }
+            let stored: [TreeHash]
+            do {
+                stored = try snapshot.treeHashes(at: Array(start..<(start + UInt64(expected.count))))
+            } catch TreeError.mismatch(let index, let reason) {
+                return VerificationProblem(position: owners[Int(index - start)], rule: .treeMismatch, detail: "stored tree hash \(index): \(reason)")
+            }
+            if let bad = expected.indices.first(where: { stored[$0] != expected[$0] }) {
+                return VerificationProblem(
+                    position: owners[bad], rule: .treeMismatch,
+                    detail: "stored tree hash \(start + UInt64(bad)) is not the one the envelopes make")
+            }
+            position = events.last!.position + 1
+        }
+        guard made == frontier else {
+            return VerificationProblem(position: head, rule: .treeMismatch, detail: "the tree's edge is not the one the envelopes make")
+        }
+        return nil
+    }
+}
