@@ -15,8 +15,10 @@ Usage: python3 Tools/tamper_ledger.py LEDGER_DIR ACTION ARGS...
   set-field POSITION FIELD VALUE
                                 overwrite FIELD (position | stream-version | recorded-at) without
                                 rehashing
+  rebuild-tree                  recompute the Merkle tree (`tree`, meta/tree) from the envelopes
+                                as they are now: what a rewriter with the disk does last
 
-Only `events` (and meta/head with --update-head) is touched. Prints one line; exit 2 on bad
+Only `events` (and meta/head with --update-head, the tree with rebuild-tree) is touched. Prints one line; exit 2 on bad
 arguments.
 """
 import hashlib, os, struct, sys
@@ -130,7 +132,29 @@ def set_field(txn, events, position, field, value):
     return "set %s of the envelope at position %d to %d" % (field, position, value)
 
 
-def run(txn, events, meta, action, args):
+def rebuild_tree(txn, events, tree, meta):
+    """The tree of Schemas/ledger-layout.md ("The Merkle tree") over the envelopes as they are."""
+    txn.drop(tree, delete=False)
+    size, roots, index = 0, [], 0
+    for _, env in txn.cursor(db=events):
+        digest = hashlib.sha256(b"\x00" + env).digest()
+        made, rest = [digest], size
+        while rest & 1:
+            digest = hashlib.sha256(b"\x01" + roots.pop() + digest).digest()
+            made.append(digest)
+            rest >>= 1
+        roots.append(digest)
+        size += 1
+        for digest in made:
+            txn.put(struct.pack(">Q", index), digest, db=tree)
+            index += 1
+    txn.put(b"tree", struct.pack(">Q", size) + b"".join(roots), db=meta)
+    return "rebuilt the tree over %d envelopes (%d stored hashes)" % (size, index)
+
+
+def run(txn, events, meta, action, args, tree=None):
+    if action == "rebuild-tree" and not args:
+        return rebuild_tree(txn, events, tree, meta)
     arity = {"flip-byte": 2, "delete": 1, "swap": 2, "insert": 1, "rehash-from": 1, "truncate": 1, "set-field": 3}
     update_head = action == "rehash-from" and "--update-head" in args
     args = [a for a in args if not (update_head and a == "--update-head")]
@@ -169,7 +193,8 @@ def main(argv):
         with env.begin(write=True) as txn:
             events = env.open_db(b"events", txn=txn, create=False)
             meta = env.open_db(b"meta", txn=txn, create=False)
-            message = run(txn, events, meta, action, args)
+            tree = env.open_db(b"tree", txn=txn, create=False) if action == "rebuild-tree" else None
+            message = run(txn, events, meta, action, args, tree)
     except BadArguments as e:
         print("tamper_ledger: %s" % e, file=sys.stderr)
         return 2

@@ -19,6 +19,11 @@ package enum GoTlogCheck {
         try await Harness.run(try await built.value, ["proof", "-key", key] + files)
     }
 
+    /// Checks each consistency proof file (`reel audit consistency --out`) under `key`.
+    package static func consistency(_ files: [String], key: String) async throws -> Harness.Output {
+        try await Harness.run(try await built.value, ["consistency", "-key", key] + files)
+    }
+
     struct GoBuildFailure: Error, CustomStringConvertible {
         let description: String
     }

@@ -30,4 +30,8 @@ public struct LedgerSnapshot: EventStoreSnapshot {
     public func treeHashes(at indexes: [UInt64]) throws -> [TreeHash] {
         try log.wrapped { try log.databases.treeHashes(at: indexes, transaction) }
     }
+
+    public func leafHashes(from position: UInt64, maxCount: Int) throws -> [TreeHash] {
+        try log.wrapped { try log.storedEnvelopes(from: position, maxCount: maxCount, transaction).map { TreeHash.leaf($0.bytes) } }
+    }
 }

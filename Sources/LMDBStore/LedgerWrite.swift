@@ -151,6 +151,10 @@ public final class LedgerWrite: EventStoreWrite {
         try wrapped { try log.databases.treeHashes(at: indexes, transaction) }
     }
 
+    public func leafHashes(from position: UInt64, maxCount: Int) throws -> [TreeHash] {
+        try wrapped { try log.storedEnvelopes(from: position, maxCount: maxCount, transaction).map { TreeHash.leaf($0.bytes) } }
+    }
+
     /// Up to `maxCount` events from global position `position` on, as this transaction sees them.
     public func read(from position: UInt64, maxCount: Int = Int.max) throws -> [RecordedEvent] {
         try wrapped { try log.recordedEvents(from: position, maxCount: maxCount, transaction) }

@@ -36,4 +36,8 @@ public final class PostgresSnapshot: EventStoreSnapshot {
     }
 
     public func treeHashes(at indexes: [UInt64]) throws -> [TreeHash] { try PostgresTree.hashes(at: indexes, reader.link) }
+
+    public func leafHashes(from position: UInt64, maxCount: Int) throws -> [TreeHash] {
+        try PostgresTree.leafHashes(from: position, maxCount: maxCount, reader.link)
+    }
 }

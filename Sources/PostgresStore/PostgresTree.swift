@@ -63,6 +63,14 @@ struct PostgresTree {
         return frontier
     }
 
+    /// The leaf hashes of up to `maxCount` envelopes from `position` on, as stored (one statement).
+    static func leafHashes(from position: UInt64, maxCount: Int, _ link: PostgresLink) throws -> [TreeHash] {
+        guard maxCount > 0 else { return [] }
+        let rows = try link.run(
+            "SELECT envelope FROM reel_events WHERE position >= \(Int64(clamping: position)) ORDER BY position LIMIT \(Int64(maxCount))")
+        return try rows.map { row in try row.decode(ByteBuffer.self).withUnsafeReadableBytes { TreeHash.leaf($0) } }
+    }
+
     /// The stored hashes at `indexes`, in their order (one statement).
     static func hashes(at indexes: [UInt64], _ link: PostgresLink) throws -> [TreeHash] {
         guard !indexes.isEmpty else { return [] }

@@ -378,6 +378,10 @@ public final class PostgresWrite: EventStoreWrite {
 
     public func treeHashes(at indexes: [UInt64]) throws -> [TreeHash] { try PostgresTree.hashes(at: indexes, link) }
 
+    public func leafHashes(from position: UInt64, maxCount: Int) throws -> [TreeHash] {
+        try PostgresTree.leafHashes(from: position, maxCount: maxCount, link)
+    }
+
     /// Sends the projection writes this transaction still holds (before it commits).
     func flushProjections() throws {
         try projections.flush()

@@ -7,8 +7,10 @@ import Reel
 struct AuditCheckProof: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-proof",
-        abstract: "Check an inclusion proof offline: its checkpoint's signature, and the path from the event to the tree.",
-        discussion: "Needs no ledger. Exit 0 when the proof holds; 65 with what is wrong when it does not; 64 for a key that is not one.")
+        abstract: "Check a proof offline: an inclusion proof (`audit prove`) or a consistency proof (`audit consistency`).",
+        discussion: """
+            Needs no ledger: the checkpoints' signatures under KEY, and the Merkle path from the event to the tree             (inclusion) or from the older tree to the newer (consistency). Exit 0 when the proof holds; 65 with what             is wrong when it does not; 64 for a key that is not one.
+            """)
 
     @OptionGroup var global: TimedLedgerOptions
     @Argument(help: ArgumentHelp("The proof file (- for stdin).", valueName: "file"), completion: .file()) var file: String
@@ -16,8 +18,9 @@ struct AuditCheckProof: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withApplication { _ in
-            let bytes = try InputFile.read(file, limit: 1 << 20, what: "a proof")
-            let check = try Application.checkProof(String(decoding: bytes, as: UTF8.self), key: key)
+            let text = String(decoding: try InputFile.read(file, limit: 1 << 20, what: "a proof"), as: UTF8.self)
+            if Application.isConsistencyProof(text) { return try consistency(text) }
+            let check = try Application.checkProof(text, key: key)
             if global.json {
                 try printJSON(
                     [
@@ -29,6 +32,17 @@ struct AuditCheckProof: AsyncParsableCommand {
                 Console.line(
                     "proof holds: position \(check.position) (\(TerminalText.field(check.type)), stream \(TerminalText.field(check.stream.rawValue))) is in \(TerminalText.field(check.checkpoint.origin)) of \(check.checkpoint.size) events")
             }
+        }
+    }
+
+    /// A consistency proof's check and report.
+    private func consistency(_ text: String) throws {
+        let (older, newer) = try Application.checkConsistency(text, key: key)
+        if global.json {
+            try printJSON(
+                ["ok": true, "origin": .string(newer.origin), "oldSize": .integer(Int64(older.size)), "size": .integer(Int64(newer.size))] as JSONValue)
+        } else {
+            Console.line("proof holds: \(TerminalText.field(newer.origin)) only grew from \(older.size) to \(newer.size) events")
         }
     }
 }

@@ -59,12 +59,28 @@ import Testing
         #expect(human.stdout.contains(tamper.rule))
     }
 
-    @Test func aRewrittenChainWithItsHeadPassesOnlyWithoutAnAnchor() async throws {
+    /// A rewrite of the chain and its head that leaves the Merkle tree as it was is caught by the
+    /// tree (`tree-mismatch`, both verifiers). One that rebuilds the tree too is consistent
+    /// with itself and passes without an anchor: this is why verify prints the head, and why
+    /// checkpoints are signed. A checkpoint kept from before the rewrite catches it.
+    @Test func aRewrittenChainWithItsHeadAndTreePassesOnlyWithoutAnAnchor() async throws {
         let dir = temporaryDirectory()
         _ = try await Harness.run(Harness.binaries + "/reel-bench", ["worker", "--data-dir", dir, "--stream", "ann", "--count", "20"])
+        let checkpoint = try await Harness.reel(["audit", "checkpoint", "--data-dir", dir])
+        #expect(checkpoint.status == 0, "\(checkpoint.stderr)")
+        let kept = dir + "/../kept-\(UInt32.random(in: 0...UInt32.max)).checkpoint"
+        try checkpoint.stdout.write(toFile: kept, atomically: true, encoding: .utf8)
         _ = try await Harness.python("tamper_ledger.py", [dir + "/ledger", "flip-byte", "10", "-40"])
         _ = try await Harness.python("tamper_ledger.py", [dir + "/ledger", "rehash-from", "10", "--update-head"])
-        // Without a recorded head, a full rewrite is consistent: this is why verify prints the head.
+        let swift = try await Harness.reel(["audit", "verify", "--data-dir", dir])
+        #expect(swift.status == 65 && swift.stdout.contains("tree-mismatch"), "\(swift.stdout)")
+        let python = try await Harness.python("verify_ledger.py", [dir + "/ledger"])
+        #expect(python.status == 1 && python.stdout.contains("tree-mismatch"), "\(python.stdout)")
+
+        _ = try await Harness.python("tamper_ledger.py", [dir + "/ledger", "rebuild-tree"])
         #expect(try await Harness.reel(["audit", "verify", "--data-dir", dir]).status == 0)
+        #expect(try await Harness.python("verify_ledger.py", [dir + "/ledger"]).status == 0)
+        let caught = try await Harness.reel(["audit", "consistency", kept, "--data-dir", dir])
+        #expect(caught.status == 65 && caught.stderr.contains("rewritten"), "\(caught.stderr)")
     }
 }

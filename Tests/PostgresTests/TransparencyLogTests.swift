@@ -80,6 +80,47 @@ import Testing
         #expect(foreign.status == 65 && foreign.stderr.contains("not signed by"), "\(foreign.stderr)")
     }
 
+    /// A checkpoint kept, the ledger grows: `reel audit consistency` proves it only grew, and the
+    /// proof checks in Reel and in Go's tlog. A copy of the ledger that went its own way (its
+    /// events after the 6th are others) is caught: its first 10 events are not the checkpoint's.
+    @Test func aLedgerThatOnlyGrewProvesItAndARewrittenOneIsCaught() async throws {
+        let ledger = try await Self.ledger(.lmdb)
+        for user in ["ann", "bob", "cy"] { #expect(try await ledger.reel(["settings", "name", user], user: user).status == 0) }
+        let fork = LedgerHome()
+        #expect(try await Harness.run("cp", ["-a", ledger.dir + "/.", fork.dir]).status == 0)
+        for user in ["dee", "eve"] { #expect(try await ledger.reel(["settings", "name", user], user: user).status == 0) }
+        let older = ledger.dir + "/older.checkpoint"
+        try (try await ledger.reel(["audit", "checkpoint"])).stdout.write(toFile: older, atomically: true, encoding: .utf8)
+        for user in ["fay", "gus", "hal"] { #expect(try await ledger.reel(["settings", "name", user], user: user).status == 0) }
+        let key = try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let file = ledger.dir + "/grew.proof"
+        let proved = try await ledger.reel(["audit", "consistency", older, "--out", file])
+        #expect(proved.status == 0 && proved.stdout.hasPrefix("consistent: 10 → 16 events"), "\(proved.stdout)\(proved.stderr)")
+        let checked = try await ledger.reel(["audit", "check-proof", file, "--key", key])
+        #expect(checked.status == 0 && checked.stdout.contains("only grew from 10 to 16 events"), "\(checked.stdout)\(checked.stderr)")
+        let go = try await GoTlogCheck.consistency([file], key: key)
+        #expect(go.status == 0 && go.stdout.contains("grew from 10 to 16"), "\(go.stdout)\(go.stderr)")
+
+        // One hash of the path changed: both refuse.
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let damaged = ledger.dir + "/damaged.proof"
+        try text.replacingOccurrences(of: lines[1], with: String(lines[1].reversed())).write(toFile: damaged, atomically: true, encoding: .utf8)
+        #expect(try await ledger.reel(["audit", "check-proof", damaged, "--key", key]).status == 65)
+        #expect(try await GoTlogCheck.consistency([damaged], key: key).status == 1)
+
+        // The fork: same first events, same origin and key, then others.
+        for user in ["ivy", "jo", "kit", "lu"] { #expect(try await fork.reel(["settings", "name", user], user: user).status == 0) }
+        let caught = try await fork.reel(["audit", "consistency", older])
+        #expect(caught.status == 65 && caught.stderr.contains("rewritten"), "\(caught.stdout)\(caught.stderr)")
+        // Another ledger's checkpoint: not signed by this one's key.
+        let other = try await Self.ledger(.lmdb)
+        _ = try await other.reel(["settings", "name", "Zed"], user: "zed")
+        let foreign = try await other.reel(["audit", "consistency", older])
+        #expect(foreign.status == 65 && foreign.stderr.contains("not signed by"), "\(foreign.stderr)")
+    }
+
     /// One byte of one stored tree hash flipped (on disk in LMDB, by SQL on PostgreSQL): `reel audit
     /// verify` and `Tools/verify_ledger.py` refuse the ledger (rule `tree-mismatch`), and the proof
     /// of an event whose path takes that hash, made afterwards, is refused by Reel and by Go.

@@ -61,6 +61,7 @@ final class PoisonedStore: EventStore {
         func table(_ name: ProjectionTableName) -> any ProjectionTable { inner.table(name) }
         func treeFrontier() throws -> TreeFrontier { try inner.treeFrontier() }
         func treeHashes(at indexes: [UInt64]) throws -> [TreeHash] { try inner.treeHashes(at: indexes) }
+        func leafHashes(from position: UInt64, maxCount: Int) throws -> [TreeHash] { try inner.leafHashes(from: position, maxCount: maxCount) }
     }
 
     var directory: String { inner.directory }

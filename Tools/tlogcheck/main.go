@@ -1,10 +1,13 @@
 // tlogcheck checks Reel's transparency-log output with code Reel did not write: the Go checksum
 // database's tlog and note packages (golang.org/x/mod/sumdb, Debian's golang-golang-x-mod-dev).
 //
-//	tlogcheck proof -key KEY FILE...   each FILE a C2SP tlog-proof as `reel audit prove` writes it
+//	tlogcheck proof -key KEY FILE...         each FILE a C2SP tlog-proof as `reel audit prove` writes it
+//	tlogcheck consistency -key KEY FILE...   each FILE a proof as `reel audit consistency --out` writes it
 //
-// For each proof: the checkpoint's signature under KEY (note.Open), the checkpoint's lines, and
-// the inclusion of the `extra` line's bytes (the envelope as stored) at `index` (tlog.CheckRecord).
+// For each inclusion proof: the checkpoint's signature under KEY (note.Open), the checkpoint's
+// lines, and the inclusion of the `extra` line's bytes (the envelope as stored) at `index`
+// (tlog.CheckRecord). For each consistency proof: both checkpoints' signatures, and that the
+// older tree is the start of the newer one (tlog.CheckTree).
 // Prints one line per file; exits 1 if any proof does not hold, 2 for bad usage.
 //
 // Built by the tests in GOPATH mode, offline:
@@ -102,12 +105,80 @@ func checkProof(text []byte, verifier note.Verifier) (string, error) {
 	return fmt.Sprintf("index %d in %s of %d", index, cp.origin, cp.size), nil
 }
 
+// openCheckpoint checks a signed checkpoint under the verifier and parses its body.
+func openCheckpoint(text []byte, verifier note.Verifier) (checkpoint, error) {
+	signed, err := note.Open(text, note.VerifierList(verifier))
+	if err != nil {
+		return checkpoint{}, fmt.Errorf("checkpoint: %v", err)
+	}
+	cp, err := parseCheckpoint(signed.Text)
+	if err != nil {
+		return checkpoint{}, err
+	}
+	if cp.origin != verifier.Name() {
+		return checkpoint{}, fmt.Errorf("checkpoint of %q, not of %q", cp.origin, verifier.Name())
+	}
+	return cp, nil
+}
+
+// checkConsistency checks one reel-consistency-proof/1 file's text under the verifier.
+func checkConsistency(text []byte, verifier note.Verifier) (string, error) {
+	lines := strings.Split(string(text), "\n")
+	if len(lines) == 0 || lines[0] != "reel-consistency-proof/1" {
+		return "", errors.New("not a reel-consistency-proof/1")
+	}
+	i := 1
+	var proof tlog.TreeProof
+	for ; i < len(lines) && lines[i] != ""; i++ {
+		raw, err := base64.StdEncoding.DecodeString(lines[i])
+		if err != nil || len(raw) != tlog.HashSize {
+			return "", fmt.Errorf("bad proof hash %q", lines[i])
+		}
+		var hash tlog.Hash
+		copy(hash[:], raw)
+		proof = append(proof, hash)
+	}
+	i++ // the blank line
+	// A signed note: body lines, a blank line, signature lines starting with an em dash.
+	readNote := func() []byte {
+		start := i
+		for i < len(lines) && lines[i] != "" {
+			i++
+		}
+		i++
+		for i < len(lines) && strings.HasPrefix(lines[i], "— ") {
+			i++
+		}
+		if start >= len(lines) || i > len(lines) {
+			return nil
+		}
+		return []byte(strings.Join(lines[start:i], "\n") + "\n")
+	}
+	older, err := openCheckpoint(readNote(), verifier)
+	if err != nil {
+		return "", fmt.Errorf("older %v", err)
+	}
+	i++ // the blank line between the two notes
+	newer, err := openCheckpoint(readNote(), verifier)
+	if err != nil {
+		return "", fmt.Errorf("newer %v", err)
+	}
+	if err := tlog.CheckTree(proof, newer.size, newer.hash, older.size, older.hash); err != nil {
+		return "", fmt.Errorf("consistency: %v", err)
+	}
+	return fmt.Sprintf("%s grew from %d to %d", newer.origin, older.size, newer.size), nil
+}
+
 func main() {
-	if len(os.Args) < 2 || os.Args[1] != "proof" {
-		fmt.Fprintln(os.Stderr, "usage: tlogcheck proof -key KEY FILE...")
+	if len(os.Args) < 2 || (os.Args[1] != "proof" && os.Args[1] != "consistency") {
+		fmt.Fprintln(os.Stderr, "usage: tlogcheck proof|consistency -key KEY FILE...")
 		os.Exit(2)
 	}
-	flags := flag.NewFlagSet("proof", flag.ExitOnError)
+	check := checkProof
+	if os.Args[1] == "consistency" {
+		check = checkConsistency
+	}
+	flags := flag.NewFlagSet(os.Args[1], flag.ExitOnError)
 	key := flags.String("key", "", "the log's verifier key (name+hash+base64)")
 	flags.Parse(os.Args[2:])
 	verifier, err := note.NewVerifier(*key)
@@ -120,7 +191,7 @@ func main() {
 		text, err := os.ReadFile(file)
 		if err == nil {
 			var what string
-			what, err = checkProof(text, verifier)
+			what, err = check(text, verifier)
 			if err == nil {
 				fmt.Printf("ok %s: %s\n", file, what)
 				continue

@@ -23,6 +23,10 @@ public protocol EventStoreSnapshot {
     /// The tree's stored hashes at `indexes` (`TreeLayout`), in their order; one read. Throws
     /// `TreeError.mismatch` for an index not stored.
     func treeHashes(at indexes: [UInt64]) throws -> [TreeHash]
+
+    /// The leaf hashes (`TreeHash.leaf`) of up to `maxCount` envelopes from `position` on, as
+    /// stored: nothing is opened, so a payload that no longer authenticates does not stop it.
+    func leafHashes(from position: UInt64, maxCount: Int) throws -> [TreeHash]
 }
 
 extension EventStoreSnapshot {

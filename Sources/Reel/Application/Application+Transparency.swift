@@ -58,12 +58,7 @@ extension Application {
         case .success(let parsed): proof = parsed
         case .failure(let error): throw Failure(.data, "not an inclusion proof: \(error)")
         }
-        guard let body = verifier.open(proof.checkpoint) else {
-            throw Failure(.tampered, "the proof's checkpoint is not signed by the key \(verifier.name)")
-        }
-        guard let checkpoint = Checkpoint(body: body), checkpoint.origin == verifier.name else {
-            throw Failure(.tampered, "the proof's checkpoint is not a checkpoint of the log \(verifier.name)")
-        }
+        let checkpoint = try signedCheckpoint(proof.checkpoint, verifier: verifier, what: "the proof's checkpoint")
         let envelope = proof.envelope.withUnsafeBytes { try? Envelope(bytes: $0) }
         guard let envelope, envelope.position == proof.index + 1 else {
             throw Failure(.tampered, "the proof's envelope is not the envelope at index \(proof.index) (position \(proof.index + 1))")
@@ -75,6 +70,65 @@ extension Application {
             throw Failure(.tampered, "the inclusion proof does not lead from the envelope to the checkpoint's tree (\(checkpoint.size) events)")
         }
         return ProofCheck(checkpoint: checkpoint, position: envelope.position, eventID: envelope.eventID, stream: envelope.streamID, type: envelope.type)
+    }
+
+    /// The proof that the ledger only grew since `older`, a checkpoint of it signed with its key
+    /// (as `checkpoint()` printed it): the consistency proof to the latest checkpoint, checked
+    /// before it is given. Throws `.tampered` when it does not hold: the ledger was rewritten or
+    /// rolled back since, or `older` is not this ledger's.
+    public func consistency(since older: String) throws -> (proof: ConsistencyProof, older: Checkpoint, newer: Checkpoint) {
+        let log = try transparentLog()
+        let (newer, hashes, olderCheckpoint): (Checkpoint, [TreeHash], Checkpoint) = try log.read { snapshot in
+            let (newer, _) = try Self.checkpoint(snapshot)
+            let key = try signingKey(for: newer.origin)
+            let old = try Self.signedCheckpoint(older, verifier: NoteVerifier(key.verifierKey)!, what: "the older checkpoint")
+            guard old.size <= newer.size else {
+                throw Failure(.tampered, "the older checkpoint has \(old.size) events, the ledger \(newer.size): it was rolled back, or is another copy")
+            }
+            return (newer, try TreeProofs.consistency(from: old.size, to: newer.size) { try snapshot.treeHashes(at: $0) }, old)
+        }
+        guard TreeProofs.checkConsistency(old: olderCheckpoint.size, oldRoot: olderCheckpoint.root, size: newer.size, root: newer.root, proof: hashes) else {
+            throw Failure(.tampered, "the ledger's first \(olderCheckpoint.size) events are not the ones the older checkpoint signed: the ledger was rewritten since")
+        }
+        let note = try signingKey(for: newer.origin).sign(newer.body)
+        let proof = ConsistencyProof(hashes: hashes, older: older.hasSuffix("\n") ? older : older + "\n", newer: note)
+        return (proof, olderCheckpoint, newer)
+    }
+
+    /// Whether `text` is a consistency proof (by its first line), not an inclusion proof.
+    public static func isConsistencyProof(_ text: String) -> Bool { text.hasPrefix(ConsistencyProof.header + "\n") }
+
+    /// Checks `text` as a consistency proof under `key`, with nothing else: both checkpoints
+    /// signed by the key, of the same log, and the older tree the start of the newer one.
+    public static func checkConsistency(_ text: String, key: String) throws -> (older: Checkpoint, newer: Checkpoint) {
+        guard let verifier = NoteVerifier(key) else {
+            throw Failure(.usage, "the key is not a checkpoint key (name+hash+base64, as `reel audit key` prints it)")
+        }
+        let proof: ConsistencyProof
+        switch ConsistencyProof.parse(text) {
+        case .success(let parsed): proof = parsed
+        case .failure(let error): throw Failure(.data, "not a consistency proof: \(error)")
+        }
+        let older = try signedCheckpoint(proof.older, verifier: verifier, what: "the older checkpoint")
+        let newer = try signedCheckpoint(proof.newer, verifier: verifier, what: "the newer checkpoint")
+        guard older.size <= newer.size,
+            TreeProofs.checkConsistency(old: older.size, oldRoot: older.root, size: newer.size, root: newer.root, proof: proof.hashes)
+        else {
+            throw Failure(.tampered, "the proof does not show the tree of \(older.size) events to be the start of the tree of \(newer.size)")
+        }
+        return (older, newer)
+    }
+
+    /// The checkpoint `note` signs under `verifier`'s key, of its log; else a `.tampered` failure
+    /// naming `what`.
+    static func signedCheckpoint(_ note: String, verifier: NoteVerifier, what: String) throws -> Checkpoint {
+        guard let body = verifier.open(note.hasSuffix("\n") ? note : note + "\n") else {
+            throw Failure(.tampered, "\(what) is not signed by the key \(verifier.name)")
+        }
+        guard let checkpoint = Checkpoint(body: body), checkpoint.origin == verifier.name else {
+            throw Failure(.tampered, "\(what) is not a checkpoint of the log \(verifier.name)")
+        }
+        return checkpoint
     }
 
     /// The log of the one ledger: a shard map's shards are logs of their own, proved one by one.
