@@ -121,6 +121,48 @@ import Testing
         #expect(foreign.status == 65 && foreign.stderr.contains("not signed by"), "\(foreign.stderr)")
     }
 
+    /// `account delete` leaves an erasure receipt (a file it names, and `receipt` in its `--json`)
+    /// holding nothing of the account but ciphertext; `reel audit check-receipt` proves the
+    /// deletion from it after the ledger grew (consistency included), offline with the key too,
+    /// and Go's tlog checks it. A proof of another event is not a receipt; a receipt whose
+    /// envelope was changed is refused.
+    @Test(arguments: Store.allCases)
+    func aDeletionLeavesAReceiptThatProvesItLater(_ store: Store) async throws {
+        let ledger = try await Self.ledger(store)
+        #expect(try await ledger.reel(["settings", "name", "Ann Example"], user: "ann").status == 0)
+        #expect(try await ledger.reel(["settings", "name", "Bob"], user: "bob").status == 0)
+        let deleted = try await ledger.reel(["account", "delete", "--yes", "--json"], user: "ann")
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        let document = try Harness.json(deleted.stdout)
+        let file = try #require(document["receiptFile"] as? String, "\(deleted.stdout)")
+        let receipt = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(document["receipt"] as? String == receipt && receipt.hasPrefix("c2sp.org/tlog-proof@v1\n"))
+        #expect(try Harness.validate(deleted.stdout, against: "cli/account-delete.schema.json").status == 0)
+        // Nothing of the account in it: not its handle, not its name (in any encoding the proof uses).
+        let decoded = receipt.split(separator: "\n").compactMap { Data(base64Encoded: String($0.dropFirst($0.hasPrefix("extra ") ? 6 : 0))) }
+        for secret in ["ann", "Ann Example"] {
+            #expect(!receipt.contains(secret) && !decoded.contains { $0.range(of: Data(secret.utf8)) != nil }, "\(secret) in the receipt")
+        }
+        for user in ["cy", "dee"] { #expect(try await ledger.reel(["settings", "name", user], user: user).status == 0) }
+
+        let checked = try await ledger.reel(["audit", "check-receipt", file])
+        #expect(checked.status == 0 && checked.stdout.hasPrefix("receipt holds: stream account-") && checked.stdout.contains("events now, the deletion still on record"), "\(checked.stdout)\(checked.stderr)")
+        let key = try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let offline = try await ledger.reel(["audit", "check-receipt", file, "--key", key, "--json"])
+        #expect(offline.status == 0 && offline.stdout.contains("\"laterSize\" : null"), "\(offline.stdout)\(offline.stderr)")
+        #expect(try await GoTlogCheck.proofs([file], key: key).status == 0)
+
+        let notAReceipt = ledger.dir + "/not-a-receipt.tlog-proof"
+        #expect(try await ledger.reel(["audit", "prove", "1", "--out", notAReceipt]).status == 0)
+        let refused = try await ledger.reel(["audit", "check-receipt", notAReceipt])
+        #expect(refused.status == 65 && refused.stderr.contains("not an erasure receipt"), "\(refused.stderr)")
+        let lines = receipt.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let changed = ledger.dir + "/changed.tlog-proof"
+        try receipt.replacingOccurrences(of: lines[1], with: String(lines[1].prefix(30)) + "AAAA" + String(lines[1].dropFirst(34)))
+            .write(toFile: changed, atomically: true, encoding: .utf8)
+        #expect(try await ledger.reel(["audit", "check-receipt", changed]).status == 65)
+    }
+
     /// One byte of one stored tree hash flipped (on disk in LMDB, by SQL on PostgreSQL): `reel audit
     /// verify` and `Tools/verify_ledger.py` refuse the ledger (rule `tree-mismatch`), and the proof
     /// of an event whose path takes that hash, made afterwards, is refused by Reel and by Go.

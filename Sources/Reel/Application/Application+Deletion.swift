@@ -62,6 +62,11 @@ extension Application {
         var deletion = DeletionReport(
             handle: handle, stream: stream, deletedAt: deleted.recordedAt, position: deleted.position, events: deleted.streamVersion,
             seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        do {
+            deletion.receipt = try inclusionProof(position: deleted.position, in: try ledger(for: handle).log).text
+        } catch {
+            deletion.receiptProblem = (error as? any KindedError)?.summary ?? "\(error)"
+        }
         if !purged {
             deletion.keyPurged = false
             deletion.purgeProblem = (try? ledger(for: handle).log as? any DeferredPurging)??.purgeProblem ?? "the purge did not run"

@@ -1,5 +1,6 @@
 public import EventLog
 import Failures
+import Ledger
 public import Foundation
 
 /// The ledger as a transparency log (`Schemas/ledger-layout.md`, "The Merkle tree"): signed
@@ -24,7 +25,11 @@ extension Application {
     /// The inclusion proof of the event at `position` against the latest checkpoint, made in one
     /// read of the store (C2SP tlog-proof; `InclusionProof.text`).
     public func inclusionProof(position: UInt64) throws -> InclusionProof {
-        let log = try transparentLog()
+        try inclusionProof(position: position, in: try transparentLog())
+    }
+
+    /// The same in `log` (one shard's, for a deletion's receipt).
+    func inclusionProof(position: UInt64, in log: any EventStore) throws -> InclusionProof {
         let (checkpoint, envelope, hashes) = try log.read { snapshot in
             let (checkpoint, _) = try Self.checkpoint(snapshot)
             guard position >= 1, position <= checkpoint.size,
@@ -77,7 +82,11 @@ extension Application {
     /// before it is given. Throws `.tampered` when it does not hold: the ledger was rewritten or
     /// rolled back since, or `older` is not this ledger's.
     public func consistency(since older: String) throws -> (proof: ConsistencyProof, older: Checkpoint, newer: Checkpoint) {
-        let log = try transparentLog()
+        try consistency(since: older, in: try transparentLog())
+    }
+
+    /// The same in `log`.
+    func consistency(since older: String, in log: any EventStore) throws -> (proof: ConsistencyProof, older: Checkpoint, newer: Checkpoint) {
         let (newer, hashes, olderCheckpoint): (Checkpoint, [TreeHash], Checkpoint) = try log.read { snapshot in
             let (newer, _) = try Self.checkpoint(snapshot)
             let key = try signingKey(for: newer.origin)
@@ -93,6 +102,45 @@ extension Application {
         let note = try signingKey(for: newer.origin).sign(newer.body)
         let proof = ConsistencyProof(hashes: hashes, older: older.hasSuffix("\n") ? older : older + "\n", newer: note)
         return (proof, olderCheckpoint, newer)
+    }
+
+    /// Checks an erasure receipt (`DeletionReport.receipt`): an inclusion proof of an
+    /// `account-deleted` event. Under `key` it is checked offline; without one, against the
+    /// ledger whose log it names (a shard's, with a map): its key, and a consistency proof from
+    /// the receipt's checkpoint to the latest, so the deletion is shown still in the ledger as it
+    /// grew since (`laterSize`). Throws `.tampered` when it does not hold.
+    public func checkReceipt(_ text: String, key: String?) throws -> (deletion: ProofCheck, laterSize: UInt64?) {
+        guard let key else { return try checkReceiptAgainstLedger(text) }
+        let check = try Self.checkProof(text, key: key)
+        try Self.requireDeletion(check)
+        return (check, nil)
+    }
+
+    private func checkReceiptAgainstLedger(_ text: String) throws -> (deletion: ProofCheck, laterSize: UInt64?) {
+        let proof: InclusionProof
+        switch InclusionProof.parse(text) {
+        case .success(let parsed): proof = parsed
+        case .failure(let error): throw Failure(.data, "not an erasure receipt: \(error)")
+        }
+        let origin = String(proof.checkpoint.prefix { $0 != "\n" })
+        for log in try everyLedger().map(\.log) {
+            let logOrigin = try log.read { snapshot -> String? in
+                guard try snapshot.treeFrontier().size > 0, let first = try snapshot.treeHashes(at: [0]).first else { return nil }
+                return Checkpoint.origin(firstLeaf: first)
+            }
+            guard logOrigin == origin else { continue }
+            let check = try Self.checkProof(text, key: try signingKey(for: origin).verifierKey)
+            try Self.requireDeletion(check)
+            let later = try consistency(since: proof.checkpoint, in: log)
+            return (check, later.newer.size)
+        }
+        throw Failure(.notFound, "the receipt is of the log \(origin), which is not this ledger's (give --key to check it offline)")
+    }
+
+    private static func requireDeletion(_ check: ProofCheck) throws {
+        guard check.type == DomainEvent.accountDeletedType else {
+            throw Failure(.tampered, "the proof is of a \(check.type) event, not of an account's deletion: it is not an erasure receipt")
+        }
     }
 
     /// Whether `text` is a consistency proof (by its first line), not an inclusion proof.

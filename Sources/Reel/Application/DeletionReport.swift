@@ -16,4 +16,10 @@ public struct DeletionReport: Sendable {
     /// the key's row is gone, its bytes stay in the server's files until a purge succeeds).
     public var keyPurged: Bool = true
     public var purgeProblem: String?
+    /// The erasure receipt: the inclusion proof of the deletion event against the checkpoint
+    /// signed right after it (C2SP tlog-proof; no personal data in it), which the account's
+    /// owner keeps to prove the deletion later (`Application.checkReceipt`). `nil` when it could
+    /// not be made (`receiptProblem` says why): the deletion stands.
+    public var receipt: String?
+    public var receiptProblem: String?
 }
