@@ -27,6 +27,10 @@ public final class EventLog: Sendable {
         /// Where the data directory's keyring lives (the key-encryption keys the stream keys are
         /// wrapped under, kept apart from the data directory): `nil` is `keyrings/` in it.
         public var keyringDirectory: String?
+        /// Whether writes grow the Merkle tree (`Schemas/ledger-layout.md`). Only a benchmark's
+        /// baseline turns it off: a ledger written so has no tree (or a tree that stops short,
+        /// which `verify` refuses) until a write with it builds the rest.
+        public var keepsTree = true
 
         public init(
             ledger: Environment.Configuration = .init(),
@@ -113,7 +117,7 @@ public final class EventLog: Sendable {
         let events = head?.position ?? 0
         keyStore = try KeyStore(
             dataDirectory: directory, keyring: keyring, configuration: configuration.keys, create: events == 0 && ledgerPair == nil, events: events)
-        writer = LedgerWriter(databases: databases)
+        writer = LedgerWriter(databases: databases, keepsTree: configuration.keepsTree)
         pollInterval = configuration.pollInterval
         authority = ShreddingAuthority(databases: databases, closingType: configuration.closingEventType)
         let signal = self.signal

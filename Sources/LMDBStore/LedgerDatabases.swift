@@ -38,10 +38,8 @@ struct LedgerDatabases: Sendable {
     /// The stored hashes at `indexes` (`TreeLayout`), in their order.
     func treeHashes(at indexes: [UInt64], _ txn: Transaction) throws -> [TreeHash] {
         try indexes.map { index in
-            let bytes = try tree.flatMap { try txn.get($0, index) }
-            guard let bytes, let hash = TreeHash(bytes: bytes) else {
-                throw TreeError.mismatch(storedIndex: index, reason: "no stored hash there")
-            }
+            let hash = try tree.flatMap { tree in try txn.withValue(tree, index) { raw in raw.flatMap { TreeHash(raw: $0) } } }
+            guard let hash else { throw TreeError.mismatch(storedIndex: index, reason: "no stored hash there") }
             return hash
         }
     }

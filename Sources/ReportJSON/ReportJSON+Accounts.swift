@@ -44,7 +44,7 @@ extension ReportJSON {
             "user": .string(report.handle.value), "stream": .string(report.stream.rawValue), "deletedAt": time(report.deletedAt),
             "position": .integer(Int64(report.position)), "events": .integer(Int64(report.events)), "keyDestroyed": true,
             "keyPurged": .bool(report.keyPurged), "purgeProblem": string(report.purgeProblem), "seconds": .double(report.seconds),
-            "receipt": string(report.receipt), "receiptProblem": string(report.receiptProblem),
+            "receipt": string(report.receipt), "receiptProblem": string(report.receiptProblem), "receiptFile": .null,
         ]
     }
 

@@ -33,12 +33,15 @@ struct Run: AsyncParsableCommand {
         // 1. Batched append: the systems take turns, each run into a fresh directory, so a slow
         // phase of the machine falls on all of them alike; the median run of each is reported.
         var lmdbBatches: [Double] = [], sqliteBatches: [Double] = [], reelBatches: [Double] = [], reelPipelined: [Double] = []
+        var withoutTree: [Double] = []
         for run in 0..<repeats {
-            let dirs = ["c-lmdb-batch", "sqlite-batch", "reel-batch", "reel-pipelined"].map { root + "/\($0)-\(run)" }
+            let dirs = ["c-lmdb-batch", "sqlite-batch", "reel-batch", "reel-pipelined", "reel-no-tree"].map { root + "/\($0)-\(run)" }
             lmdbBatches.append(try baseline.run(["lmdb-batch", dirs[0], "\(appendEvents)", "1000", "\(payload)"]).number("eventsPerSecond"))
             sqliteBatches.append(try baseline.run(["sqlite-batch", dirs[1], "\(appendEvents)", "1000", "\(payload)"]).number("eventsPerSecond"))
             reelBatches.append(try Workloads.batchedAppend(dirs[2], events: appendEvents, payload: payload))
             reelPipelined.append(try await Workloads.pipelinedAppend(dirs[3], events: appendEvents, payload: payload))
+            // The same appends without the Merkle tree: the baseline of the tree's cost (issue 40).
+            withoutTree.append(try Workloads.batchedAppend(dirs[4], events: appendEvents, payload: payload, tree: false))
             if !keep { for dir in dirs { try? FileManager.default.removeItem(atPath: dir) } }
         }
         let reelBatch = Self.median(reelBatches)
@@ -46,6 +49,10 @@ struct Run: AsyncParsableCommand {
             "1. batched append (events/s)", reel: reelBatch, lmdb: Self.median(lmdbBatches), sqlite: Self.median(sqliteBatches),
             target: "Reel ≥ 250,000", met: reelBatch >= 250_000)
         if repeats > 1 { table.row(Self.range("   slowest / fastest of \(repeats)", reelBatches, lmdb: lmdbBatches, sqlite: sqliteBatches)) }
+        let baselineWithoutTree = Self.median(withoutTree)
+        table.row("   same without the Merkle tree (baseline)", reel: baselineWithoutTree, lmdb: nil, sqlite: nil, target: "(reported)", met: nil)
+        let slower = 100 * (1 - reelBatch / baselineWithoutTree)
+        table.row("   the tree's cost (% slower)", reel: slower, lmdb: nil, sqlite: nil, target: "≤ 10%", met: slower <= 10, decimals: 1)
         let pipelined = Self.median(reelPipelined)
         table.row("   same, 2 async producers, group commit", reel: pipelined, lmdb: nil, sqlite: nil, target: "Reel ≥ 250,000", met: pipelined >= 250_000)
 
@@ -85,6 +92,16 @@ struct Run: AsyncParsableCommand {
         if repeats > 1 { table.row(Self.range("   slowest / fastest of \(repeats)", reads.map { $0.number("eventsPerSecond") })) }
         table.row("   read peak RSS, incl. mapped file (MiB)", reel: most(reads, "peakMiB"), lmdb: nil, sqlite: nil, target: "(reported)", met: nil, decimals: 1)
         table.row("   read anonymous memory (MiB)", reel: most(reads, "anonymousMiB"), lmdb: nil, sqlite: nil, target: "streaming", met: nil, decimals: 1)
+
+        // 5. Proofs over the ledger of section 4 (issue 40), and at 10,000 events.
+        note("inclusion proofs: 1,000 positions of the \(ledgerEvents)-event ledger")
+        for figures in [try TreeFigures.measure(ledger: ledger, samples: 1_000), try TreeFigures.measure(ledger: ledger, size: 10_000, samples: 1_000)] {
+            let at = figures.size.formatted(.number.grouping(.automatic))
+            table.row("5. proof at \(at) events: make p99 (ms)", reel: figures.makeP99 / 1_000, lmdb: nil, sqlite: nil, target: "≤ 1 ms", met: figures.makeP99 <= 1_000, decimals: 3)
+            table.row("   check p99 (ms)", reel: figures.checkP99 / 1_000, lmdb: nil, sqlite: nil, target: "≤ 1 ms", met: figures.checkP99 <= 1_000, decimals: 3)
+            table.row("   proof size, path (bytes, largest)", reel: Double(figures.pathBytes), lmdb: nil, sqlite: nil, target: "≤ 1,536", met: figures.pathBytes <= 1_536)
+            table.row("   tlog-proof file with envelope (bytes)", reel: Double(figures.fileBytes), lmdb: nil, sqlite: nil, target: "(reported)", met: nil)
+        }
 
         print()
         print(quick ? "reel-bench --quick (smoke test; sizes too small to mean anything)" : "reel-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, payload \(payload) bytes")

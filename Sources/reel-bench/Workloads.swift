@@ -14,8 +14,10 @@ enum Workloads {
     }
 
     /// Appends `events` in calls of 1,000 events (one transaction each), streams round-robin.
-    static func batchedAppend(_ dir: String, events: Int, payload size: Int, streams: Int = 100) throws -> Double {
-        let log = try EventLog.open(at: dir)
+    static func batchedAppend(_ dir: String, events: Int, payload size: Int, streams: Int = 100, tree: Bool = true) throws -> Double {
+        var configuration = EventLog.Configuration()
+        configuration.keepsTree = tree
+        let log = try EventLog.open(at: dir, configuration: configuration)
         let payload = payload(size)
         let ids = try (0..<streams).map { try StreamID("account-\($0)") }
         let time = try seconds {

@@ -40,17 +40,24 @@ public struct TreeFrontier: Sendable, Equatable {
     /// (`TreeLayout`): the leaf's, then each subtree it completes, lowest first. They go at
     /// `TreeLayout.storedIndex(level: 0, index: size)` on, `size` as it was before the call.
     public mutating func append(leaf: TreeHash) -> [TreeHash] {
+        var stored: [TreeHash] = []
+        append(leaf: leaf) { stored.append($0) }
+        return stored
+    }
+
+    /// The same, each hash to store given to `store` in order, nothing allocated: the stores'
+    /// write path.
+    public mutating func append(leaf: TreeHash, _ store: (TreeHash) throws -> Void) rethrows {
         var hash = leaf
-        var stored = [hash]
+        try store(hash)
         var rest = size
         while rest & 1 == 1 {
             hash = TreeHash.node(roots.removeLast(), hash)
-            stored.append(hash)
+            try store(hash)
             rest >>= 1
         }
         roots.append(hash)
         size += 1
-        return stored
     }
 
     /// The tree's hash (RFC 6962's MTH of all its leaves).

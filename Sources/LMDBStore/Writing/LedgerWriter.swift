@@ -21,6 +21,8 @@ struct AppendRequest: Sendable {
 /// commit: `LedgerWrite` marks itself broken, and group commit seals every request in full first.
 struct LedgerWriter: Sendable {
     let databases: LedgerDatabases
+    /// Whether `writeHead` grows the Merkle tree (`EventLog.Configuration.keepsTree`).
+    var keepsTree = true
 
     /// Appends `request`; `written` (if any) sees each new envelope's bytes in its page as it is written.
     func append(
@@ -134,7 +136,7 @@ struct LedgerWriter: Sendable {
     func writeHead(_ head: LogHead?, _ txn: Transaction) throws {
         guard let head else { return }
         try txn.put(databases.meta, "head", head.bytes)
-        try growTree(to: head.position, txn)
+        if keepsTree { try growTree(to: head.position, txn) }
     }
 
     /// Adds to the tree the envelopes after its last leaf, up to `size`, each hashed as stored
@@ -150,8 +152,8 @@ struct LedgerWriter: Sendable {
                 guard let bytes else { throw EventLogError.corruptEnvelope(position: position, reason: "no envelope there for the tree") }
                 return TreeHash.leaf(bytes)
             }
-            for hash in frontier.append(leaf: leaf) {
-                try txn.put(tree, index, hash.bytes, flags: .append)
+            try frontier.append(leaf: leaf) { hash in
+                try hash.withBytes { try txn.putBytes(tree, index, $0, flags: .append) }
                 index += 1
             }
         }
