@@ -114,6 +114,14 @@ extension EventLog {
         try PayloadOpener.openAll(try storedEnvelopes(from: position, maxCount: maxCount, txn), keyStore: keyStore)
     }
 
+    /// The leaf hashes (`TreeHash.leaf`) of up to `maxCount` envelopes from `position` on, hashed
+    /// in place in the map on every core.
+    func leafHashes(from position: UInt64, maxCount: Int, _ txn: Transaction) throws -> [TreeHash] {
+        try Parallel.map(try storedEnvelopes(from: position, maxCount: maxCount, txn), threshold: 1_024, state: ()) { _, stored in
+            TreeHash.leaf(stored.bytes)
+        }
+    }
+
     /// Up to `maxCount` envelopes from `position` on, as bytes in the map (valid in `txn`).
     func storedEnvelopes(from position: UInt64, maxCount: Int, _ txn: Transaction) throws -> [StoredEnvelope] {
         var stored: [StoredEnvelope] = []

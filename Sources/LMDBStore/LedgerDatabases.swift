@@ -37,7 +37,25 @@ struct LedgerDatabases: Sendable {
 
     /// The stored hashes at `indexes` (`TreeLayout`), in their order.
     func treeHashes(at indexes: [UInt64], _ txn: Transaction) throws -> [TreeHash] {
-        try indexes.map { index in
+        // A run of consecutive indexes (a verify's, a tile's) is one walk of a cursor.
+        if let first = indexes.first, let tree, indexes.count > 8, indexes.last! >= first, indexes.last! - first == UInt64(indexes.count - 1),
+            zip(indexes, indexes.dropFirst()).allSatisfy({ $1 == $0 + 1 })
+        {
+            var hashes: [TreeHash] = []
+            hashes.reserveCapacity(indexes.count)
+            try txn.withCursor(tree) { cursor in
+                var entry = try cursor.seek(atLeast: first)
+                for index in indexes {
+                    guard let found = entry, found.key.count == 8,
+                        found.key.loadUnaligned(as: UInt64.self).bigEndian == index, let hash = TreeHash(raw: found.value)
+                    else { throw TreeError.mismatch(storedIndex: index, reason: "no stored hash there") }
+                    hashes.append(hash)
+                    entry = try cursor.next()
+                }
+            }
+            return hashes
+        }
+        return try indexes.map { index in
             let hash = try tree.flatMap { tree in try txn.withValue(tree, index) { raw in raw.flatMap { TreeHash(raw: $0) } } }
             guard let hash else { throw TreeError.mismatch(storedIndex: index, reason: "no stored hash there") }
             return hash

@@ -32,6 +32,6 @@ public struct LedgerSnapshot: EventStoreSnapshot {
     }
 
     public func leafHashes(from position: UInt64, maxCount: Int) throws -> [TreeHash] {
-        try log.wrapped { try log.storedEnvelopes(from: position, maxCount: maxCount, transaction).map { TreeHash.leaf($0.bytes) } }
+        try log.wrapped { try log.leafHashes(from: position, maxCount: maxCount, transaction) }
     }
 }

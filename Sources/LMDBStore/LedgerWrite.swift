@@ -152,7 +152,7 @@ public final class LedgerWrite: EventStoreWrite {
     }
 
     public func leafHashes(from position: UInt64, maxCount: Int) throws -> [TreeHash] {
-        try wrapped { try log.storedEnvelopes(from: position, maxCount: maxCount, transaction).map { TreeHash.leaf($0.bytes) } }
+        try wrapped { try log.leafHashes(from: position, maxCount: maxCount, transaction) }
     }
 
     /// Up to `maxCount` events from global position `position` on, as this transaction sees them.

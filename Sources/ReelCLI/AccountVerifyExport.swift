@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Presentation
 import Reel
 
 /// `reel account verify-export FILE`: checks a Reel export without changing anything.
@@ -32,7 +33,7 @@ struct AccountVerifyExport: AsyncParsableCommand {
         [
             "file": .string(file), "ok": false, "problem": .string(failure.summary), "handle": .null, "stream": .null,
             "events": .null, "saved": .null, "firstPosition": .null, "lastPosition": .null, "headPosition": .null,
-            "headHash": .null, "exportedAt": .null,
+            "headHash": .null, "exportedAt": .null, "provedIn": .null,
         ]
     }
 
@@ -44,6 +45,7 @@ struct AccountVerifyExport: AsyncParsableCommand {
             "saved": .integer(Int64(document.state.saved.count)), "firstPosition": .integer(Int64(first)),
             "lastPosition": .integer(Int64(last)), "headPosition": .integer(Int64(document.headPosition)),
             "headHash": .string(document.headHash), "exportedAt": .string(UTCTime.iso(document.exportedAt)),
+            "provedIn": document.provedIn.map { ["origin": .string($0.checkpoint.origin), "size": .integer(Int64($0.checkpoint.size)), "key": .string($0.key)] } ?? .null,
         ]
     }
 
@@ -51,6 +53,11 @@ struct AccountVerifyExport: AsyncParsableCommand {
         let (first, last) = Self.positions(document)
         Console.line("\(file): verified: account '\(document.handle)', \(document.events.count) events (positions \(first)–\(last)), \(document.state.saved.count) saved")
         Console.line(Terminal.dim("  exported \(Timestamp.labelled(document.exportedAt)) at head position \(document.headPosition), hash \(document.headHash)"))
+        if let (checkpoint, key) = document.provedIn {
+            Console.line("  every event proved in \(TerminalText.field(checkpoint.origin)) of \(checkpoint.size) events, signed by \(TerminalText.field(key))")
+        } else {
+            Console.line(Terminal.dim("  no proofs in the ledger's tree (an export made before them)"))
+        }
     }
 
     /// The log positions of the first and last exported events (0 for an export without events).

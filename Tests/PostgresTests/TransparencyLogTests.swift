@@ -163,6 +163,57 @@ import Testing
         #expect(try await ledger.reel(["audit", "check-receipt", changed]).status == 65)
     }
 
+    /// An account's export carries the signed checkpoint and each event's inclusion proof;
+    /// `account verify-export` checks them without the ledger, says where they prove the events,
+    /// and refuses an export whose proof or checkpoint was changed. The export's own key must be
+    /// the operator's: a checkpoint signed by another key is refused too.
+    @Test(arguments: Store.allCases)
+    func anExportProvesEachOfItsEventsWithoutTheLedger(_ store: Store) async throws {
+        let ledger = try await Self.ledger(store)
+        for name in ["Ann", "Annie", "Anna"] { #expect(try await ledger.reel(["settings", "name", name], user: "ann").status == 0) }
+        #expect(try await ledger.reel(["settings", "name", "Bob"], user: "bob").status == 0)
+        let file = ledger.dir + "/ann.json"
+        #expect(try await ledger.reel(["account", "export", "--out", file, "--no-details"], user: "ann").status == 0)
+        let key = try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let stranger = LedgerHome()
+        let verified = try await stranger.reel(["account", "verify-export", file])
+        #expect(verified.status == 0 && verified.stdout.contains("every event proved in reel.ledger/") && verified.stdout.contains(key), "\(verified.stdout)\(verified.stderr)")
+        let json = try await stranger.reel(["account", "verify-export", file, "--json"])
+        #expect(try Harness.validate(json.stdout, against: "cli/account-verify-export.schema.json").status == 0)
+        #expect(try Harness.validate(try String(contentsOfFile: file, encoding: .utf8), against: "export.schema.json").status == 0)
+
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let document = try Harness.json(text)
+        let transparency = try #require(document["transparency"] as? [String: Any])
+        let proofs = try #require(transparency["proofs"] as? [[String]])
+        #expect(proofs.count == 4)
+        let firstHash = try #require(proofs.last?.first)
+        let damaged = ledger.dir + "/damaged.json"
+        try text.replacingOccurrences(of: firstHash, with: String(firstHash.reversed().dropFirst()) + "=").write(toFile: damaged, atomically: true, encoding: .utf8)
+        let refused = try await stranger.reel(["account", "verify-export", damaged])
+        #expect(refused.status == 65 && refused.stderr.contains("transparency.proofs"), "\(refused.stderr)")
+        // Another ledger's checkpoint and key put in: it does not prove these events.
+        let other = try await Self.ledger(.lmdb)
+        _ = try await other.reel(["settings", "name", "Zed"], user: "zed")
+        let otherKey = try await other.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let otherNote = try await other.reel(["audit", "checkpoint"]).stdout
+        let swapped = ledger.dir + "/swapped.json"
+        let note = try #require(transparency["checkpoint"] as? String)
+        try text.replacingOccurrences(of: key, with: otherKey)
+            .replacingOccurrences(of: Self.jsonString(note), with: Self.jsonString(otherNote))
+            .write(toFile: swapped, atomically: true, encoding: .utf8)
+        #expect(try await stranger.reel(["account", "verify-export", swapped]).status == 65)
+        // Import takes a file with proofs as before.
+        let imported = try await stranger.reel(["account", "import", file], user: "ann")
+        #expect(imported.status == 0, "\(imported.stderr)")
+    }
+
+    /// `text` as a JSON string's contents, escaped as Reel writes them.
+    static func jsonString(_ text: String) -> String {
+        let data = try! JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
+        return String(String(decoding: data, as: UTF8.self).dropFirst(2).dropLast(2))
+    }
+
     /// One byte of one stored tree hash flipped (on disk in LMDB, by SQL on PostgreSQL): `reel audit
     /// verify` and `Tools/verify_ledger.py` refuse the ledger (rule `tree-mismatch`), and the proof
     /// of an event whose path takes that hash, made afterwards, is refused by Reel and by Go.

@@ -14,13 +14,15 @@
         var made = TreeFrontier()
         var position: UInt64 = 1
         while position <= head {
-            let leaves = try snapshot.leafHashes(from: position, maxCount: 4_096)
+            let leaves = try snapshot.leafHashes(from: position, maxCount: 16_384)
             guard !leaves.isEmpty else { break }
             var expected: [TreeHash] = []
             var owners: [UInt64] = []
+            expected.reserveCapacity(2 * leaves.count + 64)
+            owners.reserveCapacity(2 * leaves.count + 64)
             let start = made.nextStoredIndex
             for (offset, leaf) in leaves.enumerated() {
-                for hash in made.append(leaf: leaf) {
+                made.append(leaf: leaf) { hash in
                     expected.append(hash)
                     owners.append(position + UInt64(offset))
                 }

@@ -21,10 +21,23 @@ extension AccountService {
                 throw ReelError.undecodableEvent(position: unreadable.position, reason: "its payload cannot be opened")
             }
             let photo = try state.settings.photo.map { reference in (reference, try storedPhoto(reference, of: stream, txn)) }
-            return AccountExport(
+            var export = AccountExport(
                 handle: handle, stream: stream, state: state, events: events, head: head, photo: photo,
                 exportedAt: Int64(Date().timeIntervalSince1970 * 1_000_000))
+            export.proofs = try Self.proofs(of: events, txn)
+            return export
         }
+    }
+
+    /// The checkpoint of the tree `txn` holds and each of `events`' inclusion proofs in it (one
+    /// read of stored hashes per event); `nil` when the tree does not reach the head (a ledger
+    /// written before the tree, not written since).
+    static func proofs(of events: [RecordedEvent], _ txn: some EventStoreSnapshot) throws -> (checkpoint: Checkpoint, paths: [[TreeHash]])? {
+        let frontier = try txn.treeFrontier()
+        guard frontier.size > 0, frontier.size == (try txn.head()?.position ?? 0), let first = try txn.treeHashes(at: [0]).first else { return nil }
+        let checkpoint = Checkpoint(origin: Checkpoint.origin(firstLeaf: first), size: frontier.size, root: frontier.root)
+        let paths = try events.map { event in try TreeProofs.inclusion(of: event.position - 1, in: frontier.size) { try txn.treeHashes(at: $0) } }
+        return (checkpoint, paths)
     }
 
     /// Restores a verified Reel export as a new account of `handle` (new stream, new key), in one

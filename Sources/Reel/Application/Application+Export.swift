@@ -7,7 +7,13 @@ extension Application {
     public func export(
         _ handle: AccountHandle, format: ExportFormat, details: Bool = true, generator: String, progress: ((Int, Int) -> Void)? = nil
     ) async throws -> ExportReport {
-        let export = try requiredLedger(for: handle).export(of: handle)
+        var export = try requiredLedger(for: handle).export(of: handle)
+        // Each event's inclusion proof, against the checkpoint signed now: shown to anyone
+        // without the ledger (`account verify-export`). An export goes on without them when the
+        // key cannot be had (said by `verify-export`: no transparency).
+        if let proofs = export.proofs, let key = try? signingKey(for: proofs.checkpoint.origin) {
+            export.signed = (try key.sign(proofs.checkpoint.body), key.verifierKey)
+        }
         // Between the shards of a move, the account's events are about to go elsewhere: an export
         // now would be of an account that cannot be restored. Refused until the move is done.
         if export.state.status == .moved { throw DomainError.accountMoved(handle.value) }

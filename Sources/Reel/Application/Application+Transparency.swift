@@ -200,7 +200,7 @@ extension Application {
         return (Checkpoint(origin: Checkpoint.origin(firstLeaf: first), size: frontier.size, root: frontier.root), first)
     }
 
-    private func signingKey(for origin: String) throws -> NoteKey {
+    func signingKey(for origin: String) throws -> NoteKey {
         try LedgerSigningKey.key(for: origin, in: configuration.keyringDirectory)
     }
 }

@@ -17,6 +17,11 @@ public struct AccountExport: Sendable {
     public let head: LogHead
     public let photo: (PhotoReference, [UInt8])?
     public let exportedAt: Int64
+    /// The tree's checkpoint as the export was read, and each event's inclusion proof in it (in
+    /// `events`' order); `nil` when the ledger's tree does not reach its head yet.
+    public var proofs: (checkpoint: Checkpoint, paths: [[TreeHash]])?
+    /// The checkpoint signed, and the key, once the application signed it (`transparency`).
+    public var signed: (note: String, key: String)?
 
     /// The document, as UTF-8 JSON. `details` are catalog details of saved titles, when known.
     /// A payload that is not JSON (which the ledger never writes) is refused, not copied.
@@ -68,6 +73,14 @@ public struct AccountExport: Sendable {
                 "layout": "reel-ledger/1", "headPosition": .integer(Int64(head.position)), "headHash": .string(head.hash.hex),
                 "headRecordedAt": .string(UTCTime.iso(head.recordedAtMicroseconds)),
             ], first: true)
+        if let proofs, let signed {
+            out.member(
+                "transparency",
+                [
+                    "checkpoint": .string(signed.note), "key": .string(signed.key),
+                    "proofs": .array(proofs.paths.map { .array($0.map { .string($0.base64) }) }),
+                ])
+        }
         out.raw("\n}\n")
         return out.bytes
     }

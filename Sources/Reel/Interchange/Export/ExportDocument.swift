@@ -31,6 +31,10 @@ public struct ExportDocument: Sendable {
     public let photo: (PhotoReference, [UInt8])?
     public let headPosition: UInt64
     public let headHash: String
+    /// The checkpoint the export's proofs prove every event in (`transparency`), and the key it
+    /// is signed with; `nil` for an export without them (made before the tree, or from a ledger
+    /// whose tree was not built yet). Compare the key with the one the operator publishes.
+    public let provedIn: (checkpoint: Checkpoint, key: String)?
 
     /// Every value the document would restore (handle, ids, name, language, photo reference and
     /// bytes, import sources) goes through the checks the commands apply to what a person types
@@ -164,6 +168,35 @@ public struct ExportDocument: Sendable {
         self.photo = photo
         self.headPosition = UInt64(headPosition)
         self.headHash = headHash.lowercased()
+        self.provedIn = try Self.transparency(top["transparency"], checkedEvents)
+    }
+
+    /// Checks `transparency` (absent or null in an export without proofs): the checkpoint signed
+    /// by the key the export names, and each history entry's inclusion proof, in order, from its
+    /// envelope's leaf to the checkpoint's tree.
+    private static func transparency(_ value: JSONValue?, _ events: [Checked]) throws(ExportError) -> (checkpoint: Checkpoint, key: String)? {
+        guard let value, value != .null else { return nil }
+        guard case .object(let members) = value, let note = members["checkpoint"]?.stringValue, let key = members["key"]?.stringValue,
+            case .array(let proofs)? = members["proofs"]
+        else { throw ExportError(where: "transparency", "needs checkpoint, key and proofs") }
+        guard let verifier = NoteVerifier(key) else { throw ExportError(where: "transparency.key", "is not a checkpoint key (name+hash+base64)") }
+        guard let body = verifier.open(note), let checkpoint = Checkpoint(body: body), checkpoint.origin == verifier.name else {
+            throw ExportError(where: "transparency.checkpoint", "is not a checkpoint signed by the key \(verifier.name)")
+        }
+        guard proofs.count == events.count else {
+            throw ExportError(where: "transparency.proofs", "\(proofs.count) proofs for \(events.count) events")
+        }
+        for (index, (proof, event)) in zip(proofs, events).enumerated() {
+            let place = "transparency.proofs[\(index)] (position \(event.record.position))"
+            guard case .array(let items) = proof else { throw ExportError(where: place, "not an array of hashes") }
+            let hashes = items.compactMap { $0.stringValue.flatMap(TreeHash.init(base64:)) }
+            guard hashes.count == items.count else { throw ExportError(where: place, "holds something that is not a hash in base64") }
+            guard event.record.position <= checkpoint.size,
+                TreeProofs.checkInclusion(
+                    leaf: event.leaf, index: event.record.position - 1, size: checkpoint.size, proof: hashes, root: checkpoint.root)
+            else { throw ExportError(where: place, "does not prove the event in the checkpoint's tree (\(checkpoint.size) events)") }
+        }
+        return (checkpoint, key)
     }
 
     /// The events that restore this account as `handle`: `account opened`, then the history's
@@ -210,6 +243,8 @@ public struct ExportDocument: Sendable {
         let record: Event
         let previousHash: ChainHash
         let hash: ChainHash
+        /// The envelope's leaf hash in the ledger's Merkle tree.
+        let leaf: TreeHash
     }
 
     private static func event(_ e: ExportedEntry, index: Int, stream: [UInt8], decoder: EventDecoder) throws(ExportError) -> Checked {
@@ -274,7 +309,7 @@ public struct ExportDocument: Sendable {
                 position: envelope.position, streamVersion: envelope.streamVersion, eventID: envelope.eventID, type: envelope.type,
                 schemaVersion: envelope.schemaVersion, recordedAt: envelope.recordedAtMicroseconds,
                 firstRecordedAt: envelope.firstRecordedAtMicroseconds, event: domain),
-            previousHash: envelope.previousHash, hash: envelope.hash)
+            previousHash: envelope.previousHash, hash: envelope.hash, leaf: TreeHash.leaf(bytes))
     }
 
     /// The longest base64 text of a photo within the limit.
