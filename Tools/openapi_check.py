@@ -31,7 +31,12 @@ class Checker:
         self.document = document
         resource = Resource.from_contents(document, default_specification=DRAFT202012)
         self.registry = Registry().with_resource(BASE, resource)
-        self.templates = [(re.compile("^" + re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(t)) + "$"), t) for t in document["paths"]]
+        # {name} is one path segment; a trailing /** (a route taking the rest of the path, as the
+        # service's /tile/** does) is one or more.
+        self.templates = [
+            (re.compile("^" + re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(t)).replace(re.escape("/**"), "/.+") + "$"), t)
+            for t in document["paths"]
+        ]
 
     def resolve(self, value):
         while isinstance(value, dict) and "$ref" in value:

@@ -24,6 +24,12 @@ package enum GoTlogCheck {
         try await Harness.run(try await built.value, ["consistency", "-key", key] + files)
     }
 
+    /// Follows the log served at `url` (`/checkpoint`, `/tile/…`) under `key`; each of `proofs`
+    /// (tlog-proof files) names an envelope the tiles must hold at its index.
+    package static func tiles(_ url: String, key: String, proofs: [String] = []) async throws -> Harness.Output {
+        try await Harness.run(try await built.value, ["tiles", "-key", key, url] + proofs)
+    }
+
     struct GoBuildFailure: Error, CustomStringConvertible {
         let description: String
     }

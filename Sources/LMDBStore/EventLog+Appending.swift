@@ -28,8 +28,9 @@ extension EventLog {
             let result = try request.batch.whileSealing {
                 try environment.write { txn in
                     var head = try databases.head(txn)
-                    let result = try writer.append(request, txn, head: &head)
-                    try writer.writeHead(head, txn)
+                    var leaves: [TreeHash] = []
+                    let result = try writer.append(request, txn, head: &head, leaves: &leaves)
+                    try writer.writeHead(head, txn, leaves: leaves)
                     return result
                 }
             }

@@ -26,7 +26,7 @@ extension EventLog {
                 let value = try body(write)
                 // An append that failed midway left part of its batch: never commit that.
                 if let broken = write.brokenBy { throw broken }
-                try writer.writeHead(write.currentHead, txn)
+                try writer.writeHead(write.currentHead, txn, leaves: write.leaves)
                 appended = write.appended
                 replacement = write.replacement
                 return value

@@ -13,6 +13,8 @@ public final class LedgerWrite: EventStoreWrite {
     let transaction: Transaction
     private let log: EventLog
     var currentHead: LogHead?
+    /// The leaf hashes of the envelopes this transaction wrote, in order (`LedgerWriter.writeHead`).
+    private(set) var leaves: [TreeHash] = []
     private(set) var appended = false
     /// The error of an append that failed after writing part of its batch (a payload the cipher
     /// could not seal): this transaction must not commit, whatever the caller does with the error.
@@ -81,7 +83,9 @@ public final class LedgerWrite: EventStoreWrite {
         let result: AppendResult
         do {
             result = try request.batch.whileSealing {
-                try LedgerWriter(databases: log.databases).append(request, transaction, head: &currentHead) { made.append(try each($0)) }
+                try LedgerWriter(databases: log.databases).append(request, transaction, head: &currentHead, leaves: &leaves) {
+                    made.append(try each($0))
+                }
             }
         } catch {
             if currentHead?.position != before { brokenBy = EventLogError.wrap(error) }

@@ -72,6 +72,7 @@ public struct ReelServer: Sendable {
         let system = SystemEndpoints(application: application, metrics: metrics, lifecycle: lifecycle)
         system.add(to: router)
         ImageEndpoints(application: application).add(to: router)
+        TransparencyEndpoints(application: application).add(to: router)
         WebEndpoints().add(to: router)
 
         let limiter = RateLimiter(rate: settings.ratePerSecond, burst: settings.burst)

@@ -1,5 +1,6 @@
 import EndToEndSupport
 import Foundation
+import NIOHTTP1
 import ReelTestSupport
 import Testing
 
@@ -212,6 +213,37 @@ import Testing
     static func jsonString(_ text: String) -> String {
         let data = try! JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
         return String(String(decoding: data, as: UTF8.self).dropFirst(2).dropLast(2))
+    }
+
+    /// `reel serve` publishes the checkpoint and the tiles at the C2SP paths, open to anyone: Go's
+    /// tlog follows the log from them alone (the tree hash from the tiles, every record's
+    /// inclusion) and finds in them the leaf of an envelope `reel audit prove` gave. Tiles are
+    /// immutable (cached a year), the checkpoint a few seconds; a tile the tree does not hold yet,
+    /// or a path that is not a tile's, is 404; entry bundles are not served.
+    @Test func reelServePublishesTheLogForAnyTlogClient() async throws {
+        let home = Home()
+        // 300 events: a full tile at level 0, a partial one, a partial one at level 1.
+        let worker = try await Harness.run(Harness.binaries + "/reel-bench", ["worker", "--data-dir", home.data, "--stream", "ann", "--count", "300", "--concurrency", "1"])
+        #expect(worker.status == 0, "\(worker.stderr)")
+        let proof = home.data + "/../served-\(UInt32.random(in: 0...UInt32.max)).tlog-proof"
+        #expect(try await home.reel(["audit", "prove", "271", "--out", proof]).status == 0)
+        let key = try await home.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let service = try await ServiceProcess.start(home)
+        defer { service.stop() }
+
+        let checkpoint = try await service.request(.GET, "/checkpoint")
+        #expect(checkpoint.status == 200 && checkpoint.text.split(separator: "\n").dropFirst().first == "300", "\(checkpoint.status) \(checkpoint.text)")
+        #expect(checkpoint.header("Cache-Control") == "public, max-age=2" && checkpoint.header("Content-Type") == "text/plain; charset=utf-8")
+        let full = try await service.request(.GET, "/tile/0/000")
+        #expect(full.status == 200 && full.body.count == 8_192 && full.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(try await service.request(.GET, "/tile/0/001.p/44").body.count == 44 * 32)
+        #expect(try await service.request(.GET, "/tile/1/000.p/1").body.count == 32)
+        for missing in ["/tile/0/001", "/tile/0/002.p/1", "/tile/1/000", "/tile/0/1", "/tile/00/000", "/tile/9/000", "/tile/entries/000", "/tile/0/000.p/256"] {
+            let answer = try await service.request(.GET, missing)
+            #expect(answer.status == 404 && answer.header("Content-Type") == "application/problem+json", "\(missing): \(answer.status)")
+        }
+        let go = try await GoTlogCheck.tiles(service.url, key: key, proofs: [proof])
+        #expect(go.status == 0 && go.stdout.contains("of 300, every record proved from the tiles"), "\(go.stdout)\(go.stderr)")
     }
 
     /// One byte of one stored tree hash flipped (on disk in LMDB, by SQL on PostgreSQL): `reel audit

@@ -3,11 +3,15 @@
 //
 //	tlogcheck proof -key KEY FILE...         each FILE a C2SP tlog-proof as `reel audit prove` writes it
 //	tlogcheck consistency -key KEY FILE...   each FILE a proof as `reel audit consistency --out` writes it
+//	tlogcheck tiles -key KEY URL [FILE...]   a log served at URL (`reel serve`): /checkpoint and /tile/...
 //
 // For each inclusion proof: the checkpoint's signature under KEY (note.Open), the checkpoint's
 // lines, and the inclusion of the `extra` line's bytes (the envelope as stored) at `index`
 // (tlog.CheckRecord). For each consistency proof: both checkpoints' signatures, and that the
-// older tree is the start of the newer one (tlog.CheckTree).
+// older tree is the start of the newer one (tlog.CheckTree). For a served log: the checkpoint's
+// signature, the tree hash computed from the served tiles (tlog.TileHashReader, tlog.TreeHash),
+// every record's inclusion proved from the tiles (tlog.ProveRecord, tlog.CheckRecord), and each
+// FILE's envelope (a tlog-proof's extra line) the leaf the tiles hold at its index.
 // Prints one line per file; exits 1 if any proof does not hold, 2 for bad usage.
 //
 // Built by the tests in GOPATH mode, offline:
@@ -17,6 +21,8 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"net/http"
 	"encoding/base64"
 	"errors"
 	"flag"
@@ -169,7 +175,115 @@ func checkConsistency(text []byte, verifier note.Verifier) (string, error) {
 	return fmt.Sprintf("%s grew from %d to %d", newer.origin, older.size, newer.size), nil
 }
 
+// servedTiles reads tiles from a log served at base, at C2SP paths (Go's own add the height).
+type servedTiles struct{ base string }
+
+func (r servedTiles) Height() int { return 8 }
+
+func (r servedTiles) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
+	out := make([][]byte, len(tiles))
+	for i, tile := range tiles {
+		path := strings.TrimPrefix(tile.Path(), "tile/8/")
+		response, err := http.Get(r.base + "/tile/" + path)
+		if err != nil {
+			return nil, err
+		}
+		data, err := io.ReadAll(response.Body)
+		response.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if response.StatusCode != 200 {
+			return nil, fmt.Errorf("tile/%s: %s", path, response.Status)
+		}
+		out[i] = data
+	}
+	return out, nil
+}
+
+func (r servedTiles) SaveTiles(tiles []tlog.Tile, data [][]byte) {}
+
+// checkServed checks a served log; proofs name envelopes the tiles must hold.
+func checkServed(base string, verifier note.Verifier, proofs []string) error {
+	response, err := http.Get(base + "/checkpoint")
+	if err != nil {
+		return err
+	}
+	text, err := io.ReadAll(response.Body)
+	response.Body.Close()
+	if err != nil || response.StatusCode != 200 {
+		return fmt.Errorf("checkpoint: %v %s", err, response.Status)
+	}
+	cp, err := openCheckpoint(text, verifier)
+	if err != nil {
+		return err
+	}
+	reader := tlog.TileHashReader(tlog.Tree{N: cp.size, Hash: cp.hash}, servedTiles{base})
+	root, err := tlog.TreeHash(cp.size, reader)
+	if err != nil {
+		return fmt.Errorf("tree hash from the tiles: %v", err)
+	}
+	if root != cp.hash {
+		return errors.New("the tiles' tree hash is not the checkpoint's")
+	}
+	for n := int64(0); n < cp.size; n++ {
+		leaf, err := reader.ReadHashes([]int64{tlog.StoredHashIndex(0, n)})
+		if err != nil {
+			return fmt.Errorf("leaf %d: %v", n, err)
+		}
+		proof, err := tlog.ProveRecord(cp.size, n, reader)
+		if err != nil {
+			return fmt.Errorf("proof of %d: %v", n, err)
+		}
+		if err := tlog.CheckRecord(proof, cp.size, cp.hash, n, leaf[0]); err != nil {
+			return fmt.Errorf("inclusion of %d: %v", n, err)
+		}
+	}
+	for _, file := range proofs {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		lines := strings.Split(string(data), "\n")
+		if len(lines) < 3 || !strings.HasPrefix(lines[1], "extra ") || !strings.HasPrefix(lines[2], "index ") {
+			return fmt.Errorf("%s: not a tlog-proof with an envelope", file)
+		}
+		entry, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(lines[1], "extra "))
+		if err != nil {
+			return fmt.Errorf("%s: %v", file, err)
+		}
+		index, err := strconv.ParseInt(strings.TrimPrefix(lines[2], "index "), 10, 64)
+		if err != nil || index >= cp.size {
+			return fmt.Errorf("%s: index %q outside the served tree", file, lines[2])
+		}
+		leaf, err := reader.ReadHashes([]int64{tlog.StoredHashIndex(0, index)})
+		if err != nil {
+			return err
+		}
+		if leaf[0] != tlog.RecordHash(entry) {
+			return fmt.Errorf("%s: the tiles hold another leaf at index %d", file, index)
+		}
+	}
+	fmt.Printf("ok %s: %s of %d, every record proved from the tiles\n", base, cp.origin, cp.size)
+	return nil
+}
+
 func main() {
+	if len(os.Args) >= 2 && os.Args[1] == "tiles" {
+		flags := flag.NewFlagSet("tiles", flag.ExitOnError)
+		key := flags.String("key", "", "the log's verifier key")
+		flags.Parse(os.Args[2:])
+		verifier, err := note.NewVerifier(*key)
+		if err != nil || flags.NArg() < 1 {
+			fmt.Fprintln(os.Stderr, "usage: tlogcheck tiles -key KEY URL [PROOF-FILE...]")
+			os.Exit(2)
+		}
+		if err := checkServed(strings.TrimSuffix(flags.Arg(0), "/"), verifier, flags.Args()[1:]); err != nil {
+			fmt.Printf("FAIL %s: %v\n", flags.Arg(0), err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) < 2 || (os.Args[1] != "proof" && os.Args[1] != "consistency") {
 		fmt.Fprintln(os.Stderr, "usage: tlogcheck proof|consistency -key KEY FILE...")
 		os.Exit(2)

@@ -29,15 +29,16 @@ final class GroupCommitter: Sendable {
                     try environment.write { txn in
                         results = []  // the closure is replayed after the map grows
                         var head = try writer.databases.head(txn)
+                        var leaves: [TreeHash] = []
                         for request in batch {
                             do {
-                                results.append(.success(try writer.append(request, txn, head: &head)))
+                                results.append(.success(try writer.append(request, txn, head: &head, leaves: &leaves)))
                             } catch let error as EventLogError {
                                 if case .storage = error { throw error }
                                 results.append(.failure(error))
                             }
                         }
-                        try writer.writeHead(head, txn)
+                        try writer.writeHead(head, txn, leaves: leaves)
                     }
                 } catch {
                     throw EventLogError.wrap(error)

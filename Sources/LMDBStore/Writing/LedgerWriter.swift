@@ -29,6 +29,16 @@ struct LedgerWriter: Sendable {
         _ request: AppendRequest, _ txn: Transaction, head: inout LogHead?,
         written: (UnsafeRawBufferPointer) throws -> Void = { _ in }
     ) throws -> AppendResult {
+        var leaves: [TreeHash] = []
+        return try append(request, txn, head: &head, leaves: &leaves, written: written)
+    }
+
+    /// The same, each new envelope's leaf hash in the Merkle tree added to `leaves` as it is
+    /// written (hashed in its page): what `writeHead` grows the tree by without reading them back.
+    func append(
+        _ request: AppendRequest, _ txn: Transaction, head: inout LogHead?, leaves: inout [TreeHash],
+        written: (UnsafeRawBufferPointer) throws -> Void = { _ in }
+    ) throws -> AppendResult {
         let db = databases
         let current = try db.version(of: request.stream, txn)
         if try txn.contains(db.closedStreams, request.stream.rawValue) { throw EventLogError.streamShredded(request.stream) }
@@ -90,9 +100,10 @@ struct LedgerWriter: Sendable {
             let previous = head?.hash ?? .zero
             if event.type != type.name { type = (event.type, Array(event.type.utf8)) }
             idKey.withUnsafeMutableBytes { key in withUnsafeBytes(of: event.id.uuid) { key.copyMemory(from: $0) } }
-            let hash = try writeEnvelope(
+            let (hash, leaf) = try writeEnvelope(
                 txn, position: position, previous: previous, index: index, batch: request.batch, id: idKey, type: type.bytes,
                 streamVersion: version, recordedAt: recordedAt, stream: streamBytes, written: written)
+            leaves.append(leaf)
             indexKey.withUnsafeMutableBytes { key in
                 withUnsafeBytes(of: version.bigEndian) { UnsafeMutableRawBufferPointer(rebasing: key[(key.count - 8)...]).copyMemory(from: $0) }
             }
@@ -133,25 +144,30 @@ struct LedgerWriter: Sendable {
 
     /// Writes the log's head, and brings the Merkle tree up to it in the same transaction: every
     /// way envelopes are laid (appends, group commit, copies, adoptions) ends here.
-    func writeHead(_ head: LogHead?, _ txn: Transaction) throws {
+    func writeHead(_ head: LogHead?, _ txn: Transaction, leaves: [TreeHash] = []) throws {
         guard let head else { return }
         try txn.put(databases.meta, "head", head.bytes)
-        if keepsTree { try growTree(to: head.position, txn) }
+        if keepsTree { try growTree(to: head.position, txn, leaves: leaves) }
     }
 
     /// Adds to the tree the envelopes after its last leaf, up to `size`, each hashed as stored
     /// (`TreeHash.leaf`), their hashes appended to the stored ones (`TreeLayout`). A ledger written
     /// before the tree gets its whole tree in its first write transaction.
-    func growTree(to size: UInt64, _ txn: Transaction) throws {
+    func growTree(to size: UInt64, _ txn: Transaction, leaves: [TreeHash] = []) throws {
         var frontier = try databases.treeFrontier(txn)
         guard frontier.size < size, let tree = databases.tree else { return }
         var index = frontier.nextStoredIndex
+        // The leaves hashed as the transaction wrote them, when they are exactly the envelopes
+        // after the tree's last leaf; else (a copy, a tree to catch up) each envelope is read.
+        let given = leaves.count == Int(size - frontier.size) ? leaves : nil
         while frontier.size < size {
             let position = frontier.size + 1
-            let leaf = try txn.withValue(databases.events, position) { bytes in
-                guard let bytes else { throw EventLogError.corruptEnvelope(position: position, reason: "no envelope there for the tree") }
-                return TreeHash.leaf(bytes)
-            }
+            let leaf =
+                try given?[Int(position - (size - UInt64(leaves.count)) - 1)]
+                ?? txn.withValue(databases.events, position) { bytes in
+                    guard let bytes else { throw EventLogError.corruptEnvelope(position: position, reason: "no envelope there for the tree") }
+                    return TreeHash.leaf(bytes)
+                }
             try frontier.append(leaf: leaf) { hash in
                 try hash.withBytes { try txn.putBytes(tree, index, $0, flags: .append) }
                 index += 1
@@ -164,17 +180,19 @@ struct LedgerWriter: Sendable {
     private func writeEnvelope(
         _ txn: Transaction, position: UInt64, previous: ChainHash, index: Int, batch: SealedBatch, id: [UInt8], type: [UInt8],
         streamVersion: UInt64, recordedAt: Int64, stream: [UInt8], written: (UnsafeRawBufferPointer) throws -> Void
-    ) throws -> ChainHash {
+    ) throws -> (ChainHash, TreeHash) {
         let size = EnvelopeLayout.size(stream: stream, type: type, sealed: batch.sealedCount(index))
         var digest = ChainHash.zero
+        var leaf = TreeHash.empty
         try batch.withSealed(index) { nonce, sealed in
             try txn.putReserving(databases.events, position, count: size, flags: .append) { out in
                 digest = EnvelopeLayout.write(
                     into: out, position: position, previous: previous, id: id, streamVersion: streamVersion, recordedAt: recordedAt,
                     schemaVersion: batch.events[index].schemaVersion, stream: stream, type: type, nonce: nonce, sealed: sealed)
+                leaf = TreeHash.leaf(UnsafeRawBufferPointer(out))
                 try written(UnsafeRawBufferPointer(out))
             }
         }
-        return digest
+        return (digest, leaf)
     }
 }

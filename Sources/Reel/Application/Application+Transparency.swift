@@ -16,6 +16,20 @@ extension Application {
         return (try signingKey(for: checkpoint.origin).sign(checkpoint.body), checkpoint)
     }
 
+    /// The tile `path` names (the part after `tile/`, C2SP tlog-tiles): its hashes' bytes, or
+    /// `nil` when the path is not a tile's or the tree does not hold all of it yet. A tile, once
+    /// there, never changes.
+    public func tile(_ path: String) throws -> [UInt8]? {
+        guard let address = TileAddress(path: path) else { return nil }
+        return try transparentLog().read { snapshot in
+            guard address.isComplete(in: try snapshot.treeFrontier().size) else { return nil }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(32 * address.width)
+            for hash in try snapshot.treeHashes(at: address.storedIndexes) { hash.withBytes { bytes.append(contentsOf: $0) } }
+            return bytes
+        }
+    }
+
     /// The public key a checkpoint of this ledger verifies under (`name+hash+base64`).
     public func checkpointKey() throws -> String {
         let (checkpoint, _) = try transparentLog().read { snapshot in try Self.checkpoint(snapshot) }
