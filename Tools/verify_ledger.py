@@ -141,7 +141,11 @@ def verify(txn, dbs, result):
     versions = {}  # stream id -> last version seen
     last_event = {}  # stream id -> (position, type) of its last event
     # A ledger no Reel with the tree has written has none: nothing to check.
-    tree = TreeCheck(lambda index: txn.get(struct.pack(">Q", index), db=dbs["tree"])) if "tree" in dbs else None
+    # (nor one opened by it but not written since: an empty tree and no edge). A tree behind the
+    # head (written since by a Reel without it) is checked as far as it goes.
+    edge = txn.get(b"tree", db=dbs["meta"]) if "tree" in dbs else None
+    tree_size = struct.unpack(">Q", edge[:8])[0] if edge and len(edge) >= 8 else 0
+    tree = TreeCheck(lambda index: txn.get(struct.pack(">Q", index), db=dbs["tree"])) if tree_size > 0 else None
     for key, env in txn.cursor(db=dbs["events"]):
         if len(key) != 8 or u64(key) != expected:
             found = u64(key) if len(key) == 8 else "a %d-byte key" % len(key)
@@ -154,7 +158,7 @@ def verify(txn, dbs, result):
             raise Problem(expected, "index-mismatch", "event-ids entry for %s missing or wrong" % event_id.hex())
         versions[stream] = version
         last_event[stream] = (expected, event_type)
-        if tree is not None:
+        if tree is not None and expected <= tree_size:
             tree.add(expected, env)
         prev_hash, prev_time = digest, recorded_at
         result.update(events=expected, headPosition=expected, headHash=digest.hex(), headRecordedAt=iso(recorded_at))
@@ -162,7 +166,9 @@ def verify(txn, dbs, result):
 
     last = expected - 1
     if tree is not None:
-        tree.finish(last, txn.get(b"tree", db=dbs["meta"]) or struct.pack(">Q", 0), txn.stat(dbs["tree"])["entries"])
+        if tree_size > last:
+            tree.problem = Problem(last, "tree-mismatch", "meta/tree covers %d events, the log ends at %d" % (tree_size, last))
+        tree.finish(min(tree_size, last), edge, txn.stat(dbs["tree"])["entries"])
     head = txn.get(b"head", db=dbs["meta"])
     if last == 0 and head is not None:
         raise Problem(0, "head-mismatch", "meta/head present but events is empty")
@@ -272,7 +278,7 @@ def verify_postgres(url, result):
                 stored_tree[int(index)] = bytes.fromhex(digest)
             elif section == "events":
                 # A store migrated to the tree but not written since has the tree of no leaves.
-                if tree is None and edge is not None and (edge != struct.pack(">Q", 0) or stored_tree):
+                if tree is None and edge is not None and edge[:8] != struct.pack(">Q", 0):
                     tree = TreeCheck(stored_tree.get)
                 row = line.split("\t")
                 key, stream, version, event_id, event_type, recorded_at = (
@@ -289,7 +295,7 @@ def verify_postgres(url, result):
                 ids.add(env_id)
                 versions[env_stream] = env_version
                 last_event[env_stream] = (expected, env_type, env_time)
-                if tree is not None:
+                if tree is not None and expected <= struct.unpack(">Q", edge[:8])[0]:
                     tree.add(expected, env)
                 prev_hash, prev_time = digest, env_time
                 result.update(events=expected, headPosition=expected, headHash=digest.hex(), headRecordedAt=iso(env_time))
@@ -312,7 +318,10 @@ def verify_postgres(url, result):
 
     last = expected - 1
     if tree is not None:
-        tree.finish(last, edge, len(stored_tree))
+        edge_size = struct.unpack(">Q", edge[:8])[0]
+        if edge_size > last:
+            tree.problem = Problem(last, "tree-mismatch", "reel_head.tree covers %d events, the log ends at %d" % (edge_size, last))
+        tree.finish(min(edge_size, last), edge, len(stored_tree))
     if head is None:
         raise Problem(last, "head-mismatch", "reel_head has no row")
     if last == 0 and head[0] != 0:

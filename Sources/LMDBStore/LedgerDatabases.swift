@@ -23,7 +23,8 @@ struct LedgerDatabases: Sendable {
         eventIDs = try environment.database(named: "event-ids")
         meta = try environment.database(named: "meta")
         closedStreams = try environment.database(named: "closed-streams")
-        tree = try? environment.database(named: "tree")
+        // Read-only, a ledger no Reel with the tree has written has none; writable, it is made.
+        tree = environment.configuration.readOnly ? try? environment.database(named: "tree") : try environment.database(named: "tree")
     }
 
     /// The tree's edge (`meta/tree`): the tree of no leaves when the ledger has none yet.

@@ -74,7 +74,7 @@ import PostgresNIO
                 }
                 let end = LogHead(after: envelopes.last!)
                 let frontier = try PostgresTree.frontier(try link.run("SELECT tree FROM reel_head").first!.decode(ByteBuffer.self), link)
-                let tree = try PostgresTree.grown(from: frontier, to: end.position, written: envelopes, link)
+                let tree = try PostgresTree.grown(from: frontier, to: end.position, written: envelopes, link).insertingAllButLast(50_000, link)
                 try link.run(
                     """
                     WITH tree AS (INSERT INTO reel_tree (stored_index, hash) SELECT * FROM unnest(\(tree.indexes)::bigint[], \(tree.hashes)::bytea[]))

@@ -29,6 +29,9 @@ struct PostgresTree {
                 next += 1
             }
         }
+        guard frontier.size <= size else {
+            throw Failure.tampered("reel_head.tree covers \(frontier.size) events, the log ends at \(size)", link.location)
+        }
         let firstWritten = written.first?.position ?? size + 1
         while frontier.size + 1 < firstWritten && frontier.size < size {
             let upTo = min(size, firstWritten - 1, frontier.size + 10_000)
@@ -53,6 +56,22 @@ struct PostgresTree {
             throw Failure.tampered("the tree reaches position \(frontier.size), the head \(size)", link.location)
         }
         return PostgresTree(frontier: frontier, indexes: indexes, hashes: hashes)
+    }
+
+    /// Inserts all but the last `chunk` stored hashes, `chunk` at a time, and gives the tree with
+    /// those left to insert.
+    func insertingAllButLast(_ chunk: Int, _ link: PostgresLink) throws -> PostgresTree {
+        var start = 0
+        while indexes.count - start > chunk {
+            let end = start + chunk
+            try link.run(
+                """
+                INSERT INTO reel_tree (stored_index, hash)
+                SELECT * FROM unnest(\(Array(indexes[start..<end]))::bigint[], \(Array(hashes[start..<end]))::bytea[])
+                """)
+            start = end
+        }
+        return PostgresTree(frontier: frontier, indexes: Array(indexes[start...]), hashes: Array(hashes[start...]))
     }
 
     /// The edge `reel_head.tree` holds.

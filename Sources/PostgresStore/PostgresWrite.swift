@@ -393,7 +393,10 @@ public final class PostgresWrite: EventStoreWrite {
         // A store written before the tree gets it in its next write transaction, one that
         // appends nothing included.
         guard let head = currentHead, appended || frontier.size < head.position else { return }
-        let tree = try PostgresTree.grown(from: frontier, to: head.position, written: laid, link)
+        var tree = try PostgresTree.grown(from: frontier, to: head.position, written: laid, link)
+        // A catch-up's many hashes go in statements of 50,000 first (a statement's arrays stay far
+        // below PostgreSQL's 1 GB limit); the last ones with the head.
+        tree = try tree.insertingAllButLast(50_000, link)
         try link.run(
             """
             WITH tree AS (INSERT INTO reel_tree (stored_index, hash) SELECT * FROM unnest(\(tree.indexes)::bigint[], \(tree.hashes)::bytea[]))

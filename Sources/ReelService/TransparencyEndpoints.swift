@@ -14,7 +14,7 @@ struct TransparencyEndpoints {
     }
 
     @Sendable func checkpoint(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let (note, _) = try application.checkpoint()
+        let (note, _) = try application.checkpoint(building: false)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "public, max-age=2"],
             body: .init(byteBuffer: ByteBuffer(string: note)))

@@ -246,6 +246,34 @@ import Testing
         #expect(go.status == 0 && go.stdout.contains("of 300, every record proved from the tiles"), "\(go.stdout)\(go.stderr)")
     }
 
+    /// Hostile proofs and a key that cannot be read: a proof whose index is the largest number,
+    /// one whose checkpoint names a size Go's tlog cannot read, are refused in one line (65),
+    /// never a crash; a signing key Reel cannot read is said, not replaced by a new one.
+    @Test func hostileProofsAndAnUnreadableKeyAreRefusedInOneLine() async throws {
+        let ledger = try await Self.ledger(.lmdb)
+        for user in ["ann", "bob"] { #expect(try await ledger.reel(["settings", "name", user], user: user).status == 0) }
+        let key = try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let file = ledger.dir + "/p.tlog-proof"
+        #expect(try await ledger.reel(["audit", "prove", "2", "--out", file]).status == 0)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let huge = ledger.dir + "/huge.tlog-proof"
+        try text.replacingOccurrences(of: "\nindex 1\n", with: "\nindex 18446744073709551615\n").write(toFile: huge, atomically: true, encoding: .utf8)
+        let refused = try await ledger.reel(["audit", "check-proof", huge, "--key", key])
+        #expect(refused.status == 65 && refused.stderr.split(separator: "\n").count == 1, "\(refused.status) \(refused.stderr)")
+
+        // The key's file turned into something that cannot be read as one.
+        let origin = String(key.prefix { $0 != "+" })
+        let keyFile = Harness.keyring + "/" + origin.replacingOccurrences(of: "/", with: "-") + ".note-key"
+        let saved = try String(contentsOfFile: keyFile, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: keyFile)
+        try FileManager.default.createDirectory(atPath: keyFile, withIntermediateDirectories: false)
+        let unreadable = try await ledger.reel(["audit", "checkpoint"])
+        #expect(unreadable.status != 0 && unreadable.stderr.contains("cannot read the ledger's signing key"), "\(unreadable.stderr)")
+        try FileManager.default.removeItem(atPath: keyFile)
+        try saved.write(toFile: keyFile, atomically: true, encoding: .utf8)
+        #expect(try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == key)
+    }
+
     /// One byte of one stored tree hash flipped (on disk in LMDB, by SQL on PostgreSQL): `reel audit
     /// verify` and `Tools/verify_ledger.py` refuse the ledger (rule `tree-mismatch`), and the proof
     /// of an event whose path takes that hash, made afterwards, is refused by Reel and by Go.

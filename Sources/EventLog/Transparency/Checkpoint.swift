@@ -19,7 +19,8 @@ public struct Checkpoint: Sendable, Equatable {
     /// are allowed and ignored. `nil` for anything else.
     public init?(body: String) {
         let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.count >= 4, lines.last == "", !lines[0].isEmpty, let size = UInt64(lines[1]), String(size) == lines[1],
+        // Sizes as Go's tlog reads them: an int64.
+        guard lines.count >= 4, lines.last == "", !lines[0].isEmpty, let size = UInt64(lines[1]), String(size) == lines[1], size <= UInt64(Int64.max),
             let root = TreeHash(base64: lines[2])
         else { return nil }
         self.init(origin: String(lines[0]), size: size, root: root)

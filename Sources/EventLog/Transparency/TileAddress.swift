@@ -9,7 +9,10 @@ public struct TileAddress: Sendable, Equatable {
 
     public init?(level: Int, index: UInt64, width: Int) {
         // Level 8 would need 256^8 leaves a hash: more than a position counts.
-        guard (0...7).contains(level), (1...256).contains(width), index <= (UInt64.max >> 8) >> UInt64(8 * level) else { return nil }
+        // A tile's last hash must have an index a position can reach: 256 × (index + 1) × 256^L
+        // leaves at most 2^64 (level 7 has tile 0 only).
+        guard (0...7).contains(level), (1...256).contains(width) else { return nil }
+        guard level == 7 ? index == 0 : index < UInt64(1) << UInt64(64 - 8 * (level + 1)) else { return nil }
         self.level = level
         self.index = index
         self.width = width
@@ -58,8 +61,11 @@ public struct TileAddress: Sendable, Equatable {
 
     /// Whether a tree of `size` leaves holds all its hashes: the last one's subtree is complete.
     public func isComplete(in size: UInt64) -> Bool {
-        let end = (index * 256 + UInt64(width)).multipliedReportingOverflow(by: UInt64(1) << UInt64(8 * level))
-        return !end.overflow && end.partialValue <= size
+        // Every step checked: the index comes from a request's path.
+        let first = index.multipliedReportingOverflow(by: 256)
+        let last = first.partialValue.addingReportingOverflow(UInt64(width))
+        let end = last.partialValue.multipliedReportingOverflow(by: UInt64(1) << UInt64(8 * level))
+        return !first.overflow && !last.overflow && !end.overflow && end.partialValue <= size
     }
 
     private static func decimal(_ text: Substring) -> Int? {

@@ -155,6 +155,9 @@ struct LedgerWriter: Sendable {
     /// before the tree gets its whole tree in its first write transaction.
     func growTree(to size: UInt64, _ txn: Transaction, leaves: [TreeHash] = []) throws {
         var frontier = try databases.treeFrontier(txn)
+        if frontier.size > size {
+            throw EventLogError.corruptEnvelope(position: size, reason: "meta/tree covers \(frontier.size) events, the log ends at \(size)")
+        }
         guard frontier.size < size, let tree = databases.tree else { return }
         var index = frontier.nextStoredIndex
         // The leaves hashed as the transaction wrote them, when they are exactly the envelopes

@@ -10,8 +10,8 @@ extension Application {
     /// The latest checkpoint of the ledger's tree, signed with the ledger's key (made on first
     /// use, `LedgerSigningKey`): the note, and the checkpoint it signs. A ledger written before
     /// the tree gets it first (one write transaction that appends nothing).
-    public func checkpoint() throws -> (note: String, checkpoint: Checkpoint) {
-        let log = try transparentLog()
+    public func checkpoint(building: Bool = true) throws -> (note: String, checkpoint: Checkpoint) {
+        let log = try transparentLog(building: building)
         let (checkpoint, _) = try log.read { snapshot in try Self.checkpoint(snapshot) }
         return (try signingKey(for: checkpoint.origin).sign(checkpoint.body), checkpoint)
     }
@@ -21,7 +21,7 @@ extension Application {
     /// there, never changes.
     public func tile(_ path: String) throws -> [UInt8]? {
         guard let address = TileAddress(path: path) else { return nil }
-        return try transparentLog().read { snapshot in
+        return try transparentLog(building: false).read { snapshot in
             guard address.isComplete(in: try snapshot.treeFrontier().size) else { return nil }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(32 * address.width)
@@ -79,8 +79,8 @@ extension Application {
         }
         let checkpoint = try signedCheckpoint(proof.checkpoint, verifier: verifier, what: "the proof's checkpoint")
         let envelope = proof.envelope.withUnsafeBytes { try? Envelope(bytes: $0) }
-        guard let envelope, envelope.position == proof.index + 1 else {
-            throw Failure(.tampered, "the proof's envelope is not the envelope at index \(proof.index) (position \(proof.index + 1))")
+        guard let envelope, envelope.position >= 1, envelope.position - 1 == proof.index else {
+            throw Failure(.tampered, "the proof's envelope is not the envelope at index \(proof.index) (its position is \(envelope.map { String($0.position) } ?? "unreadable"))")
         }
         guard
             TreeProofs.checkInclusion(
@@ -194,12 +194,14 @@ extension Application {
     }
 
     /// The log of the one ledger: a shard map's shards are logs of their own, proved one by one.
-    private func transparentLog() throws -> any EventStore {
+    /// A ledger written before the tree gets it from a write that appends nothing, when `building`
+    /// (the commands); the service's open routes never write: they answer for the tree as it is.
+    private func transparentLog(building: Bool = true) throws -> any EventStore {
         if storeIsShardMap {
             throw Failure(.usage, "a shard map is one log per shard: run this against one shard's store (--store URL)")
         }
         let log = try existingLog()
-        // A ledger written before the tree: the tree is built by a write that appends nothing.
+        guard building else { return log }
         let (size, head) = try log.read { (try $0.treeFrontier().size, try $0.head()?.position ?? 0) }
         if size < head { try log.write { _ in } }
         return log

@@ -28,6 +28,12 @@ enum LedgerSigningKey {
         if link(temporary, path) != 0 && errno != EEXIST {
             throw Failure(.storage, "cannot keep the ledger's signing key at \(path): \(String(cString: strerror(errno)))")
         }
+        // The key's name made durable before anything it signs goes out.
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY)
+        if directoryFD >= 0 {
+            defer { close(directoryFD) }
+            guard fsync(directoryFD) == 0 else { throw Failure(.storage, "cannot make the ledger's signing key at \(path) durable") }
+        }
         guard let kept = try read(path) else { throw Failure(.storage, "the ledger's signing key at \(path) vanished") }
         return kept
     }
@@ -37,9 +43,19 @@ enum LedgerSigningKey {
         directory + "/" + origin.replacingOccurrences(of: "/", with: "-") + ".note-key"
     }
 
+    /// The key `path` holds; `nil` only when there is no such file (any other failure to read it
+    /// is said, never taken for a missing key: a new key would disown every checkpoint signed).
     private static func read(_ path: String) throws -> NoteKey? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        guard let key = NoteKey(text: String(decoding: data, as: UTF8.self)) else {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw Failure(.storage, "cannot read the ledger's signing key at \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var data = [UInt8](repeating: 0, count: 1_024)
+        let count = Glibc.read(fd, &data, data.count)
+        guard count >= 0 else { throw Failure(.storage, "cannot read the ledger's signing key at \(path): \(String(cString: strerror(errno)))") }
+        guard let key = NoteKey(text: String(decoding: data.prefix(count), as: UTF8.self)) else {
             throw Failure(.tampered, "the ledger's signing key at \(path) is not a key (restore it from its backup)")
         }
         return key
