@@ -12,13 +12,17 @@ struct AccountVerifyExport: AsyncParsableCommand {
 
     @OptionGroup var global: TimedLedgerOptions
     @Argument(help: ArgumentHelp("The export file.", valueName: "file"), completion: .file(), transform: PathArgument.parse) var file: String
+    @Option(
+        help: ArgumentHelp(
+            "The operator's checkpoint key (`reel audit key`): the export's proofs must be signed by it.", valueName: "key"))
+    var key: String?
 
     func run() async throws {
         try await global.withApplication { app in
             let bytes = try InputFile.read(file, limit: InputLimit.export, what: "a Reel export")
             let document: ExportDocument
             do {
-                document = try app.verifyExport(bytes, file: file)
+                document = try app.verifyExport(bytes, file: file, key: key)
             } catch let failure as Failure {
                 if global.json { try printJSON(json(problem: failure)) }
                 throw failure

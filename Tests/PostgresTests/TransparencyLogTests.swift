@@ -204,6 +204,12 @@ import Testing
             .replacingOccurrences(of: Self.jsonString(note), with: Self.jsonString(otherNote))
             .write(toFile: swapped, atomically: true, encoding: .utf8)
         #expect(try await stranger.reel(["account", "verify-export", swapped]).status == 65)
+        // Pinned to the operator's key: the file holds; pinned to another key, it does not.
+        #expect(try await stranger.reel(["account", "verify-export", file, "--key", key]).status == 0)
+        let pinned = try await stranger.reel(["account", "verify-export", swapped, "--key", key])
+        #expect(pinned.status == 65, "\(pinned.stderr)")
+        let otherPinned = try await stranger.reel(["account", "verify-export", file, "--key", otherKey])
+        #expect(otherPinned.status == 65 && otherPinned.stderr.contains("not by the key given"), "\(otherPinned.stderr)")
         // Import takes a file with proofs as before.
         let imported = try await stranger.reel(["account", "import", file], user: "ann")
         #expect(imported.status == 0, "\(imported.stderr)")

@@ -134,9 +134,19 @@ extension Application {
 }
 
 extension Application {
-    /// Verifies a Reel export (`file` names it in messages): its seals, hashes and chain. A file
-    /// that does not verify is a `.tampered` failure saying where.
-    public func verifyExport(_ bytes: [UInt8], file: String) throws -> ExportDocument {
-        try Self.verifiedExport(bytes, file: file)
+    /// Verifies a Reel export (`file` names it in messages): its seals, hashes and chain, and its
+    /// proofs when it carries them. A file that does not verify is a `.tampered` failure saying
+    /// where. With `key` (the operator's published checkpoint key, `reel audit key`), its proofs
+    /// must be signed by that key: an export without proofs, or signed by another key, fails too.
+    public func verifyExport(_ bytes: [UInt8], file: String, key: String? = nil) throws -> ExportDocument {
+        let document = try Self.verifiedExport(bytes, file: file)
+        guard let key = key?.trimmingCharacters(in: .whitespacesAndNewlines) else { return document }
+        guard let proved = document.provedIn else {
+            throw Failure(.tampered, "\(file): carries no proofs, so nothing shows its events are in the ledger of the key \(key)")
+        }
+        guard proved.key == key else {
+            throw Failure(.tampered, "\(file): its proofs are signed by \(proved.key), not by the key given (\(key))")
+        }
+        return document
     }
 }
