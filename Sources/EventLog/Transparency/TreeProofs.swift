@@ -38,12 +38,7 @@ public enum TreeProofs {
             guard sn > 0 else { return false }
             if fn & 1 == 1 || fn == sn {
                 hash = TreeHash.node(sibling, hash)
-                if fn & 1 == 0 {
-                    while fn & 1 == 0 && fn != 0 {
-                        fn >>= 1
-                        sn >>= 1
-                    }
-                }
+                if fn & 1 == 0 { shiftWhileEven(&fn, &sn) }
             } else {
                 hash = TreeHash.node(hash, sibling)
             }
@@ -74,12 +69,7 @@ public enum TreeProofs {
             if fn & 1 == 1 || fn == sn {
                 fr = TreeHash.node(c, fr)
                 sr = TreeHash.node(c, sr)
-                if fn & 1 == 0 {
-                    while fn & 1 == 0 && fn != 0 {
-                        fn >>= 1
-                        sn >>= 1
-                    }
-                }
+                if fn & 1 == 0 { shiftWhileEven(&fn, &sn) }
             } else {
                 sr = TreeHash.node(sr, c)
             }
@@ -87,6 +77,14 @@ public enum TreeProofs {
             sn >>= 1
         }
         return sn == 0 && fr == oldRoot && sr == root
+    }
+
+    /// RFC 9162's "right-shift fn and sn equally until either LSB(fn) is set or fn is 0".
+    private static func shiftWhileEven(_ fn: inout UInt64, _ sn: inout UInt64) {
+        while fn & 1 == 0 && fn != 0 {
+            fn >>= 1
+            sn >>= 1
+        }
     }
 
     // MARK: - The ranges a proof is made of

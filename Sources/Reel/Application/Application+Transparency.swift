@@ -69,14 +69,8 @@ extension Application {
     /// is that index's. Returns what it proves; throws a `Failure` (`.data` for text that is not
     /// a proof or a key, `.tampered` for one that does not check) naming the first thing wrong.
     public static func checkProof(_ text: String, key: String) throws -> ProofCheck {
-        guard let verifier = NoteVerifier(key) else {
-            throw Failure(.usage, "the key is not a checkpoint key (name+hash+base64, as `reel audit key` prints it)")
-        }
-        let proof: InclusionProof
-        switch InclusionProof.parse(text) {
-        case .success(let parsed): proof = parsed
-        case .failure(let error): throw Failure(.data, "not an inclusion proof: \(error)")
-        }
+        let verifier = try checkpointVerifier(key)
+        let proof = try InclusionProof.parse(text).mapError { Failure(.data, "not an inclusion proof: \($0)") }.get()
         let checkpoint = try signedCheckpoint(proof.checkpoint, verifier: verifier, what: "the proof's checkpoint")
         let envelope = proof.envelope.withUnsafeBytes { try? Envelope(bytes: $0) }
         guard let envelope, envelope.position >= 1, envelope.position - 1 == proof.index else {
@@ -131,11 +125,7 @@ extension Application {
     }
 
     private func checkReceiptAgainstLedger(_ text: String) throws -> (deletion: ProofCheck, laterSize: UInt64?) {
-        let proof: InclusionProof
-        switch InclusionProof.parse(text) {
-        case .success(let parsed): proof = parsed
-        case .failure(let error): throw Failure(.data, "not an erasure receipt: \(error)")
-        }
+        let proof = try InclusionProof.parse(text).mapError { Failure(.data, "not an erasure receipt: \($0)") }.get()
         let origin = String(proof.checkpoint.prefix { $0 != "\n" })
         for log in try everyLedger().map(\.log) {
             let logOrigin = try log.read { snapshot -> String? in
@@ -163,14 +153,8 @@ extension Application {
     /// Checks `text` as a consistency proof under `key`, with nothing else: both checkpoints
     /// signed by the key, of the same log, and the older tree the start of the newer one.
     public static func checkConsistency(_ text: String, key: String) throws -> (older: Checkpoint, newer: Checkpoint) {
-        guard let verifier = NoteVerifier(key) else {
-            throw Failure(.usage, "the key is not a checkpoint key (name+hash+base64, as `reel audit key` prints it)")
-        }
-        let proof: ConsistencyProof
-        switch ConsistencyProof.parse(text) {
-        case .success(let parsed): proof = parsed
-        case .failure(let error): throw Failure(.data, "not a consistency proof: \(error)")
-        }
+        let verifier = try checkpointVerifier(key)
+        let proof = try ConsistencyProof.parse(text).mapError { Failure(.data, "not a consistency proof: \($0)") }.get()
         let older = try signedCheckpoint(proof.older, verifier: verifier, what: "the older checkpoint")
         let newer = try signedCheckpoint(proof.newer, verifier: verifier, what: "the newer checkpoint")
         guard older.size <= newer.size,
@@ -179,6 +163,14 @@ extension Application {
             throw Failure(.tampered, "the proof does not show the tree of \(older.size) events to be the start of the tree of \(newer.size)")
         }
         return (older, newer)
+    }
+
+    /// The verifier of the public key `key`; a usage failure for text that is not one.
+    static func checkpointVerifier(_ key: String) throws -> NoteVerifier {
+        guard let verifier = NoteVerifier(key) else {
+            throw Failure(.usage, "the key is not a checkpoint key (name+hash+base64, as `reel audit key` prints it)")
+        }
+        return verifier
     }
 
     /// The checkpoint `note` signs under `verifier`'s key, of its log; else a `.tampered` failure
