@@ -1,5 +1,6 @@
 import Crypto
 @_spi(Stores) public import EventLog
+import Failures
 import Foundation
 import NIOCore
 import PostgresNIO
@@ -73,7 +74,10 @@ import PostgresNIO
                     try link.run("UPDATE reel_streams SET closed_at = \(time) WHERE stream = \(envelope.streamID.rawValue)")
                 }
                 let end = LogHead(after: envelopes.last!)
-                let frontier = try PostgresTree.frontier(try link.run("SELECT tree FROM reel_head").first!.decode(ByteBuffer.self), link)
+                guard let edge = try link.run("SELECT tree FROM reel_head").first else {
+                    throw Failure.tampered("reel_head has no row (the schema is incomplete; was it altered?)", link.location)
+                }
+                let frontier = try PostgresTree.frontier(try edge.decode(ByteBuffer.self), link)
                 let tree = try PostgresTree.grown(from: frontier, to: end.position, written: envelopes, link).insertingAllButLast(50_000, link)
                 try link.run(
                     """

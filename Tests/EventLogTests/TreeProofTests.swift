@@ -97,6 +97,8 @@ import Testing
         let read = Self.reader(hashes)
         for size in 1...leaves.count {
             let root = try TreeProofs.root(size: UInt64(size), read: read)
+            let all = try TreeProofs.inclusions(of: (0..<UInt64(size)).reversed(), in: UInt64(size), read: read)
+            #expect(all == (0..<size).reversed().map { Self.path($0, leaves[0..<size]) }, "every path of \(size) in one read")
             #expect(root == Self.mth(leaves[0..<size]))
             for index in 0..<size {
                 let proof = try TreeProofs.inclusion(of: UInt64(index), in: UInt64(size), read: read)

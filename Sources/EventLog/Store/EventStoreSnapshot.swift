@@ -30,6 +30,14 @@ public protocol EventStoreSnapshot {
 }
 
 extension EventStoreSnapshot {
+    /// The checkpoint of the tree this snapshot holds: named after its first leaf
+    /// (`Checkpoint.origin(firstLeaf:)`), its size and hash; `nil` while the tree has no leaf.
+    public func checkpoint() throws -> Checkpoint? {
+        let frontier = try treeFrontier()
+        guard frontier.size > 0, let first = try treeHashes(at: [0]).first else { return nil }
+        return Checkpoint(origin: Checkpoint.origin(firstLeaf: first), size: frontier.size, root: frontier.root)
+    }
+
     /// Every event of `stream` in this snapshot.
     public func read(stream: StreamID) throws -> [RecordedEvent] {
         try read(stream: stream, from: 1, maxCount: .max)

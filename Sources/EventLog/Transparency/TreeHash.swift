@@ -42,7 +42,7 @@ public struct TreeHash: Hashable, Sendable, CustomStringConvertible {
     /// The hash of 32 bytes; `nil` for any other count.
     public init?(bytes: some Collection<UInt8>) {
         guard bytes.count == 32 else { return nil }
-        self.init(copying: UnsafeRawBufferPointer(start: nil, count: 0))
+        storage = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &storage) { out in
             for (index, byte) in bytes.enumerated() { out[index] = byte }
         }

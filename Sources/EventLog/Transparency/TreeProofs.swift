@@ -20,6 +20,18 @@ public enum TreeProofs {
         return try hashes(of: inclusionRanges(index, 0, size), read: read)
     }
 
+    /// The inclusion proofs of the leaves `indexes` in the tree of `size` leaves, in their order,
+    /// the stored hashes of all of them read in one call. Needs each index below `size`.
+    public static func inclusions(of indexes: [UInt64], in size: UInt64, read: Reader) throws -> [[TreeHash]] {
+        precondition(indexes.allSatisfy { $0 < size }, "a leaf past the tree")
+        let ranges = indexes.map { inclusionRanges($0, 0, size) }
+        var all = try hashes(of: ranges.flatMap { $0 }, read: read)[...]
+        return ranges.map { path in
+            defer { all = all.dropFirst(path.count) }
+            return Array(all.prefix(path.count))
+        }
+    }
+
     /// The consistency proof from the tree of `old` leaves to the tree of `size` leaves. Needs
     /// `old <= size`; empty when they are the same or `old` is 0.
     public static func consistency(from old: UInt64, to size: UInt64, read: Reader) throws -> [TreeHash] {

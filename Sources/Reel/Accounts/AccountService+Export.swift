@@ -33,10 +33,9 @@ extension AccountService {
     /// read of stored hashes per event); `nil` when the tree does not reach the head (a ledger
     /// written before the tree, not written since).
     static func proofs(of events: [RecordedEvent], _ txn: some EventStoreSnapshot) throws -> (checkpoint: Checkpoint, paths: [[TreeHash]])? {
-        let frontier = try txn.treeFrontier()
-        guard frontier.size > 0, frontier.size == (try txn.head()?.position ?? 0), let first = try txn.treeHashes(at: [0]).first else { return nil }
-        let checkpoint = Checkpoint(origin: Checkpoint.origin(firstLeaf: first), size: frontier.size, root: frontier.root)
-        let paths = try events.map { event in try TreeProofs.inclusion(of: event.position - 1, in: frontier.size) { try txn.treeHashes(at: $0) } }
+        guard let checkpoint = try txn.checkpoint(), checkpoint.size == (try txn.head()?.position ?? 0) else { return nil }
+        // Every path's stored hashes in one read (one statement on PostgreSQL, whatever the count).
+        let paths = try TreeProofs.inclusions(of: events.map { $0.position - 1 }, in: checkpoint.size) { try txn.treeHashes(at: $0) }
         return (checkpoint, paths)
     }
 

@@ -12,7 +12,7 @@ extension Application {
     /// the tree gets it first (one write transaction that appends nothing).
     public func checkpoint(building: Bool = true) throws -> (note: String, checkpoint: Checkpoint) {
         let log = try transparentLog(building: building)
-        let (checkpoint, _) = try log.read { snapshot in try Self.checkpoint(snapshot) }
+        let checkpoint = try log.read { snapshot in try Self.checkpoint(snapshot) }
         return (try signingKey(for: checkpoint.origin).sign(checkpoint.body), checkpoint)
     }
 
@@ -32,7 +32,7 @@ extension Application {
 
     /// The public key a checkpoint of this ledger verifies under (`name+hash+base64`).
     public func checkpointKey() throws -> String {
-        let (checkpoint, _) = try transparentLog().read { snapshot in try Self.checkpoint(snapshot) }
+        let checkpoint = try transparentLog().read { snapshot in try Self.checkpoint(snapshot) }
         return try signingKey(for: checkpoint.origin).verifierKey
     }
 
@@ -45,7 +45,7 @@ extension Application {
     /// The same in `log` (one shard's, for a deletion's receipt).
     func inclusionProof(position: UInt64, in log: any EventStore) throws -> InclusionProof {
         let (checkpoint, envelope, hashes) = try log.read { snapshot in
-            let (checkpoint, _) = try Self.checkpoint(snapshot)
+            let checkpoint = try Self.checkpoint(snapshot)
             guard position >= 1, position <= checkpoint.size,
                 let event = try snapshot.read(from: position, maxCount: 1).first, event.position == position
             else { throw Failure(.notFound, "the ledger has no event at position \(position) (it ends at \(checkpoint.size))") }
@@ -96,7 +96,7 @@ extension Application {
     /// The same in `log`.
     func consistency(since older: String, in log: any EventStore) throws -> (proof: ConsistencyProof, older: Checkpoint, newer: Checkpoint) {
         let (newer, hashes, olderCheckpoint): (Checkpoint, [TreeHash], Checkpoint) = try log.read { snapshot in
-            let (newer, _) = try Self.checkpoint(snapshot)
+            let newer = try Self.checkpoint(snapshot)
             let key = try signingKey(for: newer.origin)
             let old = try Self.signedCheckpoint(older, verifier: NoteVerifier(key.verifierKey)!, what: "the older checkpoint")
             guard old.size <= newer.size else {
@@ -128,11 +128,7 @@ extension Application {
         let proof = try InclusionProof.parse(text).mapError { Failure(.data, "not an erasure receipt: \($0)") }.get()
         let origin = String(proof.checkpoint.prefix { $0 != "\n" })
         for log in try everyLedger().map(\.log) {
-            let logOrigin = try log.read { snapshot -> String? in
-                guard try snapshot.treeFrontier().size > 0, let first = try snapshot.treeHashes(at: [0]).first else { return nil }
-                return Checkpoint.origin(firstLeaf: first)
-            }
-            guard logOrigin == origin else { continue }
+            guard try log.read({ try $0.checkpoint()?.origin }) == origin else { continue }
             let check = try Self.checkProof(text, key: try signingKey(for: origin).verifierKey)
             try Self.requireDeletion(check)
             let later = try consistency(since: proof.checkpoint, in: log)
@@ -199,13 +195,12 @@ extension Application {
         return log
     }
 
-    /// The checkpoint of the tree `snapshot` holds, and the first leaf it is named after.
-    private static func checkpoint(_ snapshot: some EventStoreSnapshot) throws -> (Checkpoint, TreeHash) {
-        let frontier = try snapshot.treeFrontier()
-        guard frontier.size > 0, let first = try snapshot.treeHashes(at: [0]).first else {
+    /// The checkpoint of the tree `snapshot` holds; not found while it has no leaf.
+    private static func checkpoint(_ snapshot: some EventStoreSnapshot) throws -> Checkpoint {
+        guard let checkpoint = try snapshot.checkpoint() else {
             throw Failure(.notFound, "the ledger has no events yet: there is nothing to sign")
         }
-        return (Checkpoint(origin: Checkpoint.origin(firstLeaf: first), size: frontier.size, root: frontier.root), first)
+        return checkpoint
     }
 
     func signingKey(for origin: String) throws -> NoteKey {
