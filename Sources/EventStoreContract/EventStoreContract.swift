@@ -24,6 +24,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         case aSubscriptionCatchesUpThenDeliversWhatCommitsLater
         case aReadAtLeastAPositionHoldsIt
         case theTreeCoversEveryEnvelopeAsStored
+        case aTenThousandEventTreeProvesEveryPositionAndEveryGrowth
 
         public var description: String { rawValue }
     }
@@ -71,6 +72,7 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         case .blobsOpenOnlyUnderTheirStreamAndContext: try blobs(store)
         case .aReadAtLeastAPositionHoldsIt: try readsAtLeast(store)
         case .theTreeCoversEveryEnvelopeAsStored: try tree(store)
+        case .aTenThousandEventTreeProvesEveryPositionAndEveryGrowth: try largeTree(store)
         case .concurrentAppendsEachGetTheirOwnResult, .aSubscriptionCatchesUpThenDeliversWhatCommitsLater: break
         }
     }
@@ -427,6 +429,49 @@ public struct EventStoreContract<Store: EventStore>: Sendable {
         try checkTree(store, "after shredding a stream")
         _ = try store.append([try event()], to: ann, expected: .any)
         try checkTree(store, "after an append past the shredded stream")
+    }
+
+    /// A ledger of 10,000 events, appended in batches of uneven sizes over several streams: the
+    /// inclusion proof of every position, and the consistency proof between every pair of 300
+    /// sizes spread over it (the first 100, then every 33rd), all made from the hashes the store
+    /// holds (read once), check against the tree hashes the envelopes make.
+    func largeTree(_ store: Store) throws {
+        let streams = try (0..<7).map { try StreamID("s\($0)") }
+        var appended = 0, round = 0
+        while appended < 10_000 {
+            let count = min(10_000 - appended, [1, 250, 37, 400, 3][round % 5])
+            _ = try store.append((0..<count).map { _ in try event() }, to: streams[round % streams.count], expected: .any)
+            appended += count
+            round += 1
+        }
+        let (leaves, stored) = try store.read { snapshot in
+            let leaves = try snapshot.read(from: 1, maxCount: .max).map { TreeHash.leaf($0.envelope.bytes) }
+            return (leaves, try snapshot.treeHashes(at: Array(0..<TreeLayout.storedCount(size: UInt64(leaves.count)))))
+        }
+        try expect(leaves.count == 10_000, "\(leaves.count) events appended")
+        let read: TreeProofs.Reader = { indexes in indexes.map { stored[Int($0)] } }
+        // Each size's tree hash from the envelopes alone (the frontier as it grew).
+        var frontier = TreeFrontier()
+        var roots: [TreeHash] = [TreeHash.empty]
+        for leaf in leaves {
+            _ = frontier.append(leaf: leaf)
+            roots.append(frontier.root)
+        }
+        let size = UInt64(leaves.count), root = roots[leaves.count]
+        try expect(try TreeProofs.root(size: size, read: read) == root, "the stored tree's hash at 10,000 events")
+        for (index, leaf) in leaves.enumerated() {
+            let proof = try TreeProofs.inclusion(of: UInt64(index), in: size, read: read)
+            try expect(TreeProofs.checkInclusion(leaf: leaf, index: UInt64(index), size: size, proof: proof, root: root), "the inclusion proof of position \(index + 1)")
+        }
+        let sizes = Array(1...100) + Array(stride(from: 133, through: 10_000, by: 33)).prefix(199) + [10_000]
+        for (i, old) in sizes.enumerated() {
+            for new in sizes[i...] {
+                let proof = try TreeProofs.consistency(from: UInt64(old), to: UInt64(new), read: read)
+                try expect(
+                    TreeProofs.checkConsistency(old: UInt64(old), oldRoot: roots[old], size: UInt64(new), root: roots[new], proof: proof),
+                    "the consistency proof from \(old) to \(new) events")
+            }
+        }
     }
 
     /// The store's tree is the tree of its envelopes as stored: as many leaves as the head's
