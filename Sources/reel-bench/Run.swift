@@ -103,6 +103,16 @@ struct Run: AsyncParsableCommand {
             table.row("   tlog-proof file with envelope (bytes)", reel: Double(figures.fileBytes), lmdb: nil, sqlite: nil, target: "(reported)", met: nil)
         }
 
+        // 6. Tiles served by `reel serve`, beside a plain route (issue 40).
+        let reel = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("reel").path
+        let tileEvents = quick ? 2_560 : 100_000
+        note("tiles served: GET /tile/… of a \(tileEvents)-event ledger by reel serve, beside a plain route, 64 connections")
+        let tiles = try await TileBench.measure(reel: reel, directory: root + "/reel-tiles", events: tileEvents, connections: 64, seconds: quick ? 1 : 10)
+        table.row("6. tiles served by reel serve: p99 (ms)", reel: tiles.served.p99, lmdb: nil, sqlite: nil, target: "(reported)", met: nil, decimals: 2)
+        table.row("   plain route, a tile's size: p99 (ms)", reel: tiles.baseline.p99, lmdb: nil, sqlite: nil, target: "(baseline)", met: nil, decimals: 2)
+        table.row("   tiles served (requests/s)", reel: tiles.served.requestsPerSecond, lmdb: nil, sqlite: nil, target: "(reported)", met: nil)
+        table.row("   plain route (requests/s)", reel: tiles.baseline.requestsPerSecond, lmdb: nil, sqlite: nil, target: "(baseline)", met: nil)
+
         print()
         print(quick ? "reel-bench --quick (smoke test; sizes too small to mean anything)" : "reel-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, payload \(payload) bytes")
         table.print()
