@@ -15,10 +15,11 @@ struct AuditCheckpoint: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: LedgerOptions
+    @OptionGroup var shards: ShardOption
 
     func run() async throws {
         try await global.withApplication { app in
-            let (note, checkpoint) = try app.checkpoint()
+            let (note, checkpoint) = try app.checkpoint(shard: shards.shard)
             if global.json {
                 try printJSON(["origin": .string(checkpoint.origin), "size": .integer(Int64(checkpoint.size)), "root": .string(checkpoint.root.base64), "note": .string(note)] as JSONValue)
             } else {

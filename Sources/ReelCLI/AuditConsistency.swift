@@ -15,6 +15,7 @@ struct AuditConsistency: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: LedgerOptions
+    @OptionGroup var shards: ShardOption
     @Argument(help: ArgumentHelp("The older checkpoint's file (- for stdin).", valueName: "old-checkpoint"), completion: .file()) var checkpoint: String
     @Option(help: ArgumentHelp("Write the proof to this new file.", valueName: "file"), completion: .file(), transform: PathArgument.parse)
     var out: String?
@@ -26,7 +27,7 @@ struct AuditConsistency: AsyncParsableCommand {
     func run() async throws {
         try await global.withApplication { app in
             let text = String(decoding: try InputFile.read(checkpoint, limit: 64 << 10, what: "a checkpoint"), as: UTF8.self)
-            let (proof, older, newer) = try app.consistency(since: text)
+            let (proof, older, newer) = try app.consistency(since: text, shard: shards.shard)
             if let out { try AtomicFile.write(Array(proof.text.utf8), to: out) }
             if global.json {
                 try printJSON(

@@ -10,10 +10,11 @@ struct AuditKey: AsyncParsableCommand {
         discussion: "Give it to whoever checks proofs: `reel audit check-proof FILE --key KEY`, or any C2SP signed-note verifier.")
 
     @OptionGroup var global: LedgerOptions
+    @OptionGroup var shards: ShardOption
 
     func run() async throws {
         try await global.withApplication { app in
-            let key = try app.checkpointKey()
+            let key = try app.checkpointKey(shard: shards.shard)
             try global.json ? printJSON(["key": .string(key)] as JSONValue) : Console.line(key)
         }
     }

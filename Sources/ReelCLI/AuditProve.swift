@@ -14,6 +14,7 @@ struct AuditProve: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: LedgerOptions
+    @OptionGroup var shards: ShardOption
     @Argument(help: ArgumentHelp("The event: its log position, or its event id (a UUID).", valueName: "position|event-id")) var event: String
     @Option(help: ArgumentHelp("Write the proof to this new file instead of stdout.", valueName: "file"), completion: .file(), transform: PathArgument.parse)
     var out: String?
@@ -27,7 +28,7 @@ struct AuditProve: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withApplication { app in
-            let proof = try UInt64(event).map { try app.inclusionProof(position: $0) } ?? app.inclusionProof(eventID: UUID(uuidString: event)!)
+            let proof = try UInt64(event).map { try app.inclusionProof(position: $0, shard: shards.shard) } ?? app.inclusionProof(eventID: UUID(uuidString: event)!, shard: shards.shard)
             if let out {
                 try AtomicFile.write(Array(proof.text.utf8), to: out)
                 if global.json {

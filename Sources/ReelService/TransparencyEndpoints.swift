@@ -5,28 +5,51 @@ import Reel
 /// latest signed checkpoint (cached a few seconds at most), and `/tile/<L>/<N>[.p/<W>]`, the
 /// tree's hashes (immutable: cached for a year). Only hashes: the envelopes (entry bundles) are
 /// not published, as they would show every account's activity; a proof carries its envelope.
+/// With a shard map each shard is a log of its own, served under `/shards/<name>/`.
 struct TransparencyEndpoints {
     let application: Reel.Application
 
     func add(to router: Router<ServiceRequestContext>) {
-        router.get("checkpoint", use: checkpoint)
-        router.get("tile/**", use: tile)
+        router.get("checkpoint") { _, _ in try checkpoint(shard: nil) }
+        router.get("tile/**") { _, context in try tile(context.parameters.getCatchAll().joined(separator: "/"), shard: nil) }
+        router.get("shards/:shard/checkpoint") { _, context in try checkpoint(shard: try shard(context)) }
+        router.get("shards/:shard/tile/**") { _, context in
+            try tile(context.parameters.getCatchAll().joined(separator: "/"), shard: try shard(context))
+        }
     }
 
-    @Sendable func checkpoint(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let (note, _) = try application.checkpoint(building: false)
+    func checkpoint(shard: String?) throws -> Response {
+        try requireLog(shard)
+        let (note, _) = try application.checkpoint(shard: shard, building: false)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "public, max-age=2"],
             body: .init(byteBuffer: ByteBuffer(string: note)))
     }
 
-    @Sendable func tile(_ request: Request, context: ServiceRequestContext) async throws -> Response {
-        let path = context.parameters.getCatchAll().joined(separator: "/")
-        guard let bytes = try application.tile(path) else {
+    func tile(_ path: String, shard: String?) throws -> Response {
+        try requireLog(shard)
+        guard let bytes = try application.tile(path, shard: shard) else {
             throw Problem.notFound("no tile at tile/\(path.prefix(120)): not a tile's path (C2SP tlog-tiles), or the tree does not hold it yet")
         }
         return Response(
             status: .ok, headers: [.contentType: "application/octet-stream", .cacheControl: "public, max-age=31536000, immutable"],
             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The shard a `/shards/<name>/` path names: one of the map's, else 404.
+    func shard(_ context: ServiceRequestContext) throws -> String {
+        let name = context.parameters.get("shard") ?? ""
+        guard application.storeIsShardMap, try application.shardNames().contains(name) else {
+            throw Problem.notFound(
+                application.storeIsShardMap ? "the shard map has no shard of that name" : "this service's store is one log: at /checkpoint and /tile/")
+        }
+        return name
+    }
+
+    /// A log at the path asked: the one log, at `/checkpoint`, unless the store is a shard map.
+    func requireLog(_ shard: String?) throws {
+        guard shard == nil, application.storeIsShardMap else { return }
+        throw Problem.notFound(
+            "the store is a shard map: each shard is a log of its own, at /shards/<name>/checkpoint and /shards/<name>/tile/ (\(try application.shardNames().joined(separator: ", ")))")
     }
 }

@@ -200,6 +200,18 @@ public final class StoreRouter: LedgerRouter {
         return try map.shards.indices.map { try shardLedger($0, of: map) }
     }
 
+    public func shardLedger(named name: String) throws -> AccountService? {
+        guard let map = try configuredShardMap() else { return nil }
+        guard let index = map.shards.firstIndex(where: { $0.name == name }) else {
+            throw Failure(.usage, "the shard map has no shard '\(SafeText.line(String(name.prefix(64))))' (its shards: \(map.shards.map(\.name).joined(separator: ", ")))")
+        }
+        return try shardLedger(index, of: map)
+    }
+
+    public func shardNames() throws -> [String] {
+        try configuredShardMap()?.shards.map(\.name) ?? []
+    }
+
     /// With a shard map, each stream is looked for on the shard the map places it on (the others
     /// need not be reachable); after the map grew, an account made under an earlier size, or moved
     /// to its handle's home, may be on another shard, so the ones not found there are looked for

@@ -215,6 +215,99 @@ import Testing
         #expect(imported.status == 0, "\(imported.stderr)")
     }
 
+    /// Each shard of a shard map is a log of its own (its own origin, key and checkpoints): the
+    /// commands name it with `--shard` (and refuse, naming the shards, without it), an event id is
+    /// found on whichever shard holds it, and `reel serve` publishes each at `/shards/<name>/`,
+    /// where Go's tlog follows it. A proof and a checkpoint kept from before hold after the shard
+    /// is copied into LMDB (the same tree, the same key), after the map grows and the account
+    /// moves to the new shard, and after the account is deleted there: the old shard's log only
+    /// grew through all of it.
+    @Test func eachShardIsALogAndProofsHoldAcrossACopyAMoveAndADeletion() async throws {
+        let maps = try await ShardMapFiles(try await Self.started.value, prefix: "tlog_" + String(UInt32.random(in: 0...UInt32.max), radix: 36), databases: 3)
+        let (two, three) = (try maps.map(2), try maps.map(3))
+        var home = Home()
+        home.environment["REEL_STORE"] = two
+        let map = home
+        #expect(try await map.reel(["store", "migrate"]).status == 0)
+        // An account the map of three homes on the new shard "c".
+        var mover: String?
+        for n in 0..<80 where mover == nil {
+            if try await map.reel(["store", "shard", "--handle", "user\(n)", "--store", three]).stdout.hasPrefix("c ") { mover = "user\(n)" }
+        }
+        let handle = try #require(mover)
+        for user in [handle, "ann", "bob", "cy", "dee"] {
+            #expect(try await map.reel(["settings", "name", "Name \(user)", "--user", user]).status == 0)
+        }
+        let from = try #require(try Harness.json(try await map.reel(["store", "shard", "--handle", handle, "--json"]).stdout)["shard"] as? String)
+
+        let unnamed = try await map.reel(["audit", "checkpoint"])
+        #expect(unnamed.status == 64 && unnamed.stderr.contains("one log per shard") && unnamed.stderr.contains("(a, b)"), "\(unnamed.stderr)")
+        let unknown = try await map.reel(["audit", "key", "--shard", "nope\u{1b}[2J"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("no shard 'nope") && !unknown.stderr.contains("\u{1b}"), "\(unknown.stderr)")
+        var origins: [String] = []
+        for shard in ["a", "b"] { origins.append(String(try await map.reel(["audit", "checkpoint", "--shard", shard]).stdout.prefix { $0 != "\n" })) }
+        #expect(origins.allSatisfy { $0.hasPrefix("reel.ledger/") } && origins[0] != origins[1], "\(origins)")
+        let key = try await map.reel(["audit", "key", "--shard", from]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let older = temporaryDirectory("shard-log") + "/older.checkpoint"
+        try (try await map.reel(["audit", "checkpoint", "--shard", from])).stdout.write(toFile: older, atomically: true, encoding: .utf8)
+        let history = try Harness.json(try await map.reel(["history", "--user", handle, "--json", "--offline"]).stdout)
+        let eventID = try #require((history["events"] as? [[String: Any]])?.first?["eventId"] as? String)
+        let proof = older + ".proof"
+        let proved = try await map.reel(["audit", "prove", eventID, "--out", proof])
+        #expect(proved.status == 0, "\(proved.stderr)")
+        #expect(try await map.reel(["audit", "check-proof", proof, "--key", key]).status == 0)
+
+        // Served: each shard's log at /shards/<name>/, none at /checkpoint.
+        let service = try await ServiceProcess.start(home)
+        let top = try await service.request(.GET, "/checkpoint")
+        #expect(top.status == 404 && top.text.contains("/shards/<name>/checkpoint"), "\(top.status) \(top.text)")
+        #expect(try await service.request(.GET, "/shards/z/checkpoint").status == 404)
+        let served = try await service.request(.GET, "/shards/\(from)/checkpoint")
+        let olderText = try String(contentsOfFile: older, encoding: .utf8)
+        #expect(served.status == 200 && served.text.split(separator: "\n").prefix(3) == olderText.split(separator: "\n").prefix(3))
+        let go = try await GoTlogCheck.tiles(service.url + "/shards/\(from)", key: key, proofs: [proof])
+        #expect(go.status == 0 && go.stdout.contains("every record proved from the tiles"), "\(go.stdout)\(go.stderr)")
+        service.stop()
+
+        // Copied into LMDB: the same tree under the same key; the proof and the checkpoint hold.
+        let copy = temporaryDirectory("shard-log-copy")
+        let copied = try await map.reel(["store", "copy", "--from", maps.urls[from == "a" ? 0 : 1], "--to", copy])
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let lmdb = ["REEL_STORE": "", "REEL_DATA_DIR": copy]
+        #expect(try await map.reel(["audit", "key"], environment: lmdb).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == key)
+        let onCopy = try await map.reel(["audit", "consistency", older], environment: lmdb)
+        #expect(onCopy.status == 0 && onCopy.stdout.hasPrefix("consistent: "), "\(onCopy.stdout)\(onCopy.stderr)")
+
+        // The map grown: the account moves to "c"; the old shard only grew, "c" is a log too.
+        var grown = home
+        grown.environment["REEL_STORE"] = three
+        #expect(try await grown.reel(["store", "migrate"]).status == 0)
+        let moved = try await grown.reel(["store", "move", "--all"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        let afterMove = try await grown.reel(["audit", "consistency", older])
+        #expect(afterMove.status == 0 && afterMove.stdout.hasPrefix("consistent: "), "\(afterMove.stdout)\(afterMove.stderr)")
+        #expect(try await grown.reel(["audit", "checkpoint", "--shard", "c"]).status == 0)
+        let movedProof = older + ".moved.proof"
+        let provedMoved = try await grown.reel(["audit", "prove", eventID, "--shard", "c", "--out", movedProof])
+        #expect(provedMoved.status == 0, "\(provedMoved.stderr)")
+        let movedKey = try await grown.reel(["audit", "key", "--shard", "c"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await grown.reel(["audit", "check-proof", movedProof, "--key", movedKey]).status == 0, "the moved event is proved on its new shard")
+
+        // Deleted on "c": the proofs made before still check, the old shard's log still only grew.
+        let deleted = try await grown.reel(["account", "delete", "--yes", "--user", handle, "--json"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        for (file, fileKey) in [(proof, key), (movedProof, movedKey)] {
+            #expect(try await grown.reel(["audit", "check-proof", file, "--key", fileKey]).status == 0)
+        }
+        #expect(try await GoTlogCheck.proofs([proof], key: key).status == 0)
+        #expect(try await GoTlogCheck.proofs([movedProof], key: movedKey).status == 0)
+        let receipt = try #require(try Harness.json(deleted.stdout)["receiptFile"] as? String)
+        let checked = try await grown.reel(["audit", "check-receipt", receipt])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(try await grown.reel(["audit", "consistency", older]).status == 0)
+        #expect(try await grown.reel(["audit", "verify"]).status == 0)
+    }
+
     /// `text` as a JSON string's contents, escaped as Reel writes them.
     static func jsonString(_ text: String) -> String {
         let data = try! JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])

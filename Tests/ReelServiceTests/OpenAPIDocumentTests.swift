@@ -63,11 +63,13 @@ import Testing
                 let path = parts[1].replacingOccurrences(of: "{mediaType}", with: "movie").replacingOccurrences(of: "{id}", with: "550")
                     .replacingOccurrences(of: "{kind}/{size}/{file}", with: "poster/w342/reel-sample-movie-603-poster.jpg")
                     .replacingOccurrences(of: "{asset}", with: "app.js").replacingOccurrences(of: "/tile/**", with: "/tile/0/000.p/1")
+                    .replacingOccurrences(of: "{shard}", with: "a")
                 let response = contract.record(method, path, try await client.execute(uri: path, method: method))
                 let open = ["/health", "/ready", "/openapi.json", "/"].contains(path) || path.hasPrefix("/images/") || path.hasPrefix("/app/")
                 // Signing in takes no token: without a body it is a bad request, not a 401.
-                // The transparency log's routes are open; the harness's ledger has no event to sign.
-                let log = path == "/checkpoint" || path.hasPrefix("/tile/")
+                // The transparency log's routes are open; the harness's ledger has no event to sign,
+                // and its store is no shard map.
+                let log = path == "/checkpoint" || path.hasPrefix("/tile/") || path.hasPrefix("/shards/")
                 let expected: HTTPResponse.Status = key == "POST /v1/session" ? .badRequest : log ? .notFound : open ? .ok : .unauthorized
                 #expect(response.status == expected, "\(key): \(response.status)")
             }

@@ -7,6 +7,9 @@ extension Application {
     /// Whether the configured store is a shard map (a `.json` file) rather than one store.
     public var storeIsShardMap: Bool { router.isShardMap }
 
+    /// The shard map's shards' names, in its order; none when the store is not a shard map.
+    public func shardNames() throws -> [String] { try router.shardNames() }
+
     /// The ledger, made when missing: for use cases that change something.
     func ledger() throws -> AccountService { try router.ledger() }
 

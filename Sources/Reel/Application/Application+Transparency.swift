@@ -9,9 +9,10 @@ public import Foundation
 extension Application {
     /// The latest checkpoint of the ledger's tree, signed with the ledger's key (made on first
     /// use, `LedgerSigningKey`): the note, and the checkpoint it signs. A ledger written before
-    /// the tree gets it first (one write transaction that appends nothing).
-    public func checkpoint(building: Bool = true) throws -> (note: String, checkpoint: Checkpoint) {
-        let log = try transparentLog(building: building)
+    /// the tree gets it first (one write transaction that appends nothing). With a shard map,
+    /// each shard is a log of its own: `shard` names it.
+    public func checkpoint(shard: String? = nil, building: Bool = true) throws -> (note: String, checkpoint: Checkpoint) {
+        let log = try transparentLog(shard: shard, building: building)
         let checkpoint = try log.read { snapshot in try Self.checkpoint(snapshot) }
         return (try signingKey(for: checkpoint.origin).sign(checkpoint.body), checkpoint)
     }
@@ -19,9 +20,9 @@ extension Application {
     /// The tile `path` names (the part after `tile/`, C2SP tlog-tiles): its hashes' bytes, or
     /// `nil` when the path is not a tile's or the tree does not hold all of it yet. A tile, once
     /// there, never changes.
-    public func tile(_ path: String) throws -> [UInt8]? {
+    public func tile(_ path: String, shard: String? = nil) throws -> [UInt8]? {
         guard let address = TileAddress(path: path) else { return nil }
-        return try transparentLog(building: false).read { snapshot in
+        return try transparentLog(shard: shard, building: false).read { snapshot in
             guard address.isComplete(in: try snapshot.treeFrontier().size) else { return nil }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(32 * address.width)
@@ -31,15 +32,15 @@ extension Application {
     }
 
     /// The public key a checkpoint of this ledger verifies under (`name+hash+base64`).
-    public func checkpointKey() throws -> String {
-        let checkpoint = try transparentLog().read { snapshot in try Self.checkpoint(snapshot) }
+    public func checkpointKey(shard: String? = nil) throws -> String {
+        let checkpoint = try transparentLog(shard: shard).read { snapshot in try Self.checkpoint(snapshot) }
         return try signingKey(for: checkpoint.origin).verifierKey
     }
 
     /// The inclusion proof of the event at `position` against the latest checkpoint, made in one
     /// read of the store (C2SP tlog-proof; `InclusionProof.text`).
-    public func inclusionProof(position: UInt64) throws -> InclusionProof {
-        try inclusionProof(position: position, in: try transparentLog())
+    public func inclusionProof(position: UInt64, shard: String? = nil) throws -> InclusionProof {
+        try inclusionProof(position: position, in: try transparentLog(shard: shard))
     }
 
     /// The same in `log` (one shard's, for a deletion's receipt).
@@ -56,12 +57,15 @@ extension Application {
         return InclusionProof(envelope: envelope, index: position - 1, hashes: hashes, checkpoint: note)
     }
 
-    /// The same for the event whose id is `eventID`.
-    public func inclusionProof(eventID: UUID) throws -> InclusionProof {
-        guard let position = try transparentLog().position(of: eventID) else {
-            throw Failure(.notFound, "the ledger has no event \(eventID.uuidString.lowercased())")
+    /// The same for the event whose id is `eventID`: with a shard map and no `shard`, looked for
+    /// on every shard.
+    public func inclusionProof(eventID: UUID, shard: String? = nil) throws -> InclusionProof {
+        let logs = storeIsShardMap && shard == nil ? try everyLedger().map(\.log) : [try transparentLog(shard: shard)]
+        for log in logs {
+            guard let position = try log.position(of: eventID) else { continue }
+            return try inclusionProof(position: position, in: try building(log))
         }
-        return try inclusionProof(position: position)
+        throw Failure(.notFound, "the ledger has no event \(eventID.uuidString.lowercased())")
     }
 
     /// Checks `text` as an inclusion proof under the public key `key`, with nothing else: the
@@ -88,9 +92,15 @@ extension Application {
     /// The proof that the ledger only grew since `older`, a checkpoint of it signed with its key
     /// (as `checkpoint()` printed it): the consistency proof to the latest checkpoint, checked
     /// before it is given. Throws `.tampered` when it does not hold: the ledger was rewritten or
-    /// rolled back since, or `older` is not this ledger's.
-    public func consistency(since older: String) throws -> (proof: ConsistencyProof, older: Checkpoint, newer: Checkpoint) {
-        try consistency(since: older, in: try transparentLog())
+    /// rolled back since, or `older` is not this ledger's. With a shard map, the log is the shard
+    /// `shard` names, else the one whose origin the checkpoint names.
+    public func consistency(since older: String, shard: String? = nil) throws -> (proof: ConsistencyProof, older: Checkpoint, newer: Checkpoint) {
+        guard storeIsShardMap, shard == nil else { return try consistency(since: older, in: try transparentLog(shard: shard)) }
+        let origin = String(older.prefix { $0 != "\n" })
+        guard let log = try shardLog(origin: origin) else {
+            throw Failure(.tampered, "the older checkpoint is of the log \(SafeText.line(String(origin.prefix(120)))), which is none of the shard map's shards")
+        }
+        return try consistency(since: older, in: try building(log))
     }
 
     /// The same in `log`.
@@ -127,14 +137,19 @@ extension Application {
     private func checkReceiptAgainstLedger(_ text: String) throws -> (deletion: ProofCheck, laterSize: UInt64?) {
         let proof = try InclusionProof.parse(text).mapError { Failure(.data, "not an erasure receipt: \($0)") }.get()
         let origin = String(proof.checkpoint.prefix { $0 != "\n" })
-        for log in try everyLedger().map(\.log) {
-            guard try log.read({ try $0.checkpoint()?.origin }) == origin else { continue }
-            let check = try Self.checkProof(text, key: try signingKey(for: origin).verifierKey)
-            try Self.requireDeletion(check)
-            let later = try consistency(since: proof.checkpoint, in: log)
-            return (check, later.newer.size)
+        guard let log = try shardLog(origin: origin) else {
+            throw Failure(.notFound, "the receipt is of the log \(SafeText.line(String(origin.prefix(120)))), which is not this ledger's (give --key to check it offline)")
         }
-        throw Failure(.notFound, "the receipt is of the log \(origin), which is not this ledger's (give --key to check it offline)")
+        let check = try Self.checkProof(text, key: try signingKey(for: origin).verifierKey)
+        try Self.requireDeletion(check)
+        let later = try consistency(since: proof.checkpoint, in: log)
+        return (check, later.newer.size)
+    }
+
+    /// The log (of every ledger: each shard's with a map) whose origin is `origin`, if any.
+    private func shardLog(origin: String) throws -> (any EventStore)? {
+        for log in try everyLedger().map(\.log) where try log.read({ try $0.checkpoint()?.origin }) == origin { return log }
+        return nil
     }
 
     private static func requireDeletion(_ check: ProofCheck) throws {
@@ -181,15 +196,27 @@ extension Application {
         return checkpoint
     }
 
-    /// The log of the one ledger: a shard map's shards are logs of their own, proved one by one.
-    /// A ledger written before the tree gets it from a write that appends nothing, when `building`
-    /// (the commands); the service's open routes never write: they answer for the tree as it is.
-    private func transparentLog(building: Bool = true) throws -> any EventStore {
-        if storeIsShardMap {
-            throw Failure(.usage, "a shard map is one log per shard: run this against one shard's store (--store URL)")
+    /// The log of the one ledger, or of the shard `shard` names: a shard map's shards are logs
+    /// of their own, proved one by one. A ledger written before the tree gets it from a write
+    /// that appends nothing, when `building` (the commands); the service's open routes never
+    /// write: they answer for the tree as it is.
+    private func transparentLog(shard: String?, building: Bool = true) throws -> any EventStore {
+        let log: any EventStore
+        if let shard {
+            guard let ledger = try router.shardLedger(named: shard) else {
+                throw Failure(.usage, "a shard was named, but the store is one log, not a shard map")
+            }
+            log = ledger.log
+        } else if storeIsShardMap {
+            throw Failure(.usage, "a shard map is one log per shard: name one of its shards (\(try router.shardNames().joined(separator: ", ")))")
+        } else {
+            log = try existingLog()
         }
-        let log = try existingLog()
-        guard building else { return log }
+        return building ? try self.building(log) : log
+    }
+
+    /// `log`, its tree first brought up to its head when a Reel without the tree wrote last.
+    private func building(_ log: any EventStore) throws -> any EventStore {
         let (size, head) = try log.read { (try $0.treeFrontier().size, try $0.head()?.position ?? 0) }
         if size < head { try log.write { _ in } }
         return log

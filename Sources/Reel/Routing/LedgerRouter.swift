@@ -35,6 +35,13 @@ public protocol LedgerRouter: AnyObject, Sendable {
     /// Every ledger: each shard's in the map's order, else the one there is (none: nothing made).
     func everyLedger() throws -> [AccountService]
 
+    /// With a shard map, the ledger of the shard named `name` (a usage failure naming the map's
+    /// shards when it has none of that name); `nil` when the store is not a shard map.
+    func shardLedger(named name: String) throws -> AccountService?
+
+    /// The shard map's shards' names, in its order; none when the store is not a shard map.
+    func shardNames() throws -> [String]
+
     /// After `handle`'s account was not found as it should be on `ledger`, where the routing sent
     /// it: the ledger the routing sends it to now when that is another one, else `nil`.
     func rerouted(_ handle: AccountHandle, from ledger: AccountService) throws -> AccountService?
