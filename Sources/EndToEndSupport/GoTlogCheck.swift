@@ -24,6 +24,12 @@ package enum GoTlogCheck {
         try await Harness.run(try await built.value, ["consistency", "-key", key] + files)
     }
 
+    /// Checks each file (a checkpoint, or a tlog-proof) as signed under `key` and cosigned by the
+    /// witness whose key is `witness` (C2SP tlog-cosignature v1).
+    package static func cosigned(_ files: [String], key: String, witness: String) async throws -> Harness.Output {
+        try await Harness.run(try await built.value, ["cosigned", "-key", key, "-witness", witness] + files)
+    }
+
     /// Follows the log served at `url` (`/checkpoint`, `/tile/…`) under `key`; each of `proofs`
     /// (tlog-proof files) names an envelope the tiles must hold at its index.
     package static func tiles(_ url: String, key: String, proofs: [String] = []) async throws -> Harness.Output {

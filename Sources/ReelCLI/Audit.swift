@@ -9,7 +9,7 @@ struct Audit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Check the ledger's integrity, and prove what it holds to anyone.",
-        subcommands: [Verify.self, AuditCheckpoint.self, AuditKey.self, AuditProve.self, AuditConsistency.self, AuditCheckProof.self, AuditCheckReceipt.self]
+        subcommands: [Verify.self, AuditCheckpoint.self, AuditKey.self, AuditProve.self, AuditConsistency.self, AuditCheckProof.self, AuditCheckReceipt.self, AuditWitness.self, AuditWitnessKey.self]
     )
 
     struct Verify: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Presentation
 import Reel
 
 /// `reel audit checkpoint`: the latest signed checkpoint of the ledger's tree.
@@ -11,7 +12,8 @@ struct AuditCheckpoint: AsyncParsableCommand {
             A C2SP signed note (tlog-checkpoint): the log's origin, its number of events and its tree's hash, \
             then the signature. Keep it: `reel audit check-proof` and any C2SP tlog client check proofs \
             against it, with the key `reel audit key` prints. The signing key is made on first use and kept \
-            beside the keyrings (REEL_KEYRING), never in the ledger or an export.
+            beside the keyrings (REEL_KEYRING), never in the ledger or an export. Cosignatures kept from \
+            witnesses for this very checkpoint (`reel audit witness`) follow the ledger's signature.
             """)
 
     @OptionGroup var global: LedgerOptions
@@ -20,10 +22,21 @@ struct AuditCheckpoint: AsyncParsableCommand {
     func run() async throws {
         try await global.withApplication { app in
             let (note, checkpoint) = try app.checkpoint(shard: shards.shard)
+            let held = try app.heldCosignatures(origin: checkpoint.origin, latest: checkpoint)
             if global.json {
-                try printJSON(["origin": .string(checkpoint.origin), "size": .integer(Int64(checkpoint.size)), "root": .string(checkpoint.root.base64), "note": .string(note)] as JSONValue)
+                let cosignatures = held.map { held -> JSONValue in
+                    ["witness": .string(held.witness), "size": .integer(Int64(held.size)), "time": .string(AuditWitness.iso(held.time)), "current": .bool(held.current)]
+                }
+                try printJSON(
+                    [
+                        "origin": .string(checkpoint.origin), "size": .integer(Int64(checkpoint.size)), "root": .string(checkpoint.root.base64), "note": .string(note),
+                        "cosignatures": .array(cosignatures),
+                    ] as JSONValue)
             } else {
                 Console.text(note)
+                for older in held where !older.current {
+                    Terminal.notice("\(TerminalText.field(older.witness)) last cosigned this log at \(older.size) events (`reel audit witness` has it cosign this checkpoint)")
+                }
             }
         }
     }

@@ -29,6 +29,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("The certificate's PEM private key.", valueName: "file"))
     var tlsKey: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also be a C2SP witness (POST /add-checkpoint) for the ledgers whose keys this file lists, one a line (env REEL_WITNESS_LOGS).",
+            valueName: "file"), completion: .file())
+    var witness: String?
+
     func validate() throws {
         if (tlsCertificate == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together") }
     }
@@ -38,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
             var settings = try ServiceSettings.from(environment: ProcessInfo.processInfo.environment, listen: listen)
             settings.tlsCertificate = tlsCertificate
             settings.tlsKey = tlsKey
+            if let witness { settings.witnessedLogs = try ServiceSettings.witnessedLogs(witness) }
             let server = ReelServer(settings: settings, generator: "reel \(ReelCommand.configuration.version)")
             var configuration = global.makeConfiguration()
             configuration.commitObserver = server.commitObserver

@@ -73,6 +73,7 @@ public struct ReelServer: Sendable {
         system.add(to: router)
         ImageEndpoints(application: application).add(to: router)
         TransparencyEndpoints(application: application).add(to: router)
+        WitnessEndpoints(application: application, logs: settings.witnessedLogs, input: input).add(to: router)
         WebEndpoints().add(to: router)
 
         let limiter = RateLimiter(rate: settings.ratePerSecond, burst: settings.burst)

@@ -109,8 +109,10 @@ struct Run: AsyncParsableCommand {
         note("tiles served: GET /tile/… of a \(tileEvents)-event ledger by reel serve, beside a plain route, 64 connections")
         let tiles = try await TileBench.measure(reel: reel, directory: root + "/reel-tiles", events: tileEvents, connections: 64, seconds: quick ? 1 : 10)
         table.row("6. tiles served by reel serve: p99 (ms)", reel: tiles.served.p99, lmdb: nil, sqlite: nil, target: "(reported)", met: nil, decimals: 2)
+        table.row("   reel serve's GET /health: p99 (ms)", reel: tiles.health.p99, lmdb: nil, sqlite: nil, target: "(baseline)", met: nil, decimals: 2)
         table.row("   plain route, a tile's size: p99 (ms)", reel: tiles.baseline.p99, lmdb: nil, sqlite: nil, target: "(baseline)", met: nil, decimals: 2)
         table.row("   tiles served (requests/s)", reel: tiles.served.requestsPerSecond, lmdb: nil, sqlite: nil, target: "(reported)", met: nil)
+        table.row("   reel serve's GET /health (requests/s)", reel: tiles.health.requestsPerSecond, lmdb: nil, sqlite: nil, target: "(baseline)", met: nil)
         table.row("   plain route (requests/s)", reel: tiles.baseline.requestsPerSecond, lmdb: nil, sqlite: nil, target: "(baseline)", met: nil)
 
         print()

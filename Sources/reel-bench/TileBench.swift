@@ -5,9 +5,12 @@ import Reel
 import Stores
 
 /// Tiles served by `reel serve` (issue 40): `GET /tile/…` of a ledger's full tiles, at random,
-/// beside a plain Hummingbird route answering a body of a tile's size under the same wrk run.
+/// beside `GET /health` of the same service and a plain Hummingbird route answering a body of a
+/// tile's size, under the same wrk run.
 struct TileBench {
     let served: WrkRun
+    /// `GET /health` of the same `reel serve`: its middleware, no store.
+    let health: WrkRun
     let baseline: WrkRun
     let tiles: Int
 
@@ -34,8 +37,9 @@ struct TileBench {
         defer { _ = process.stop() }
         let served = try WrkRun.run(process.url, connections: connections, seconds: seconds, script: script)
         guard served.errors == 0 else { throw BenchmarkError("\(served.errors) tile requests were not answered 200") }
+        let health = try WrkRun.run(process.url + "/health", connections: connections, seconds: seconds)
         let baseline = try await ServeBench.baseline(
             connections: connections, seconds: seconds, body: [UInt8](repeating: 0x5a, count: 8_192), type: "application/octet-stream")
-        return TileBench(served: served, baseline: baseline, tiles: paths.count)
+        return TileBench(served: served, health: health, baseline: baseline, tiles: paths.count)
     }
 }

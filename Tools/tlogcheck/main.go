@@ -4,6 +4,7 @@
 //	tlogcheck proof -key KEY FILE...         each FILE a C2SP tlog-proof as `reel audit prove` writes it
 //	tlogcheck consistency -key KEY FILE...   each FILE a proof as `reel audit consistency --out` writes it
 //	tlogcheck tiles -key KEY URL [FILE...]   a log served at URL (`reel serve`): /checkpoint and /tile/...
+//	tlogcheck cosigned -key KEY -witness WKEY FILE...   each FILE a checkpoint (or a tlog-proof) a witness cosigned
 //
 // For each inclusion proof: the checkpoint's signature under KEY (note.Open), the checkpoint's
 // lines, and the inclusion of the `extra` line's bytes (the envelope as stored) at `index`
@@ -11,7 +12,11 @@
 // older tree is the start of the newer one (tlog.CheckTree). For a served log: the checkpoint's
 // signature, the tree hash computed from the served tiles (tlog.TileHashReader, tlog.TreeHash),
 // every record's inclusion proved from the tiles (tlog.ProveRecord, tlog.CheckRecord), and each
-// FILE's envelope (a tlog-proof's extra line) the leaf the tiles hold at its index.
+// FILE's envelope (a tlog-proof's extra line) the leaf the tiles hold at its index. For a
+// cosigned checkpoint: the log's signature (note.Open, which leaves the witness's line unverified),
+// then the witness's cosignature as C2SP tlog-cosignature v1 defines it, checked here with Go's
+// crypto/ed25519 and crypto/sha256: key ID SHA-256(name || "\n" || 0x04 || key)[:4], signature
+// over "cosignature/v1\ntime <t>\n" and the checkpoint's body.
 // Prints one line per file; exits 1 if any proof does not hold, 2 for bad usage.
 //
 // Built by the tests in GOPATH mode, offline:
@@ -21,6 +26,9 @@ package main
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"crypto/sha256"
+	"encoding/binary"
 	"io"
 	"net/http"
 	"encoding/base64"
@@ -268,7 +276,89 @@ func checkServed(base string, verifier note.Verifier, proofs []string) error {
 	return nil
 }
 
+// witnessKey is a cosigner's verifier key: name+hash+base64(0x04 || Ed25519 key).
+type witnessKey struct {
+	name string
+	id   []byte
+	key  ed25519.PublicKey
+}
+
+func parseWitnessKey(text string) (witnessKey, error) {
+	parts := strings.SplitN(text, "+", 3)
+	if len(parts) != 3 {
+		return witnessKey{}, errors.New("a witness key is name+hash+base64")
+	}
+	raw, err := base64.StdEncoding.DecodeString(parts[2])
+	if err != nil || len(raw) != 33 || raw[0] != 0x04 {
+		return witnessKey{}, errors.New("not an Ed25519 cosignature key (type 0x04)")
+	}
+	sum := sha256.Sum256(append([]byte(parts[0]+"\n"), raw...))
+	if fmt.Sprintf("%x", sum[:4]) != parts[1] {
+		return witnessKey{}, errors.New("the key hash does not match")
+	}
+	return witnessKey{name: parts[0], id: sum[:4], key: ed25519.PublicKey(raw[1:])}, nil
+}
+
+// checkCosigned checks a cosigned checkpoint (or a tlog-proof's): the log's signature, and the
+// witness's cosignature on the same body. Returns what it holds.
+func checkCosigned(text []byte, verifier note.Verifier, witness witnessKey) (string, error) {
+	if bytes.HasPrefix(text, []byte("c2sp.org/tlog-proof@v1\n")) {
+		blank := bytes.Index(text, []byte("\n\n"))
+		text = text[blank+2:]
+	}
+	signed, err := note.Open(text, note.VerifierList(verifier))
+	if err != nil {
+		return "", fmt.Errorf("checkpoint: %v", err)
+	}
+	cp, err := parseCheckpoint(signed.Text)
+	if err != nil {
+		return "", err
+	}
+	for _, sig := range signed.UnverifiedSigs {
+		raw, err := base64.StdEncoding.DecodeString(sig.Base64)
+		if sig.Name != witness.name || err != nil || len(raw) != 4+8+64 || !bytes.Equal(raw[:4], witness.id) {
+			continue
+		}
+		stamp := binary.BigEndian.Uint64(raw[4:12])
+		message := fmt.Sprintf("cosignature/v1\ntime %d\n%s", stamp, signed.Text)
+		if ed25519.Verify(witness.key, []byte(message), raw[12:]) {
+			return fmt.Sprintf("%s of %d cosigned by %s at %d", cp.origin, cp.size, witness.name, stamp), nil
+		}
+		return "", errors.New("the witness's cosignature does not verify")
+	}
+	return "", fmt.Errorf("no cosignature by %s", witness.name)
+}
+
 func main() {
+	if len(os.Args) >= 2 && os.Args[1] == "cosigned" {
+		flags := flag.NewFlagSet("cosigned", flag.ExitOnError)
+		key := flags.String("key", "", "the log's verifier key")
+		wkey := flags.String("witness", "", "the witness's cosignature key")
+		flags.Parse(os.Args[2:])
+		verifier, err := note.NewVerifier(*key)
+		witness, werr := parseWitnessKey(*wkey)
+		if err != nil || werr != nil || flags.NArg() == 0 {
+			fmt.Fprintln(os.Stderr, "usage: tlogcheck cosigned -key KEY -witness WITNESS-KEY FILE...")
+			os.Exit(2)
+		}
+		failed := false
+		for _, file := range flags.Args() {
+			text, err := os.ReadFile(file)
+			if err == nil {
+				var what string
+				if what, err = checkCosigned(text, verifier, witness); err == nil {
+					fmt.Printf("ok %s: %s\n", file, what)
+					continue
+				}
+			}
+			failed = true
+			fmt.Printf("FAIL %s: %v\n", file, err)
+		}
+		if failed {
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) >= 2 && os.Args[1] == "tiles" {
 		flags := flag.NewFlagSet("tiles", flag.ExitOnError)
 		key := flags.String("key", "", "the log's verifier key")

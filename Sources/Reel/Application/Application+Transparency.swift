@@ -10,11 +10,18 @@ extension Application {
     /// The latest checkpoint of the ledger's tree, signed with the ledger's key (made on first
     /// use, `LedgerSigningKey`): the note, and the checkpoint it signs. A ledger written before
     /// the tree gets it first (one write transaction that appends nothing). With a shard map,
-    /// each shard is a log of its own: `shard` names it.
-    public func checkpoint(shard: String? = nil, building: Bool = true) throws -> (note: String, checkpoint: Checkpoint) {
+    /// each shard is a log of its own: `shard` names it. The note carries the cosignatures of
+    /// witnesses kept for this very checkpoint (`requestCosignature`), unless not `cosigned`.
+    public func checkpoint(shard: String? = nil, building: Bool = true, cosigned: Bool = true) throws -> (note: String, checkpoint: Checkpoint) {
         let log = try transparentLog(shard: shard, building: building)
         let checkpoint = try log.read { snapshot in try Self.checkpoint(snapshot) }
-        return (try signingKey(for: checkpoint.origin).sign(checkpoint.body), checkpoint)
+        return (cosigned ? try signedNote(checkpoint) : try signingKey(for: checkpoint.origin).sign(checkpoint.body), checkpoint)
+    }
+
+    /// `checkpoint` signed with the log's key, and with the cosignatures kept for it.
+    func signedNote(_ checkpoint: Checkpoint) throws -> String {
+        let note = try signingKey(for: checkpoint.origin).sign(checkpoint.body)
+        return note + (try heldCosignatures(origin: checkpoint.origin, latest: checkpoint).filter(\.current).map(\.line).joined())
     }
 
     /// The tile `path` names (the part after `tile/`, C2SP tlog-tiles): its hashes' bytes, or
@@ -53,8 +60,7 @@ extension Application {
             let hashes = try TreeProofs.inclusion(of: position - 1, in: checkpoint.size) { try snapshot.treeHashes(at: $0) }
             return (checkpoint, event.envelope.bytes, hashes)
         }
-        let note = try signingKey(for: checkpoint.origin).sign(checkpoint.body)
-        return InclusionProof(envelope: envelope, index: position - 1, hashes: hashes, checkpoint: note)
+        return InclusionProof(envelope: envelope, index: position - 1, hashes: hashes, checkpoint: try signedNote(checkpoint))
     }
 
     /// The same for the event whose id is `eventID`: with a shard map and no `shard`, looked for
@@ -72,10 +78,12 @@ extension Application {
     /// checkpoint's signature, that the envelope is the one at its index, and that its position
     /// is that index's. Returns what it proves; throws a `Failure` (`.data` for text that is not
     /// a proof or a key, `.tampered` for one that does not check) naming the first thing wrong.
-    public static func checkProof(_ text: String, key: String) throws -> ProofCheck {
+    /// With `witnesses` (their keys), the checkpoint must carry a cosignature by each.
+    public static func checkProof(_ text: String, key: String, witnesses: [String] = []) throws -> ProofCheck {
         let verifier = try checkpointVerifier(key)
         let proof = try InclusionProof.parse(text).mapError { Failure(.data, "not an inclusion proof: \($0)") }.get()
         let checkpoint = try signedCheckpoint(proof.checkpoint, verifier: verifier, what: "the proof's checkpoint")
+        try requireCosignatures(proof.checkpoint, witnesses: witnesses)
         let envelope = proof.envelope.withUnsafeBytes { try? Envelope(bytes: $0) }
         guard let envelope, envelope.position >= 1, envelope.position - 1 == proof.index else {
             throw Failure(.tampered, "the proof's envelope is not the envelope at index \(proof.index) (its position is \(envelope.map { String($0.position) } ?? "unreadable"))")
@@ -117,8 +125,7 @@ extension Application {
         guard TreeProofs.checkConsistency(old: olderCheckpoint.size, oldRoot: olderCheckpoint.root, size: newer.size, root: newer.root, proof: hashes) else {
             throw Failure(.tampered, "the ledger's first \(olderCheckpoint.size) events are not the ones the older checkpoint signed: the ledger was rewritten since")
         }
-        let note = try signingKey(for: newer.origin).sign(newer.body)
-        let proof = ConsistencyProof(hashes: hashes, older: older.hasSuffix("\n") ? older : older + "\n", newer: note)
+        let proof = ConsistencyProof(hashes: hashes, older: older.hasSuffix("\n") ? older : older + "\n", newer: try signedNote(newer))
         return (proof, olderCheckpoint, newer)
     }
 
@@ -163,17 +170,31 @@ extension Application {
 
     /// Checks `text` as a consistency proof under `key`, with nothing else: both checkpoints
     /// signed by the key, of the same log, and the older tree the start of the newer one.
-    public static func checkConsistency(_ text: String, key: String) throws -> (older: Checkpoint, newer: Checkpoint) {
+    /// With `witnesses` (their keys), the newer checkpoint must carry a cosignature by each.
+    public static func checkConsistency(_ text: String, key: String, witnesses: [String] = []) throws -> (older: Checkpoint, newer: Checkpoint) {
         let verifier = try checkpointVerifier(key)
         let proof = try ConsistencyProof.parse(text).mapError { Failure(.data, "not a consistency proof: \($0)") }.get()
         let older = try signedCheckpoint(proof.older, verifier: verifier, what: "the older checkpoint")
         let newer = try signedCheckpoint(proof.newer, verifier: verifier, what: "the newer checkpoint")
+        try requireCosignatures(proof.newer, witnesses: witnesses)
         guard older.size <= newer.size,
             TreeProofs.checkConsistency(old: older.size, oldRoot: older.root, size: newer.size, root: newer.root, proof: proof.hashes)
         else {
             throw Failure(.tampered, "the proof does not show the tree of \(older.size) events to be the start of the tree of \(newer.size)")
         }
         return (older, newer)
+    }
+
+    /// Checks that `note` carries a cosignature by each of `witnesses` (their keys) that verifies.
+    static func requireCosignatures(_ note: String, witnesses: [String]) throws {
+        for key in witnesses {
+            guard let witness = NoteVerifier(key), witness.kind == .cosignature else {
+                throw Failure(.usage, "the witness key is not a cosigner's key (name+hash+base64 of type 0x04, as `reel audit witness-key` prints it)")
+            }
+            guard witness.cosignature(on: note.hasSuffix("\n") ? note : note + "\n") != nil else {
+                throw Failure(.tampered, "the checkpoint carries no cosignature by the witness \(witness.name) that verifies")
+            }
+        }
     }
 
     /// The verifier of the public key `key`; a usage failure for text that is not one.
@@ -200,7 +221,7 @@ extension Application {
     /// of their own, proved one by one. A ledger written before the tree gets it from a write
     /// that appends nothing, when `building` (the commands); the service's open routes never
     /// write: they answer for the tree as it is.
-    private func transparentLog(shard: String?, building: Bool = true) throws -> any EventStore {
+    func transparentLog(shard: String?, building: Bool = true) throws -> any EventStore {
         let log: any EventStore
         if let shard {
             guard let ledger = try router.shardLedger(named: shard) else {

@@ -10,31 +10,44 @@ import Foundation
 enum LedgerSigningKey {
     /// The key of the log named `origin`, made (and kept) when there is none yet.
     static func key(for origin: String, in directory: String) throws -> NoteKey {
-        let path = self.path(for: origin, in: directory)
-        if let existing = try read(path) { return existing }
+        try kept(at: path(for: origin, in: directory), in: directory, kind: .signature, what: "the ledger's signing key") { NoteKey(generatingFor: origin) }
+    }
+
+    /// The key this Reel cosigns other logs' checkpoints with as a witness (C2SP
+    /// tlog-cosignature), `reel.witness.cosigner-key` beside the keyrings, made (and kept) when
+    /// there is none yet: named `reel.witness/<16 random hex digits>` then, for good.
+    static func witnessKey(in directory: String) throws -> NoteKey {
+        try kept(at: directory + "/reel.witness.cosigner-key", in: directory, kind: .cosignature, what: "the witness's key") {
+            NoteKey(generatingFor: "reel.witness/" + String(format: "%016llx", UInt64.random(in: 0...UInt64.max)), kind: .cosignature)
+        }
+    }
+
+    /// The key kept at `path`, made with `make` when there is none yet.
+    private static func kept(at path: String, in directory: String, kind: NoteKey.Kind, what: String, make: () -> NoteKey) throws -> NoteKey {
+        if let existing = try read(path, kind: kind, what: what) { return existing }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let made = NoteKey(generatingFor: origin)
+        let made = make()
         // Written whole to a file of its own, then linked in place: two processes making the key at
         // once keep one of them, and no reader sees half a key.
         let temporary = path + ".\(getpid()).\(UInt64.random(in: 0...UInt64.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw Failure(.storage, "cannot write the ledger's signing key at \(temporary): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw Failure(.storage, "cannot write \(what) at \(temporary): \(String(cString: strerror(errno)))") }
         defer { unlink(temporary) }
         let bytes = Array((made.text + "\n").utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         let synced = fsync(fd)
         close(fd)
-        guard written == bytes.count, synced == 0 else { throw Failure(.storage, "cannot write the ledger's signing key at \(temporary)") }
+        guard written == bytes.count, synced == 0 else { throw Failure(.storage, "cannot write \(what) at \(temporary)") }
         if link(temporary, path) != 0 && errno != EEXIST {
-            throw Failure(.storage, "cannot keep the ledger's signing key at \(path): \(String(cString: strerror(errno)))")
+            throw Failure(.storage, "cannot keep \(what) at \(path): \(String(cString: strerror(errno)))")
         }
         // The key's name made durable before anything it signs goes out.
         let directoryFD = open(directory, O_RDONLY | O_DIRECTORY)
         if directoryFD >= 0 {
             defer { close(directoryFD) }
-            guard fsync(directoryFD) == 0 else { throw Failure(.storage, "cannot make the ledger's signing key at \(path) durable") }
+            guard fsync(directoryFD) == 0 else { throw Failure(.storage, "cannot make \(what) at \(path) durable") }
         }
-        guard let kept = try read(path) else { throw Failure(.storage, "the ledger's signing key at \(path) vanished") }
+        guard let kept = try read(path, kind: kind, what: what) else { throw Failure(.storage, "\(what) at \(path) vanished") }
         return kept
     }
 
@@ -45,18 +58,18 @@ enum LedgerSigningKey {
 
     /// The key `path` holds; `nil` only when there is no such file (any other failure to read it
     /// is said, never taken for a missing key: a new key would disown every checkpoint signed).
-    private static func read(_ path: String) throws -> NoteKey? {
+    private static func read(_ path: String, kind: NoteKey.Kind, what: String) throws -> NoteKey? {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
-            throw Failure(.storage, "cannot read the ledger's signing key at \(path): \(String(cString: strerror(errno)))")
+            throw Failure(.storage, "cannot read \(what) at \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         var data = [UInt8](repeating: 0, count: 1_024)
         let count = Glibc.read(fd, &data, data.count)
-        guard count >= 0 else { throw Failure(.storage, "cannot read the ledger's signing key at \(path): \(String(cString: strerror(errno)))") }
-        guard let key = NoteKey(text: String(decoding: data.prefix(count), as: UTF8.self)) else {
-            throw Failure(.tampered, "the ledger's signing key at \(path) is not a key (restore it from its backup)")
+        guard count >= 0 else { throw Failure(.storage, "cannot read \(what) at \(path): \(String(cString: strerror(errno)))") }
+        guard let key = NoteKey(text: String(decoding: data.prefix(count), as: UTF8.self)), key.kind == kind else {
+            throw Failure(.tampered, "\(what) at \(path) is not a key (restore it from its backup)")
         }
         return key
     }

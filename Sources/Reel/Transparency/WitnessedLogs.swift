@@ -1,0 +1,28 @@
+import Foundation
+import EventLog
+import Failures
+
+/// The logs a witness cosigns for (`reel serve --witness FILE`): their public keys, one a line as
+/// `reel audit key` prints them (`origin+hash+base64`); blank lines and `#` comments are skipped.
+/// A log may be listed with several keys: a checkpoint signed by any of them is taken.
+public struct WitnessedLogs: Sendable {
+    let verifiers: [String: [NoteVerifier]]
+
+    /// The logs `text` lists; a usage failure naming the first line that is not a log's key.
+    public init(text: String) throws {
+        var verifiers: [String: [NoteVerifier]] = [:]
+        for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            guard let verifier = NoteVerifier(trimmed), verifier.kind == .signature else {
+                throw Failure(.usage, "line \(number + 1) of the witnessed logs is not a log's key (origin+hash+base64, as `reel audit key` prints it)")
+            }
+            verifiers[verifier.name, default: []].append(verifier)
+        }
+        guard !verifiers.isEmpty else { throw Failure(.usage, "the witnessed logs name no log: give one key a line, as `reel audit key` prints it") }
+        self.verifiers = verifiers
+    }
+
+    /// How many logs.
+    public var count: Int { verifiers.count }
+}
