@@ -22,31 +22,34 @@ struct AuditCheckProof: AsyncParsableCommand {
         try await global.withApplication { _ in
             let text = String(decoding: try InputFile.read(file, limit: 1 << 20, what: "a proof"), as: UTF8.self)
             if Application.isConsistencyProof(text) { return try consistency(text) }
-            let check = try Application.checkProof(text, key: key, witnesses: witness)
+            let check = try Application.checkProof(text, key: key, witnesses: witnesses)
             if global.json {
                 try printJSON(
                     [
                         "ok": true, "origin": .string(check.checkpoint.origin), "size": .integer(Int64(check.checkpoint.size)),
                         "position": .integer(Int64(check.position)), "eventId": .string(check.eventID.uuidString.lowercased()),
-                        "stream": .string(check.stream.rawValue), "type": .string(check.type), "witnesses": .integer(Int64(witness.count)),
+                        "stream": .string(check.stream.rawValue), "type": .string(check.type), "witnesses": .integer(Int64(witnesses.count)),
                     ] as JSONValue)
             } else {
                 Console.line(
-                    "proof holds: position \(check.position) (\(TerminalText.field(check.type)), stream \(TerminalText.field(check.stream.rawValue))) is in \(TerminalText.field(check.checkpoint.origin)) of \(check.checkpoint.size) events" + Self.witnessed(witness.count))
+                    "proof holds: position \(check.position) (\(TerminalText.field(check.type)), stream \(TerminalText.field(check.stream.rawValue))) is in \(TerminalText.field(check.checkpoint.origin)) of \(check.checkpoint.size) events" + Self.witnessed(witnesses.count))
             }
         }
     }
 
     /// A consistency proof's check and report.
     private func consistency(_ text: String) throws {
-        let (older, newer) = try Application.checkConsistency(text, key: key, witnesses: witness)
+        let (older, newer) = try Application.checkConsistency(text, key: key, witnesses: witnesses)
         if global.json {
             try printJSON(
                 ["ok": true, "origin": .string(newer.origin), "oldSize": .integer(Int64(older.size)), "size": .integer(Int64(newer.size))] as JSONValue)
         } else {
-            Console.line("proof holds: \(TerminalText.field(newer.origin)) only grew from \(older.size) to \(newer.size) events" + Self.witnessed(witness.count))
+            Console.line("proof holds: \(TerminalText.field(newer.origin)) only grew from \(older.size) to \(newer.size) events" + Self.witnessed(witnesses.count))
         }
     }
+
+    /// The witnesses' keys, each once.
+    var witnesses: [String] { witness.reduce(into: []) { keys, key in if !keys.contains(key) { keys.append(key) } } }
 
     /// What the text report adds when witnesses were asked for.
     static func witnessed(_ count: Int) -> String { count == 0 ? "" : ", cosigned by \(count == 1 ? "the witness" : "all \(count) witnesses")" }

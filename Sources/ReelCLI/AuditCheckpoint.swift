@@ -21,11 +21,10 @@ struct AuditCheckpoint: AsyncParsableCommand {
 
     func run() async throws {
         try await global.withApplication { app in
-            let (note, checkpoint) = try app.checkpoint(shard: shards.shard)
-            let held = try app.heldCosignatures(origin: checkpoint.origin, latest: checkpoint)
+            let (note, checkpoint, held) = try app.checkpointWithCosignatures(shard: shards.shard)
             if global.json {
                 let cosignatures = held.map { held -> JSONValue in
-                    ["witness": .string(held.witness), "size": .integer(Int64(held.size)), "time": .string(AuditWitness.iso(held.time)), "current": .bool(held.current)]
+                    ["witness": .string(held.witness), "size": .integer(Int64(held.size)), "time": .string(Timestamp.iso(seconds: held.time)), "current": .bool(held.current)]
                 }
                 try printJSON(
                     [

@@ -29,15 +29,12 @@ struct AuditWitness: AsyncParsableCommand {
                 try printJSON(
                     [
                         "witness": .string(cosignature.witness), "origin": .string(cosignature.origin), "size": .integer(Int64(cosignature.size)),
-                        "time": .string(Self.iso(cosignature.time)),
+                        "time": .string(Timestamp.iso(seconds: cosignature.time)),
                     ] as JSONValue)
             } else {
                 Console.line(
-                    "cosigned by \(TerminalText.field(cosignature.witness)): \(TerminalText.field(cosignature.origin)) at \(cosignature.size) events, \(Self.iso(cosignature.time))")
+                    "cosigned by \(TerminalText.field(cosignature.witness)): \(TerminalText.field(cosignature.origin)) at \(cosignature.size) events, \(Timestamp.iso(seconds: cosignature.time))")
             }
         }
     }
-
-    /// A witness's time (seconds since the Epoch, as it stamped it) in ISO 8601, past year 9999 held there.
-    static func iso(_ seconds: UInt64) -> String { Timestamp.iso(Int64(min(seconds, 253_402_300_799)) * 1_000_000) }
 }

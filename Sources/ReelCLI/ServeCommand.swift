@@ -32,7 +32,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Also be a C2SP witness (POST /add-checkpoint) for the ledgers whose keys this file lists, one a line (env REEL_WITNESS_LOGS).",
-            valueName: "file"), completion: .file())
+            valueName: "file"), completion: .file(), transform: PathArgument.parse)
     var witness: String?
 
     func validate() throws {
@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
             var settings = try ServiceSettings.from(environment: ProcessInfo.processInfo.environment, listen: listen)
             settings.tlsCertificate = tlsCertificate
             settings.tlsKey = tlsKey
-            if let witness { settings.witnessedLogs = try ServiceSettings.witnessedLogs(witness) }
+            if let witness { settings.witnessedLogs = try WitnessedLogs(file: witness) }
             let server = ReelServer(settings: settings, generator: "reel \(ReelCommand.configuration.version)")
             var configuration = global.makeConfiguration()
             configuration.commitObserver = server.commitObserver

@@ -8,6 +8,10 @@ enum Timestamp {
     /// `2026-11-21T09:30:00.123456Z` from microseconds since the epoch: UTC, for `--json`.
     static func iso(_ micros: Int64) -> String { UTCTime.iso(micros) }
 
+    /// Seconds since the Epoch as another program stamped them (a witness's), in ISO 8601; a
+    /// time past the year 9999 is shown as its last second.
+    static func iso(seconds: UInt64) -> String { UTCTime.iso(Int64(min(seconds, 253_402_300_799)) * 1_000_000) }
+
     /// An instant read on the shown zone's clock.
     struct Reading {
         /// `2026-11-21T18:30:00.123456Z`: the wall clock written as ISO 8601 (the `Z` is not the zone).

@@ -74,21 +74,8 @@ public struct ServiceSettings: Sendable {
         if let n = try number("REEL_SERVE_HEADER_TIMEOUT", 0.1...600) { settings.headerTimeout = n }
         if let n = try number("REEL_SERVE_SHUTDOWN_DEADLINE", 0.1...600) { settings.shutdownDeadline = n }
         if let text = environment["REEL_SERVE_ORIGINS"] { settings.allowedOrigins = try parseOrigins(text) }
-        if let file = environment["REEL_WITNESS_LOGS"], !file.isEmpty { settings.witnessedLogs = try witnessedLogs(file) }
+        if let file = environment["REEL_WITNESS_LOGS"], !file.isEmpty { settings.witnessedLogs = try WitnessedLogs(file: file) }
         return settings
-    }
-
-    /// The logs the file at `path` lists for a witness (`WitnessedLogs`); a usage failure naming
-    /// the file when it cannot be read or lists none.
-    public static func witnessedLogs(_ path: String) throws -> WitnessedLogs {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(.usage, "cannot read the witnessed logs file \(path)")
-        }
-        do {
-            return try WitnessedLogs(text: String(decoding: data.prefix(1 << 20), as: UTF8.self))
-        } catch let failure as Failure {
-            throw Failure(.usage, "\(path): \(failure.summary)")
-        }
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT` or `:PORT` (all interfaces).

@@ -195,21 +195,29 @@ public final class StoreRouter: LedgerRouter {
     /// (every shard's record and the file read: `/ready` and the operator's routes span every
     /// shard).
     public func everyLedger() throws -> [AccountService] {
-        guard var map = try configuredShardMap() else { return try existingLedger().map { [$0] } ?? [] }
-        if try checkShardMap() { map = try configuredShardMap() ?? map }
+        guard let map = try followedShardMap() else { return try existingLedger().map { [$0] } ?? [] }
         return try map.shards.indices.map { try shardLedger($0, of: map) }
     }
 
     public func shardLedger(named name: String) throws -> AccountService? {
-        guard let map = try configuredShardMap() else { return nil }
+        guard var map = try configuredShardMap() else { return nil }
+        // A name the map held does not know may be a shard added since: the map is followed then.
+        if !map.shards.contains(where: { $0.name == name }) { map = try followedShardMap() ?? map }
         guard let index = map.shards.firstIndex(where: { $0.name == name }) else {
-            throw Failure(.usage, "the shard map has no shard '\(SafeText.line(String(name.prefix(64))))' (its shards: \(map.shards.map(\.name).joined(separator: ", ")))")
+            throw Failure(.notFound, "the shard map has no shard '\(SafeText.line(String(name.prefix(64))))' (its shards: \(map.shards.map(\.name).joined(separator: ", ")))")
         }
         return try shardLedger(index, of: map)
     }
 
     public func shardNames() throws -> [String] {
-        try configuredShardMap()?.shards.map(\.name) ?? []
+        try followedShardMap()?.shards.map(\.name) ?? []
+    }
+
+    /// The configured shard map, followed first if the shards' records or the file moved on (a
+    /// long-lived process sees a shard added since it started); `nil` for one store.
+    private func followedShardMap() throws -> ShardMap? {
+        guard let map = try configuredShardMap() else { return nil }
+        return try checkShardMap() ? try configuredShardMap() ?? map : map
     }
 
     /// With a shard map, each stream is looked for on the shard the map places it on (the others

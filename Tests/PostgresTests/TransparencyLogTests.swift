@@ -243,7 +243,7 @@ import Testing
         let unnamed = try await map.reel(["audit", "checkpoint"])
         #expect(unnamed.status == 64 && unnamed.stderr.contains("one log per shard") && unnamed.stderr.contains("(a, b)"), "\(unnamed.stderr)")
         let unknown = try await map.reel(["audit", "key", "--shard", "nope\u{1b}[2J"])
-        #expect(unknown.status == 64 && unknown.stderr.contains("no shard 'nope") && !unknown.stderr.contains("\u{1b}"), "\(unknown.stderr)")
+        #expect(unknown.status == 66 && unknown.stderr.contains("no shard 'nope") && !unknown.stderr.contains("\u{1b}"), "\(unknown.stderr)")
         var origins: [String] = []
         for shard in ["a", "b"] { origins.append(String(try await map.reel(["audit", "checkpoint", "--shard", shard]).stdout.prefix { $0 != "\n" })) }
         #expect(origins.allSatisfy { $0.hasPrefix("reel.ledger/") } && origins[0] != origins[1], "\(origins)")

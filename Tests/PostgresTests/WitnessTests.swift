@@ -68,6 +68,8 @@ import Testing
         #expect(wrongKey.status == 65 && wrongKey.stderr.contains("no cosignature by"), "\(wrongKey.stderr)")
         let notAKey = try await ledger.reel(["audit", "witness", witness.url, "--key", key])
         #expect(notAKey.status == 64, "\(notAKey.stderr)")
+        #expect(try await ledger.reel(["audit", "check-proof", proof, "--key", witnessKey]).status == 64, "a witness's key is not the log's")
+        #expect(try await ledger.reel(["audit", "witness", witness.url + "/?x=1", "--key", witnessKey]).status == 64)
 
         // A copy taken now goes its own way later.
         let fork = LedgerHome()
@@ -106,7 +108,9 @@ import Testing
     /// The protocol's answers to what is not a proper request, over HTTP: a checkpoint signed by a
     /// key the witness does not trust for its origin (403), text that is not a request (400), an
     /// old size above the checkpoint's (400), a first checkpoint sent with a proof (422), the
-    /// wrong old size (409, the size as `text/x.tlog.size`); and a service that is no witness (404).
+    /// wrong old size (409, the size as `text/x.tlog.size`), 64 proof lines (400), a line of the
+    /// log's key that does not verify beside one that does (403); lines the witness does not know
+    /// are not kept in its record; and a service that is no witness (404).
     @Test func whatIsNotAProperRequestGetsTheProtocolsAnswer() async throws {
         let ledger = LedgerHome()
         for user in ["ann", "bob"] { #expect(try await ledger.reel(["settings", "name", user], user: user).status == 0) }
@@ -133,7 +137,18 @@ import Testing
             #expect(answer.status == 400 && answer.header("Content-Type") == "application/problem+json", "\(text.prefix(12)): \(answer.status)")
         }
         #expect(try await post("old 0\nJbn0h/VtVrhL8nHFe6f3JLTyoBzw16D8OCH6b/Ym6WY=\n\n" + note).status == 422)
-        #expect(try await post("old 0\n\n" + note).status == 200)
+        let hashes = String(repeating: "Jbn0h/VtVrhL8nHFe6f3JLTyoBzw16D8OCH6b/Ym6WY=\n", count: 64)
+        #expect(try await post("old 1\n" + hashes + "\n" + note).status == 400, "64 proof lines")
+        // A second line of the log's key that does not verify: malformed, whatever else verifies.
+        let logLine = try #require(note.split(separator: "\n").last.map(String.init))
+        let badLine = String(logLine.dropLast(8)) + (logLine.hasSuffix("AAAAAA==") ? "BBBBBB==" : "AAAAAA==")
+        #expect(try await post("old 0\n\n" + note + badLine + "\n").status == 403)
+        // Lines the witness does not know are not kept: the record is the body, the log's line, its own.
+        let stray = "\u{2014} someone.else/x " + Data(repeating: 7, count: 68).base64EncodedString() + "\n"
+        #expect(try await post("old 0\n\n" + note + stray).status == 200)
+        let originHash = try await Harness.run("/bin/sh", ["-c", "printf %s \"$0\" | sha256sum", origin]).stdout.prefix(64)
+        let kept = try await witness.request(.GET, "/witness/\(originHash)/checkpoint").text
+        #expect(!kept.contains("someone.else") && kept.hasPrefix(note) && kept.split(separator: "\n").filter { $0.hasPrefix("\u{2014} ") }.count == 2, "\(kept)")
         let conflict = try await post("old 1\n\n" + note)
         #expect(conflict.status == 409 && conflict.text == "4\n" && conflict.header("Content-Type") == "text/x.tlog.size", "\(conflict.status) \(conflict.text)")
         #expect(try await post("old 4\n\n" + note).status == 200, "the same checkpoint again")

@@ -28,13 +28,13 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
-	"encoding/binary"
-	"io"
-	"net/http"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -341,22 +341,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, "usage: tlogcheck cosigned -key KEY -witness WITNESS-KEY FILE...")
 			os.Exit(2)
 		}
-		failed := false
-		for _, file := range flags.Args() {
-			text, err := os.ReadFile(file)
-			if err == nil {
-				var what string
-				if what, err = checkCosigned(text, verifier, witness); err == nil {
-					fmt.Printf("ok %s: %s\n", file, what)
-					continue
-				}
-			}
-			failed = true
-			fmt.Printf("FAIL %s: %v\n", file, err)
-		}
-		if failed {
-			os.Exit(1)
-		}
+		checkFiles(flags.Args(), func(text []byte) (string, error) { return checkCosigned(text, verifier, witness) })
 		return
 	}
 	if len(os.Args) >= 2 && os.Args[1] == "tiles" {
@@ -390,13 +375,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: tlogcheck proof -key KEY FILE... (a key as `reel audit key` prints it)")
 		os.Exit(2)
 	}
+	checkFiles(flags.Args(), func(text []byte) (string, error) { return check(text, verifier) })
+}
+
+// checkFiles checks each file with check, a line each (`ok FILE: …` or `FAIL FILE: …`), and
+// exits 1 if any failed.
+func checkFiles(files []string, check func([]byte) (string, error)) {
 	failed := false
-	for _, file := range flags.Args() {
+	for _, file := range files {
 		text, err := os.ReadFile(file)
 		if err == nil {
 			var what string
-			what, err = check(text, verifier)
-			if err == nil {
+			if what, err = check(text); err == nil {
 				fmt.Printf("ok %s: %s\n", file, what)
 				continue
 			}

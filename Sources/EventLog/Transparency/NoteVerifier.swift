@@ -27,12 +27,31 @@ public struct NoteVerifier: Sendable {
     /// Other keys' signatures (a witness's cosignature) are left alone. A cosigner's key opens
     /// nothing: a cosignature vouches for a checkpoint another key signed (`cosignature(on:)`).
     public func open(_ note: String) -> String? {
-        guard kind == .signature, let (body, lines) = Self.split(note) else { return nil }
+        guard case .opened(let body, _) = strictlyOpen(note) else { return nil }
+        return body
+    }
+
+    /// What a strict reading of `note` under this key finds (C2SP signed-note: a line that names
+    /// this key and does not verify makes the note malformed, whatever else verifies).
+    public enum Opening: Sendable, Equatable {
+        /// Every line of this key's verifies, and there is one: the body and the first such line.
+        case opened(body: String, line: String)
+        /// No line is this key's.
+        case unsigned
+        /// A line is this key's and does not verify (or is not a note at all).
+        case malformed
+    }
+
+    /// `note` read strictly under this key (`Opening`).
+    public func strictlyOpen(_ note: String) -> Opening {
+        guard kind == .signature, let (body, lines) = Self.split(note) else { return .malformed }
+        var verified: String?
         for line in lines {
-            guard let data = signature(line), data.count == 68 else { continue }
-            if key.isValidSignature(data.dropFirst(4), for: Data(body.utf8)) { return body }
+            guard let data = signature(line) else { continue }
+            guard data.count == 68, key.isValidSignature(data.dropFirst(4), for: Data(body.utf8)) else { return .malformed }
+            verified = verified ?? String(line)
         }
-        return nil
+        return verified.map { .opened(body: body, line: $0) } ?? .unsigned
     }
 
     /// The time (seconds since the Epoch) of this cosigner's cosignature on `note`'s body, when
@@ -42,7 +61,8 @@ public struct NoteVerifier: Sendable {
         for line in lines {
             guard let data = signature(line), data.count == 76 else { continue }
             let time = data.dropFirst(4).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            guard time <= UInt64(Int64.max) else { continue }
+            // C2SP tlog-cosignature: a timestamp is never zero, nor past 2⁶³ − 1.
+            guard time > 0, time <= UInt64(Int64.max) else { continue }
             if key.isValidSignature(data.dropFirst(12), for: Data(Self.cosignedMessage(body, time: time).utf8)) { return time }
         }
         return nil
@@ -75,8 +95,10 @@ public struct NoteVerifier: Sendable {
         "cosignature/v1\ntime \(time)\n" + body
     }
 
+    /// A key name as C2SP signed-note allows it: not empty, no `+`, no space or other control.
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains { $0 == "+" || $0.isWhitespace || $0.isNewline }
+        !name.isEmpty && name.utf8.count <= 256
+            && !name.unicodeScalars.contains { $0 == "+" || $0.properties.isWhitespace || $0.properties.generalCategory == .control }
     }
 
     static func keyHash(name: String, kind: NoteKey.Kind, publicKey: [UInt8]) -> [UInt8] {

@@ -18,6 +18,15 @@ extension Application {
         return (cosigned ? try signedNote(checkpoint) : try signingKey(for: checkpoint.origin).sign(checkpoint.body), checkpoint)
     }
 
+    /// The same, with every witness's latest cosignature kept for the log (`current` when it is
+    /// of this checkpoint: those are in the note), read once.
+    public func checkpointWithCosignatures(shard: String? = nil) throws -> (note: String, checkpoint: Checkpoint, cosignatures: [Cosignature]) {
+        let checkpoint = try transparentLog(shard: shard).read { snapshot in try Self.checkpoint(snapshot) }
+        let held = try heldCosignatures(origin: checkpoint.origin, latest: checkpoint)
+        let note = try signingKey(for: checkpoint.origin).sign(checkpoint.body) + held.filter(\.current).map(\.line).joined()
+        return (note, checkpoint, held)
+    }
+
     /// `checkpoint` signed with the log's key, and with the cosignatures kept for it.
     func signedNote(_ checkpoint: Checkpoint) throws -> String {
         let note = try signingKey(for: checkpoint.origin).sign(checkpoint.body)
@@ -199,7 +208,7 @@ extension Application {
 
     /// The verifier of the public key `key`; a usage failure for text that is not one.
     static func checkpointVerifier(_ key: String) throws -> NoteVerifier {
-        guard let verifier = NoteVerifier(key) else {
+        guard let verifier = NoteVerifier(key), verifier.kind == .signature else {
             throw Failure(.usage, "the key is not a checkpoint key (name+hash+base64, as `reel audit key` prints it)")
         }
         return verifier

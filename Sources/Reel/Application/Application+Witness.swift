@@ -29,7 +29,17 @@ extension Application {
         guard let verifiers = logs.verifiers[origin] else {
             throw WitnessRefusal(.unknownLog, "this witness does not witness the log \(SafeText.line(String(origin.prefix(120))))")
         }
-        guard let body = verifiers.lazy.compactMap({ $0.open(request.checkpoint) }).first else {
+        // A line of a trusted key's that does not verify makes the note malformed (403), whatever
+        // else verifies (C2SP tlog-witness).
+        var opened: (body: String, line: String)?
+        for verifier in verifiers {
+            switch verifier.strictlyOpen(request.checkpoint) {
+            case .malformed: throw WitnessRefusal(.unverified, "a signature on the checkpoint by a key this witness trusts for \(origin) does not verify")
+            case .opened(let body, let line): opened = opened ?? (body, line)
+            case .unsigned: continue
+            }
+        }
+        guard let (body, logLine) = opened else {
             throw WitnessRefusal(.unverified, "the checkpoint is not signed by a key this witness trusts for \(origin)")
         }
         guard let checkpoint = Checkpoint(body: body) else { throw WitnessRefusal(.malformed, "the note signed is not a checkpoint") }
@@ -59,7 +69,9 @@ extension Application {
                 throw WitnessRefusal(.inconsistent, "the checkpoint of \(checkpoint.size) events is not consistent with the one of \(size) this witness cosigned")
             }
             let line = try key.cosign(body, time: UInt64(max(1, now.timeIntervalSince1970)))
-            try records.record(request.checkpoint + line, of: origin)
+            // Kept: the body, the log's signature verified, the cosignature; nothing else the
+            // request carried. The same checkpoint again is cosigned without a new record.
+            if latest != checkpoint { try records.record(body + "\n" + logLine + "\n" + line, of: origin) }
             return line
         }
     }
@@ -81,12 +93,27 @@ extension Application {
         guard let witness = NoteVerifier(witnessKey), witness.kind == .cosignature else {
             throw Failure(.usage, "the witness key is not a cosigner's key (name+hash+base64 of type 0x04, as `reel audit witness-key` prints it)")
         }
-        guard let url = URL(string: prefix), ["http", "https"].contains(url.scheme ?? ""), let host = url.host, !host.isEmpty else {
-            throw Failure(.usage, "the witness is not an http(s) URL: \(SafeText.line(String(prefix.prefix(200))))")
+        guard let url = URL(string: prefix), ["http", "https"].contains(url.scheme ?? ""), let host = url.host, !host.isEmpty,
+            url.query == nil, url.fragment == nil, url.user == nil
+        else {
+            throw Failure(.usage, "the witness is not an http(s) URL without a query (its submission prefix): \(SafeText.line(String(prefix.prefix(200))))")
         }
         let (note, checkpoint) = try self.checkpoint(shard: shard, cosigned: false)
         let transport = WitnessTransport()
-        defer { Task { await transport.shutdown() } }
+        do {
+            let cosignature = try await requestCosignature(note, checkpoint, witness: witness, host: host, prefix: prefix, shard: shard, transport: transport)
+            await transport.shutdown()
+            return cosignature
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+    }
+
+    /// The exchange with the witness `requestCosignature` starts.
+    private func requestCosignature(
+        _ note: String, _ checkpoint: Checkpoint, witness: NoteVerifier, host: String, prefix: String, shard: String?, transport: WitnessTransport
+    ) async throws -> Cosignature {
         let held = try heldCosignatures(origin: checkpoint.origin).first { $0.witness == witness.name }?.size ?? 0
         var oldSize = held <= checkpoint.size ? held : 0
         for _ in 0..<3 {
@@ -109,9 +136,16 @@ extension Application {
                 continue
             }
             guard answer.status == 200 else {
+                let why =
+                    switch answer.status {
+                    case 403: "it does not trust this ledger's key"
+                    case 404: "it does not witness this ledger"
+                    case 422: "the ledger is not consistent with what it cosigned before"
+                    default: "HTTP \(answer.status)"
+                    }
                 throw Failure(
                     answer.status == 422 ? .tampered : .unavailable,
-                    "the witness refused the checkpoint (HTTP \(answer.status)): \(SafeText.line(String(text.prefix(300))))")
+                    "the witness refused the checkpoint (HTTP \(answer.status): \(why)): \(SafeText.line(String(text.prefix(300))))")
             }
             let lines = text.split(separator: "\n").filter { $0.hasPrefix("\u{2014} ") }.map { String($0) + "\n" }
             guard let line = lines.first(where: { witness.cosignature(on: note + $0) != nil }), let time = witness.cosignature(on: note + line) else {
@@ -150,7 +184,8 @@ extension Application {
     private func keepCosigned(_ note: String, origin: String, witness: String) throws {
         let directory = cosignedDirectory(origin)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try OutputFile.write(Array(note.utf8), to: directory + "/" + witness.replacingOccurrences(of: "/", with: "-") + ".note")
+        // Named by the witness name's hash: any name, of any length, is a file of its own.
+        try OutputFile.write(Array(note.utf8), to: directory + "/" + WitnessRecords.hash(witness) + ".note")
     }
 
     private func cosignedDirectory(_ origin: String) -> String {

@@ -35,8 +35,8 @@ public protocol LedgerRouter: AnyObject, Sendable {
     /// Every ledger: each shard's in the map's order, else the one there is (none: nothing made).
     func everyLedger() throws -> [AccountService]
 
-    /// With a shard map, the ledger of the shard named `name` (a usage failure naming the map's
-    /// shards when it has none of that name); `nil` when the store is not a shard map.
+    /// With a shard map, the ledger of the shard named `name` (a not-found failure naming the
+    /// map's shards when it has none of that name); `nil` when the store is not a shard map.
     func shardLedger(named name: String) throws -> AccountService?
 
     /// The shard map's shards' names, in its order; none when the store is not a shard map.

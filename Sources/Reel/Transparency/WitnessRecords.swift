@@ -5,8 +5,8 @@ import Files
 import Foundation
 
 /// A witness's record of the latest checkpoint it cosigned of each log: one file per log,
-/// `<directory>/<SHA-256 of the origin, hex>.checkpoint`, holding the checkpoint as it was
-/// submitted with the witness's cosignature added. A record is read, checked against and replaced
+/// `<directory>/<SHA-256 of the origin, hex>.checkpoint`, holding the checkpoint's body, the
+/// log's signature the witness verified and its own cosignature (nothing else a submitter sent). A record is read, checked against and replaced
 /// under one lock (`locked`), so two submissions cannot roll a log back between them.
 struct WitnessRecords {
     let directory: String
@@ -37,10 +37,12 @@ struct WitnessRecords {
     func note(originHash: String) throws -> String? {
         guard originHash.count == 64, originHash.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
         let path = directory + "/" + originHash + ".checkpoint"
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
         do {
             return String(decoding: try BoundedFile.read(path, limit: 64 << 10), as: UTF8.self)
+        } catch .notFound {
+            return nil
         } catch {
+            // Never taken for "none cosigned yet": that would cosign a rolled-back log.
             throw Failure(.storage, "cannot read the witness's record \(path): \(error.summary)")
         }
     }

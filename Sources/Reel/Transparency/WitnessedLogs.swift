@@ -1,6 +1,7 @@
 import Foundation
 import EventLog
 import Failures
+import Files
 
 /// The logs a witness cosigns for (`reel serve --witness FILE`): their public keys, one a line as
 /// `reel audit key` prints them (`origin+hash+base64`); blank lines and `#` comments are skipped.
@@ -21,6 +22,22 @@ public struct WitnessedLogs: Sendable {
         }
         guard !verifiers.isEmpty else { throw Failure(.usage, "the witnessed logs name no log: give one key a line, as `reel audit key` prints it") }
         self.verifiers = verifiers
+    }
+
+    /// The logs the file at `path` lists (at most 1 MiB); a usage failure naming the file when it
+    /// cannot be read or lists none.
+    public init(file path: String) throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try BoundedFile.read(path, limit: 1 << 20)
+        } catch {
+            throw Failure(.usage, "cannot read the witnessed logs file: \(error.summary)")
+        }
+        do {
+            try self.init(text: String(decoding: bytes, as: UTF8.self))
+        } catch let failure as Failure {
+            throw Failure(.usage, "\(SafeText.line(path)): \(failure.summary)")
+        }
     }
 
     /// How many logs.

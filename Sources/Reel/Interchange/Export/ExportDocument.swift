@@ -179,7 +179,9 @@ public struct ExportDocument: Sendable {
         guard case .object(let members) = value, let note = members["checkpoint"]?.stringValue, let key = members["key"]?.stringValue,
             case .array(let proofs)? = members["proofs"]
         else { throw ExportError(where: "transparency", "needs checkpoint, key and proofs") }
-        guard let verifier = NoteVerifier(key) else { throw ExportError(where: "transparency.key", "is not a checkpoint key (name+hash+base64)") }
+        guard let verifier = NoteVerifier(key), verifier.kind == .signature else {
+            throw ExportError(where: "transparency.key", "is not a checkpoint key (name+hash+base64)")
+        }
         guard let body = verifier.open(note), let checkpoint = Checkpoint(body: body), checkpoint.origin == verifier.name else {
             throw ExportError(where: "transparency.checkpoint", "is not a checkpoint signed by the key \(verifier.name)")
         }
