@@ -35,6 +35,13 @@ import Testing
         let key = try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(key.hasPrefix(String(lines[0]) + "+"), "\(key)")
         #expect(try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == key, "the key is kept")
+        // Each command's --json, against its schema.
+        _ = try await ledger.json(["audit", "checkpoint"], schema: "audit-checkpoint.schema.json")
+        #expect(try await ledger.json(["audit", "key"], schema: "audit-key.schema.json")["key"] as? String == key)
+        let provedJSON = try await ledger.json(["audit", "prove", "3", "--out", ledger.dir + "/json.tlog-proof"], schema: "audit-prove.schema.json")
+        #expect(provedJSON["position"] as? Int == 3 && provedJSON["index"] as? Int == 2)
+        let checkedJSON = try await ledger.json(["audit", "check-proof", ledger.dir + "/json.tlog-proof", "--key", key], schema: "audit-check-proof.schema.json")
+        #expect(checkedJSON["position"] as? Int == 3 && checkedJSON["witnesses"] as? Int == 0)
 
         var files: [String] = []
         for position in 1...25 {
@@ -102,6 +109,9 @@ import Testing
         #expect(checked.status == 0 && checked.stdout.contains("only grew from 10 to 16 events"), "\(checked.stdout)\(checked.stderr)")
         let go = try await GoTlogCheck.consistency([file], key: key)
         #expect(go.status == 0 && go.stdout.contains("grew from 10 to 16"), "\(go.stdout)\(go.stderr)")
+        let json = try await ledger.json(["audit", "consistency", older], schema: "audit-consistency.schema.json")
+        #expect(json["oldSize"] as? Int == 10 && json["size"] as? Int == 16 && json["file"] is NSNull, "\(json)")
+        _ = try await ledger.json(["audit", "check-proof", file, "--key", key], schema: "audit-check-proof.schema.json")
 
         // One hash of the path changed: both refuse.
         let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -151,6 +161,9 @@ import Testing
         let key = try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let offline = try await ledger.reel(["audit", "check-receipt", file, "--key", key, "--json"])
         #expect(offline.status == 0 && offline.stdout.contains("\"laterSize\" : null"), "\(offline.stdout)\(offline.stderr)")
+        #expect(try Harness.validate(offline.stdout, against: "cli/audit-check-receipt.schema.json").status == 0)
+        let online = try await ledger.json(["audit", "check-receipt", file], schema: "audit-check-receipt.schema.json")
+        #expect(online["laterSize"] as? Int == (online["size"] as? Int ?? 0) + 4, "\(online)")
         #expect(try await GoTlogCheck.proofs([file], key: key).status == 0)
 
         let notAReceipt = ledger.dir + "/not-a-receipt.tlog-proof"

@@ -88,7 +88,9 @@ import Testing
         let again = try await ledger.reel(["audit", "witness", witness.url, "--key", witnessKey, "--json"])
         let againSize = try Harness.json(again.stdout)["size"] as? Int
         #expect(again.status == 0 && againSize == 12, "\(again.stdout)\(again.stderr)")
-        let json = try Harness.json(try await ledger.reel(["audit", "checkpoint", "--json"]).stdout)
+        #expect(try Harness.validate(again.stdout, against: "cli/audit-witness.schema.json").status == 0)
+        let json = try await ledger.json(["audit", "checkpoint"], schema: "audit-checkpoint.schema.json")
+        #expect(try await home.json(["audit", "witness-key"], schema: "audit-key.schema.json")["key"] as? String == witnessKey)
         #expect((json["cosignatures"] as? [[String: Any]])?.map { $0["current"] as? Bool } == [true], "\(json)")
 
         // The fork, rolled back from the witness's view (6 events, the witness saw 12): refused.
