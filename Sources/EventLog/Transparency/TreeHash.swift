@@ -55,10 +55,13 @@ public struct TreeHash: Hashable, Sendable, CustomStringConvertible {
 
     /// The leaf hash of `data` (a stored envelope): SHA-256 of `0x00 ‖ data`.
     public static func leaf(_ data: UnsafeRawBufferPointer) -> TreeHash {
-        var hasher = SHA256()
-        withUnsafeBytes(of: UInt8(0)) { hasher.update(bufferPointer: $0) }
-        hasher.update(bufferPointer: data)
-        return TreeHash(digest: hasher.finalize())
+        // The prefix and the data in one buffer, hashed in one update: after a 1-byte update the
+        // hasher would copy every block of the data through its own buffer.
+        withUnsafeTemporaryAllocation(byteCount: data.count + 1, alignment: 16) { buffer in
+            buffer[0] = 0
+            if let base = data.baseAddress, data.count > 0 { (buffer.baseAddress! + 1).copyMemory(from: base, byteCount: data.count) }
+            return TreeHash(digest: SHA256.hash(data: UnsafeRawBufferPointer(buffer)))
+        }
     }
 
     /// The same for bytes in an array.
@@ -66,11 +69,12 @@ public struct TreeHash: Hashable, Sendable, CustomStringConvertible {
 
     /// The hash of the node over `left` and `right`: SHA-256 of `0x01 ‖ left ‖ right`.
     public static func node(_ left: TreeHash, _ right: TreeHash) -> TreeHash {
-        var hasher = SHA256()
-        withUnsafeBytes(of: UInt8(1)) { hasher.update(bufferPointer: $0) }
-        left.withBytes { hasher.update(bufferPointer: $0) }
-        right.withBytes { hasher.update(bufferPointer: $0) }
-        return TreeHash(digest: hasher.finalize())
+        withUnsafeTemporaryAllocation(byteCount: 65, alignment: 16) { buffer in
+            buffer[0] = 1
+            left.withBytes { (buffer.baseAddress! + 1).copyMemory(from: $0.baseAddress!, byteCount: 32) }
+            right.withBytes { (buffer.baseAddress! + 33).copyMemory(from: $0.baseAddress!, byteCount: 32) }
+            return TreeHash(digest: SHA256.hash(data: UnsafeRawBufferPointer(buffer)))
+        }
     }
 
     /// The hash of the tree with no leaves: SHA-256 of nothing.
