@@ -321,6 +321,31 @@ import Testing
         #expect(try await grown.reel(["audit", "verify"]).status == 0)
     }
 
+    /// Flips one bit of the stored tree hash at `index`: on disk in LMDB, by SQL on PostgreSQL.
+    static func flipStoredHash(_ index: Int, of ledger: LedgerHome, _ store: Store) async throws {
+        switch store {
+        case .lmdb:
+            let script = """
+                import lmdb, struct, sys
+                env = lmdb.open(sys.argv[1] + "/ledger", max_dbs=64, subdir=True)
+                index = int(sys.argv[2])
+                with env.begin(write=True) as t:
+                    tree = env.open_db(b"tree", txn=t, create=False)
+                    value = bytearray(t.get(struct.pack(">Q", index), db=tree))
+                    value[5] ^= 1
+                    t.put(struct.pack(">Q", index), bytes(value), db=tree)
+                env.close()
+                """
+            let out = try await Harness.run("python3", ["-c", script, ledger.dir, String(index)])
+            #expect(out.status == 0, "\(out.stderr)")
+        case .postgres:
+            let url = try #require(ledger.store)
+            let database = String(try #require(url.split(separator: "/").last?.split(separator: "?").first))
+            _ = try await Self.started.value.psql(
+                "UPDATE reel_tree SET hash = set_byte(hash, 5, get_byte(hash, 5) # 1) WHERE stored_index = \(index)", database: database)
+        }
+    }
+
     /// `text` as a JSON string's contents, escaped as Reel writes them.
     static func jsonString(_ text: String) -> String {
         let data = try! JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
@@ -387,8 +412,9 @@ import Testing
     }
 
     /// One byte of one stored tree hash flipped (on disk in LMDB, by SQL on PostgreSQL): `reel audit
-    /// verify` and `Tools/verify_ledger.py` refuse the ledger (rule `tree-mismatch`), and the proof
-    /// of an event whose path takes that hash, made afterwards, is refused by Reel and by Go.
+    /// verify` and `Tools/verify_ledger.py` refuse the ledger (rule `tree-mismatch`), the proof
+    /// of an event whose path takes that hash, made afterwards, is refused by Reel and by Go, and
+    /// so is the log served with it in a tile (Go's tlog following `/checkpoint` and `/tile/…`).
     @Test(arguments: Store.allCases)
     func aDamagedStoredTreeIsRefusedByTheAuditAndEveryVerifier(_ store: Store) async throws {
         let ledger = try await Self.ledger(store)
@@ -398,26 +424,7 @@ import Testing
         #expect(try await ledger.reel(["audit", "verify"]).status == 0)
         let key = try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         // Stored index 2 is the hash of leaves 0 and 1: on the path of every leaf from 2 to 7.
-        switch store {
-        case .lmdb:
-            let script = """
-                import lmdb, struct, sys
-                env = lmdb.open(sys.argv[1] + "/ledger", max_dbs=64, subdir=True)
-                with env.begin(write=True) as t:
-                    tree = env.open_db(b"tree", txn=t, create=False)
-                    value = bytearray(t.get(struct.pack(">Q", 2), db=tree))
-                    value[5] ^= 1
-                    t.put(struct.pack(">Q", 2), bytes(value), db=tree)
-                env.close()
-                """
-            let out = try await Harness.run("python3", ["-c", script, ledger.dir])
-            #expect(out.status == 0, "\(out.stderr)")
-        case .postgres:
-            let url = try #require(ledger.store)
-            let database = String(try #require(url.split(separator: "/").last?.split(separator: "?").first))
-            _ = try await Self.started.value.psql(
-                "UPDATE reel_tree SET hash = set_byte(hash, 5, get_byte(hash, 5) # 1) WHERE stored_index = 2", database: database)
-        }
+        try await Self.flipStoredHash(2, of: ledger, store)
         let audit = try await ledger.reel(["audit", "verify"])
         #expect(audit.status == 65 && audit.stdout.contains("tree-mismatch") && audit.stdout.contains("position 2"), "\(audit.stdout)\(audit.stderr)")
         let independent = try await Harness.python("verify_ledger.py", [ledger.store ?? ledger.dir + "/ledger"])
@@ -427,6 +434,16 @@ import Testing
         #expect(try await ledger.reel(["audit", "check-proof", file, "--key", key]).status == 65)
         let go = try await GoTlogCheck.proofs([file], key: key)
         #expect(go.status == 1 && go.stdout.hasPrefix("FAIL "), "\(go.stdout)")
+        // Served: stored index 2 is at tree level 1, in no tile (tiles hold levels 0, 8, 16…, and
+        // a client computes the rest). A leaf's hash is: stored index 4, leaf 3's, flipped too,
+        // Go's tlog following the log from the tiles refuses it.
+        try await Self.flipStoredHash(4, of: ledger, store)
+        var environment = ["REEL_DATA_DIR": ledger.dir]
+        if let url = ledger.store { environment["REEL_STORE"] = url }
+        let service = try await ServiceProcess.start(Home(environment: environment))
+        defer { service.stop() }
+        let tiles = try await GoTlogCheck.tiles(service.url, key: key)
+        #expect(tiles.status == 1 && tiles.stdout.contains("inconsistent tile"), "\(tiles.stdout)\(tiles.stderr)")
     }
 
     /// One-character changes that flip bits of a proof: the first proof hash, the envelope, the
