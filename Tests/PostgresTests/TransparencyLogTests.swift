@@ -385,11 +385,18 @@ import Testing
 
     /// Hostile proofs and a key that cannot be read: a proof whose index is the largest number,
     /// one whose checkpoint names a size Go's tlog cannot read, are refused in one line (65),
-    /// never a crash; a signing key Reel cannot read is said, not replaced by a new one.
+    /// never a crash; a signing key Reel cannot read, or one missing, is said (the ledger records
+    /// its key's public half), never replaced by a new one; another key in its place is refused.
     @Test func hostileProofsAndAnUnreadableKeyAreRefusedInOneLine() async throws {
         let ledger = try await Self.ledger(.lmdb)
         for user in ["ann", "bob"] { #expect(try await ledger.reel(["settings", "name", user], user: user).status == 0) }
+        // A copy taken before any key was used: the same log, given a key of its own elsewhere.
+        var copy = LedgerHome()
+        #expect(try await Harness.run("cp", ["-a", ledger.dir + "/.", copy.dir]).status == 0)
+        copy.keyring = temporaryDirectory("other-keyring")
+        let copyKey = try await copy.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let key = try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(copyKey != key && copyKey.prefix { $0 != "+" } == key.prefix { $0 != "+" })
         let file = ledger.dir + "/p.tlog-proof"
         #expect(try await ledger.reel(["audit", "prove", "2", "--out", file]).status == 0)
         let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -406,6 +413,17 @@ import Testing
         try FileManager.default.createDirectory(atPath: keyFile, withIntermediateDirectories: false)
         let unreadable = try await ledger.reel(["audit", "checkpoint"])
         #expect(unreadable.status != 0 && unreadable.stderr.contains("cannot read the ledger's signing key"), "\(unreadable.stderr)")
+        // No file at all: the key the ledger recorded is asked for, never replaced by a new one.
+        try FileManager.default.removeItem(atPath: keyFile)
+        let missing = try await ledger.reel(["audit", "checkpoint"])
+        #expect(missing.status == 69 && missing.stderr.contains("restore it from the keyring's backup") && missing.stderr.contains(key), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: keyFile), "no new key was made")
+        #expect(try await ledger.reel(["account", "export", "--no-details"], user: "ann").status == 0, "an export goes on without proofs")
+        // Another key of the same log's name in its place (the copy's): not the ledger's.
+        let copyFile = try #require(copy.keyring) + "/" + origin.replacingOccurrences(of: "/", with: "-") + ".note-key"
+        try String(contentsOfFile: copyFile, encoding: .utf8).write(toFile: keyFile, atomically: true, encoding: .utf8)
+        let other = try await ledger.reel(["audit", "prove", "1"])
+        #expect(other.status == 65 && other.stderr.contains("is not the one the ledger's checkpoints are signed with"), "\(other.stderr)")
         try FileManager.default.removeItem(atPath: keyFile)
         try saved.write(toFile: keyFile, atomically: true, encoding: .utf8)
         #expect(try await ledger.reel(["audit", "key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == key)

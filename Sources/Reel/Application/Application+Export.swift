@@ -7,11 +7,12 @@ extension Application {
     public func export(
         _ handle: AccountHandle, format: ExportFormat, details: Bool = true, generator: String, progress: ((Int, Int) -> Void)? = nil
     ) async throws -> ExportReport {
-        var export = try requiredLedger(for: handle).export(of: handle)
+        let ledger = try requiredLedger(for: handle)
+        var export = try ledger.export(of: handle)
         // Each event's inclusion proof, against the checkpoint signed now: shown to anyone
         // without the ledger (`account verify-export`). An export goes on without them when the
         // key cannot be had (said by `verify-export`: no transparency).
-        if let proofs = export.proofs, let key = try? signingKey(for: proofs.checkpoint.origin) {
+        if let proofs = export.proofs, let key = try? signingKey(for: proofs.checkpoint.origin, of: ledger.log, recording: false) {
             export.signed = (try key.sign(proofs.checkpoint.body), key.verifierKey)
         }
         // Between the shards of a move, the account's events are about to go elsewhere: an export

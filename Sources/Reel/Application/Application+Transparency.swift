@@ -15,21 +15,22 @@ extension Application {
     public func checkpoint(shard: String? = nil, building: Bool = true, cosigned: Bool = true) throws -> (note: String, checkpoint: Checkpoint) {
         let log = try transparentLog(shard: shard, building: building)
         let checkpoint = try log.read { snapshot in try Self.checkpoint(snapshot) }
-        return (cosigned ? try signedNote(checkpoint) : try signingKey(for: checkpoint.origin).sign(checkpoint.body), checkpoint)
+        return (cosigned ? try signedNote(checkpoint, of: log, recording: building) : try signingKey(for: checkpoint.origin, of: log, recording: building).sign(checkpoint.body), checkpoint)
     }
 
     /// The same, with every witness's latest cosignature kept for the log (`current` when it is
     /// of this checkpoint: those are in the note), read once.
     public func checkpointWithCosignatures(shard: String? = nil) throws -> (note: String, checkpoint: Checkpoint, cosignatures: [Cosignature]) {
-        let checkpoint = try transparentLog(shard: shard).read { snapshot in try Self.checkpoint(snapshot) }
+        let log = try transparentLog(shard: shard)
+        let checkpoint = try log.read { snapshot in try Self.checkpoint(snapshot) }
         let held = try heldCosignatures(origin: checkpoint.origin, latest: checkpoint)
-        let note = try signingKey(for: checkpoint.origin).sign(checkpoint.body) + held.filter(\.current).map(\.line).joined()
+        let note = try signingKey(for: checkpoint.origin, of: log).sign(checkpoint.body) + held.filter(\.current).map(\.line).joined()
         return (note, checkpoint, held)
     }
 
     /// `checkpoint` signed with the log's key, and with the cosignatures kept for it.
-    func signedNote(_ checkpoint: Checkpoint) throws -> String {
-        let note = try signingKey(for: checkpoint.origin).sign(checkpoint.body)
+    func signedNote(_ checkpoint: Checkpoint, of log: any EventStore, recording: Bool = true) throws -> String {
+        let note = try signingKey(for: checkpoint.origin, of: log, recording: recording).sign(checkpoint.body)
         return note + (try heldCosignatures(origin: checkpoint.origin, latest: checkpoint).filter(\.current).map(\.line).joined())
     }
 
@@ -49,8 +50,9 @@ extension Application {
 
     /// The public key a checkpoint of this ledger verifies under (`name+hash+base64`).
     public func checkpointKey(shard: String? = nil) throws -> String {
-        let checkpoint = try transparentLog(shard: shard).read { snapshot in try Self.checkpoint(snapshot) }
-        return try signingKey(for: checkpoint.origin).verifierKey
+        let log = try transparentLog(shard: shard)
+        let checkpoint = try log.read { snapshot in try Self.checkpoint(snapshot) }
+        return try signingKey(for: checkpoint.origin, of: log).verifierKey
     }
 
     /// The inclusion proof of the event at `position` against the latest checkpoint, made in one
@@ -69,7 +71,7 @@ extension Application {
             let hashes = try TreeProofs.inclusion(of: position - 1, in: checkpoint.size) { try snapshot.treeHashes(at: $0) }
             return (checkpoint, event.envelope.bytes, hashes)
         }
-        return InclusionProof(envelope: envelope, index: position - 1, hashes: hashes, checkpoint: try signedNote(checkpoint))
+        return InclusionProof(envelope: envelope, index: position - 1, hashes: hashes, checkpoint: try signedNote(checkpoint, of: log))
     }
 
     /// The same for the event whose id is `eventID`: with a shard map and no `shard`, looked for
@@ -124,7 +126,7 @@ extension Application {
     func consistency(since older: String, in log: any EventStore) throws -> (proof: ConsistencyProof, older: Checkpoint, newer: Checkpoint) {
         let (newer, hashes, olderCheckpoint): (Checkpoint, [TreeHash], Checkpoint) = try log.read { snapshot in
             let newer = try Self.checkpoint(snapshot)
-            let key = try signingKey(for: newer.origin)
+            let key = try signingKey(for: newer.origin, of: log)
             let old = try Self.signedCheckpoint(older, verifier: NoteVerifier(key.verifierKey)!, what: "the older checkpoint")
             guard old.size <= newer.size else {
                 throw Failure(.tampered, "the older checkpoint has \(old.size) events, the ledger \(newer.size): it was rolled back, or is another copy")
@@ -134,7 +136,7 @@ extension Application {
         guard TreeProofs.checkConsistency(old: olderCheckpoint.size, oldRoot: olderCheckpoint.root, size: newer.size, root: newer.root, proof: hashes) else {
             throw Failure(.tampered, "the ledger's first \(olderCheckpoint.size) events are not the ones the older checkpoint signed: the ledger was rewritten since")
         }
-        let proof = ConsistencyProof(hashes: hashes, older: older.hasSuffix("\n") ? older : older + "\n", newer: try signedNote(newer))
+        let proof = ConsistencyProof(hashes: hashes, older: older.hasSuffix("\n") ? older : older + "\n", newer: try signedNote(newer, of: log))
         return (proof, olderCheckpoint, newer)
     }
 
@@ -156,7 +158,7 @@ extension Application {
         guard let log = try shardLog(origin: origin) else {
             throw Failure(.notFound, "the receipt is of the log \(SafeText.line(String(origin.prefix(120)))), which is not this ledger's (give --key to check it offline)")
         }
-        let check = try Self.checkProof(text, key: try signingKey(for: origin).verifierKey)
+        let check = try Self.checkProof(text, key: try signingKey(for: origin, of: log).verifierKey)
         try Self.requireDeletion(check)
         let later = try consistency(since: proof.checkpoint, in: log)
         return (check, later.newer.size)
@@ -260,7 +262,27 @@ extension Application {
         return checkpoint
     }
 
-    func signingKey(for origin: String) throws -> NoteKey {
-        try LedgerSigningKey.key(for: origin, in: configuration.keyringDirectory)
+    /// The key the checkpoints of `log` (named `origin`) are signed with. Once one is recorded in
+    /// the log (`CheckpointKeyRecord`), only that one: its file missing from the keyring
+    /// directory, or holding another key, is said (never replaced by a new key, which would
+    /// disown every checkpoint, proof and receipt signed). Else it is made when missing and, when
+    /// `recording` (not on the service's open routes, which never write), recorded.
+    func signingKey(for origin: String, of log: any EventStore, recording: Bool = true) throws -> NoteKey {
+        let directory = configuration.keyringDirectory
+        if let recorded = try CheckpointKeyRecord.recorded(in: log) {
+            let path = LedgerSigningKey.path(for: origin, in: directory)
+            guard let key = try LedgerSigningKey.existing(for: origin, in: directory) else {
+                throw Failure(
+                    .unavailable,
+                    "the ledger's checkpoints are signed with \(recorded), but its signing key is not at \(path): restore it from the keyring's backup (a new key would disown every checkpoint, proof and receipt signed)")
+            }
+            guard key.verifierKey == recorded else {
+                throw Failure(.tampered, "the signing key at \(path) is not the one the ledger's checkpoints are signed with (\(recorded)): restore that one")
+            }
+            return key
+        }
+        let key = try LedgerSigningKey.key(for: origin, in: directory)
+        if recording { try CheckpointKeyRecord.record(key.verifierKey, in: log) }
+        return key
     }
 }

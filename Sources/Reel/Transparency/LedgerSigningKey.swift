@@ -13,6 +13,11 @@ enum LedgerSigningKey {
         try kept(at: path(for: origin, in: directory), in: directory, kind: .signature, what: "the ledger's signing key") { NoteKey(generatingFor: origin) }
     }
 
+    /// The key of the log named `origin` when its file is there; `nil` when there is none.
+    static func existing(for origin: String, in directory: String) throws -> NoteKey? {
+        try read(path(for: origin, in: directory), kind: .signature, what: "the ledger's signing key")
+    }
+
     /// The key this Reel cosigns other logs' checkpoints with as a witness (C2SP
     /// tlog-cosignature), `reel.witness.cosigner-key` beside the keyrings, made (and kept) when
     /// there is none yet: named `reel.witness/<16 random hex digits>` then, for good.
