@@ -34,12 +34,10 @@ struct AccountDelete: AsyncParsableCommand {
         completion: .file(), transform: PathArgument.parse)
     var receipt: String?
 
-    func validate() throws {
-        if let receipt { try AtomicFile.check(receipt) }
-    }
-
     func run() async throws {
         try await global.withApplication { app in
+            // Refused before any work (from run(), so the path's own exit status: 64, 69).
+            if let receipt { try AtomicFile.check(receipt) }
             let handle = try global.handle()
             _ = try app.accountToDelete(handle)
             if !yes { try confirm(handle) }

@@ -9,7 +9,9 @@ struct AuditCheckProof: AsyncParsableCommand {
         commandName: "check-proof",
         abstract: "Check a proof offline: an inclusion proof (`audit prove`) or a consistency proof (`audit consistency`).",
         discussion: """
-            Needs no ledger: the checkpoints' signatures under KEY, and the Merkle path from the event to the tree             (inclusion) or from the older tree to the newer (consistency). Exit 0 when the proof holds; 65 with what             is wrong when it does not; 64 for a key that is not one.
+            Needs no ledger: the checkpoints' signatures under KEY, and the Merkle path from the event to the tree \
+            (inclusion) or from the older tree to the newer (consistency). Exit 0 when the proof holds; 65 with what \
+            is wrong when it does not; 64 for a key that is not one. FILE may be - for standard input.
             """)
 
     @OptionGroup var global: TimedLedgerOptions

@@ -17,15 +17,13 @@ struct AuditConsistency: AsyncParsableCommand {
     @OptionGroup var global: LedgerOptions
     @OptionGroup var shards: ShardOption
     @Argument(help: ArgumentHelp("The older checkpoint's file (- for stdin).", valueName: "old-checkpoint"), completion: .file()) var checkpoint: String
-    @Option(help: ArgumentHelp("Write the proof to this new file.", valueName: "file"), completion: .file(), transform: PathArgument.parse)
+    @Option(help: ArgumentHelp("Write the proof to this file (written whole; a file there is replaced).", valueName: "file"), completion: .file(), transform: PathArgument.parse)
     var out: String?
-
-    func validate() throws {
-        if let out { try AtomicFile.check(out) }
-    }
 
     func run() async throws {
         try await global.withApplication { app in
+            // Refused before any work (from run(), so the path's own exit status: 64, 69).
+            if let out { try AtomicFile.check(out) }
             let text = String(decoding: try InputFile.read(checkpoint, limit: 64 << 10, what: "a checkpoint"), as: UTF8.self)
             let (proof, older, newer) = try app.consistency(since: text, shard: shards.shard)
             if let out { try AtomicFile.write(Array(proof.text.utf8), to: out) }

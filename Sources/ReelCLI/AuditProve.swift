@@ -16,18 +16,19 @@ struct AuditProve: AsyncParsableCommand {
     @OptionGroup var global: LedgerOptions
     @OptionGroup var shards: ShardOption
     @Argument(help: ArgumentHelp("The event: its log position, or its event id (a UUID).", valueName: "position|event-id")) var event: String
-    @Option(help: ArgumentHelp("Write the proof to this new file instead of stdout.", valueName: "file"), completion: .file(), transform: PathArgument.parse)
+    @Option(help: ArgumentHelp("Write the proof to this file instead of stdout (written whole; a file there is replaced).", valueName: "file"), completion: .file(), transform: PathArgument.parse)
     var out: String?
 
     func validate() throws {
         guard UInt64(event) != nil || UUID(uuidString: event) != nil else {
             throw ValidationError("'\(event)' is neither a log position nor an event id (a UUID)")
         }
-        if let out { try AtomicFile.check(out) }
     }
 
     func run() async throws {
         try await global.withApplication { app in
+            // Refused before any work (from run(), so the path's own exit status: 64, 69).
+            if let out { try AtomicFile.check(out) }
             let proof = try UInt64(event).map { try app.inclusionProof(position: $0, shard: shards.shard) } ?? app.inclusionProof(eventID: UUID(uuidString: event)!, shard: shards.shard)
             if let out {
                 try AtomicFile.write(Array(proof.text.utf8), to: out)

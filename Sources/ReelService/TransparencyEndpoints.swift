@@ -10,11 +10,11 @@ struct TransparencyEndpoints {
     let application: Reel.Application
 
     func add(to router: Router<ServiceRequestContext>) {
-        router.get("checkpoint") { _, _ in try checkpoint(shard: nil) }
-        router.get("tile/**") { _, context in try tile(context.parameters.getCatchAll().joined(separator: "/"), shard: nil) }
-        router.get("shards/:shard/checkpoint") { _, context in try checkpoint(shard: try shard(context)) }
+        router.get("checkpoint") { _, _ in try Self.open { try checkpoint(shard: nil) } }
+        router.get("tile/**") { _, context in try Self.open { try tile(context.parameters.getCatchAll().joined(separator: "/"), shard: nil) } }
+        router.get("shards/:shard/checkpoint") { _, context in try Self.open { try checkpoint(shard: try shard(context)) } }
         router.get("shards/:shard/tile/**") { _, context in
-            try tile(context.parameters.getCatchAll().joined(separator: "/"), shard: try shard(context))
+            try Self.open { try tile(context.parameters.getCatchAll().joined(separator: "/"), shard: try shard(context)) }
         }
     }
 
@@ -40,6 +40,23 @@ struct TransparencyEndpoints {
     func shard(_ context: ServiceRequestContext) throws -> String {
         guard application.storeIsShardMap else { throw Problem.notFound("this service's store is one log: at /checkpoint and /tile/") }
         return context.parameters.get("shard") ?? ""
+    }
+
+    /// `body`'s answer; on a route open to anyone, a failure of the core is answered by its
+    /// status in general words (its own may name the server's files: a key's, the data
+    /// directory's), except for a log with nothing to sign yet.
+    static func open(_ body: () throws -> Response) throws -> Response {
+        do {
+            return try body()
+        } catch let problem as Problem {
+            throw problem
+        } catch let kinded as any KindedError {
+            let detail =
+                kinded.kind == .notFound
+                ? "no log here has events to sign yet"
+                : "the log cannot be served now (its operator sees why with `reel audit checkpoint`)"
+            throw Problem(Problem.status(of: kinded.kind), kind: kinded.kind.rawValue, detail)
+        }
     }
 
     /// A log at the path asked: the one log, at `/checkpoint`, unless the store is a shard map.

@@ -16,7 +16,7 @@ struct WitnessEndpoints {
 
     func add(to router: Router<ServiceRequestContext>) {
         router.post("add-checkpoint") { request, _ in try await addCheckpoint(request) }
-        router.get("witness/:origin/checkpoint") { _, context in try checkpoint(context.parameters.get("origin") ?? "") }
+        router.get("witness/:origin/checkpoint") { _, context in try TransparencyEndpoints.open { try checkpoint(context.parameters.get("origin") ?? "") } }
     }
 
     func addCheckpoint(_ request: Request) async throws -> Response {
@@ -25,6 +25,9 @@ struct WitnessEndpoints {
         do {
             let line = try await OperatorEndpoints.offThread { try application.addCheckpoint(text, logs: logs) }
             return Self.text(.ok, line, type: "text/plain; charset=utf-8")
+        } catch let kinded as any KindedError where !(kinded is WitnessRefusal) {
+            // Its words may name the server's files: said in general words, by its status.
+            throw Problem(Problem.status(of: kinded.kind), kind: kinded.kind.rawValue, "the witness cannot answer now (its operator sees why in its records)")
         } catch let refusal as WitnessRefusal {
             switch refusal.reason {
             case .conflict(let size): return Self.text(.conflict, "\(size)\n", type: "text/x.tlog.size")

@@ -42,6 +42,12 @@ import Testing
         #expect(provedJSON["position"] as? Int == 3 && provedJSON["index"] as? Int == 2)
         let checkedJSON = try await ledger.json(["audit", "check-proof", ledger.dir + "/json.tlog-proof", "--key", key], schema: "audit-check-proof.schema.json")
         #expect(checkedJSON["position"] as? Int == 3 && checkedJSON["witnesses"] as? Int == 0)
+        // From standard input (-), as the help says; an output path Reel will not write is 64.
+        let piped = try await Harness.run(
+            "/bin/sh", ["-c", "\"$0\" audit check-proof - --key \"$1\" < \"$2\"", Harness.binaries + "/reel", key, ledger.dir + "/json.tlog-proof"])
+        #expect(piped.status == 0 && piped.stdout.contains("position 3 "), "\(piped.stdout)\(piped.stderr)")
+        let intoDirectory = try await ledger.reel(["audit", "prove", "3", "--out", ledger.dir])
+        #expect(intoDirectory.status == 64 && intoDirectory.stderr.split(separator: "\n").count == 1, "\(intoDirectory.status) \(intoDirectory.stderr)")
 
         var files: [String] = []
         for position in 1...25 {
@@ -412,7 +418,12 @@ import Testing
         try FileManager.default.removeItem(atPath: keyFile)
         try FileManager.default.createDirectory(atPath: keyFile, withIntermediateDirectories: false)
         let unreadable = try await ledger.reel(["audit", "checkpoint"])
-        #expect(unreadable.status != 0 && unreadable.stderr.contains("cannot read the ledger's signing key"), "\(unreadable.stderr)")
+        #expect(unreadable.status == 65 && unreadable.stderr.contains("the ledger's signing key at") && unreadable.stderr.contains("is not a file"), "\(unreadable.stderr)")
+        // A FIFO there is never waited on.
+        try FileManager.default.removeItem(atPath: keyFile)
+        #expect(mkfifo(keyFile, 0o600) == 0)
+        let fifo = try await ledger.reel(["audit", "key"])
+        #expect(fifo.status == 65 && fifo.stderr.contains("is not a file"), "\(fifo.stderr)")
         // No file at all: the key the ledger recorded is asked for, never replaced by a new one.
         try FileManager.default.removeItem(atPath: keyFile)
         let missing = try await ledger.reel(["audit", "checkpoint"])

@@ -70,6 +70,12 @@ import Testing
         #expect(notAKey.status == 64, "\(notAKey.stderr)")
         #expect(try await ledger.reel(["audit", "check-proof", proof, "--key", witnessKey]).status == 64, "a witness's key is not the log's")
         #expect(try await ledger.reel(["audit", "witness", witness.url + "/?x=1", "--key", witnessKey]).status == 64)
+        // A port that is no port: one line, never a trap (the transport refuses it for TMDb too).
+        let noPort = try await ledger.reel(["audit", "witness", "http://127.0.0.1:99999/", "--key", witnessKey])
+        #expect(noPort.status == 64 && noPort.stderr.split(separator: "\n").count == 1, "\(noPort.status) \(noPort.stderr)")
+        let tmdb = try await ledger.reel(
+            ["show", "movie", "550"], environment: ["TMDB_API_TOKEN": "x", "REEL_OFFLINE": "", "REEL_TMDB_BASE_URL": "http://127.0.0.1:99999/3"])
+        #expect(tmdb.status == 69 && tmdb.stderr.contains("not a port"), "\(tmdb.status) \(tmdb.stderr)")
 
         // A copy taken now goes its own way later.
         let fork = LedgerHome()
@@ -100,6 +106,13 @@ import Testing
         for user in ["gus", "hal", "ivy", "jo"] { #expect(try await fork.reel(["settings", "name", user], user: user).status == 0) }
         let forked = try await fork.reel(["audit", "witness", witness.url, "--key", witnessKey])
         #expect(forked.status == 65 && forked.stderr.contains("HTTP 422"), "\(forked.stderr)")
+        // The witness's key file gone: said, never a new witness made in its place.
+        let keyFile = try #require(home.environment["REEL_KEYRING"]) + "/reel.witness.cosigner-key"
+        try FileManager.default.moveItem(atPath: keyFile, toPath: keyFile + ".saved")
+        let lost = try await home.reel(["audit", "witness-key"])
+        #expect(lost.status == 69 && lost.stderr.contains("restore it from the keyring's backup"), "\(lost.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: keyFile))
+        try FileManager.default.moveItem(atPath: keyFile + ".saved", toPath: keyFile)
         // A ledger the witness does not witness.
         let stranger = LedgerHome()
         _ = try await stranger.reel(["settings", "name", "Zed"], user: "zed")
@@ -116,6 +129,12 @@ import Testing
     @Test func whatIsNotAProperRequestGetsTheProtocolsAnswer() async throws {
         let ledger = LedgerHome()
         for user in ["ann", "bob"] { #expect(try await ledger.reel(["settings", "name", user], user: user).status == 0) }
+        // A copy taken before the ledger's key was first used: signed there with another key of
+        // the same name, under the same origin.
+        var other = LedgerHome()
+        other.keyring = other.dir + "/keyring"
+        try FileManager.default.createDirectory(atPath: other.dir + "/keyring", withIntermediateDirectories: true)
+        #expect(try await Harness.run("cp", ["-a", ledger.dir + "/.", other.dir]).status == 0)
         let key = try await Self.key(ledger)
         let (witness, _, _) = try await Self.witness(for: [key])
         defer { witness.stop() }
@@ -123,13 +142,9 @@ import Testing
         func post(_ text: String) async throws -> ServiceProcess.Answer {
             try await witness.request(.POST, "/add-checkpoint", body: Array(text.utf8), contentType: "text/plain")
         }
-        // Signed by another ledger's key under this origin.
-        let impostor = LedgerHome(), origin = String(note.prefix { $0 != "\n" })
-        try FileManager.default.createDirectory(atPath: impostor.dir + "/keyring", withIntermediateDirectories: true)
-        var other = impostor
-        other.keyring = impostor.dir + "/keyring"
+        // Signed by another key under this origin.
+        let origin = String(note.prefix { $0 != "\n" })
         let forgedKeyFile = other.keyring! + "/" + origin.replacingOccurrences(of: "/", with: "-") + ".note-key"
-        #expect(try await Harness.run("cp", ["-a", ledger.dir + "/.", other.dir]).status == 0)
         _ = try await other.reel(["audit", "key"])
         #expect(FileManager.default.fileExists(atPath: forgedKeyFile))
         let forged = try await other.reel(["audit", "checkpoint"]).stdout

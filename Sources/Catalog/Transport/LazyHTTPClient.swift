@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import NIOCore
 import NIOHTTP1
 import Synchronization
@@ -36,12 +37,37 @@ final class LazyHTTPClient: Sendable {
 
     /// Sends `request` and reads the whole answer, its body up to `maximumBody` bytes (more is
     /// AsyncHTTPClient's `NIOTooManyBytesError`). Errors are the client's own: callers map them.
+    ///
+    /// A URL whose port is no port (above 65535) is refused here, before the client (whose
+    /// address parsing traps on it); and the whole exchange, body included, ends by the timeout:
+    /// a server that answers a byte a second is not waited on for ever.
     func response(to request: HTTPClientRequest, maximumBody: Int) async throws -> TransportResponse {
-        let response = try await client.execute(request, timeout: timeout)
-        let body = try await response.body.collect(upTo: maximumBody)
-        var headers: [String: String] = [:]
-        for (name, value) in response.headers { headers[name] = value }
-        return TransportResponse(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
+        if let port = URLComponents(string: request.url)?.port, !(1...65_535).contains(port) {
+            throw TransportFailure.other("the URL's port \(port) is not a port (1 to 65535)")
+        }
+        let client = self.client
+        let timeout = self.timeout
+        return try await withThrowingTaskGroup(of: TransportResponse?.self) { group in
+            group.addTask {
+                let response = try await client.execute(request, timeout: timeout)
+                let body: ByteBuffer
+                do {
+                    body = try await response.body.collect(upTo: maximumBody)
+                } catch is NIOTooManyBytesError {
+                    throw TransportFailure.other("the answer is larger than \(maximumBody / 1024) KB")
+                }
+                var headers: [String: String] = [:]
+                for (name, value) in response.headers { headers[name] = value }
+                return TransportResponse(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
+            }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, timeout.nanoseconds)))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let answer = first else { throw TransportFailure.timedOut }
+            return answer
+        }
     }
 
     /// Shuts the client down if it was started.

@@ -6,7 +6,8 @@ import NIOHTTP1
 /// the request's text, its answer read whole (a few signature lines, or a size). One connection,
 /// made by the first request.
 public final class WitnessTransport: Sendable {
-    private let http = LazyHTTPClient(maxConnections: 1, timeout: .seconds(20))
+    /// Redirects are not followed: a witness is the URL given, and answers there.
+    private let http = LazyHTTPClient(maxConnections: 1, timeout: .seconds(20)) { $0.redirectConfiguration = .disallow }
     private static let maximumBodyBytes = 64 << 10
 
     public init() {}

@@ -14,7 +14,22 @@ extension Application {
     /// This Reel's witness key, the public half (`name+hash+base64(0x04 ‖ key)`): what a log
     /// checks cosignatures with. Made on first use, beside the keyrings.
     public func witnessKey() throws -> String {
-        try LedgerSigningKey.witnessKey(in: configuration.keyringDirectory).verifierKey
+        try witnessSigningKey().verifierKey
+    }
+
+    /// The witness's key, made on first use; once this witness has cosigned (its records are
+    /// there), a key file gone missing is said, never replaced (a new key is another witness).
+    private func witnessSigningKey() throws -> NoteKey {
+        let directory = configuration.keyringDirectory
+        if let key = try LedgerSigningKey.witnessKey(in: directory, existingOnly: true) { return key }
+        let records = WitnessRecords(directory: configuration.dataDirectory + "/witness")
+        guard !records.holdsAny else {
+            throw Failure(
+                .unavailable,
+                "this witness has cosigned before (its records are in \(records.directory)), but its key is not at \(LedgerSigningKey.witnessKeyPath(in: directory)): restore it from the keyring's backup (a new key would be another witness)")
+        }
+        guard let key = try LedgerSigningKey.witnessKey(in: directory) else { throw Failure(.storage, "the witness's key could not be made") }
+        return key
     }
 
     /// Answers a log's `add-checkpoint` request (`text`) for the logs `logs` lists: the
@@ -49,7 +64,7 @@ extension Application {
         guard checkpoint.size > 0 || checkpoint.root == .empty else {
             throw WitnessRefusal(.inconsistent, "a checkpoint of no events must have the empty tree's hash")
         }
-        let key = try LedgerSigningKey.witnessKey(in: configuration.keyringDirectory)
+        let key = try witnessSigningKey()
         let records = WitnessRecords(directory: configuration.dataDirectory + "/witness")
         return try records.locked {
             let latest = try records.latest(of: origin)
@@ -79,7 +94,12 @@ extension Application {
     /// The latest checkpoint this witness cosigned of the log whose origin's SHA-256 is
     /// `originHash` (lowercase hex), with its cosignature and the log's signature; `nil` for none.
     public func witnessedCheckpoint(originHash: String) throws -> String? {
-        try WitnessRecords(directory: configuration.dataDirectory + "/witness").note(originHash: originHash)
+        guard let note = try WitnessRecords(directory: configuration.dataDirectory + "/witness").note(originHash: originHash) else { return nil }
+        // Served only as a note: a record damaged on disk is said, never passed on.
+        guard let (body, _) = NoteVerifier.split(note), Checkpoint(body: body) != nil else {
+            throw Failure(.storage, "the witness's record of that log is damaged: its operator must restore it")
+        }
+        return note
     }
 
     // MARK: - As a log
@@ -93,10 +113,12 @@ extension Application {
         guard let witness = NoteVerifier(witnessKey), witness.kind == .cosignature else {
             throw Failure(.usage, "the witness key is not a cosigner's key (name+hash+base64 of type 0x04, as `reel audit witness-key` prints it)")
         }
-        guard let url = URL(string: prefix), ["http", "https"].contains(url.scheme ?? ""), let host = url.host, !host.isEmpty,
-            url.query == nil, url.fragment == nil, url.user == nil
+        guard let url = URLComponents(string: prefix), ["http", "https"].contains(url.scheme ?? ""), let host = url.host, !host.isEmpty,
+            url.query == nil, url.fragment == nil, url.user == nil, url.password == nil, (url.port ?? 80) >= 1, (url.port ?? 80) <= 65_535
         else {
-            throw Failure(.usage, "the witness is not an http(s) URL without a query (its submission prefix): \(SafeText.line(String(prefix.prefix(200))))")
+            throw Failure(
+                .usage,
+                "the witness is not an http(s) URL with a port from 1 to 65535 and no query or credentials (its submission prefix): \(SafeText.line(String(prefix.prefix(200))))")
         }
         let (note, checkpoint) = try self.checkpoint(shard: shard, cosigned: false)
         let transport = WitnessTransport()
@@ -123,6 +145,7 @@ extension Application {
             do {
                 answer = try await transport.addCheckpoint(request.text, prefix: prefix)
             } catch let failure as TransportFailure {
+                if case .other(let why) = failure { throw Failure(.unavailable, "the witness at \(host) did not answer as a witness: \(why)") }
                 throw Failure(.unavailable, "the witness at \(host) cannot be reached: \(failure.reason)")
             }
             let text = String(decoding: answer.body, as: UTF8.self)
@@ -136,16 +159,18 @@ extension Application {
                 continue
             }
             guard answer.status == 200 else {
-                let why =
+                let why: String? =
                     switch answer.status {
                     case 403: "it does not trust this ledger's key"
                     case 404: "it does not witness this ledger"
                     case 422: "the ledger is not consistent with what it cosigned before"
-                    default: "HTTP \(answer.status)"
+                    case 300..<400: "it redirects elsewhere; give the URL it answers at"
+                    default: nil
                     }
+                let said = text.isEmpty ? "" : ": " + SafeText.line(String(text.prefix(300)))
                 throw Failure(
                     answer.status == 422 ? .tampered : .unavailable,
-                    "the witness refused the checkpoint (HTTP \(answer.status): \(why)): \(SafeText.line(String(text.prefix(300))))")
+                    "the witness refused the checkpoint (HTTP \(answer.status)\(why.map { ", " + $0 } ?? ""))\(said)")
             }
             let lines = text.split(separator: "\n").filter { $0.hasPrefix("\u{2014} ") }.map { String($0) + "\n" }
             guard let line = lines.first(where: { witness.cosignature(on: note + $0) != nil }), let time = witness.cosignature(on: note + line) else {
@@ -169,10 +194,13 @@ extension Application {
     public func heldCosignatures(origin: String, latest: Checkpoint? = nil) throws -> [Cosignature] {
         let directory = cosignedDirectory(origin)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        // Only what the ledger's own key signed is taken: a file changed on disk is left out.
+        guard let key = try LedgerSigningKey.existing(for: origin, in: configuration.keyringDirectory), let log = NoteVerifier(key.verifierKey) else { return [] }
         return names.sorted().compactMap { name -> Cosignature? in
-            guard name.hasSuffix(".note"), let data = FileManager.default.contents(atPath: directory + "/" + name) else { return nil }
+            guard name.hasSuffix(".note"), let data = try? BoundedFile.read(directory + "/" + name, limit: 64 << 10) else { return nil }
             let note = String(decoding: data, as: UTF8.self)
-            guard let (body, lines) = NoteVerifier.split(note), let checkpoint = Checkpoint(body: body), checkpoint.origin == origin, let line = lines.last
+            guard log.open(note) != nil, let (body, lines) = NoteVerifier.split(note), let checkpoint = Checkpoint(body: body), checkpoint.origin == origin,
+                let line = lines.last
             else { return nil }
             let fields = line.split(separator: " ")
             guard fields.count == 3, let bytes = Data(base64Encoded: String(fields[2])), bytes.count == 76 else { return nil }

@@ -21,8 +21,10 @@ enum LedgerSigningKey {
     /// The key this Reel cosigns other logs' checkpoints with as a witness (C2SP
     /// tlog-cosignature), `reel.witness.cosigner-key` beside the keyrings, made (and kept) when
     /// there is none yet: named `reel.witness/<16 random hex digits>` then, for good.
-    static func witnessKey(in directory: String) throws -> NoteKey {
-        try kept(at: directory + "/reel.witness.cosigner-key", in: directory, kind: .cosignature, what: "the witness's key") {
+    static func witnessKey(in directory: String, existingOnly: Bool = false) throws -> NoteKey? {
+        let path = witnessKeyPath(in: directory)
+        if existingOnly { return try read(path, kind: .cosignature, what: "the witness's key") }
+        return try kept(at: path, in: directory, kind: .cosignature, what: "the witness's key") {
             NoteKey(generatingFor: "reel.witness/" + String(format: "%016llx", UInt64.random(in: 0...UInt64.max)), kind: .cosignature)
         }
     }
@@ -56,6 +58,9 @@ enum LedgerSigningKey {
         return kept
     }
 
+    /// The witness key's file.
+    static func witnessKeyPath(in directory: String) -> String { directory + "/reel.witness.cosigner-key" }
+
     /// The key's file for `origin`.
     static func path(for origin: String, in directory: String) -> String {
         directory + "/" + origin.replacingOccurrences(of: "/", with: "-") + ".note-key"
@@ -64,12 +69,20 @@ enum LedgerSigningKey {
     /// The key `path` holds; `nil` only when there is no such file (any other failure to read it
     /// is said, never taken for a missing key: a new key would disown every checkpoint signed).
     private static func read(_ path: String, kind: NoteKey.Kind, what: String) throws -> NoteKey? {
-        let fd = open(path, O_RDONLY)
+        // Never blocks (a FIFO put there would hold every reader), and only a regular file is a key.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
-            throw Failure(.storage, "cannot read \(what) at \(path): \(String(cString: strerror(errno)))")
+            if errno == EACCES || errno == EPERM {
+                throw Failure(.unavailable, "cannot read \(what) at \(path): \(String(cString: strerror(errno)))")
+            }
+            throw Failure(.tampered, "\(what) at \(path) cannot be read as a key file (\(String(cString: strerror(errno)))): restore it from its backup")
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw Failure(.tampered, "\(what) at \(path) is not a file (restore the key file from its backup)")
+        }
         var data = [UInt8](repeating: 0, count: 1_024)
         let count = Glibc.read(fd, &data, data.count)
         guard count >= 0 else { throw Failure(.storage, "cannot read \(what) at \(path): \(String(cString: strerror(errno)))") }

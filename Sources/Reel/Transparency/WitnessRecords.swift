@@ -24,11 +24,16 @@ struct WitnessRecords {
         return try body()
     }
 
+    /// Whether any log's record is there (this witness has cosigned before).
+    var holdsAny: Bool {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).contains { $0.hasSuffix(".checkpoint") }
+    }
+
     /// The checkpoint last cosigned of the log `origin`, if any.
     func latest(of origin: String) throws -> Checkpoint? {
         guard let note = try note(originHash: Self.hash(origin)) else { return nil }
         guard let (body, _) = NoteVerifier.split(note), let checkpoint = Checkpoint(body: body), checkpoint.origin == origin else {
-            throw Failure(.tampered, "the witness's record of \(origin) is damaged (\(directory)): restore it from a backup")
+            throw Failure(.storage, "the witness's record of \(origin) is damaged (\(directory)): restore it from a backup")
         }
         return checkpoint
     }

@@ -31,7 +31,7 @@ public struct WitnessedLogs: Sendable {
         do {
             bytes = try BoundedFile.read(path, limit: 1 << 20)
         } catch {
-            throw Failure(.usage, "cannot read the witnessed logs file: \(error.summary)")
+            throw Failure(error.kind, "cannot read the witnessed logs file: \(error.summary)")
         }
         do {
             try self.init(text: String(decoding: bytes, as: UTF8.self))
