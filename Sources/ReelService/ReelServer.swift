@@ -2,6 +2,7 @@ public import Reel
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import Foundation
 import Logging
 import NIOCore
 import NIOSSL
@@ -62,7 +63,29 @@ public struct ReelServer: Sendable {
         var configuration = ServiceGroupConfiguration(
             services: [.init(service: server), .init(service: lifecycle)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .milliseconds(Int64(settings.shutdownDeadline * 1000))
-        try await ServiceGroup(configuration: configuration).run()
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch {
+            throw Self.listenFailure(error, host: settings.host, port: settings.port) ?? error
+        }
+    }
+
+    /// The failure to listen where asked, in words: the address in use, not this machine's, a
+    /// host name that does not resolve (a person's mistake in `--listen`, not a bug of Reel's).
+    static func listenFailure(_ error: any Error, host: String, port: Int) -> Failure? {
+        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        switch error {
+        case let io as IOError where io.errnoCode == EADDRINUSE:
+            return Failure(.unavailable, "cannot listen on \(address): the address is in use (another reel serve?)")
+        case let io as IOError where io.errnoCode == EADDRNOTAVAIL:
+            return Failure(.usage, "cannot listen on \(address): that address is not this machine's")
+        case let io as IOError where io.errnoCode == EACCES:
+            return Failure(.unavailable, "cannot listen on \(address): permission denied (ports below 1024 need privileges)")
+        case is SocketAddressError, is SocketAddressError.UnknownHost:
+            return Failure(.usage, "cannot listen on \(address): the host does not resolve to an address")
+        default:
+            return nil
+        }
     }
 
     func router(_ application: Reel.Application, _ lifecycle: ServiceLifecycleState) -> Router<ServiceRequestContext> {

@@ -45,4 +45,19 @@ import Testing
         let half = try await Home().reel(["serve", "--tls-cert", dir + "/cert.pem"])
         #expect(half.status == 64)
     }
+
+    /// Where `reel serve` cannot listen is said in one line with the exit of its kind, not as an
+    /// internal error: the address in use (69, a service already there), an address not this
+    /// machine's and a host name that does not resolve (64).
+    @Test func aPlaceItCannotListenIsOneLine() async throws {
+        let service = try await ServiceProcess.start(Home())
+        defer { service.stop() }
+        let taken = String(service.url.dropFirst("http://".count))
+        for (listen, status, words) in [
+            (taken, Int32(69), "the address is in use"), ("192.0.2.1:80", 64, "not this machine's"), ("nohost.invalid:80", 64, "does not resolve"),
+        ] {
+            let out = try await Home().reel(["serve", "--listen", listen])
+            #expect(out.status == status && out.stderr.split(separator: "\n").count == 1 && out.stderr.contains(words), "\(listen): \(out.status) \(out.stderr)")
+        }
+    }
 }

@@ -176,6 +176,10 @@ extension Application {
             guard let line = lines.first(where: { witness.cosignature(on: note + $0) != nil }), let time = witness.cosignature(on: note + line) else {
                 throw Failure(.tampered, "the witness answered, but with no cosignature by \(witness.name) that verifies")
             }
+            // C2SP tlog-cosignature lets a verifier refuse a time in the future: an hour of clock skew is allowed.
+            guard Double(time) <= Date().timeIntervalSince1970 + 3_600 else {
+                throw Failure(.tampered, "the witness's cosignature is dated \(time) seconds after the Epoch, in the future: its clock is wrong, or it is not a witness to keep")
+            }
             try keepCosigned(note + line, origin: checkpoint.origin, witness: witness.name)
             return Cosignature(witness: witness.name, origin: checkpoint.origin, size: checkpoint.size, time: time, current: true, line: line)
         }
