@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Independent verifier for a Reel account export (format reel-export/1, see Schemas/export.md).
 
-Usage: python3 Tools/verify_export.py FILE [--json]
+Usage: python3 Tools/verify_export.py FILE [--json] [--key KEY]
 
 FILE is what `reel account export` wrote. Uses only the Python standard library (json, hashlib,
 base64, sys, argparse); it never decrypts anything and needs neither Reel nor the ledger. Runs
-steps 1-7 of the procedure in Schemas/export.md, in order, and stops at the first failure.
+steps 1-7 and 9 of the procedure in Schemas/export.md, in order, and stops at the first failure. Step 9
+checks the `transparency` member when the file carries one: the checkpoint's Ed25519 signature
+(C2SP signed-note; Ed25519 verified here from RFC 8032's definition) under the key the file
+names, and each history entry's RFC 6962 inclusion proof (RFC 9162's check) from its envelope's
+leaf hash to the checkpoint's tree. With --key (the operator's published key, `reel audit key`),
+the file must carry proofs signed by that key.
 
 Output: `OK FILE: ...` (one summary line on stdout, exit 0), or
 `verify_export.py: FILE: <where>: <problem> [step N]` on stderr (exit 1), where <where> names the
@@ -237,8 +242,9 @@ def parse_envelope(env):
 
 # ---------------------------------------------------------------- the procedure
 
-def verify(doc):
-    """Steps 1-7 of Schemas/export.md; returns the verified facts, raises Problem on the first failure."""
+def verify(doc, pinned=None):
+    """Steps 1-7 and 9 of Schemas/export.md; returns the verified facts, raises Problem on the first failure.
+    `pinned`: the operator's key, which the file's proofs must be signed by."""
     # 1. The format.
     if not isinstance(doc, dict):
         fail(1, "document", "not a Reel export: the document is not a JSON object")
@@ -299,10 +305,12 @@ def verify(doc):
 
     # 3. Each envelope: parses, its hash is right, and the clear fields are the envelope's.
     first_times = []  # when each event was first recorded (the replay's times, step 7)
+    envelopes = []  # each entry's envelope bytes (their leaves, step 8)
     for i, entry in enumerate(history):
         position = entry["position"]
         here = "history[%d] (position %d)" % (i, position)
         env = b64(entry.get("envelope"), 3, here, "envelope", i, position)
+        envelopes.append(env)
         try:
             fields = parse_envelope(env)
         except ValueError as e:
@@ -479,12 +487,203 @@ def verify(doc):
                 fail(7, "settings.photo", "%s is %s but the history gives %s"
                      % (field, json.dumps(photo.get(field)), json.dumps(photo_ref[field])))
 
+    # 9. The proofs that the envelopes are in the operator's ledger, when the file carries them.
+    proved = transparency(doc.get("transparency"), history, envelopes, pinned)
+
     return {
+        "provedIn": proved,
         "format": FORMAT, "exportedAt": doc.get("exportedAt"), "handle": handle, "stream": account["stream"], "events": len(history),
         "firstPosition": history[0]["position"], "lastPosition": last["position"], "saved": len(saved),
         "photo": photo is not None, "headPosition": head_position, "headHash": head_hash,
         "atHead": last["position"] == head_position,
     }
+
+
+# --- Step 9: Ed25519 (RFC 8032, section 5.1), signed notes (C2SP), RFC 6962 trees -------------------
+
+_P = 2 ** 255 - 19
+_L = 2 ** 252 + 27742317777372353535851937790883648493
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+
+
+def _recover_x(y, sign):
+    if y >= _P:
+        return None
+    x2 = (y * y - 1) * pow(_D * y * y + 1, _P - 2, _P) % _P
+    if x2 == 0:
+        return None if sign else 0
+    x = pow(x2, (_P + 3) // 8, _P)
+    if (x * x - x2) % _P != 0:
+        x = x * _SQRT_M1 % _P
+    if (x * x - x2) % _P != 0:
+        return None
+    if (x & 1) != sign:
+        x = _P - x
+    return x
+
+
+def _point_add(a, b):
+    """Extended twisted Edwards coordinates (X, Y, Z, T), RFC 8032 section 5.1.4."""
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    pa = (y1 - x1) * (y2 - x2) % _P
+    pb = (y1 + x1) * (y2 + x2) % _P
+    pc = t1 * 2 * _D * t2 % _P
+    pd = z1 * 2 * z2 % _P
+    e, f, g, h = pb - pa, pd - pc, pd + pc, pb + pa
+    return (e * f % _P, g * h % _P, f * g % _P, e * h % _P)
+
+
+def _point_mul(scalar, point):
+    result = (0, 1, 1, 0)
+    while scalar > 0:
+        if scalar & 1:
+            result = _point_add(result, point)
+        point = _point_add(point, point)
+        scalar >>= 1
+    return result
+
+
+def _point_equal(a, b):
+    return (a[0] * b[2] - b[0] * a[2]) % _P == 0 and (a[1] * b[2] - b[1] * a[2]) % _P == 0
+
+
+def _decompress(data):
+    if len(data) != 32:
+        return None
+    y = int.from_bytes(data, "little")
+    sign = y >> 255
+    y &= (1 << 255) - 1
+    x = _recover_x(y, sign)
+    return None if x is None else (x, y, 1, x * y % _P)
+
+
+_GY = 4 * pow(5, _P - 2, _P) % _P
+_GX = _recover_x(_GY, 0)
+_G = (_GX, _GY, 1, _GX * _GY % _P)
+
+
+def ed25519_verify(public, message, signature):
+    """RFC 8032 section 5.1.7: whether `signature` is `public`'s over `message`."""
+    if len(public) != 32 or len(signature) != 64:
+        return False
+    a, r = _decompress(public), _decompress(signature[:32])
+    if a is None or r is None:
+        return False
+    s = int.from_bytes(signature[32:], "little")
+    if s >= _L:
+        return False
+    h = int.from_bytes(hashlib.sha512(signature[:32] + public + message).digest(), "little") % _L
+    return _point_equal(_point_mul(s, _G), _point_add(r, _point_mul(h, a)))
+
+
+def parse_key(text):
+    """A signed-note verifier key `name+hash+base64(0x01 || key)`: (name, key hash, public key), or None."""
+    parts = text.strip().split("+", 2) if isinstance(text, str) else []
+    if len(parts) != 3 or not parts[0] or any(c.isspace() for c in parts[0]):
+        return None
+    try:
+        raw = base64.b64decode(parts[2], validate=True)
+    except ValueError:
+        return None
+    if len(raw) != 33 or raw[0] != 1:
+        return None
+    key_hash = hashlib.sha256(parts[0].encode() + b"\n" + raw).digest()[:4]
+    return (parts[0], key_hash, raw[1:]) if key_hash.hex() == parts[1] else None
+
+
+def open_note(note, key):
+    """The body of the signed note `note` when a signature line of `key` verifies; else None."""
+    name, key_hash, public = key
+    split = note.rfind("\n\n")
+    if split < 0 or not note.endswith("\n"):
+        return None
+    body = note[:split + 1]
+    for line in note[split + 2:-1].split("\n"):
+        fields = line.split(" ")
+        if len(fields) != 3 or fields[0] != "\u2014":
+            return None
+        if fields[1] != name:
+            continue
+        try:
+            sig = base64.b64decode(fields[2], validate=True)
+        except ValueError:
+            continue
+        if len(sig) == 68 and sig[:4] == key_hash and ed25519_verify(public, body.encode(), sig[4:]):
+            return body
+    return None
+
+
+def _node(left, right):
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def check_inclusion(leaf, index, size, path, root):
+    """RFC 9162 section 2.1.3.2."""
+    if index >= size:
+        return False
+    fn, sn, r = index, size - 1, leaf
+    for p in path:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            r = _node(p, r)
+            while not fn & 1 and fn != 0:
+                fn >>= 1
+                sn >>= 1
+        else:
+            r = _node(r, p)
+        fn >>= 1
+        sn >>= 1
+    return sn == 0 and r == root
+
+
+def transparency(value, history, envelopes, pinned):
+    """Step 9: the checkpoint signed by the key the file names (and by `pinned`, when given), and each
+    entry's inclusion proof; returns {origin, size, key}, or None for a file without proofs."""
+    if value is None:
+        if pinned is not None:
+            fail(9, "transparency", "the file carries no proofs, and --key asks for proofs signed by that key")
+        return None
+    if not isinstance(value, dict) or set(value) != {"checkpoint", "key", "proofs"}:
+        fail(9, "transparency", "is not {checkpoint, key, proofs}")
+    key = parse_key(value["key"])
+    if key is None:
+        fail(9, "transparency.key", "is not a checkpoint key (name+hash+base64 of an Ed25519 key)")
+    if pinned is not None and value["key"] != pinned:
+        fail(9, "transparency.key", "is %s, not the key given (%s)" % (json.dumps(value["key"]), pinned))
+    note = value["checkpoint"]
+    body = open_note(note, key) if isinstance(note, str) else None
+    lines = body.split("\n") if body else []
+    if body is None or len(lines) < 4 or lines[0] != key[0]:
+        fail(9, "transparency.checkpoint", "is not a checkpoint signed by the key %s" % key[0])
+    try:
+        size = int(lines[1])
+        root = base64.b64decode(lines[2], validate=True)
+    except ValueError:
+        size, root = -1, b""
+    if str(size) != lines[1] or size < 0 or len(root) != 32:
+        fail(9, "transparency.checkpoint", "its size or tree hash does not parse")
+    proofs = value["proofs"]
+    if not isinstance(proofs, list) or len(proofs) != len(history):
+        fail(9, "transparency.proofs", "holds %s proofs for %d events" % (len(proofs) if isinstance(proofs, list) else "no", len(history)))
+    for i, (proof, entry, env) in enumerate(zip(proofs, history, envelopes)):
+        position = entry["position"]
+        here = "transparency.proofs[%d] (position %d)" % (i, position)
+        path = []
+        for item in proof if isinstance(proof, list) else [None]:
+            try:
+                raw = base64.b64decode(item, validate=True) if isinstance(item, str) else b""
+            except ValueError:
+                raw = b""
+            if len(raw) != 32:
+                fail(9, here, "is not an array of hashes in base64", i, position)
+            path.append(raw)
+        leaf = hashlib.sha256(b"\x00" + env).digest()
+        if not check_inclusion(leaf, position - 1, size, path, root):
+            fail(9, here, "does not prove the envelope in the checkpoint's tree (%d events)" % size, i, position)
+    return {"origin": key[0], "size": size, "key": value["key"]}
 
 
 def load(path):
@@ -525,13 +724,14 @@ def main():
     parser = argparse.ArgumentParser(prog=PROG, description="Verify a Reel account export (reel-export/1) without Reel.")
     parser.add_argument("file", metavar="FILE")
     parser.add_argument("--json", action="store_true", help="also print one JSON report on stdout")
+    parser.add_argument("--key", metavar="KEY", help="the operator's published key (reel audit key): the file's proofs must be signed by it")
     args = parser.parse_args()  # exits 2 on usage errors
 
     report = {"ok": False, "file": args.file, "format": None, "exportedAt": None, "handle": None, "stream": None, "events": None,
               "firstPosition": None, "lastPosition": None, "saved": None, "photo": None, "headPosition": None,
-              "headHash": None, "atHead": None, "problem": None}
+              "headHash": None, "atHead": None, "provedIn": None, "problem": None}
     try:
-        facts = verify(load(args.file))
+        facts = verify(load(args.file), pinned=args.key)
         report.update(facts, ok=True)
     except Unusable as e:
         print("%s: %s: %s" % (PROG, args.file, e), file=sys.stderr)
@@ -547,7 +747,9 @@ def main():
             print("OK %s: account %r (%s): %d events, positions %d..%d, %d saved%s; %s chain head %d %s"
                   % (args.file, r["handle"], r["stream"], r["events"], r["firstPosition"], r["lastPosition"], r["saved"],
                      ", photo" if r["photo"] else "", "ends at the" if r["atHead"] else "ends before the", r["headPosition"],
-                     r["headHash"]))
+                     r["headHash"])
+                  + ("; every event proved in %s of %d events, signed by %s" % (r["provedIn"]["origin"], r["provedIn"]["size"], r["provedIn"]["key"])
+                     if r["provedIn"] else "; no proofs in the file"))
         sys.exit(0)
     p = report["problem"]
     print("%s: %s: %s: %s [step %d]" % (PROG, args.file, p["where"], p["detail"], p["step"]), file=sys.stderr)

@@ -229,6 +229,16 @@ import Testing
         #expect(pinned.status == 65, "\(pinned.stderr)")
         let otherPinned = try await stranger.reel(["account", "verify-export", file, "--key", otherKey])
         #expect(otherPinned.status == 65 && otherPinned.stderr.contains("not by the key given"), "\(otherPinned.stderr)")
+        // The independent verifier (Tools/verify_export.py: Ed25519 and RFC 9162 in Python) agrees on
+        // each: the file holds, the changed proof and the swapped checkpoint do not, and pinned to
+        // the operator's key the file holds and to another key it does not.
+        let independent = try await Harness.python("verify_export.py", [file, "--key", key])
+        #expect(independent.status == 0 && independent.stdout.contains("every event proved in reel.ledger/"), "\(independent.stdout)\(independent.stderr)")
+        for (bad, words) in [(damaged, "transparency.proofs"), (swapped, "transparency.proofs")] {
+            let refused = try await Harness.python("verify_export.py", [bad])
+            #expect(refused.status == 1 && refused.stderr.contains(words) && refused.stderr.contains("[step 9]"), "\(refused.stderr)")
+        }
+        #expect(try await Harness.python("verify_export.py", [file, "--key", otherKey]).status == 1)
         // Import takes a file with proofs as before.
         let imported = try await stranger.reel(["account", "import", file], user: "ann")
         #expect(imported.status == 0, "\(imported.stderr)")
