@@ -67,7 +67,7 @@ public enum OutputFile {
                 defer { close(fd) }
                 try fill(fd, bytes, path: path)
                 if link(fd, to: path) == 0 {
-                    syncDirectory(directory)
+                    try syncDirectory(directory, path: path)
                     return true
                 }
                 let code = errno
@@ -92,7 +92,7 @@ public enum OutputFile {
             if code == EEXIST { return false }
             throw failure(path, code)
         }
-        syncDirectory(directory)
+        try syncDirectory(directory, path: path)
         return true
     }
 
@@ -149,7 +149,7 @@ public enum OutputFile {
             step(.written)
             if try !existingRegularFile(path) {
                 if link(fd, to: path) == 0 {
-                    syncDirectory()
+                    try syncDirectory()
                     return true
                 }
                 guard errno == EEXIST else { return try unlinkable(errno) }
@@ -206,7 +206,7 @@ public enum OutputFile {
                 unlink(temporary)
                 throw failure(path, code)
             }
-            syncDirectory()
+            try syncDirectory()
         }
 
         private func register(_ temporary: String) -> String? {
@@ -221,7 +221,7 @@ public enum OutputFile {
             throw failure(path, code)
         }
 
-        private func syncDirectory() { OutputFile.syncDirectory(directory) }
+        private func syncDirectory() throws(OutputFileError) { try OutputFile.syncDirectory(directory, path: path) }
     }
 
     /// Gives the unnamed file `fd` the name `path`: through `/proc/self/fd` (any process may), else
@@ -232,13 +232,14 @@ public enum OutputFile {
         return linkat(fd, "", AT_FDCWD, path, atEmptyPath)
     }
 
-    /// Syncs `directory`, so a name given in it outlasts a crash.
-    private static func syncDirectory(_ directory: String) {
+    /// Syncs `directory`, so the name `path` was given in it outlasts a crash; a sync that fails
+    /// is a write that failed (a file system that cannot sync a directory, EINVAL, has nothing more
+    /// to do, and neither has a directory this process cannot open for reading).
+    private static func syncDirectory(_ directory: String, path: String) throws(OutputFileError) {
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        if fsync(fd) != 0, errno != EINVAL { throw failure(path, errno) }
     }
 
     /// Writes all of `bytes` to `fd` and syncs it; `path` names the target in errors.

@@ -59,13 +59,26 @@ public struct NoteVerifier: Sendable {
     public func cosignature(on note: String) -> UInt64? {
         guard kind == .cosignature, let (body, lines) = Self.split(note) else { return nil }
         for line in lines {
-            guard let data = signature(line), data.count == 76 else { continue }
-            let time = data.dropFirst(4).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            // C2SP tlog-cosignature: a timestamp is never zero, nor past 2⁶³ − 1.
-            guard time > 0, time <= UInt64(Int64.max) else { continue }
+            guard let data = signature(line), let time = Self.stamp(data) else { continue }
             if key.isValidSignature(data.dropFirst(12), for: Data(Self.cosignedMessage(body, time: time).utf8)) { return time }
         }
         return nil
+    }
+
+    /// The signer's name and the time a cosignature line (`— name base64`) states, unverified;
+    /// `nil` for a line that is not one.
+    public static func cosignatureStamp(_ line: some StringProtocol) -> (name: String, time: UInt64)? {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+        guard fields.count == 3, fields[0] == "\u{2014}", let data = Data(base64Encoded: String(fields[2])), let time = stamp(data) else { return nil }
+        return (String(fields[1]), time)
+    }
+
+    /// The time of a cosignature's bytes (key ID ‖ time ‖ signature); C2SP tlog-cosignature: never
+    /// zero, nor past 2⁶³ − 1.
+    private static func stamp(_ data: Data) -> UInt64? {
+        guard data.count == 76 else { return nil }
+        let time = data.dropFirst(4).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return time > 0 && time <= UInt64(Int64.max) ? time : nil
     }
 
     /// A signature line's bytes when it names this key (by name and key hash).

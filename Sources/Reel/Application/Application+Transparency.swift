@@ -23,15 +23,21 @@ extension Application {
     public func checkpointWithCosignatures(shard: String? = nil) throws -> (note: String, checkpoint: Checkpoint, cosignatures: [Cosignature]) {
         let log = try transparentLog(shard: shard)
         let checkpoint = try log.read { snapshot in try Self.checkpoint(snapshot) }
-        let held = try heldCosignatures(origin: checkpoint.origin, latest: checkpoint)
-        let note = try signingKey(for: checkpoint.origin, of: log).sign(checkpoint.body) + held.filter(\.current).map(\.line).joined()
+        let (note, held) = try signedWithCosignatures(checkpoint, of: log, recording: true)
         return (note, checkpoint, held)
     }
 
     /// `checkpoint` signed with the log's key, and with the cosignatures kept for it.
     func signedNote(_ checkpoint: Checkpoint, of log: any EventStore, recording: Bool = true) throws -> String {
-        let note = try signingKey(for: checkpoint.origin, of: log, recording: recording).sign(checkpoint.body)
-        return note + (try heldCosignatures(origin: checkpoint.origin, latest: checkpoint).filter(\.current).map(\.line).joined())
+        try signedWithCosignatures(checkpoint, of: log, recording: recording).note
+    }
+
+    /// The signed note (the cosignatures of `checkpoint` kept after the log's signature) and
+    /// every cosignature kept for the log, read with the key that signs.
+    private func signedWithCosignatures(_ checkpoint: Checkpoint, of log: any EventStore, recording: Bool) throws -> (note: String, held: [Cosignature]) {
+        let key = try signingKey(for: checkpoint.origin, of: log, recording: recording)
+        let held = try heldCosignatures(origin: checkpoint.origin, latest: checkpoint, signedBy: key)
+        return (try key.sign(checkpoint.body) + held.filter(\.current).map(\.line).joined(), held)
     }
 
     /// The tile `path` names (the part after `tile/`, C2SP tlog-tiles): its hashes' bytes, or

@@ -3,7 +3,6 @@ public import EventLog
 import Failures
 import Files
 public import Foundation
-import Crypto
 
 /// Witnesses (C2SP tlog-witness, tlog-cosignature): this Reel as a witness that cosigns other
 /// logs' checkpoints once they are shown consistent with the last it cosigned, and as a log that
@@ -21,15 +20,14 @@ extension Application {
     /// there), a key file gone missing is said, never replaced (a new key is another witness).
     private func witnessSigningKey() throws -> NoteKey {
         let directory = configuration.keyringDirectory
-        if let key = try LedgerSigningKey.witnessKey(in: directory, existingOnly: true) { return key }
+        if let key = try LedgerSigningKey.existingWitnessKey(in: directory) { return key }
         let records = WitnessRecords(directory: configuration.dataDirectory + "/witness")
         guard !records.holdsAny else {
             throw Failure(
                 .unavailable,
                 "this witness has cosigned before (its records are in \(records.directory)), but its key is not at \(LedgerSigningKey.witnessKeyPath(in: directory)): restore it from the keyring's backup (a new key would be another witness)")
         }
-        guard let key = try LedgerSigningKey.witnessKey(in: directory) else { throw Failure(.storage, "the witness's key could not be made") }
-        return key
+        return try LedgerSigningKey.witnessKey(in: directory)
     }
 
     /// Answers a log's `add-checkpoint` request (`text`) for the logs `logs` lists: the
@@ -196,20 +194,22 @@ extension Application {
     /// The cosignatures kept for the log `origin`, one per witness (the latest each gave), each
     /// said `current` when it is of `latest`.
     public func heldCosignatures(origin: String, latest: Checkpoint? = nil) throws -> [Cosignature] {
+        guard let key = try LedgerSigningKey.existing(for: origin, in: configuration.keyringDirectory) else { return [] }
+        return try heldCosignatures(origin: origin, latest: latest, signedBy: key)
+    }
+
+    /// The same, taking only what `key` (the ledger's own) signed: a file changed on disk is left out.
+    func heldCosignatures(origin: String, latest: Checkpoint?, signedBy key: NoteKey) throws -> [Cosignature] {
         let directory = cosignedDirectory(origin)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        // Only what the ledger's own key signed is taken: a file changed on disk is left out.
-        guard let key = try LedgerSigningKey.existing(for: origin, in: configuration.keyringDirectory), let log = NoteVerifier(key.verifierKey) else { return [] }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory), let log = NoteVerifier(key.verifierKey) else { return [] }
         return names.sorted().compactMap { name -> Cosignature? in
             guard name.hasSuffix(".note"), let data = try? BoundedFile.read(directory + "/" + name, limit: 64 << 10) else { return nil }
             let note = String(decoding: data, as: UTF8.self)
             guard log.open(note) != nil, let (body, lines) = NoteVerifier.split(note), let checkpoint = Checkpoint(body: body), checkpoint.origin == origin,
                 let line = lines.last
             else { return nil }
-            let fields = line.split(separator: " ")
-            guard fields.count == 3, let bytes = Data(base64Encoded: String(fields[2])), bytes.count == 76 else { return nil }
-            let time = bytes.dropFirst(4).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            return Cosignature(witness: String(fields[1]), origin: origin, size: checkpoint.size, time: time, current: checkpoint == latest, line: line + "\n")
+            guard let (witness, time) = NoteVerifier.cosignatureStamp(line) else { return nil }
+            return Cosignature(witness: witness, origin: origin, size: checkpoint.size, time: time, current: checkpoint == latest, line: line + "\n")
         }
     }
 

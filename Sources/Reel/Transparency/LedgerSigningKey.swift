@@ -1,5 +1,6 @@
 import EventLog
 import Failures
+import Files
 import Foundation
 
 /// Where a ledger's checkpoint-signing key is kept: beside the keyrings (`REEL_KEYRING`), apart
@@ -21,38 +22,27 @@ enum LedgerSigningKey {
     /// The key this Reel cosigns other logs' checkpoints with as a witness (C2SP
     /// tlog-cosignature), `reel.witness.cosigner-key` beside the keyrings, made (and kept) when
     /// there is none yet: named `reel.witness/<16 random hex digits>` then, for good.
-    static func witnessKey(in directory: String, existingOnly: Bool = false) throws -> NoteKey? {
-        let path = witnessKeyPath(in: directory)
-        if existingOnly { return try read(path, kind: .cosignature, what: "the witness's key") }
-        return try kept(at: path, in: directory, kind: .cosignature, what: "the witness's key") {
+    static func witnessKey(in directory: String) throws -> NoteKey {
+        try kept(at: witnessKeyPath(in: directory), in: directory, kind: .cosignature, what: "the witness's key") {
             NoteKey(generatingFor: "reel.witness/" + String(format: "%016llx", UInt64.random(in: 0...UInt64.max)), kind: .cosignature)
         }
     }
 
-    /// The key kept at `path`, made with `make` when there is none yet.
+    /// The witness's key when its file is there; `nil` when there is none.
+    static func existingWitnessKey(in directory: String) throws -> NoteKey? {
+        try read(witnessKeyPath(in: directory), kind: .cosignature, what: "the witness's key")
+    }
+
+    /// The key kept at `path`, made with `make` when there is none yet: written whole (mode 0600)
+    /// and named by a link that never replaces (`OutputFile.create`: of two processes making it at
+    /// once, one key stays and both read it), its name synced before anything it signs goes out.
     private static func kept(at path: String, in directory: String, kind: NoteKey.Kind, what: String, make: () -> NoteKey) throws -> NoteKey {
         if let existing = try read(path, kind: kind, what: what) { return existing }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let made = make()
-        // Written whole to a file of its own, then linked in place: two processes making the key at
-        // once keep one of them, and no reader sees half a key.
-        let temporary = path + ".\(getpid()).\(UInt64.random(in: 0...UInt64.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw Failure(.storage, "cannot write \(what) at \(temporary): \(String(cString: strerror(errno)))") }
-        defer { unlink(temporary) }
-        let bytes = Array((made.text + "\n").utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd)
-        close(fd)
-        guard written == bytes.count, synced == 0 else { throw Failure(.storage, "cannot write \(what) at \(temporary)") }
-        if link(temporary, path) != 0 && errno != EEXIST {
-            throw Failure(.storage, "cannot keep \(what) at \(path): \(String(cString: strerror(errno)))")
-        }
-        // The key's name made durable before anything it signs goes out.
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY)
-        if directoryFD >= 0 {
-            defer { close(directoryFD) }
-            guard fsync(directoryFD) == 0 else { throw Failure(.storage, "cannot make \(what) at \(path) durable") }
+        do {
+            _ = try OutputFile.create(Array((make().text + "\n").utf8), at: path)
+        } catch {
+            throw Failure(.storage, "cannot keep \(what) at \(path): \(error)")
         }
         guard let kept = try read(path, kind: kind, what: what) else { throw Failure(.storage, "\(what) at \(path) vanished") }
         return kept
