@@ -48,11 +48,21 @@ public final class PostgresServer: @unchecked Sendable {
     static func start(_ name: String, fsync: Bool, settings: [String: String] = [:]) throws -> PostgresServer {
         let directory = temporaryDirectory(name)
         chmod(directory, 0o755)
-        let server = PostgresServer(directory: directory, port: try freePort(), settings: settings, fsync: fsync)
+        var server = PostgresServer(directory: directory, port: try freePort(), settings: settings, fsync: fsync)
         try server.initialize()
         Running.add(server.data)
-        try server.launch()
-        return server
+        // A port free when chosen may be taken before the server binds it (another process of the
+        // run chose it too): then the server starts on another.
+        var attempts = 1
+        while true {
+            do {
+                try server.launch()
+                return server
+            } catch let failure as Failure where failure.description.contains("Address already in use") && attempts < 5 {
+                attempts += 1
+                server = PostgresServer(directory: directory, port: try freePort(), settings: settings, fsync: fsync)
+            }
+        }
     }
 
     private init(directory: String, port: Int, settings: [String: String], fsync: Bool) {
@@ -260,20 +270,36 @@ public final class PostgresServer: @unchecked Sendable {
         return output.trimmingCharacters(in: .newlines)
     }
 
-    /// A TCP port on 127.0.0.1 that nothing listens on now.
+    /// A TCP port on 127.0.0.1 that nothing listens on now, below the kernel's range of ephemeral
+    /// ports (`ip_local_port_range`) when it can: a port in that range may be given at any moment
+    /// to an outgoing connection's source, or to a `reel serve --listen 127.0.0.1:0`, before the
+    /// server binds it.
     static func freePort() throws -> Int {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+            .split(whereSeparator: \.isWhitespace).compactMap { Int($0) } ?? []
+        if let low = range.first, low > 11_024 {
+            for _ in 0..<200 {
+                if let port = try bound(Int.random(in: (low - 10_000)..<low)) { return port }
+            }
+        }
+        guard let port = try bound(0) else { throw Failure(description: "could not find a free port") }
+        return port
+    }
+
+    /// The port 127.0.0.1 binds for `port` now (0: one the system chooses), released at once;
+    /// `nil` when it cannot be bound.
+    private static func bound(_ port: Int) throws -> Int? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound else { throw Failure(description: "could not find a free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 }
