@@ -203,19 +203,22 @@ public final class PostgresEventStore: EventStore {
     public func write<T>(shredding step: (ShreddingStep) -> Void, _ body: (PostgresWrite) throws -> T) throws -> T {
         var destroyed: [StreamID] = []
         var appended = false
+        var memory: WriteMemory?
         let value = try pool.with { link in
             try link.transaction {
                 let write = try PostgresWrite(store: self, link: link)
                 _ = try write.finishPendingDestruction()
                 let value = try body(write)
                 if let broken = write.brokenBy { throw broken }
-                try write.flushProjections()
-                try write.finish()
+                try write.sendLast()
                 destroyed = write.destroyed
                 appended = write.appended
+                memory = write.memory()
                 return value
             }
         }
+        // Committed: the next write transaction of this process starts from its rows.
+        if let memory { remember(memory) }
         if appended { signal.notify() }
         if !destroyed.isEmpty {
             sealingKeys.withLock { keys in for stream in destroyed { keys[stream] = nil } }
@@ -230,6 +233,22 @@ public final class PostgresEventStore: EventStore {
             }
         }
         return value
+    }
+
+    /// What the last committed write transaction of this process left (`WriteMemory`).
+    private let lastWrite = Mutex<WriteMemory?>(nil)
+
+    /// The memory of the last write transaction if it was left at `generation` (nobody has
+    /// written since), else `nil`.
+    func writeMemory(at generation: Int64) -> WriteMemory? {
+        lastWrite.withLock { memory in memory?.generation == generation ? memory : nil }
+    }
+
+    /// Keeps `memory` unless a later one is kept already.
+    private func remember(_ memory: WriteMemory) {
+        lastWrite.withLock { kept in
+            if (kept?.generation ?? -1) <= memory.generation { kept = memory }
+        }
     }
 
     public func projectionTable(named name: String) throws -> ProjectionTableName {

@@ -32,7 +32,8 @@ final class PostgresGroupCommitter: Sendable {
             commit: { [weak store] batch in
                 guard let store else { throw Failure(.unavailable, "the store was closed") }
                 return try store.write { w in
-                    try w.append(all: batch.map { ($0.sealed, $0.expected) }).map { $0.map(\.0) }
+                    // Each is tried again alone should the transaction fail (`recover`).
+                    try w.append(all: batch.map { ($0.sealed, $0.expected) }, idsChecked: batch.count == 1).map { $0.map(\.0) }
                 }
             },
             recover: { error, batch, alone in

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// One connection to a PostgreSQL store used from blocking code: the store boundary
 /// (`EventStore`) is synchronous, as LMDB is, so each statement is sent and its whole result waited
@@ -14,6 +15,13 @@ import PostgresNIO
 /// Nothing waits without end: the session's time limits (`PostgresSession`) are set on it, and a
 /// statement the server does not answer within `PostgresSession.limit` closes the connection,
 /// which rolls back a transaction not committed.
+///
+/// A statement whose answer nothing reads before the next one (`BEGIN`, a write transaction's
+/// inserts and updates) is sent without waiting (`send`): the driver sends it and the ones
+/// queued behind it in order, each as the one before is answered, on the event loop, so a write
+/// transaction's thread waits for its reads and its `COMMIT` only. The server runs them in the
+/// order sent; the first one that failed is the error of the next statement waited for (its
+/// failure aborted the transaction, whose `COMMIT` then rolls back).
 final class PostgresLink: @unchecked Sendable {
     let location: PostgresLocation
     private let connection: PostgresConnection
@@ -25,9 +33,51 @@ final class PostgresLink: @unchecked Sendable {
     /// Whether a transaction is open (`BEGIN` sent, neither `COMMIT` nor `ROLLBACK` yet).
     private(set) var inTransaction = false
 
+    /// Whether a statement that may write (anything but a `SELECT` or a transaction's control)
+    /// ran in the open transaction: a write transaction that wrote raises `reel_head.generation`.
+    private(set) var wroteInTransaction = false
+
+    /// Whether `sql` may change a row: anything but a query (`SELECT`, `SHOW`, `VALUES`, `TABLE`)
+    /// or a transaction's control. A `WITH` counts, as it may hold an `INSERT`.
+    static func mayWrite(_ sql: String) -> Bool {
+        let word = sql.drop { $0 == " " || $0 == "\n" || $0 == "(" }.prefix { $0.isLetter }.uppercased()
+        return !["SELECT", "SHOW", "VALUES", "TABLE", "BEGIN", "COMMIT", "ROLLBACK", "SET", "START"].contains(word)
+    }
+
+    /// Statements sent and not waited for yet, oldest first (`send`).
+    private var sent: [EventLoopFuture<[PostgresRow]>] = []
+    /// Statements sent at most before the oldest is waited for: what the driver holds is bounded.
+    static let sendAhead = 16
+
+    /// The answers not come yet, failed when the connection closes: a statement written to a
+    /// connection the server has just dropped is otherwise never answered (the driver loses the
+    /// write and its promise with it). One watcher of the close for them all.
+    private struct Unanswered {
+        var promises: [Int: EventLoopPromise<[PostgresRow]>] = [:]
+        var next = 0
+        /// Why the connection closed, once it has: the answers sent after fail at once.
+        var closed: Failed?
+        /// Set before the time limit closes the connection, so the answers fail as timed out.
+        var timedOut = false
+    }
+    private final class Answers: Sendable {
+        let state = Mutex(Unanswered())
+        func withLock<R>(_ body: (inout Unanswered) -> R) -> R { state.withLock { body(&$0) } }
+    }
+    private let unanswered = Answers()
+
     private init(location: PostgresLocation, connection: PostgresConnection) {
         self.location = location
         self.connection = connection
+        connection.closeFuture.whenComplete { [unanswered] _ in
+            let (promises, reason) = unanswered.withLock { state -> ([EventLoopPromise<[PostgresRow]>], Failed) in
+                let reason: Failed = state.timedOut ? .timedOut : .connectionLost
+                state.closed = reason
+                defer { state.promises = [:] }
+                return (Array(state.promises.values), reason)
+            }
+            for promise in promises { promise.fail(reason) }
+        }
     }
 
     /// A link dropped on any path, closed or not, never drops its connection open.
@@ -35,21 +85,26 @@ final class PostgresLink: @unchecked Sendable {
         if !connection.isClosed { Self.closeKeepingAlive(connection) }
     }
 
+    /// The event loop of the store's connections: a thread of their own, so a statement's
+    /// answer, and the next statement sent behind it, never wait behind the HTTP service's work on
+    /// NIO's shared loops (a write transaction's statements go one after another).
+    static let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+
     /// Connects to a server of `location` of the kind it asks for (`PostgresConnector`), with
     /// Reel's session settings (search path, time limits) in the startup message.
     static func open(_ location: PostgresLocation, id: Int) throws -> PostgresLink {
         let connection: PostgresConnection
         do {
             // Bounded like every statement: a connection attempt that never completes fails.
-            let loop = MultiThreadedEventLoopGroup.singleton.next()
+            let loop = Self.loops.next()
             let connected = loop.makePromise(of: PostgresConnection.self)
             let attempt = PostgresConnector.connect(location, id: id, on: loop)
             attempt.cascade(to: connected)
-            let limit = loop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { connected.fail(Unanswered.timedOut) }
+            let limit = loop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { connected.fail(Failed.timedOut) }
             defer { limit.cancel() }
             do {
                 connection = try connected.futureResult.wait()
-            } catch Unanswered.timedOut {
+            } catch Failed.timedOut {
                 // Should it connect later after all, the connection is closed.
                 attempt.whenSuccess { closeKeepingAlive($0) }
                 throw Failure(.unavailable, "the store \(location) did not answer within \(PostgresSession.limit.components.seconds) s")
@@ -64,49 +119,117 @@ final class PostgresLink: @unchecked Sendable {
     }
 
     /// Why a statement ended without the server's answer.
-    private enum Unanswered: Error {
-        /// The connection closed (the server went away, or the time limit closed it).
+    private enum Failed: Error {
+        /// The connection closed (the server went away).
         case connectionLost
-        /// No answer within `PostgresSession.limit`.
+        /// No answer within `PostgresSession.limit` (the connection was closed for it).
         case timedOut
     }
 
+    /// Hands `query` to the driver; its answer comes to the returned future, or fails when the
+    /// connection closes first.
+    private func dispatch(_ query: PostgresQuery) -> EventLoopFuture<[PostgresRow]> {
+        if inTransaction, !wroteInTransaction, Self.mayWrite(query.sql) { wroteInTransaction = true }
+        let answer = connection.eventLoop.makePromise(of: [PostgresRow].self)
+        let ticket: Int? = unanswered.withLock { state in
+            guard state.closed == nil else { return nil }
+            state.next += 1
+            state.promises[state.next] = answer
+            return state.next
+        }
+        guard let ticket else {
+            answer.fail(unanswered.withLock { $0.closed } ?? .connectionLost)
+            return answer.futureResult
+        }
+        answer.futureResult.whenComplete { [unanswered] _ in unanswered.withLock { _ = $0.promises.removeValue(forKey: ticket) } }
+        connection.query(query, logger: PostgresSession.quiet).map(\.rows).cascade(to: answer)
+        return answer.futureResult
+    }
+
+    /// Waits for `futures` (answered in order: the last one last), within the time limit: past it
+    /// the connection is closed, which fails them all. Returns the last one's rows; throws the
+    /// first failure among them, as a Reel failure.
+    private func wait(_ futures: [EventLoopFuture<[PostgresRow]>]) throws -> [PostgresRow] {
+        guard let last = futures.last else { return [] }
+        let limit = connection.eventLoop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { [connection, unanswered] in
+            // Failed at once, not when the close completes (a server that stopped answering).
+            let promises = unanswered.withLock { state in
+                state.timedOut = true
+                defer { state.promises = [:] }
+                return Array(state.promises.values)
+            }
+            for promise in promises { promise.fail(Failed.timedOut) }
+            let _: EventLoopFuture<Void> = connection.close()
+        }
+        defer { limit.cancel() }
+        _ = try? last.wait()
+        var rows: [PostgresRow] = []
+        for future in futures {
+            // Each is answered (or failed by the close) by now: the driver answers in order.
+            do {
+                rows = try future.wait()
+            } catch {
+                throw failure(error)
+            }
+        }
+        return rows
+    }
+
+    /// `error` of a statement as a Reel failure, marking the link broken when the connection is
+    /// no use any more.
+    private func failure(_ error: any Error) -> any Error {
+        switch error {
+        case Failed.timedOut:
+            broken = true
+            return Failure(
+                .unavailable,
+                "the store \(location) did not answer within \(PostgresSession.limit.components.seconds) s (what was not committed is rolled back)")
+        case Failed.connectionLost:
+            broken = true
+            return Failure(
+                .unavailable, "the store \(location) cannot be reached: the connection was lost (what was not committed is rolled back)")
+        default:
+            if connection.isClosed { broken = true }
+            if let psql = error as? PSQLError, psql.code != .server || Self.endsTheSession(psql.serverInfo?[.sqlState]) { broken = true }
+            return PostgresFailure.kinded(error, location)
+        }
+    }
+
     /// Runs `query` and returns its rows, all read. A failure is a Reel failure
-    /// (`PostgresFailure`); one of the connection marks it broken.
+    /// (`PostgresFailure`); one of the connection marks it broken. Statements sent before it
+    /// (`send`) are answered first: the first of them that failed is the error thrown.
     ///
     /// The wait ends at the server's answer, at the connection's close, or at the time limit,
-    /// whichever comes first: a statement written to a connection the server has just dropped
-    /// is otherwise never answered (the driver loses the write and its promise with it).
+    /// whichever comes first.
     @discardableResult
     func run(_ query: PostgresQuery) throws -> [PostgresRow] {
+        let earlier = sent
+        sent = []
         guard !broken, !connection.isClosed else {
             broken = true
             throw Failure(.unavailable, "the store \(location) cannot be reached: the connection was lost")
         }
-        let answer = connection.eventLoop.makePromise(of: [PostgresRow].self)
-        connection.query(query, logger: PostgresSession.quiet).map(\.rows).cascade(to: answer)
-        connection.closeFuture.whenComplete { _ in answer.fail(Unanswered.connectionLost) }
-        let limit = connection.eventLoop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { [connection] in
-            answer.fail(Unanswered.timedOut)
-            let _: EventLoopFuture<Void> = connection.close()
-        }
-        defer { limit.cancel() }
-        do {
-            return try answer.futureResult.wait()
-        } catch Unanswered.timedOut {
+        return try wait(earlier + [dispatch(query)])
+    }
+
+    /// Sends `query` without waiting for its answer: the next statement waited for (`run`, or
+    /// `settle`) is answered after it and throws its failure. For statements whose rows nothing
+    /// reads, in a transaction, whose `COMMIT` is waited for. At most `sendAhead` are in flight;
+    /// past that the oldest are waited for.
+    func send(_ query: PostgresQuery) throws {
+        guard !broken, !connection.isClosed else {
             broken = true
-            throw Failure(
-                .unavailable,
-                "the store \(location) did not answer within \(PostgresSession.limit.components.seconds) s (what was not committed is rolled back)")
-        } catch Unanswered.connectionLost {
-            broken = true
-            throw Failure(
-                .unavailable, "the store \(location) cannot be reached: the connection was lost (what was not committed is rolled back)")
-        } catch {
-            if connection.isClosed { broken = true }
-            if let psql = error as? PSQLError, psql.code != .server || Self.endsTheSession(psql.serverInfo?[.sqlState]) { broken = true }
-            throw PostgresFailure.kinded(error, location)
+            throw Failure(.unavailable, "the store \(location) cannot be reached: the connection was lost")
         }
+        sent.append(dispatch(query))
+        if sent.count >= Self.sendAhead { try settle() }
+    }
+
+    /// Waits for every statement sent; throws the first failure among them.
+    func settle() throws {
+        let earlier = sent
+        sent = []
+        _ = try wait(earlier)
     }
 
     /// Whether a server's error means this connection is no use any more: the server is read-only
@@ -119,15 +242,19 @@ final class PostgresLink: @unchecked Sendable {
 
     /// Runs `body` in a transaction begun with `begin`: committed when it returns, rolled back
     /// when it throws (then its error is thrown, not the rollback's).
+    ///
+    /// `BEGIN` is sent without waiting: the body's first statement follows it at once.
     func transaction<T>(_ begin: String = "BEGIN", _ body: () throws -> T) throws -> T {
-        try run(PostgresQuery(unsafeSQL: begin))
+        try send(PostgresQuery(unsafeSQL: begin))
         inTransaction = true
+        wroteInTransaction = false
         defer { inTransaction = false }
         let value: T
         do {
             value = try body()
         } catch {
             if !broken { _ = try? run("ROLLBACK") }
+            sent = []
             throw error
         }
         try run("COMMIT")

@@ -7,7 +7,7 @@ public struct PostgresMigration: Sendable, Equatable {
     let statements: [String]
 
     /// Every step, in version order: what this Reel knows.
-    public static let all: [PostgresMigration] = [version1, version2, version3, version4, version5]
+    public static let all: [PostgresMigration] = [version1, version2, version3, version4, version5, version6]
 
     /// The newest version this Reel knows.
     public static var latest: Int { all.last?.version ?? 0 }
@@ -130,5 +130,15 @@ public struct PostgresMigration: Sendable, Equatable {
             ALTER TABLE reel_head ADD COLUMN tree bytea NOT NULL DEFAULT '\\x0000000000000000'::bytea
                 CHECK (octet_length(tree) >= 8 AND (octet_length(tree) - 8) % 32 = 0)
             """,
+        ])
+
+    /// The write generation (`Schemas/postgres-layout.md`): raised by one by every write
+    /// transaction that writes, so a process can tell that nobody wrote since its own last one
+    /// and keep what it read (`WriteMemory`). A Reel that does not raise it must not write: it
+    /// knows only the versions before this one, and opens no store of this version.
+    static let version6 = PostgresMigration(
+        version: 6, name: "the write generation",
+        statements: [
+            "ALTER TABLE reel_head ADD COLUMN generation bigint NOT NULL DEFAULT 0 CHECK (generation >= 0)"
         ])
 }

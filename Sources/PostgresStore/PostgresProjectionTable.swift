@@ -76,14 +76,16 @@ struct PostgresProjectionTable: ProjectionTable {
         for entry in entries { try overlay.set(name, entry.key, entry.value) }
     }
 
-    /// Writes `entries` (distinct keys), a statement per `batch` of them.
+    /// Writes `entries` (distinct keys), a statement per `batch` of them, sent without waiting
+    /// (`PostgresLink.send`): in a write transaction, whose next statement waited for fails
+    /// should one of them.
     static func upsert(_ entries: [(key: [UInt8], value: [UInt8])], table name: String, link: PostgresLink) throws {
         var start = entries.startIndex
         while start < entries.endIndex {
             let end = min(entries.endIndex, start + Self.batch)
             let keys = entries[start..<end].map { ByteBuffer(bytes: $0.key) }
             let values = entries[start..<end].map { ByteBuffer(bytes: $0.value) }
-            try link.run(
+            try link.send(
                 """
                 INSERT INTO reel_projections (table_name, key, value) SELECT \(name), k, v FROM unnest(\(keys)::bytea[], \(values)::bytea[]) AS t(k, v)
                 ON CONFLICT (table_name, key) DO UPDATE SET value = excluded.value

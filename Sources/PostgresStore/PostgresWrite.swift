@@ -35,35 +35,56 @@ public final class PostgresWrite: EventStoreWrite {
     private let frontier: TreeFrontier
     private var laid: [Envelope] = []
 
+    /// `reel_head.generation` when the head was locked.
+    let generation: Int64
+    /// Whether the transaction's last statement (`sendLast`), which raises the generation, went.
+    private(set) var raisedGeneration = false
+
+    /// Locks the head, and starts from what this process's last write transaction left
+    /// (`WriteMemory`) when nobody has written since.
     init(store: PostgresEventStore, link: PostgresLink) throws {
         self.store = store
         reader = PostgresReader(link: link, store: store)
-        projections = ProjectionOverlay(link: link)
-        (currentHead, pendingDestruction, frontier) = try Self.lockHead(link)
+        let locked = try Self.lockHead(link)
+        (currentHead, frontier, generation) = (locked.head, locked.frontier, locked.generation)
+        let memory = store.writeMemory(at: generation)
+        projections = ProjectionOverlay(link: link, rows: memory?.projections ?? [:])
+        for (stream, row) in memory?.streams ?? [:] { streamRows[stream] = (row.version, row.closed) }
+        pendingDestruction = memory?.closedWithKeys ?? true
     }
 
-    /// Whether, when the head was locked, some closed stream still had its key (a deletion that
-    /// stopped between its steps): read in the same statement as the lock, as of its start — one
-    /// closed by the writer this one waited for is found by the next write.
+    /// Whether some closed stream may still have its key (a deletion that stopped between its
+    /// steps): unless this process's last write transaction is the last one and left none, the
+    /// first step of the transaction looks (`finishPendingDestruction`), after the lock, so one
+    /// closed by the writer this one waited for is found too.
     private var pendingDestruction: Bool
 
     /// Locks `reel_head`'s row (writers take turns here) and reads it.
-    static func lockHead(_ link: PostgresLink) throws -> (LogHead?, Bool, TreeFrontier) {
-        let rows = try link.run(
-            """
-            SELECT position, recorded_at, hash, EXISTS (SELECT 1 FROM reel_streams s JOIN reel_stream_keys k ON k.stream = s.stream
-                WHERE s.closed_at IS NOT NULL), tree
-            FROM reel_head FOR UPDATE OF reel_head
-            """)
+    static func lockHead(_ link: PostgresLink) throws -> (head: LogHead?, frontier: TreeFrontier, generation: Int64) {
+        let rows = try link.run("SELECT position, recorded_at, hash, tree, generation FROM reel_head FOR UPDATE")
         guard let row = rows.first else {
             throw Failure.tampered("reel_head has no row (the schema is incomplete; was it altered?)", link.location)
         }
-        let (position, time, hash, pending, tree) = try row.decode((Int64, Int64, ByteBuffer, Bool, ByteBuffer).self)
+        let (position, time, hash, tree, generation) = try row.decode((Int64, Int64, ByteBuffer, ByteBuffer, Int64).self)
         let frontier = try PostgresTree.frontier(tree, link)
-        guard position > 0 else { return (nil, pending, frontier) }
+        guard position > 0 else { return (nil, frontier, generation) }
         guard hash.readableBytes == 32 else { throw Failure.tampered("reel_head holds a hash of \(hash.readableBytes) bytes", link.location) }
         let head = LogHead(storedPosition: UInt64(position), recordedAtMicroseconds: time, hash: ChainHash(bytes: Array(buffer: hash)))
-        return (head, pending, frontier)
+        return (head, frontier, generation)
+    }
+
+    /// What this transaction leaves for the next one of the process, should it commit: its rows,
+    /// at the generation it commits (one more than it began with if it wrote).
+    func memory() -> WriteMemory {
+        let closedWithKeys = !closedHere.subtracting(destroyed).isEmpty
+        var streams: [StreamID: WriteMemory.Stream] = [:]
+        if streamRows.count <= WriteMemory.maximumRows {
+            for (stream, row) in streamRows { streams[stream] = WriteMemory.Stream(version: row.version, closed: row.closed) }
+        }
+        let rows = projections.kept
+        return WriteMemory(
+            generation: link.wroteInTransaction ? generation + 1 : generation, projections: WriteMemory.fits(rows) ? rows : [:],
+            streams: streams, closedWithKeys: closedWithKeys)
     }
 
     public var headPosition: UInt64 { currentHead?.position ?? 0 }
@@ -75,7 +96,8 @@ public final class PostgresWrite: EventStoreWrite {
     }
 
     public func position(of eventID: UUID) throws -> UInt64? {
-        try link.run("SELECT position FROM reel_events WHERE event_id = \(eventID)").first.map { UInt64(try $0.decode(Int64.self)) }
+        try sendEvents()
+        return try link.run("SELECT position FROM reel_events WHERE event_id = \(eventID)").first.map { UInt64(try $0.decode(Int64.self)) }
     }
 
     @discardableResult
@@ -92,11 +114,12 @@ public final class PostgresWrite: EventStoreWrite {
         }
     }
 
-    /// The batch in two statements (`append(all:)`): a request refused by its checks fails
-    /// alone, having written nothing.
-    public func append(batch: [AppendRequest]) throws -> [Result<[RecordedEvent], any Error>] {
+    /// The batch in one read at most (`append(all:)`): a request refused by its checks fails
+    /// alone, having written nothing. Retried alone should the transaction fail, and with every
+    /// stream's version held already, with no read (see `append(all:idsChecked:)`).
+    public func append(batch: [AppendRequest], retriedAlone: Bool) throws -> [Result<[RecordedEvent], any Error>] {
         let sealed = try batch.map { try SealedEvents($0.events, stream: $0.stream, key: try store.sealingKey(for: $0.stream)) }
-        let outcomes = try append(all: zip(sealed, batch).map { ($0, $1.expected) })
+        let outcomes = try append(all: zip(sealed, batch).map { ($0, $1.expected) }, idsChecked: !retriedAlone)
         if let broken = brokenBy { throw broken }
         return try zip(outcomes, batch).map { outcome, request in
             switch outcome {
@@ -114,17 +137,28 @@ public final class PostgresWrite: EventStoreWrite {
     }
 
     /// Appends several requests in order, in two statements whatever their number: one reads what
-    /// they need (their streams' versions, which of their ids are stored), one writes every event
-    /// and stream row. Everything that can refuse a request is checked before anything is written,
+    /// they need (their streams' versions, which of their ids are stored), and the transaction's
+    /// last statement (`sendLast`) writes every event and stream row. Everything that can refuse a request is checked before anything is written,
     /// so a refused request leaves nothing and the others go on (group commit relies on it); each
     /// request sees the ones before it, as if appended one after another. A write that fails
     /// breaks the transaction.
-    func append(all requests: [(sealed: SealedEvents, expected: ExpectedVersion)]) throws -> [Result<(AppendResult, [Envelope]), any Error>] {
-        let streams = Array(Set(requests.map(\.sealed.stream.rawValue)))
-        let ids = requests.flatMap { $0.sealed.events.map(\.id) }
+    ///
+    /// Unless `idsChecked`, and when the transaction holds every stream's row already, nothing is
+    /// read: an id stored already (by an earlier transaction: the batch's own are checked here)
+    /// is then left to `reel_events_event_id`, whose violation fails the transaction at its next
+    /// statement waited for, for a caller that tries each request again alone (group commit),
+    /// where it is checked.
+    func append(all requests: [(sealed: SealedEvents, expected: ExpectedVersion)], idsChecked: Bool = true) throws
+        -> [Result<(AppendResult, [Envelope]), any Error>]
+    {
         var rows: [String: (version: UInt64, closed: Bool)] = [:]
+        for request in requests { if let kept = streamRows[request.sealed.stream] { rows[request.sealed.stream.rawValue] = kept } }
+        // The streams' rows this transaction holds already are not read again.
+        let streams = Array(Set(requests.map(\.sealed.stream.rawValue)).filter { rows[$0] == nil })
+        let ids = requests.flatMap { $0.sealed.events.map(\.id) }
         var known: [UUID: (position: UInt64, stream: String)] = [:]
-        if let found = try link.run(
+        if idsChecked || !streams.isEmpty { try sendEvents() }
+        if idsChecked || !streams.isEmpty, let found = try link.run(
             """
             SELECT s.names, s.versions, s.closed, e.ids, e.positions, e.owners FROM
             (SELECT array_agg(stream) AS names, array_agg(version) AS versions, array_agg(closed_at IS NOT NULL) AS closed
@@ -178,30 +212,67 @@ public final class PostgresWrite: EventStoreWrite {
         return results
     }
 
-    /// Writes envelopes laid after the head (their events and their streams' versions) in one
-    /// statement; `head` is the head after them. A write that fails breaks the transaction.
+    /// Lays envelopes after the head (their events and their streams' versions): kept, and
+    /// written with the transaction's last statement (`sendLast`), or before a statement that
+    /// reads what they change (`sendEvents`); `head` is the head after them.
     private func insert(_ written: [Envelope], head: LogHead) throws {
-        var versions: [String: Int64] = [:]
-        for envelope in written { versions[envelope.streamID.rawValue] = Int64(envelope.streamVersion) }
+        for envelope in written { streamRows[envelope.streamID] = (envelope.streamVersion, false) }
+        laid += written
+        unsent += written
+        currentHead = head
+        appended = true
+        if unsent.count >= Self.unsentEvents { try sendEvents() }
+    }
+
+    /// Envelopes laid and not yet sent (`insert`).
+    private var unsent: [Envelope] = []
+    /// Envelopes kept unsent at most: past it they go in a statement of their own.
+    static let unsentEvents = 5_000
+
+    /// The rows of `envelopes`' events and their streams' last versions, as `unnest`'s arrays.
+    private struct EventRows {
+        var positions: [Int64] = [], streams: [String] = [], versions: [Int64] = [], ids: [UUID] = []
+        var types: [String] = [], times: [Int64] = [], envelopes: [ByteBuffer] = []
+        var lastStreams: [String] = [], lastVersions: [Int64] = []
+
+        init(_ written: [Envelope]) {
+            var last: [String: Int64] = [:]
+            for envelope in written {
+                positions.append(Int64(envelope.position))
+                streams.append(envelope.streamID.rawValue)
+                versions.append(Int64(envelope.streamVersion))
+                ids.append(envelope.eventID)
+                types.append(envelope.type)
+                times.append(envelope.recordedAtMicroseconds)
+                self.envelopes.append(ByteBuffer(bytes: envelope.bytes))
+                last[envelope.streamID.rawValue] = Int64(envelope.streamVersion)
+            }
+            lastStreams = Array(last.keys)
+            lastVersions = lastStreams.map { last[$0]! }
+        }
+    }
+
+    /// Sends the events laid and not yet sent, with their streams' versions, in one statement
+    /// (without waiting: `PostgresLink.send`); before any statement that reads events or streams.
+    /// A write that fails breaks the transaction.
+    func sendEvents() throws {
+        guard !unsent.isEmpty else { return }
+        let rows = EventRows(unsent)
+        unsent = []
         do {
-            try link.run(
+            try link.send(
                 """
                 WITH events AS (
                     INSERT INTO reel_events (position, stream, stream_version, event_id, type, recorded_at, envelope)
-                    SELECT * FROM unnest(\(written.map { Int64($0.position) })::bigint[], \(written.map { $0.streamID.rawValue })::text[],
-                        \(written.map { Int64($0.streamVersion) })::bigint[], \(written.map(\.eventID))::uuid[], \(written.map(\.type))::text[],
-                        \(written.map(\.recordedAtMicroseconds))::bigint[], \(written.map { ByteBuffer(bytes: $0.bytes) })::bytea[]))
-                INSERT INTO reel_streams (stream, version) SELECT * FROM unnest(\(Array(versions.keys))::text[], \(Array(versions.values))::bigint[])
+                    SELECT * FROM unnest(\(rows.positions)::bigint[], \(rows.streams)::text[], \(rows.versions)::bigint[], \(rows.ids)::uuid[],
+                        \(rows.types)::text[], \(rows.times)::bigint[], \(rows.envelopes)::bytea[]))
+                INSERT INTO reel_streams (stream, version) SELECT * FROM unnest(\(rows.lastStreams)::text[], \(rows.lastVersions)::bigint[])
                 ON CONFLICT (stream) DO UPDATE SET version = excluded.version
                 """)
         } catch {
             brokenBy = error
             throw error
         }
-        for envelope in written { streamRows[envelope.streamID] = (envelope.streamVersion, false) }
-        laid += written
-        currentHead = head
-        appended = true
     }
 
     /// Lays one account's envelopes from another shard on this store's chain (`reel store move`):
@@ -212,6 +283,7 @@ public final class PostgresWrite: EventStoreWrite {
     /// envelopes and the arrival as recorded.
     public func adopt(_ envelopes: [Envelope], key: [UInt8], arrival: ProposedEvent) throws -> (laid: [Envelope], arrival: RecordedEvent) {
         guard let stream = envelopes.first?.streamID else { throw EventLogError.corruptEnvelope(position: 0, reason: "a move of no events") }
+        try sendEvents()
         for (index, envelope) in envelopes.enumerated() where envelope.streamID != stream || envelope.streamVersion != UInt64(index + 1) {
             throw EventLogError.corruptEnvelope(position: envelope.position, reason: "not version \(index + 1) of \(stream)")
         }
@@ -238,7 +310,8 @@ public final class PostgresWrite: EventStoreWrite {
 
     /// A retry's events as they were stored the first time, read back and opened.
     private func stored(at positions: [UInt64]) throws -> [RecordedEvent] {
-        try positions.map { position in
+        try sendEvents()
+        return try positions.map { position in
             guard let event = try reader.read(from: position, maxCount: 1).first, event.position == position else {
                 throw EventLogError.corruptEnvelope(position: position, reason: "missing after append")
             }
@@ -279,6 +352,7 @@ public final class PostgresWrite: EventStoreWrite {
     }
 
     public func close(_ stream: StreamID, atMicroseconds time: Int64) throws {
+        try sendEvents()
         let row = try streamRow(stream)
         guard row.version > 0 else {
             throw EventLogError.unauthorizedShredding(stream: stream, reason: "the stream has no events")
@@ -313,6 +387,7 @@ public final class PostgresWrite: EventStoreWrite {
     /// its key (only a holder of the key can have made it), and every envelope from it to the head
     /// hashes and links, ending at the head.
     func checkAuthority(_ stream: StreamID) throws {
+        try sendEvents()
         func refuse(_ reason: String) -> EventLogError { .unauthorizedShredding(stream: stream, reason: reason) }
         let version = try streamRow(stream).version
         guard version > 0 else { throw refuse("the stream has no events") }
@@ -362,11 +437,13 @@ public final class PostgresWrite: EventStoreWrite {
     }
 
     public func read(from position: UInt64, maxCount: Int) throws -> [RecordedEvent] {
-        try reader.read(from: position, maxCount: maxCount)
+        try sendEvents()
+        return try reader.read(from: position, maxCount: maxCount)
     }
 
     public func read(stream: StreamID, from version: UInt64, maxCount: Int) throws -> [RecordedEvent] {
-        try reader.read(stream: stream, from: version, maxCount: maxCount)
+        try sendEvents()
+        return try reader.read(stream: stream, from: version, maxCount: maxCount)
     }
 
     public func table(_ name: ProjectionTableName) -> any ProjectionTable {
@@ -382,27 +459,58 @@ public final class PostgresWrite: EventStoreWrite {
         try PostgresTree.leafHashes(from: position, maxCount: maxCount, link)
     }
 
-    /// Sends the projection writes this transaction still holds (before it commits).
-    func flushProjections() throws {
-        try projections.flush()
-    }
-
-    /// Writes the head where this transaction left it with the Merkle tree grown up to it, and
-    /// wakes the store's listeners on commit (one statement).
-    func finish() throws {
+    /// The transaction's last statement before its `COMMIT`, sent without waiting (the `COMMIT`
+    /// behind it is waited for): the events laid and not yet sent with their streams' versions,
+    /// every projection row written or deleted and not yet sent, the Merkle tree grown up to the
+    /// head and the head where this transaction left it, and the write generation raised, in
+    /// one statement whatever the batch; it wakes the store's listeners on commit when the head
+    /// moved. Nothing is sent by a transaction that wrote nothing.
+    func sendLast() throws {
+        let rows = EventRows(unsent)
+        unsent = []
+        let projected = projections.takeUnsent()
         // A store written before the tree gets it in its next write transaction, one that
         // appends nothing included.
-        guard let head = currentHead, appended || frontier.size < head.position else { return }
-        var tree = try PostgresTree.grown(from: frontier, to: head.position, written: laid, link)
-        // A catch-up's many hashes go in statements of 50,000 first (a statement's arrays stay far
-        // below PostgreSQL's 1 GB limit); the last ones with the head.
-        tree = try tree.insertingAllButLast(50_000, link)
-        try link.run(
-            """
-            WITH tree AS (INSERT INTO reel_tree (stored_index, hash) SELECT * FROM unnest(\(tree.indexes)::bigint[], \(tree.hashes)::bytea[]))
-            UPDATE reel_head SET position = \(Int64(head.position)), recorded_at = \(head.recordedAtMicroseconds), hash = \(ByteBuffer(bytes: head.hash.bytes)),
-                tree = \(ByteBuffer(bytes: tree.frontier.record))
-            RETURNING pg_notify('reel_appended', \(String(head.position)))
-            """)
+        var tree: PostgresTree?
+        if let head = currentHead, appended || frontier.size < head.position {
+            let grown = try PostgresTree.grown(from: frontier, to: head.position, written: laid, link)
+            // A catch-up's many hashes go in statements of 50,000 first (a statement's arrays stay
+            // far below PostgreSQL's 1 GB limit); the last ones with the head.
+            tree = try grown.insertingAllButLast(50_000, link)
+        }
+        guard tree != nil || !rows.positions.isEmpty || !projected.isEmpty || link.wroteInTransaction else { return }
+        let head = tree == nil ? nil : currentHead
+        do {
+            try link.send(
+                """
+                WITH events AS (
+                    INSERT INTO reel_events (position, stream, stream_version, event_id, type, recorded_at, envelope)
+                    SELECT * FROM unnest(\(rows.positions)::bigint[], \(rows.streams)::text[], \(rows.versions)::bigint[], \(rows.ids)::uuid[],
+                        \(rows.types)::text[], \(rows.times)::bigint[], \(rows.envelopes)::bytea[])),
+                streams AS (
+                    INSERT INTO reel_streams (stream, version) SELECT * FROM unnest(\(rows.lastStreams)::text[], \(rows.lastVersions)::bigint[])
+                    ON CONFLICT (stream) DO UPDATE SET version = excluded.version),
+                gone AS (
+                    DELETE FROM reel_projections p USING unnest(\(projected.deletedTables)::text[], \(projected.deletedKeys)::bytea[]) AS d(t, k)
+                    WHERE p.table_name = d.t AND p.key = d.k),
+                projected AS (
+                    INSERT INTO reel_projections (table_name, key, value)
+                    SELECT * FROM unnest(\(projected.tables)::text[], \(projected.keys)::bytea[], \(projected.values)::bytea[])
+                    ON CONFLICT (table_name, key) DO UPDATE SET value = excluded.value),
+                tree AS (
+                    INSERT INTO reel_tree (stored_index, hash) SELECT * FROM unnest(\(tree?.indexes ?? [])::bigint[], \(tree?.hashes ?? [])::bytea[])),
+                notified AS (SELECT pg_notify('reel_appended', \(String(head?.position ?? 0))) WHERE \(appended))
+                UPDATE reel_head SET position = coalesce(\(head.map { Int64($0.position) })::bigint, position),
+                    recorded_at = coalesce(\(head?.recordedAtMicroseconds)::bigint, recorded_at),
+                    hash = coalesce(\(head.map { ByteBuffer(bytes: $0.hash.bytes) })::bytea, hash),
+                    tree = coalesce(\(tree.map { ByteBuffer(bytes: $0.frontier.record) })::bytea, tree),
+                    generation = generation + 1
+                RETURNING (SELECT count(*) FROM notified)
+                """)
+        } catch {
+            brokenBy = error
+            throw error
+        }
+        raisedGeneration = true
     }
 }

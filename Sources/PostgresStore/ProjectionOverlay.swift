@@ -23,9 +23,15 @@ final class ProjectionOverlay {
     /// Per table: the keys written or deleted here and not yet sent.
     private var unsent: [String: Set<[UInt8]>] = [:]
 
-    init(link: PostgresLink) {
+    /// Starts from `rows` (what this process's last write transaction left, when nobody wrote
+    /// since: `WriteMemory`).
+    init(link: PostgresLink, rows: [String: [[UInt8]: [UInt8]?]] = [:]) {
         self.link = link
+        self.rows = rows
     }
+
+    /// Every row kept: read, or written (and sent by now, after `flush`).
+    var kept: [String: [[UInt8]: [UInt8]?]] { rows }
 
     /// The value kept for `key`, if this transaction has read or written it: `.some(nil)` when
     /// there is no row.
@@ -87,8 +93,35 @@ final class ProjectionOverlay {
         unsent[table] = nil
     }
 
+    /// The writes not yet sent, of every table, as `unnest`'s arrays: taken (the caller sends
+    /// them).
+    struct Unsent {
+        var tables: [String] = [], keys: [ByteBuffer] = [], values: [ByteBuffer] = []
+        var deletedTables: [String] = [], deletedKeys: [ByteBuffer] = []
+        var isEmpty: Bool { tables.isEmpty && deletedTables.isEmpty }
+    }
+
+    func takeUnsent() -> Unsent {
+        var taken = Unsent()
+        for name in unsent.keys.sorted() {
+            for key in unsent[name]!.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                if case .some(.some(let value)) = rows[name]?[key] {
+                    taken.tables.append(name)
+                    taken.keys.append(ByteBuffer(bytes: key))
+                    taken.values.append(ByteBuffer(bytes: value))
+                } else {
+                    taken.deletedTables.append(name)
+                    taken.deletedKeys.append(ByteBuffer(bytes: key))
+                }
+            }
+        }
+        unsent = [:]
+        return taken
+    }
+
     /// Sends the unsent writes of `table` (of every table when `nil`): one upsert of every row
-    /// written and one deletion of every row deleted, per table.
+    /// written and one deletion of every row deleted, per table, without waiting for them
+    /// (`PostgresLink.send`: the transaction's next statement waited for is answered after them).
     func flush(_ table: String? = nil) throws {
         let tables = table.map { [$0] } ?? unsent.keys.sorted()
         for name in tables {
@@ -103,7 +136,7 @@ final class ProjectionOverlay {
                 }
             }
             if !deleted.isEmpty {
-                try link.run("DELETE FROM reel_projections WHERE table_name = \(name) AND key = ANY(\(deleted)::bytea[])")
+                try link.send("DELETE FROM reel_projections WHERE table_name = \(name) AND key = ANY(\(deleted)::bytea[])")
             }
             try PostgresProjectionTable.upsert(written, table: name, link: link)
         }

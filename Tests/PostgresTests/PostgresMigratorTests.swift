@@ -37,7 +37,7 @@ import Testing
         #expect(report.store == location.description && !report.store.contains(PostgresServer.password))
         #expect(try await Self.tables(database) == "reel_checkpoints,reel_events,reel_head,reel_keyring,reel_migrations,reel_projections,reel_stream_keys,reel_streams,reel_tree")
         #expect(try await Self.psql("SELECT position, encode(hash, 'hex') FROM reel_head", database) == "0|" + String(repeating: "0", count: 64))
-        #expect(try await Self.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM reel_migrations", database) == "1,2,3,4,5")
+        #expect(try await Self.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM reel_migrations", database) == "1,2,3,4,5,6")
         #expect(try await PostgresMigrator.version(of: location) == PostgresMigration.latest)
     }
 
@@ -72,7 +72,7 @@ import Testing
             #expect(failure.kind == .unavailable)
             #expect(failure.summary.contains("schema version 99, newer than this Reel knows (\(PostgresMigration.latest))"), "\(failure.summary)")
         }
-        #expect(try await Self.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM reel_migrations", database) == "1,2,3,4,5,99")
+        #expect(try await Self.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM reel_migrations", database) == "1,2,3,4,5,6,99")
         #expect(try await PostgresMigrator.version(of: location) == 99)
     }
 

@@ -37,18 +37,18 @@ import Testing
         // The schema, then each server: one alone here, a primary with no standby.
         #expect(
             status.status == 0
-                && status.stdout == "\(shown): no Reel schema yet; run 'reel store migrate' (this Reel's version is 5)\n"
+                && status.stdout == "\(shown): no Reel schema yet; run 'reel store migrate' (this Reel's version is 6)\n"
                 + "  127.0.0.1:\(server.port): primary; synchronous_commit on; no standby streaming\n", "\(status)")
         let first = try await Self.reel(["store", "migrate", "--store", url])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
-            first.stdout == "\(shown): schema version 0 → 5\n  applied 1: the log, its head, streams, projection tables and checkpoints\n  applied 2: the streams' keys\n  applied 3: the purge pending after a key's destruction\n  applied 4: keys wrapped under a keyring kept outside the database\n  applied 5: the log's Merkle tree\n",
+            first.stdout == "\(shown): schema version 0 → 6\n  applied 1: the log, its head, streams, projection tables and checkpoints\n  applied 2: the streams' keys\n  applied 3: the purge pending after a key's destruction\n  applied 4: keys wrapped under a keyring kept outside the database\n  applied 5: the log's Merkle tree\n  applied 6: the write generation\n",
             "\(first.stdout)")
         let again = try await Self.reel(["store", "migrate", "--store", url])
-        #expect(again.status == 0 && again.stdout == "\(shown): schema version 5, up to date; nothing to do\n", "\(again)")
+        #expect(again.status == 0 && again.stdout == "\(shown): schema version 6, up to date; nothing to do\n", "\(again)")
         let now = try await Self.reel(["store", "status", "--store", url])
-        #expect(now.status == 0 && now.stdout.hasPrefix("\(shown): schema version 5, up to date\n  127.0.0.1:"), "\(now)")
-        #expect(try await Self.psql("SELECT count(*) FROM reel_migrations", database) == "5")
+        #expect(now.status == 0 && now.stdout.hasPrefix("\(shown): schema version 6, up to date\n  127.0.0.1:"), "\(now)")
+        #expect(try await Self.psql("SELECT count(*) FROM reel_migrations", database) == "6")
     }
 
     @Test func jsonIsValidatedAndTheURLMayComeFromTheEnvironment() async throws {
@@ -59,12 +59,12 @@ import Testing
         #expect(migrated.status == 0, "\(migrated.stderr)")
         #expect(try Harness.validate(migrated.stdout, against: "cli/store-migrate.schema.json").status == 0)
         let document = try Harness.json(migrated.stdout)
-        #expect(document["from"] as? Int == 0 && document["to"] as? Int == 5 && document["current"] as? Bool == true)
-        #expect((document["applied"] as? [[String: Any]])?.map { $0["version"] as? Int } == [1, 2, 3, 4, 5])
+        #expect(document["from"] as? Int == 0 && document["to"] as? Int == 6 && document["current"] as? Bool == true)
+        #expect((document["applied"] as? [[String: Any]])?.map { $0["version"] as? Int } == [1, 2, 3, 4, 5, 6])
         let status = try await Self.reel(["store", "status", "--json"], environment: environment)
         #expect(status.status == 0, "\(status.stderr)")
         #expect(try Harness.validate(status.stdout, against: "cli/store-status.schema.json").status == 0)
-        #expect(try Harness.json(status.stdout)["to"] as? Int == 5)
+        #expect(try Harness.json(status.stdout)["to"] as? Int == 6)
         // --store wins over REEL_STORE.
         let other = try await Self.database("other")
         let chosen = try await Self.reel(["store", "migrate", "--json", "--store", server.url(database: other)], environment: environment)
@@ -79,11 +79,11 @@ import Testing
         _ = try await Self.psql("INSERT INTO reel_migrations (version, name) VALUES (7, 'later')", database)
         let refused = try await Self.reel(["store", "migrate", "--store", url])
         #expect(refused.status == 69 && refused.stdout.isEmpty, "\(refused)")
-        #expect(refused.stderr.hasPrefix("reel: the store postgres://postgres@") && refused.stderr.contains("schema version 7, newer than this Reel knows (5)"))
+        #expect(refused.stderr.hasPrefix("reel: the store postgres://postgres@") && refused.stderr.contains("schema version 7, newer than this Reel knows (6)"))
         #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
         let status = try await Self.reel(["store", "status", "--store", url])
-        #expect(status.status == 0 && status.stdout.contains("schema version 7, newer than this Reel knows (5); use a newer reel\n"), "\(status)")
-        #expect(try await Self.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM reel_migrations", database) == "1,2,3,4,5,7")
+        #expect(status.status == 0 && status.stdout.contains("schema version 7, newer than this Reel knows (6); use a newer reel\n"), "\(status)")
+        #expect(try await Self.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM reel_migrations", database) == "1,2,3,4,5,6,7")
     }
 
     @Test func mistakesAndUnreachableStoresAreOneLineWithTheirExitCodes() async throws {

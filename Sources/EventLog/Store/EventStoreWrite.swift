@@ -43,14 +43,26 @@ public protocol EventStoreWrite: EventStoreSnapshot {
     /// ones before it: each request's events as recorded, or the refusal of that request alone
     /// (an `EventLogError`: a wrong expected version, a duplicate id, a closed stream), which left
     /// nothing behind. A store where an append is a round trip does them in a fixed number of
-    /// statements (PostgreSQL: two); any other failure is thrown and breaks the transaction.
-    func append(batch: [AppendRequest]) throws -> [Result<[RecordedEvent], any Error>]
+    /// statements (PostgreSQL: one read, the rows going with the transaction's last statement); any
+    /// other failure is thrown and breaks the transaction.
+    ///
+    /// `retriedAlone`: the caller tries each request again alone, in a transaction of its own,
+    /// should this one fail (a group commit). A store where reading which ids are stored is a
+    /// round trip may then leave an id stored already to its unique index, which fails the whole
+    /// transaction rather than refusing the one request (PostgreSQL, when it holds every stream's
+    /// version already): alone, the request is checked as above.
+    func append(batch: [AppendRequest], retriedAlone: Bool) throws -> [Result<[RecordedEvent], any Error>]
 }
 
 extension EventStoreWrite {
     public func prefetchVersions(of streams: [StreamID]) throws {}
 
+    /// `append(batch:retriedAlone:)` for a caller that does not try the requests again alone.
     public func append(batch: [AppendRequest]) throws -> [Result<[RecordedEvent], any Error>] {
+        try append(batch: batch, retriedAlone: false)
+    }
+
+    public func append(batch: [AppendRequest], retriedAlone: Bool) throws -> [Result<[RecordedEvent], any Error>] {
         try batch.map { request in
             do {
                 return .success(try append(request.events, to: request.stream, expected: request.expected))

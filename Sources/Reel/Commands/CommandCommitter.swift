@@ -98,8 +98,11 @@ final class CommandCommitter: Sendable {
             // The states the batch's commands leave, for the next command on the same account.
             var decided: [StreamID: AccountState] = [:]
             var outcomes = [Result<CommandReport, any Error>?](repeating: nil, count: batch.count)
-            // Appends planned and not yet made: made together (`append(batch:)`, two statements
-            // on PostgreSQL however many), then each one's projections, in the batch's order.
+            // Appends planned and not yet made: made together (`append(batch:)`: on PostgreSQL one
+            // read at most, the rows going with the transaction's last statement), then each
+            // one's projections, in the batch's order. Each command is tried again alone should
+            // the transaction fail (`BatchQueue`'s recovery), so the store may leave an id stored
+            // already to its unique index.
             var pending: [(index: Int, plan: CommandPlan.Appending)] = []
             func settle(_ index: Int, _ report: CommandReport) {
                 if !report.replayed { events += report.appended.count }
@@ -110,7 +113,8 @@ final class CommandCommitter: Sendable {
                 guard !pending.isEmpty else { return }
                 let planned = pending
                 pending = []
-                let appended = try w.append(batch: planned.map { AppendRequest(events: $0.plan.proposed, to: $0.plan.stream, expected: $0.plan.expected) })
+                let appended = try w.append(
+                    batch: planned.map { AppendRequest(events: $0.plan.proposed, to: $0.plan.stream, expected: $0.plan.expected) }, retriedAlone: true)
                 for ((index, plan), result) in zip(planned, appended) {
                     switch result {
                     case .success(let recorded): settle(index, try service.project(plan, recorded: recorded, w, step: step))
