@@ -59,8 +59,9 @@ public final class FailoverPair: @unchecked Sendable {
     /// Starts the monitor, the primary and the secondary, and returns once the primary is
     /// `primary` and the secondary `secondary` (streaming, synchronous).
     /// `fsync` off unless asked (a benchmark asks).
-    public static func started(_ name: String = #function, fsync: Bool = false) async throws -> FailoverPair {
-        try await offThread { try start(name, fsync: fsync) }
+    /// `settings`: more of the primary's settings, which its standby's base backup copies.
+    public static func started(_ name: String = #function, fsync: Bool = false, settings: [String: String] = [:]) async throws -> FailoverPair {
+        try await offThread { try start(name, fsync: fsync, settings: settings) }
     }
 
     private init(directory: String, monitorPort: Int, nodes: [Node]) {
@@ -71,7 +72,7 @@ public final class FailoverPair: @unchecked Sendable {
 
     deinit { stop() }
 
-    static func start(_ name: String, fsync: Bool) throws -> FailoverPair {
+    static func start(_ name: String, fsync: Bool, settings: [String: String] = [:]) throws -> FailoverPair {
         guard FileManager.default.isExecutableFile(atPath: program) else {
             throw PostgresServer.Failure(
                 description: "\(program) is not installed (Debian: pg-auto-failover-cli and postgresql-15-auto-failover; Tools/install-deps.sh installs them)")
@@ -111,7 +112,9 @@ public final class FailoverPair: @unchecked Sendable {
                     "--name", node.name, "--auth", "trust", "--no-ssl", "--dbname", pair.database, "--monitor", pair.monitorURL,
                 ])
                 try pair.autoctl(["config", "set", "--pgdata", node.dataDirectory, "timeout.network_partition_timeout", "2"])
-                if node == nodes[0] { try pair.writeSettings(node.dataDirectory, ["fsync": fsync ? "on" : "off", "max_connections": "200"]) }
+                if node == nodes[0] {
+                    try pair.writeSettings(node.dataDirectory, settings.merging(["fsync": fsync ? "on" : "off", "max_connections": "200"]) { $1 })
+                }
                 try pair.run(node.dataDirectory, as: node.name)
                 try pair.waitUntil("\(node.name) to join the pair", seconds: 60) {
                     let states = (try? pair.states()) ?? [:]
