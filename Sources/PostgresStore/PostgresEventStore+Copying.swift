@@ -83,7 +83,7 @@ import PostgresNIO
                     """
                     WITH tree AS (INSERT INTO reel_tree (stored_index, hash) SELECT * FROM unnest(\(tree.indexes)::bigint[], \(tree.hashes)::bytea[]))
                     UPDATE reel_head SET position = \(Int64(end.position)), recorded_at = \(end.recordedAtMicroseconds), hash = \(ByteBuffer(bytes: end.hash.bytes)),
-                        tree = \(ByteBuffer(bytes: tree.frontier.record)), generation = generation + 1
+                        tree = \(ByteBuffer(bytes: tree.frontier.record)), generation = \(Int64.random(in: 0...Int64.max))
                     RETURNING pg_notify('reel_appended', \(String(end.position)))
                     """)
             }

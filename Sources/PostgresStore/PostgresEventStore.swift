@@ -201,38 +201,122 @@ public final class PostgresEventStore: EventStore {
     public var readsFromCopies: Bool { standbyPool != nil }
 
     public func write<T>(shredding step: (ShreddingStep) -> Void, _ body: (PostgresWrite) throws -> T) throws -> T {
-        var destroyed: [StreamID] = []
-        var appended = false
-        var memory: WriteMemory?
-        let value = try pool.with { link in
-            try link.transaction {
-                let write = try PostgresWrite(store: self, link: link)
-                _ = try write.finishPendingDestruction()
-                let value = try body(write)
-                if let broken = write.brokenBy { throw broken }
-                try write.sendLast()
-                destroyed = write.destroyed
-                appended = write.appended
-                memory = write.memory()
-                return value
-            }
-        }
-        // Committed: the next write transaction of this process starts from its rows.
-        if let memory { remember(memory) }
-        if appended { signal.notify() }
-        if !destroyed.isEmpty {
-            sealingKeys.withLock { keys in for stream in destroyed { keys[stream] = nil } }
-            step(.committed)
-            // The keys' rows are gone with the commit; the purge removes their bytes from the
-            // server's files. Should it fail (the server's settings, a standby holding WAL back),
-            // the streams stay marked, `purgeProblem` says why, and the next process to open the
-            // store (or `completeShredding`) purges.
-            if !purgesDeferred.withLock({ $0 }), purgeNow() {
-                step(.keyStoreRewritten)
-                step(.recorded)
-            }
-        }
+        let (value, commit) = try begin(body)
+        try commit.wait(step)
         return value
+    }
+
+    /// The transaction's `COMMIT` is sent and not waited for: `wait` waits for it. Meanwhile
+    /// the next write transaction of this process may begin, from what this one leaves
+    /// (`WriteMemory`): its lock is granted when this one commits, and should this one fail, it
+    /// finds so and runs again (`PostgresWrite`'s `speculating`).
+    public func writeAhead<T>(_ body: (PostgresWrite) throws -> T) throws -> (value: T, wait: (() throws -> Void)?) {
+        let (value, commit) = try begin(body)
+        return (value, { try commit.wait { _ in } })
+    }
+
+    /// Runs `body` in a write transaction up to its `COMMIT`, sent. `body` may run twice: a
+    /// transaction begun from this process's last one without waiting for the lock that finds
+    /// another generation is rolled back and runs again, waiting.
+    private func begin<T>(_ body: (PostgresWrite) throws -> T) throws -> (T, SentCommit) {
+        do {
+            return try begin(speculating: true, body)
+        } catch is WriteMemory.Stale {
+            lastWrite.withLock { $0 = nil }
+            return try begin(speculating: false, body)
+        }
+    }
+
+    private func begin<T>(speculating: Bool, _ body: (PostgresWrite) throws -> T) throws -> (T, SentCommit) {
+        let link = try pool.borrow()
+        do {
+            try link.begin()
+            let write = try PostgresWrite(store: self, link: link, speculating: speculating)
+            let value: T
+            do {
+                _ = try write.finishPendingDestruction()
+                value = try body(write)
+                if let broken = write.brokenBy { throw broken }
+            } catch {
+                // What the body met counts only if it met what the server holds.
+                try write.confirm()
+                throw error
+            }
+            try write.sendLast()
+            try write.confirm()
+            let memory = write.memory()
+            let commit = try link.sendCommit()
+            // The next write transaction of this process starts from it; forgotten should the
+            // commit fail (`SentCommit.wait`).
+            remember(memory)
+            return (value, SentCommit(store: self, link: link, commit: commit, memory: memory, appended: write.appended, destroyed: write.destroyed))
+        } catch {
+            if link.inTransaction { link.rollBack() }
+            pool.giveBack(link)
+            throw error
+        }
+    }
+
+    /// A write transaction whose `COMMIT` is sent (`begin`): `wait` waits for it, once.
+    private final class SentCommit {
+        let store: PostgresEventStore
+        let link: PostgresLink
+        let commit: PostgresLink.Answer
+        let memory: WriteMemory
+        let appended: Bool
+        let destroyed: [StreamID]
+        private var waited = false
+
+        init(store: PostgresEventStore, link: PostgresLink, commit: PostgresLink.Answer, memory: WriteMemory, appended: Bool, destroyed: [StreamID]) {
+            (self.store, self.link, self.commit, self.memory, self.appended, self.destroyed) = (store, link, commit, memory, appended, destroyed)
+        }
+
+        /// Never left unanswered: a commit nobody waited for is waited for here.
+        deinit {
+            if !waited { try? wait { _ in } }
+        }
+
+        func wait(_ step: (ShreddingStep) -> Void) throws {
+            guard !waited else { return }
+            waited = true
+            do {
+                try link.finish(commit)
+            } catch {
+                store.forget(memory)
+                store.pool.giveBack(link)
+                throw error
+            }
+            store.pool.giveBack(link)
+            try store.committed(appended: appended, destroyed: destroyed, step)
+        }
+    }
+
+    /// What follows a commit: the store's subscribers woken, destroyed keys forgotten and purged.
+    private func committed(appended: Bool, destroyed: [StreamID], _ step: (ShreddingStep) -> Void) throws {
+        if appended { signal.notify() }
+        guard !destroyed.isEmpty else { return }
+        sealingKeys.withLock { keys in for stream in destroyed { keys[stream] = nil } }
+        step(.committed)
+        // The keys' rows are gone with the commit; the purge removes their bytes from the
+        // server's files. Should it fail (the server's settings, a standby holding WAL back),
+        // the streams stay marked, `purgeProblem` says why, and the next process to open the
+        // store (or `completeShredding`) purges.
+        if !purgesDeferred.withLock({ $0 }), purgeNow() {
+            step(.keyStoreRewritten)
+            step(.recorded)
+        }
+    }
+
+    /// The memory of a transaction whose commit failed, forgotten if it is the one kept.
+    private func forget(_ memory: WriteMemory) {
+        lastWrite.withLock { kept in
+            if kept?.generation == memory.generation { kept = nil }
+        }
+    }
+
+    /// The memory of the last write transaction, whatever the generation now.
+    func lastWriteMemory() -> WriteMemory? {
+        lastWrite.withLock { $0 }
     }
 
     /// What the last committed write transaction of this process left (`WriteMemory`).
@@ -244,11 +328,10 @@ public final class PostgresEventStore: EventStore {
         lastWrite.withLock { memory in memory?.generation == generation ? memory : nil }
     }
 
-    /// Keeps `memory` unless a later one is kept already.
+    /// Keeps `memory`: the last transaction's (transactions of a process take turns at the lock,
+    /// and each keeps its memory before the next can begin from it).
     private func remember(_ memory: WriteMemory) {
-        lastWrite.withLock { kept in
-            if (kept?.generation ?? -1) <= memory.generation { kept = memory }
-        }
+        lastWrite.withLock { $0 = memory }
     }
 
     public func projectionTable(named name: String) throws -> ProjectionTableName {

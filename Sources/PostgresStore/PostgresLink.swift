@@ -216,13 +216,33 @@ final class PostgresLink: @unchecked Sendable {
     /// `settle`) is answered after it and throws its failure. For statements whose rows nothing
     /// reads, in a transaction, whose `COMMIT` is waited for. At most `sendAhead` are in flight;
     /// past that the oldest are waited for.
-    func send(_ query: PostgresQuery) throws {
+    @discardableResult
+    func send(_ query: PostgresQuery) throws -> Answer {
         guard !broken, !connection.isClosed else {
             broken = true
             throw Failure(.unavailable, "the store \(location) cannot be reached: the connection was lost")
         }
-        sent.append(dispatch(query))
+        let answer = dispatch(query)
+        sent.append(answer)
         if sent.count >= Self.sendAhead { try settle() }
+        return Answer(future: answer)
+    }
+
+    /// A statement sent without waiting (`send`), whose rows may be read later (`rows(of:)`).
+    struct Answer {
+        fileprivate let future: EventLoopFuture<[PostgresRow]>
+    }
+
+    /// The rows of `answer`, waited for with every statement sent before it; throws the first
+    /// failure among them.
+    func rows(of answer: Answer) throws -> [PostgresRow] {
+        guard let index = sent.firstIndex(where: { $0 === answer.future }) else {
+            // Waited for already, by a statement after it: answered.
+            do { return try answer.future.wait() } catch { throw failure(error) }
+        }
+        let waited = Array(sent[...index])
+        sent.removeFirst(index + 1)
+        return try wait(waited)
     }
 
     /// Waits for every statement sent; throws the first failure among them.
@@ -245,20 +265,48 @@ final class PostgresLink: @unchecked Sendable {
     ///
     /// `BEGIN` is sent without waiting: the body's first statement follows it at once.
     func transaction<T>(_ begin: String = "BEGIN", _ body: () throws -> T) throws -> T {
-        try send(PostgresQuery(unsafeSQL: begin))
-        inTransaction = true
-        wroteInTransaction = false
-        defer { inTransaction = false }
+        try self.begin(begin)
         let value: T
         do {
             value = try body()
         } catch {
-            if !broken { _ = try? run("ROLLBACK") }
-            sent = []
+            rollBack()
             throw error
         }
-        try run("COMMIT")
+        try finish(sendCommit())
         return value
+    }
+
+    /// Opens a transaction (`begin`, sent without waiting).
+    func begin(_ begin: String = "BEGIN") throws {
+        try send(PostgresQuery(unsafeSQL: begin))
+        inTransaction = true
+        wroteInTransaction = false
+    }
+
+    /// Sends the open transaction's `COMMIT` without waiting: `finish` waits for it.
+    func sendCommit() throws -> Answer {
+        do {
+            return try send("COMMIT")
+        } catch {
+            inTransaction = false
+            throw error
+        }
+    }
+
+    /// Waits for the `COMMIT` sent (`sendCommit`), and every statement before it: throws the
+    /// first failure among them (then nothing was committed, unless the connection was lost
+    /// while the `COMMIT` was on its way, which the error says).
+    func finish(_ commit: Answer) throws {
+        defer { inTransaction = false }
+        _ = try rows(of: commit)
+    }
+
+    /// Rolls the open transaction back (what was sent and not waited for is dropped).
+    func rollBack() {
+        if !broken { _ = try? run("ROLLBACK") }
+        sent = []
+        inTransaction = false
     }
 
     /// Closes the connection, waiting for it a few seconds at most (a connection whose server

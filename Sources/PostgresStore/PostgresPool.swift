@@ -29,7 +29,8 @@ final class PostgresPool: Sendable {
         return try body(link)
     }
 
-    private func borrow() throws -> PostgresLink {
+    /// Lends a connection (give it back with `giveBack`).
+    func borrow() throws -> PostgresLink {
         returned.lock()
         defer { returned.unlock() }
         while true {
@@ -64,7 +65,8 @@ final class PostgresPool: Sendable {
         }
     }
 
-    private func giveBack(_ link: PostgresLink) {
+    /// Takes back a connection lent; one broken, or still in a transaction, is closed.
+    func giveBack(_ link: PostgresLink) {
         returned.lock()
         state.withLock { state in
             if link.broken || link.inTransaction {

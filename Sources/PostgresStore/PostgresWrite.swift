@@ -30,6 +30,8 @@ public final class PostgresWrite: EventStoreWrite {
     /// Streams' versions and whether they are closed, as read or written here (`streamRow`): kept,
     /// as projection rows are, because no other writer changes them while this one holds the head.
     private var streamRows: [StreamID: (version: UInt64, closed: Bool)] = [:]
+    /// The tree's edge as this transaction leaves it (`sendLast`).
+    private var committedFrontier: TreeFrontier
     /// The Merkle tree's edge as the transaction began, and the envelopes laid since: the tree
     /// grows by them when the head is written (`finish`).
     private let frontier: TreeFrontier
@@ -37,17 +39,35 @@ public final class PostgresWrite: EventStoreWrite {
 
     /// `reel_head.generation` when the head was locked.
     let generation: Int64
+    /// The generation this transaction leaves if it writes: a new random one, so no memory of
+    /// another transaction — one that failed after its memory was kept included — is ever taken
+    /// for its.
+    let nextGeneration = Int64.random(in: 0...Int64.max)
     /// Whether the transaction's last statement (`sendLast`), which raises the generation, went.
     private(set) var raisedGeneration = false
 
     /// Locks the head, and starts from what this process's last write transaction left
     /// (`WriteMemory`) when nobody has written since.
-    init(store: PostgresEventStore, link: PostgresLink) throws {
+    ///
+    /// `speculating`, and with such a memory: the lock is sent and not waited for, and the
+    /// transaction goes on from the memory as if nobody had written since; `confirm`, before
+    /// anything is committed or thrown, reads the lock's answer: another generation is
+    /// `WriteMemory.Stale`, and the store runs the transaction again. So a group commit's next
+    /// batch is decided while the one before it commits (its lock is granted at that commit).
+    init(store: PostgresEventStore, link: PostgresLink, speculating: Bool = false) throws {
         self.store = store
         reader = PostgresReader(link: link, store: store)
-        let locked = try Self.lockHead(link)
-        (currentHead, frontier, generation) = (locked.head, locked.frontier, locked.generation)
-        let memory = store.writeMemory(at: generation)
+        let memory: WriteMemory?
+        if speculating, let last = store.lastWriteMemory() {
+            lock = try link.send(Self.lockStatement)
+            (currentHead, frontier, generation) = (last.head, last.frontier, last.generation)
+            memory = last
+        } else {
+            let locked = try Self.lockHead(link)
+            (currentHead, frontier, generation) = (locked.head, locked.frontier, locked.generation)
+            memory = store.writeMemory(at: generation)
+        }
+        committedFrontier = frontier
         projections = ProjectionOverlay(link: link, rows: memory?.projections ?? [:])
         for (stream, row) in memory?.streams ?? [:] { streamRows[stream] = (row.version, row.closed) }
         pendingDestruction = memory?.closedWithKeys ?? true
@@ -59,9 +79,27 @@ public final class PostgresWrite: EventStoreWrite {
     /// closed by the writer this one waited for is found too.
     private var pendingDestruction: Bool
 
+    /// The lock sent and not yet confirmed (`speculating`).
+    private var lock: PostgresLink.Answer?
+
+    /// Reads the answer of the lock sent without waiting: the transaction may commit, or throw
+    /// what it met, only if nobody wrote since the memory it started from (`WriteMemory.Stale`
+    /// otherwise). Nothing for a transaction that waited for its lock.
+    func confirm() throws {
+        guard let lock else { return }
+        self.lock = nil
+        guard try Self.locked(try link.rows(of: lock), link).generation == generation else { throw WriteMemory.Stale() }
+    }
+
+    static let lockStatement: PostgresQuery = "SELECT position, recorded_at, hash, tree, generation FROM reel_head FOR UPDATE"
+
     /// Locks `reel_head`'s row (writers take turns here) and reads it.
     static func lockHead(_ link: PostgresLink) throws -> (head: LogHead?, frontier: TreeFrontier, generation: Int64) {
-        let rows = try link.run("SELECT position, recorded_at, hash, tree, generation FROM reel_head FOR UPDATE")
+        try locked(try link.run(lockStatement), link)
+    }
+
+    /// The head, the tree's edge and the generation in the lock's answer.
+    static func locked(_ rows: [PostgresRow], _ link: PostgresLink) throws -> (head: LogHead?, frontier: TreeFrontier, generation: Int64) {
         guard let row = rows.first else {
             throw Failure.tampered("reel_head has no row (the schema is incomplete; was it altered?)", link.location)
         }
@@ -74,7 +112,7 @@ public final class PostgresWrite: EventStoreWrite {
     }
 
     /// What this transaction leaves for the next one of the process, should it commit: its rows,
-    /// at the generation it commits (one more than it began with if it wrote).
+    /// at the generation it commits (`nextGeneration` if it wrote).
     func memory() -> WriteMemory {
         let closedWithKeys = !closedHere.subtracting(destroyed).isEmpty
         var streams: [StreamID: WriteMemory.Stream] = [:]
@@ -83,11 +121,16 @@ public final class PostgresWrite: EventStoreWrite {
         }
         let rows = projections.kept
         return WriteMemory(
-            generation: link.wroteInTransaction ? generation + 1 : generation, projections: WriteMemory.fits(rows) ? rows : [:],
-            streams: streams, closedWithKeys: closedWithKeys)
+            generation: link.wroteInTransaction ? nextGeneration : generation, head: currentHead, frontier: committedFrontier,
+            projections: WriteMemory.fits(rows) ? rows : [:], streams: streams, closedWithKeys: closedWithKeys)
     }
 
     public var headPosition: UInt64 { currentHead?.position ?? 0 }
+
+    /// The generation it began at (until `confirm`, the one its memory says).
+    public var origin: UInt64? { UInt64(bitPattern: generation) }
+
+    public var leaves: UInt64? { UInt64(bitPattern: nextGeneration) }
 
     public func head() throws -> LogHead? { currentHead }
 
@@ -477,6 +520,7 @@ public final class PostgresWrite: EventStoreWrite {
             // A catch-up's many hashes go in statements of 50,000 first (a statement's arrays stay
             // far below PostgreSQL's 1 GB limit); the last ones with the head.
             tree = try grown.insertingAllButLast(50_000, link)
+            committedFrontier = grown.frontier
         }
         guard tree != nil || !rows.positions.isEmpty || !projected.isEmpty || link.wroteInTransaction else { return }
         let head = tree == nil ? nil : currentHead
@@ -504,7 +548,7 @@ public final class PostgresWrite: EventStoreWrite {
                     recorded_at = coalesce(\(head?.recordedAtMicroseconds)::bigint, recorded_at),
                     hash = coalesce(\(head.map { ByteBuffer(bytes: $0.hash.bytes) })::bytea, hash),
                     tree = coalesce(\(tree.map { ByteBuffer(bytes: $0.frontier.record) })::bytea, tree),
-                    generation = generation + 1
+                    generation = \(nextGeneration)
                 RETURNING (SELECT count(*) FROM notified)
                 """)
         } catch {

@@ -1,8 +1,9 @@
 @_spi(Stores) import EventLog
 
-/// What this process's last committed write transaction left of the rows it read or wrote (its
+/// What this process's last write transaction left of the rows it read or wrote (its
 /// `ProjectionOverlay`'s projection rows and its streams' versions), for the next write
-/// transaction of the process to start from instead of reading them again.
+/// transaction of the process to start from instead of reading them again: kept once its
+/// `COMMIT` is sent (`PostgresEventStore.writeAhead`), forgotten should that fail.
 ///
 /// Sound because of `reel_head.generation` (`Schemas/postgres-layout.md`): every write
 /// transaction that writes anything raises it by one while it holds `reel_head`'s row, which every
@@ -13,6 +14,9 @@
 struct WriteMemory: Sendable {
     /// `reel_head.generation` as the transaction committed it.
     let generation: Int64
+    /// The head and the Merkle tree's edge as it left them.
+    let head: LogHead?
+    let frontier: TreeFrontier
     /// Per table: each key's value (`nil`: no row).
     let projections: [String: [[UInt8]: [UInt8]?]]
     /// Streams' versions and whether they are closed.
@@ -25,6 +29,11 @@ struct WriteMemory: Sendable {
         let version: UInt64
         let closed: Bool
     }
+
+    /// What a write transaction begun from a memory without waiting for the lock
+    /// (`PostgresWrite`'s `speculating`) finds when the lock's answer comes: another generation.
+    /// It is rolled back, and runs again from what the server holds.
+    struct Stale: Error {}
 
     /// Rows kept at most: past it, the projection rows are not kept (the next transaction reads
     /// what it needs), so a process that touches many accounts does not hold them all.

@@ -24,7 +24,10 @@ import Testing
 
     /// Two processes' stores on one database (each its own memory): what the other writes —
     /// appends, and projection rows in a transaction that appends nothing — is what this one's
-    /// next write reads, and its expected versions are checked against the other's appends.
+    /// next write reads, and its expected versions are checked against the other's appends. A
+    /// body acts only through its transaction (it may run twice: a transaction begun from the
+    /// process's memory without waiting for the lock runs again when the lock says another
+    /// process wrote): what it saw is returned and checked after the commit.
     @Test func anotherProcessesWritesAreSeenByTheNextWrite() async throws {
         let (location, keyring) = try await Self.store("memory")
         try await offThread {
@@ -33,35 +36,39 @@ import Testing
             let table = try one.projectionTable(named: "memory")
             let stream = try StreamID("memory-ann")
             func value(_ w: PostgresWrite) throws -> String? { try w.table(table).get(Self.bytes("k")).map { String(decoding: $0, as: UTF8.self) } }
+            func seen(_ store: PostgresEventStore) throws -> (UInt64, String?) {
+                try store.write(shredding: { _ in }) { w in (try w.version(of: stream), try value(w)) }
+            }
             try one.write(shredding: { _ in }) { w in
                 try w.append([try Self.event()], to: stream, expected: .noStream)
                 try w.table(table).put(Self.bytes("k"), Self.bytes("one"))
             }
             // This process's own last write is what the next one starts from.
-            try one.write(shredding: { _ in }) { (w: PostgresWrite) throws in
-                #expect(try w.version(of: stream) == 1)
-                #expect(try value(w) == "one")
-            }
-            try other.write(shredding: { _ in }) { w in
-                #expect(try w.version(of: stream) == 1)
-                #expect(try value(w) == "one")
+            #expect(try seen(one) == (1, "one"))
+            let before = try other.write(shredding: { _ in }) { w in
+                let seen = (try w.version(of: stream), try value(w))
                 try w.append([try Self.event()], to: stream, expected: .exact(1))
                 try w.table(table).put(Self.bytes("k"), Self.bytes("other"))
+                return seen
             }
-            try one.write(shredding: { _ in }) { w in
-                #expect(try w.version(of: stream) == 2)
-                #expect(try value(w) == "other")
-                #expect(throws: EventLogError.self) { try w.append([try Self.event()], to: stream, expected: .exact(1)) }
+            #expect(before == (1, "one"))
+            let (then, refused) = try one.write(shredding: { _ in }) { w in
+                let seen = (try w.version(of: stream), try value(w))
+                let refused = Result { try w.append([try Self.event()], to: stream, expected: .exact(1)) }
                 try w.append([try Self.event()], to: stream, expected: .exact(2))
+                return (seen, refused)
             }
+            #expect(then == (2, "other"))
+            #expect(throws: EventLogError.self) { try refused.get() }
             // A transaction of the other that only writes a row (no append, the head unmoved).
             try other.write(shredding: { _ in }) { w in try w.table(table).put(Self.bytes("k"), Self.bytes("again")) }
-            try one.write(shredding: { _ in }) { w in
-                #expect(try w.version(of: stream) == 3)
-                #expect(try value(w) == "again")
+            let again = try one.write(shredding: { _ in }) { w in
+                let seen = (try w.version(of: stream), try value(w))
                 try w.table(table).delete(Self.bytes("k"))
+                return seen
             }
-            try other.write(shredding: { _ in }) { (w: PostgresWrite) throws in #expect(try value(w) == nil); #expect(try w.version(of: stream) == 3) }
+            #expect(again == (3, "again"))
+            #expect(try seen(other) == (3, nil))
             // A transaction that failed leaves nothing to start from: its rows were never stored.
             struct Stop: Error {}
             #expect(throws: Stop.self) {
@@ -71,8 +78,51 @@ import Testing
                     throw Stop()
                 }
             }
-            try one.write(shredding: { _ in }) { (w: PostgresWrite) throws in #expect(try value(w) == nil); #expect(try w.version(of: stream) == 3) }
+            #expect(try seen(one) == (3, nil))
             #expect(try one.read(stream: stream, from: 1, maxCount: 10).count == 3)
+        }
+    }
+
+    /// A transaction whose `COMMIT` is in flight (`writeAhead`) and the next one, begun from
+    /// what it leaves without waiting: when the first fails at its commit (its last statement
+    /// meets an id stored already), the second finds the generation it began from never came,
+    /// runs again from what the server holds, and commits where the log really ends; the first
+    /// stores nothing, and nothing it left is used afterwards.
+    @Test func aTransactionBegunBehindOneThatFailsRunsAgainFromTheServer() async throws {
+        let (location, keyring) = try await Self.store("pipeline")
+        try await offThread {
+            let store = try PostgresEventStore.open(location, directory: temporaryDirectory("pipeline-store"), keyring: keyring)
+            let ann = try StreamID("pipe-ann"), ben = try StreamID("pipe-ben")
+            let table = try store.projectionTable(named: "pipeline")
+            let stored = try Self.event()
+            _ = try store.append([stored], to: ann, expected: .noStream)
+            _ = try store.append([try Self.event()], to: ben, expected: .noStream)
+            let head = try store.head()
+            // The first: ben's append and ann's retry, left to the unique index (it fails at its commit).
+            let (_, first) = try store.writeAhead { w in
+                try w.prefetchVersions(of: [ann, ben])
+                try w.table(table).put(Self.bytes("k"), Self.bytes("first"))
+                return try w.append(
+                    batch: [AppendRequest(events: [try Self.event()], to: ben, expected: .exact(1)), AppendRequest(events: [stored], to: ann, expected: .any)],
+                    retriedAlone: true)
+            }
+            // The second, begun while the first's commit is in flight: it sees what the first left
+            // the first time (ben at 2), and what the server holds when it runs again (ben at 1).
+            let (seen, second) = try store.writeAhead { w in
+                let seen = (try w.version(of: ben), try w.table(table).get(Self.bytes("k")).map { String(decoding: $0, as: UTF8.self) })
+                try w.append([try Self.event()], to: ben, expected: .exact(seen.0))
+                return seen
+            }
+            let (waitFirst, waitSecond) = (try #require(first), try #require(second))
+            #expect(throws: (any Error).self) { try waitFirst() }
+            try waitSecond()
+            #expect(seen == (1, nil), "the second's decisions are the ones made on what the server holds")
+            let log = try store.read(from: 1, maxCount: 10)
+            #expect(log.map(\.position) == [1, 2, 3] && log.map(\.streamID) == [ann, ben, ben])
+            #expect(try store.head()?.position == (head?.position ?? 0) + 1)
+            // What comes after starts from the server, not from what the failed one left.
+            let after = try store.write(shredding: { _ in }) { w in (try w.version(of: ben), try w.table(table).get(Self.bytes("k"))) }
+            #expect(after.0 == 2 && after.1 == nil)
         }
     }
 

@@ -10,6 +10,15 @@ public protocol EventStoreWrite: EventStoreSnapshot {
     /// The stream's version in this transaction.
     func version(of stream: StreamID) throws -> UInt64
 
+    /// Where this transaction began, where a store can tell: equal to an earlier transaction's
+    /// `leaves` only if this one began where that one left the store (it committed, and nobody
+    /// wrote since). `nil` where not told (LMDB: there a transaction begins after the last one
+    /// committed, and a caller knows what that left).
+    var origin: UInt64? { get }
+
+    /// Where this transaction leaves the store should it commit having written (see `origin`).
+    var leaves: UInt64? { get }
+
     /// The global position of an event id in this transaction (its own appends included), if
     /// stored: how a caller that derives ids from a request's idempotency key finds a retry before
     /// deciding anything.
@@ -55,6 +64,9 @@ public protocol EventStoreWrite: EventStoreSnapshot {
 }
 
 extension EventStoreWrite {
+    public var origin: UInt64? { nil }
+    public var leaves: UInt64? { nil }
+
     public func prefetchVersions(of streams: [StreamID]) throws {}
 
     /// `append(batch:retriedAlone:)` for a caller that does not try the requests again alone.

@@ -35,12 +35,25 @@ public protocol EventStoreWriter: EventStoreReader {
     /// `step` names each point passed.
     func write<T>(shredding step: (ShreddingStep) -> Void, _ body: (Write) throws -> T) throws -> T
 
+    /// The same without waiting for the commit where a commit is a round trip: `body`'s value,
+    /// and `wait`, which returns once the transaction is durable (and throws, nothing committed,
+    /// when it is not). Call `wait` once, on the same thread, before answering anyone of what
+    /// `body` did; meanwhile the caller may begin its next transaction, which then follows this
+    /// one (a group commit's next batch is decided while this one commits). A store whose
+    /// commit is local (LMDB) commits before returning, and gives no `wait`. Not for a
+    /// transaction that destroys keys (`write` tells their steps).
+    func writeAhead<T>(_ body: (Write) throws -> T) throws -> (value: T, wait: (() throws -> Void)?)
+
     /// Opens (making it when missing) the projection table `name`: a keyspace kept with the log,
     /// read and written inside the store's own transactions. Call it outside any transaction.
     func projectionTable(named name: String) throws -> ProjectionTableName
 }
 
 extension EventStoreWriter {
+    public func writeAhead<T>(_ body: (Write) throws -> T) throws -> (value: T, wait: (() throws -> Void)?) {
+        (try write(shredding: { _ in }, body), nil)
+    }
+
     /// A write transaction with no one to tell the shredding steps to.
     public func write<T>(_ body: (Write) throws -> T) throws -> T {
         try write(shredding: { _ in }, body)

@@ -30,9 +30,18 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
         var running = 0
     }
 
+    /// A batch's transaction as `commitAhead` leaves it: committed, each request's outcome known;
+    /// or its commit sent, the outcomes given once it is durable (`wait`: throws when the
+    /// transaction failed as a whole, nothing of it committed).
+    public enum Commitment {
+        case committed([Outcome])
+        case sent(wait: () throws -> [Outcome])
+    }
+
     private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let batchSize: @Sendable ([Request]) -> Int
-    private let commit: @Sendable ([Request]) throws -> [Outcome]
+    private let commitAhead: @Sendable ([Request]) throws -> Commitment
+    private let pipelines: @Sendable ([Request]) -> Bool
     private let recover: Recovery
     private let state = Mutex(State())
 
@@ -44,15 +53,32 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
     ///     when the transaction failed as a whole (nothing of it was committed).
     ///   - recover: What each request of a failed batch gets (by default: each alone; a batch of
     ///     one gets the batch's error).
-    public init(
+    public convenience init(
         schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
         batchSize: @escaping @Sendable ([Request]) -> Int,
         commit: @escaping @Sendable ([Request]) throws -> [Outcome],
         recover: @escaping Recovery = BatchQueue.eachAlone
     ) {
+        self.init(schedule: schedule, batchSize: batchSize, pipelines: { _ in false }, commitAhead: { .committed(try commit($0)) }, recover: recover)
+    }
+
+    /// A queue whose batches may commit in a pipeline: `commitAhead` runs a batch's transaction up
+    /// to its commit and may return before the commit is durable (`Commitment.sent`); the next
+    /// batch then begins at once if `pipelines` says it may (else the one before is answered
+    /// first), and the callers of the one before get their answers once it is durable (its
+    /// `wait`), in order, before those of the next. A batch that fails before its commit, or
+    /// whose commit fails, is recovered as `recover` says (each alone).
+    public init(
+        schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        batchSize: @escaping @Sendable ([Request]) -> Int,
+        pipelines: @escaping @Sendable ([Request]) -> Bool,
+        commitAhead: @escaping @Sendable ([Request]) throws -> Commitment,
+        recover: @escaping Recovery = BatchQueue.eachAlone
+    ) {
         self.schedule = schedule
         self.batchSize = batchSize
-        self.commit = commit
+        self.pipelines = pipelines
+        self.commitAhead = commitAhead
         self.recover = recover
     }
 
@@ -63,7 +89,7 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
     }
 
     /// How many requests wait for the next transaction (a service's queue depth), and how many
-    /// are in the one being committed.
+    /// are in the ones being committed.
     public var load: (queued: Int, running: Int) { state.withLock { ($0.queue.count, $0.running) } }
 
     /// Commits `request` with whatever other requests are waiting; its answer once committed.
@@ -79,28 +105,70 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
         }
     }
 
-    /// Runs where `schedule` put it until no caller is waiting.
+    /// Runs where `schedule` put it until no caller is waiting. At most one batch's commit is in
+    /// flight while the next batch runs.
     private func drain() {
+        var inFlight: (batch: [Pending], wait: () throws -> [Outcome])?
         while true {
+            let flying = inFlight?.batch.count ?? 0
             let batch = state.withLock { s -> [Pending] in
                 let taken = s.queue.isEmpty ? 0 : min(max(batchSize(s.queue.map(\.request)), 1), s.queue.count)
                 let batch = Array(s.queue.prefix(taken))
                 s.queue.removeFirst(taken)
-                s.running = taken
-                if batch.isEmpty { s.draining = false }
+                s.running = taken + flying
+                if batch.isEmpty, flying == 0 { s.draining = false }
                 return batch
             }
-            if batch.isEmpty { return }
-            let requests = batch.map(\.request)
-            let outcomes: [Outcome]
-            do {
-                outcomes = try commit(requests)
-            } catch {
-                outcomes = recover(error, requests) { request in
-                    Result { try commit([request]) }.flatMap { $0.first ?? .failure(error) }
-                }
+            if batch.isEmpty {
+                guard let sent = inFlight else { return }
+                // Nobody waits: the batch in flight is answered, then the queue looked at again.
+                answer(sent.batch, sent.wait)
+                inFlight = nil
+                continue
             }
-            for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
+            let requests = batch.map(\.request)
+            if let sent = inFlight, !pipelines(requests) {
+                answer(sent.batch, sent.wait)
+                inFlight = nil
+            }
+            let commitment: Commitment
+            do {
+                commitment = try commitAhead(requests)
+            } catch {
+                if let sent = inFlight { answer(sent.batch, sent.wait) }
+                inFlight = nil
+                answer(batch) { throw error }
+                continue
+            }
+            if let sent = inFlight { answer(sent.batch, sent.wait) }
+            inFlight = nil
+            switch commitment {
+            case .committed(let outcomes): for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
+            case .sent(let wait): inFlight = (batch, wait)
+            }
+        }
+    }
+
+    /// Gives `batch`'s callers their outcomes once `wait` says them; should it throw (the
+    /// transaction failed), `recover` says them, each alone committed before anything else.
+    private func answer(_ batch: [Pending], _ wait: () throws -> [Outcome]) {
+        let requests = batch.map(\.request)
+        let outcomes: [Outcome]
+        do {
+            outcomes = try wait()
+        } catch {
+            outcomes = recover(error, requests) { request in
+                Result { try Self.committed(try commitAhead([request])) }.flatMap { $0.first ?? .failure(error) }
+            }
+        }
+        for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
+    }
+
+    /// The outcomes of a commitment, waited for.
+    private static func committed(_ commitment: Commitment) throws -> [Outcome] {
+        switch commitment {
+        case .committed(let outcomes): return outcomes
+        case .sent(let wait): return try wait()
         }
     }
 }

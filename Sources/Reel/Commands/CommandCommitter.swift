@@ -2,6 +2,7 @@ import Dispatch
 import EventLog
 import Failures
 import Ledger
+import Synchronization
 
 /// The one way an account command reaches the log, from every face. Concurrent callers (an HTTP
 /// service's requests) queue up (`submit`), and one drainer runs a batch of their commands in one
@@ -21,8 +22,24 @@ import Ledger
 ///
 /// The drainer runs on a serial queue of its own, never on the callers' tasks: a write
 /// transaction blocks its thread until the fsync, and LMDB's single writer (shared with other
-/// processes) serializes it with every other write of the ledger.
+/// processes) serializes it with every other write of the ledger. On a store whose commit is a
+/// round trip (PostgreSQL) batches commit in a pipeline (`writeAhead`): the next batch is decided
+/// from the states the one before left while that one's commit is made durable, and each batch's
+/// callers are answered once it is, in commit order.
 final class CommandCommitter: Sendable {
+    /// What a batch committed ahead left (`commitAhead`): where the store was left
+    /// (`EventStoreWrite.leaves`), and the accounts' states.
+    struct Left: Sendable {
+        let leaves: UInt64
+        let states: [StreamID: AccountState]
+    }
+
+    /// The last batch's `Left`, for the drainer's next batch.
+    final class Box: Sendable {
+        private let left = Mutex<Left?>(nil)
+        func withLock<R>(_ body: (inout Left?) -> R) -> R { left.withLock { body(&$0) } }
+    }
+
     /// At most this many commands share a transaction: a bound on the answer time of the first.
     static let defaultMaximumBatch = 256
 
@@ -41,10 +58,13 @@ final class CommandCommitter: Sendable {
         self.committed = committed
         let writer = DispatchQueue(label: "reel.command-commit", qos: .userInitiated)
         let maximum = max(1, maximumBatch)
+        let left = Box()
         queue = BatchQueue(
             schedule: { writer.async(execute: $0) },
             batchSize: { Self.batchSize($0, maximum: maximum) },
-            commit: { batch in try Self.commit(batch, on: service, committed: committed) })
+            // A command that runs alone (a deletion, a photo) waits for the batch before it.
+            pipelines: { !$0.contains(where: \.runsAlone) },
+            commitAhead: { batch in try Self.commitAhead(batch, on: service, after: left, committed: committed) })
     }
 
     /// How many commands wait for the next transaction (a service's queue depth), and how many
@@ -87,16 +107,71 @@ final class CommandCommitter: Sendable {
         committed: @Sendable (CommitFigures, [CommandReport]) -> Void
     ) throws -> [Result<CommandReport, any Error>] {
         let started = ContinuousClock.now
-        var results: [Result<CommandReport, any Error>] = []
+        let (results, events) = try service.log.write(shredding: { step(.init($0)) }) { w in try run(batch, on: service, w, step: step) }
+        return settled(batch, results, events: events, since: started, on: service, committed: committed)
+    }
+
+    /// The same, for the queue: a batch of commands that may share a transaction is committed in
+    /// a pipeline (`writeAhead`: the next batch is decided while this one commits, on a store
+    /// whose commit is a round trip), its callers answered once it is durable. A batch with a
+    /// command that runs alone commits before returning.
+    ///
+    /// The batch before it may still be committing: its accounts' states are not remembered yet
+    /// (`AccountStates`), so what it left (`left`) is where this batch begins deciding, when the
+    /// store says this transaction began where that one left it (`EventStoreWrite.origin`).
+    private static func commitAhead(
+        _ batch: [CommandRequest], on service: AccountService, after left: Box,
+        committed: @escaping @Sendable (CommitFigures, [CommandReport]) -> Void
+    ) throws -> BatchQueue<CommandRequest, CommandReport>.Commitment {
+        guard !batch.contains(where: \.runsAlone) else {
+            left.withLock { $0 = nil }
+            return .committed(try commit(batch, on: service, committed: committed))
+        }
+        let started = ContinuousClock.now
+        let before = left.withLock { $0 }
+        let ((results, events, leaves), wait) = try service.log.writeAhead { w in
+            let from = before.flatMap { before in w.origin.map { $0 == before.leaves } ?? false ? before.states : nil } ?? [:]
+            let (results, events) = try run(batch, on: service, w, from: from)
+            return (results, events, w.leaves)
+        }
+        var states: [StreamID: AccountState] = [:]
+        for case .success(let report) in results where !report.replayed { if let stream = report.stream { states[stream] = report.state } }
+        left.withLock { $0 = leaves.map { Left(leaves: $0, states: states) } }
+        guard let wait else { return .committed(settled(batch, results, events: events, since: started, on: service, committed: committed)) }
+        return .sent(wait: {
+            try wait()
+            return settled(batch, results, events: events, since: started, on: service, committed: committed)
+        })
+    }
+
+    /// What a committed batch's transaction did, told: the states remembered, the caches of a
+    /// deleted account forgotten, `committed` called; its outcomes.
+    private static func settled(
+        _ batch: [CommandRequest], _ results: [Result<CommandReport, any Error>], events: Int, since started: ContinuousClock.Instant,
+        on service: AccountService, committed: @Sendable (CommitFigures, [CommandReport]) -> Void
+    ) -> [Result<CommandReport, any Error>] {
+        let elapsed = (ContinuousClock.now - started).components
+        let figures = CommitFigures(
+            commands: batch.count, events: events, seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+        service.states.remember(results.lazy.compactMap { try? $0.get() })
+        for case .success(let report) in results { service.forgetCachesIfDeleted(report) }
+        committed(figures, results.compactMap { try? $0.get() })
+        return results
+    }
+
+    /// The batch's commands in the write transaction `w`: each one's outcome, and the events
+    /// appended. Runs again from the start should the store run the transaction again.
+    private static func run(
+        _ batch: [CommandRequest], on service: AccountService, _ w: some EventStoreWrite, from states: [StreamID: AccountState] = [:],
+        step: (DeletionStep) -> Void = { _ in }
+    ) throws -> ([Result<CommandReport, any Error>], Int) {
         var events = 0
-        try service.log.write(shredding: { step(.init($0)) }) { w in
-            // The body runs again when the map grows: everything it makes is made afresh.
-            results = []
-            events = 0
+        do {
             try service.catchUp(w)
             if batch.count > 1 { try service.prefetch(batch, w) }
-            // The states the batch's commands leave, for the next command on the same account.
-            var decided: [StreamID: AccountState] = [:]
+            // The states the batch's commands leave, for the next command on the same account
+            // (from the states the batch before left, where this one began from it).
+            var decided = states
             var outcomes = [Result<CommandReport, any Error>?](repeating: nil, count: batch.count)
             // Appends planned and not yet made: made together (`append(batch:)`: on PostgreSQL one
             // read at most, the rows going with the transaction's last statement), then each
@@ -142,15 +217,8 @@ final class CommandCommitter: Sendable {
                 settle(index, try service.carryOut(plan, w, step: step))
             }
             try flush()
-            results = outcomes.map { $0! }
+            return (outcomes.map { $0! }, events)
         }
-        let elapsed = (ContinuousClock.now - started).components
-        let figures = CommitFigures(
-            commands: batch.count, events: events, seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
-        service.states.remember(results.lazy.compactMap { try? $0.get() })
-        for case .success(let report) in results { service.forgetCachesIfDeleted(report) }
-        committed(figures, results.compactMap { try? $0.get() })
-        return results
     }
 
     /// Whether a failure to decide a command must abort its transaction rather than fail the
