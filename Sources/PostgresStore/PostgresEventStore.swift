@@ -200,16 +200,21 @@ public final class PostgresEventStore: EventStore {
     /// Whether the URL names standbys a read may be answered by.
     public var readsFromCopies: Bool { standbyPool != nil }
 
+    /// It waits for the lock: a body that ran twice would make anew what it cannot take back
+    /// (a new account's key is committed at once, so a second run, which opens the account under
+    /// a new stream, would leave the first one's key unused).
     public func write<T>(shredding step: (ShreddingStep) -> Void, _ body: (PostgresWrite) throws -> T) throws -> T {
-        let (value, commit) = try begin(body)
+        let (value, commit) = try begin(speculating: false, body)
         try commit.wait(step)
         return value
     }
 
     /// The transaction's `COMMIT` is sent and not waited for: `wait` waits for it. Meanwhile
     /// the next write transaction of this process may begin, from what this one leaves
-    /// (`WriteMemory`): its lock is granted when this one commits, and should this one fail, it
-    /// finds so and runs again (`PostgresWrite`'s `speculating`).
+    /// (`WriteMemory`): its lock is granted when this one commits, and should this one fail, or
+    /// another process write meanwhile, it finds so and runs again (`PostgresWrite`'s
+    /// `speculating`). A new account's key made by the run that did not count stays unused, as
+    /// one made by a transaction that failed does.
     public func writeAhead<T>(_ body: (PostgresWrite) throws -> T) throws -> (value: T, wait: (() throws -> Void)?) {
         let (value, commit) = try begin(body)
         return (value, { try commit.wait { _ in } })
@@ -237,12 +242,12 @@ public final class PostgresEventStore: EventStore {
                 _ = try write.finishPendingDestruction()
                 value = try body(write)
                 if let broken = write.brokenBy { throw broken }
+                try write.sendLast()
             } catch {
                 // What the body met counts only if it met what the server holds.
                 try write.confirm()
                 throw error
             }
-            try write.sendLast()
             try write.confirm()
             let memory = write.memory()
             let commit = try link.sendCommit()

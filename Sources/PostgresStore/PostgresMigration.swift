@@ -132,10 +132,11 @@ public struct PostgresMigration: Sendable, Equatable {
             """,
         ])
 
-    /// The write generation (`Schemas/postgres-layout.md`): raised by one by every write
-    /// transaction that writes, so a process can tell that nobody wrote since its own last one
-    /// and keep what it read (`WriteMemory`). A Reel that does not raise it must not write: it
-    /// knows only the versions before this one, and opens no store of this version.
+    /// The write generation (`Schemas/postgres-layout.md`): set to a new random value by every
+    /// write transaction that writes, so a process can tell that nobody wrote since its own last
+    /// one and keep what it read (`WriteMemory`). A Reel that does not set it must not write: it
+    /// knows only the versions before this one, and opens no store of this version (so stop
+    /// every Reel of the store before migrating to it).
     static let version6 = PostgresMigration(
         version: 6, name: "the write generation",
         statements: [

@@ -119,7 +119,8 @@ public final class PostgresWrite: EventStoreWrite {
         if streamRows.count <= WriteMemory.maximumRows {
             for (stream, row) in streamRows { streams[stream] = WriteMemory.Stream(version: row.version, closed: row.closed) }
         }
-        let rows = projections.kept
+        // Rows known to be absent are not kept (a deleted account's handle digest among them).
+        let rows = projections.kept.mapValues { $0.filter { $0.value != nil } }
         return WriteMemory(
             generation: link.wroteInTransaction ? nextGeneration : generation, head: currentHead, frontier: committedFrontier,
             projections: WriteMemory.fits(rows) ? rows : [:], streams: streams, closedWithKeys: closedWithKeys)
@@ -499,7 +500,8 @@ public final class PostgresWrite: EventStoreWrite {
     public func treeHashes(at indexes: [UInt64]) throws -> [TreeHash] { try PostgresTree.hashes(at: indexes, link) }
 
     public func leafHashes(from position: UInt64, maxCount: Int) throws -> [TreeHash] {
-        try PostgresTree.leafHashes(from: position, maxCount: maxCount, link)
+        try sendEvents()
+        return try PostgresTree.leafHashes(from: position, maxCount: maxCount, link)
     }
 
     /// The transaction's last statement before its `COMMIT`, sent without waiting (the `COMMIT`

@@ -6,8 +6,8 @@
 /// `COMMIT` is sent (`PostgresEventStore.writeAhead`), forgotten should that fail.
 ///
 /// Sound because of `reel_head.generation` (`Schemas/postgres-layout.md`): every write
-/// transaction that writes anything raises it by one while it holds `reel_head`'s row, which every
-/// writer of projection rows and streams holds. A transaction that finds, once it holds the row,
+/// transaction that writes anything sets it to a new random value while it holds `reel_head`'s
+/// row, which every writer of projection rows and streams holds. A transaction that finds, once it holds the row,
 /// the generation this memory was left at knows that nobody has written since: every row kept
 /// here is what the server holds. At any other generation (another process wrote, or a
 /// transaction of this one whose commit was not seen) it is not used.

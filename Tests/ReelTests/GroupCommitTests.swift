@@ -150,6 +150,24 @@ import Testing
         await app.close()
     }
 
+    /// A batch committed before an account's deletion may be told after it (a pipelined group
+    /// commit answers a batch once the next one has begun, and a deletion commits alone on its
+    /// caller's thread): its report must not bring the deleted account's state back into the
+    /// states kept in memory.
+    @Test func aReportToldAfterTheAccountsDeletionKeepsNothingOfIt() throws {
+        let service = try AccountService(log: try EventLog.open(at: temporaryDirectory()))
+        let ann = Self.handle("ann")
+        let added = try service.execute(.addFavorites([Self.movie(1)]), for: ann)
+        #expect(service.states.lastKnown(ann)?.saved.items.map(\.key) == [Self.movie(1)])
+        let deleted = try service.execute(.deleteAccount, for: ann)
+        #expect(deleted.state?.status == .deleted && service.states.lastKnown(ann) == nil)
+        // The batch before the deletion, told late.
+        service.states.remember([added])
+        #expect(service.states.lastKnown(ann) == nil, "the deleted account's state is kept again")
+        let stream = try #require(added.stream)
+        #expect(service.states.state(of: stream, atVersion: added.state?.version ?? 0) == nil)
+    }
+
     /// A failure after a command wrote part of itself aborts its batch's transaction: each
     /// command then runs in a transaction of its own, and only the one that fails is refused.
     @Test func aFailureThatBreaksTheTransactionFailsOnlyItsOwnCommand() async throws {

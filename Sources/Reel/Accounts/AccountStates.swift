@@ -24,6 +24,10 @@ final class AccountStates: Sendable {
         var streams: [AccountHandle: StreamID] = [:]
         /// Counts the `forgetAll`s: taken before a read, which keeps its state only if none came since.
         var generation: UInt64 = 0
+        /// Streams of deleted accounts: never kept again, whatever report or read about them comes
+        /// late (a batch committed before the deletion and told after it, as a pipelined group
+        /// commit may). A deleted account's stream never opens again.
+        var closed: Set<StreamID> = []
     }
 
     private let held = Mutex(Held())
@@ -73,8 +77,10 @@ final class AccountStates: Sendable {
                 guard let stream = report.stream else { continue }
                 guard let state = report.state, state.status == .open else {
                     Self.forget(stream, of: report.handle, &held)
+                    if report.state?.status == .deleted { held.closed.insert(stream) }
                     continue
                 }
+                guard !held.closed.contains(stream) else { continue }
                 Self.keep(state, of: stream, for: report.handle, &held, capacity: capacity)
             }
         }
@@ -88,7 +94,7 @@ final class AccountStates: Sendable {
     func keep(_ view: AccountView, readIn generation: UInt64) {
         guard view.asOf == nil, let stream = view.stream, view.state.status == .open else { return }
         held.withLock { held in
-            guard held.generation == generation else { return }
+            guard held.generation == generation, !held.closed.contains(stream) else { return }
             if let newer = held.states[stream], newer.version > view.state.version { return }
             Self.keep(view.state, of: stream, for: view.handle, &held, capacity: capacity)
         }

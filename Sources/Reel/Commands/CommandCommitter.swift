@@ -44,6 +44,8 @@ final class CommandCommitter: Sendable {
     static let defaultMaximumBatch = 256
 
     private let queue: BatchQueue<CommandRequest, CommandReport>
+    /// What the last batch committed ahead left, for the next one.
+    private let left = Box()
     private let service: AccountService
     private let committed: @Sendable (CommitFigures, [CommandReport]) -> Void
 
@@ -58,7 +60,7 @@ final class CommandCommitter: Sendable {
         self.committed = committed
         let writer = DispatchQueue(label: "reel.command-commit", qos: .userInitiated)
         let maximum = max(1, maximumBatch)
-        let left = Box()
+        let left = self.left
         queue = BatchQueue(
             schedule: { writer.async(execute: $0) },
             batchSize: { Self.batchSize($0, maximum: maximum) },
@@ -80,7 +82,10 @@ final class CommandCommitter: Sendable {
     /// its own, told to `committed` as a batch is. `step` is told of a deletion's steps (the key
     /// store's replacement, the commit, the purge) as they happen.
     func commitAlone(_ request: CommandRequest, step: (DeletionStep) -> Void = { _ in }) throws -> CommandReport {
-        try Self.commitAlone(request, on: service, step: step, committed: committed)
+        // The states a batch in flight left are not what the next batch starts from after this
+        // (a deletion's account among them stays nowhere).
+        defer { left.withLock { $0 = nil } }
+        return try Self.commitAlone(request, on: service, step: step, committed: committed)
     }
 
     /// The same on `service`, for a caller with no committer (nothing to tell of the commit).
