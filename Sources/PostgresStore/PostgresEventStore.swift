@@ -324,7 +324,8 @@ public final class PostgresEventStore: EventStore {
         lastWrite.withLock { $0 }
     }
 
-    /// What the last committed write transaction of this process left (`WriteMemory`).
+    /// What the last write transaction of this process left (`WriteMemory`), kept once its
+    /// `COMMIT` is sent, forgotten should the commit fail.
     private let lastWrite = Mutex<WriteMemory?>(nil)
 
     /// The memory of the last write transaction if it was left at `generation` (nobody has

@@ -33,7 +33,7 @@ public final class PostgresWrite: EventStoreWrite {
     /// The tree's edge as this transaction leaves it (`sendLast`).
     private var committedFrontier: TreeFrontier
     /// The Merkle tree's edge as the transaction began, and the envelopes laid since: the tree
-    /// grows by them when the head is written (`finish`).
+    /// grows by them when the head is written (`sendLast`).
     private let frontier: TreeFrontier
     private var laid: [Envelope] = []
 
@@ -43,8 +43,6 @@ public final class PostgresWrite: EventStoreWrite {
     /// another transaction — one that failed after its memory was kept included — is ever taken
     /// for its.
     let nextGeneration = Int64.random(in: 0...Int64.max)
-    /// Whether the transaction's last statement (`sendLast`), which raises the generation, went.
-    private(set) var raisedGeneration = false
 
     /// Locks the head, and starts from what this process's last write transaction left
     /// (`WriteMemory`) when nobody has written since.
@@ -69,7 +67,7 @@ public final class PostgresWrite: EventStoreWrite {
         }
         committedFrontier = frontier
         projections = ProjectionOverlay(link: link, rows: memory?.projections ?? [:])
-        for (stream, row) in memory?.streams ?? [:] { streamRows[stream] = (row.version, row.closed) }
+        streamRows = memory?.streams ?? [:]
         pendingDestruction = memory?.closedWithKeys ?? true
     }
 
@@ -115,10 +113,7 @@ public final class PostgresWrite: EventStoreWrite {
     /// at the generation it commits (`nextGeneration` if it wrote).
     func memory() -> WriteMemory {
         let closedWithKeys = !closedHere.subtracting(destroyed).isEmpty
-        var streams: [StreamID: WriteMemory.Stream] = [:]
-        if streamRows.count <= WriteMemory.maximumRows {
-            for (stream, row) in streamRows { streams[stream] = WriteMemory.Stream(version: row.version, closed: row.closed) }
-        }
+        let streams = streamRows.count <= WriteMemory.maximumRows ? streamRows : [:]
         // Rows known to be absent are not kept (a deleted account's handle digest among them).
         let rows = projections.kept.mapValues { $0.filter { $0.value != nil } }
         return WriteMemory(
@@ -182,10 +177,10 @@ public final class PostgresWrite: EventStoreWrite {
 
     /// Appends several requests in order, in two statements whatever their number: one reads what
     /// they need (their streams' versions, which of their ids are stored), and the transaction's
-    /// last statement (`sendLast`) writes every event and stream row. Everything that can refuse a request is checked before anything is written,
-    /// so a refused request leaves nothing and the others go on (group commit relies on it); each
-    /// request sees the ones before it, as if appended one after another. A write that fails
-    /// breaks the transaction.
+    /// last statement (`sendLast`) writes every event and stream row. Everything that can refuse
+    /// a request is checked before anything is written, so a refused request leaves nothing and
+    /// the others go on (group commit relies on it); each request sees the ones before it, as if
+    /// appended one after another. A write that fails breaks the transaction.
     ///
     /// Unless `idsChecked`, and when the transaction holds every stream's row already, nothing is
     /// read: an id stored already (by an earlier transaction: the batch's own are checked here)
@@ -201,8 +196,9 @@ public final class PostgresWrite: EventStoreWrite {
         let streams = Array(Set(requests.map(\.sealed.stream.rawValue)).filter { rows[$0] == nil })
         let ids = requests.flatMap { $0.sealed.events.map(\.id) }
         var known: [UUID: (position: UInt64, stream: String)] = [:]
-        if idsChecked || !streams.isEmpty { try sendEvents() }
-        if idsChecked || !streams.isEmpty, let found = try link.run(
+        let reads = idsChecked || !streams.isEmpty
+        if reads { try sendEvents() }
+        if reads, let found = try link.run(
             """
             SELECT s.names, s.versions, s.closed, e.ids, e.positions, e.owners FROM
             (SELECT array_agg(stream) AS names, array_agg(version) AS versions, array_agg(closed_at IS NOT NULL) AS closed
@@ -557,6 +553,5 @@ public final class PostgresWrite: EventStoreWrite {
             brokenBy = error
             throw error
         }
-        raisedGeneration = true
     }
 }

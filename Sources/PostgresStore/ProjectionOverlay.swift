@@ -30,7 +30,7 @@ final class ProjectionOverlay {
         self.rows = rows
     }
 
-    /// Every row kept: read, or written (and sent by now, after `flush`).
+    /// Every row kept: read, or written (sent by now, after `flush` or `takeUnsent`).
     var kept: [String: [[UInt8]: [UInt8]?]] { rows }
 
     /// The value kept for `key`, if this transaction has read or written it: `.some(nil)` when
@@ -104,19 +104,31 @@ final class ProjectionOverlay {
     func takeUnsent() -> Unsent {
         var taken = Unsent()
         for name in unsent.keys.sorted() {
-            for key in unsent[name]!.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                if case .some(.some(let value)) = rows[name]?[key] {
-                    taken.tables.append(name)
-                    taken.keys.append(ByteBuffer(bytes: key))
-                    taken.values.append(ByteBuffer(bytes: value))
-                } else {
-                    taken.deletedTables.append(name)
-                    taken.deletedKeys.append(ByteBuffer(bytes: key))
-                }
+            let (written, deleted) = split(name, unsent[name]!)
+            for (key, value) in written {
+                taken.tables.append(name)
+                taken.keys.append(ByteBuffer(bytes: key))
+                taken.values.append(ByteBuffer(bytes: value))
             }
+            taken.deletedTables += Array(repeating: name, count: deleted.count)
+            taken.deletedKeys += deleted
         }
         unsent = [:]
         return taken
+    }
+
+    /// `keys` of `table`, in byte order: the rows written, and the keys of the rows deleted.
+    private func split(_ table: String, _ keys: Set<[UInt8]>) -> (written: [(key: [UInt8], value: [UInt8])], deleted: [ByteBuffer]) {
+        var written: [(key: [UInt8], value: [UInt8])] = []
+        var deleted: [ByteBuffer] = []
+        for key in keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            if case .some(.some(let value)) = rows[table]?[key] {
+                written.append((key, value))
+            } else {
+                deleted.append(ByteBuffer(bytes: key))
+            }
+        }
+        return (written, deleted)
     }
 
     /// Sends the unsent writes of `table` (of every table when `nil`): one upsert of every row
@@ -126,15 +138,7 @@ final class ProjectionOverlay {
         let tables = table.map { [$0] } ?? unsent.keys.sorted()
         for name in tables {
             guard let keys = unsent.removeValue(forKey: name), !keys.isEmpty else { continue }
-            var written: [(key: [UInt8], value: [UInt8])] = []
-            var deleted: [ByteBuffer] = []
-            for key in keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                if case .some(.some(let value)) = rows[name]?[key] {
-                    written.append((key, value))
-                } else {
-                    deleted.append(ByteBuffer(bytes: key))
-                }
-            }
+            let (written, deleted) = split(name, keys)
             if !deleted.isEmpty {
                 try link.send("DELETE FROM reel_projections WHERE table_name = \(name) AND key = ANY(\(deleted)::bytea[])")
             }

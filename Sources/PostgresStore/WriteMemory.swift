@@ -7,9 +7,9 @@
 ///
 /// Sound because of `reel_head.generation` (`Schemas/postgres-layout.md`): every write
 /// transaction that writes anything sets it to a new random value while it holds `reel_head`'s
-/// row, which every writer of projection rows and streams holds. A transaction that finds, once it holds the row,
-/// the generation this memory was left at knows that nobody has written since: every row kept
-/// here is what the server holds. At any other generation (another process wrote, or a
+/// row, which every writer of projection rows and streams holds. A transaction that finds, once
+/// it holds the row, the generation this memory was left at knows that nobody has written since:
+/// every row kept here is what the server holds. At any other generation (another process wrote, or a
 /// transaction of this one whose commit was not seen) it is not used.
 struct WriteMemory: Sendable {
     /// `reel_head.generation` as the transaction committed it.
@@ -17,18 +17,13 @@ struct WriteMemory: Sendable {
     /// The head and the Merkle tree's edge as it left them.
     let head: LogHead?
     let frontier: TreeFrontier
-    /// Per table: each key's value (`nil`: no row).
+    /// Per table: each key's value (rows known to be absent are not kept).
     let projections: [String: [[UInt8]: [UInt8]?]]
     /// Streams' versions and whether they are closed.
-    let streams: [StreamID: Stream]
+    let streams: [StreamID: (version: UInt64, closed: Bool)]
     /// Whether the transaction closed a stream without destroying its key: the next write then
     /// looks for closed streams whose key lives (`PostgresWrite.finishPendingDestruction`).
     let closedWithKeys: Bool
-
-    struct Stream: Sendable {
-        let version: UInt64
-        let closed: Bool
-    }
 
     /// What a write transaction begun from a memory without waiting for the lock
     /// (`PostgresWrite`'s `speculating`) finds when the lock's answer comes: another generation.

@@ -109,6 +109,12 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
     /// flight while the next batch runs.
     private func drain() {
         var inFlight: (batch: [Pending], wait: () throws -> [Outcome])?
+        /// Answers the batch in flight, if any.
+        func land() {
+            guard let sent = inFlight else { return }
+            inFlight = nil
+            answer(sent.batch, sent.wait)
+        }
         while true {
             let flying = inFlight?.batch.count ?? 0
             let batch = state.withLock { s -> [Pending] in
@@ -120,30 +126,24 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
                 return batch
             }
             if batch.isEmpty {
-                guard let sent = inFlight else { return }
+                guard inFlight != nil else { return }
                 // Nobody waits: the batch in flight is answered, then the queue looked at again.
-                answer(sent.batch, sent.wait)
-                inFlight = nil
+                land()
                 continue
             }
             let requests = batch.map(\.request)
-            if let sent = inFlight, !pipelines(requests) {
-                answer(sent.batch, sent.wait)
-                inFlight = nil
-            }
+            if !pipelines(requests) { land() }
             let commitment: Commitment
             do {
                 commitment = try commitAhead(requests)
             } catch {
-                if let sent = inFlight { answer(sent.batch, sent.wait) }
-                inFlight = nil
+                land()
                 answer(batch) { throw error }
                 continue
             }
-            if let sent = inFlight { answer(sent.batch, sent.wait) }
-            inFlight = nil
+            land()
             switch commitment {
-            case .committed(let outcomes): for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
+            case .committed(let outcomes): answer(batch) { outcomes }
             case .sent(let wait): inFlight = (batch, wait)
             }
         }

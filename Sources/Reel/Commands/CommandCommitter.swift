@@ -112,7 +112,7 @@ final class CommandCommitter: Sendable {
         committed: @Sendable (CommitFigures, [CommandReport]) -> Void
     ) throws -> [Result<CommandReport, any Error>] {
         let started = ContinuousClock.now
-        let (results, events) = try service.log.write(shredding: { step(.init($0)) }) { w in try run(batch, on: service, w, step: step) }
+        let (results, events, _) = try service.log.write(shredding: { step(.init($0)) }) { w in try run(batch, on: service, w, step: step) }
         return settled(batch, results, events: events, since: started, on: service, committed: committed)
     }
 
@@ -134,13 +134,12 @@ final class CommandCommitter: Sendable {
         }
         let started = ContinuousClock.now
         let before = left.withLock { $0 }
-        let ((results, events, leaves), wait) = try service.log.writeAhead { w in
-            let from = before.flatMap { before in w.origin.map { $0 == before.leaves } ?? false ? before.states : nil } ?? [:]
-            let (results, events) = try run(batch, on: service, w, from: from)
-            return (results, events, w.leaves)
+        let ((results, events, states, leaves), wait) = try service.log.writeAhead { w in
+            var from: [StreamID: AccountState] = [:]
+            if let before, w.origin == before.leaves { from = before.states }
+            let (results, events, states) = try run(batch, on: service, w, from: from)
+            return (results, events, states, w.leaves)
         }
-        var states: [StreamID: AccountState] = [:]
-        for case .success(let report) in results where !report.replayed { if let stream = report.stream { states[stream] = report.state } }
         left.withLock { $0 = leaves.map { Left(leaves: $0, states: states) } }
         guard let wait else { return .committed(settled(batch, results, events: events, since: started, on: service, committed: committed)) }
         return .sent(wait: {
@@ -164,66 +163,69 @@ final class CommandCommitter: Sendable {
         return results
     }
 
-    /// The batch's commands in the write transaction `w`: each one's outcome, and the events
-    /// appended. Runs again from the start should the store run the transaction again.
+    /// The batch's commands in the write transaction `w`: each one's outcome, the events
+    /// appended, and the states of the accounts its commands changed. Runs again from the start
+    /// should the store run the transaction again.
     private static func run(
         _ batch: [CommandRequest], on service: AccountService, _ w: some EventStoreWrite, from states: [StreamID: AccountState] = [:],
         step: (DeletionStep) -> Void = { _ in }
-    ) throws -> ([Result<CommandReport, any Error>], Int) {
+    ) throws -> ([Result<CommandReport, any Error>], Int, [StreamID: AccountState]) {
         var events = 0
-        do {
-            try service.catchUp(w)
-            if batch.count > 1 { try service.prefetch(batch, w) }
-            // The states the batch's commands leave, for the next command on the same account
-            // (from the states the batch before left, where this one began from it).
-            var decided = states
-            var outcomes = [Result<CommandReport, any Error>?](repeating: nil, count: batch.count)
-            // Appends planned and not yet made: made together (`append(batch:)`: on PostgreSQL one
-            // read at most, the rows going with the transaction's last statement), then each
-            // one's projections, in the batch's order. Each command is tried again alone should
-            // the transaction fail (`BatchQueue`'s recovery), so the store may leave an id stored
-            // already to its unique index.
-            var pending: [(index: Int, plan: CommandPlan.Appending)] = []
-            func settle(_ index: Int, _ report: CommandReport) {
-                if !report.replayed { events += report.appended.count }
-                if !report.replayed, let stream = report.stream { decided[stream] = report.state }
-                outcomes[index] = .success(report)
+        var changed: [StreamID: AccountState] = [:]
+        try service.catchUp(w)
+        if batch.count > 1 { try service.prefetch(batch, w) }
+        // The states the batch's commands leave, for the next command on the same account
+        // (from the states the batch before left, where this one began from it).
+        var decided = states
+        var outcomes = [Result<CommandReport, any Error>?](repeating: nil, count: batch.count)
+        // Appends planned and not yet made: made together (`append(batch:)`: on PostgreSQL one
+        // read at most, the rows going with the transaction's last statement), then each
+        // one's projections, in the batch's order. Each command is tried again alone should
+        // the transaction fail (`BatchQueue`'s recovery), so the store may leave an id stored
+        // already to its unique index.
+        var pending: [(index: Int, plan: CommandPlan.Appending)] = []
+        func settle(_ index: Int, _ report: CommandReport) {
+            if !report.replayed { events += report.appended.count }
+            if !report.replayed, let stream = report.stream {
+                decided[stream] = report.state
+                changed[stream] = report.state
             }
-            func flush() throws {
-                guard !pending.isEmpty else { return }
-                let planned = pending
-                pending = []
-                let appended = try w.append(
-                    batch: planned.map { AppendRequest(events: $0.plan.proposed, to: $0.plan.stream, expected: $0.plan.expected) }, retriedAlone: true)
-                for ((index, plan), result) in zip(planned, appended) {
-                    switch result {
-                    case .success(let recorded): settle(index, try service.project(plan, recorded: recorded, w, step: step))
-                    case .failure(let refused):
-                        if Self.breaksTransaction(refused) { throw refused }
-                        outcomes[index] = .failure(refused)
-                    }
+            outcomes[index] = .success(report)
+        }
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            let planned = pending
+            pending = []
+            let appended = try w.append(
+                batch: planned.map { AppendRequest(events: $0.plan.proposed, to: $0.plan.stream, expected: $0.plan.expected) }, retriedAlone: true)
+            for ((index, plan), result) in zip(planned, appended) {
+                switch result {
+                case .success(let recorded): settle(index, try service.project(plan, recorded: recorded, w, step: step))
+                case .failure(let refused):
+                    if Self.breaksTransaction(refused) { throw refused }
+                    outcomes[index] = .failure(refused)
                 }
             }
-            for (index, request) in batch.enumerated() {
-                // A command on an account with an append pending is decided on what that left.
-                if pending.contains(where: { $0.plan.request.handle == request.handle }) { try flush() }
-                let plan: CommandPlan
-                do {
-                    plan = try service.plan(request, w, decided: decided)
-                } catch where !Self.breaksTransaction(error) {
-                    outcomes[index] = .failure(error)
-                    continue
-                }
-                if case .append(let appending) = plan, appending.joinsBatch, batch.count > 1 {
-                    pending.append((index, appending))
-                    continue
-                }
-                try flush()
-                settle(index, try service.carryOut(plan, w, step: step))
+        }
+        for (index, request) in batch.enumerated() {
+            // A command on an account with an append pending is decided on what that left.
+            if pending.contains(where: { $0.plan.request.handle == request.handle }) { try flush() }
+            let plan: CommandPlan
+            do {
+                plan = try service.plan(request, w, decided: decided)
+            } catch where !Self.breaksTransaction(error) {
+                outcomes[index] = .failure(error)
+                continue
+            }
+            if case .append(let appending) = plan, appending.joinsBatch, batch.count > 1 {
+                pending.append((index, appending))
+                continue
             }
             try flush()
-            return (outcomes.map { $0! }, events)
+            settle(index, try service.carryOut(plan, w, step: step))
         }
+        try flush()
+        return (outcomes.map { $0! }, events, changed)
     }
 
     /// Whether a failure to decide a command must abort its transaction rather than fail the
