@@ -61,6 +61,47 @@ import Testing
                 "wait [2, 3, 13]", "begin [2]", "wait [2]", "begin [3]", "wait [3]", "begin [13]", "wait [13]",
                 "begin [100]", "begin [4]", "wait [100]", "wait [4]",
             ], "\(log.withLock { $0 })")
-        #expect(queue.load == (0, 0))
+        // The drainer counts its last batch done once it has looked at the queue again.
+        #expect(await eventually { queue.load == (0, 0) })
+    }
+
+    /// A batch whose commit's answer was lost (`CommitUnknown`) may have been committed: each of
+    /// its callers gets that error, and none is run again alone (that could do it twice).
+    @Test func aBatchWhoseCommitIsUnknownIsNotRunAgain() async throws {
+        let begun = Mutex<[[Int]]>([])
+        let gate = DispatchSemaphore(value: 0)
+        let writer = DispatchQueue(label: "batch-queue-unknown")
+        let queue = BatchQueue<Int, Int>(
+            schedule: { writer.async(execute: $0) },
+            batchSize: { $0.count },
+            pipelines: { _ in true },
+            commitAhead: { batch in
+                begun.withLock { $0.append(batch) }
+                if batch == [0] { gate.wait() }
+                return .sent(wait: {
+                    if batch != [0] { throw CommitUnknown(store: "the test's store") }
+                    return batch.map { .success($0) }
+                })
+            })
+        let results = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
+            for request in 0...3 {
+                group.addTask {
+                    do { return (request, .success(try await queue.submit(request))) } catch { return (request, .failure(error)) }
+                }
+                // The first held in its transaction, the others queue behind it, one batch.
+                if request == 0 {
+                    _ = await eventually { begun.withLock { $0 } == [[0]] }
+                } else {
+                    _ = await eventually { queue.load.queued == request }
+                }
+            }
+            gate.signal()
+            var out: [Int: Result<Int, any Error>] = [:]
+            for await (request, result) in group { out[request] = result }
+            return out
+        }
+        #expect(try results[0]?.get() == 0)
+        for request in 1...3 { #expect(throws: CommitUnknown.self) { try results[request]?.get() } }
+        #expect(begun.withLock { $0 } == [[0], [1, 2, 3]], "nothing run again")
     }
 }

@@ -83,9 +83,10 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
     }
 
     /// The default recovery: a batch of one gets its error; the requests of a larger batch each
-    /// run again in a transaction of their own.
+    /// run again in a transaction of their own, unless the batch's commit may have been made
+    /// (`CommitUnknown`): then each gets that error, as running one again could do it twice.
     public static var eachAlone: Recovery {
-        { error, batch, alone in batch.count == 1 ? [.failure(error)] : batch.map(alone) }
+        { error, batch, alone in batch.count == 1 || error is CommitUnknown ? batch.map { _ in .failure(error) } : batch.map(alone) }
     }
 
     /// How many requests wait for the next transaction (a service's queue depth), and how many
@@ -109,11 +110,15 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
     /// flight while the next batch runs.
     private func drain() {
         var inFlight: (batch: [Pending], wait: () throws -> [Outcome])?
+        /// Whether the last batch answered failed as a whole: the one sent behind it, begun from
+        /// what it left, is answered before the next begins (should it have to run again, what
+        /// its new run leaves is where the next begins).
+        var failed = false
         /// Answers the batch in flight, if any.
         func land() {
             guard let sent = inFlight else { return }
             inFlight = nil
-            answer(sent.batch, sent.wait)
+            failed = !answer(sent.batch, sent.wait)
         }
         while true {
             let flying = inFlight?.batch.count ?? 0
@@ -132,13 +137,17 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
                 continue
             }
             let requests = batch.map(\.request)
-            if !pipelines(requests) { land() }
+            if !pipelines(requests) || failed {
+                land()
+                // Nothing in flight now: this batch begins from what is committed.
+                failed = false
+            }
             let commitment: Commitment
             do {
                 commitment = try commitAhead(requests)
             } catch {
                 land()
-                answer(batch) { throw error }
+                failed = !answer(batch) { throw error }
                 continue
             }
             land()
@@ -151,17 +160,22 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
 
     /// Gives `batch`'s callers their outcomes once `wait` says them; should it throw (the
     /// transaction failed), `recover` says them, each alone committed before anything else.
-    private func answer(_ batch: [Pending], _ wait: () throws -> [Outcome]) {
+    /// Returns whether the transaction committed.
+    @discardableResult
+    private func answer(_ batch: [Pending], _ wait: () throws -> [Outcome]) -> Bool {
         let requests = batch.map(\.request)
         let outcomes: [Outcome]
+        var committed = true
         do {
             outcomes = try wait()
         } catch {
+            committed = false
             outcomes = recover(error, requests) { request in
                 Result { try Self.committed(try commitAhead([request])) }.flatMap { $0.first ?? .failure(error) }
             }
         }
         for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }
+        return committed
     }
 
     /// The outcomes of a commitment, waited for.
