@@ -204,7 +204,7 @@ public final class PostgresEventStore: EventStore {
     /// (a new account's key is committed at once, so a second run, which opens the account under
     /// a new stream, would leave the first one's key unused).
     public func write<T>(shredding step: (ShreddingStep) -> Void, _ body: (PostgresWrite) throws -> T) throws -> T {
-        let (value, commit) = try begin(speculating: false, body)
+        let (value, commit) = try begin(speculating: false, durableLater: false, body)
         try commit.wait(step)
         return value
     }
@@ -225,55 +225,117 @@ public final class PostgresEventStore: EventStore {
     /// another generation is rolled back and runs again, waiting.
     private func begin<T>(_ body: (PostgresWrite) throws -> T) throws -> (T, SentCommit) {
         do {
-            return try begin(speculating: true, body)
-        } catch is WriteMemory.Stale {
+            return try begin(speculating: true, durableLater: true, body)
+        } catch is StaleStart {
             lastWrite.withLock { $0 = nil }
-            return try begin(speculating: false, body)
+            return try begin(speculating: false, durableLater: true, body)
         }
     }
 
-    private func begin<T>(speculating: Bool, _ body: (PostgresWrite) throws -> T) throws -> (T, SentCommit) {
+    /// `durableLater`: the transaction commits without waiting for its `COMMIT` to be durable
+    /// (`synchronous_commit = off` for it alone), so the lock passes to the next writer at once;
+    /// a transaction of its own sent right behind it, committed synchronously, is durable (on
+    /// disk, and on the synchronous standby) only once everything before it in the server's WAL
+    /// is, this one included: `SentCommit.wait` waits for that one too.
+    private func begin<T>(speculating: Bool, durableLater: Bool, _ body: (PostgresWrite) throws -> T) throws -> (T, SentCommit) {
         let link = try pool.borrow()
         do {
-            try link.begin()
-            let write = try PostgresWrite(store: self, link: link, speculating: speculating)
+            let write: PostgresWrite
+            if speculating, let memory = lastWriteMemory() {
+                write = PostgresWrite(store: self, link: link, from: memory, before: { [self] in try awaitTheOneBefore() })
+            } else {
+                // Behind the one before on the server too, should this one's lock reach it first.
+                if durableLater { try? awaitTheOneBefore() }
+                try link.begin()
+                write = try PostgresWrite(store: self, link: link, durableLater: durableLater)
+            }
             let value: T
+            let last: PostgresLink.Answer?
             do {
                 _ = try write.finishPendingDestruction()
                 value = try body(write)
-                if let broken = write.brokenBy { throw broken }
-                try write.sendLast()
+                if let broken = write.brokenBy ?? link.preludeFailure { throw broken }
+                last = try write.sendLast()
             } catch {
                 // What the body met counts only if it met what the server holds.
                 try write.confirm()
                 throw error
             }
-            try write.confirm()
+            let unconfirmed = write.unconfirmed()
             let memory = write.memory()
-            let commit = try link.sendCommit()
+            let commit = try write.wroteAlone ? last ?? link.sendCommit() : link.sendCommit()
+            let durable = durableLater ? try Self.sendDurabilityMark(link) : nil
+            if durableLater { lastAhead.withLock { $0 = (link, commit) } }
             // The next write transaction of this process starts from it; forgotten should the
             // commit fail (`SentCommit.wait`).
             remember(memory)
-            return (value, SentCommit(store: self, link: link, commit: commit, memory: memory, appended: write.appended, destroyed: write.destroyed))
+            return (
+                value,
+                SentCommit(
+                    store: self, link: link, speculative: write.speculative, unconfirmed: unconfirmed, commit: commit, durable: durable,
+                    memory: memory, appended: write.appended, destroyed: write.destroyed)
+            )
         } catch {
+            link.prelude = nil
             if link.inTransaction { link.rollBack() }
             pool.giveBack(link)
             throw error
         }
     }
 
+    /// Waits for the commit of the last transaction begun by `writeAhead` (not for its
+    /// durability), if it is not waited for yet: the next one sends nothing before, so that it
+    /// reaches the lock after it, and reads what it committed. `StaleStart` when it failed (the
+    /// next one began from what it would have left).
+    private func awaitTheOneBefore() throws {
+        guard let before = lastAhead.withLock({ $0 }) else { return }
+        do {
+            _ = try before.link.rows(of: before.commit)
+        } catch {
+            throw StaleStart()
+        }
+    }
+
+    /// The last transaction begun by `writeAhead` and its commit (its `COMMIT`, or its one
+    /// statement), until its commit is waited for (`SentCommit.wait`): the next one begun waits
+    /// for that answer before it sends anything (`awaitTheOneBefore`). Both run on the thread of
+    /// the caller of `writeAhead`, which waits for each commit in turn.
+    private let lastAhead = Mutex<(link: PostgresLink, commit: PostgresLink.Answer)?>(nil)
+
+    /// Sends, behind a transaction committed without waiting for durability, a transaction that
+    /// waits for it: one statement, committed on its own (as every statement outside a
+    /// transaction block is) and synchronously, that writes a record to the WAL (a logical
+    /// decoding message, prefix `reel`, empty, in a transaction of its own). So its commit
+    /// record follows the one before in the WAL, and is flushed, and acknowledged by a
+    /// synchronous standby, only after it. (A transaction that only takes an id writes no
+    /// record, and PostgreSQL then commits it without waiting for anything.) The server's
+    /// statement time limit does not cut that wait short: PostgreSQL lifts it before it commits.
+    private static func sendDurabilityMark(_ link: PostgresLink) throws -> PostgresLink.Answer {
+        try link.send("SELECT pg_logical_emit_message(true, 'reel', '')")
+    }
+
     /// A write transaction whose `COMMIT` is sent (`begin`): `wait` waits for it, once.
     private final class SentCommit {
         let store: PostgresEventStore
         let link: PostgresLink
+        /// Whether it began from a memory without waiting for the lock (`PostgresWrite`).
+        let speculative: Bool
+        /// The lock not waited for (`PostgresWrite.unconfirmed`): confirmed before the commit.
+        let unconfirmed: (lock: PostgresLink.Answer, generation: Int64)?
         let commit: PostgresLink.Answer
+        /// The transaction whose commit says this one is durable (`sendDurabilityMark`).
+        let durable: PostgresLink.Answer?
         let memory: WriteMemory
         let appended: Bool
         let destroyed: [StreamID]
         private var waited = false
 
-        init(store: PostgresEventStore, link: PostgresLink, commit: PostgresLink.Answer, memory: WriteMemory, appended: Bool, destroyed: [StreamID]) {
-            (self.store, self.link, self.commit, self.memory, self.appended, self.destroyed) = (store, link, commit, memory, appended, destroyed)
+        init(
+            store: PostgresEventStore, link: PostgresLink, speculative: Bool, unconfirmed: (lock: PostgresLink.Answer, generation: Int64)?,
+            commit: PostgresLink.Answer, durable: PostgresLink.Answer?, memory: WriteMemory, appended: Bool, destroyed: [StreamID]
+        ) {
+            (self.store, self.link, self.speculative, self.unconfirmed, self.commit, self.durable) = (store, link, speculative, unconfirmed, commit, durable)
+            (self.memory, self.appended, self.destroyed) = (memory, appended, destroyed)
         }
 
         /// Never left unanswered: a commit nobody waited for is waited for here.
@@ -281,11 +343,26 @@ public final class PostgresEventStore: EventStore {
             if !waited { try? wait { _ in } }
         }
 
+        /// Returns once the transaction is committed and durable. Throws `StaleStart` when it
+        /// began from a memory another commit had made stale (the server rolled it back),
+        /// `CommitUnknown` when the answer of its commit, or of its durability, was lost.
         func wait(_ step: (ShreddingStep) -> Void) throws {
             guard !waited else { return }
             waited = true
+            // The link goes back to the pool: nobody else waits on it from now.
+            store.lastAhead.withLock { if $0?.link === link { $0 = nil } }
             do {
-                try link.finish(commit)
+                do {
+                    if let unconfirmed { try PostgresWrite.confirm(unconfirmed.lock, at: unconfirmed.generation, link) }
+                    try link.finish(commit)
+                } catch {
+                    // The check of the generation failed on the server (`PostgresWrite.sendLast`),
+                    // so the transaction rolled back.
+                    guard error is StaleStart || (speculative && link.lastServerState == "22012") else { throw error }
+                    _ = try? link.finish(durable ?? commit)
+                    throw StaleStart()
+                }
+                if let durable { try link.awaitDurability(durable) }
             } catch {
                 store.forget(memory)
                 store.pool.giveBack(link)

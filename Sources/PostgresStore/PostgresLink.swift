@@ -1,3 +1,4 @@
+import EventLog
 import Failures
 import Foundation
 import Logging
@@ -29,6 +30,37 @@ final class PostgresLink: @unchecked Sendable {
     private(set) var broken = false
     /// Whether the connection can take a statement: not failed, not closed by the server.
     var isUsable: Bool { !broken && !connection.isClosed }
+
+    /// What must be sent before the next statement, and has not been yet: a write transaction
+    /// that may end as one statement holds back its `BEGIN` and lock (`PostgresWrite`). Runs
+    /// once, before the next statement sent or run; set to `nil` to drop it.
+    var prelude: (() throws -> Void)? {
+        didSet { preludeFailure = nil }
+    }
+
+    /// Why the prelude failed, if it did: every statement after it fails so too (nothing is sent
+    /// without it), until the transaction is rolled back.
+    private(set) var preludeFailure: (any Error)?
+
+    /// Sends what is held back (`prelude`), if anything.
+    func sendPrelude() throws {
+        if let preludeFailure { throw preludeFailure }
+        guard let prelude else { return }
+        self.prelude = nil
+        do {
+            try prelude()
+        } catch {
+            preludeFailure = error
+            throw error
+        }
+    }
+
+    /// The SQLSTATE of the last failure the server reported, if it was the server's.
+    private(set) var lastServerState: String?
+
+    /// Whether the last failure was an answer that never came (the connection lost, or the server
+    /// silent past the limit), not the server's error.
+    private var answerLost = false
 
     /// Whether a transaction is open (`BEGIN` sent, neither `COMMIT` nor `ROLLBACK` yet).
     private(set) var inTransaction = false
@@ -181,15 +213,19 @@ final class PostgresLink: @unchecked Sendable {
         switch error {
         case Failed.timedOut:
             broken = true
+            answerLost = true
             return Failure(
                 .unavailable,
                 "the store \(location) did not answer within \(PostgresSession.limit.components.seconds) s (what was not committed is rolled back)")
         case Failed.connectionLost:
             broken = true
+            answerLost = true
             return Failure(
                 .unavailable, "the store \(location) cannot be reached: the connection was lost (what was not committed is rolled back)")
         default:
+            lastServerState = (error as? PSQLError)?.serverInfo?[.sqlState]
             if connection.isClosed { broken = true }
+            if !(error is PSQLError) || (error as? PSQLError)?.code != .server { answerLost = true }
             if let psql = error as? PSQLError, psql.code != .server || Self.endsTheSession(psql.serverInfo?[.sqlState]) { broken = true }
             return PostgresFailure.kinded(error, location)
         }
@@ -203,6 +239,7 @@ final class PostgresLink: @unchecked Sendable {
     /// whichever comes first.
     @discardableResult
     func run(_ query: PostgresQuery) throws -> [PostgresRow] {
+        try sendPrelude()
         let earlier = sent
         sent = []
         guard !broken, !connection.isClosed else {
@@ -218,6 +255,7 @@ final class PostgresLink: @unchecked Sendable {
     /// past that the oldest are waited for.
     @discardableResult
     func send(_ query: PostgresQuery) throws -> Answer {
+        try sendPrelude()
         guard !broken, !connection.isClosed else {
             broken = true
             throw Failure(.unavailable, "the store \(location) cannot be reached: the connection was lost")
@@ -295,15 +333,34 @@ final class PostgresLink: @unchecked Sendable {
     }
 
     /// Waits for the `COMMIT` sent (`sendCommit`), and every statement before it: throws the
-    /// first failure among them (then nothing was committed, unless the connection was lost
-    /// while the `COMMIT` was on its way, which the error says).
+    /// first failure among them (then nothing was committed), or `CommitUnknown` when the
+    /// connection was lost, or the server stopped answering, before the answers came (the
+    /// `COMMIT` may have been made).
     func finish(_ commit: Answer) throws {
         defer { inTransaction = false }
-        _ = try rows(of: commit)
+        answerLost = false
+        lastServerState = nil
+        do {
+            _ = try rows(of: commit)
+        } catch where answerLost {
+            throw CommitUnknown(store: "\(location)")
+        }
+    }
+
+    /// Waits for `mark`, a transaction committed after one already committed whose durability
+    /// it says (`PostgresEventStore`'s durability mark): any failure is `CommitUnknown`, as the
+    /// one before is committed and may not be durable.
+    func awaitDurability(_ mark: Answer) throws {
+        do {
+            _ = try rows(of: mark)
+        } catch {
+            throw CommitUnknown(store: "\(location)")
+        }
     }
 
     /// Rolls the open transaction back (what was sent and not waited for is dropped).
     func rollBack() {
+        prelude = nil
         if !broken { _ = try? run("ROLLBACK") }
         sent = []
         inTransaction = false

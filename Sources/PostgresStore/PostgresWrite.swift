@@ -44,32 +44,61 @@ public final class PostgresWrite: EventStoreWrite {
     /// for its.
     let nextGeneration = Int64.random(in: 0...Int64.max)
 
-    /// Locks the head, and starts from what this process's last write transaction left
-    /// (`WriteMemory`) when nobody has written since.
+    /// Locks the head (the caller has begun the transaction), and starts from what this
+    /// process's last write transaction left (`WriteMemory`) when nobody has written since.
     ///
-    /// `speculating`, and with such a memory: the lock is sent and not waited for, and the
-    /// transaction goes on from the memory as if nobody had written since; `confirm`, before
-    /// anything is committed or thrown, reads the lock's answer: another generation is
-    /// `WriteMemory.Stale`, and the store runs the transaction again. So a group commit's next
-    /// batch is decided while the one before it commits (its lock is granted at that commit).
-    init(store: PostgresEventStore, link: PostgresLink, speculating: Bool = false) throws {
+    /// `durableLater`: its `COMMIT` does not wait to be durable (`synchronous_commit = off` for
+    /// this transaction, set with the lock): the store waits for that after it.
+    init(store: PostgresEventStore, link: PostgresLink, durableLater: Bool = false) throws {
         self.store = store
         reader = PostgresReader(link: link, store: store)
-        let memory: WriteMemory?
-        if speculating, let last = store.lastWriteMemory() {
-            lock = try link.send(Self.lockStatement)
-            (currentHead, frontier, generation) = (last.head, last.frontier, last.generation)
-            memory = last
-        } else {
-            let locked = try Self.lockHead(link)
-            (currentHead, frontier, generation) = (locked.head, locked.frontier, locked.generation)
-            memory = store.writeMemory(at: generation)
-        }
+        let locked = try Self.locked(try link.run(durableLater ? Self.lockCommittingLater : Self.lockStatement), link)
+        (currentHead, frontier, generation) = (locked.head, locked.frontier, locked.generation)
+        let memory = store.writeMemory(at: generation)
         committedFrontier = frontier
         projections = ProjectionOverlay(link: link, rows: memory?.projections ?? [:])
         streamRows = memory?.streams ?? [:]
         pendingDestruction = memory?.closedWithKeys ?? true
+        speculative = false
     }
+
+    /// Starts from `memory`, what this process's last write transaction left, as if nobody had
+    /// written since, and sends nothing yet (a transaction that commits without waiting for its
+    /// durability: `synchronous_commit = off` for it). Before its first statement, `before`
+    /// runs (the store waits for the transaction this one follows to commit), then `BEGIN` and
+    /// the lock are sent, the lock not waited for. Should nothing need the server before the
+    /// end, the transaction is one statement (`sendAlone`), committed on its own.
+    ///
+    /// The memory is checked on the server, once the head is held: the last statement's update
+    /// of the head divides by zero at another generation, which fails the transaction as a
+    /// whole (`StaleStart`, from the lock's answer or that error: `confirm`, `isStale`). An
+    /// error the body throws counts only if the lock's answer confirms the memory (`confirm`).
+    /// So a group commit's next batch is decided while the one before it commits.
+    init(store: PostgresEventStore, link: PostgresLink, from memory: WriteMemory, before: @escaping () throws -> Void) {
+        self.store = store
+        reader = PostgresReader(link: link, store: store)
+        (currentHead, frontier, generation) = (memory.head, memory.frontier, memory.generation)
+        committedFrontier = frontier
+        projections = ProjectionOverlay(link: link, rows: memory.projections)
+        streamRows = memory.streams
+        pendingDestruction = memory.closedWithKeys
+        speculative = true
+        self.before = before
+        link.prelude = { [weak self] in
+            try before()
+            try link.begin()
+            self?.lock = try link.send(Self.lockCommittingLater)
+        }
+    }
+
+    /// What runs before this transaction's first statement (`init(store:link:from:before:)`).
+    private var before: (() throws -> Void)?
+
+    /// Whether the transaction began from a memory without waiting for the lock.
+    let speculative: Bool
+    /// Whether the transaction is its last statement alone (`sendLast`), which writes the head.
+    private(set) var wroteAlone = false
+
 
     /// Whether some closed stream may still have its key (a deletion that stopped between its
     /// steps): unless this process's last write transaction is the last one and left none, the
@@ -80,16 +109,35 @@ public final class PostgresWrite: EventStoreWrite {
     /// The lock sent and not yet confirmed (`speculating`).
     private var lock: PostgresLink.Answer?
 
-    /// Reads the answer of the lock sent without waiting: the transaction may commit, or throw
-    /// what it met, only if nobody wrote since the memory it started from (`WriteMemory.Stale`
-    /// otherwise). Nothing for a transaction that waited for its lock.
+    /// Reads the answer of the lock sent without waiting (sending the lock first, if nothing
+    /// was sent yet): the transaction may throw what it met only if nobody wrote since the
+    /// memory it started from (`StaleStart` otherwise). Nothing for a transaction that waited
+    /// for its lock, or whose lock was handed on (`unconfirmed`).
     func confirm() throws {
+        try link.sendPrelude()
         guard let lock else { return }
         self.lock = nil
-        guard try Self.locked(try link.rows(of: lock), link).generation == generation else { throw WriteMemory.Stale() }
+        try Self.confirm(lock, at: generation, link)
+    }
+
+    /// The lock sent without waiting and not yet confirmed, and the generation it must find,
+    /// handed to whoever waits for the `COMMIT` (`confirm(_:at:_:)` then): `nil` when the lock
+    /// was waited for.
+    func unconfirmed() -> (lock: PostgresLink.Answer, generation: Int64)? {
+        defer { lock = nil }
+        return lock.map { ($0, generation) }
+    }
+
+    /// Throws `StaleStart` unless `lock`'s answer finds `generation`.
+    static func confirm(_ lock: PostgresLink.Answer, at generation: Int64, _ link: PostgresLink) throws {
+        let found = try locked(try link.rows(of: lock), link).generation
+        guard found == generation else { throw StaleStart() }
     }
 
     static let lockStatement: PostgresQuery = "SELECT position, recorded_at, hash, tree, generation FROM reel_head FOR UPDATE"
+    /// The same, setting the transaction's `synchronous_commit` to `off` (no round trip of its own).
+    static let lockCommittingLater: PostgresQuery =
+        "SELECT position, recorded_at, hash, tree, generation FROM reel_head WHERE set_config('synchronous_commit', 'off', true) = 'off' FOR UPDATE"
 
     /// Locks `reel_head`'s row (writers take turns here) and reads it.
     static func lockHead(_ link: PostgresLink) throws -> (head: LogHead?, frontier: TreeFrontier, generation: Int64) {
@@ -114,10 +162,9 @@ public final class PostgresWrite: EventStoreWrite {
     func memory() -> WriteMemory {
         let closedWithKeys = !closedHere.subtracting(destroyed).isEmpty
         let streams = streamRows.count <= WriteMemory.maximumRows ? streamRows : [:]
-        // Rows known to be absent are not kept (a deleted account's handle digest among them).
-        let rows = projections.kept.mapValues { $0.filter { $0.value != nil } }
+        let rows = projections.keptForNext
         return WriteMemory(
-            generation: link.wroteInTransaction ? nextGeneration : generation, head: currentHead, frontier: committedFrontier,
+            generation: link.wroteInTransaction || wroteAlone ? nextGeneration : generation, head: currentHead, frontier: committedFrontier,
             projections: WriteMemory.fits(rows) ? rows : [:], streams: streams, closedWithKeys: closedWithKeys)
     }
 
@@ -505,8 +552,12 @@ public final class PostgresWrite: EventStoreWrite {
     /// every projection row written or deleted and not yet sent, the Merkle tree grown up to the
     /// head and the head where this transaction left it, and the write generation raised, in
     /// one statement whatever the batch; it wakes the store's listeners on commit when the head
-    /// moved. Nothing is sent by a transaction that wrote nothing.
-    func sendLast() throws {
+    /// moved. Nothing is sent by a transaction that wrote nothing (but the check of a memory).
+    ///
+    /// Returns the statement's answer: for a transaction that sent nothing before, the statement
+    /// is the transaction (`wroteAlone`), its answer its commit.
+    @discardableResult
+    func sendLast() throws -> PostgresLink.Answer? {
         let rows = EventRows(unsent)
         unsent = []
         let projected = projections.takeUnsent()
@@ -520,10 +571,26 @@ public final class PostgresWrite: EventStoreWrite {
             tree = try grown.insertingAllButLast(50_000, link)
             committedFrontier = grown.frontier
         }
-        guard tree != nil || !rows.positions.isEmpty || !projected.isEmpty || link.wroteInTransaction else { return }
+        // Begun from a memory without waiting for the lock: the server checks the memory's
+        // generation once it holds the lock, a division by zero at another one, which aborts the
+        // transaction (its `COMMIT` rolls back; the lock's answer then says why: `confirm`).
+        let expected = speculative ? "WHERE 1 / (generation = \(generation))::int = 1" : ""
+        let alone = link.prelude != nil
+        if alone {
+            // Nothing was sent: the statement is the transaction, committed on its own,
+            // without waiting for its durability.
+            link.prelude = nil
+            try before?()
+            wroteAlone = true
+        }
+        let committingLater = alone ? "AND set_config('synchronous_commit', 'off', true) = 'off'" : ""
+        guard tree != nil || !rows.positions.isEmpty || !projected.isEmpty || link.wroteInTransaction || alone else {
+            if speculative { return try link.send(PostgresQuery(unsafeSQL: "SELECT 1 FROM reel_head \(expected)")) }
+            return nil
+        }
         let head = tree == nil ? nil : currentHead
         do {
-            try link.send(
+            return try link.send(
                 """
                 WITH events AS (
                     INSERT INTO reel_events (position, stream, stream_version, event_id, type, recorded_at, envelope)
@@ -547,6 +614,7 @@ public final class PostgresWrite: EventStoreWrite {
                     hash = coalesce(\(head.map { ByteBuffer(bytes: $0.hash.bytes) })::bytea, hash),
                     tree = coalesce(\(tree.map { ByteBuffer(bytes: $0.frontier.record) })::bytea, tree),
                     generation = \(nextGeneration)
+                \(unescaped: expected) \(unescaped: committingLater)
                 RETURNING (SELECT count(*) FROM notified)
                 """)
         } catch {

@@ -22,6 +22,8 @@ final class ProjectionOverlay {
     private var rows: [String: [[UInt8]: [UInt8]?]] = [:]
     /// Per table: the keys written or deleted here and not yet sent.
     private var unsent: [String: Set<[UInt8]>] = [:]
+    /// Per table: the keys whose rows this transaction deleted.
+    private var deleted: [String: Set<[UInt8]>] = [:]
 
     /// Starts from `rows` (what this process's last write transaction left, when nobody wrote
     /// since: `WriteMemory`).
@@ -32,6 +34,16 @@ final class ProjectionOverlay {
 
     /// Every row kept: read, or written (sent by now, after `flush` or `takeUnsent`).
     var kept: [String: [[UInt8]: [UInt8]?]] { rows }
+
+    /// What the next transaction may start from: every row kept, and every key read absent, but
+    /// not the keys of the rows this transaction deleted (a deleted account's handle digest
+    /// among them: nothing of it stays in the process).
+    var keptForNext: [String: [[UInt8]: [UInt8]?]] {
+        rows.reduce(into: [:]) { kept, table in
+            let gone = deleted[table.key] ?? []
+            kept[table.key] = gone.isEmpty ? table.value : table.value.filter { !gone.contains($0.key) }
+        }
+    }
 
     /// The value kept for `key`, if this transaction has read or written it: `.some(nil)` when
     /// there is no row.
@@ -66,6 +78,7 @@ final class ProjectionOverlay {
     func set(_ table: String, _ key: [UInt8], _ value: [UInt8]?) throws {
         rows[table, default: [:]][key] = .some(value)
         unsent[table, default: []].insert(key)
+        if value == nil { deleted[table, default: []].insert(key) } else { deleted[table]?.remove(key) }
         if let keys = unsent[table], keys.count >= PostgresProjectionTable.batch {
             try flush(table)
             forget(table, keys: keys)

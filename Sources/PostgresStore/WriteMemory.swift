@@ -17,18 +17,14 @@ struct WriteMemory: Sendable {
     /// The head and the Merkle tree's edge as it left them.
     let head: LogHead?
     let frontier: TreeFrontier
-    /// Per table: each key's value (rows known to be absent are not kept).
+    /// Per table: each key's value, `nil` for a key read absent (the rows the transaction deleted
+    /// are not kept: `ProjectionOverlay.keptForNext`).
     let projections: [String: [[UInt8]: [UInt8]?]]
     /// Streams' versions and whether they are closed.
     let streams: [StreamID: (version: UInt64, closed: Bool)]
     /// Whether the transaction closed a stream without destroying its key: the next write then
     /// looks for closed streams whose key lives (`PostgresWrite.finishPendingDestruction`).
     let closedWithKeys: Bool
-
-    /// What a write transaction begun from a memory without waiting for the lock
-    /// (`PostgresWrite`'s `speculating`) finds when the lock's answer comes: another generation.
-    /// It is rolled back, and runs again from what the server holds.
-    struct Stale: Error {}
 
     /// Rows kept at most: past it, the projection rows are not kept (the next transaction reads
     /// what it needs), so a process that touches many accounts does not hold them all.

@@ -66,7 +66,19 @@ final class CommandCommitter: Sendable {
             batchSize: { Self.batchSize($0, maximum: maximum) },
             // A command that runs alone (a deletion, a photo) waits for the batch before it.
             pipelines: { !$0.contains(where: \.runsAlone) },
-            commitAhead: { batch in try Self.commitAhead(batch, on: service, after: left, committed: committed) })
+            commitAhead: { batch in try Self.commitAhead(batch, on: service, after: left, committed: committed) },
+            recover: { error, batch, alone in
+                // Begun from what a commit that did not count left (another process wrote
+                // first, or the batch before failed): nothing of it was committed, and it runs
+                // again as a whole, from what the store holds.
+                guard error is StaleStart else { return BatchQueue.eachAlone(error, batch, alone) }
+                left.withLock { $0 = nil }
+                do {
+                    return try Self.commit(batch, on: service, committed: committed)
+                } catch {
+                    return BatchQueue.eachAlone(error, batch, alone)
+                }
+            })
     }
 
     /// How many commands wait for the next transaction (a service's queue depth), and how many
