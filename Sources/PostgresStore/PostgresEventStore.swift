@@ -215,6 +215,9 @@ public final class PostgresEventStore: EventStore {
     /// another process write meanwhile, it finds so and runs again (`PostgresWrite`'s
     /// `speculating`). A new account's key made by the run that did not count stays unused, as
     /// one made by a transaction that failed does.
+    ///
+    /// One caller at a time, on one thread (a service's committing thread): a transaction waits
+    /// for the commit of the one before it on that one's connection.
     public func writeAhead<T>(_ body: (PostgresWrite) throws -> T) throws -> (value: T, wait: (() throws -> Void)?) {
         let (value, commit) = try begin(body)
         return (value, { try commit.wait { _ in } })
@@ -265,15 +268,17 @@ public final class PostgresEventStore: EventStore {
             let memory = write.memory()
             let commit = try write.wroteAlone ? last ?? link.sendCommit() : link.sendCommit()
             let durable = durableLater ? try Self.sendDurabilityMark(link) : nil
-            if durableLater { lastAhead.withLock { $0 = (link, commit) } }
-            // The next write transaction of this process starts from it; forgotten should the
-            // commit fail (`SentCommit.wait`).
-            remember(memory)
+            if durableLater {
+                lastAhead.withLock { $0 = (link, commit) }
+                // The next write transaction of this process starts from it (and sends nothing
+                // before it is committed: `awaitTheOneBefore`); forgotten should the commit fail.
+                remember(memory)
+            }
             return (
                 value,
                 SentCommit(
-                    store: self, link: link, speculative: write.speculative, unconfirmed: unconfirmed, commit: commit, durable: durable,
-                    memory: memory, appended: write.appended, destroyed: write.destroyed)
+                    store: self, link: link, speculative: write.speculative, durableLater: durableLater, unconfirmed: unconfirmed,
+                    commit: commit, durable: durable, memory: memory, appended: write.appended, destroyed: write.destroyed)
             )
         } catch {
             link.prelude = nil
@@ -289,11 +294,8 @@ public final class PostgresEventStore: EventStore {
     /// next one began from what it would have left).
     private func awaitTheOneBefore() throws {
         guard let before = lastAhead.withLock({ $0 }) else { return }
-        do {
-            _ = try before.link.rows(of: before.commit)
-        } catch {
-            throw StaleStart()
-        }
+        // Its failure, if any, stays for whoever waits for it (`SentCommit.wait`).
+        guard before.link.awaitAnswerOnly(before.commit) else { throw StaleStart() }
     }
 
     /// The last transaction begun by `writeAhead` and its commit (its `COMMIT`, or its one
@@ -311,7 +313,7 @@ public final class PostgresEventStore: EventStore {
     /// record, and PostgreSQL then commits it without waiting for anything.) The server's
     /// statement time limit does not cut that wait short: PostgreSQL lifts it before it commits.
     private static func sendDurabilityMark(_ link: PostgresLink) throws -> PostgresLink.Answer {
-        try link.send("SELECT pg_logical_emit_message(true, 'reel', '')")
+        try link.send("SELECT pg_logical_emit_message(true, 'reel', '')", settling: false)
     }
 
     /// A write transaction whose `COMMIT` is sent (`begin`): `wait` waits for it, once.
@@ -320,6 +322,9 @@ public final class PostgresEventStore: EventStore {
         let link: PostgresLink
         /// Whether it began from a memory without waiting for the lock (`PostgresWrite`).
         let speculative: Bool
+        /// Whether it commits without waiting for its durability (`writeAhead`): its memory is
+        /// remembered when its commit is sent, else once it is committed.
+        let durableLater: Bool
         /// The lock not waited for (`PostgresWrite.unconfirmed`): confirmed before the commit.
         let unconfirmed: (lock: PostgresLink.Answer, generation: Int64)?
         let commit: PostgresLink.Answer
@@ -331,10 +336,12 @@ public final class PostgresEventStore: EventStore {
         private var waited = false
 
         init(
-            store: PostgresEventStore, link: PostgresLink, speculative: Bool, unconfirmed: (lock: PostgresLink.Answer, generation: Int64)?,
-            commit: PostgresLink.Answer, durable: PostgresLink.Answer?, memory: WriteMemory, appended: Bool, destroyed: [StreamID]
+            store: PostgresEventStore, link: PostgresLink, speculative: Bool, durableLater: Bool,
+            unconfirmed: (lock: PostgresLink.Answer, generation: Int64)?, commit: PostgresLink.Answer, durable: PostgresLink.Answer?,
+            memory: WriteMemory, appended: Bool, destroyed: [StreamID]
         ) {
-            (self.store, self.link, self.speculative, self.unconfirmed, self.commit, self.durable) = (store, link, speculative, unconfirmed, commit, durable)
+            (self.store, self.link, self.speculative, self.durableLater) = (store, link, speculative, durableLater)
+            (self.unconfirmed, self.commit, self.durable) = (unconfirmed, commit, durable)
             (self.memory, self.appended, self.destroyed) = (memory, appended, destroyed)
         }
 
@@ -365,9 +372,15 @@ public final class PostgresEventStore: EventStore {
                 if let durable { try link.awaitDurability(durable) }
             } catch {
                 store.forget(memory)
+                // Nothing of it is left unread for the link's next user.
+                if link.isUsable { try? link.settle() }
                 store.pool.giveBack(link)
                 throw error
             }
+            // A transaction that waited for its lock is remembered once committed: a transaction
+            // begun from a memory may send its one statement as soon as that memory's own
+            // transaction is committed (`awaitTheOneBefore` knows only of `writeAhead`'s).
+            if !durableLater { store.remember(memory) }
             store.pool.giveBack(link)
             try store.committed(appended: appended, destroyed: destroyed, step)
         }

@@ -156,6 +156,8 @@ final class PostgresLink: @unchecked Sendable {
         case connectionLost
         /// No answer within `PostgresSession.limit` (the connection was closed for it).
         case timedOut
+        /// A `COMMIT` the server answered `ROLLBACK` (a statement of the transaction failed).
+        case rolledBack
     }
 
     /// Hands `query` to the driver; its answer comes to the returned future, or fails when the
@@ -174,7 +176,12 @@ final class PostgresLink: @unchecked Sendable {
             return answer.futureResult
         }
         answer.futureResult.whenComplete { [unanswered] _ in unanswered.withLock { _ = $0.promises.removeValue(forKey: ticket) } }
-        connection.query(query, logger: PostgresSession.quiet).map(\.rows).cascade(to: answer)
+        connection.query(query, logger: PostgresSession.quiet).flatMapThrowing { result in
+            // A `COMMIT` of a transaction a statement failed in is answered `ROLLBACK`, not an
+            // error: whoever reads this answer alone learns that nothing was committed.
+            if result.metadata.command == "ROLLBACK", query.sql == "COMMIT" { throw Failed.rolledBack }
+            return result.rows
+        }.cascade(to: answer)
         return answer.futureResult
     }
 
@@ -222,6 +229,8 @@ final class PostgresLink: @unchecked Sendable {
             answerLost = true
             return Failure(
                 .unavailable, "the store \(location) cannot be reached: the connection was lost (what was not committed is rolled back)")
+        case Failed.rolledBack:
+            return Failure(.storage, "the store \(location) rolled the transaction back: a statement of it failed (nothing of it was committed)")
         default:
             lastServerState = (error as? PSQLError)?.serverInfo?[.sqlState]
             if connection.isClosed { broken = true }
@@ -253,16 +262,20 @@ final class PostgresLink: @unchecked Sendable {
     /// `settle`) is answered after it and throws its failure. For statements whose rows nothing
     /// reads, in a transaction, whose `COMMIT` is waited for. At most `sendAhead` are in flight;
     /// past that the oldest are waited for.
+    ///
+    /// `settling: false` for a statement whose answer its sender reads as the outcome of a
+    /// commit (a `COMMIT`, a transaction's one statement, the durability mark): it is never
+    /// waited for here, so its failure is read, and said, where the commit is waited for.
     @discardableResult
-    func send(_ query: PostgresQuery) throws -> Answer {
+    func send(_ query: PostgresQuery, settling: Bool = true) throws -> Answer {
         try sendPrelude()
         guard !broken, !connection.isClosed else {
             broken = true
             throw Failure(.unavailable, "the store \(location) cannot be reached: the connection was lost")
         }
+        if settling, sent.count + 1 >= Self.sendAhead { try settle() }
         let answer = dispatch(query)
         sent.append(answer)
-        if sent.count >= Self.sendAhead { try settle() }
         return Answer(future: answer)
     }
 
@@ -325,7 +338,7 @@ final class PostgresLink: @unchecked Sendable {
     /// Sends the open transaction's `COMMIT` without waiting: `finish` waits for it.
     func sendCommit() throws -> Answer {
         do {
-            return try send("COMMIT")
+            return try send("COMMIT", settling: false)
         } catch {
             inTransaction = false
             throw error
@@ -345,6 +358,18 @@ final class PostgresLink: @unchecked Sendable {
         } catch where answerLost {
             throw CommitUnknown(store: "\(location)")
         }
+    }
+
+    /// Waits until `answer`, a statement of another transaction sent on this link, is answered,
+    /// within the time limit, reading nothing of it and of the statements before it (their
+    /// failures stay for whoever waits for that transaction): whether it was answered without
+    /// error (a `COMMIT` answered `ROLLBACK` is an error here).
+    func awaitAnswerOnly(_ answer: Answer) -> Bool {
+        let limit = connection.eventLoop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { [connection] in
+            let _: EventLoopFuture<Void> = connection.close()
+        }
+        defer { limit.cancel() }
+        return (try? answer.future.wait()) != nil
     }
 
     /// Waits for `mark`, a transaction committed after one already committed whose durability

@@ -616,7 +616,7 @@ public final class PostgresWrite: EventStoreWrite {
                     generation = \(nextGeneration)
                 \(unescaped: expected) \(unescaped: committingLater)
                 RETURNING (SELECT count(*) FROM notified)
-                """)
+                """, settling: !alone)
         } catch {
             brokenBy = error
             throw error

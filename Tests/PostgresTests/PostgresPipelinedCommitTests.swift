@@ -9,8 +9,8 @@ import Testing
 /// waiting for its durability, releasing the lock at once, and is answered only once a
 /// synchronous commit behind it is durable; begun from what this process's last write left,
 /// it is checked on the server, once it holds the head, against what another process wrote.
-/// Against a real server of its own (its settings are changed here).
-@Suite struct PostgresPipelinedCommitTests {
+/// Against a real server of its own, one test at a time (a test changes its settings).
+@Suite(.serialized) struct PostgresPipelinedCommitTests {
     static let started = Task { try await PostgresServer.started("PostgresPipelinedCommitTests") }
 
     static func event() throws -> ProposedEvent { try ProposedEvent(id: .newEventID(), type: "noted", payload: Array(#"{"n":1}"#.utf8)) }

@@ -171,7 +171,12 @@ public final class BatchQueue<Request: Sendable, Answer: Sendable>: Sendable {
         } catch {
             committed = false
             outcomes = recover(error, requests) { request in
-                Result { try Self.committed(try commitAhead([request])) }.flatMap { $0.first ?? .failure(error) }
+                // Begun from a memory another commit made stale (nothing committed), it runs
+                // once more, from what the store holds.
+                let alone = { Result { try Self.committed(try self.commitAhead([request])) }.flatMap { $0.first ?? .failure(error) } }
+                let first = alone()
+                if case .failure(let failure) = first, failure is StaleStart { return alone() }
+                return first
             }
         }
         for (pending, outcome) in zip(batch, outcomes) { pending.continuation.resume(with: outcome) }

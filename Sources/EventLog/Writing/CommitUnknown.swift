@@ -14,6 +14,6 @@ public struct CommitUnknown: KindedError, CustomStringConvertible {
     }
 
     public var description: String {
-        "the store \(store) was lost before it confirmed the commit: the change may or may not have been kept (read it back before trying again)"
+        "the store \(store) was lost, or stopped answering, before it confirmed the commit: the change may or may not have been kept (read it back before trying again)"
     }
 }
