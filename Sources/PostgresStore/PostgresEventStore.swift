@@ -267,7 +267,13 @@ public final class PostgresEventStore: EventStore {
             let unconfirmed = write.unconfirmed()
             let memory = write.memory()
             let commit = try write.wroteAlone ? last ?? link.sendCommit() : link.sendCommit()
-            let durable = durableLater ? try Self.sendDurabilityMark(link) : nil
+            let durable: PostgresLink.Answer?
+            do {
+                durable = durableLater ? try Self.sendDurabilityMark(link) : nil
+            } catch {
+                // The commit is on its way: it may be made.
+                throw CommitUnknown(store: "\(location)")
+            }
             if durableLater {
                 lastAhead.withLock { $0 = (link, commit) }
                 // The next write transaction of this process starts from it (and sends nothing
@@ -345,6 +351,16 @@ public final class PostgresEventStore: EventStore {
             (self.memory, self.appended, self.destroyed) = (memory, appended, destroyed)
         }
 
+        /// Whether the lock's answer (answered by now) finds another generation than `unconfirmed`'s.
+        private func isStale(_ unconfirmed: (lock: PostgresLink.Answer, generation: Int64)) -> Bool {
+            do {
+                try PostgresWrite.confirm(unconfirmed.lock, at: unconfirmed.generation, link)
+                return false
+            } catch {
+                return error is StaleStart
+            }
+        }
+
         /// Never left unanswered: a commit nobody waited for is waited for here.
         deinit {
             if !waited { try? wait { _ in } }
@@ -360,20 +376,21 @@ public final class PostgresEventStore: EventStore {
             store.lastAhead.withLock { if $0?.link === link { $0 = nil } }
             do {
                 do {
-                    if let unconfirmed { try PostgresWrite.confirm(unconfirmed.lock, at: unconfirmed.generation, link) }
+                    // Every answer up to the commit, the lock's among them: a lost one is
+                    // `CommitUnknown`. A commit that succeeded passed its check of the memory.
                     try link.finish(commit)
-                } catch {
-                    // The check of the generation failed on the server (`PostgresWrite.sendLast`),
-                    // so the transaction rolled back.
-                    guard error is StaleStart || (speculative && link.lastServerState == "22012") else { throw error }
-                    _ = try? link.finish(durable ?? commit)
+                } catch let error where !(error is CommitUnknown) {
+                    // Failed on the server: begun from a stale memory if its check failed
+                    // (`PostgresWrite.sendLast`), or if the lock found another generation.
+                    let stale = speculative && link.lastServerState == "22012" || unconfirmed.map(isStale) == true
+                    guard stale else { throw error }
                     throw StaleStart()
                 }
                 if let durable { try link.awaitDurability(durable) }
             } catch {
                 store.forget(memory)
-                // Nothing of it is left unread for the link's next user.
-                if link.isUsable { try? link.settle() }
+                // Nothing of it is left unread for the link's next user, and no transaction open.
+                if link.isUsable { _ = try? link.finish(durable ?? commit) }
                 store.pool.giveBack(link)
                 throw error
             }
