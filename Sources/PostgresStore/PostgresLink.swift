@@ -234,7 +234,7 @@ final class PostgresLink: @unchecked Sendable {
         default:
             lastServerState = (error as? PSQLError)?.serverInfo?[.sqlState]
             if connection.isClosed { broken = true }
-            if !(error is PSQLError) || (error as? PSQLError)?.code != .server { answerLost = true }
+            if (error as? PSQLError)?.code != .server { answerLost = true }
             if let psql = error as? PSQLError, psql.code != .server || Self.endsTheSession(psql.serverInfo?[.sqlState]) { broken = true }
             return PostgresFailure.kinded(error, location)
         }

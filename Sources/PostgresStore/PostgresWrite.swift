@@ -67,11 +67,11 @@ public final class PostgresWrite: EventStoreWrite {
     /// durability: `synchronous_commit = off` for it). Before its first statement, `before`
     /// runs (the store waits for the transaction this one follows to commit), then `BEGIN` and
     /// the lock are sent, the lock not waited for. Should nothing need the server before the
-    /// end, the transaction is one statement (`sendAlone`), committed on its own.
+    /// end, the transaction is its last statement alone (`sendLast`), committed on its own.
     ///
     /// The memory is checked on the server, once the head is held: the last statement's update
     /// of the head divides by zero at another generation, which fails the transaction as a
-    /// whole (`StaleStart`, from the lock's answer or that error: `confirm`, `isStale`). An
+    /// whole (`StaleStart`: the store reads it from that error or from the lock's answer). An
     /// error the body throws counts only if the lock's answer confirms the memory (`confirm`).
     /// So a group commit's next batch is decided while the one before it commits.
     init(store: PostgresEventStore, link: PostgresLink, from memory: WriteMemory, before: @escaping () throws -> Void) {
@@ -99,14 +99,13 @@ public final class PostgresWrite: EventStoreWrite {
     /// Whether the transaction is its last statement alone (`sendLast`), which writes the head.
     private(set) var wroteAlone = false
 
-
     /// Whether some closed stream may still have its key (a deletion that stopped between its
     /// steps): unless this process's last write transaction is the last one and left none, the
     /// first step of the transaction looks (`finishPendingDestruction`), after the lock, so one
     /// closed by the writer this one waited for is found too.
     private var pendingDestruction: Bool
 
-    /// The lock sent and not yet confirmed (`speculating`).
+    /// The lock sent and not yet confirmed (`init(store:link:from:before:)`).
     private var lock: PostgresLink.Answer?
 
     /// Reads the answer of the lock sent without waiting (sending the lock first, if nothing
@@ -138,11 +137,6 @@ public final class PostgresWrite: EventStoreWrite {
     /// The same, setting the transaction's `synchronous_commit` to `off` (no round trip of its own).
     static let lockCommittingLater: PostgresQuery =
         "SELECT position, recorded_at, hash, tree, generation FROM reel_head WHERE set_config('synchronous_commit', 'off', true) = 'off' FOR UPDATE"
-
-    /// Locks `reel_head`'s row (writers take turns here) and reads it.
-    static func lockHead(_ link: PostgresLink) throws -> (head: LogHead?, frontier: TreeFrontier, generation: Int64) {
-        try locked(try link.run(lockStatement), link)
-    }
 
     /// The head, the tree's edge and the generation in the lock's answer.
     static func locked(_ rows: [PostgresRow], _ link: PostgresLink) throws -> (head: LogHead?, frontier: TreeFrontier, generation: Int64) {

@@ -32,10 +32,8 @@ final class ProjectionOverlay {
         self.rows = rows
     }
 
-    /// Every row kept: read, or written (sent by now, after `flush` or `takeUnsent`).
-    var kept: [String: [[UInt8]: [UInt8]?]] { rows }
-
-    /// What the next transaction may start from: every row kept, and every key read absent, but
+    /// What the next transaction may start from: every row read or written (sent by now, after
+    /// `flush` or `takeUnsent`), and every key read absent, but
     /// not the keys of the rows this transaction deleted (a deleted account's handle digest
     /// among them: nothing of it stays in the process).
     var keptForNext: [String: [[UInt8]: [UInt8]?]] {

@@ -12,6 +12,30 @@ import Testing
 @Suite struct BatchQueuePipelineTests {
     struct Failed: Error {}
 
+    /// Submits `requests` one after another, each once the one before is in: the first held in
+    /// its transaction (until `firstHeld`), the rest queued behind it in this order; then
+    /// releases the first (`release`) and returns every request's outcome.
+    static func submitted(
+        _ requests: [Int], to queue: BatchQueue<Int, Int>, release: DispatchSemaphore, firstHeld: () -> Bool
+    ) async -> [Int: Result<Int, any Error>] {
+        await withTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    do { return (request, .success(try await queue.submit(request))) } catch { return (request, .failure(error)) }
+                }
+                if index == 0 {
+                    _ = await eventually(firstHeld)
+                } else {
+                    _ = await eventually { queue.load.queued == index }
+                }
+            }
+            release.signal()
+            var out: [Int: Result<Int, any Error>] = [:]
+            for await (request, result) in group { out[request] = result }
+            return out
+        }
+    }
+
     @Test func batchesBeginWhileTheOneBeforeCommitsAndAreAnsweredInOrder() async throws {
         let log = Mutex<[String]>([])
         let gate = DispatchSemaphore(value: 0)
@@ -32,23 +56,7 @@ import Testing
                 })
             })
         let requests = [1, 2, 3, 13, 100, 4]
-        let results = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
-            for (index, request) in requests.enumerated() {
-                group.addTask {
-                    do { return (request, .success(try await queue.submit(request))) } catch { return (request, .failure(error)) }
-                }
-                // Submitted one after another (the first held in its transaction): the rest queue in this order.
-                if index == 0 {
-                    _ = await eventually { log.withLock { $0 } == ["begin [1]"] }
-                } else {
-                    _ = await eventually { queue.load.queued == index }
-                }
-            }
-            gate.signal()
-            var out: [Int: Result<Int, any Error>] = [:]
-            for await (request, result) in group { out[request] = result }
-            return out
-        }
+        let results = await Self.submitted(requests, to: queue, release: gate) { log.withLock { $0 } == ["begin [1]"] }
         for request in [1, 2, 3, 100, 4] { #expect(try results[request]?.get() == request * 10) }
         #expect(throws: Failed.self) { try results[13]?.get() }
         #expect(
@@ -83,23 +91,7 @@ import Testing
                     return batch.map { .success($0) }
                 })
             })
-        let results = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
-            for request in 0...3 {
-                group.addTask {
-                    do { return (request, .success(try await queue.submit(request))) } catch { return (request, .failure(error)) }
-                }
-                // The first held in its transaction, the others queue behind it, one batch.
-                if request == 0 {
-                    _ = await eventually { begun.withLock { $0 } == [[0]] }
-                } else {
-                    _ = await eventually { queue.load.queued == request }
-                }
-            }
-            gate.signal()
-            var out: [Int: Result<Int, any Error>] = [:]
-            for await (request, result) in group { out[request] = result }
-            return out
-        }
+        let results = await Self.submitted(Array(0...3), to: queue, release: gate) { begun.withLock { $0 } == [[0]] }
         #expect(try results[0]?.get() == 0)
         for request in 1...3 { #expect(throws: CommitUnknown.self) { try results[request]?.get() } }
         #expect(begun.withLock { $0 } == [[0], [1, 2, 3]], "nothing run again")
