@@ -242,6 +242,7 @@ public final class PostgresEventStore: EventStore {
     /// is, this one included: `SentCommit.wait` waits for that one too.
     private func begin<T>(speculating: Bool, durableLater: Bool, _ body: (PostgresWrite) throws -> T) throws -> (T, SentCommit) {
         let link = try pool.borrow()
+        link.prepare(Self.preparedTexts)
         do {
             let write: PostgresWrite
             if speculating, let memory = lastWriteMemory() {
@@ -319,8 +320,13 @@ public final class PostgresEventStore: EventStore {
     /// record, and PostgreSQL then commits it without waiting for anything.) The server's
     /// statement time limit does not cut that wait short: PostgreSQL lifts it before it commits.
     private static func sendDurabilityMark(_ link: PostgresLink) throws -> PostgresLink.Answer {
-        try link.send("SELECT pg_logical_emit_message(true, 'reel', '')", settling: false)
+        try link.send(PreparedText(durabilityMark), settling: false)
     }
+
+    private static let durabilityMark = "SELECT pg_logical_emit_message(true, 'reel', '')"
+
+    /// The statements every write transaction sends, prepared on its connection once.
+    private static let preparedTexts = PostgresWrite.preparedTexts + [durabilityMark]
 
     /// A write transaction whose `COMMIT` is sent (`begin`): `wait` waits for it, once.
     private final class SentCommit {

@@ -13,35 +13,12 @@ enum PostgresFailure {
         if error is PostgresDecodingError {
             return Failure(.tampered, "\(store): a table of Reel's holds a column of a type Reel did not make (is the database another program's?)")
         }
+        if let (state, message) = serverError(error) { return server(state, message, location) }
+        if case PostgresError.connectionClosed = error { return Failure(.unavailable, "\(store) cannot be reached: the connection was closed") }
         guard let error = error as? PSQLError else {
             return Failure(.storage, "\(store) failed: \(type(of: error))")
         }
         switch error.code {
-        case .server:
-            let state = error.serverInfo?[.sqlState] ?? ""
-            // A server may quote what it was sent: never the password.
-            var message = error.serverInfo?[.message] ?? "no message"
-            if let password = location.password { message = message.replacingOccurrences(of: password, with: "***") }
-            switch state {
-            case "28P01", "28000":
-                return Failure(.refusedCredentials, "\(store) refused the user or password: \(message)")
-            case "3D000":
-                return Failure(.notFound, "\(store): the database does not exist (create it with createdb, then run 'reel store migrate')")
-            case "53100":
-                return Failure(.noSpace, "\(store) has no space left: \(message); nothing was changed")
-            case "40001", "40P01", "55P03":
-                return Failure(.temporary, "\(store): a concurrent change won (\(state)); try again")
-            case "57P01", "57P02", "57P03", "08000", "08003", "08006":
-                return Failure(.unavailable, "\(store) is shutting down or not accepting connections (\(state)): \(message)")
-            case "42501":
-                return Failure(.unavailable, "\(store): permission denied: \(message)")
-            case "25006":
-                return Failure(.unavailable, "\(store) is read-only: \(message)")
-            case "57014":
-                return Failure(.temporary, "\(store) cancelled the statement (a time limit, or an operator): \(message)")
-            default:
-                return Failure(.storage, "\(store) failed (SQLSTATE \(state)): \(message)")
-            }
         case .sslUnsupported:
             return Failure(.unavailable, "\(store) does not offer TLS, which sslmode asks for")
         case .receivedUnencryptedDataAfterSSLRequest, .messageDecodingFailure, .unexpectedBackendMessage:
@@ -54,6 +31,47 @@ enum PostgresFailure {
             return Failure(.unavailable, "\(store) cannot be reached: \(cause(of: error))")
         default:
             return Failure(.storage, "\(store) failed: \(error.code)")
+        }
+    }
+
+    /// The SQLSTATE and primary message of an error the server reported, in either of the
+    /// driver's forms (a statement the connection prepared fails with the older one); `nil` for
+    /// any other failure.
+    static func serverError(_ error: any Error) -> (state: String, message: String)? {
+        if let error = error as? PSQLError, error.code == .server {
+            return (error.serverInfo?[.sqlState] ?? "", error.serverInfo?[.message] ?? "no message")
+        }
+        if case PostgresError.server(let answer) = error {
+            return (answer.fields[.sqlState] ?? "", answer.fields[.message] ?? "no message")
+        }
+        return nil
+    }
+
+    /// A server's error (`serverError`) as a Reel failure.
+    private static func server(_ state: String, _ message: String, _ location: PostgresLocation) -> Failure {
+        let store = "the store \(location)"
+        // A server may quote what it was sent: never the password.
+        var message = message
+        if let password = location.password { message = message.replacingOccurrences(of: password, with: "***") }
+        switch state {
+        case "28P01", "28000":
+            return Failure(.refusedCredentials, "\(store) refused the user or password: \(message)")
+        case "3D000":
+            return Failure(.notFound, "\(store): the database does not exist (create it with createdb, then run 'reel store migrate')")
+        case "53100":
+            return Failure(.noSpace, "\(store) has no space left: \(message); nothing was changed")
+        case "40001", "40P01", "55P03":
+            return Failure(.temporary, "\(store): a concurrent change won (\(state)); try again")
+        case "57P01", "57P02", "57P03", "08000", "08003", "08006":
+            return Failure(.unavailable, "\(store) is shutting down or not accepting connections (\(state)): \(message)")
+        case "42501":
+            return Failure(.unavailable, "\(store): permission denied: \(message)")
+        case "25006":
+            return Failure(.unavailable, "\(store) is read-only: \(message)")
+        case "57014":
+            return Failure(.temporary, "\(store) cancelled the statement (a time limit, or an operator): \(message)")
+        default:
+            return Failure(.storage, "\(store) failed (SQLSTATE \(state)): \(message)")
         }
     }
 

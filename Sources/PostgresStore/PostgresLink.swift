@@ -163,7 +163,21 @@ final class PostgresLink: @unchecked Sendable {
     /// Hands `query` to the driver; its answer comes to the returned future, or fails when the
     /// connection closes first.
     private func dispatch(_ query: PostgresQuery) -> EventLoopFuture<[PostgresRow]> {
-        if inTransaction, !wroteInTransaction, Self.mayWrite(query.sql) { wroteInTransaction = true }
+        dispatch(query.sql) { [connection] in
+            connection.query(query, logger: PostgresSession.quiet).flatMapThrowing { result in
+                // A `COMMIT` of a transaction a statement failed in is answered `ROLLBACK`, not an
+                // error: whoever reads this answer alone learns that nothing was committed.
+                if result.metadata.command == "ROLLBACK", query.sql == "COMMIT" { throw Failed.rolledBack }
+                return result.rows
+            }
+        }
+    }
+
+    /// Hands the statement `sql` to the driver (`start`, which writes it to the connection at
+    /// once, in the order of the calls); its answer comes to the returned future, or fails when
+    /// the connection closes first.
+    private func dispatch(_ sql: String, _ start: () -> EventLoopFuture<[PostgresRow]>) -> EventLoopFuture<[PostgresRow]> {
+        if inTransaction, !wroteInTransaction, Self.mayWrite(sql) { wroteInTransaction = true }
         let answer = connection.eventLoop.makePromise(of: [PostgresRow].self)
         let ticket: Int? = unanswered.withLock { state in
             guard state.closed == nil else { return nil }
@@ -176,12 +190,7 @@ final class PostgresLink: @unchecked Sendable {
             return answer.futureResult
         }
         answer.futureResult.whenComplete { [unanswered] _ in unanswered.withLock { _ = $0.promises.removeValue(forKey: ticket) } }
-        connection.query(query, logger: PostgresSession.quiet).flatMapThrowing { result in
-            // A `COMMIT` of a transaction a statement failed in is answered `ROLLBACK`, not an
-            // error: whoever reads this answer alone learns that nothing was committed.
-            if result.metadata.command == "ROLLBACK", query.sql == "COMMIT" { throw Failed.rolledBack }
-            return result.rows
-        }.cascade(to: answer)
+        start().cascade(to: answer)
         return answer.futureResult
     }
 
@@ -232,10 +241,12 @@ final class PostgresLink: @unchecked Sendable {
         case Failed.rolledBack:
             return Failure(.storage, "the store \(location) rolled the transaction back: a statement of it failed (nothing of it was committed)")
         default:
-            lastServerState = (error as? PSQLError)?.serverInfo?[.sqlState]
+            let server = PostgresFailure.serverError(error)
+            lastServerState = server?.state
             if connection.isClosed { broken = true }
-            if (error as? PSQLError)?.code != .server { answerLost = true }
-            if let psql = error as? PSQLError, psql.code != .server || Self.endsTheSession(psql.serverInfo?[.sqlState]) { broken = true }
+            if server == nil { answerLost = true }
+            // The driver's own failures (of the connection, of its messages) leave it unusable.
+            if server == nil && (error is PSQLError || error is PostgresError) || Self.endsTheSession(server?.state) { broken = true }
             return PostgresFailure.kinded(error, location)
         }
     }
@@ -268,16 +279,66 @@ final class PostgresLink: @unchecked Sendable {
     /// waited for here, so its failure is read, and said, where the commit is waited for.
     @discardableResult
     func send(_ query: PostgresQuery, settling: Bool = true) throws -> Answer {
+        try send(settling: settling) { dispatch(query) }
+    }
+
+    /// Sends what `dispatch` hands to the driver, after what is held back (`prelude`), on a
+    /// connection still usable, with at most `sendAhead` in flight.
+    private func send(settling: Bool, _ dispatch: () -> EventLoopFuture<[PostgresRow]>) throws -> Answer {
         try sendPrelude()
         guard !broken, !connection.isClosed else {
             broken = true
             throw Failure(.unavailable, "the store \(location) cannot be reached: the connection was lost")
         }
         if settling, sent.count + 1 >= Self.sendAhead { try settle() }
-        let answer = dispatch(query)
+        let answer = dispatch()
         sent.append(answer)
         return Answer(future: answer)
     }
+
+    /// Sends `statement` as `send` does: by name, when this connection has prepared it
+    /// (`prepare`), so the server neither parses nor plans it again; else as its text. Its
+    /// answer has no rows, whichever way it went: the driver's older prepared-statement path,
+    /// the one that can be sent without waiting, describes the binary rows it asks for as text,
+    /// so they cannot be read (`PreparedText`).
+    @discardableResult
+    func send(_ statement: PreparedText, settling: Bool = true) throws -> Answer {
+        try send(settling: settling) {
+            if let prepared = statements[statement.sql] {
+                return dispatch(statement.sql) { prepared.execute(statement.binds).map { _ in [] } }
+            }
+            var binds = PostgresBindings(capacity: statement.binds.count)
+            for value in statement.binds { binds.append(value) }
+            let query = PostgresQuery(unsafeSQL: statement.sql, binds: binds)
+            return dispatch(statement.sql) { [connection] in connection.query(query, logger: PostgresSession.quiet).map { _ in [] } }
+        }
+    }
+
+    /// Statements this connection has prepared (`prepare`), by their text: the server keeps them
+    /// for the session, whatever becomes of the transactions around.
+    private var statements: [String: PreparedQuery] = [:]
+
+    /// Prepares on this connection those of `texts` it has not prepared yet, in one round trip:
+    /// for a link with nothing sent and no transaction open (a link just borrowed). A text the
+    /// server refuses to prepare (a store not migrated yet) stays unprepared and is sent as text;
+    /// a connection lost meanwhile is left broken for the next statement to say so.
+    func prepare(_ texts: [String]) {
+        let missing = texts.filter { statements[$0] == nil }
+        guard !missing.isEmpty, sent.isEmpty, !inTransaction, prelude == nil, isUsable else { return }
+        let answers = missing.map { sql in
+            dispatch(sql) { [connection, self] in
+                connection.prepare(query: sql).map { prepared in
+                    self.preparedNow.withLock { $0.append((sql, prepared)) }
+                    return []
+                }
+            }
+        }
+        _ = try? wait(answers)
+        for (sql, prepared) in preparedNow.withLock({ now in defer { now = [] }; return now }) { statements[sql] = prepared }
+    }
+
+    /// Statements prepared and not yet in `statements`: the driver's answers come on its thread.
+    private let preparedNow = Mutex<[(String, PreparedQuery)]>([])
 
     /// A statement sent without waiting (`send`), whose rows may be read later (`rows(of:)`).
     struct Answer {

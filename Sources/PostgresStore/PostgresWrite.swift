@@ -541,6 +541,48 @@ public final class PostgresWrite: EventStoreWrite {
         return try PostgresTree.leafHashes(from: position, maxCount: maxCount, link)
     }
 
+    /// The text of the last statement (`sendLast`): the same at every run, so a connection
+    /// prepares it once (`PostgresLink.prepare`). Its parameters: the events' rows (1–7), their
+    /// streams' last versions (8–9), the projection rows deleted (10–11) and written (12–14), the
+    /// tree's new hashes (15–16), the position told to listeners and whether to tell them
+    /// (17–18), the head (19–22, each `NULL` to leave it), the next generation (23), and the
+    /// generation the transaction began from when it did not wait for the lock (24, else `NULL`):
+    /// the server checks it once it holds the row, a division by zero at another one, which
+    /// aborts the transaction (its `COMMIT` rolls back; the lock's answer then says why:
+    /// `confirm`). `alone`: the statement is the whole transaction, committed on its own without
+    /// waiting for its durability.
+    static func lastStatement(alone: Bool) -> String {
+        """
+        WITH events AS (
+            INSERT INTO reel_events (position, stream, stream_version, event_id, type, recorded_at, envelope)
+            SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::uuid[], $5::text[], $6::bigint[], $7::bytea[])),
+        streams AS (
+            INSERT INTO reel_streams (stream, version) SELECT * FROM unnest($8::text[], $9::bigint[])
+            ON CONFLICT (stream) DO UPDATE SET version = excluded.version),
+        gone AS (
+            DELETE FROM reel_projections p USING unnest($10::text[], $11::bytea[]) AS d(t, k)
+            WHERE p.table_name = d.t AND p.key = d.k),
+        projected AS (
+            INSERT INTO reel_projections (table_name, key, value)
+            SELECT * FROM unnest($12::text[], $13::bytea[], $14::bytea[])
+            ON CONFLICT (table_name, key) DO UPDATE SET value = excluded.value),
+        tree AS (
+            INSERT INTO reel_tree (stored_index, hash) SELECT * FROM unnest($15::bigint[], $16::bytea[])),
+        notified AS (SELECT pg_notify('reel_appended', $17::text) WHERE $18::bool)
+        UPDATE reel_head SET position = coalesce($19::bigint, position),
+            recorded_at = coalesce($20::bigint, recorded_at),
+            hash = coalesce($21::bytea, hash),
+            tree = coalesce($22::bytea, tree),
+            generation = $23::bigint
+        WHERE 1 / (generation = coalesce($24::bigint, generation))::int = 1
+        \(alone ? "AND set_config('synchronous_commit', 'off', true) = 'off'" : "")
+        RETURNING (SELECT count(*) FROM notified)
+        """
+    }
+
+    /// The texts a write transaction's connection prepares (`PostgresLink.prepare`).
+    static let preparedTexts = [lastStatement(alone: true), lastStatement(alone: false)]
+
     /// The transaction's last statement before its `COMMIT`, sent without waiting (the `COMMIT`
     /// behind it is waited for): the events laid and not yet sent with their streams' versions,
     /// every projection row written or deleted and not yet sent, the Merkle tree grown up to the
@@ -566,9 +608,7 @@ public final class PostgresWrite: EventStoreWrite {
             committedFrontier = grown.frontier
         }
         // Begun from a memory without waiting for the lock: the server checks the memory's
-        // generation once it holds the lock, a division by zero at another one, which aborts the
-        // transaction (its `COMMIT` rolls back; the lock's answer then says why: `confirm`).
-        let expected = speculative ? "WHERE 1 / (generation = \(generation))::int = 1" : ""
+        // generation once it holds the lock (`lastStatement`).
         let alone = link.prelude != nil
         if alone {
             // Nothing was sent: the statement is the transaction, committed on its own,
@@ -577,40 +617,38 @@ public final class PostgresWrite: EventStoreWrite {
             try before?()
             wroteAlone = true
         }
-        let committingLater = alone ? "AND set_config('synchronous_commit', 'off', true) = 'off'" : ""
         guard tree != nil || !rows.positions.isEmpty || !projected.isEmpty || link.wroteInTransaction || alone else {
-            if speculative { return try link.send(PostgresQuery(unsafeSQL: "SELECT 1 FROM reel_head \(expected)")) }
+            if speculative { return try link.send(PostgresQuery(unsafeSQL: "SELECT 1 FROM reel_head WHERE 1 / (generation = \(generation))::int = 1")) }
             return nil
         }
         let head = tree == nil ? nil : currentHead
         do {
-            return try link.send(
-                """
-                WITH events AS (
-                    INSERT INTO reel_events (position, stream, stream_version, event_id, type, recorded_at, envelope)
-                    SELECT * FROM unnest(\(rows.positions)::bigint[], \(rows.streams)::text[], \(rows.versions)::bigint[], \(rows.ids)::uuid[],
-                        \(rows.types)::text[], \(rows.times)::bigint[], \(rows.envelopes)::bytea[])),
-                streams AS (
-                    INSERT INTO reel_streams (stream, version) SELECT * FROM unnest(\(rows.lastStreams)::text[], \(rows.lastVersions)::bigint[])
-                    ON CONFLICT (stream) DO UPDATE SET version = excluded.version),
-                gone AS (
-                    DELETE FROM reel_projections p USING unnest(\(projected.deletedTables)::text[], \(projected.deletedKeys)::bytea[]) AS d(t, k)
-                    WHERE p.table_name = d.t AND p.key = d.k),
-                projected AS (
-                    INSERT INTO reel_projections (table_name, key, value)
-                    SELECT * FROM unnest(\(projected.tables)::text[], \(projected.keys)::bytea[], \(projected.values)::bytea[])
-                    ON CONFLICT (table_name, key) DO UPDATE SET value = excluded.value),
-                tree AS (
-                    INSERT INTO reel_tree (stored_index, hash) SELECT * FROM unnest(\(tree?.indexes ?? [])::bigint[], \(tree?.hashes ?? [])::bytea[])),
-                notified AS (SELECT pg_notify('reel_appended', \(String(head?.position ?? 0))) WHERE \(appended))
-                UPDATE reel_head SET position = coalesce(\(head.map { Int64($0.position) })::bigint, position),
-                    recorded_at = coalesce(\(head?.recordedAtMicroseconds)::bigint, recorded_at),
-                    hash = coalesce(\(head.map { ByteBuffer(bytes: $0.hash.bytes) })::bytea, hash),
-                    tree = coalesce(\(tree.map { ByteBuffer(bytes: $0.frontier.record) })::bytea, tree),
-                    generation = \(nextGeneration)
-                \(unescaped: expected) \(unescaped: committingLater)
-                RETURNING (SELECT count(*) FROM notified)
-                """, settling: !alone)
+            var statement = PreparedText(Self.lastStatement(alone: alone))
+            try statement.bind(rows.positions)
+            try statement.bind(rows.streams)
+            try statement.bind(rows.versions)
+            try statement.bind(rows.ids)
+            try statement.bind(rows.types)
+            try statement.bind(rows.times)
+            try statement.bind(rows.envelopes)
+            try statement.bind(rows.lastStreams)
+            try statement.bind(rows.lastVersions)
+            try statement.bind(projected.deletedTables)
+            try statement.bind(projected.deletedKeys)
+            try statement.bind(projected.tables)
+            try statement.bind(projected.keys)
+            try statement.bind(projected.values)
+            try statement.bind(tree?.indexes ?? [])
+            try statement.bind(tree?.hashes ?? [])
+            try statement.bind(String(head?.position ?? 0))
+            try statement.bind(appended)
+            try statement.bind(head.map { Int64($0.position) })
+            try statement.bind(head?.recordedAtMicroseconds)
+            try statement.bind(head.map { ByteBuffer(bytes: $0.hash.bytes) })
+            try statement.bind(tree.map { ByteBuffer(bytes: $0.frontier.record) })
+            try statement.bind(nextGeneration)
+            try statement.bind(speculative ? generation : nil)
+            return try link.send(statement, settling: !alone)
         } catch {
             brokenBy = error
             throw error
