@@ -1,5 +1,6 @@
 import Failures
 import Foundation
+import NIOCore
 import PostgresNIO
 
 /// PostgreSQL's and PostgresNIO's errors as Reel's failures: a kind (so the command's exit code
@@ -14,7 +15,14 @@ enum PostgresFailure {
             return Failure(.tampered, "\(store): a table of Reel's holds a column of a type Reel did not make (is the database another program's?)")
         }
         if let (state, message) = serverError(error) { return server(state, message, location) }
-        if case PostgresError.connectionClosed = error { return Failure(.unavailable, "\(store) cannot be reached: the connection was closed") }
+        // The older API's words for the same failures (a statement the connection prepared),
+        // and the socket's own errors, which it passes on as they are.
+        switch error {
+        case PostgresError.connectionClosed: return Failure(.unavailable, "\(store) cannot be reached: the connection was closed")
+        case PostgresError.protocol: return Failure(.unavailable, "\(store) did not answer as a PostgreSQL server does")
+        case is IOError, is ChannelError: return Failure(.unavailable, "\(store) cannot be reached: the connection failed")
+        default: break
+        }
         guard let error = error as? PSQLError else {
             return Failure(.storage, "\(store) failed: \(type(of: error))")
         }

@@ -244,9 +244,10 @@ final class PostgresLink: @unchecked Sendable {
             let server = PostgresFailure.serverError(error)
             lastServerState = server?.state
             if connection.isClosed { broken = true }
+            // Any failure but the server's (of the connection, of the driver's messages, of the
+            // socket) leaves the connection unusable, and the answer unknown.
             if server == nil { answerLost = true }
-            // The driver's own failures (of the connection, of its messages) leave it unusable.
-            if server == nil && (error is PSQLError || error is PostgresError) || Self.endsTheSession(server?.state) { broken = true }
+            if server == nil || Self.endsTheSession(server?.state) { broken = true }
             return PostgresFailure.kinded(error, location)
         }
     }

@@ -37,6 +37,12 @@ public struct PostgresReplication: Sendable, Equatable {
         /// How far its replay is behind the primary's WAL: bytes and seconds.
         public let lagBytes: Int64
         public let lagSeconds: Double
+        /// Whether it sends feedback (`hot_standby_feedback`): the primary then keeps the row
+        /// versions its queries may still need (`pg_stat_replication.backend_xmin` is set, or,
+        /// streaming through a replication slot as pg_auto_failover's do, the slot's `xmin`), the
+        /// dead versions of the head row every commit updates among them, which each commit
+        /// reads past (the handbook's PostgreSQL page).
+        public let feedback: Bool
         /// Whether it acknowledges commits before they are answered.
         public var isSynchronous: Bool { (syncState == "sync" || syncState == "quorum") && state == "streaming" }
     }
@@ -103,14 +109,16 @@ public struct PostgresReplication: Sendable, Equatable {
             settings = row
         }
         var standbys: [Standby] = []
-        for try await (name, state, sync, bytes, seconds) in try await connection.query(
+        for try await (name, state, sync, bytes, seconds, feedback) in try await connection.query(
             """
-            SELECT application_name, coalesce(state, ''), coalesce(sync_state, ''),
-                coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), 0)::bigint, coalesce(extract(epoch FROM replay_lag), 0)::float8
-            FROM pg_stat_replication ORDER BY application_name
+            SELECT r.application_name, coalesce(r.state, ''), coalesce(r.sync_state, ''),
+                coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), r.replay_lsn), 0)::bigint, coalesce(extract(epoch FROM r.replay_lag), 0)::float8,
+                r.backend_xmin IS NOT NULL OR s.xmin IS NOT NULL
+            FROM pg_stat_replication r LEFT JOIN pg_replication_slots s ON s.active_pid = r.pid
+            ORDER BY r.application_name
             """, logger: PostgresSession.quiet
-        ).decode((String, String, String, Int64, Double).self) {
-            standbys.append(Standby(name: name, state: state, syncState: sync, lagBytes: bytes, lagSeconds: seconds))
+        ).decode((String, String, String, Int64, Double, Bool).self) {
+            standbys.append(Standby(name: name, state: state, syncState: sync, lagBytes: bytes, lagSeconds: seconds, feedback: feedback))
         }
         return Server(
             server: server, role: .primary, problem: nil, synchronousCommit: settings.0, synchronousStandbyNames: settings.1, standbys: standbys,

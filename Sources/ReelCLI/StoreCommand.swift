@@ -133,7 +133,7 @@ struct StoreCommand: AsyncParsableCommand {
         }
 
         /// A line per server, then what the operator should know: no synchronous standby
-        /// attached, or a primary whose commits wait for none.
+        /// attached, a primary whose commits wait for none, a standby whose feedback slows writes.
         static func describe(_ servers: [StoreServerStatus]) -> [String] {
             var lines = servers.map(describe)
             if servers.count > 1, !ReportJSON.synchronousStandbyAttached(servers) {
@@ -144,6 +144,11 @@ struct StoreCommand: AsyncParsableCommand {
             {
                 lines.append(
                     "synchronous_commit is \(TerminalText.field(primary.synchronousCommit ?? "")) on the primary: an acknowledged append waits for no standby (set it to on)")
+            }
+            for standby in servers.filter({ $0.role == "primary" }).flatMap(\.standbys) where standby.feedback {
+                lines.append(
+                    "standby \(TerminalText.field(standby.name)) sends feedback (hot_standby_feedback on): the primary keeps dead row versions "
+                        + "every commit reads past, which slows writes; turn it off on each node (the handbook's PostgreSQL page)")
             }
             return lines
         }

@@ -16,6 +16,7 @@ extension ReportJSON {
                     [
                         "name": .string($0.name), "state": .string($0.state), "syncState": .string($0.syncState),
                         "lagBytes": .integer($0.lagBytes), "lagSeconds": .double($0.lagSeconds), "synchronous": .bool($0.synchronous),
+                        "feedback": .bool($0.feedback),
                     ]
                 }),
         ]

@@ -27,6 +27,8 @@ public struct StoreServerStatus: Sendable, Equatable {
         public let lagBytes: Int64
         public let lagSeconds: Double
         public let synchronous: Bool
+        /// Whether it sends feedback (`hot_standby_feedback`), which makes each commit slower.
+        public let feedback: Bool
     }
 
     init(_ server: PostgresReplication.Server) {
@@ -36,7 +38,8 @@ public struct StoreServerStatus: Sendable, Equatable {
         synchronousCommit = server.synchronousCommit
         synchronousStandbyNames = server.synchronousStandbyNames
         standbys = server.standbys.map {
-            Standby(name: $0.name, state: $0.state, syncState: $0.syncState, lagBytes: $0.lagBytes, lagSeconds: $0.lagSeconds, synchronous: $0.isSynchronous)
+            Standby(name: $0.name, state: $0.state, syncState: $0.syncState, lagBytes: $0.lagBytes, lagSeconds: $0.lagSeconds, synchronous: $0.isSynchronous,
+                feedback: $0.feedback)
         }
         streaming = server.streaming
         lagBytes = server.replayLagBytes

@@ -46,6 +46,21 @@ import Testing
         #expect((status["servers"] as? [[String: Any]])?.compactMap { $0["role"] as? String } == ["primary", "standby"], "\(before.stdout)")
         let text = try await fixed.reel(["store", "status"])
         #expect(text.stdout.contains("primary; synchronous_commit on; standby") && text.stdout.contains("synchronous"), "\(text.stdout)")
+        // pg_auto_failover turns the standby's feedback on, which slows every commit: the status
+        // says so (once the standby has sent its first feedback), and says nothing once it is
+        // turned off on each node as the handbook says.
+        func feedback() async throws -> (json: [Bool]?, line: Bool) {
+            let json = try Harness.json(try await fixed.reel(["store", "status", "--json"]).stdout)
+            let standbys = (json["servers"] as? [[String: Any]])?.first { $0["role"] as? String == "primary" }?["standbys"] as? [[String: Any]]
+            let text = try await fixed.reel(["store", "status"]).stdout
+            return (standbys?.compactMap { $0["feedback"] as? Bool }, text.contains("sends feedback (hot_standby_feedback on)"))
+        }
+        try await waitFor("the status to name the standby's feedback") { (try? await feedback()).map { $0.json == [true] && $0.line } == true }
+        for node in pair.nodes {
+            _ = try await pair.psql(node, "ALTER SYSTEM SET hot_standby_feedback = off")
+            _ = try await pair.psql(node, "SELECT pg_reload_conf()")
+        }
+        try await waitFor("the status to find no feedback") { (try? await feedback()).map { $0.json == [false] && !$0.line } == true }
         let service = try await ServiceProcess.start(home)
         let token = try await service.token(for: "web")
         let ready = try await service.request(.GET, "/ready").json()["store"] as? [String: Any]
