@@ -28,6 +28,8 @@ struct ServeBench: AsyncParsableCommand {
     var store: String?
     @Flag(help: "Only POST /v1/favorites, on every store side by side in this run: LMDB, one PostgreSQL (fsync on), a shard map of two, and a primary with a synchronous standby (pg_auto_failover), each against LMDB.")
     var allStores = false
+    @Option(help: "With --all-stores: rounds of the four runs, one after another (each on new databases); the table gives each store's median, each round's ratio against that round's LMDB run.")
+    var rounds = 1
 
     func run() async throws {
         if allStores { return try await sideBySide() }
@@ -109,34 +111,46 @@ struct ServeBench: AsyncParsableCommand {
         defer { server.stop() }
         let pair = try await FailoverPair.started("reel-bench-pair", fsync: true, settings: Self.walSettings.merging(Self.pairSettings) { $1 })
         defer { pair.stop() }
-        let single = server.url(database: try await server.createDatabase("single"))
-        let map = root + "/shards.json"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        let shards = [server.url(database: try await server.createDatabase("shard_a")), server.url(database: try await server.createDatabase("shard_b"))]
-        try Data(#"{"format": "reel-shards/1", "shards": [{"name": "a", "url": "\#(shards[0])"}, {"name": "b", "url": "\#(shards[1])"}]}"#.utf8)
-            .write(to: URL(fileURLWithPath: map))
-        let stores: [(name: String, store: String?)] = [
-            ("LMDB", nil), ("one PostgreSQL", single), ("a shard map of two", map), ("primary + synchronous standby", pair.url()),
-        ]
-        var table = Table(columns: ["POST /v1/favorites on", "requests/s", "p50 ms", "p99 ms", "max ms", "non-2xx", "vs LMDB", "target"])
-        var lmdb: WrkRun?
-        for (index, (name, store)) in stores.enumerated() {
-            // One keyring for every process of a store (the migration of a map opens its shards).
-            var environment = store.map { ["REEL_STORE": $0, "REEL_KEYRING": root + "/keyring\(index)"] } ?? [:]
-            if let password = ProcessInfo.processInfo.environment["PGPASSWORD"] { environment["PGPASSWORD"] = password }
-            if let store {
-                let (status, out) = Spawn.output([reel, "store", "migrate", "--store", store], environment: environment)
-                guard status == 0 else { throw BenchmarkError("reel store migrate failed on \(name) (exit \(status)): \(out)") }
+        let rounds = max(1, quick ? 1 : self.rounds)
+        let names = ["LMDB", "one PostgreSQL", "a shard map of two", "primary + synchronous standby"]
+        // Each round's runs of the four stores, in that order: a round's ratios are against its
+        // own LMDB run (the machine's pace drifts between rounds).
+        var runs: [[WrkRun]] = []
+        for round in 1...rounds {
+            let suffix = rounds == 1 ? "" : "_\(round)"
+            let single = server.url(database: try await server.createDatabase("single" + suffix))
+            let map = root + "/shards\(suffix).json"
+            let shards = [
+                server.url(database: try await server.createDatabase("shard_a" + suffix)), server.url(database: try await server.createDatabase("shard_b" + suffix)),
+            ]
+            try Data(#"{"format": "reel-shards/1", "shards": [{"name": "a", "url": "\#(shards[0])"}, {"name": "b", "url": "\#(shards[1])"}]}"#.utf8)
+                .write(to: URL(fileURLWithPath: map))
+            let pairURL = round == 1 ? pair.url() : pair.url(database: try await pair.createDatabase("reel" + suffix))
+            let stores: [String?] = [nil, single, map, pairURL]
+            var row: [WrkRun] = []
+            for (index, store) in stores.enumerated() {
+                // One keyring for every process of a store (the migration of a map opens its shards).
+                var environment = store.map { ["REEL_STORE": $0, "REEL_KEYRING": root + "/keyring\(index)\(suffix)"] } ?? [:]
+                if let password = ProcessInfo.processInfo.environment["PGPASSWORD"] { environment["PGPASSWORD"] = password }
+                if let store {
+                    let (status, out) = Spawn.output([reel, "store", "migrate", "--store", store], environment: environment)
+                    guard status == 0 else { throw BenchmarkError("reel store migrate failed on \(names[index]) (exit \(status)): \(out)") }
+                }
+                note("POST /v1/favorites over 64 accounts on \(names[index]), \(connections) connections, \(seconds) s" + (rounds == 1 ? "" : ", round \(round) of \(rounds)"))
+                let data = root + "/store\(index)\(suffix)"
+                let service = try Self.service(reel, data, extra: environment.merging(Self.unchecked) { $1 })
+                let tokens = try (0..<64).map { try Self.token(reel, data, "bench\($0)", extra: environment) }
+                row.append(try WrkRun.run(service.url, connections: connections, seconds: seconds, script: Self.postScript(tokens)))
+                _ = service.stop()
             }
-            note("POST /v1/favorites over 64 accounts on \(name), \(connections) connections, \(seconds) s")
-            let data = root + "/store\(index)"
-            let service = try Self.service(reel, data, extra: environment.merging(Self.unchecked) { $1 })
-            let tokens = try (0..<64).map { try Self.token(reel, data, "bench\($0)", extra: environment) }
-            let run = try WrkRun.run(service.url, connections: connections, seconds: seconds, script: Self.postScript(tokens))
-            _ = service.stop()
-            let base = lmdb ?? run
-            if lmdb == nil { lmdb = run }
-            let ratio = run.requestsPerSecond / base.requestsPerSecond
+            runs.append(row)
+        }
+        var table = Table(columns: ["POST /v1/favorites on", "requests/s", "p50 ms", "p99 ms", "max ms", "non-2xx", "vs LMDB", "target"])
+        for (index, name) in names.enumerated() {
+            let each = runs.map { $0[index] }
+            let ratios = runs.map { $0[index].requestsPerSecond / $0[0].requestsPerSecond }
+            let ratio = Self.median(ratios)
             let target: String
             switch index {
             case 1: target = ratio >= 0.8 ? "≥ 0.8×: yes" : "≥ 0.8×: NO"
@@ -144,11 +158,20 @@ struct ServeBench: AsyncParsableCommand {
             default: target = ""
             }
             table.row([
-                name, String(format: "%.0f", run.requestsPerSecond), String(format: "%.2f", run.p50), String(format: "%.2f", run.p99),
-                String(format: "%.0f", run.max), String(run.errors), String(format: "%.2f×", ratio), target,
+                name, String(format: "%.0f", Self.median(each.map(\.requestsPerSecond))), String(format: "%.2f", Self.median(each.map(\.p50))),
+                String(format: "%.2f", Self.median(each.map(\.p99))), String(format: "%.0f", each.map(\.max).max() ?? 0),
+                String(each.map(\.errors).reduce(0, +)), String(format: "%.2f×", ratio), target,
             ])
         }
         table.print()
+        if rounds > 1 {
+            print("medians of \(rounds) rounds (max ms: the slowest of all; non-2xx: the sum); each round, requests/s and × its LMDB run:")
+            for (round, row) in runs.enumerated() {
+                print("  round \(round + 1): " + row.enumerated().map { index, run in
+                    String(format: "%@ %.0f (%.2f×)", names[index], run.requestsPerSecond, run.requestsPerSecond / row[0].requestsPerSecond)
+                }.joined(separator: ", "))
+            }
+        }
         print("every PostgreSQL server with fsync on and synchronous_commit on (the pair's standby synchronous, hot_standby_feedback off), wal_init_zero off; 2 cores shared by wrk, reel serve and the servers")
     }
 
@@ -158,6 +181,14 @@ struct ServeBench: AsyncParsableCommand {
     /// segments instead; `wal_init_zero = off` spares a fresh one the zeros (the handbook's
     /// PostgreSQL page).
     static let walSettings = ["wal_init_zero": "off"]
+
+    /// The middle value of `values` (the mean of the middle two of an even count).
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
 
     /// The pair as the handbook's PostgreSQL page sets it up: its standby sends no feedback
     /// (pg_auto_failover turns `hot_standby_feedback` on), as with it the primary keeps up to
