@@ -323,7 +323,7 @@ public final class PostgresEventStore: EventStore {
         try link.send(PreparedText(durabilityMark), settling: false)
     }
 
-    private static let durabilityMark = "SELECT pg_logical_emit_message(true, 'reel', '')"
+    static let durabilityMark = "SELECT pg_logical_emit_message(true, 'reel', '')"
 
     /// The statements every write transaction sends, prepared on its connection once.
     private static let preparedTexts = PostgresWrite.preparedTexts + [durabilityMark]

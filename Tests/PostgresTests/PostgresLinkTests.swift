@@ -137,7 +137,8 @@ import Testing
     }
 
     /// The write path's last statement runs prepared: one a batch decided from memory (the whole
-    /// transaction) and one of a transaction that waited for its lock, each by name.
+    /// transaction) and one of a transaction that waited for its lock, each by name, and so does
+    /// the durability mark behind each.
     @Test func aStoresWritesRunTheirLastStatementPrepared() async throws {
         let server = try await Self.started.value
         let location = try PostgresLocation(server.url(database: try await server.createDatabase("prepared_store")))
@@ -160,6 +161,8 @@ import Testing
             defer { store.pool.giveBack(link) }
             #expect(try Self.runs(of: PostgresWrite.lastStatement(alone: false), on: link) == 1)
             #expect(try Self.runs(of: PostgresWrite.lastStatement(alone: true), on: link) == 2)
+            // Each answered once its durability mark, prepared too, returned.
+            #expect(try Self.runs(of: PostgresEventStore.durabilityMark, on: link) == 3)
         }
     }
 }
