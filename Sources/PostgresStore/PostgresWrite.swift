@@ -580,8 +580,12 @@ public final class PostgresWrite: EventStoreWrite {
         """
     }
 
+    /// The last statement's two texts, made once.
+    static let lastAlone = lastStatement(alone: true)
+    static let lastInTransaction = lastStatement(alone: false)
+
     /// The texts a write transaction's connection prepares (`PostgresLink.prepare`).
-    static let preparedTexts = [lastStatement(alone: true), lastStatement(alone: false)]
+    static let preparedTexts = [lastAlone, lastInTransaction]
 
     /// The transaction's last statement before its `COMMIT`, sent without waiting (the `COMMIT`
     /// behind it is waited for): the events laid and not yet sent with their streams' versions,
@@ -623,7 +627,7 @@ public final class PostgresWrite: EventStoreWrite {
         }
         let head = tree == nil ? nil : currentHead
         do {
-            var statement = PreparedText(Self.lastStatement(alone: alone))
+            var statement = PreparedText(alone ? Self.lastAlone : Self.lastInTransaction)
             try statement.bind(rows.positions)
             try statement.bind(rows.streams)
             try statement.bind(rows.versions)
