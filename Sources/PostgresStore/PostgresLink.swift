@@ -9,13 +9,14 @@ import Synchronization
 
 /// One connection to a PostgreSQL store used from blocking code: the store boundary
 /// (`EventStore`) is synchronous, as LMDB is, so each statement is sent and its whole result waited
-/// for on the calling thread, while the connection's work runs on NIO's event loop. Never call it
-/// on an event loop (NIO refuses that wait), and never from more than one thread at a time (the
-/// pool lends it to one).
+/// for on the calling thread, while the connection's work runs on NIO's event loop (`loops`).
+/// Never call it on that loop (its answers come there: a wait there would only end at the time
+/// limit), and never from more than one thread at a time (the pool lends it to one). Answers are
+/// waited for where they are put as they come (`StatementAnswers`), not through the loop.
 ///
 /// Nothing waits without end: the session's time limits (`PostgresSession`) are set on it, and a
-/// statement the server does not answer within `PostgresSession.limit` closes the connection,
-/// which rolls back a transaction not committed.
+/// statement the server does not answer within `answerLimit` closes the connection, which rolls
+/// back a transaction not committed.
 ///
 /// A statement whose answer nothing reads before the next one (`BEGIN`, a write transaction's
 /// inserts and updates) is sent without waiting (`send`): the driver sends it and the ones
@@ -28,6 +29,16 @@ final class PostgresLink: @unchecked Sendable {
     private let connection: PostgresConnection
     /// Set when the connection failed or was closed: the pool drops it.
     private(set) var broken = false
+    /// How long a statement's answer is waited for at most (`PostgresSession.limit`; a test
+    /// sets less): past it the connection is closed.
+    var answerLimit = PostgresSession.limit
+
+    /// The moment the answer of a statement waited for from now is given up on (`answerLimit`).
+    private var answerDeadline: Date {
+        let (seconds, attoseconds) = answerLimit.components
+        return Date() + TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+
     /// Whether the connection can take a statement: not failed, not closed by the server.
     var isUsable: Bool { !broken && !connection.isClosed }
 
@@ -77,39 +88,20 @@ final class PostgresLink: @unchecked Sendable {
     }
 
     /// Statements sent and not waited for yet, oldest first (`send`).
-    private var sent: [EventLoopFuture<[PostgresRow]>] = []
+    private var sent: [Answer] = []
     /// Statements sent at most before the oldest is waited for: what the driver holds is bounded.
     static let sendAhead = 16
 
-    /// The answers not come yet, failed when the connection closes: a statement written to a
-    /// connection the server has just dropped is otherwise never answered (the driver loses the
-    /// write and its promise with it). One watcher of the close for them all.
-    private struct Unanswered {
-        var promises: [Int: EventLoopPromise<[PostgresRow]>] = [:]
-        var next = 0
-        /// Why the connection closed, once it has: the answers sent after fail at once.
-        var closed: Failed?
-        /// Set before the time limit closes the connection, so the answers fail as timed out.
-        var timedOut = false
-    }
-    private final class Answers: Sendable {
-        let state = Mutex(Unanswered())
-        func withLock<R>(_ body: (inout Unanswered) -> R) -> R { state.withLock { body(&$0) } }
-    }
-    private let unanswered = Answers()
+    /// The statements' answers as they come, failed when the connection closes: a statement
+    /// written to a connection the server has just dropped is otherwise never answered (the
+    /// driver loses the write and its promise with it). One watcher of the close for them all.
+    private let answers = StatementAnswers()
 
     private init(location: PostgresLocation, connection: PostgresConnection) {
         self.location = location
         self.connection = connection
-        connection.closeFuture.whenComplete { [unanswered] _ in
-            let (promises, reason) = unanswered.withLock { state -> ([EventLoopPromise<[PostgresRow]>], Failed) in
-                let reason: Failed = state.timedOut ? .timedOut : .connectionLost
-                state.closed = reason
-                defer { state.promises = [:] }
-                return (Array(state.promises.values), reason)
-            }
-            for promise in promises { promise.fail(reason) }
-        }
+        // Closed past the time limit, the answers have failed as timed out already.
+        connection.closeFuture.whenComplete { [answers] _ in answers.close(Failed.connectionLost) }
     }
 
     /// A link dropped on any path, closed or not, never drops its connection open.
@@ -154,70 +146,54 @@ final class PostgresLink: @unchecked Sendable {
     private enum Failed: Error {
         /// The connection closed (the server went away).
         case connectionLost
-        /// No answer within `PostgresSession.limit` (the connection was closed for it).
+        /// No answer within `answerLimit` (the connection was closed for it).
         case timedOut
         /// A `COMMIT` the server answered `ROLLBACK` (a statement of the transaction failed).
         case rolledBack
     }
 
-    /// Hands `query` to the driver; its answer comes to the returned future, or fails when the
+    /// Hands `query` to the driver; its answer comes to the returned one, or fails when the
     /// connection closes first.
-    private func dispatch(_ query: PostgresQuery) -> EventLoopFuture<[PostgresRow]> {
-        dispatch(query.sql) { [connection] in
-            connection.query(query, logger: PostgresSession.quiet).flatMapThrowing { result in
-                // A `COMMIT` of a transaction a statement failed in is answered `ROLLBACK`, not an
-                // error: whoever reads this answer alone learns that nothing was committed.
-                if result.metadata.command == "ROLLBACK", query.sql == "COMMIT" { throw Failed.rolledBack }
-                return result.rows
-            }
+    private func dispatch(_ query: PostgresQuery) -> Answer {
+        dispatch(query.sql) { [connection] in connection.query(query, logger: PostgresSession.quiet) } rows: { result in
+            // A `COMMIT` of a transaction a statement failed in is answered `ROLLBACK`, not an
+            // error: whoever reads this answer alone learns that nothing was committed.
+            if result.metadata.command == "ROLLBACK", query.sql == "COMMIT" { throw Failed.rolledBack }
+            return result.rows
         }
     }
 
     /// Hands the statement `sql` to the driver (`start`, which writes it to the connection at
-    /// once, in the order of the calls); its answer comes to the returned future, or fails when
-    /// the connection closes first.
-    private func dispatch(_ sql: String, _ start: () -> EventLoopFuture<[PostgresRow]>) -> EventLoopFuture<[PostgresRow]> {
+    /// once, in the order of the calls); its answer (`rows` of what the driver gives) comes to
+    /// the returned one, or fails when the connection closes first.
+    private func dispatch<Value>(
+        _ sql: String, _ start: () -> EventLoopFuture<Value>, rows: @escaping @Sendable (Value) throws -> [PostgresRow]
+    ) -> Answer {
         if inTransaction, !wroteInTransaction, Self.mayWrite(sql) { wroteInTransaction = true }
-        let answer = connection.eventLoop.makePromise(of: [PostgresRow].self)
-        let ticket: Int? = unanswered.withLock { state in
-            guard state.closed == nil else { return nil }
-            state.next += 1
-            state.promises[state.next] = answer
-            return state.next
+        let (slot, closed) = answers.open()
+        if !closed {
+            start().whenComplete { [answers] result in answers.fill(slot, with: result.flatMap { value in Result { try rows(value) } }) }
         }
-        guard let ticket else {
-            answer.fail(unanswered.withLock { $0.closed } ?? .connectionLost)
-            return answer.futureResult
-        }
-        answer.futureResult.whenComplete { [unanswered] _ in unanswered.withLock { _ = $0.promises.removeValue(forKey: ticket) } }
-        start().cascade(to: answer)
-        return answer.futureResult
+        return Answer(slot: slot)
     }
 
-    /// Waits for `futures` (answered in order: the last one last), within the time limit: past it
+    /// Waits for `waited` (answered in order: the last one last), within the time limit: past it
     /// the connection is closed, which fails them all. Returns the last one's rows; throws the
     /// first failure among them, as a Reel failure.
-    private func wait(_ futures: [EventLoopFuture<[PostgresRow]>]) throws -> [PostgresRow] {
-        guard let last = futures.last else { return [] }
-        let limit = connection.eventLoop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { [connection, unanswered] in
-            // Failed at once, not when the close completes (a server that stopped answering).
-            let promises = unanswered.withLock { state in
-                state.timedOut = true
-                defer { state.promises = [:] }
-                return Array(state.promises.values)
-            }
-            for promise in promises { promise.fail(Failed.timedOut) }
+    private func wait(_ waited: [Answer]) throws -> [PostgresRow] {
+        guard let last = waited.last else { return [] }
+        let deadline = answerDeadline
+        if answers.wait(for: last.slot, until: deadline) == nil {
+            // A server that stopped answering: failed at once, not when the close completes.
+            answers.close(Failed.timedOut)
             let _: EventLoopFuture<Void> = connection.close()
         }
-        defer { limit.cancel() }
-        _ = try? last.wait()
         var rows: [PostgresRow] = []
-        for future in futures {
+        for answer in waited {
             // Each is answered (or failed by the close) by now: the driver answers in order.
-            do {
-                rows = try future.wait()
-            } catch {
-                throw failure(error)
+            switch answers.wait(for: answer.slot, until: deadline) ?? .failure(Failed.timedOut) {
+            case .success(let answered): rows = answered
+            case .failure(let error): throw failure(error)
             }
         }
         return rows
@@ -232,7 +208,7 @@ final class PostgresLink: @unchecked Sendable {
             answerLost = true
             return Failure(
                 .unavailable,
-                "the store \(location) did not answer within \(PostgresSession.limit.components.seconds) s (what was not committed is rolled back)")
+                "the store \(location) did not answer within \(answerLimit.components.seconds) s (what was not committed is rolled back)")
         case Failed.connectionLost:
             broken = true
             answerLost = true
@@ -285,7 +261,7 @@ final class PostgresLink: @unchecked Sendable {
 
     /// Sends what `dispatch` hands to the driver, after what is held back (`prelude`), on a
     /// connection still usable, with at most `sendAhead` in flight.
-    private func send(settling: Bool, _ dispatch: () -> EventLoopFuture<[PostgresRow]>) throws -> Answer {
+    private func send(settling: Bool, _ dispatch: () -> Answer) throws -> Answer {
         try sendPrelude()
         guard !broken, !connection.isClosed else {
             broken = true
@@ -294,7 +270,7 @@ final class PostgresLink: @unchecked Sendable {
         if settling, sent.count + 1 >= Self.sendAhead { try settle() }
         let answer = dispatch()
         sent.append(answer)
-        return Answer(future: answer)
+        return answer
     }
 
     /// Sends `statement` as `send` does: by name, when this connection has prepared it
@@ -306,12 +282,12 @@ final class PostgresLink: @unchecked Sendable {
     func send(_ statement: PreparedText, settling: Bool = true) throws -> Answer {
         try send(settling: settling) {
             if let prepared = statements[statement.sql] {
-                return dispatch(statement.sql) { prepared.execute(statement.binds).map { _ in [] } }
+                return dispatch(statement.sql) { prepared.execute(statement.binds) } rows: { _ in [] }
             }
             var binds = PostgresBindings(capacity: statement.binds.count)
             for value in statement.binds { binds.append(value) }
             let query = PostgresQuery(unsafeSQL: statement.sql, binds: binds)
-            return dispatch(statement.sql) { [connection] in connection.query(query, logger: PostgresSession.quiet).map { _ in [] } }
+            return dispatch(statement.sql) { [connection] in connection.query(query, logger: PostgresSession.quiet) } rows: { _ in [] }
         }
     }
 
@@ -327,11 +303,9 @@ final class PostgresLink: @unchecked Sendable {
         let missing = texts.filter { statements[$0] == nil }
         guard !missing.isEmpty, sent.isEmpty, !inTransaction, prelude == nil, isUsable else { return }
         let answers = missing.map { sql in
-            dispatch(sql) { [connection, self] in
-                connection.prepare(query: sql).map { prepared in
-                    self.preparedNow.withLock { $0.append((sql, prepared)) }
-                    return []
-                }
+            dispatch(sql) { [connection] in connection.prepare(query: sql) } rows: { [self] prepared in
+                self.preparedNow.withLock { $0.append((sql, prepared)) }
+                return []
             }
         }
         _ = try? wait(answers)
@@ -343,15 +317,15 @@ final class PostgresLink: @unchecked Sendable {
 
     /// A statement sent without waiting (`send`), whose rows may be read later (`rows(of:)`).
     struct Answer {
-        fileprivate let future: EventLoopFuture<[PostgresRow]>
+        fileprivate let slot: StatementAnswers.Slot
     }
 
     /// The rows of `answer`, waited for with every statement sent before it; throws the first
     /// failure among them.
     func rows(of answer: Answer) throws -> [PostgresRow] {
-        guard let index = sent.firstIndex(where: { $0 === answer.future }) else {
+        guard let index = sent.firstIndex(where: { $0.slot === answer.slot }) else {
             // Waited for already, by a statement after it: answered.
-            do { return try answer.future.wait() } catch { throw failure(error) }
+            return try wait([answer])
         }
         let waited = Array(sent[...index])
         sent.removeFirst(index + 1)
@@ -427,11 +401,13 @@ final class PostgresLink: @unchecked Sendable {
     /// failures stay for whoever waits for that transaction): whether it was answered without
     /// error (a `COMMIT` answered `ROLLBACK` is an error here).
     func awaitAnswerOnly(_ answer: Answer) -> Bool {
-        let limit = connection.eventLoop.scheduleTask(in: .seconds(PostgresSession.limit.components.seconds)) { [connection] in
+        guard let result = answers.wait(for: answer.slot, until: answerDeadline) else {
+            answers.close(Failed.timedOut)
             let _: EventLoopFuture<Void> = connection.close()
+            return false
         }
-        defer { limit.cancel() }
-        return (try? answer.future.wait()) != nil
+        if case .success = result { return true }
+        return false
     }
 
     /// Waits for `mark`, a transaction committed after one already committed whose durability

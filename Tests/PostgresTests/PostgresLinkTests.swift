@@ -41,6 +41,37 @@ import Testing
         }
     }
 
+    /// A server that stops answering (its backend stopped with `SIGSTOP`) is given up on at the
+    /// link's limit: the statement waited for, and one sent before it, fail in words as not
+    /// answered, the link is dropped, and a new connection is served once the server answers
+    /// again.
+    @Test func aServerThatStopsAnsweringIsGivenUpOnAtTheLimit() async throws {
+        let server = try await Self.started.value
+        let location = try PostgresLocation(server.url(database: try await server.createDatabase("silent")))
+        try await offThread {
+            let link = try PostgresLink.open(location, id: 1)
+            defer { link.discard() }
+            let backend = try #require(try link.run("SELECT pg_backend_pid()").first?.decode(Int32.self))
+            #expect(kill(backend, SIGSTOP) == 0)
+            defer { kill(backend, SIGCONT) }
+            link.answerLimit = .seconds(1)
+            let started = ContinuousClock.now
+            let sentBefore = try link.send("SELECT 1")
+            let failure = #expect(throws: Failure.self) { try link.run("SELECT 2") }
+            #expect(failure?.kind == .unavailable)
+            #expect(failure?.summary.contains("did not answer within 1 s") == true)
+            #expect(ContinuousClock.now - started < .seconds(30))
+            #expect(!link.isUsable)
+            #expect(throws: Failure.self) { _ = try link.rows(of: sentBefore) }
+            #expect(throws: Failure.self) { try link.run("SELECT 3") }
+        }
+        try await offThread {
+            let link = try PostgresLink.open(location, id: 2)
+            defer { link.close() }
+            #expect(try link.run("SELECT 4").first?.decode(Int32.self) == 4)
+        }
+    }
+
     /// Divides 10 by its parameter into the table `quotients`: a division by zero is the server's error.
     static let divide = "INSERT INTO quotients VALUES (10 / $1::int)"
 
