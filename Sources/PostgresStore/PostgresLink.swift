@@ -34,9 +34,23 @@ final class PostgresLink: @unchecked Sendable {
     var answerLimit = PostgresSession.limit
 
     /// The moment the answer of a statement waited for from now is given up on (`answerLimit`).
-    private var answerDeadline: Date {
-        let (seconds, attoseconds) = answerLimit.components
-        return Date() + TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    private var answerDeadline: ContinuousClock.Instant { .now + answerLimit }
+
+    /// `answer`'s outcome, waited for until `deadline`; past it the link gives up on the server
+    /// (`giveUp`), which fails every answer not in as timed out.
+    private func outcome(of answer: Answer, by deadline: ContinuousClock.Instant) -> Result<[PostgresRow], any Error> {
+        connection.eventLoop.preconditionNotInEventLoop()
+        if let result = answers.wait(for: answer.slot, until: deadline) { return result }
+        giveUp()
+        return answers.wait(for: answer.slot, until: .now) ?? .failure(Failed.timedOut)
+    }
+
+    /// Gives up on a server that stopped answering: every answer not in fails at once as timed
+    /// out (not when the close completes), the link is dropped and its connection closed.
+    private func giveUp() {
+        broken = true
+        answers.close(Failed.timedOut)
+        let _: EventLoopFuture<Void> = connection.close()
     }
 
     /// Whether the connection can take a statement: not failed, not closed by the server.
@@ -183,15 +197,11 @@ final class PostgresLink: @unchecked Sendable {
     private func wait(_ waited: [Answer]) throws -> [PostgresRow] {
         guard let last = waited.last else { return [] }
         let deadline = answerDeadline
-        if answers.wait(for: last.slot, until: deadline) == nil {
-            // A server that stopped answering: failed at once, not when the close completes.
-            answers.close(Failed.timedOut)
-            let _: EventLoopFuture<Void> = connection.close()
-        }
+        _ = outcome(of: last, by: deadline)
         var rows: [PostgresRow] = []
         for answer in waited {
-            // Each is answered (or failed by the close) by now: the driver answers in order.
-            switch answers.wait(for: answer.slot, until: deadline) ?? .failure(Failed.timedOut) {
+            // Each is answered (or failed by the give-up) by now: the driver answers in order.
+            switch outcome(of: answer, by: deadline) {
             case .success(let answered): rows = answered
             case .failure(let error): throw failure(error)
             }
@@ -401,12 +411,7 @@ final class PostgresLink: @unchecked Sendable {
     /// failures stay for whoever waits for that transaction): whether it was answered without
     /// error (a `COMMIT` answered `ROLLBACK` is an error here).
     func awaitAnswerOnly(_ answer: Answer) -> Bool {
-        guard let result = answers.wait(for: answer.slot, until: answerDeadline) else {
-            answers.close(Failed.timedOut)
-            let _: EventLoopFuture<Void> = connection.close()
-            return false
-        }
-        if case .success = result { return true }
+        if case .success = outcome(of: answer, by: answerDeadline) { return true }
         return false
     }
 

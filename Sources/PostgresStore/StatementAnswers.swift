@@ -10,7 +10,8 @@ import PostgresNIO
 /// waiting. Here each statement's answer is put in its slot (`Slot`) as it comes, by a callback
 /// registered when the statement is sent; a wait for an answer already in is a lock taken and
 /// dropped, and one for an answer to come sleeps on a condition until it is in, or until the
-/// time limit.
+/// time limit. (Registering that callback from the sender's thread hands the loop a task, as
+/// sending the statement does; neither is waited for.)
 final class StatementAnswers: @unchecked Sendable {
     /// Where one statement's answer goes: its rows, or its failure.
     final class Slot: @unchecked Sendable {
@@ -58,12 +59,17 @@ final class StatementAnswers: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// `slot`'s answer, waited for until `deadline`: `nil` when it is not in by then.
-    func wait(for slot: Slot, until deadline: Date) -> Result<[PostgresRow], any Error>? {
+    /// `slot`'s answer, waited for until `deadline`: `nil` when it is not in by then. The
+    /// condition's own time is the wall clock's, which can step: it waits a second at most at a
+    /// time, `deadline` read on the monotonic clock between.
+    func wait(for slot: Slot, until deadline: ContinuousClock.Instant) -> Result<[PostgresRow], any Error>? {
         condition.lock()
         defer { condition.unlock() }
         while slot.result == nil {
-            if !condition.wait(until: deadline) { break }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { break }
+            let (seconds, attoseconds) = min(left, .seconds(1)).components
+            _ = condition.wait(until: Date(timeIntervalSinceNow: TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18))
         }
         return slot.result
     }
