@@ -17,6 +17,39 @@ import Testing
 
     static func movie(_ id: Int64) -> MediaKey { try! MediaKey(.movie, id) }
 
+    /// A lone command without an idempotency key is one statement: its events' ids are new, so
+    /// nothing is read to check them. With another writer holding the head, that statement is
+    /// what waits for the lock; a keyed one waits at the lock its read is sent behind.
+    @Test func aLoneCommandWithoutAKeyIsOneStatement() async throws {
+        let server = try await Self.started.value
+        let database = try await server.createDatabase("lone")
+        let location = try PostgresLocation(server.url(database: database))
+        _ = try await PostgresMigrator.migrate(location)
+        let service = try await offThread {
+            try AccountService(log: try PostgresEventStore.open(location, directory: temporaryDirectory("postgres-lone-command")))
+        }
+        let handle = try AccountHandle("lone")
+        _ = try await offThread { try service.execute(.addFavorites([Self.movie(1)]), for: handle) }
+        let committer = CommandCommitter(service: service) { _, _ in }
+        for (id, key, waiting) in [(Int64(2), nil, "WITH events AS ("), (3, try RequestKey("keyed"), "SELECT position, recorded_at, hash, tree, generation FROM reel_head")] {
+            let hold = WriterHold(service.log)
+            let request = CommandRequest(command: .addFavorites([Self.movie(id)]), handle: handle, key: key, photo: nil)
+            let report = Task { try await committer.submit(request) }
+            let waiters = "SELECT query FROM pg_stat_activity WHERE datname = '\(database)' AND wait_event_type = 'Lock'"
+            let seen: String
+            do {
+                try await waitFor("the command to wait for the writer's lock") { !((try? await server.psql(waiters)) ?? "").isEmpty }
+                seen = try await server.psql(waiters)
+            } catch {
+                hold.end()
+                throw error
+            }
+            hold.end()
+            #expect(seen.hasPrefix(waiting), "\(key == nil ? "without" : "with") a key, waiting for the lock: \(seen.prefix(120))")
+            #expect(try await report.value.outcomes.contains(.favoriteAdded(Self.movie(id))))
+        }
+    }
+
     @Test func aBatchOfManyAccountsIsDecidedAsEachCommandAlone() async throws {
         let server = try await Self.started.value
         let location = try PostgresLocation(server.url(database: try await server.createDatabase("batch")))
@@ -32,10 +65,15 @@ import Testing
         let commits = Mutex<[CommitFigures]>([])
         let committer = CommandCommitter(service: service) { figures, _ in commits.withLock { $0.append(figures) } }
         // Per account, in order: three adds, then a removal of the second add and of movie 1.
+        // The first one carries an idempotency key: alone, it reads the log for its ids, which
+        // waits for the writer's lock, so the others queue behind it. (One without a key would be
+        // one statement sent at once, the next batch begun behind it:
+        // `aLoneCommandWithoutAKeyIsOneStatement`.)
         var requests: [CommandRequest] = []
         for round in 0..<3 {
             for (index, handle) in handles.enumerated() {
-                requests.append(CommandRequest(command: .addFavorites([Self.movie(Int64(100 * index + round + 10))]), handle: handle, key: nil, photo: nil))
+                let key = round == 0 && index == 0 ? try RequestKey("first") : nil
+                requests.append(CommandRequest(command: .addFavorites([Self.movie(Int64(100 * index + round + 10))]), handle: handle, key: key, photo: nil))
             }
         }
         for (index, handle) in handles.enumerated() {

@@ -194,7 +194,11 @@ final class CommandCommitter: Sendable {
         // read at most, the rows going with the transaction's last statement), then each
         // one's projections, in the batch's order. Each command is tried again alone should
         // the transaction fail (`BatchQueue`'s recovery), so the store may leave an id stored
-        // already to its unique index.
+        // already to its unique index. A batch of one takes the same way when its request has
+        // no idempotency key: its events' ids are new (`newEventID`), so no stored event has
+        // them, and its append need not read the store to check (on PostgreSQL that read sent
+        // the transaction's `BEGIN` and lock and waited for them, where the batch is otherwise
+        // one statement). A keyed one, alone, is appended checking its ids (`carryOut`).
         var pending: [(index: Int, plan: CommandPlan.Appending)] = []
         func settle(_ index: Int, _ report: CommandReport) {
             if !report.replayed { events += report.appended.count }
@@ -229,7 +233,7 @@ final class CommandCommitter: Sendable {
                 outcomes[index] = .failure(error)
                 continue
             }
-            if case .append(let appending) = plan, appending.joinsBatch, batch.count > 1 {
+            if case .append(let appending) = plan, appending.joinsBatch, batch.count > 1 || request.key == nil {
                 pending.append((index, appending))
                 continue
             }
