@@ -195,11 +195,11 @@ public final class PostgresWrite: EventStoreWrite {
     }
 
     /// The batch in one read at most (`append(all:)`): a request refused by its checks fails
-    /// alone, having written nothing. Retried alone should the transaction fail, and with every
-    /// stream's version held already, with no read (see `append(all:idsChecked:)`).
-    public func append(batch: [AppendRequest], retriedAlone: Bool) throws -> [Result<[RecordedEvent], any Error>] {
+    /// alone, having written nothing. Not checking ids, and with every stream's version held
+    /// already, with no read (see `append(all:idsChecked:)`).
+    public func append(batch: [AppendRequest], checkingIDs: Bool) throws -> [Result<[RecordedEvent], any Error>] {
         let sealed = try batch.map { try SealedEvents($0.events, stream: $0.stream, key: try store.sealingKey(for: $0.stream)) }
-        let outcomes = try append(all: zip(sealed, batch).map { ($0, $1.expected) }, idsChecked: !retriedAlone)
+        let outcomes = try append(all: zip(sealed, batch).map { ($0, $1.expected) }, idsChecked: checkingIDs)
         if let broken = brokenBy { throw broken }
         return try zip(outcomes, batch).map { outcome, request in
             switch outcome {

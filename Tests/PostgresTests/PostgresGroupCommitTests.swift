@@ -31,11 +31,14 @@ import Testing
         let handle = try AccountHandle("lone")
         _ = try await offThread { try service.execute(.addFavorites([Self.movie(1)]), for: handle) }
         let committer = CommandCommitter(service: service) { _, _ in }
-        for (id, key, waiting) in [(Int64(2), nil, "WITH events AS ("), (3, try RequestKey("keyed"), "SELECT position, recorded_at, hash, tree, generation FROM reel_head")] {
+        // What waits: the last statement (its events, then its update of the head), or the lock.
+        let alone = ["WITH events AS (", "UPDATE reel_head SET position"]
+        let lock = ["SELECT position, recorded_at, hash, tree, generation FROM reel_head", "FOR UPDATE"]
+        for (id, key, waiting) in [(Int64(2), nil, alone), (3, try RequestKey("keyed"), lock)] {
             let hold = WriterHold(service.log)
             let request = CommandRequest(command: .addFavorites([Self.movie(id)]), handle: handle, key: key, photo: nil)
             let report = Task { try await committer.submit(request) }
-            let waiters = "SELECT query FROM pg_stat_activity WHERE datname = '\(database)' AND wait_event_type = 'Lock'"
+            let waiters = "SELECT query FROM pg_stat_activity WHERE datname = '\(database)' AND backend_type = 'client backend' AND wait_event_type = 'Lock'"
             let seen: String
             do {
                 try await waitFor("the command to wait for the writer's lock") { !((try? await server.psql(waiters)) ?? "").isEmpty }
@@ -45,7 +48,7 @@ import Testing
                 throw error
             }
             hold.end()
-            #expect(seen.hasPrefix(waiting), "\(key == nil ? "without" : "with") a key, waiting for the lock: \(seen.prefix(120))")
+            #expect(seen.hasPrefix(waiting[0]) && seen.contains(waiting[1]), "\(key == nil ? "without" : "with") a key, waiting for the lock: \(seen.prefix(120))")
             #expect(try await report.value.outcomes.contains(.favoriteAdded(Self.movie(id))))
         }
     }

@@ -187,7 +187,7 @@ import Testing
                 // id stored already.
                 let (_, wait) = try store.writeAhead { w in
                     let event = try ProposedEvent(id: .newEventID(), type: "noted", payload: Array(#"{"n":1}"#.utf8))
-                    _ = try w.append(batch: [AppendRequest(events: [event], to: stream, expected: version == 0 ? .noStream : .exact(version))], retriedAlone: true)[0].get()
+                    _ = try w.append(batch: [AppendRequest(events: [event], to: stream, expected: version == 0 ? .noStream : .exact(version))], checkingIDs: false)[0].get()
                 }
                 try wait?()
             }

@@ -104,7 +104,7 @@ import Testing
                 try w.table(table).put(Self.bytes("k"), Self.bytes("first"))
                 return try w.append(
                     batch: [AppendRequest(events: [try Self.event()], to: ben, expected: .exact(1)), AppendRequest(events: [stored], to: ann, expected: .any)],
-                    retriedAlone: true)
+                    checkingIDs: false)
             }
             // The second, begun while the first's commit is in flight: it sees what the first left
             // the first time (ben at 2), and what the server holds when it runs again (ben at 1).
@@ -147,14 +147,14 @@ import Testing
             #expect(throws: (any Error).self) {
                 try store.write(shredding: { _ in }) { w in
                     try w.prefetchVersions(of: [ann, ben])
-                    _ = try w.append(batch: batch, retriedAlone: true)
+                    _ = try w.append(batch: batch, checkingIDs: false)
                 }
             }
             #expect(try store.head() == head, "nothing of the failed transaction is stored")
             // Alone (or from a caller that does not try again alone), each is checked.
             let answers = try store.write(shredding: { _ in }) { w in
                 try w.prefetchVersions(of: [ann, ben])
-                return try w.append(batch: batch, retriedAlone: false)
+                return try w.append(batch: batch, checkingIDs: true)
             }
             #expect(try answers[0].get().map(\.streamVersion) == [2])
             #expect(try answers[1].get().map(\.position) == first.positions, "the retry answers the first positions")

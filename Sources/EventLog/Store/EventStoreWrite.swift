@@ -55,12 +55,14 @@ public protocol EventStoreWrite: EventStoreSnapshot {
     /// statements (PostgreSQL: one read, the rows going with the transaction's last statement); any
     /// other failure is thrown and breaks the transaction.
     ///
-    /// `retriedAlone`: the caller tries each request again alone, in a transaction of its own,
-    /// should this one fail (a group commit). A store where reading which ids are stored is a
-    /// round trip may then leave an id stored already to its unique index, which fails the whole
-    /// transaction rather than refusing the one request (PostgreSQL, when it holds every stream's
-    /// version already): alone, the request is checked as above.
-    func append(batch: [AppendRequest], retriedAlone: Bool) throws -> [Result<[RecordedEvent], any Error>]
+    /// `checkingIDs: false`: the caller needs no request refused alone for an id stored already,
+    /// because no stored event can have its ids (new ones, as a command without an idempotency
+    /// key makes) or because it tries each request again alone, in a transaction of its own,
+    /// should this one fail (a group commit), where it is checked. A store where reading which
+    /// ids are stored is a round trip may then leave an id stored already to its unique index,
+    /// which fails the whole transaction rather than refusing the one request (PostgreSQL, when it
+    /// holds every stream's version already).
+    func append(batch: [AppendRequest], checkingIDs: Bool) throws -> [Result<[RecordedEvent], any Error>]
 }
 
 extension EventStoreWrite {
@@ -69,12 +71,12 @@ extension EventStoreWrite {
 
     public func prefetchVersions(of streams: [StreamID]) throws {}
 
-    /// `append(batch:retriedAlone:)` for a caller that does not try the requests again alone.
+    /// `append(batch:checkingIDs:)`, each request's ids checked.
     public func append(batch: [AppendRequest]) throws -> [Result<[RecordedEvent], any Error>] {
-        try append(batch: batch, retriedAlone: false)
+        try append(batch: batch, checkingIDs: true)
     }
 
-    public func append(batch: [AppendRequest], retriedAlone: Bool) throws -> [Result<[RecordedEvent], any Error>] {
+    public func append(batch: [AppendRequest], checkingIDs: Bool) throws -> [Result<[RecordedEvent], any Error>] {
         try batch.map { request in
             do {
                 return .success(try append(request.events, to: request.stream, expected: request.expected))

@@ -213,7 +213,7 @@ final class CommandCommitter: Sendable {
             let planned = pending
             pending = []
             let appended = try w.append(
-                batch: planned.map { AppendRequest(events: $0.plan.proposed, to: $0.plan.stream, expected: $0.plan.expected) }, retriedAlone: true)
+                batch: planned.map { AppendRequest(events: $0.plan.proposed, to: $0.plan.stream, expected: $0.plan.expected) }, checkingIDs: false)
             for ((index, plan), result) in zip(planned, appended) {
                 switch result {
                 case .success(let recorded): settle(index, try service.project(plan, recorded: recorded, w, step: step))
