@@ -28,7 +28,9 @@ public struct ServiceSettings: Sendable {
     public var burst = 200.0
     /// Open event streams per token (`REEL_SERVE_STREAMS`).
     public var streamsPerToken = 8
-    /// Seconds a client may take to send a request's head, and its body (slow clients: slowloris).
+    /// Seconds a client may take to send a request's head (from a new connection's start, or from
+    /// the first byte of a kept-alive connection's next request), and its body (slow clients:
+    /// slowloris).
     public var headerTimeout = 10.0
     public var bodyTimeout = 30.0
     /// Seconds an idle keep-alive connection stays open.

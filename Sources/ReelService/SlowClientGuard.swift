@@ -2,10 +2,17 @@ import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
 
-/// Closes a connection whose client takes longer than the limit to send a request's head — from
-/// the connection's start, or from the last answer on a kept-alive connection. A client that
-/// trickles a header byte every few seconds (slowloris) never lets the idle timeout fire; this
-/// does. A body that trickles is cut off by the handlers' body timeout (`RequestInput`).
+/// Closes a connection whose client takes longer than the limit to send a request's head: from
+/// the connection's start, or, on a kept-alive connection, from the first byte of the next
+/// request. A client that trickles a header byte every few seconds (slowloris) never lets the
+/// idle timeout fire; this does. A body that trickles is cut off by the handlers' body timeout
+/// (`RequestInput`).
+///
+/// A kept-alive connection that sends nothing after an answer is idle, not slow: the service's
+/// idle timeout (`ServiceSettings.idleTimeout`, 60 s) closes it. Were the head's limit counted
+/// from the answer, as it once was, every connection pool keeping connections longer than that
+/// limit (AsyncHTTPClient's keeps them 60 s) would meet a close racing its next request, which
+/// then fails unsent ("remote connection closed").
 final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -14,27 +21,36 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let limit: TimeAmount
     private var deadline: Scheduled<Void>?
+    /// Whether the connection waits for a request's head: from its start, and from each answer's
+    /// end.
+    private var awaitingHead = true
+    private var channel: (any Channel)?
 
     init(limit: TimeAmount) {
         self.limit = limit
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { arm(context) }
+        channel = context.channel
+        // The bytes as they come, before the HTTP decoder makes parts of them: at the front.
+        try? context.pipeline.syncOperations.addHandler(ArrivalWatcher(self), position: .first)
+        if context.channel.isActive { arm(context.eventLoop) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        arm(context)
+        arm(context.eventLoop)
         context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
+        channel = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head = unwrapInboundIn(data) {
+            awaitingHead = false
             deadline?.cancel()
             deadline = nil
         }
@@ -42,13 +58,35 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { arm(context) }
+        if case .end = unwrapOutboundIn(data) { awaitingHead = true }
         context.write(data, promise: promise)
     }
 
-    private func arm(_ context: ChannelHandlerContext) {
+    /// Bytes came from the client: the first of a request's head starts its limit.
+    fileprivate func bytesArrived(on loop: any EventLoop) {
+        if awaitingHead, deadline == nil { arm(loop) }
+    }
+
+    private func arm(_ loop: any EventLoop) {
         deadline?.cancel()
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: limit) { channel.close(promise: nil) }
+        guard let channel else { return }
+        deadline = loop.scheduleTask(in: limit) { channel.close(promise: nil) }
+    }
+
+    /// Tells the guard of each read of the connection's bytes, passing them on unchanged.
+    private final class ArrivalWatcher: ChannelInboundHandler, RemovableChannelHandler {
+        typealias InboundIn = ByteBuffer
+        typealias InboundOut = ByteBuffer
+
+        private weak var watching: SlowClientGuard?
+
+        init(_ watching: SlowClientGuard) {
+            self.watching = watching
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            watching?.bytesArrived(on: context.eventLoop)
+            context.fireChannelRead(data)
+        }
     }
 }
