@@ -9,7 +9,9 @@ import NIOHTTPTypes
 /// (`RequestInput`).
 ///
 /// A kept-alive connection that sends nothing after an answer is idle, not slow: the service's
-/// idle timeout (`ServiceSettings.idleTimeout`, 60 s) closes it. Were the head's limit counted
+/// idle timeout (`ServiceSettings.idleTimeout`, 60 s) closes it. One answered before its
+/// request's body ended (a 413) is not idle: the client still owes the body, and the connection
+/// is closed within the limit, as before. Were the head's limit counted
 /// from the answer, as it once was, every connection pool keeping connections longer than that
 /// limit (AsyncHTTPClient's keeps them 60 s) would meet a close racing its next request, which
 /// then fails unsent ("remote connection closed").
@@ -24,6 +26,8 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the connection waits for a request's head: from its start, and from each answer's
     /// end.
     private var awaitingHead = true
+    /// Whether the last request's body has ended (its end read).
+    private var requestEnded = true
     private var channel: (any Channel)?
 
     init(limit: TimeAmount) {
@@ -49,16 +53,26 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) {
+        switch unwrapInboundIn(data) {
+        case .head:
             awaitingHead = false
+            requestEnded = false
             deadline?.cancel()
             deadline = nil
+        case .end:
+            requestEnded = true
+        case .body:
+            break
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { awaitingHead = true }
+        if case .end = unwrapOutboundIn(data) {
+            awaitingHead = true
+            // Answered before its body's end: closed within the limit, whatever it sends.
+            if !requestEnded { arm(context.eventLoop) }
+        }
         context.write(data, promise: promise)
     }
 
