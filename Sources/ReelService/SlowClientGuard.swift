@@ -61,6 +61,11 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
             deadline = nil
         case .end:
             requestEnded = true
+            // The body owed after an early answer came after all: the connection is idle now.
+            if awaitingHead {
+                deadline?.cancel()
+                deadline = nil
+            }
         case .body:
             break
         }
