@@ -25,10 +25,13 @@ expect.set_options(timeout=15_000)
 
 problems = []  # what went wrong on the app's own pages, unexpected
 allowed = []  # (status, path regex) the current step expects
+answers = []  # every answer to the app's pages ("DELETE /v1/account 200"), for a failed step's report
+watched = []  # the pages watched, for what their toast said when a step failed
 
 
 def watch(page):
     """Records what must not happen on a page of the app."""
+    watched.append(page)
     def console(message):
         if message.type not in ("error", "warning"):
             return
@@ -46,6 +49,8 @@ def watch(page):
 
     def answered(response):
         path = response.url.removeprefix(BASE)
+        # Without the query: a report names what was asked, never a secret a query could carry.
+        answers.append(f"{response.request.method} {path.split('?')[0]} {response.status}")
         if response.status >= 400 and not any(response.status == s and re.search(p, path) for s, p in allowed):
             problems.append(f"{response.request.method} {path} answered {response.status}")
 
@@ -102,14 +107,34 @@ def shot(page, name):
 
 
 def step(name, action):
-    before = len(problems)
+    before, asked = len(problems), len(answers)
     try:
         action()
     except Exception as error:  # noqa: BLE001 (the step's words are the report)
-        sys.exit(f"step '{name}' failed: {error}")
+        sys.exit(failure(name, error, problems[before:], answers[asked:]))
     if len(problems) > before:
         sys.exit(f"step '{name}': " + "; ".join(problems[before:]))
     print(f"ok: {name}", flush=True)
+
+
+def failure(name, error, unexpected, asked):
+    """A failed step, said so that its cause shows before Playwright's long error (whose page
+    snapshot a report may cut): the error's first line, what went wrong on the pages meanwhile
+    (including error answers the step allowed), the app's answers during the step, and what
+    the toast said."""
+    text = str(error)
+    lines = [f"step '{name}' failed: {text.splitlines()[0] if text else type(error).__name__}"]
+    if unexpected:
+        lines.append("  unexpected meanwhile: " + "; ".join(unexpected))
+    lines.append("  answers during the step: " + (", ".join(asked[-20:]) or "none"))
+    for page in watched:
+        try:
+            said = page.locator("#toast").inner_text(timeout=1_000).strip()
+        except Exception:  # noqa: BLE001 (a closed page, a page without the app: nothing to say)
+            continue
+        if said:
+            lines.append(f"  the toast said: {said}")
+    return "\n".join(lines + ["", text])
 
 
 # A page of another origin on the same site (another port of 127.0.0.1): a browser sends the

@@ -105,10 +105,39 @@ package final class ServiceProcess: @unchecked Sendable {
             request.headers.add(name: "Content-Type", value: contentType ?? "application/octet-stream")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await Self.client.execute(request, timeout: .seconds(60))
-        var bytes: [UInt8] = []
-        for try await buffer in response.body { bytes += Array(buffer.readableBytesView) }
-        return Answer(status: Int(response.status.code), headers: response.headers, body: bytes)
+        do {
+            let response = try await Self.client.execute(request, timeout: .seconds(60))
+            var bytes: [UInt8] = []
+            for try await buffer in response.body { bytes += Array(buffer.readableBytesView) }
+            return Answer(status: Int(response.status.code), headers: response.headers, body: bytes)
+        } catch {
+            throw await failure(of: "\(method) \(path)", error)
+        }
+    }
+
+    /// A request that failed, said with what the service was doing: whether it had ended (and
+    /// how), and the tail of its log. A connection the service closed is otherwise only
+    /// "remote connection closed", which does not say whether it crashed, was stopped, or closed
+    /// the connection on purpose.
+    package struct RequestFailure: Error, CustomStringConvertible {
+        package let description: String
+        package let underlying: any Error
+    }
+
+    private func failure(of request: String, _ error: any Error) async -> RequestFailure {
+        // A crash is reaped a moment after its connections close: give it a second to be seen.
+        let server = server
+        let ended = (try? await offThread { () -> Termination? in
+            let deadline = ContinuousClock.now + .seconds(1)
+            while ContinuousClock.now < deadline {
+                if let termination = server.termination { return termination }
+                usleep(20_000)
+            }
+            return nil
+        }) ?? nil
+        let state = ended.map { "the service had ended (status \($0.status))" } ?? "the service still runs"
+        let tail = logText.split(separator: "\n", omittingEmptySubsequences: false).suffix(20).joined(separator: "\n")
+        return RequestFailure(description: "\(request) failed: \(error); \(state); its log ends:\n\(tail)", underlying: error)
     }
 
     /// Server-Sent Events from `path` until `until` says stop (or `timeout`): each event's id,

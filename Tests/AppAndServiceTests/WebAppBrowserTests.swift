@@ -39,11 +39,20 @@ import Testing
         ]
         let argument = String(decoding: try JSONSerialization.data(withJSONObject: configuration), as: UTF8.self)
         let out = try await Harness.run("python3", [Harness.root + "/Tools/browser_check.py", argument])
-        // Playwright's error comes first on stderr, the page's snapshot after it (often longer than
-        // the tail kept): both ends are said.
+        // The failed step's cause comes first on stderr (the app's answers and its toast meanwhile),
+        // Playwright's error after it, its page snapshot last (often longer than the tail kept):
+        // both ends are said, and the service's own last lines (its log holds no secret: below).
         #expect(
             out.status == 0,
-            "the browser check failed:\n\(out.stdout.suffix(3000))\n\(out.stderr.prefix(2000))\n…\n\(out.stderr.suffix(1500))")
+            """
+            the browser check failed:
+            \(out.stdout.suffix(3000))
+            \(out.stderr.prefix(2000))
+            …
+            \(out.stderr.suffix(1500))
+            the service's log ends:
+            \(service.logText.split(separator: "\n").suffix(25).joined(separator: "\n"))
+            """)
         #expect(out.stdout.contains("browser check passed"))
         // Nothing of the account's secrets in the service's log.
         #expect(!service.logText.contains("reel_"), "a secret reached the log")
