@@ -91,11 +91,35 @@ private func settings(_ events: [DomainEvent]) -> Settings {
                     #expect(list.items == model, "round \(round) step \(step)")
                     #expect(list.count == model.count)
                     #expect(model.allSatisfy { list.contains($0.key) })
+                    // Where each is, what it holds, and the tail from a few places (the slots are
+                    // kept in chunks of 256: across their edges too).
+                    #expect(model.indices.allSatisfy { list.index(of: model[$0].key) == $0 && list.item(model[$0].key) == model[$0] })
+                    for start in [0, 1, model.count / 2, max(0, model.count - 1), model.count, model.count + 5] {
+                        #expect(Array(list.items(from: start)) == Array(model[min(start, model.count)...]), "from \(start)")
+                    }
                 }
             }
             #expect(list.items == model)
             #expect(list == SavedList(items: model))
         }
+    }
+
+    /// A list is a value: a copy changed (as a command changes a state kept in a cache) leaves
+    /// the original as it was, across the storage's chunks and shards, which the two share until
+    /// then.
+    @Test func aCopyChangedLeavesTheOriginalAsItWas() {
+        var original = SavedList()
+        for n in 1...700 { original.apply(event(.favoriteAdded(movie(Int64(n))), at: UInt64(n), time: Int64(n))) }
+        let before = original.items
+        var copy = original
+        copy.apply(event(.favoriteAdded(tv(1)), at: 701, time: 701))
+        copy.apply(event(.favoriteRemoved(movie(300)), at: 702, time: 702))
+        copy.apply(event(.favoriteRemoved(movie(1)), at: 703, time: 703))
+        #expect(original.items == before)
+        #expect(original.contains(movie(300)) && !original.contains(tv(1)) && original.index(of: movie(700)) == 699)
+        #expect(copy.count == 699 && copy.contains(tv(1)) && !copy.contains(movie(300)))
+        #expect(copy.index(of: tv(1)) == 698 && copy.index(of: movie(2)) == 0)
+        #expect(copy.items == before.filter { $0.key != movie(300) && $0.key != movie(1) } + [SavedItem(key: tv(1), addedAt: 701, position: 701)])
     }
 
     @Test func accountDeletedClearsTheList() {
