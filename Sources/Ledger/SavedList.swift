@@ -19,8 +19,8 @@ public struct SavedList: Sendable, Equatable {
     /// `chunks[s / chunkSize][s % chunkSize]`; every chunk but the last is full.
     private var chunks: [[SavedItem?]] = []
     private var slotCount = 0
-    /// Each saved key's slot, in the shard its hash picks.
-    private var slotOf: [[MediaKey: Int]] = Array(repeating: [:], count: shardCount)
+    /// Each saved key's slot, in the shard its hash picks (none until a first title is saved).
+    private var slotOf: [[MediaKey: Int]] = []
     /// How many are saved.
     public private(set) var count = 0
 
@@ -73,7 +73,7 @@ public struct SavedList: Sendable, Equatable {
         case .favoriteImported(let key, let addedAt, _):
             add(SavedItem(key: key, addedAt: addedAt, position: recorded.position))
         case .favoriteRemoved(let key):
-            guard let slot = slotOf[Self.shard(of: key)].removeValue(forKey: key) else { return }
+            guard !slotOf.isEmpty, let slot = slotOf[Self.shard(of: key)].removeValue(forKey: key) else { return }
             chunks[slot / Self.chunkSize][slot % Self.chunkSize] = nil
             count -= 1
             if slotCount >= 64, count <= slotCount / 2 { self = SavedList(items: items) }
@@ -85,23 +85,21 @@ public struct SavedList: Sendable, Equatable {
     }
 
     private mutating func add(_ item: SavedItem) {
+        if slotOf.isEmpty { slotOf = Array(repeating: [:], count: Self.shardCount) }
         let shard = Self.shard(of: item.key)
         // One hash for the usual case, a title not saved yet; a repeat puts its slot back.
         if let existing = slotOf[shard].updateValue(slotCount, forKey: item.key) {
             slotOf[shard][item.key] = existing
             return
         }
-        if slotCount % Self.chunkSize == 0 {
-            var chunk: [SavedItem?] = []
-            chunk.reserveCapacity(Self.chunkSize)
-            chunks.append(chunk)
-        }
+        // A new chunk grows as any array does: a short list holds no more than it needs.
+        if slotCount % Self.chunkSize == 0 { chunks.append([]) }
         chunks[chunks.count - 1].append(item)
         slotCount += 1
         count += 1
     }
 
-    private func slot(of key: MediaKey) -> Int? { slotOf[Self.shard(of: key)][key] }
+    private func slot(of key: MediaKey) -> Int? { slotOf.isEmpty ? nil : slotOf[Self.shard(of: key)][key] }
 
     private subscript(slot slot: Int) -> SavedItem? { chunks[slot / Self.chunkSize][slot % Self.chunkSize] }
 
