@@ -27,7 +27,18 @@ public struct SavedList: Sendable, Equatable {
     public init() {}
 
     public init(items: [SavedItem]) {
-        for item in items { add(item) }
+        guard !items.isEmpty else { return }
+        // Room for them all at once (a state read from the store, a compaction), not grown.
+        slotOf = Array(repeating: Dictionary(minimumCapacity: items.count / Self.shardCount + 1), count: Self.shardCount)
+        chunks.reserveCapacity(items.count / Self.chunkSize + 1)
+        for (index, item) in items.enumerated() {
+            if chunks.count * Self.chunkSize == slotCount {
+                var chunk: [SavedItem?] = []
+                chunk.reserveCapacity(min(Self.chunkSize, items.count - index))
+                chunks.append(chunk)
+            }
+            add(item)
+        }
     }
 
     /// What is saved, in the order it was added.
@@ -93,7 +104,7 @@ public struct SavedList: Sendable, Equatable {
             return
         }
         // A new chunk grows as any array does: a short list holds no more than it needs.
-        if slotCount % Self.chunkSize == 0 { chunks.append([]) }
+        if chunks.count * Self.chunkSize == slotCount { chunks.append([]) }
         chunks[chunks.count - 1].append(item)
         slotCount += 1
         count += 1

@@ -122,6 +122,27 @@ private func settings(_ events: [DomainEvent]) -> Settings {
         #expect(copy.items == before.filter { $0.key != movie(300) && $0.key != movie(1) } + [SavedItem(key: tv(1), addedAt: 701, position: 701)])
     }
 
+    /// A list only added to (as a service's accounts grow) read from any place, across its
+    /// chunks' edges, whether made title by title or from its items at once.
+    @Test func aListOnlyAddedToIsReadAcrossItsChunks() {
+        var list = SavedList()
+        var model: [SavedItem] = []
+        for n in 1...600 {
+            let key = n % 3 == 0 ? tv(Int64(n)) : movie(Int64(n))
+            list.apply(event(.favoriteAdded(key), at: UInt64(n), time: Int64(n)))
+            model.append(SavedItem(key: key, addedAt: Int64(n), position: UInt64(n)))
+        }
+        for made in [list, SavedList(items: model + model.prefix(300))] {
+            #expect(made.count == 600 && made.items == model)
+            for start in [0, 1, 255, 256, 257, 511, 512, 513, 599, 600, 605] {
+                #expect(Array(made.items(from: start)) == Array(model[min(start, 600)...]), "from \(start)")
+            }
+            for index in [0, 255, 256, 257, 511, 512, 599] {
+                #expect(made.item(model[index].key) == model[index] && made.index(of: model[index].key) == index, "at \(index)")
+            }
+        }
+    }
+
     @Test func accountDeletedClearsTheList() {
         var list = savedList([.favoriteAdded(movie(1)), .favoriteAdded(movie(2)), .accountDeleted])
         #expect(list.items.isEmpty)
