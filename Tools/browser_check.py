@@ -119,9 +119,9 @@ def step(name, action):
 
 def failure(name, error, unexpected, asked):
     """A failed step, said so that its cause shows before Playwright's long error (whose page
-    snapshot a report may cut): the error's first line, what went wrong on the pages meanwhile
-    (including error answers the step allowed), the app's answers during the step, and what
-    the toast said."""
+    snapshot a report may cut): the error's first line, what went wrong on the pages meanwhile,
+    the app's answers during the step (error answers the step allowed among them), and what the
+    toast said."""
     text = str(error)
     lines = [f"step '{name}' failed: {text.splitlines()[0] if text else type(error).__name__}"]
     if unexpected:

@@ -56,6 +56,14 @@ package final class ServerChild: Sendable {
         }
     }
 
+    /// How it ended, waiting for it until `deadline`; `nil` if it still runs then.
+    package func termination(by deadline: ContinuousClock.Instant) -> Termination? {
+        ended.withLock { ended in
+            if ended == nil { ended = child.wait(until: deadline) }
+            return ended
+        }
+    }
+
     /// `signal` (SIGTERM unless told), then SIGKILL after `patience` seconds; how it ended.
     @discardableResult
     package func stop(signal: Int32 = SIGTERM, patience: Double = 5) -> Termination {

@@ -121,23 +121,15 @@ package final class ServiceProcess: @unchecked Sendable {
     /// the connection on purpose.
     package struct RequestFailure: Error, CustomStringConvertible {
         package let description: String
-        package let underlying: any Error
     }
 
     private func failure(of request: String, _ error: any Error) async -> RequestFailure {
         // A crash is reaped a moment after its connections close: give it a second to be seen.
         let server = server
-        let ended = (try? await offThread { () -> Termination? in
-            let deadline = ContinuousClock.now + .seconds(1)
-            while ContinuousClock.now < deadline {
-                if let termination = server.termination { return termination }
-                usleep(20_000)
-            }
-            return nil
-        }) ?? nil
+        let ended = (try? await offThread { server.termination(by: .now + .seconds(1)) }) ?? nil
         let state = ended.map { "the service had ended (status \($0.status))" } ?? "the service still runs"
         let tail = logText.split(separator: "\n", omittingEmptySubsequences: false).suffix(20).joined(separator: "\n")
-        return RequestFailure(description: "\(request) failed: \(error); \(state); its log ends:\n\(tail)", underlying: error)
+        return RequestFailure(description: "\(request) failed: \(error); \(state); its log ends:\n\(tail)")
     }
 
     /// Server-Sent Events from `path` until `until` says stop (or `timeout`): each event's id,

@@ -28,28 +28,25 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var awaitingHead = true
     /// Whether the last request's body has ended (its end read).
     private var requestEnded = true
-    private var channel: (any Channel)?
 
     init(limit: TimeAmount) {
         self.limit = limit
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        channel = context.channel
         // The bytes as they come, before the HTTP decoder makes parts of them: at the front.
         try? context.pipeline.syncOperations.addHandler(ArrivalWatcher(self), position: .first)
-        if context.channel.isActive { arm(context.eventLoop) }
+        if context.channel.isActive { arm(context.channel) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        arm(context.eventLoop)
+        arm(context.channel)
         context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
-        channel = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -76,20 +73,19 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if case .end = unwrapOutboundIn(data) {
             awaitingHead = true
             // Answered before its body's end: closed within the limit, whatever it sends.
-            if !requestEnded { arm(context.eventLoop) }
+            if !requestEnded { arm(context.channel) }
         }
         context.write(data, promise: promise)
     }
 
     /// Bytes came from the client: the first of a request's head starts its limit.
-    fileprivate func bytesArrived(on loop: any EventLoop) {
-        if awaitingHead, deadline == nil { arm(loop) }
+    fileprivate func bytesArrived(on channel: any Channel) {
+        if awaitingHead, deadline == nil { arm(channel) }
     }
 
-    private func arm(_ loop: any EventLoop) {
+    private func arm(_ channel: any Channel) {
         deadline?.cancel()
-        guard let channel else { return }
-        deadline = loop.scheduleTask(in: limit) { channel.close(promise: nil) }
+        deadline = channel.eventLoop.scheduleTask(in: limit) { channel.close(promise: nil) }
     }
 
     /// Tells the guard of each read of the connection's bytes, passing them on unchanged.
@@ -104,7 +100,7 @@ final class SlowClientGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            watching?.bytesArrived(on: context.eventLoop)
+            watching?.bytesArrived(on: context.channel)
             context.fireChannelRead(data)
         }
     }
